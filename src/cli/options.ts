@@ -11,17 +11,18 @@ export const packageOption: OptionSpec = {
 
 /** Parses a verb's flags; unknown flags are a usage error, never ignored. */
 export function parseVerbArgs<O extends OptionSpec>(args: string[], options: O, help: string) {
-  let parsed;
+  let values: Record<string, string | boolean | undefined>;
   try {
-    parsed = parseArgs({ args, options: { ...packageOption, ...options }, allowPositionals: false, strict: true });
+    values = parseArgs({ args, options: { ...packageOption, ...options }, allowPositionals: false, strict: true })
+      .values as Record<string, string | boolean | undefined>;
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n\n${help}`);
   }
-  if (parsed.values.help) {
+  if (values.help) {
     process.stdout.write(help + '\n');
     process.exit(0);
   }
-  return parsed.values as Record<string, string | boolean | undefined>;
+  return values;
 }
 
 export function requirePackage(values: Record<string, unknown>, help: string): string {
