@@ -1,0 +1,59 @@
+// The worker's status file (`.fpsweep/status.json`): written atomically by the worker about once a
+// second, read by `fpsweep status`, `fpsweep stop` and the extension. Counts come from the artifacts
+// (CSV, raw JSONL, failures log) plus what is in flight; the file only adds live figures.
+import { z } from 'zod';
+
+export const cellProgressSchema = z.object({
+  benchmark: z.string(),
+  condition: z.string(),
+  total: z.number().int().nonnegative(),
+  done: z.number().int().nonnegative(),
+  todo: z.number().int().nonnegative(),
+  na: z.number().int().nonnegative(),
+  reuse: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  noVideo: z.number().int().nonnegative(),
+});
+export type CellProgress = z.infer<typeof cellProgressSchema>;
+
+export const serverStatusSchema = z.object({
+  index: z.number().int().nonnegative(),
+  endpoint: z.string(),
+  state: z.enum(['starting', 'up', 'restarting', 'down']),
+  running: z.number().nullable(),
+  waiting: z.number().nullable(),
+  restarts: z.number().int().nonnegative(),
+  message: z.string().nullable(),
+});
+export type ServerStatus = z.infer<typeof serverStatusSchema>;
+
+export const WORKER_STATES = ['starting', 'launching', 'running', 'draining', 'done', 'failed', 'stopped'] as const;
+export type WorkerState = (typeof WORKER_STATES)[number];
+
+export const workerStatusSchema = z.object({
+  version: z.literal(1),
+  pid: z.number().int(),
+  runId: z.string(),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+  state: z.enum(WORKER_STATES),
+  mode: z.enum(['pilot', 'full', 'custom']),
+  benchmarks: z.array(z.string()),
+  conditions: z.array(z.string()),
+  message: z.string().nullable(),
+  totals: z.object({
+    total: z.number().int().nonnegative(),
+    done: z.number().int().nonnegative(),
+    todo: z.number().int().nonnegative(),
+    inFlight: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+    addedThisRun: z.number().int().nonnegative(),
+  }),
+  cells: z.array(cellProgressSchema),
+  throughput: z.object({ requestsPerMin: z.number().nonnegative(), framesPerSec: z.number().nonnegative() }),
+  etaSeconds: z.number().nonnegative().nullable(),
+  servers: z.array(serverStatusSchema),
+  /** The run's last line, in numbers, once it has ended. */
+  summary: z.string().nullable(),
+});
+export type WorkerStatus = z.infer<typeof workerStatusSchema>;
