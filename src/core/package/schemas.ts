@@ -24,7 +24,7 @@ export const videoMetaSchema = z.object({
   width: z.number().int().positive(),
   height: z.number().int().positive(),
   duration_s: z.number().nonnegative(),
-  n_frames: z.number().int().nonnegative(),
+  n_frames: z.number().int().positive(),
   timestamps: z.array(z.number().finite()),
   too_short: z.boolean(),
 }).passthrough().superRefine((m, ctx) => {
