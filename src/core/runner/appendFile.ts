@@ -1,0 +1,59 @@
+// Append-only files written one whole line per write(2): with O_APPEND and a single write of the
+// complete line, a crash leaves the line whole or absent at the end of the file (a torn tail is
+// only possible if the process dies inside that one write; resume sets such a tail aside).
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+
+export class AppendFile {
+  private handle: fs.FileHandle | null = null;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly file: string) {}
+
+  private async open(): Promise<fs.FileHandle> {
+    if (!this.handle) {
+      await fs.mkdir(path.dirname(this.file), { recursive: true });
+      this.handle = await fs.open(this.file, 'a');
+    }
+    return this.handle;
+  }
+
+  /** Appends `text` (must end with a newline) in one write; `sync` waits for fsync. Calls are serialized. */
+  append(text: string, sync = false): Promise<void> {
+    if (!text.endsWith('\n')) throw new Error(`AppendFile(${this.file}): a line must end with a newline`);
+    const p = this.chain.then(async () => {
+      const h = await this.open();
+      const buf = Buffer.from(text, 'utf8');
+      let off = 0;
+      // Regular files take the whole buffer in one write; the loop only guards the theoretical short write.
+      while (off < buf.length) {
+        const { bytesWritten } = await h.write(buf, off, buf.length - off);
+        off += bytesWritten;
+      }
+      if (sync) await h.sync();
+    });
+    this.chain = p.catch(() => undefined);
+    return p;
+  }
+
+  async close(): Promise<void> {
+    await this.chain;
+    const h = this.handle;
+    this.handle = null;
+    if (h) await h.close();
+  }
+}
+
+/** A set of AppendFiles by path, opened on first use (raw files are one per condition × benchmark). */
+export class AppendFiles {
+  private readonly files = new Map<string, AppendFile>();
+  get(file: string): AppendFile {
+    let f = this.files.get(file);
+    if (!f) this.files.set(file, (f = new AppendFile(file)));
+    return f;
+  }
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.files.values()].map((f) => f.close()));
+    this.files.clear();
+  }
+}
