@@ -51,6 +51,9 @@ export async function readVideoMetaUncached(layout: PackageLayout, hash: string)
   if (!parsed.success) {
     return { kind: 'bad_meta', hash, message: `${metaFile}: ${describeZodError(parsed.error)}` };
   }
+  if (parsed.data.n_frames === 0) {
+    return { kind: 'bad_meta', hash, message: `${metaFile}: the video has no frames (n_frames 0)` };
+  }
   if (parsed.data.hash !== hash) {
     return { kind: 'bad_meta', hash, message: `${metaFile}: hash field '${parsed.data.hash}' does not match its folder '${hash}'` };
   }

@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { InputError, type LineProblem } from '../errors';
+import { REUSE_RULES } from '../protocol/rules';
 
 const NL = 0x0a;
 
@@ -35,7 +36,7 @@ export class DoneSet {
   }
 }
 
-/** pred/correct of an existing v_32 row, as written in the CSV (the reuse rule copies them). */
+/** pred/correct of an existing row a reuse rule copies from (v_32), as written in the CSV. */
 export interface StoredAnswer {
   pred: string;
   correct: string;
@@ -55,8 +56,8 @@ export interface ResultsCsv {
   /** Data rows aligned with `header` (only with keepRows). */
   rows: string[][];
   done: DoneSet;
-  /** (benchmark, item_id) → the v_32 row's pred/correct. */
-  v32: Map<string, StoredAnswer>;
+  /** pred/correct of the rows the reuse rules copy from (today the v_32 rows); see storedAnswer(). */
+  reuseAnswers: Map<string, StoredAnswer>;
   torn: TornTail | null;
   problems: LineProblem[];
   /** Byte length of the complete part of the file (up to the torn tail, if any). */
@@ -65,12 +66,17 @@ export interface ResultsCsv {
 
 export const REQUIRED_COLUMNS = ['benchmark', 'item_id', 'condition'] as const;
 
-function v32Key(benchmark: string, itemId: string): string {
-  return `${benchmark}\u0000${itemId}`;
+/** Conditions whose rows are indexed for the reuse rules (SPEC §2.4). */
+const REUSE_SOURCES: ReadonlySet<string> = new Set(REUSE_RULES.map((r) => r.from));
+
+function answerKey(benchmark: string, itemId: string, condition: string): string {
+  return `${benchmark}\u0000${itemId}\u0000${condition}`;
 }
 
-export function storedV32(csv: Pick<ResultsCsv, 'v32'>, benchmark: string, itemId: string): StoredAnswer | undefined {
-  return csv.v32.get(v32Key(benchmark, itemId));
+/** pred/correct of the stored row (benchmark, item_id, condition), for a reuse source condition. */
+export function storedAnswer(csv: Pick<ResultsCsv, 'reuseAnswers'>, benchmark: string, itemId: string,
+  condition = 'v_32'): StoredAnswer | undefined {
+  return csv.reuseAnswers.get(answerKey(benchmark, itemId, condition));
 }
 
 interface Scanned {
@@ -170,12 +176,12 @@ export async function readResultsCsv(file: string, opts: ReadResultsOptions = {}
     buf = await fs.readFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { file, header: null, rows: [], done: new DoneSet(), v32: new Map(), torn: null, problems: [], completeLength: 0 };
+      return { file, header: null, rows: [], done: new DoneSet(), reuseAnswers: new Map(), torn: null, problems: [], completeLength: 0 };
     }
     throw err;
   }
   const done = new DoneSet();
-  const v32 = new Map<string, StoredAnswer>();
+  const reuseAnswers = new Map<string, StoredAnswer>();
   const problems: LineProblem[] = [];
   const rows: string[][] = [];
   let cols: { b: number; i: number; c: number; pred: number; correct: number } | null = null;
@@ -198,8 +204,8 @@ export async function readResultsCsv(file: string, opts: ReadResultsOptions = {}
       problems.push({ file, line, message: `second row for (${b}, ${it}, ${c}); the first is kept` });
       return;
     }
-    if (c === 'v_32') {
-      v32.set(v32Key(b, it), {
+    if (REUSE_SOURCES.has(c)) {
+      reuseAnswers.set(answerKey(b, it, c), {
         pred: cols.pred >= 0 ? record[cols.pred] ?? '' : '',
         correct: cols.correct >= 0 ? record[cols.correct] ?? '' : '',
       });
@@ -212,5 +218,5 @@ export async function readResultsCsv(file: string, opts: ReadResultsOptions = {}
       throw new InputError(`the header has no ${missing.join(', ')} column; cannot tell which rows are done`, { file, line: 1 });
     }
   }
-  return { file, header, rows, done, v32, torn: scanned.torn, problems, completeLength: scanned.completeLength };
+  return { file, header, rows, done, reuseAnswers, torn: scanned.torn, problems, completeLength: scanned.completeLength };
 }

@@ -1,0 +1,48 @@
+// fpsweep dry-run: what a run would do, per benchmark × condition, without sending anything.
+import { formatLineProblem } from '../../core/errors';
+import { dryRun, dryRunJson, formatDryRunTable } from '../../core/dryrun/dryRun';
+import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS } from '../../core/protocol/conditions';
+import { listOption, parseVerbArgs, pilotOption, requirePackage } from '../options';
+
+export const summary = 'per benchmark × condition: todo, NA, reuse, done, no_video (--json too)';
+
+const HELP = `usage: fpsweep dry-run --package DIR [--bench A,B] [--conds c1,c2] [--pilot] [--json]
+
+Counts, per benchmark × condition, the items a run would send (todo), write as NA, write as reuse,
+skip (done: a row exists) or fail (no_video, bad_meta), and the todo items a 65,536-token server
+is predicted to refuse. Reads only; sends nothing.
+
+  --package DIR   the run package (or FPSWEEP_PACKAGE)
+  --bench A,B     only these benchmarks (default: BENCH, else all)
+  --conds c1,c2   only these conditions (default: CONDS, else the 13 task-11 conditions)
+  --pilot         the pilot benchmarks (${PILOT_BENCHMARKS.join(', ')}; or PILOT=1)
+  --json          print one JSON object {"rows": [...], "totals": {...}}`;
+
+export async function run(args: string[]): Promise<number> {
+  const values = parseVerbArgs(args, {
+    bench: { type: 'string' },
+    conds: { type: 'string' },
+    pilot: { type: 'boolean' },
+    json: { type: 'boolean' },
+  }, HELP);
+  const root = requirePackage(values, HELP);
+  // --bench beats --pilot, which beats the BENCH knob (a flag on the command line is the latest word).
+  const benchmarks = typeof values.bench === 'string' ? listOption(values.bench, 'BENCH')
+    : pilotOption(values.pilot) ? [...PILOT_BENCHMARKS] : listOption(undefined, 'BENCH');
+  const conditions = listOption(values.conds, 'CONDS') ?? [...DEFAULT_CONDITIONS];
+  const report = await dryRun(root, { benchmarks, conditions });
+  for (const p of report.problems) process.stderr.write(formatLineProblem(p) + '\n');
+  if (report.torn) {
+    process.stderr.write(`results/conditions_results.csv: torn last line at byte ${report.torn.offset} (${report.torn.reason}); `
+      + 'a run moves it to conditions_results.csv.torn\n');
+  }
+  for (const c of report.addedConditions) {
+    process.stderr.write(`${c} added: reuse rows need it (SPEC §2.4) and it was not among the conditions\n`);
+  }
+  if (values.json) process.stdout.write(dryRunJson(report) + '\n');
+  else {
+    process.stdout.write(formatDryRunTable(report) + '\n');
+    if (report.problems.length) process.stdout.write(`${report.problems.length} problem(s) in the package's files: see above\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,87 @@
+// Dry run (SPEC §8): per benchmark × condition counts of items — todo, NA, reuse, done, no_video
+// (plus bad_meta, an invalid meta.json) and the todo units a 65,536-token server would refuse.
+// Read only: a torn CSV tail is reported, not moved (the run moves it).
+import type { LineProblem } from '../errors';
+import { PackageLayout } from '../package/layout';
+import { loadPackage } from '../package/load';
+import { readResultsCsv, type TornTail } from '../package/resultsCsv';
+import { buildWorkPlan } from '../plan/buildWorkPlan';
+import { emptyCounts, type UnitCounts, type WorkPlan } from '../plan/types';
+
+export const COUNT_KEYS = ['todo', 'NA', 'reuse', 'done', 'no_video', 'bad_meta', 'context_refusals'] as const;
+
+export interface DryRunRow extends UnitCounts {
+  benchmark: string;
+  condition: string;
+}
+
+export interface DryRunReport {
+  rows: DryRunRow[];
+  totals: UnitCounts;
+  /** Problems met in the package's files and the results CSV (file:line). */
+  problems: LineProblem[];
+  torn: TornTail | null;
+  /** v_32 was added to the plan because reuse rows need it (CONDS left it out). */
+  addedConditions: string[];
+}
+
+export interface DryRunOptions {
+  conditions: readonly string[];
+  benchmarks?: readonly string[];
+}
+
+/** Rows in plan order (benchmark, then the plan's condition order) and their totals. */
+export function countsFromPlan(plan: WorkPlan): { rows: DryRunRow[]; totals: UnitCounts } {
+  const rows: DryRunRow[] = [];
+  const totals = emptyCounts();
+  for (const benchmark of plan.benchmarks) {
+    const byCond = plan.counts.get(benchmark);
+    for (const condition of plan.conditions) {
+      const c = byCond?.get(condition);
+      if (!c) continue;
+      rows.push({ benchmark, condition, ...c });
+      for (const k of COUNT_KEYS) totals[k] += c[k];
+    }
+  }
+  return { rows, totals };
+}
+
+export async function dryRun(root: string, opts: DryRunOptions): Promise<DryRunReport> {
+  const layout = new PackageLayout(root);
+  const pkg = await loadPackage(layout, { benchmarks: opts.benchmarks });
+  const csv = await readResultsCsv(layout.resultsCsv);
+  const plan = await buildWorkPlan(pkg, csv, { conditions: opts.conditions });
+  const { rows, totals } = countsFromPlan(plan);
+  return {
+    rows, totals,
+    problems: [...pkg.problems, ...csv.problems],
+    torn: csv.torn,
+    addedConditions: plan.conditions.filter((c) => !opts.conditions.includes(c)),
+  };
+}
+
+const HEADINGS: Record<(typeof COUNT_KEYS)[number], string> = {
+  todo: 'todo', NA: 'NA', reuse: 'reuse', done: 'done', no_video: 'no_video', bad_meta: 'bad_meta',
+  context_refusals: 'ctx_refusals',
+};
+
+/** The readable table: one line per benchmark × condition, then the totals. */
+export function formatDryRunTable(report: Pick<DryRunReport, 'rows' | 'totals'>): string {
+  const head = ['benchmark', 'condition', ...COUNT_KEYS.map((k) => HEADINGS[k])];
+  const body = report.rows.map((r) => [r.benchmark, r.condition, ...COUNT_KEYS.map((k) => String(r[k]))]);
+  const total = ['TOTAL', '', ...COUNT_KEYS.map((k) => String(report.totals[k]))];
+  const all = [head, ...body, total];
+  const widths = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((s, i) => (i < 2 ? s.padEnd(widths[i]) : s.padStart(widths[i]))).join('  ').trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [line(head), rule, ...body.map(line), rule, line(total)].join('\n');
+}
+
+/** The JSON of `dry-run --json`: {"rows": [...], "totals": {...}} (SPEC §8; bad_meta added). */
+export function dryRunJson(report: Pick<DryRunReport, 'rows' | 'totals'>): string {
+  const pick = (c: UnitCounts) => Object.fromEntries(COUNT_KEYS.map((k) => [k, c[k]]));
+  return JSON.stringify({
+    rows: report.rows.map((r) => ({ benchmark: r.benchmark, condition: r.condition, ...pick(r) })),
+    totals: pick(report.totals),
+  });
+}

@@ -1,0 +1,207 @@
+// buildWorkPlan: the status of every (benchmark, item, condition) of a run — done, NA, reuse, todo,
+// no_video or bad_meta — from the loaded package, the results CSV and the videos' meta.json.
+// Frame choices come from the protocol's planFrames only. See types.ts for how the runner uses it.
+import { InputError } from '../errors';
+import type { LoadedPackage } from '../package/load';
+import { hashOf } from '../package/load';
+import { readVideoMetaUncached } from '../package/meta';
+import { storedAnswer, type ResultsCsv } from '../package/resultsCsv';
+import type { Item } from '../package/schemas';
+import { MAX_MODEL_LEN, MAX_TOKENS } from '../protocol/constants';
+import { parseCondition, parseConditions, type Condition } from '../protocol/conditions';
+import { planFrames } from '../protocol/plan';
+import { buildPromptText } from '../protocol/prompt';
+import { predictPromptTokens } from '../protocol/qwenTokens';
+import type { Dims } from '../protocol/resize';
+import { REUSE_RULES } from '../protocol/rules';
+import { forEachLimit } from './mapLimit';
+import { emptyCounts, type UnitCounts, type VideoWork, type WorkPlan, type WorkUnit } from './types';
+
+export interface BuildPlanOptions {
+  conditions: readonly string[];
+  /** A subset of the loaded benchmarks (default: all of them). */
+  benchmarks?: readonly string[];
+  /** meta.json reads in flight (default 32). */
+  concurrency?: number;
+  /** Context of the servers, for the refusal prediction (default 65,536; never lowered by a run). */
+  maxModelLen?: number;
+}
+
+/** What planFrames says for one (video, condition), without the frame lists (memory). */
+type CondEntry =
+  | { status: 'NA' }
+  | { status: 'reuse'; from: string }
+  | { status: 'send'; nFrames: number };
+
+type VideoEntry =
+  | { kind: 'ok'; conds: CondEntry[] }
+  | { kind: 'no_video' | 'bad_meta'; message: string };
+
+interface ItemRec {
+  benchmark: string;
+  item: Item;
+  hash: string | undefined;
+  /** Per condition index: predicted prompt tokens of a send plan (NaN otherwise). */
+  predicted: Float64Array | null;
+}
+
+export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'done' | 'reuseAnswers'>,
+  opts: BuildPlanOptions): Promise<WorkPlan> {
+  const asked = parseConditions(opts.conditions);
+  const maxModelLen = opts.maxModelLen ?? MAX_MODEL_LEN;
+  const benchmarks = opts.benchmarks ? [...opts.benchmarks] : [...pkg.benchmarks];
+  for (const b of benchmarks) {
+    if (!pkg.items.has(b)) throw new InputError(`benchmark ${b} was not loaded from the package`);
+  }
+  // Reuse sources not asked for (v_32 when CONDS has v_32_s448 only): planned too, used only when needed.
+  const conds: Condition[] = [...asked];
+  const askedNames = new Set(asked.map((c) => c.name));
+  for (const r of REUSE_RULES) {
+    if (askedNames.has(r.condition) && !conds.some((c) => c.name === r.from)) conds.push(parseCondition(r.from));
+  }
+  const condIndex = new Map(conds.map((c, i) => [c.name, i]));
+  const { done } = csv;
+
+  // Pass 1: which items have work left, and which videos that needs.
+  const recs: ItemRec[] = [];
+  const byHash = new Map<string, ItemRec[]>();
+  for (const benchmark of benchmarks) {
+    for (const item of pkg.items.get(benchmark)!) {
+      const hash = hashOf(pkg, benchmark, item.video_id);
+      const rec: ItemRec = { benchmark, item, hash, predicted: null };
+      recs.push(rec);
+      if (hash === undefined || asked.every((c) => done.has(benchmark, item.item_id, c.name))) continue;
+      let list = byHash.get(hash);
+      if (!list) byHash.set(hash, (list = []));
+      list.push(rec);
+    }
+  }
+
+  // Pass 2: read each needed meta.json once (bounded), plan every condition, predict prompt tokens.
+  const videos = new Map<string, VideoEntry>();
+  await forEachLimit([...byHash.keys()], opts.concurrency ?? 32, async (hash) => {
+    const found = await readVideoMetaUncached(pkg.layout, hash);
+    if (found.kind !== 'ok') {
+      videos.set(hash, { kind: found.kind, message: found.message });
+      return;
+    }
+    const entries: CondEntry[] = [];
+    const sendDims: (Dims[] | null)[] = [];
+    for (const cond of conds) {
+      const fp = planFrames(cond, cond.kind === 'blind' ? null : found.meta);
+      if (fp.status === 'send') {
+        entries.push({ status: 'send', nFrames: fp.indices.length });
+        const dims = fp.width === null || fp.height === null ? null : { width: fp.width, height: fp.height };
+        sendDims.push(dims ? new Array<Dims>(fp.indices.length).fill(dims) : []);
+      } else {
+        entries.push(fp.status === 'NA' ? { status: 'NA' } : { status: 'reuse', from: fp.reusedFrom });
+        sendDims.push(null);
+      }
+    }
+    videos.set(hash, { kind: 'ok', conds: entries });
+    for (const rec of byHash.get(hash)!) {
+      const text = buildPromptText(rec.item.question, rec.item.options);
+      rec.predicted = new Float64Array(conds.length).fill(NaN);
+      conds.forEach((cond, i) => {
+        const dims = sendDims[i];
+        if (dims && !done.has(rec.benchmark, rec.item.item_id, cond.name)) rec.predicted![i] = predictPromptTokens(dims, text);
+      });
+    }
+  });
+
+  // Pass 3: units and counts in package order.
+  const counts = new Map<string, Map<string, UnitCounts>>();
+  const countsOf = (b: string, c: string) => {
+    let byCond = counts.get(b);
+    if (!byCond) counts.set(b, (byCond = new Map()));
+    let n = byCond.get(c);
+    if (!n) byCond.set(c, (n = emptyCounts()));
+    return n;
+  };
+  for (const b of benchmarks) for (const c of asked) countsOf(b, c.name);
+  const units: WorkUnit[] = [];
+  const byVideo = new Map<string, VideoWork>();
+  const addedConditions = new Set<string>();
+
+  const todoUnit = (rec: ItemRec, cond: Condition, entry: { nFrames: number }): WorkUnit => {
+    const predicted = rec.predicted ? rec.predicted[condIndex.get(cond.name)!] : NaN;
+    const refused = predicted + MAX_TOKENS > maxModelLen;
+    const unit: WorkUnit = {
+      benchmark: rec.benchmark, item: rec.item, condition: cond.name, status: 'todo', hash: rec.hash!,
+      nFrames: entry.nFrames, predictedPromptTokens: predicted, contextRefusal: refused,
+    };
+    let v = byVideo.get(rec.hash!);
+    if (!v) byVideo.set(rec.hash!, (v = { hash: rec.hash!, units: [] }));
+    v.units.push(unit);
+    const n = countsOf(rec.benchmark, cond.name);
+    n.todo++;
+    if (refused) n.context_refusals++;
+    return unit;
+  };
+
+  for (const rec of recs) {
+    const { benchmark: b, item } = rec;
+    const itemUnits = new Map<string, WorkUnit>();
+    const waiting: WorkUnit[] = [];
+    for (const cond of asked) {
+      const n = countsOf(b, cond.name);
+      if (done.has(b, item.item_id, cond.name)) {
+        n.done++;
+        continue;
+      }
+      let unit: WorkUnit;
+      const video = rec.hash === undefined ? undefined : videos.get(rec.hash);
+      if (rec.hash === undefined) {
+        unit = { benchmark: b, item, condition: cond.name, status: 'no_video', hash: null,
+          message: `no manifest row for (${b}, ${item.video_id})` };
+        n.no_video++;
+      } else if (!video) {
+        throw new Error(`internal: video ${rec.hash} was not read`);
+      } else if (video.kind !== 'ok') {
+        unit = { benchmark: b, item, condition: cond.name, status: video.kind, hash: rec.hash, message: video.message };
+        n[video.kind]++;
+      } else {
+        const entry = video.conds[condIndex.get(cond.name)!];
+        if (entry.status === 'NA') {
+          unit = { benchmark: b, item, condition: cond.name, status: 'NA', hash: rec.hash };
+          n.NA++;
+        } else if (entry.status === 'reuse') {
+          let stored = null;
+          if (done.has(b, item.item_id, entry.from)) {
+            stored = storedAnswer(csv, b, item.item_id, entry.from) ?? null;
+            if (!stored) throw new Error(`internal: the ${entry.from} row of (${b}, ${item.item_id}) is done but not indexed`);
+          }
+          unit = { benchmark: b, item, condition: cond.name, status: 'reuse', hash: rec.hash,
+            reuse: { fromCondition: entry.from, stored, from: null } };
+          if (!stored) waiting.push(unit);
+          n.reuse++;
+        } else {
+          unit = todoUnit(rec, cond, entry);
+        }
+      }
+      units.push(unit);
+      itemUnits.set(cond.name, unit);
+    }
+    // Reuse rows whose source row does not exist yet wait for that unit (SPEC §2.4: v_32 first).
+    for (const unit of waiting) {
+      const from = unit.reuse!.fromCondition;
+      let source = itemUnits.get(from);
+      if (!source) {
+        const video = videos.get(rec.hash!) as Extract<VideoEntry, { kind: 'ok' }>;
+        const entry = video.conds[condIndex.get(from)!];
+        if (entry.status !== 'send') throw new Error(`internal: reuse source ${from} is ${entry.status} for ${rec.hash}`);
+        source = todoUnit(rec, conds[condIndex.get(from)!], entry);
+        source.addedForReuse = true;
+        addedConditions.add(from);
+        units.push(source);
+        itemUnits.set(from, source);
+      }
+      if (source.status !== 'todo') throw new Error(`internal: reuse source ${from} of ${item.item_id} is ${source.status}`);
+      unit.reuse!.from = source;
+      (source.dependents ??= []).push(unit);
+    }
+  }
+
+  const conditions = [...asked.map((c) => c.name), ...conds.slice(asked.length).map((c) => c.name).filter((c) => addedConditions.has(c))];
+  return { layout: pkg.layout, benchmarks, conditions, units, videos: [...byVideo.values()], counts };
+}
