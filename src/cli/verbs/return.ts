@@ -1,0 +1,37 @@
+// fpsweep return --package DIR [--upload] [--repo R] [--hub-url URL]  (seed §8, SPEC §7)
+import { parseVerbArgs, requirePackage } from '../options';
+import { makeReturns } from '../../core/returns/returns';
+import { formatProgress } from '../../core/prepare/progressMeter';
+
+export const summary = 'tarball + sha256 of the results (§7); --upload pushes them to the hub';
+
+const HELP = `usage: fpsweep return --package DIR [--upload] [--repo OWNER/NAME] [--hub-url URL]
+
+Writes fp_returns_<hostname>_<YYYYMMDD>.tar.gz of results/conditions_results.csv results/p1_raw
+logs data/logs and fp_returns.sha256 (sha256sum format) in the package root.
+--upload     push both to the dataset repo under returns/ (token: HF_TOKEN or ~/.cache/huggingface/token)
+--repo       dataset repo (default GMLRVigil/BenchCheck-FramesPixels)
+--hub-url    another hub (default https://huggingface.co)
+Without a token the files are left ready for any transfer (exit 0).`;
+
+export async function run(args: string[]): Promise<number> {
+  const v = parseVerbArgs(args, {
+    upload: { type: 'boolean' },
+    repo: { type: 'string' },
+    'hub-url': { type: 'string' },
+  }, HELP);
+  const packageDir = requirePackage(v, HELP);
+  const tty = process.stderr.isTTY;
+  const outcome = await makeReturns({
+    packageDir,
+    upload: v.upload === true,
+    repo: typeof v.repo === 'string' ? v.repo : undefined,
+    hubUrl: typeof v['hub-url'] === 'string' ? v['hub-url'] : undefined,
+    onProgress: (p) => process.stderr.write(tty ? `\r${formatProgress(p)}\x1b[K` : `${formatProgress(p)}\n`),
+    onMessage: (line) => process.stderr.write(`${tty ? '\r\x1b[K' : ''}${line}\n`),
+  });
+  if (tty) process.stderr.write('\n');
+  if (outcome.upload.status === 'no_token') process.stderr.write(`${outcome.upload.message}\n`);
+  process.stdout.write(`${outcome.summary}\n`);
+  return outcome.exitCode;
+}

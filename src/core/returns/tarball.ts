@@ -1,0 +1,148 @@
+// The returns tarball (seed §8, SPEC §7): fp_returns_<hostname>_<YYYYMMDD>.tar.gz of exactly
+// `results/conditions_results.csv results/p1_raw logs data/logs` (paths relative to the package
+// root, as the seed's `tar -czf` run from the root makes them) and fp_returns.sha256 in sha256sum
+// format. Both are written to a temporary name and renamed, so a crash never leaves a torn file
+// under the final name. The tarball is streamed (tar → gzip → hash + file), never held in memory.
+import { createHash } from 'node:crypto';
+import { createWriteStream, promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import * as tar from 'tar';
+import { InputError } from '../errors';
+import { PackageLayout } from '../package/layout';
+import { isPlainName } from '../package/names';
+import { ProgressMeter, type ProgressListener } from '../prepare/progressMeter';
+
+/** What goes into the tarball, in this order (the seed's command line). */
+export const RETURNS_PATHS = ['results/conditions_results.csv', 'results/p1_raw', 'logs', 'data/logs'] as const;
+export const SHA256_FILE = 'fp_returns.sha256';
+
+export interface ReturnsNames {
+  tarball: string;
+  /** The name the .sha256 gets on the hub: returns/<this>. */
+  hubSha256: string;
+  stem: string;
+}
+
+/** `date +%Y%m%d` in local time, as the seed's shell command gives it. */
+export function yyyymmdd(d: Date): string {
+  return `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}`;
+}
+
+export function returnsNames(hostname: string, date: Date): ReturnsNames {
+  if (!isPlainName(hostname) || /\s/.test(hostname)) {
+    throw new InputError(`hostname '${hostname}' cannot be part of a file name`);
+  }
+  const stem = `fp_returns_${hostname}_${yyyymmdd(date)}`;
+  return { stem, tarball: `${stem}.tar.gz`, hubSha256: `${stem}.sha256` };
+}
+
+/** One line of `sha256sum` output: hex, two spaces (text mode), file name, newline. */
+export function sha256sumLine(hex: string, fileName: string): string {
+  return `${hex}  ${fileName}\n`;
+}
+
+export interface TarballResult {
+  tarballPath: string;
+  sha256Path: string;
+  names: ReturnsNames;
+  sha256: string;
+  /** Size of the .tar.gz on disk. */
+  bytes: number;
+  /** Uncompressed bytes of the files packed (for the progress total). */
+  inputBytes: number;
+  files: number;
+}
+
+export interface TarballOptions {
+  hostname?: string;
+  date?: Date;
+  onProgress?: ProgressListener;
+}
+
+async function walkSize(abs: string): Promise<{ bytes: number; files: number }> {
+  const st = await fs.lstat(abs);
+  if (!st.isDirectory()) return { bytes: st.isFile() ? st.size : 0, files: 1 };
+  let bytes = 0;
+  let files = 0;
+  for (const name of await fs.readdir(abs)) {
+    const sub = await walkSize(path.join(abs, name));
+    bytes += sub.bytes;
+    files += sub.files;
+  }
+  return { bytes, files };
+}
+
+async function renameAtomically(tmp: string, final: string): Promise<void> {
+  const fh = await fs.open(tmp, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await fs.rename(tmp, final);
+}
+
+/**
+ * Writes the tarball and its .sha256 into the package root. A missing input path is an InputError
+ * naming it (the seed's `tar` would fail the same way): the returns are never silently partial.
+ */
+export async function makeReturnsTarball(packageDir: string | PackageLayout, opts: TarballOptions = {}): Promise<TarballResult> {
+  const layout = typeof packageDir === 'string' ? new PackageLayout(packageDir) : packageDir;
+  const names = returnsNames(opts.hostname ?? os.hostname(), opts.date ?? new Date());
+  const missing: string[] = [];
+  let inputBytes = 0;
+  let files = 0;
+  for (const rel of RETURNS_PATHS) {
+    try {
+      const s = await walkSize(path.join(layout.root, rel));
+      inputBytes += s.bytes;
+      files += s.files;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') missing.push(rel);
+      else throw err;
+    }
+  }
+  if (missing.length) {
+    throw new InputError(`cannot make the returns: ${missing.join(', ')} missing under ${layout.root} (run the sweep first; the tarball holds exactly ${RETURNS_PATHS.join(' ')})`);
+  }
+
+  const tarballPath = path.join(layout.root, names.tarball);
+  const sha256Path = path.join(layout.root, SHA256_FILE);
+  const tmpTar = path.join(layout.root, `.${names.tarball}.tmp-${process.pid}`);
+  const tmpSha = path.join(layout.root, `.${SHA256_FILE}.tmp-${process.pid}`);
+  const meter = new ProgressMeter(`packing ${names.tarball}`, inputBytes, opts.onProgress);
+  const hash = createHash('sha256');
+  let bytes = 0;
+  try {
+    // Progress counts the uncompressed tar stream (headers included), against the files' total.
+    const countIn = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        meter.add(chunk.length);
+        cb(null, chunk);
+      },
+    });
+    const hashOut = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        hash.update(chunk);
+        bytes += chunk.length;
+        cb(null, chunk);
+      },
+    });
+    const pack = tar.c({ cwd: layout.root, portable: true }, [...RETURNS_PATHS]);
+    await pipeline(pack, countIn, createGzip(), hashOut, createWriteStream(tmpTar, { flags: 'wx' }));
+    meter.finish();
+    const hex = hash.digest('hex');
+    await renameAtomically(tmpTar, tarballPath);
+    await fs.writeFile(tmpSha, sha256sumLine(hex, names.tarball), { flag: 'wx' });
+    await renameAtomically(tmpSha, sha256Path);
+    return { tarballPath, sha256Path, names, sha256: hex, bytes, inputBytes, files };
+  } catch (err) {
+    await fs.rm(tmpTar, { force: true });
+    await fs.rm(tmpSha, { force: true });
+    throw err;
+  }
+}
