@@ -1,0 +1,43 @@
+// /metrics in Prometheus text format with vLLM 0.11's names, help texts and labels.
+
+export interface Counters {
+  promptTokens: number;
+  generationTokens: number;
+  prefixQueries: number;
+  prefixHits: number;
+  successStop: number;
+  successLength: number;
+}
+
+export function newCounters(): Counters {
+  return { promptTokens: 0, generationTokens: 0, prefixQueries: 0, prefixHits: 0, successStop: 0, successLength: 0 };
+}
+
+/** Python's float repr for the values we emit. */
+function pyFloat(n: number): string {
+  return Number.isInteger(n) ? `${n}.0` : String(n);
+}
+
+export function renderMetrics(model: string, running: number, waiting: number, c: Counters, createdS: number): string {
+  const lbl = `engine="0",model_name="${model.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  const out: string[] = [];
+  const gauge = (name: string, help: string, v: number) => {
+    out.push(`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name}{${lbl}} ${pyFloat(v)}`);
+  };
+  const counter = (base: string, help: string, rows: Array<[string, number]>) => {
+    out.push(`# HELP ${base}_total ${help}`, `# TYPE ${base}_total counter`);
+    for (const [extra, v] of rows) out.push(`${base}_total{${lbl}${extra}} ${pyFloat(v)}`);
+    for (const [extra] of rows) out.push(`${base}_created{${lbl}${extra}} ${createdS.toExponential()}`);
+  };
+  gauge('vllm:num_requests_running', 'Number of requests in model execution batches.', running);
+  gauge('vllm:num_requests_waiting', 'Number of requests waiting to be processed.', waiting);
+  counter('vllm:prefix_cache_queries', 'Prefix cache queries, in terms of number of queried tokens.', [['', c.prefixQueries]]);
+  counter('vllm:prefix_cache_hits', 'Prefix cache hits, in terms of number of cached tokens.', [['', c.prefixHits]]);
+  counter('vllm:prompt_tokens', 'Number of prefill tokens processed.', [['', c.promptTokens]]);
+  counter('vllm:generation_tokens', 'Number of generation tokens processed.', [['', c.generationTokens]]);
+  counter('vllm:request_success', 'Count of successfully processed requests.', [
+    [',finished_reason="stop"', c.successStop],
+    [',finished_reason="length"', c.successLength],
+  ]);
+  return out.join('\n') + '\n';
+}

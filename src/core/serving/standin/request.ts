@@ -1,0 +1,146 @@
+// Reads a chat-completions body the way vLLM's OpenAI layer does: the schema, the model name, the
+// image items (count limit, data:/file: URLs, the allowed media path), the images themselves.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { z } from 'zod';
+import * as msg from '../vllmMessages';
+
+const ImagePart = z.object({
+  type: z.literal('image_url'),
+  image_url: z.object({ url: z.string() }).passthrough(),
+});
+const TextPart = z.object({ type: z.literal('text'), text: z.string() });
+const Part = z.discriminatedUnion('type', [ImagePart, TextPart]);
+const Message = z.object({
+  role: z.enum(['system', 'user', 'assistant']),
+  content: z.union([z.string(), z.array(Part)]),
+});
+export const ChatBodySchema = z
+  .object({
+    model: z.string(),
+    messages: z.array(Message).min(1),
+    max_tokens: z.number().int().min(1).nullish(),
+    max_completion_tokens: z.number().int().min(1).nullish(),
+    temperature: z.number().min(0).nullish(),
+    stream: z.boolean().nullish(),
+  })
+  .passthrough();
+export type ChatBody = z.infer<typeof ChatBodySchema>;
+
+export interface LoadedImage {
+  index: number;
+  source: 'data' | 'file';
+  path: string | null;
+  bytes: Buffer;
+  width: number;
+  height: number;
+}
+
+/** A refusal with the HTTP status and body vLLM would send. */
+export class RequestRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type = 'BadRequestError',
+  ) {
+    super(message);
+  }
+}
+
+export interface ParsedChat {
+  body: ChatBody;
+  imageUrls: string[];
+  promptText: string;
+}
+
+export function parseChatBody(raw: unknown, servedModelName: string): ParsedChat {
+  const r = ChatBodySchema.safeParse(raw);
+  if (!r.success) {
+    const issues = r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+    throw new RequestRefusal(400, `1 validation error for ChatCompletionRequest: ${issues}`);
+  }
+  const body = r.data;
+  if (body.stream) throw new RequestRefusal(400, 'stand-in vLLM: streaming is not supported');
+  if (body.model !== servedModelName) {
+    throw new RequestRefusal(404, `The model \`${body.model}\` does not exist.`, 'NotFoundError');
+  }
+  const imageUrls: string[] = [];
+  const texts: string[] = [];
+  for (const m of body.messages) {
+    if (typeof m.content === 'string') texts.push(m.content);
+    else
+      for (const p of m.content) {
+        if (p.type === 'image_url') imageUrls.push(p.image_url.url);
+        else texts.push(p.text);
+      }
+  }
+  return { body, imageUrls, promptText: texts.join('\n') };
+}
+
+function isInside(dir: string, file: string): boolean {
+  const rel = path.relative(dir, file);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+/** Loads and checks every image; the first problem refuses the request (vLLM stops at the first too). */
+export async function loadImages(urls: readonly string[], limit: number, allowedDir: string | null): Promise<LoadedImage[]> {
+  if (urls.length > limit) throw new RequestRefusal(400, msg.preprocessingMessage(msg.tooManyItems(limit)));
+  const realAllowed = allowedDir ? await fs.realpath(allowedDir) : null;
+  return Promise.all(urls.map((url, index) => loadOne(url, index, realAllowed, allowedDir)));
+}
+
+async function loadOne(url: string, index: number, realAllowed: string | null, allowedDir: string | null): Promise<LoadedImage> {
+  let bytes: Buffer;
+  let source: 'data' | 'file';
+  let filePath: string | null = null;
+  if (url.startsWith('data:')) {
+    source = 'data';
+    const comma = url.indexOf(',');
+    const spec = url.slice(5, comma < 0 ? undefined : comma);
+    if (comma < 0 || !spec.includes(';') || spec.split(';')[1] !== 'base64') {
+      throw new RequestRefusal(400, msg.preprocessingMessage('Only base64 data URLs are supported for now.'));
+    }
+    bytes = Buffer.from(url.slice(comma + 1), 'base64');
+  } else if (url.startsWith('file:')) {
+    source = 'file';
+    if (!realAllowed || !allowedDir) throw new RequestRefusal(400, msg.preprocessingMessage(msg.NO_LOCAL_MEDIA_PATH));
+    let p: string;
+    try {
+      p = fileURLToPath(url);
+    } catch (e) {
+      throw new RequestRefusal(400, msg.preprocessingMessage(String((e as Error).message)));
+    }
+    filePath = p;
+    let resolved: string;
+    try {
+      resolved = await fs.realpath(p);
+    } catch {
+      resolved = path.resolve(p); // a missing file is judged by its path first, as vLLM does
+    }
+    if (!isInside(realAllowed, resolved)) {
+      throw new RequestRefusal(400, msg.preprocessingMessage(msg.fileOutsideAllowedPath(p, allowedDir)));
+    }
+    try {
+      bytes = await fs.readFile(resolved);
+    } catch {
+      throw new RequestRefusal(400, msg.preprocessingMessage(`[Errno 2] No such file or directory: '${p}'`));
+    }
+  } else if (/^https?:/.test(url)) {
+    throw new RequestRefusal(400, 'stand-in vLLM: http(s) image URLs are not fetched; send data: or file: URLs');
+  } else {
+    throw new RequestRefusal(400, msg.preprocessingMessage(msg.BAD_URL_SCHEME));
+  }
+  let meta: sharp.Metadata;
+  try {
+    meta = await sharp(bytes).metadata();
+  } catch {
+    // PIL's UnidentifiedImageError text, as vLLM passes it on.
+    throw new RequestRefusal(400, msg.preprocessingMessage('cannot identify image file <_io.BytesIO object at 0x7f0e4c2b1a30>'));
+  }
+  if (meta.format !== 'jpeg' || !meta.width || !meta.height) {
+    throw new RequestRefusal(400, `stand-in vLLM: image ${index} is ${meta.format ?? 'unknown'}, the protocol sends JPEG only`);
+  }
+  return { index, source, path: filePath, bytes, width: meta.width, height: meta.height };
+}
