@@ -1,0 +1,116 @@
+// Worker control for the CLI and the extension: start a detached worker, ask it to stop, see if it is
+// alive. The worker is its own session (detached), its output goes to logs/runner.log, and the parent
+// does not wait for it — it survives the shell, a closed VS Code window and a dropped SSH connection.
+import { spawn } from 'node:child_process';
+import { existsSync, openSync, closeSync, mkdirSync, promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { PackageLayout } from '../package/layout';
+import { liveLockHolder, readLock } from './lock';
+import { runOptionsSchema, type RunOptionsInput } from './runOptions';
+
+/** The stop request file the worker polls (SIGTERM is the other way in). */
+export function stopFile(layout: PackageLayout): string {
+  return path.join(layout.stateDir, 'stop');
+}
+
+function findRoot(from: string): string | null {
+  let dir = from;
+  for (;;) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}
+
+/** How to start the worker: dist/worker.js next to the CLI bundle, or the TypeScript entry under tsx. */
+export function workerCommand(): { command: string; args: string[] } {
+  const beside = path.join(__dirname, 'worker.js'); // bundled: dist/cli.js and dist/worker.js side by side
+  if (existsSync(beside)) return { command: process.execPath, args: [beside] };
+  const root = findRoot(__dirname);
+  const dist = root ? path.join(root, 'dist', 'worker.js') : null;
+  const src = root ? path.join(root, 'src', 'worker', 'main.ts') : null;
+  // From sources (tests, `tsx src/cli/main.ts`), run the sources so the worker is the code under test.
+  if (src && existsSync(src) && __filename.endsWith('.ts')) return { command: process.execPath, args: ['--import', 'tsx', src] };
+  if (dist && existsSync(dist)) return { command: process.execPath, args: [dist] };
+  throw new Error('cannot find the worker (dist/worker.js): run `npm run build` first');
+}
+
+export interface DetachedWorker {
+  pid: number;
+  logFile: string;
+}
+
+/**
+ * Starts the sweep in a detached worker and returns at once with its pid. The worker takes the lock
+ * itself; if another worker holds it, the new one exits at once and says why in logs/runner.log —
+ * callers that want the refusal up front check isWorkerAlive() first (the `run` verb does).
+ */
+export async function startDetachedWorker(opts: RunOptionsInput, env: NodeJS.ProcessEnv = process.env): Promise<DetachedWorker> {
+  const options = runOptionsSchema.parse(opts);
+  const layout = new PackageLayout(options.package);
+  options.package = layout.root;
+  mkdirSync(layout.logsDir, { recursive: true });
+  await fs.rm(stopFile(layout), { force: true });
+  const { command, args } = workerCommand();
+  const fd = openSync(layout.runnerLog, 'a');
+  try {
+    const child = spawn(command, [...args, '--options', JSON.stringify(options)], {
+      detached: true,
+      stdio: ['ignore', fd, fd],
+      env,
+      cwd: layout.root,
+    });
+    const pid = child.pid;
+    if (pid === undefined) throw new Error(`could not start the worker (${command} ${args.join(' ')})`);
+    child.unref();
+    return { pid, logFile: layout.runnerLog };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export async function isWorkerAlive(layout: PackageLayout): Promise<boolean> {
+  return (await liveLockHolder(layout)) !== null;
+}
+
+export interface StopRequest {
+  /** The worker asked to stop, or null when none is running. */
+  pid: number | null;
+  signalled: boolean;
+}
+
+/**
+ * Asks the worker to drain: writes the stop file (seen within a second, also across hosts on shared
+ * storage) and sends SIGTERM when the worker runs on this host. It finishes in-flight requests, writes
+ * their rows, releases the lock and exits.
+ */
+export async function requestStop(layout: PackageLayout): Promise<StopRequest> {
+  const holder = await liveLockHolder(layout);
+  if (!holder) return { pid: null, signalled: false };
+  await fs.mkdir(layout.stateDir, { recursive: true });
+  await fs.writeFile(stopFile(layout), `${new Date().toISOString()} stop requested by pid ${process.pid}\n`);
+  let signalled = false;
+  if (holder.hostname === os.hostname()) {
+    try {
+      process.kill(holder.pid, 'SIGTERM');
+      signalled = true;
+    } catch {
+      /* it exited meanwhile */
+    }
+  }
+  return { pid: holder.pid, signalled };
+}
+
+/** Resolves true when no worker holds the lock any more, false at the timeout. */
+export async function waitForWorkerExit(layout: PackageLayout, timeoutMs = Infinity, pollMs = 500): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (!(await liveLockHolder(layout))) return true;
+    if (Date.now() >= end) return false;
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
+
+export { readLock };

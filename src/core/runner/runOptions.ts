@@ -1,0 +1,25 @@
+// What a run is asked to do: the `run` verb builds it from flags + environment knobs, `--detach`
+// hands it to the worker as JSON, and the extension can build it directly. Knobs change speed only.
+import { z } from 'zod';
+
+export const runOptionsSchema = z.object({
+  package: z.string().min(1),
+  pilot: z.boolean().default(false),
+  benchmarks: z.array(z.string()).optional(),
+  conditions: z.array(z.string()).optional(),
+  /** Servers already running (vLLM's base URL, e.g. http://127.0.0.1:8011); none = launch our own. */
+  endpoints: z.array(z.string().url()).optional(),
+  /** GPUs to launch servers on (default: all that nvidia-smi lists, 1 without nvidia-smi). */
+  ngpu: z.number().int().positive().optional(),
+  /** Requests in flight per server (seed WORKERS, default 6). */
+  workers: z.number().int().positive().default(6),
+  maxSeqs: z.number().int().positive().default(32),
+  gpuUtil: z.number().gt(0).lte(1).default(0.85),
+  vllmBin: z.string().default('vllm'),
+  /** Videos prepared ahead of the servers (default: 2 per server slot group). */
+  prefetch: z.number().int().positive().optional(),
+  /** Parallel video decodes (default: cores − 1, at least 1). */
+  decodeWorkers: z.number().int().positive().optional(),
+});
+export type RunOptions = z.infer<typeof runOptionsSchema>;
+export type RunOptionsInput = z.input<typeof runOptionsSchema>;

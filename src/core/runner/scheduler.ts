@@ -1,0 +1,401 @@
+// The sweep's scheduler, independent of HTTP and ffmpeg (the sweep plugs those in; bench/sweep.ts
+// plugs in simulations). What it does and why:
+//  - Frame preparation runs ahead of the servers: up to `prefetch` videos prepared and waiting,
+//    `prepConcurrency` being prepared at once (the decode pool's size).
+//  - Affinity: a server pulls a whole prepared video and sends all of that video's requests itself, so
+//    its prefix cache serves the frames the requests share. Within a video, the requests of one
+//    condition (a "group": identical frames, different question) run back to back: the group's first
+//    request goes alone, the rest follow once it has finished, when the frames are in the cache.
+//  - Every server is kept at its concurrency: work is pulled, so a slow server simply takes less.
+//  - Longest first within the window: a server pulls the prepared video with the largest remaining cost
+//    (predicted prompt tokens), and within a video the costliest groups go first — the tail is short.
+//  - An idle server with nothing left to pull takes a not-yet-started group from a busy server's
+//    backlog (tail stealing); affinity only costs cache there, never time.
+//  - A server reported down: its open videos go back to the pool (their undispatched requests), its
+//    in-flight requests come back as `requeue` and go to another server; when it is up again it pulls.
+export interface SchedTask {
+  /** Unique per task (benchmark, item, condition). */
+  key: string;
+  /** Requests of one group share their frames (same video, same condition). */
+  group: string;
+  /** Relative cost (predicted prompt tokens): larger first. */
+  cost: number;
+}
+
+export interface SchedVideo {
+  key: string;
+  tasks: SchedTask[];
+}
+
+export type TaskOutcome = 'done' | 'requeue';
+
+export interface SchedServerInfo {
+  index: number;
+  endpoint: string;
+  capacity: number;
+}
+
+export interface SchedulerHooks<V extends SchedVideo> {
+  /** Frame preparation; false when the video failed as a whole (the hook logged its tasks' failures). */
+  prepare(video: V): Promise<boolean>;
+  /** Sends one request and records its outcome; `requeue` when the server went away mid-request. */
+  execute(task: SchedTask, video: V, server: SchedServerInfo, requeues: number): Promise<TaskOutcome>;
+  /** Every task of the video has finished (frames can be released). */
+  videoFinished?(video: V): void;
+  /** A hook threw: the run cannot go on safely. */
+  onFatal?(err: unknown): void;
+}
+
+export interface SchedulerOptions {
+  servers: { endpoint: string; capacity: number }[];
+  /** Prepared videos waiting for a server (plus those being prepared). */
+  prefetch: number;
+  prepConcurrency: number;
+  /** Gate a group's followers behind its first request (prefix-cache warm-up). Default true. */
+  warmGroups?: boolean;
+  /** Affinity routing; false = every request to the next server in turn (the bench's baseline). */
+  affinity?: boolean;
+}
+
+interface GroupState {
+  name: string;
+  pending: SchedTask[];
+  started: boolean;
+  leaderDone: boolean;
+  cost: number;
+}
+
+interface VideoState<V extends SchedVideo> {
+  video: V;
+  groups: GroupState[];
+  inflight: number;
+  server: number | null;
+  remainingCost: number;
+  finished: boolean;
+}
+
+interface ServerState extends SchedServerInfo {
+  up: boolean;
+  inflight: number;
+  open: VideoState<SchedVideo>[];
+}
+
+export interface SchedulerStats {
+  inFlight: number;
+  preparing: number;
+  ready: number;
+  servers: { index: number; endpoint: string; up: boolean; inflight: number; openVideos: number }[];
+}
+
+export class Scheduler<V extends SchedVideo> {
+  private readonly servers: ServerState[];
+  private readonly ready: VideoState<V>[] = [];
+  private readonly requeues = new Map<string, number>();
+  private source: Iterator<V> | null = null;
+  private sourceDone = false;
+  private preparing = 0;
+  private inflightTotal = 0;
+  private draining = false;
+  private fatal: unknown = null;
+  private rr = 0;
+  private resolveDone: (() => void) | null = null;
+  private rejectDone: ((e: unknown) => void) | null = null;
+
+  constructor(private readonly opts: SchedulerOptions, private readonly hooks: SchedulerHooks<V>) {
+    this.servers = opts.servers.map((s, index) => ({ index, endpoint: s.endpoint, capacity: s.capacity, up: true, inflight: 0, open: [] }));
+  }
+
+  /** Runs every video; resolves when all are finished, or when drained after drain(). */
+  run(videos: Iterable<V>): Promise<void> {
+    this.source = videos[Symbol.iterator]();
+    return new Promise<void>((resolve, reject) => {
+      this.resolveDone = resolve;
+      this.rejectDone = reject;
+      this.pump();
+    });
+  }
+
+  /** Stop taking new work; in-flight requests finish and are recorded; run() then resolves. */
+  drain(): void {
+    this.draining = true;
+    this.pump();
+  }
+
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  setServerUp(index: number, up: boolean): void {
+    const s = this.servers[index];
+    if (!s || s.up === up) return;
+    s.up = up;
+    if (!up) {
+      // Its videos go back to the pool with what has not been sent; in-flight ones come back as requeue.
+      for (const v of s.open) {
+        v.server = null;
+        if (!v.finished && this.hasPending(v)) this.ready.push(v as VideoState<V>);
+      }
+      s.open = [];
+    }
+    this.pump();
+  }
+
+  stats(): SchedulerStats {
+    return {
+      inFlight: this.inflightTotal,
+      preparing: this.preparing,
+      ready: this.ready.length,
+      servers: this.servers.map((s) => ({ index: s.index, endpoint: s.endpoint, up: s.up, inflight: s.inflight, openVideos: s.open.length })),
+    };
+  }
+
+  private hasPending(v: VideoState<SchedVideo>): boolean {
+    return v.groups.some((g) => g.pending.length > 0);
+  }
+
+  private makeState(video: V): VideoState<V> {
+    const byGroup = new Map<string, GroupState>();
+    for (const t of video.tasks) {
+      let g = byGroup.get(t.group);
+      if (!g) byGroup.set(t.group, (g = { name: t.group, pending: [], started: false, leaderDone: false, cost: 0 }));
+      g.pending.push(t);
+      g.cost += t.cost;
+    }
+    const groups = [...byGroup.values()];
+    for (const g of groups) g.pending.sort((a, b) => b.cost - a.cost);
+    groups.sort((a, b) => b.cost - a.cost);
+    return { video, groups, inflight: 0, server: null, remainingCost: groups.reduce((s, g) => s + g.cost, 0), finished: false };
+  }
+
+  private fail(err: unknown): void {
+    if (this.fatal) return;
+    this.fatal = err;
+    this.draining = true;
+    this.hooks.onFatal?.(err);
+    this.pump();
+  }
+
+  private startPreps(): void {
+    while (!this.draining && !this.sourceDone && this.preparing < this.opts.prepConcurrency
+      && this.preparing + this.ready.length < this.opts.prefetch) {
+      const next = this.source!.next();
+      if (next.done) {
+        this.sourceDone = true;
+        break;
+      }
+      const video = next.value;
+      if (video.tasks.length === 0) continue;
+      this.preparing++;
+      this.hooks.prepare(video).then(
+        (ok) => {
+          this.preparing--;
+          if (ok) this.ready.push(this.makeState(video));
+          else this.hooks.videoFinished?.(video);
+          this.pump();
+        },
+        (err) => {
+          this.preparing--;
+          this.fail(err);
+        },
+      );
+    }
+  }
+
+  /** Next dispatchable task of a video, honouring the group warm-up gate. */
+  private nextTask(v: VideoState<SchedVideo>): { task: SchedTask; group: GroupState } | null {
+    const warm = this.opts.warmGroups !== false;
+    for (const g of v.groups) {
+      if (g.pending.length === 0) continue;
+      if (!g.started || g.leaderDone || !warm) return { task: g.pending.shift()!, group: g };
+    }
+    return null;
+  }
+
+  private pullReady(): VideoState<V> | null {
+    if (this.ready.length === 0) return null;
+    let best = 0;
+    for (let i = 1; i < this.ready.length; i++) if (this.ready[i].remainingCost > this.ready[best].remainingCost) best = i;
+    return this.ready.splice(best, 1)[0];
+  }
+
+  /** Tail stealing: a not-yet-started group from a server whose backlog it cannot start now. */
+  private steal(thief: ServerState): { task: SchedTask; group: GroupState; video: VideoState<SchedVideo> } | null {
+    let found: { group: GroupState; video: VideoState<SchedVideo> } | null = null;
+    for (const s of this.servers) {
+      if (s === thief || s.inflight < s.capacity) continue;
+      for (const v of s.open) {
+        for (const g of v.groups) {
+          if (!g.started && g.pending.length > 0 && (!found || g.cost > found.group.cost)) found = { group: g, video: v };
+        }
+      }
+    }
+    if (!found) return null;
+    // The stolen group becomes its own video state on the thief (the rest of the video stays put).
+    const { group, video } = found;
+    video.groups = video.groups.filter((g) => g !== group);
+    video.remainingCost -= group.cost;
+    const moved: VideoState<SchedVideo> = { video: video.video, groups: [group], inflight: 0, server: thief.index, remainingCost: group.cost, finished: false };
+    (moved as VideoState<SchedVideo> & { parent?: VideoState<SchedVideo> }).parent = video;
+    thief.open.push(moved);
+    const task = group.pending.shift()!;
+    return { task, group, video: moved };
+  }
+
+  private dispatch(server: ServerState, v: VideoState<SchedVideo>, task: SchedTask, group: GroupState): void {
+    const isLeader = !group.started;
+    group.started = true;
+    group.cost -= task.cost;
+    v.remainingCost -= task.cost;
+    v.inflight++;
+    server.inflight++;
+    this.inflightTotal++;
+    const info: SchedServerInfo = { index: server.index, endpoint: server.endpoint, capacity: server.capacity };
+    const requeues = this.requeues.get(task.key) ?? 0;
+    this.hooks.execute(task, v.video as V, info, requeues).then(
+      (outcome) => this.settle(server, v, task, group, isLeader, outcome),
+      (err) => {
+        this.settle(server, v, task, group, isLeader, 'done');
+        this.fail(err);
+      },
+    );
+  }
+
+  private settle(server: ServerState, v: VideoState<SchedVideo>, task: SchedTask, group: GroupState, isLeader: boolean, outcome: TaskOutcome): void {
+    v.inflight--;
+    server.inflight--;
+    this.inflightTotal--;
+    if (outcome === 'requeue') {
+      this.requeues.set(task.key, (this.requeues.get(task.key) ?? 0) + 1);
+      group.pending.unshift(task);
+      group.cost += task.cost;
+      v.remainingCost += task.cost;
+      if (isLeader) group.started = false;
+      // Its server is gone (or going): the video returns to the pool unless it already did.
+      if (v.server === server.index && !server.up) v.server = null;
+      if (v.server === null && !this.ready.includes(v as VideoState<V>)) this.ready.push(v as VideoState<V>);
+    } else if (isLeader) {
+      group.leaderDone = true;
+    }
+    this.maybeFinish(v);
+    this.pump();
+  }
+
+  private maybeFinish(v: VideoState<SchedVideo>): void {
+    if (v.finished || v.inflight > 0 || this.hasPending(v)) return;
+    const parent = (v as VideoState<SchedVideo> & { parent?: VideoState<SchedVideo> }).parent;
+    v.finished = true;
+    if (v.server !== null) {
+      const s = this.servers[v.server];
+      s.open = s.open.filter((x) => x !== v);
+    }
+    const ri = this.ready.indexOf(v as VideoState<V>);
+    if (ri >= 0) this.ready.splice(ri, 1);
+    if (parent) {
+      this.maybeFinish(parent);
+      return;
+    }
+    // A video whose groups were stolen finishes when the stolen parts have finished too.
+    if (this.children(v).some((c) => !c.finished)) {
+      v.finished = false;
+      return;
+    }
+    this.hooks.videoFinished?.(v.video as V);
+  }
+
+  private children(v: VideoState<SchedVideo>): VideoState<SchedVideo>[] {
+    const out: VideoState<SchedVideo>[] = [];
+    for (const s of this.servers) for (const o of s.open) if ((o as { parent?: unknown }).parent === v) out.push(o);
+    for (const o of this.ready) if ((o as { parent?: unknown }).parent === v) out.push(o);
+    return out;
+  }
+
+  private pumping = false;
+  private pump(): void {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      this.startPreps();
+      if (!this.draining) this.fillServers();
+      this.startPreps();
+    } finally {
+      this.pumping = false;
+    }
+    const idle = this.inflightTotal === 0 && this.preparing === 0;
+    if (idle && (this.draining || (this.sourceDone && this.ready.length === 0 && this.servers.every((s) => s.open.length === 0)))) {
+      const resolve = this.resolveDone;
+      const reject = this.rejectDone;
+      this.resolveDone = this.rejectDone = null;
+      if (this.fatal) reject?.(this.fatal);
+      else resolve?.();
+    } else if (idle && this.ready.length > 0 && !this.servers.some((s) => s.up)) {
+      // every server is down: wait for setServerUp (the launcher restarts them or the run stops)
+    }
+  }
+
+  private fillServers(): void {
+    if (this.opts.affinity === false) {
+      this.fillRoundRobin();
+      return;
+    }
+    let progress = true;
+    while (progress) {
+      progress = false;
+      // Least-loaded first, so a pulled video goes to the server with the most room.
+      const order = this.servers.filter((s) => s.up && s.inflight < s.capacity)
+        .sort((a, b) => a.inflight / a.capacity - b.inflight / b.capacity);
+      for (const s of order) {
+        if (s.inflight >= s.capacity) continue;
+        let picked: { task: SchedTask; group: GroupState; video: VideoState<SchedVideo> } | null = null;
+        for (const v of s.open) {
+          const n = this.nextTask(v);
+          if (n) {
+            picked = { ...n, video: v };
+            break;
+          }
+        }
+        if (!picked) {
+          const v = this.pullReady();
+          if (v) {
+            v.server = s.index;
+            s.open.push(v);
+            const n = this.nextTask(v);
+            if (n) picked = { ...n, video: v };
+          }
+        }
+        if (!picked && this.ready.length === 0 && this.preparing === 0 && this.sourceDone) picked = this.steal(s);
+        if (picked) {
+          this.dispatch(s, picked.video, picked.task, picked.group);
+          progress = true;
+        }
+      }
+    }
+  }
+
+  /** Baseline for the bench: no affinity, every request to the next server in turn. */
+  private fillRoundRobin(): void {
+    for (;;) {
+      const ups = this.servers.filter((s) => s.up);
+      if (ups.length === 0) return;
+      let s: ServerState | null = null;
+      for (let k = 0; k < ups.length; k++) {
+        const c = ups[(this.rr + k) % ups.length];
+        if (c.inflight < c.capacity) {
+          s = c;
+          this.rr = (this.rr + k + 1) % ups.length;
+          break;
+        }
+      }
+      if (!s) return;
+      let picked: { task: SchedTask; group: GroupState; video: VideoState<SchedVideo> } | null = null;
+      for (const v of this.ready) {
+        const n = this.nextTask(v);
+        if (n) {
+          picked = { ...n, video: v };
+          break;
+        }
+      }
+      if (!picked) return;
+      this.dispatch(s, picked.video, picked.task, picked.group);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+// The status file (.fpsweep/status.json, schema in statusSchema.ts). The worker rewrites it about once a
+// second, atomically (temp file + rename), so a reader never sees half a file. Counts come from the plan
+// and the artifacts written so far; the file adds the live figures (in flight, throughput, ETA, servers).
+// When no worker is alive, readers recompute `done` from the CSV (the artifacts are the truth).
+import { promises as fs } from 'node:fs';
+import type { PackageLayout } from '../package/layout';
+import { readResultsCsv } from '../package/resultsCsv';
+import { workerStatusSchema, type WorkerStatus } from './statusSchema';
+import { liveLockHolder } from './lock';
+
+export async function writeStatusAtomic(layout: PackageLayout, status: WorkerStatus): Promise<void> {
+  await fs.mkdir(layout.stateDir, { recursive: true });
+  const tmp = `${layout.statusFile}.${process.pid}.tmp`;
+  await fs.writeFile(tmp, JSON.stringify(workerStatusSchema.parse(status), null, 1) + '\n');
+  await fs.rename(tmp, layout.statusFile);
+}
+
+/** The last status the worker wrote, or null (none yet, or not a status file we understand). */
+export async function readStatus(layout: PackageLayout): Promise<WorkerStatus | null> {
+  let text: string;
+  try {
+    text = await fs.readFile(layout.statusFile, 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    const parsed = workerStatusSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface LiveStatus {
+  status: WorkerStatus | null;
+  /** A worker holds the package lock and its process is alive. */
+  alive: boolean;
+  pid: number | null;
+}
+
+/**
+ * The status as a reader should see it: the worker's file when it is alive; otherwise the last file
+ * with `done` recomputed from the CSV and a state that says the worker is gone (a worker that died
+ * while `running` shows `failed` with a message pointing at logs/runner.log).
+ */
+export async function readLiveStatus(layout: PackageLayout): Promise<LiveStatus> {
+  const holder = await liveLockHolder(layout);
+  const status = await readStatus(layout);
+  if (holder) return { status, alive: true, pid: holder.pid };
+  if (!status) return { status: null, alive: false, pid: null };
+  const csv = await readResultsCsv(layout.resultsCsv);
+  let done = 0;
+  for (const c of status.cells) {
+    const now = csv.done.count(c.benchmark, c.condition);
+    c.done = now;
+    c.todo = Math.max(0, c.total - c.done - c.failed - c.noVideo);
+    done += now;
+  }
+  status.totals.done = done;
+  status.totals.inFlight = 0;
+  status.totals.todo = status.cells.reduce((s, c) => s + c.todo, 0);
+  if (!['done', 'failed', 'stopped'].includes(status.state)) {
+    status.message = `the worker (pid ${status.pid}) is no longer running and did not finish; see logs/runner.log, then run again to resume`;
+    status.state = 'failed';
+  }
+  return { status, alive: false, pid: null };
+}
