@@ -1,0 +1,77 @@
+// The report webview: asks the host for the core's report and renders one kind of it (timing,
+// failures, checks). Nothing here computes a result; every string from the data is a text node.
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
+import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
+import './report.css';
+import { isReportKind, REPORT_TITLES, type ReportViewState } from '../../src/extension/reports/protocol';
+import { clear, el, renderValue } from './dom';
+import { getState, onNotice, request, setState } from './messages';
+import { renderKind } from './views';
+
+const app = document.getElementById('app')!;
+let state: ReportViewState | undefined;
+let loading = false;
+let again = false;
+
+async function load(): Promise<void> {
+  if (!state) return;
+  if (loading) {
+    again = true;
+    return;
+  }
+  loading = true;
+  try {
+    const report = await request<unknown>('getReport');
+    draw(() => renderKind(state!.kind, report, state!.focus));
+  } catch (err) {
+    draw(() => el('p', { class: 'error', role: 'alert' }, (err as Error).message));
+  } finally {
+    loading = false;
+    if (again) {
+      again = false;
+      void load();
+    }
+  }
+}
+
+function draw(body: () => Node): void {
+  const kind = state!.kind;
+  const refresh = el('vscode-button', { secondary: true, title: 'Fetch the report again' }, 'Refresh');
+  refresh.addEventListener('click', () => void load());
+  let content: Node;
+  try {
+    content = body();
+  } catch (err) {
+    // A report whose shape we do not know: say so and still show it (escaped) rather than nothing.
+    content = el('div', {}, el('p', { class: 'error' }, `Could not lay out this report: ${(err as Error).message}`));
+  }
+  const scroll = { x: window.scrollX, y: window.scrollY };
+  clear(app);
+  app.appendChild(el('header', {}, el('h1', {}, `fpsweep: ${REPORT_TITLES[kind]}`), refresh));
+  app.appendChild(content);
+  window.scrollTo(scroll.x, scroll.y);
+}
+
+async function main(): Promise<void> {
+  const saved = getState();
+  const host = await request<ReportViewState>('ready');
+  // The host's kind wins (it opened this panel); a saved focus survives a reload.
+  state = { kind: isReportKind(host?.kind) ? host.kind : saved?.kind ?? 'timing', focus: host?.focus ?? saved?.focus };
+  setState(state);
+  onNotice((n) => {
+    if (n.notice === 'focus') {
+      state = { ...state!, focus: n.focus };
+      setState(state);
+    }
+    void load();
+  });
+  await load();
+}
+
+main().catch((err) => {
+  clear(app);
+  app.appendChild(el('p', { class: 'error' }, String((err as Error)?.message ?? err)));
+  app.appendChild(renderValue(null));
+});

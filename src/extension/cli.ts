@@ -1,0 +1,83 @@
+// Runs `fpsweep <verb>` (the extension's own dist/cli.js) as a child process: the extension host never
+// does the work itself and never blocks on it. Output is streamed to the caller as it comes.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+
+export interface CliInvocation {
+  /** dist/ of the installed extension (holds cli.js and worker.js). */
+  distDir: string;
+  verb: string;
+  args: string[];
+  /** Extra environment (knobs from the settings, a token for `return --upload`). */
+  env?: Record<string, string>;
+  cwd?: string;
+  onOutput?: (text: string, stream: 'stdout' | 'stderr') => void;
+}
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliRun {
+  readonly child: ChildProcess;
+  readonly done: Promise<CliResult>;
+  /** SIGINT first (the CLI drains and writes what it has), SIGKILL if it has not ended after graceMs. */
+  interrupt(graceMs?: number): void;
+}
+
+/** What `src/cli/main.ts` prints for a verb whose module is not in this build. */
+const NOT_BUILT = /this verb is not built yet|unknown verb/;
+
+export function isNotAvailable(r: CliResult): boolean {
+  return r.code !== 0 && NOT_BUILT.test(r.stderr);
+}
+
+export function startCli(inv: CliInvocation): CliRun {
+  const cli = path.join(inv.distDir, 'cli.js');
+  // In desktop VS Code process.execPath is Electron; ELECTRON_RUN_AS_NODE makes it a plain Node.
+  const child = spawn(process.execPath, [cli, inv.verb, ...inv.args], {
+    cwd: inv.cwd,
+    env: { ...process.env, ...inv.env, ELECTRON_RUN_AS_NODE: '1', FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8');
+  child.stderr!.setEncoding('utf8');
+  child.stdout!.on('data', (t: string) => {
+    stdout += t;
+    inv.onOutput?.(t, 'stdout');
+  });
+  child.stderr!.on('data', (t: string) => {
+    stderr += t;
+    inv.onOutput?.(t, 'stderr');
+  });
+  const done = new Promise<CliResult>((resolve) => {
+    child.on('error', (err) => {
+      stderr += String(err);
+      resolve({ code: -1, signal: null, stdout, stderr });
+    });
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return {
+    child,
+    done,
+    interrupt(graceMs = 10_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGINT');
+      const t = setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }, graceMs);
+      child.once('close', () => clearTimeout(t));
+    },
+  };
+}
+
+/** The last non-empty line: what the CLI says happened, in numbers (SPEC §8). */
+export function lastLine(text: string): string {
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  return lines[lines.length - 1] ?? '';
+}

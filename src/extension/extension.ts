@@ -1,0 +1,100 @@
+// Entry point: builds the managers, each one a Disposable pushed into context.subscriptions.
+// The extension runs where the package is (extensionKind workspace: the Remote-SSH host), talks to the
+// background worker through its status file and the CLI, and never computes results itself.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Commands, HF_TOKEN_SECRET } from './commands';
+import { ProgressTreeProvider } from './progressTree';
+import { ReportPanel, ReportPanelSerializer, REPORT_VIEW_TYPE } from './reports/reportPanel';
+import { CliReportSource } from './reports/reportSource';
+import { RunbookController } from './runbook/controller';
+import { RUNBOOK_TYPE, RunbookSerializer } from './runbook/serializer';
+import { knobEnv, readSettings, resolvePackageDir, type Settings } from './settings';
+import { SweepStatusBar } from './statusBar';
+import { SweepModel } from './sweepModel';
+import { formatEta, percent } from './progressData';
+
+export function activate(context: vscode.ExtensionContext): void {
+  const distDir = path.join(context.extensionPath, 'dist');
+  const output = vscode.window.createOutputChannel('fpsweep');
+  context.subscriptions.push(output);
+
+  const settings = (): Settings | undefined => {
+    try {
+      return readSettings();
+    } catch (err) {
+      output.appendLine(`fpsweep: ${(err as Error).message}`);
+      return undefined;
+    }
+  };
+  const packageDir = () => {
+    const s = settings();
+    return s ? resolvePackageDir(s) : undefined;
+  };
+  const env = () => {
+    const s = settings();
+    return s ? knobEnv(s) : {};
+  };
+
+  const model = new SweepModel({ distDir, env, log: (l) => output.appendLine(l) });
+  context.subscriptions.push(model);
+
+  const tree = new ProgressTreeProvider(model);
+  const view = vscode.window.createTreeView('fpsweep.progress', { treeDataProvider: tree, showCollapseAll: true });
+  context.subscriptions.push(tree, view);
+  const describeView = () => {
+    const v = model.current;
+    view.description = v ? `${percent(v.finished, v.total)}%${v.live && v.etaSeconds !== null ? ` · ETA ${formatEta(v.etaSeconds)}` : ''}${v.live ? '' : ' · idle'}` : undefined;
+    view.message = model.message;
+  };
+  context.subscriptions.push(model.onDidChangeData(describeView));
+
+  context.subscriptions.push(new SweepStatusBar(model));
+
+  const reports = new CliReportSource({ distDir, packageDir, env, onDidChangeProgress: model.onDidChangeData });
+  context.subscriptions.push(reports);
+  context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, new ReportPanelSerializer(context.extensionUri, reports)));
+
+  context.subscriptions.push(
+    new Commands({
+      distDir,
+      model,
+      output,
+      secrets: context.secrets,
+      openReport: (kind, focus) => ReportPanel.show(context.extensionUri, reports, kind, focus),
+    }),
+  );
+
+  context.subscriptions.push(vscode.workspace.registerNotebookSerializer(RUNBOOK_TYPE, new RunbookSerializer(), { transientOutputs: true }));
+  context.subscriptions.push(
+    new RunbookController({
+      distDir,
+      env: async (withToken) => {
+        const base = env();
+        const token = withToken ? await context.secrets.get(HF_TOKEN_SECRET) : undefined;
+        return token ? { ...base, HF_TOKEN: token } : base;
+      },
+      packageFor: (nb) => {
+        const configured = packageDir();
+        const own = path.dirname(nb.uri.fsPath);
+        if (configured && !path.relative(configured, own).startsWith('..')) return configured;
+        return own;
+      },
+      onWorkerStarted: () => void model.refresh(true),
+    }),
+  );
+
+  // Remote-SSH: the worker outlives the window. Following the package at once re-attaches to a live
+  // worker (its status file) or shows the artifacts.
+  model.setPackage(packageDir());
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('fpsweep')) model.setPackage(packageDir());
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => model.setPackage(packageDir())),
+  );
+}
+
+export function deactivate(): void {
+  // Everything is in context.subscriptions. The worker is left running on purpose.
+}

@@ -1,0 +1,169 @@
+// What the tree and the status bar show, from one of two sources: the live worker's status file, or —
+// when no worker is alive — the artifacts, counted by the core's dry run (`fpsweep dry-run --json`).
+// Pure functions, no vscode: tested under plain mocha.
+import { z } from 'zod';
+import type { WorkerStatus, ServerStatus } from '../core/runner/statusSchema';
+
+export interface CellView {
+  benchmark: string;
+  condition: string;
+  total: number;
+  done: number;
+  todo: number;
+  na: number;
+  reuse: number;
+  failed: number;
+}
+
+export interface BenchmarkView {
+  benchmark: string;
+  cells: CellView[];
+  total: number;
+  /** done + NA + reuse: rows that need nothing more. */
+  finished: number;
+  failed: number;
+}
+
+export interface ProgressView {
+  source: 'worker' | 'artifacts';
+  live: boolean;
+  state: string | null;
+  mode: string | null;
+  message: string | null;
+  benchmarks: BenchmarkView[];
+  total: number;
+  finished: number;
+  failed: number;
+  etaSeconds: number | null;
+  servers: ServerStatus[];
+  summary: string | null;
+}
+
+/** SPEC §8: `dry-run --json` prints `{rows: [...], totals: {...}}`, counts in items. */
+export const dryRunJsonSchema = z.object({
+  rows: z.array(
+    z
+      .object({
+        benchmark: z.string(),
+        condition: z.string(),
+        todo: z.number().int().nonnegative(),
+        NA: z.number().int().nonnegative(),
+        reuse: z.number().int().nonnegative(),
+        done: z.number().int().nonnegative(),
+        no_video: z.number().int().nonnegative(),
+        bad_meta: z.number().int().nonnegative().optional(),
+        context_refusals: z.number().int().nonnegative().optional(),
+      })
+      .passthrough(),
+  ),
+  totals: z.record(z.unknown()).optional(),
+});
+export type DryRunJson = z.infer<typeof dryRunJsonSchema>;
+
+function group(cells: CellView[]): BenchmarkView[] {
+  const by = new Map<string, CellView[]>();
+  for (const c of cells) {
+    const list = by.get(c.benchmark) ?? [];
+    list.push(c);
+    by.set(c.benchmark, list);
+  }
+  return [...by].map(([benchmark, list]) => ({
+    benchmark,
+    cells: list,
+    total: sum(list, (c) => c.total),
+    finished: sum(list, finishedOf),
+    failed: sum(list, (c) => c.failed),
+  }));
+}
+
+function sum<T>(xs: T[], f: (x: T) => number): number {
+  return xs.reduce((a, x) => a + f(x), 0);
+}
+
+export function finishedOf(c: CellView): number {
+  return c.done + c.na + c.reuse;
+}
+
+export function fromWorkerStatus(s: WorkerStatus, live: boolean): ProgressView {
+  const cells: CellView[] = s.cells.map((c) => ({
+    benchmark: c.benchmark,
+    condition: c.condition,
+    total: c.total,
+    done: c.done,
+    todo: c.todo,
+    na: c.na,
+    reuse: c.reuse,
+    failed: c.failed + c.noVideo,
+  }));
+  const benchmarks = group(cells);
+  return {
+    source: 'worker',
+    live,
+    state: s.state,
+    mode: s.mode,
+    message: s.message,
+    benchmarks,
+    total: sum(benchmarks, (b) => b.total),
+    finished: sum(benchmarks, (b) => b.finished),
+    failed: sum(benchmarks, (b) => b.failed),
+    etaSeconds: live ? s.etaSeconds : null,
+    servers: live ? s.servers : s.servers.map((x) => ({ ...x, state: 'down' as const, running: null, waiting: null })),
+    summary: s.summary,
+  };
+}
+
+export function fromDryRun(d: DryRunJson): ProgressView {
+  const cells: CellView[] = d.rows.map((r) => ({
+    benchmark: r.benchmark,
+    condition: r.condition,
+    total: r.todo + r.NA + r.reuse + r.done + r.no_video + (r.bad_meta ?? 0),
+    done: r.done,
+    todo: r.todo,
+    na: r.NA,
+    reuse: r.reuse,
+    // Items that cannot run as they are: no video or an invalid meta.json.
+    failed: r.no_video + (r.bad_meta ?? 0),
+  }));
+  const benchmarks = group(cells);
+  return {
+    source: 'artifacts',
+    live: false,
+    state: null,
+    mode: null,
+    message: null,
+    benchmarks,
+    total: sum(benchmarks, (b) => b.total),
+    finished: sum(benchmarks, (b) => b.finished),
+    failed: sum(benchmarks, (b) => b.failed),
+    etaSeconds: null,
+    servers: [],
+    summary: null,
+  };
+}
+
+export function percent(finished: number, total: number): number {
+  return total === 0 ? 100 : Math.floor((100 * finished) / total);
+}
+
+/** 3725 → "1h 2m"; 59 → "59s". */
+export function formatEta(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return '';
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${s % 60}s`;
+  const h = Math.floor(m / 60);
+  return `${h}h ${m % 60}m`;
+}
+
+export type CellState = 'done' | 'failed' | 'running' | 'todo' | 'na';
+
+/** The one state whose icon a cell shows: failures first, so they are never hidden by progress. */
+export function cellState(c: CellView, live: boolean): CellState {
+  if (c.failed > 0) return 'failed';
+  if (c.total > 0 && c.na === c.total) return 'na';
+  if (c.todo === 0) return 'done';
+  // Only a cell that has moved is "running"; the rest of a live run is still queued.
+  if (live && finishedOf(c) > 0) return 'running';
+  return 'todo';
+}

@@ -1,0 +1,40 @@
+// Messages between a report panel and its webview (after vscode-pull-request-github's webview.ts):
+// the webview says `ready`, then asks with {req, command, args} and gets {seq, res | err} back.
+// Imported by the host (src/extension) and by the front end (media/src); no vscode, no Node.
+
+export const REPORT_KINDS = ['timing', 'failures', 'checks'] as const;
+export type ReportKind = (typeof REPORT_KINDS)[number];
+
+export const REPORT_TITLES: Record<ReportKind, string> = {
+  timing: 'Pilot timing',
+  failures: 'Failures',
+  checks: 'Checks',
+};
+
+export interface CellFocus {
+  benchmark: string;
+  condition: string;
+}
+
+/** What a panel keeps across reloads (webview getState/setState, and the serializer's state). */
+export interface ReportViewState {
+  kind: ReportKind;
+  focus?: CellFocus;
+}
+
+export type WebviewRequest =
+  | { req: number; command: 'ready' }
+  | { req: number; command: 'getReport' }
+  | { req: number; command: 'openFile'; args: { file: string; line?: number } };
+
+export type HostReply = { seq: number; res: unknown } | { seq: number; err: string };
+
+/** Pushed by the host without a request: the data changed (the worker wrote more), fetch again. */
+export interface HostNotice {
+  notice: 'changed' | 'focus';
+  focus?: CellFocus;
+}
+
+export function isReportKind(x: unknown): x is ReportKind {
+  return typeof x === 'string' && (REPORT_KINDS as readonly string[]).includes(x);
+}

@@ -1,0 +1,155 @@
+// One webview panel per report kind (timing, failures, checks). The host fetches the core's report and
+// hands it over; the front end (media/src/report.ts) only renders it, escaped. Strict CSP with a nonce,
+// files through asWebviewUri, resources limited to dist/media; revived after a reload by the serializer.
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
+import { isReportKind, REPORT_TITLES, type CellFocus, type HostNotice, type HostReply, type ReportKind, type ReportViewState, type WebviewRequest } from './protocol';
+
+export const REPORT_VIEW_TYPE = 'fpsweep.report';
+
+export interface ReportSource {
+  /** The core's report for the configured package (throws with a plain message when it cannot). */
+  load(): Promise<unknown>;
+  packageDir(): string | undefined;
+  onDidChange: vscode.Event<void>;
+}
+
+export class ReportPanel extends Disposable {
+  private static readonly panels = new Map<ReportKind, ReportPanel>();
+
+  static show(extensionUri: vscode.Uri, source: ReportSource, kind: ReportKind, focus?: CellFocus): ReportPanel {
+    const open = ReportPanel.panels.get(kind);
+    if (open) {
+      open.panel.reveal();
+      if (focus) open.setFocus(focus);
+      return open;
+    }
+    const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `fpsweep: ${REPORT_TITLES[kind]}`, vscode.ViewColumn.Active, {
+      ...webviewOptions(extensionUri),
+      retainContextWhenHidden: false,
+    });
+    return new ReportPanel(panel, extensionUri, source, { kind, focus });
+  }
+
+  static revive(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, source: ReportSource, state: unknown): void {
+    const s = state as Partial<ReportViewState> | undefined;
+    const kind = isReportKind(s?.kind) ? s!.kind : 'timing';
+    const existing = ReportPanel.panels.get(kind);
+    if (existing) {
+      // Two restored panels of one kind: keep the first.
+      panel.dispose();
+      return;
+    }
+    new ReportPanel(panel, extensionUri, source, { kind, focus: s?.focus });
+  }
+
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    private readonly extensionUri: vscode.Uri,
+    private readonly source: ReportSource,
+    private state: ReportViewState,
+  ) {
+    super();
+    ReportPanel.panels.set(state.kind, this);
+    panel.title = `fpsweep: ${REPORT_TITLES[state.kind]}`;
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'resources', 'fpsweep.svg');
+    panel.webview.options = webviewOptions(extensionUri);
+    panel.webview.html = this.html();
+    this._register(panel.onDidDispose(() => this.dispose()));
+    this._register(panel.webview.onDidReceiveMessage((m) => void this.onMessage(m)));
+    this._register(source.onDidChange(() => this.notify({ notice: 'changed' })));
+  }
+
+  override dispose(): void {
+    if (ReportPanel.panels.get(this.state.kind) === this) ReportPanel.panels.delete(this.state.kind);
+    this.panel.dispose();
+    super.dispose();
+  }
+
+  private setFocus(focus: CellFocus): void {
+    this.state = { ...this.state, focus };
+    this.notify({ notice: 'focus', focus });
+  }
+
+  private notify(n: HostNotice): void {
+    void this.panel.webview.postMessage(n);
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const m = raw as Partial<WebviewRequest>;
+    if (typeof m?.req !== 'number' || typeof m.command !== 'string') return;
+    const reply = (r: Omit<HostReply, 'seq'>) => void this.panel.webview.postMessage({ seq: m.req, ...r });
+    try {
+      switch (m.command) {
+        case 'ready':
+          reply({ res: this.state });
+          return;
+        case 'getReport':
+          reply({ res: await this.source.load() });
+          return;
+        case 'openFile': {
+          const args = (m as { args?: { file?: unknown; line?: unknown } }).args;
+          await this.openFile(args?.file, args?.line);
+          reply({ res: true });
+          return;
+        }
+        default:
+          reply({ err: `unknown command ${m.command}` });
+      }
+    } catch (err) {
+      reply({ err: (err as Error).message });
+    }
+  }
+
+  /** Opens a file of the package; a path from the webview is checked to stay inside it. */
+  private async openFile(file: unknown, line: unknown): Promise<void> {
+    const pkg = this.source.packageDir();
+    if (!pkg || typeof file !== 'string') throw new Error('no package');
+    const abs = path.resolve(pkg, file);
+    const rel = path.relative(pkg, abs);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) throw new Error('a file outside the package');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs));
+    const ln = typeof line === 'number' && Number.isInteger(line) && line > 0 ? line - 1 : 0;
+    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(ln, 0, ln, 0), preview: true });
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const media = vscode.Uri.joinPath(this.extensionUri, 'dist', 'media');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'report.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'report.css'));
+    const nonce = randomBytes(16).toString('base64');
+    const csp = `default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}';`;
+    // The only values put into this HTML are ours (URIs, nonce, kind); data arrives by message.
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link href="${style}" rel="stylesheet">
+<title>fpsweep: ${REPORT_TITLES[this.state.kind]}</title>
+</head>
+<body data-kind="${this.state.kind}">
+<main id="app" aria-live="polite"><p class="muted">Loading the report…</p></main>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+}
+
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'media')],
+  };
+}
+
+export class ReportPanelSerializer implements vscode.WebviewPanelSerializer {
+  constructor(private readonly extensionUri: vscode.Uri, private readonly source: ReportSource) {}
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    ReportPanel.revive(panel, this.extensionUri, this.source, state);
+  }
+}

@@ -1,0 +1,55 @@
+// Where the report webviews get their data: the core's report for the package, computed in a child
+// process (`fpsweep report --json`) so a large package never stalls the extension host.
+import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
+import { isNotAvailable, startCli } from '../cli';
+import type { ReportSource } from './reportPanel';
+
+export interface ReportSourceHost {
+  distDir: string;
+  packageDir(): string | undefined;
+  env(): Record<string, string>;
+  /** Fires when progress changed (the worker wrote rows). */
+  onDidChangeProgress: vscode.Event<void>;
+}
+
+export class CliReportSource extends Disposable implements ReportSource {
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this._onDidChange.event;
+  private lastFire = 0;
+  private pendingFire: NodeJS.Timeout | undefined;
+
+  constructor(private readonly host: ReportSourceHost, private readonly minIntervalMs = 5000) {
+    super();
+    // A live run changes the report every second; the panels refetch at most every few seconds.
+    this._register(host.onDidChangeProgress(() => this.schedule()));
+    this._register({ dispose: () => this.pendingFire && clearTimeout(this.pendingFire) });
+  }
+
+  packageDir(): string | undefined {
+    return this.host.packageDir();
+  }
+
+  private schedule(): void {
+    if (this.pendingFire) return;
+    const wait = Math.max(0, this.lastFire + this.minIntervalMs - Date.now());
+    this.pendingFire = setTimeout(() => {
+      this.pendingFire = undefined;
+      this.lastFire = Date.now();
+      this._onDidChange.fire();
+    }, wait);
+  }
+
+  async load(): Promise<unknown> {
+    const pkg = this.host.packageDir();
+    if (!pkg) throw new Error('No run package: open the package folder or set fpsweep.packagePath.');
+    const r = await startCli({ distDir: this.host.distDir, verb: 'report', args: ['--json', '--package', pkg], env: this.host.env(), cwd: pkg }).done;
+    if (isNotAvailable(r)) throw new Error('The report is not available in this build yet (the `report` verb is missing).');
+    if (r.code !== 0) throw new Error(`fpsweep report failed (exit ${r.code}): ${r.stderr.trim().split('\n').slice(-3).join(' ')}`);
+    try {
+      return JSON.parse(r.stdout);
+    } catch {
+      throw new Error('fpsweep report --json printed something that is not JSON.');
+    }
+  }
+}
