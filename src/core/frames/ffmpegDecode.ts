@@ -1,0 +1,266 @@
+// Decodes one stored video once, sequentially, and hands over only the frames asked for.
+//
+// One ffmpeg process: the video stream is split in two. Branch 1 goes to a `null` output that sees
+// every decoded frame, and is the FIRST output, so ffmpeg's own frame counter (`-progress`, which
+// reports the first output's count) is the number of frames decoded. Branch 2 passes through
+// `select` (only the needed frames) and leaves as raw RGB on stdout. Both outputs use
+// `-fps_mode passthrough`: no frame is duplicated or dropped, so the n-th decoded frame is
+// `timestamps[n]` of meta.json (SPEC §2.3) and `select`'s `n` is the stored frame index.
+//
+// Never guessed around: a different frame count (decoded vs meta.n_frames), a different frame size
+// (ffprobe vs meta), fewer raw frames on stdout than selected, or a non-zero exit is a DecodeError
+// with the numbers and ffmpeg's last stderr lines. The caller writes nothing final before success.
+//
+// Memory: each raw frame's bytes are taken from a shared ByteBudget before it is read; when the budget
+// is spent we stop reading stdout, the pipe fills and ffmpeg blocks (backpressure). A frame's bytes come
+// back when its consumer's promise settles.
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { ByteBudget } from './limits';
+import { selectExpression, sortedUnique } from './selectExpr';
+
+// execa 9 is ESM-only: a dynamic import loads it natively under tsx and in the esbuild bundle.
+const loadExeca = () => import('execa').then((m) => m.execa);
+
+/** A video that cannot be decoded as meta.json describes it: a `decode` failure of its requests. */
+export class DecodeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DecodeError';
+  }
+}
+
+export interface DecodeSpec {
+  videoPath: string;
+  /** Stored dims from meta.json: the raw frames must have exactly this size. */
+  width: number;
+  height: number;
+  /** meta.n_frames: ffmpeg must decode exactly this many frames. */
+  expectedFrames: number;
+  /** Stored frame indices to deliver (any order, duplicates ignored); each must be < expectedFrames. */
+  indices: readonly number[];
+  ffmpegPath: string;
+  ffprobePath: string;
+  /** ffmpeg decoder threads; 0 = ffmpeg's own choice. */
+  threads: number;
+  budget: ByteBudget;
+  signal?: AbortSignal;
+  /**
+   * Called once per selected frame, in index order, with packed RGB (width·height·3 bytes). The buffer
+   * is reused once the returned promise settles: copy what must outlive it. A rejection stops the decode.
+   */
+  onFrame(index: number, rgb: Buffer): Promise<void>;
+}
+
+export interface DecodeResult {
+  /** Frames ffmpeg decoded (== expectedFrames on success). */
+  decodedFrames: number;
+  /** Frames delivered to onFrame. */
+  deliveredFrames: number;
+  /** Wall seconds from spawning ffmpeg to the last onFrame settling. */
+  seconds: number;
+}
+
+const STDERR_TAIL_BYTES = 8192;
+const STDERR_TAIL_LINES = 6;
+
+/** Keeps the end of a text stream (ffmpeg's stderr can be long on a broken file). */
+class TailBuffer {
+  private text = '';
+  push(chunk: Buffer | string) {
+    this.text += chunk.toString();
+    if (this.text.length > STDERR_TAIL_BYTES * 2) this.text = this.text.slice(-STDERR_TAIL_BYTES);
+  }
+  lastLines(n = STDERR_TAIL_LINES): string {
+    return lastLinesOf(this.text, n);
+  }
+}
+
+/** The last non-empty lines of a process's stderr, joined on one line (for failures.jsonl). */
+export function lastLinesOf(text: string, n = STDERR_TAIL_LINES): string {
+  return text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).slice(-n).join(' | ');
+}
+
+/** Tracks the last `frame=` of ffmpeg's `-progress` key=value stream. */
+function watchProgress(stream: Readable): { frames(): number | null; ended(): boolean } {
+  let frames: number | null = null;
+  let ended = false;
+  let partial = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = /^frame=(\d+)\s*$/.exec(line);
+      if (m) frames = Number(m[1]);
+      else if (line.trim() === 'progress=end') ended = true;
+    }
+  });
+  return { frames: () => frames, ended: () => ended };
+}
+
+const probeSchema = z.object({
+  streams: z.array(z.object({ width: z.number().int(), height: z.number().int() }).passthrough()).min(1),
+});
+
+/** The coded size of the first video stream (what ffmpeg outputs with -noautorotate). */
+async function probeSize(spec: DecodeSpec): Promise<{ width: number; height: number }> {
+  const execa = await loadExeca();
+  const r = await execa(spec.ffprobePath, [
+    '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'json', spec.videoPath,
+  ], { reject: false, cancelSignal: spec.signal, stdin: 'ignore' });
+  if (r.exitCode !== 0) {
+    throw new DecodeError(`ffprobe cannot read ${spec.videoPath} (exit ${r.exitCode}): ${lastLinesOf(String(r.stderr)) || 'no message'}`);
+  }
+  let parsed: z.infer<typeof probeSchema>;
+  try {
+    parsed = probeSchema.parse(JSON.parse(String(r.stdout)));
+  } catch {
+    throw new DecodeError(`ffprobe finds no video stream in ${spec.videoPath}`);
+  }
+  return parsed.streams[0];
+}
+
+export function ffmpegDecodeArgs(spec: Pick<DecodeSpec, 'videoPath' | 'threads'>, selected: readonly number[]): string[] {
+  const graph = `[0:v:0]split=2[all][pick];[pick]select='${selectExpression(selected)}'[sel]`;
+  return [
+    '-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error',
+    // Stop at the first decoding error instead of concealing it: a damaged frame is not the stored frame.
+    '-xerror',
+    '-progress', 'pipe:3',
+    '-threads', String(spec.threads),
+    // Frames exactly as stored: no rotation applied (sizes are checked against meta.json instead).
+    '-noautorotate',
+    '-i', spec.videoPath,
+    '-filter_complex', graph,
+    // Output 0 (counted by -progress): every decoded frame, thrown away.
+    '-map', '[all]', '-fps_mode', 'passthrough', '-f', 'null', '-',
+    // Output 1: the selected frames, packed RGB on stdout.
+    '-map', '[sel]', '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
+  ];
+}
+
+export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResult> {
+  const selected = sortedUnique(spec.indices);
+  if (selected.length === 0) throw new RangeError('decodeSelectedFrames needs at least one frame index');
+  const last = selected[selected.length - 1];
+  if (last >= spec.expectedFrames) {
+    throw new RangeError(`frame index ${last} is outside the video's ${spec.expectedFrames} frames`);
+  }
+  const frameBytes = spec.width * spec.height * 3;
+  const started = process.hrtime.bigint();
+  const execa = await loadExeca();
+
+  const probe = probeSize(spec);
+  const kill = new AbortController();
+  const onOuterAbort = () => kill.abort(spec.signal?.reason);
+  spec.signal?.addEventListener('abort', onOuterAbort, { once: true });
+
+  const proc = execa(spec.ffmpegPath, ffmpegDecodeArgs(spec, selected), {
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    buffer: false,
+    reject: false,
+    cancelSignal: kill.signal,
+    forceKillAfterDelay: 2000,
+  });
+  const stderr = new TailBuffer();
+  proc.stderr!.on('data', (c: Buffer) => stderr.push(c));
+  const progress = watchProgress(proc.stdio[3] as Readable);
+
+  // Raw frame buffers are recycled: at most budget/frameBytes (+1) exist at once.
+  const free: Buffer[] = [];
+  const pending = new Set<Promise<void>>();
+  let consumerError: unknown = null;
+  let probeError: unknown = null;
+  let delivered = 0;
+  let cur: Buffer | null = null;
+  let filled = 0;
+  let extraBytes = 0;
+  const frameHeld = Math.min(frameBytes, spec.budget.limit);
+
+  probe.then((size) => {
+    if (size.width !== spec.width || size.height !== spec.height) {
+      probeError = new DecodeError(`the video's frames are ${size.width}x${size.height} but meta.json says ${spec.width}x${spec.height}`);
+      kill.abort();
+    }
+  }, (err) => {
+    probeError = err;
+    kill.abort();
+  });
+
+  const deliver = (buf: Buffer) => {
+    const index = selected[delivered++];
+    const p = (async () => spec.onFrame(index, buf))()
+      .catch((err) => {
+        if (consumerError === null) consumerError = err;
+        kill.abort();
+      })
+      .finally(() => {
+        pending.delete(p);
+        free.push(buf);
+        spec.budget.release(frameHeld);
+      });
+    pending.add(p);
+  };
+
+  try {
+    for await (const chunk of proc.stdout! as AsyncIterable<Buffer>) {
+      let off = 0;
+      while (off < chunk.length) {
+        if (consumerError !== null || probeError !== null) break;
+        if (cur === null) {
+          if (delivered >= selected.length) {
+            // More raw bytes than frames selected: counted, reported below, never delivered.
+            extraBytes += chunk.length - off;
+            off = chunk.length;
+            continue;
+          }
+          await spec.budget.acquire(frameHeld);
+          cur = free.pop() ?? Buffer.allocUnsafeSlow(frameBytes);
+          filled = 0;
+        }
+        const n = Math.min(frameBytes - filled, chunk.length - off);
+        chunk.copy(cur, filled, off, off + n);
+        filled += n;
+        off += n;
+        if (filled === frameBytes) {
+          deliver(cur);
+          cur = null;
+        }
+      }
+      if (consumerError !== null || probeError !== null) break;
+    }
+  } finally {
+    if (cur !== null) spec.budget.release(frameHeld); // a partial frame at the end: never delivered
+  }
+  const partialBytes = cur !== null ? filled : 0;
+  if (consumerError !== null || probeError !== null) kill.abort();
+  const result = await proc;
+  await Promise.allSettled([...pending]);
+  await probe.catch(() => undefined);
+  spec.signal?.removeEventListener('abort', onOuterAbort);
+
+  if (spec.signal?.aborted) throw spec.signal.reason ?? new Error('decode aborted');
+  if (consumerError !== null) throw consumerError;
+  if (probeError !== null) throw probeError;
+
+  const decoded = progress.frames();
+  const why = stderr.lastLines();
+  if (result.exitCode !== 0) {
+    throw new DecodeError(`ffmpeg failed on ${spec.videoPath} (exit ${result.exitCode ?? result.signal}` +
+      `${decoded !== null ? `, after ${decoded} of ${spec.expectedFrames} frames` : ''}): ${why || 'no message'}`);
+  }
+  if (decoded === null || !progress.ended()) {
+    throw new DecodeError(`ffmpeg reported no final frame count for ${spec.videoPath}${why ? `: ${why}` : ''}`);
+  }
+  if (decoded !== spec.expectedFrames) {
+    throw new DecodeError(`decoded ${decoded} frames but meta.json says n_frames = ${spec.expectedFrames}` +
+      ` (${spec.videoPath})${why ? `: ${why}` : ''}`);
+  }
+  if (delivered !== selected.length || partialBytes !== 0 || extraBytes !== 0) {
+    throw new DecodeError(`ffmpeg sent ${delivered} whole frames of ${spec.width}x${spec.height}` +
+      `${partialBytes || extraBytes ? ` and ${partialBytes + extraBytes} stray bytes` : ''} for ${selected.length} selected` +
+      ` (${spec.videoPath})${why ? `: ${why}` : ''}`);
+  }
+  return { decodedFrames: decoded, deliveredFrames: delivered, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+}

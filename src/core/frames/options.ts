@@ -1,0 +1,36 @@
+// Settings of the frame pipeline. They change speed and memory, never which frames or which bytes.
+import * as os from 'node:os';
+import { z } from 'zod';
+
+export const MiB = 1024 * 1024;
+export const GiB = 1024 * MiB;
+
+/** Cores − 1 (one core left for the runner, sharp's threads and the servers' clients), at least 1. */
+export function defaultPoolSize(): number {
+  return Math.max(1, os.availableParallelism() - 1);
+}
+
+export const framePipelineOptionsSchema = z.object({
+  /** The JPEG store (PackageLayout.frameStoreDir for a run package). */
+  storeDir: z.string().min(1),
+  /** Videos decoded at the same time (one ffmpeg each). */
+  poolSize: z.number().int().min(1).default(defaultPoolSize),
+  /** Videos prepare-ahead() keeps in preparation or ready before the consumer takes them; default 2 × poolSize. */
+  prefetchDepth: z.number().int().min(1).optional(),
+  /** Raw decoded frames held in memory at once, over all decodes (720p RGB is 2.76 MB a frame). */
+  maxBufferedBytes: z.number().int().min(1).default(128 * MiB),
+  /** Store size above which unpinned JPEGs are evicted, least recently used first. */
+  storeCapBytes: z.number().int().min(0).default(20 * GiB),
+  ffmpegPath: z.string().min(1).default(() => process.env.FFMPEG_BIN ?? 'ffmpeg'),
+  ffprobePath: z.string().min(1).default(() => process.env.FFPROBE_BIN ?? 'ffprobe'),
+  /** ffmpeg's decoder threads per video; 0 = ffmpeg's own choice. */
+  ffmpegThreads: z.number().int().min(0).default(0),
+}).strict();
+
+export type FramePipelineOptions = z.input<typeof framePipelineOptionsSchema>;
+export type FramePipelineSettings = z.output<typeof framePipelineOptionsSchema> & { prefetchDepth: number };
+
+export function resolveOptions(opts: FramePipelineOptions): FramePipelineSettings {
+  const s = framePipelineOptionsSchema.parse(opts);
+  return { ...s, prefetchDepth: s.prefetchDepth ?? 2 * s.poolSize };
+}
