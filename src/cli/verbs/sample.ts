@@ -1,0 +1,67 @@
+// fpsweep sample --out DIR [--no-extract] [--scale N] [--force]: a small complete run package.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { InputError, UsageError } from '../../core/errors';
+import { intOption, parseVerbArgs } from '../options';
+import { makeSamplePackage, type SampleSummary } from '../../core/sample';
+
+export const summary = 'make a small complete run package with ffmpeg (tests, benchmarks, demo)';
+
+const HELP = `usage: fpsweep sample --out DIR [--no-extract] [--scale N] [--force]
+
+Makes a small run package in DIR (SPEC §1): items of MVBench, NExTQA, EgoSchema, LVBench and
+TimeScope, their manifest, videos encoded with ffmpeg (tar shards + videos_manifest.json), and
+some base-condition rows that "already exist" in results/.
+--out DIR      the package folder (must be absent or empty; --package DIR works too)
+--no-extract   leave only the shards in videos/ (for \`fpsweep prepare\`)
+--scale N      N times the videos and items (default 1)
+--force        replace a sample package already in DIR`;
+
+/** What a run package holds at its top level: the only paths --force removes. */
+const PACKAGE_ENTRIES = ['items', 'manifest', 'videos', 'data', 'results', 'logs', '.fpsweep', '.sample-staging'];
+
+async function clearPackage(dir: string): Promise<void> {
+  let entries: string[];
+  try {
+    entries = await fs.readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  if (entries.length === 0) return;
+  if (!entries.some((e) => e === 'items' || e === 'videos' || e === 'manifest')) {
+    throw new InputError(`${dir} is not empty and does not look like a run package; not touching it`);
+  }
+  const others = entries.filter((e) => !PACKAGE_ENTRIES.includes(e) && !e.startsWith('fp_returns'));
+  if (others.length > 0) {
+    throw new InputError(`${dir} holds files that are not part of a run package (${others.slice(0, 5).join(', ')}); not touching it`);
+  }
+  for (const e of entries) await fs.rm(path.join(dir, e), { recursive: true, force: true });
+}
+
+export function describeSummary(s: SampleSummary): string {
+  const perBench = s.benchmarks.map((b) => `${b} ${s.itemsByBenchmark[b]}`).join(', ');
+  return [
+    `sample package: ${s.root}`,
+    `  ${s.benchmarks.length} benchmarks, ${s.items} items (${perBench})`,
+    `  ${s.videos} videos (${s.frames} frames) in ${s.shards} shards${s.extracted ? ', extracted to data/store/normalized' : ' (not extracted: run `fpsweep prepare`)'}`,
+    `  ${s.existingRows} existing base-condition rows in results/conditions_results.csv`,
+    `made in ${s.seconds.toFixed(1)} s`,
+  ].join('\n');
+}
+
+export async function run(args: string[]): Promise<number> {
+  const v = parseVerbArgs(args, {
+    out: { type: 'string', short: 'o' },
+    'no-extract': { type: 'boolean' },
+    scale: { type: 'string' },
+    force: { type: 'boolean' },
+  }, HELP);
+  const out = typeof v.out === 'string' ? v.out : typeof v.package === 'string' ? v.package : undefined;
+  if (!out) throw new UsageError(`--out DIR is required\n\n${HELP}`);
+  const scale = intOption(v.scale, 'FPSWEEP_SAMPLE_SCALE', 1) ?? 1;
+  if (v.force === true) await clearPackage(path.resolve(out));
+  const made = await makeSamplePackage({ out, extract: v['no-extract'] !== true, scale });
+  process.stdout.write(describeSummary(made) + '\n');
+  return 0;
+}
