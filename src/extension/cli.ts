@@ -1,6 +1,7 @@
 // Runs `fpsweep <verb>` (the extension's own dist/cli.js) as a child process: the extension host never
 // does the work itself and never blocks on it. Output is streamed to the caller as it comes.
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 export interface CliInvocation {
@@ -37,6 +38,13 @@ export function isNotAvailable(r: CliResult): boolean {
 
 export function startCli(inv: CliInvocation): CliRun {
   const cli = path.join(inv.distDir, 'cli.js');
+  if (!fs.existsSync(cli)) {
+    // A build without the CLI bundle: every verb is "not available", said plainly.
+    const stderr = `fpsweep ${inv.verb}: this verb is not built yet (${cli} is missing)\n`;
+    inv.onOutput?.(stderr, 'stderr');
+    const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    return { child, done: Promise.resolve({ code: 1, signal: null, stdout: '', stderr }), interrupt() {} };
+  }
   // In desktop VS Code process.execPath is Electron; ELECTRON_RUN_AS_NODE makes it a plain Node.
   const child = spawn(process.execPath, [cli, inv.verb, ...inv.args], {
     cwd: inv.cwd,
@@ -74,6 +82,12 @@ export function startCli(inv: CliInvocation): CliRun {
       child.once('close', () => clearTimeout(t));
     },
   };
+}
+
+/** The line that says what went wrong: the CLI's own `fpsweep <verb>: …` line, else the last one. */
+export function errorLine(stderr: string): string {
+  const lines = stderr.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  return lines.find((l) => l.startsWith('fpsweep ')) ?? lines.find((l) => /^\w*Error\b/.test(l)) ?? lines[lines.length - 1] ?? '';
 }
 
 /** The last non-empty line: what the CLI says happened, in numbers (SPEC §8). */

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PackageLayout } from '../core/package/layout';
-import { isNotAvailable, lastLine, startCli, type CliResult } from './cli';
+import { errorLine, isNotAvailable, lastLine, startCli, type CliResult } from './cli';
 import { Disposable } from './lifecycle';
 import type { ReportKind } from './reports/protocol';
 import { defaultRunbook, stringifyRunbook } from './runbook/format';
@@ -109,7 +109,7 @@ export class Commands extends Disposable {
   }
 
   private report(title: string, r: CliResult): void {
-    const line = lastLine(r.stdout) || lastLine(r.stderr);
+    const line = r.code === 0 ? lastLine(r.stdout) || lastLine(r.stderr) : errorLine(r.stderr) || lastLine(r.stdout);
     if (r.code === 0) void vscode.window.showInformationMessage(`fpsweep: ${title}: ${line || 'done'}`, 'Show output').then((b) => b && this.host.output.show());
     else void vscode.window.showErrorMessage(`fpsweep: ${title} failed (exit ${r.code ?? r.signal}): ${line}`, 'Show output').then((b) => b && this.host.output.show());
   }

@@ -45,7 +45,6 @@ export function activate(context: vscode.ExtensionContext): void {
   const describeView = () => {
     const v = model.current;
     view.description = v ? `${percent(v.finished, v.total)}%${v.live && v.etaSeconds !== null ? ` · ETA ${formatEta(v.etaSeconds)}` : ''}${v.live ? '' : ' · idle'}` : undefined;
-    view.message = model.message;
   };
   context.subscriptions.push(model.onDidChangeData(describeView));
 

@@ -112,7 +112,8 @@ function benchmarkItem(b: BenchmarkView, live: boolean, etaSeconds: number | nul
   item.id = `bench:${b.benchmark}`;
   item.contextValue = 'benchmark';
   // Screen readers (and the e2e test) read this label; it says the state in words.
-  item.accessibilityInformation = { label: `${b.benchmark} ${state} ${pct}% ${b.finished} of ${b.total}${failed}` };
+  const todo = b.cells.reduce((x, c) => x + c.todo, 0);
+  item.accessibilityInformation = { label: `${b.benchmark}: ${state}, ${pct}%, ${b.finished} of ${b.total} finished, ${todo} todo, ${b.failed} failed` };
   return item;
 }
 
@@ -134,7 +135,7 @@ function cellItem(c: CellView, live: boolean): vscode.TreeItem {
   item.iconPath = CELL_ICONS[state];
   item.id = `cell:${c.benchmark}:${c.condition}`;
   item.contextValue = c.failed ? 'cell-failed' : 'cell';
-  item.accessibilityInformation = { label: `${c.benchmark} ${c.condition} ${state} ${item.description}` };
+  item.accessibilityInformation = { label: `${c.benchmark} × ${c.condition}: ${state}, ${pct}%, ${c.done} done, ${c.todo} todo, ${c.na} NA, ${c.reuse} reuse, ${c.failed} failed` };
   return item;
 }
 

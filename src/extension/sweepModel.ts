@@ -5,12 +5,12 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { PackageLayout } from '../core/package/layout';
-import { workerStatusSchema, type WorkerStatus } from '../core/runner/statusSchema';
+import type { WorkerStatus } from '../core/runner/statusSchema';
+import { readStatus } from '../core/runner/status';
+import { isWorkerAlive } from '../core/runner/control';
 import { Disposable, toDisposable } from './lifecycle';
 import { dryRunJsonSchema, fromDryRun, fromWorkerStatus, type ProgressView } from './progressData';
-import { isNotAvailable, startCli } from './cli';
-
-const TERMINAL_STATES = new Set(['done', 'failed', 'stopped']);
+import { errorLine, isNotAvailable, startCli } from './cli';
 
 export interface ModelEnv {
   distDir: string;
@@ -118,13 +118,14 @@ export class SweepModel extends Disposable {
       const stamp = stat ? `${stat.mtimeMs}:${stat.size}` : 'none';
       let status: WorkerStatus | undefined;
       if (stat && stamp !== this.lastStamp) {
-        status = await this.parseStatus(layout.statusFile);
+        status = (await readStatus(layout)) ?? undefined;
+        if (!status) this.envs.log(`status file ${layout.statusFile}: not a status this extension understands`);
         this.lastStatus = status;
       } else if (!stat) {
         this.lastStatus = undefined;
       }
-      // An unchanged file still needs its pid checked: a killed worker writes nothing more.
-      const alive = this.lastStatus ? isAlive(this.lastStatus) : false;
+      // The lock says whether a worker lives; checked every poll, since a killed worker writes nothing more.
+      const alive = this.lastStatus ? await isWorkerAlive(layout) : false;
       if (stamp === this.lastStamp && !forceCount && alive === this.lastLive) return;
       if (!status && alive === this.lastLive && !forceCount) {
         this.lastStamp = stamp;
@@ -156,24 +157,6 @@ export class SweepModel extends Disposable {
     }
   }
 
-  private async parseStatus(file: string): Promise<WorkerStatus | undefined> {
-    let text: string;
-    try {
-      text = await fs.promises.readFile(file, 'utf8');
-    } catch {
-      return undefined;
-    }
-    try {
-      const parsed = workerStatusSchema.safeParse(JSON.parse(text));
-      if (parsed.success) return parsed.data;
-      this.envs.log(`status file ${file}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
-    } catch {
-      // Written atomically by the worker (rename), so a parse error means another writer: report it.
-      this.envs.log(`status file ${file}: not valid JSON`);
-    }
-    return undefined;
-  }
-
   private async countArtifacts(): Promise<void> {
     const layout = this.layout;
     if (!layout || this.dryRunning) return;
@@ -190,7 +173,7 @@ export class SweepModel extends Disposable {
       if (isNotAvailable(r)) {
         this.problem = 'Progress from the artifacts needs the dry run, which is not available in this build yet.';
       } else if (r.code !== 0) {
-        this.problem = `Dry run failed (exit ${r.code}): ${r.stderr.trim().split('\n').pop() ?? ''}`;
+        this.problem = `Dry run failed (exit ${r.code}): ${errorLine(r.stderr)}`;
         this.envs.log(r.stderr);
       } else {
         try {
@@ -207,20 +190,5 @@ export class SweepModel extends Disposable {
     } finally {
       this.dryRunning = false;
     }
-  }
-}
-
-/** A worker is alive when its status says it is working and its process exists on this host. */
-export function isAlive(s: WorkerStatus): boolean {
-  if (TERMINAL_STATES.has(s.state)) return false;
-  return pidExists(s.pid);
-}
-
-function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,0 +1,238 @@
+// End-to-end test in a real VS Code (code-server 4.100.3 + Debian Chromium + playwright-core):
+// install the packaged VSIX, open a sample package wired to stand-in vLLM servers, start the pilot from
+// the command palette, reload mid-run and see live progress again, wait for the pilot to finish, read
+// the timing and failures webviews, and check that a question holding HTML shows as text.
+// Run: `npm run test:e2e` (sets up code-server, packages the VSIX, runs this). `--smoke` checks only
+// the infrastructure (install, open, palette, tree). Bounded: E2E_TIMEOUT_S (default 600 s).
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser } from 'playwright-core';
+import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
+import { launchBrowser, Workbench } from './workbench';
+
+const execFileP = promisify(execFile);
+const SMOKE = process.argv.includes('--smoke');
+const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 600);
+const OUT = path.join(REPO, 'test-output', 'e2e');
+const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
+const CLI = path.join(REPO, 'dist', 'cli.js');
+const PILOT = ['MVBench', 'LVBench', 'TimeScope'];
+const XSS = '<img src=x onerror=alert(1)>';
+
+let step = 'starting';
+let passed = 0;
+const failures: string[] = [];
+let wb: Workbench | undefined;
+
+function log(msg: string): void {
+  process.stdout.write(`[e2e ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+}
+
+async function check(name: string, fn: () => Promise<void>): Promise<void> {
+  step = name;
+  log(`▶ ${name}`);
+  const t0 = Date.now();
+  await fn();
+  passed++;
+  log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+async function cli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const { stdout } = await execFileP(process.execPath, [CLI, ...args], { env, timeout: 120_000, maxBuffer: 16 << 20 });
+  return stdout;
+}
+
+async function main(): Promise<void> {
+  fs.rmSync(OUT, { recursive: true, force: true });
+  fs.mkdirSync(OUT, { recursive: true });
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-e2e-'));
+  const pkg = path.join(work, 'pkg');
+  const dirs = makeDirs(path.join(work, 'code-server'));
+  let server: RunningCodeServer | undefined;
+  let browser: Browser | undefined;
+  const dialogs: string[] = [];
+  try {
+    await check('the VSIX is built', async () => {
+      if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: npm run package:vsix`);
+    });
+
+    if (SMOKE) {
+      fs.mkdirSync(pkg, { recursive: true });
+    } else {
+      await check('make the sample package', async () => {
+        await cli(['sample', '--out', pkg]);
+        if (!fs.existsSync(path.join(pkg, 'items', 'samples'))) throw new Error(`fpsweep sample made no items/samples in ${pkg}`);
+      });
+    }
+    // Stand-in servers: the bundled fake vLLM, two "GPUs", little latency.
+    fs.mkdirSync(path.join(pkg, '.vscode'), { recursive: true });
+    fs.writeFileSync(
+      path.join(pkg, '.vscode', 'settings.json'),
+      JSON.stringify(
+        {
+          'fpsweep.vllmBin': path.join(REPO, 'bin', 'fake-vllm'),
+          'fpsweep.ngpu': 2,
+          'fpsweep.workers': 4,
+          'fpsweep.extraEnv': { FAKE_VLLM_LATENCY_SCALE: process.env.FAKE_VLLM_LATENCY_SCALE ?? '0.02' },
+        },
+        null,
+        2,
+      ),
+    );
+
+    await check('install the VSIX with code-server --install-extension', async () => {
+      log(await installExtension(dirs, VSIX));
+    });
+
+    await check('start code-server on 127.0.0.1', async () => {
+      server = await startCodeServer(dirs, path.join(OUT, 'code-server.log'));
+      log(`code-server at ${server.url}`);
+    });
+
+    await check('open the package folder in Chromium', async () => {
+      browser = await launchBrowser();
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      page.on('dialog', (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
+      page.on('console', (m) => {
+        if (m.type() === 'error') fs.appendFileSync(path.join(OUT, 'console.log'), `${m.text()}\n`);
+      });
+      wb = new Workbench(page, OUT);
+      await wb.open(`${server!.url}/?folder=${encodeURIComponent(pkg)}`);
+      await wb.screenshot('workbench');
+    });
+
+    await check('the extension activates: progress tree and status bar', async () => {
+      await wb!.runCommand('fpsweep: Attach to running sweep');
+      await wb!.until('the progress tree', 60_000, async () => ((await wb!.treeLabels()).length ? true : undefined), async () => JSON.stringify(await wb!.treeLabels()));
+      await wb!.screenshot('tree-idle');
+    });
+
+    if (SMOKE) {
+      await check('the runbook opens as a notebook with the seed steps', async () => {
+        await wb!.runCommand('fpsweep: Open runbook');
+        const nb = wb!.page.locator('.notebook-editor:visible');
+        await nb.locator('.markdown-cell-row', { hasText: 'Frames × Pixels runbook' }).first().waitFor({ timeout: 30_000 });
+        // Monaco draws spaces as no-break spaces: match with \s.
+        await nb.locator('.code-cell-row', { hasText: /fpsweep\s+prepare/ }).first().waitFor({ timeout: 30_000 });
+        await wb!.screenshot('runbook');
+      });
+      return;
+    }
+
+    let seenLive = '';
+    await check('"fpsweep: Start pilot" from the command palette starts the worker', async () => {
+      await wb!.runCommand('fpsweep: Start pilot');
+      seenLive = await wb!.until(
+        'live pilot progress in the status bar',
+        120_000,
+        async () => {
+          const t = await wb!.statusBarText();
+          return /fpsweep pilot \d+%/.test(t) ? t : undefined;
+        },
+        () => wb!.statusBarText(),
+      );
+      log(`status bar: ${seenLive}`);
+      await wb!.screenshot('pilot-running');
+    });
+
+    await check('reload the page mid-run: live progress again', async () => {
+      const before = pct(seenLive);
+      await wb!.page.reload({ waitUntil: 'domcontentloaded' });
+      await wb!.waitReady();
+      const again = await wb!.until(
+        'live progress after the reload',
+        120_000,
+        async () => {
+          const t = await wb!.statusBarText();
+          // Either still running (and not behind what we saw), or already finished meanwhile.
+          return /fpsweep pilot \d+%/.test(t) && pct(t) >= before ? t : undefined;
+        },
+        () => wb!.statusBarText(),
+      );
+      log(`after reload: ${again}`);
+      await wb!.runCommand('fpsweep: Attach to running sweep');
+      await wb!.screenshot('pilot-after-reload');
+    });
+
+    await check('the tree shows the pilot done', async () => {
+      const labels = await wb!.until(
+        'every pilot benchmark with nothing left to do',
+        Math.max(60_000, TIMEOUT_S * 1000 - 240_000),
+        async () => {
+          const status = await wb!.statusBarText();
+          if (/fpsweep pilot/.test(status)) return undefined; // still live
+          const rows = await wb!.treeLabels();
+          const ok = PILOT.every((b) => rows.some((r) => r.startsWith(`${b}:`) && /, 0 todo,/.test(r)));
+          return ok ? rows : undefined;
+        },
+        async () => `${await wb!.statusBarText()} | ${JSON.stringify(await wb!.treeLabels())}`,
+      );
+      log(`tree: ${labels.filter((l) => PILOT.some((b) => l.startsWith(b))).join(' | ')}`);
+      await wb!.screenshot('pilot-done');
+    });
+
+    await check('the timing report webview shows the per-condition table', async () => {
+      await wb!.runCommand('fpsweep: Open timing report');
+      const frame = await wb!.webviewFrame('body[data-kind="timing"] table', 60_000);
+      const text = await frame.evaluate<string>('document.body.innerText');
+      fs.writeFileSync(path.join(OUT, 'timing-webview.txt'), text);
+      for (const want of ['infer_s/item', 'decode_s/item', 'prompt_tok/item', 'v_blind']) {
+        if (!text.includes(want)) throw new Error(`timing webview lacks "${want}"; it shows:\n${text.slice(0, 1500)}`);
+      }
+      await wb!.screenshot('timing-report');
+    });
+
+    await check('the failures report webview lists failures, and HTML in a question is text', async () => {
+      await wb!.runCommand('fpsweep: Open failures report');
+      const frame = await wb!.webviewFrame('body[data-kind="failures"] #app section', 60_000);
+      const text = await frame.evaluate<string>('document.body.innerText');
+      fs.writeFileSync(path.join(OUT, 'failures-webview.txt'), text);
+      if (!text.includes(XSS)) throw new Error(`the failures webview does not show the literal ${XSS}; it shows:\n${text.slice(0, 1500)}`);
+      const imgs = await frame.evaluate<number>("document.querySelectorAll('img').length");
+      if (imgs !== 0) throw new Error(`the failures webview made ${imgs} <img> element(s) from data`);
+      await wb!.screenshot('failures-report');
+    });
+
+    await check('no dialog fired', async () => {
+      if (dialogs.length) throw new Error(`dialogs fired: ${JSON.stringify(dialogs)}`);
+    });
+  } catch (err) {
+    failures.push(`${step}: ${(err as Error).message}`);
+    log(`✗ ${step}: ${(err as Error).stack ?? err}`);
+    await wb?.screenshot('failed').catch(() => undefined);
+  } finally {
+    // The worker outlives windows by design: stop it here, then code-server and the browser.
+    if (fs.existsSync(path.join(pkg, '.fpsweep'))) await cli(['stop', '--package', pkg]).catch((e) => log(`stop: ${e}`));
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true });
+    else log(`kept ${work}`);
+  }
+}
+
+function pct(t: string): number {
+  const m = /(\d+)%/.exec(t);
+  return m ? Number(m[1]) : -1;
+}
+
+const timer = setTimeout(async () => {
+  failures.push(`${step}: the whole e2e exceeded ${TIMEOUT_S} s`);
+  log(`✗ timed out at step "${step}"`);
+  await wb?.screenshot('timeout').catch(() => undefined);
+  log(`${passed} passed, ${failures.length} failed`);
+  process.exit(1);
+}, TIMEOUT_S * 1000);
+
+main().then(() => {
+  clearTimeout(timer);
+  log(`screenshots in ${OUT}`);
+  for (const f of failures) log(`FAILED ${f}`);
+  process.stdout.write(`${passed} passed, ${failures.length} failed\n`);
+  process.exit(failures.length ? 1 : 0);
+});

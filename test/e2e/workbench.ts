@@ -1,0 +1,100 @@
+// Driving the VS Code workbench in Chromium with playwright-core: the command palette, the fpsweep
+// tree and status bar, and the webviews (nested iframes, reached through page.frames()).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// docs/DEVELOPERS.md; playwright adds its own --headless.
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install -y chromium (scripts/e2e-setup.sh does)`);
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+}
+
+export class Workbench {
+  private shot = 0;
+  constructor(readonly page: Page, private readonly shotsDir: string) {}
+
+  async open(url: string): Promise<void> {
+    await this.page.goto(url, { waitUntil: 'domcontentloaded' });
+    await this.waitReady();
+  }
+
+  async waitReady(): Promise<void> {
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+    await this.page.locator('.statusbar').waitFor({ timeout: 60_000 });
+  }
+
+  async screenshot(name: string): Promise<string> {
+    fs.mkdirSync(this.shotsDir, { recursive: true });
+    const file = path.join(this.shotsDir, `${String(++this.shot).padStart(2, '0')}-${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /** Runs a palette command by its full title ("fpsweep: Start pilot"). */
+  async runCommand(title: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await this.page.keyboard.press('Escape');
+      await this.page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, trial: true }).catch(() => undefined);
+      await this.page.keyboard.press('F1');
+      try {
+        await input.waitFor({ state: 'visible', timeout: 5000 });
+        break;
+      } catch {
+        if (attempt === 2) throw new Error('the command palette did not open');
+      }
+    }
+    await input.fill(`>${title}`);
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await row.waitFor({ timeout: 30_000 });
+    // The exact title must be the one picked: refuse a near match.
+    const label = (await row.getAttribute('aria-label')) ?? (await row.innerText());
+    if (!label.includes(title)) throw new Error(`palette offered "${label}" for "${title}"`);
+    await row.click();
+  }
+
+  /** The aria-labels of the rows of the fpsweep progress tree (our TreeItems' accessibility labels). */
+  async treeLabels(): Promise<string[]> {
+    const pane = this.page.locator('.pane', { has: this.page.locator('.pane-header', { hasText: 'Progress' }) });
+    return pane.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent ?? ''));
+  }
+
+  async statusBarText(): Promise<string> {
+    const item = this.page.locator('.statusbar-item[id$="fpsweep.status"]');
+    if ((await item.count()) === 0) return '';
+    return (await item.first().getAttribute('aria-label')) ?? (await item.first().innerText());
+  }
+
+  /** Polls until `check` returns a value (not undefined) or the time is up; says what it last saw. */
+  async until<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>, seen: () => Promise<string>): Promise<T> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await check().catch(() => undefined);
+      if (v !== undefined) return v;
+      if (Date.now() > end) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}; last seen: ${await seen().catch((e) => String(e))}`);
+      await this.page.waitForTimeout(1000);
+    }
+  }
+
+  /** The innermost frame of a webview whose document has `selector` (VS Code nests two iframes). */
+  async webviewFrame(selector: string, timeoutMs = 30_000): Promise<Frame> {
+    return this.until(
+      `a webview with ${selector}`,
+      timeoutMs,
+      async () => {
+        for (const f of this.page.frames()) {
+          if (f === this.page.mainFrame()) continue;
+          // A string, so this Node-side file needs no DOM types; the selector is ours.
+          const has = await f.evaluate<boolean>(`!!document.querySelector(${JSON.stringify(selector)})`).catch(() => false);
+          if (has) return f;
+        }
+        return undefined;
+      },
+      async () => this.page.frames().map((f) => f.url()).join(', '),
+    );
+  }
+}
