@@ -1,0 +1,37 @@
+// Which GPUs to serve on: nvidia-smi's list, cut to NGPU; without nvidia-smi, NGPU GPUs, else one.
+// execa 9 is ESM-only: a dynamic import loads it natively under tsx (mocha) and in the esbuild bundle.
+const loadExeca = () => import('execa').then((m) => m.execa);
+
+export interface GpuChoice {
+  gpus: number[];
+  /** Set when we had to assume (no nvidia-smi): said once to the user, never silent. */
+  warning: string | null;
+}
+
+export async function listGpus(): Promise<number[] | null> {
+  try {
+    const execa = await loadExeca();
+    const r = await execa('nvidia-smi', ['--query-gpu=index', '--format=csv,noheader'], { timeout: 15_000, reject: false });
+    if (r.exitCode !== 0) return null;
+    const ids = String(r.stdout)
+      .split('\n')
+      .map((s) => s.trim())
+      .filter((s) => /^\d+$/.test(s))
+      .map(Number);
+    return ids.length ? ids : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function chooseGpus(ngpu: number | undefined, detect: () => Promise<number[] | null> = listGpus): Promise<GpuChoice> {
+  const found = await detect();
+  if (found) {
+    if (ngpu !== undefined && ngpu > found.length) {
+      throw new Error(`NGPU=${ngpu} but nvidia-smi lists ${found.length} GPU(s) (${found.join(', ')}); set NGPU ≤ ${found.length}`);
+    }
+    return { gpus: ngpu !== undefined ? found.slice(0, ngpu) : found, warning: null };
+  }
+  if (ngpu !== undefined) return { gpus: Array.from({ length: ngpu }, (_, i) => i), warning: null };
+  return { gpus: [0], warning: 'nvidia-smi not found or failed: assuming one GPU (index 0); set NGPU to override' };
+}

@@ -1,0 +1,473 @@
+// One vLLM server per GPU (SPEC §5): launch, wait for /health, record the exact launch line, watch
+// the servers, restart a dead one (bounded), and tell the runner about every state change.
+import { EventEmitter } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import type { ResultPromise } from 'execa';
+import { MAX_IMAGES, MAX_MODEL_LEN, MODEL, MODEL_REVISION } from '../protocol/constants';
+import type { PackageLayout } from '../package/layout';
+import { chooseGpus } from './gpus';
+import { checkHealth } from './health';
+import { fileSize, lastLines, readTail } from './logTail';
+import { isKvCacheRefusal, isOutOfMemory } from './vllmMessages';
+
+// execa 9 is ESM-only: a dynamic import loads it natively under tsx (mocha) and in the esbuild bundle.
+const loadExeca = () => import('execa').then((m) => m.execa);
+
+export type ServerState = 'starting' | 'up' | 'restarting' | 'down';
+
+export interface ServerStateEvent {
+  /** "gpu0" for a launched server, the URL for an --endpoints one. */
+  id: string;
+  gpu: number | null;
+  url: string;
+  state: ServerState;
+  previous: ServerState;
+  /** Why, in words a user can act on. */
+  message: string;
+  /** The server's log shows a CUDA out-of-memory error for this incarnation. */
+  oom: boolean;
+  restarts: number;
+  at: string;
+}
+
+export interface ServerHandle {
+  readonly id: string;
+  readonly gpu: number | null;
+  /** Base URL, e.g. http://127.0.0.1:8011 (the client adds /v1/...). */
+  readonly url: string;
+  readonly apiKey: string | null;
+  readonly state: ServerState;
+  readonly restarts: number;
+  readonly pid: number | null;
+  readonly logFile: string | null;
+  /** The launch line as written to logs/launch_params.txt (key redacted); null for --endpoints. */
+  readonly launchLine: string | null;
+  /** Aborted when this incarnation stops being up: pass it to client.chat to cut in-flight work. */
+  readonly upSignal: AbortSignal;
+}
+
+/** The server cannot hold the protocol's context: the run must stop; lowering it is never an option. */
+export class ContextLengthError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ContextLengthError';
+  }
+}
+
+export class LaunchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LaunchError';
+  }
+}
+
+export interface MonitorOptions {
+  /** Health poll period. */
+  intervalMs?: number;
+  /** Consecutive failed polls before a live process is declared hung. */
+  failThreshold?: number;
+  /** Timeout of one /health poll. */
+  healthTimeoutMs?: number;
+  /** Restarts per server over the whole run. */
+  maxRestarts?: number;
+}
+
+export interface LaunchOptions extends MonitorOptions {
+  layout: PackageLayout;
+  /** NGPU: how many GPUs to use (default: all nvidia-smi lists; 1 with a warning without it). */
+  ngpu?: number;
+  /** Use exactly these GPU indices (skips detection). */
+  gpus?: number[];
+  maxSeqs: number;
+  gpuUtil: number;
+  /** Executable started as `<bin> serve …` (default $VLLM_BIN, else `vllm`). */
+  vllmBin?: string;
+  /** Extra environment for the servers (on top of ours). */
+  env?: Record<string, string | undefined>;
+  /** Port of GPU i is basePort + i (SPEC: 8011). */
+  basePort?: number;
+  /** Longest wait for one server's /health after start (model download + load). */
+  startTimeoutMs?: number;
+  /** Runner log sink for warnings and state changes. */
+  log?: (line: string) => void;
+}
+
+export interface Fleet extends EventEmitter {
+  readonly handles: readonly ServerHandle[];
+  on(event: 'state', listener: (e: ServerStateEvent) => void): this;
+  /** Stop watching and stop every server this fleet launched (never servers it was only given). */
+  stop(): Promise<void>;
+}
+
+const DEFAULTS = { intervalMs: 5_000, failThreshold: 3, healthTimeoutMs: 5_000, maxRestarts: 3 };
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+    s.setTimeout(1_000, () => {
+      s.destroy();
+      resolve(false);
+    });
+  });
+}
+
+abstract class BaseServer implements ServerHandle {
+  state: ServerState = 'starting';
+  restarts = 0;
+  failures = 0;
+  protected upController = new AbortController();
+
+  constructor(
+    readonly id: string,
+    readonly gpu: number | null,
+    readonly url: string,
+    readonly apiKey: string | null,
+    protected readonly fleet: FleetImpl,
+  ) {}
+
+  get pid(): number | null {
+    return null;
+  }
+  get logFile(): string | null {
+    return null;
+  }
+  get launchLine(): string | null {
+    return null;
+  }
+  get upSignal(): AbortSignal {
+    return this.upController.signal;
+  }
+
+  setState(state: ServerState, message: string, oom = false): void {
+    const previous = this.state;
+    if (previous === 'up' && state !== 'up') this.upController.abort(new Error(`${this.id} ${state}: ${message}`));
+    if (state === 'up' && previous !== 'up') this.upController = new AbortController();
+    this.state = state;
+    this.fleet.emitState({ id: this.id, gpu: this.gpu, url: this.url, state, previous, message, oom, restarts: this.restarts, at: new Date().toISOString() });
+  }
+
+  abstract poll(): Promise<void>;
+  abstract stop(): Promise<void>;
+}
+
+class LaunchedServer extends BaseServer {
+  private child: ResultPromise | null = null;
+  private exited: { code: number | null; signal: string | null } | null = null;
+  private logOffset = 0;
+  private busy = false; // a restart is under way: polls stand aside
+  private stopping = false;
+  readonly args: string[];
+  private readonly line: string;
+
+  constructor(
+    gpu: number,
+    port: number,
+    key: string,
+    private readonly bin: string,
+    private readonly opts: Required<Pick<LaunchOptions, 'maxSeqs' | 'gpuUtil' | 'startTimeoutMs'>> & LaunchOptions,
+    private readonly log: string,
+    fleet: FleetImpl,
+  ) {
+    super(`gpu${gpu}`, gpu, `http://127.0.0.1:${port}`, key, fleet);
+    this.args = [
+      'serve', MODEL,
+      '--revision', MODEL_REVISION,
+      '--max-model-len', String(MAX_MODEL_LEN),
+      '--limit-mm-per-prompt', `{"image": ${MAX_IMAGES}}`,
+      '--max-num-seqs', String(opts.maxSeqs),
+      '--gpu-memory-utilization', String(opts.gpuUtil),
+      '--port', String(port),
+      '--host', '127.0.0.1',
+      '--allowed-local-media-path', opts.layout.frameStoreDir,
+    ];
+    // The key travels in VLLM_API_KEY (vLLM reads it when --api-key is absent), so it is in no
+    // command line, no `ps` listing and no log; the recorded line says where it went.
+    this.line = `CUDA_VISIBLE_DEVICES=${gpu} VLLM_API_KEY=<redacted> ${[bin, ...this.args].map(shellQuote).join(' ')}`;
+  }
+
+  override get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+  override get logFile(): string {
+    return this.log;
+  }
+  override get launchLine(): string {
+    return this.line;
+  }
+
+  private async spawn(what: string): Promise<void> {
+    fs.appendFileSync(this.opts.layout.launchParams, `# ${new Date().toISOString()} ${this.id} ${what}\n${this.line}\n`);
+    this.logOffset = fileSize(this.log);
+    this.exited = null;
+    const execa = await loadExeca();
+    const child = execa(this.bin, this.args, {
+      env: { ...this.opts.env, CUDA_VISIBLE_DEVICES: String(this.gpu), VLLM_API_KEY: this.apiKey ?? '' },
+      stdin: 'ignore',
+      stdout: { file: this.log, append: true },
+      stderr: { file: this.log, append: true },
+      reject: false,
+      cleanup: true,
+      forceKillAfterDelay: 10_000,
+    });
+    this.child = child;
+    void child.then((r) => {
+      if (this.child !== child) return;
+      this.exited = { code: r.exitCode ?? null, signal: r.signal ?? null };
+      // A death while up is noticed at once, not at the next poll.
+      if (this.state === 'up' && !this.busy && !this.stopping) void this.recover(`process exited (${this.exitText()})`);
+    });
+  }
+
+  private exitText(): string {
+    if (!this.exited) return 'running';
+    return this.exited.signal ? `signal ${this.exited.signal}` : `exit code ${this.exited.code}`;
+  }
+
+  private tail(): string {
+    return readTail(this.log, this.logOffset);
+  }
+
+  /** Starts (or restarts) and waits for /health; throws ContextLengthError / LaunchError. */
+  async startAndWait(what: string): Promise<void> {
+    if (await portInUse(Number(new URL(this.url).port))) {
+      throw new LaunchError(
+        `${this.id}: port ${new URL(this.url).port} on 127.0.0.1 is already in use (a server left from an earlier run?). ` +
+          'Stop it (see `ss -ltnp`), or use it with --endpoints, then run again.',
+      );
+    }
+    await this.spawn(what);
+    const deadline = Date.now() + this.opts.startTimeoutMs;
+    let lastDetail = '';
+    while (Date.now() < deadline) {
+      if (this.stopping) throw new LaunchError(`${this.id}: stopped while starting`);
+      if (this.exited) {
+        const tail = this.tail();
+        if (isKvCacheRefusal(tail)) throw new ContextLengthError(this.contextMessage(tail));
+        throw new LaunchError(`${this.id}: \`${this.bin} serve\` exited during start (${this.exitText()}); last lines of ${this.log}:\n${lastLines(tail, 15)}`);
+      }
+      const h = await checkHealth(this.url, this.opts.healthTimeoutMs ?? DEFAULTS.healthTimeoutMs);
+      if (h.ok) return;
+      lastDetail = h.detail;
+      await sleep(Math.min(1_000, Math.max(100, (this.opts.intervalMs ?? DEFAULTS.intervalMs) / 5)));
+    }
+    await this.kill();
+    throw new LaunchError(
+      `${this.id}: no healthy /health at ${this.url} within ${Math.round(this.opts.startTimeoutMs / 1000)} s (last: ${lastDetail}); ` +
+        `last lines of ${this.log}:\n${lastLines(this.tail(), 15)}`,
+    );
+  }
+
+  private contextMessage(tail: string): string {
+    const line = tail.split('\n').find((l) => isKvCacheRefusal(l)) ?? '';
+    return (
+      `${this.id}: vLLM cannot serve the protocol's context of ${MAX_MODEL_LEN} tokens on this GPU:\n  ${line.trim()}\n` +
+      `The run stops here: the context is fixed by the protocol and is never lowered. Free the GPU's memory ` +
+      `(other processes: nvidia-smi), raise GPU_UTIL (now ${this.opts.gpuUtil}) or use a GPU with more memory, then run again ` +
+      `(finished rows are kept). Full log: ${this.log}`
+    );
+  }
+
+  private async kill(): Promise<void> {
+    const c = this.child;
+    if (!c || this.exited) return;
+    c.kill('SIGTERM');
+    await c.catch(() => undefined);
+  }
+
+  override async poll(): Promise<void> {
+    if (this.state !== 'up' || this.busy || this.stopping) return;
+    if (this.exited) return this.recover(`process exited (${this.exitText()})`);
+    const h = await checkHealth(this.url, this.opts.healthTimeoutMs ?? DEFAULTS.healthTimeoutMs);
+    if (this.state !== 'up' || this.busy || this.stopping) return;
+    if (h.ok) {
+      this.failures = 0;
+      return;
+    }
+    this.failures++;
+    const threshold = this.opts.failThreshold ?? DEFAULTS.failThreshold;
+    if (this.failures >= threshold) await this.recover(`/health failed ${this.failures} times in a row (last: ${h.detail})`);
+  }
+
+  private async recover(reason: string): Promise<void> {
+    if (this.busy || this.stopping) return;
+    this.busy = true;
+    try {
+      const maxRestarts = this.opts.maxRestarts ?? DEFAULTS.maxRestarts;
+      let why = reason;
+      for (;;) {
+        const oom = isOutOfMemory(this.tail());
+        const oomText = oom ? ` — CUDA out of memory in ${this.log}: lower MAX_SEQS (now ${this.opts.maxSeqs}) and run again` : '';
+        await this.kill();
+        if (this.stopping) return;
+        if (this.restarts >= maxRestarts) {
+          this.setState('down', `${why}${oomText}; restart budget (${maxRestarts}) used up, the server stays down`, oom);
+          return;
+        }
+        this.restarts++;
+        this.setState('restarting', `${why}${oomText}; restart ${this.restarts}/${maxRestarts}`, oom);
+        try {
+          await this.startAndWait(`restart ${this.restarts}`);
+          this.failures = 0;
+          this.setState('up', `restarted (${this.restarts}/${maxRestarts})`);
+          return;
+        } catch (err) {
+          if (this.stopping) return;
+          if (err instanceof ContextLengthError) {
+            this.setState('down', err.message);
+            return;
+          }
+          why = (err as Error).message;
+        }
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  override async stop(): Promise<void> {
+    this.stopping = true;
+    await this.kill();
+    if (this.state !== 'down') this.setState('down', 'stopped');
+  }
+}
+
+/** A server we were given (--endpoints): watched, never started, restarted or stopped by us. */
+class RemoteServer extends BaseServer {
+  constructor(
+    url: string,
+    apiKey: string | null,
+    private readonly opts: MonitorOptions,
+    fleet: FleetImpl,
+  ) {
+    super(url, null, url.replace(/\/+$/, '').replace(/\/v1$/, ''), apiKey, fleet);
+  }
+
+  override async poll(): Promise<void> {
+    const h = await checkHealth(this.url, this.opts.healthTimeoutMs ?? DEFAULTS.healthTimeoutMs);
+    if (h.ok) {
+      this.failures = 0;
+      if (this.state !== 'up') this.setState('up', this.state === 'starting' ? 'answering /health' : 'answering /health again');
+      return;
+    }
+    this.failures++;
+    const threshold = this.opts.failThreshold ?? DEFAULTS.failThreshold;
+    if (this.state === 'starting' || (this.state === 'up' && this.failures >= threshold)) {
+      this.setState('down', `/health failed ${this.failures} time(s) (last: ${h.detail}); requests go to the other servers until it answers again`);
+    }
+  }
+
+  override async stop(): Promise<void> {
+    /* not ours to stop */
+  }
+}
+
+class FleetImpl extends EventEmitter implements Fleet {
+  servers: BaseServer[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private polling = false;
+
+  constructor(private readonly logSink?: (line: string) => void) {
+    super();
+  }
+
+  get handles(): readonly ServerHandle[] {
+    return this.servers;
+  }
+
+  emitState(e: ServerStateEvent): void {
+    this.logSink?.(`server ${e.id} ${e.previous} → ${e.state}: ${e.message}`);
+    this.emit('state', e);
+  }
+
+  startMonitor(intervalMs: number): void {
+    this.timer = setInterval(() => {
+      if (this.polling) return;
+      this.polling = true;
+      void Promise.all(this.servers.map((s) => s.poll().catch(() => undefined))).finally(() => {
+        this.polling = false;
+      });
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await Promise.all(this.servers.map((s) => s.stop()));
+  }
+}
+
+/** Launches one server per GPU and resolves when all answer /health (or throws, having stopped them). */
+export async function launchServers(options: LaunchOptions): Promise<Fleet> {
+  const opts = { startTimeoutMs: 20 * 60_000, ...options };
+  const bin = opts.vllmBin ?? process.env.VLLM_BIN ?? 'vllm';
+  let gpus = opts.gpus;
+  if (!gpus) {
+    const choice = await chooseGpus(opts.ngpu);
+    if (choice.warning) opts.log?.(`warning: ${choice.warning}`);
+    gpus = choice.gpus;
+  }
+  const layout = opts.layout;
+  fs.mkdirSync(layout.logsDir, { recursive: true });
+  // vLLM refuses to start when --allowed-local-media-path does not exist.
+  fs.mkdirSync(layout.frameStoreDir, { recursive: true });
+  const fleet = new FleetImpl(opts.log);
+  const basePort = opts.basePort ?? 8011;
+  for (const gpu of gpus) {
+    const key = randomBytes(24).toString('base64url');
+    fleet.servers.push(new LaunchedServer(gpu, basePort + gpu, key, bin, opts, layout.vllmLog(gpu), fleet));
+  }
+  const results = await Promise.allSettled(
+    fleet.servers.map(async (s) => {
+      await (s as LaunchedServer).startAndWait('start');
+      s.setState('up', 'answering /health');
+    }),
+  );
+  const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as Error);
+  if (failed.length) {
+    await fleet.stop();
+    const ctx = failed.find((e) => e instanceof ContextLengthError);
+    if (ctx) throw ctx;
+    throw new LaunchError(failed.map((e) => e.message).join('\n\n'));
+  }
+  fleet.startMonitor(opts.intervalMs ?? DEFAULTS.intervalMs);
+  return fleet;
+}
+
+/** `--endpoints URL,…`: servers running elsewhere; the key comes from FPSWEEP_API_KEY (or none). */
+export async function useEndpoints(
+  urls: readonly string[],
+  options: MonitorOptions & { apiKey?: string | null; log?: (line: string) => void } = {},
+): Promise<Fleet> {
+  const apiKey = options.apiKey !== undefined ? options.apiKey : process.env.FPSWEEP_API_KEY || null;
+  const fleet = new FleetImpl(options.log);
+  for (const u of urls) {
+    let parsed: URL;
+    try {
+      parsed = new URL(u);
+    } catch {
+      throw new LaunchError(`--endpoints: '${u}' is not a URL (expected e.g. http://10.0.0.5:8011)`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new LaunchError(`--endpoints: '${u}' must be http(s)`);
+    fleet.servers.push(new RemoteServer(u, apiKey, options, fleet));
+  }
+  await Promise.all(fleet.servers.map((s) => s.poll()));
+  if (!fleet.servers.some((s) => s.state === 'up')) {
+    throw new LaunchError(`--endpoints: none of ${urls.join(', ')} answers GET /health`);
+  }
+  fleet.startMonitor(options.intervalMs ?? DEFAULTS.intervalMs);
+  return fleet;
+}
