@@ -1,0 +1,25 @@
+// fpsweep report --package DIR [--json]: pilot timing (seed §4), extrapolation, wall time, rows
+// added, failures, launch line, SPEC §6 checks; written to .fpsweep/reports/report.{md,json}.
+import { parseVerbArgs, requirePackage } from '../options';
+import { buildReport, writeReport } from '../../core/report/buildReport';
+import { reportMarkdown } from '../../core/report/markdown';
+
+export const summary = 'pilot timing table, checks (§6), failures summary, final report (Markdown + JSON)';
+
+const HELP = `usage: fpsweep report --package DIR [--json]
+
+Computes the report from the package's artifacts (data/logs, results, logs) and writes
+.fpsweep/reports/report.md and report.json. Prints the Markdown (or the JSON with --json).
+Exit 1 when a check of SPEC §6 fails.`;
+
+export async function run(args: string[]): Promise<number> {
+  const v = parseVerbArgs(args, { json: { type: 'boolean' } }, HELP);
+  const packageDir = requirePackage(v, HELP);
+  const report = await buildReport(packageDir);
+  const md = reportMarkdown(report);
+  const written = await writeReport(packageDir, report, md);
+  process.stdout.write(v.json ? JSON.stringify(report, null, 1) + '\n' : md + '\n');
+  const failed = report.checks.filter((c) => c.status === 'fail').length;
+  process.stderr.write(`wrote ${written.md} and ${written.json}; ${report.checks.length - failed} of ${report.checks.length} checks not failing, ${report.failures.total} failure(s), ${report.rowsAdded.total} row(s) added\n`);
+  return failed ? 1 : 0;
+}

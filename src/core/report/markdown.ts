@@ -1,0 +1,76 @@
+// report.md: the same data as report.json, for people (and for pasting into the seed's report).
+import { formatDuration } from '../prepare/progressMeter';
+import type { Report } from './schema';
+
+function cell(s: string | number | null): string {
+  return String(s ?? '—').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function table(head: string[], rows: Array<Array<string | number | null>>): string[] {
+  return [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
+}
+
+function dur(s: number | null): string {
+  return s === null ? 'unknown' : `${formatDuration(s)} (${Math.round(s)} s)`;
+}
+
+export function reportMarkdown(r: Report): string {
+  const out: string[] = [`# fpsweep report`, '', `Package: \`${r.packageDir}\` — generated ${r.generatedAt}`, ''];
+
+  out.push('## Pilot timing (seed §4)', '');
+  if (!r.timing.present) out.push('No `data/logs/p1_timing.jsonl` yet.', '');
+  else {
+    out.push(`From ${r.timing.lines} line(s) of \`data/logs/p1_timing.jsonl\` (benchmarks: ${r.timing.benchmarks.join(', ') || 'none'}), aggregated exactly as the seed's script:`, '', '```');
+    out.push(...r.timing.rows.map((t) => t.text), '```', '');
+  }
+
+  const x = r.extrapolation;
+  out.push('## Full-run time, extrapolated from the pilot', '');
+  if (!x.available) out.push(`Not available: ${x.reason}.`, '');
+  else {
+    out.push(`Method: ${x.method}.`, '', `Servers: ${x.servers ?? 1} (${x.serversSource}).`, '');
+    out.push(...table(['condition', 'todo', 'infer_s/item (pilot)', 'request-seconds'], x.rows.map((row) => [row.condition, row.todo, row.secondsPerItem === null ? null : row.secondsPerItem.toFixed(2), row.requestSeconds === null ? null : Math.round(row.requestSeconds)])), '');
+    out.push(`- todo: ${x.todoTotal} items`);
+    out.push(`- serial (one request at a time per server, an upper bound): **${dur(x.serialSeconds)}**`);
+    out.push(`- pilot concurrency: ${x.pilotConcurrency === null ? 'unknown (no wall time)' : x.pilotConcurrency.toFixed(2)} requests in flight per server`);
+    out.push(`- estimate at that concurrency: **${dur(x.estimatedSeconds)}**`);
+    if (x.reason) out.push(`- note: ${x.reason}`);
+    out.push('');
+  }
+
+  out.push('## Wall time', '', `Total: **${dur(r.wallTime.seconds)}** — ${r.wallTime.method}.`, '');
+  if (r.wallTime.runs.length) out.push(...table(['run', 'started', 'last write', 'seconds'], r.wallTime.runs.map((run) => [run.run_id, run.started_at, run.last_write_at, run.seconds === null ? null : Math.round(run.seconds)])), '');
+
+  out.push('## Rows added per condition', '', `Method: ${r.rowsAdded.method}.`, '');
+  if (r.rowsAdded.rows.length) {
+    out.push(...table(['condition', 'ok', 'NA', 'reuse', 'total', 'raw records'], r.rowsAdded.rows.map((row) => [row.condition, row.ok, row.NA, row.reuse, row.total, row.rawRecords])), '');
+  }
+  out.push(`Total: **${r.rowsAdded.total}** rows.${r.rowsAdded.mismatches.length ? ` Rows and raw records differ for: ${r.rowsAdded.mismatches.join(', ')}.` : ''}`, '');
+
+  const f = r.failures;
+  out.push('## Failures', '', `**${f.total}** failure(s)${Object.keys(f.byKind).length ? ` (${Object.entries(f.byKind).map(([k, n]) => `${n} ${k}`).join(', ')})` : ''}.`, '');
+  if (f.groups.length) out.push(...table(['benchmark', 'condition', 'kind', 'count', 'example item ids', 'example message'], f.groups.map((g) => [g.benchmark, g.condition, g.kind, g.count, g.exampleItemIds.join(', '), g.exampleMessage.slice(0, 160)])), '');
+  for (const d of f.diagnoses) {
+    out.push(`**Diagnosis:** ${d.message}`, '');
+    if (d.logLines.length) out.push('```', ...d.logLines.map((l) => `${l.file}:${l.line}: ${l.text}`), '```', '');
+  }
+  if (!f.diagnoses.length && f.serverLogLines.length) {
+    out.push('Server log lines that look like trouble:', '', '```', ...f.serverLogLines.map((l) => `${l.file}:${l.line}: ${l.text}`), '```', '');
+  }
+
+  out.push('## vLLM launch line', '');
+  if (!r.launch.present) out.push('No `logs/launch_params.txt` (servers given with --endpoints, or no run yet).', '');
+  else out.push(`${r.launch.servers} server(s), ${r.launch.launches} launch(es) recorded:`, '', '```', ...r.launch.lines, '```', '');
+
+  out.push('## Checks (SPEC §6)', '', `From ${r.rawRecords.records} raw record(s) in ${r.rawRecords.files} file(s).`, '');
+  out.push(...table(['check', 'result', 'detail'], r.checks.map((c) => [c.title, c.status.toUpperCase(), c.detail])), '');
+  for (const c of r.checks.filter((k) => k.examples.length)) {
+    out.push(`Examples for ${c.id}:`, '', ...c.examples.map((e) => `- ${e.benchmark} / ${e.condition} / ${e.item_id}: ${e.detail}`), '');
+  }
+
+  if (r.problemCount) {
+    out.push('## Problems in the artifacts', '', `${r.problemCount} problem(s)${r.problemCount > r.problems.length ? ` (first ${r.problems.length})` : ''}:`, '');
+    out.push(...r.problems.map((p) => `- ${p.file}:${p.line}: ${p.message}`), '');
+  }
+  return out.join('\n');
+}
