@@ -1,0 +1,115 @@
+// fpsweep run: the sweep in the foreground (progress on stderr, a last line in numbers on stdout), or
+// with --detach in a background worker that survives the shell (prints its pid and returns).
+import { PackageLayout } from '../../core/package/layout';
+import { InputError } from '../../core/errors';
+import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS, parseConditions } from '../../core/protocol/conditions';
+import { defaultSweepDeps } from '../../core/runner/adapters';
+import { startDetachedWorker } from '../../core/runner/control';
+import { liveLockHolder, LockHeldError } from '../../core/runner/lock';
+import { runOptionsSchema, type RunOptions } from '../../core/runner/runOptions';
+import { runSweep } from '../../core/runner/sweep';
+import { statusLine } from '../../core/runner/formatStatus';
+import { intOption, listOption, numberOption, parseVerbArgs, pilotOption, requirePackage } from '../options';
+import { UsageError } from '../../core/errors';
+
+export const summary = 'the sweep (foreground; --detach for a background worker); --pilot, --bench, --conds, --endpoints';
+
+const HELP = `usage: fpsweep run --package DIR [--pilot] [--bench A,B] [--conds c1,c2] [--endpoints URL,...]
+                   [--detach] [--ngpu N] [--workers N] [--max-seqs N] [--gpu-util X]
+
+Runs the sweep: launches one vLLM server per GPU (or uses --endpoints), sends every missing
+(benchmark, item, condition) and appends its raw record and CSV row. Resumable: rows already in
+results/conditions_results.csv are skipped; re-running continues where it stopped.
+
+  --package DIR     the run package (or FPSWEEP_PACKAGE)
+  --pilot           the pilot benchmarks (${PILOT_BENCHMARKS.join(', ')}; or PILOT=1)
+  --bench A,B       only these benchmarks (default: BENCH, else all)
+  --conds c1,c2     only these conditions (default: CONDS, else the 13 task-11 conditions)
+  --endpoints URLS  use running servers (e.g. http://10.0.0.5:8011) instead of launching them;
+                    their API key, if any, from FPSWEEP_API_KEY
+  --detach          run in a background worker; returns at once with its pid
+                    (follow with \`fpsweep status --wait\`, stop with \`fpsweep stop\`)
+  --ngpu N          GPUs to serve on (NGPU; default all)
+  --workers N       requests in flight per server (WORKERS; default 6)
+  --max-seqs N      vLLM --max-num-seqs (MAX_SEQS; default 32)
+  --gpu-util X      vLLM --gpu-memory-utilization (GPU_UTIL; default 0.85)
+  --decode-workers N  videos decoded in parallel (default: cores - 1)
+
+VLLM_BIN names the vLLM executable (default vllm). Exit: 0 done (failures are logged and counted),
+1 failed (e.g. a server cannot serve the 65,536-token context), 2 bad usage or input, or the
+package is busy with another worker.`;
+
+export function parseRunArgs(args: string[]): { options: RunOptions; detach: boolean } {
+  const v = parseVerbArgs(args, {
+    pilot: { type: 'boolean' },
+    bench: { type: 'string' },
+    conds: { type: 'string' },
+    endpoints: { type: 'string' },
+    detach: { type: 'boolean' },
+    ngpu: { type: 'string' },
+    workers: { type: 'string' },
+    'max-seqs': { type: 'string' },
+    'gpu-util': { type: 'string' },
+    'decode-workers': { type: 'string' },
+  }, HELP);
+  const root = requirePackage(v, HELP);
+  const pilot = pilotOption(v.pilot);
+  // --bench beats --pilot, which beats the BENCH knob (as dry-run reads them).
+  const benchmarks = typeof v.bench === 'string' ? listOption(v.bench, 'BENCH') : pilot ? undefined : listOption(undefined, 'BENCH');
+  const conditions = listOption(v.conds, 'CONDS');
+  if (conditions) parseConditions(conditions); // a bad name is an InputError now, before anything starts
+  const endpoints = listOption(v.endpoints, 'FPSWEEP_ENDPOINTS');
+  const parsed = runOptionsSchema.safeParse({
+    package: new PackageLayout(root).root,
+    pilot,
+    benchmarks,
+    conditions,
+    endpoints,
+    ngpu: intOption(v.ngpu, 'NGPU', undefined),
+    workers: intOption(v.workers, 'WORKERS', 6),
+    maxSeqs: intOption(v['max-seqs'], 'MAX_SEQS', 32),
+    gpuUtil: numberOption(v['gpu-util'], 'GPU_UTIL', 0.85, 0.01, 1),
+    vllmBin: process.env.VLLM_BIN || 'vllm',
+    decodeWorkers: intOption(v['decode-workers'], 'DECODE_WORKERS', undefined),
+  });
+  if (!parsed.success) throw new UsageError(`${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n\n${HELP}`);
+  return { options: parsed.data, detach: v.detach === true };
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { options, detach } = parseRunArgs(args);
+  const layout = new PackageLayout(options.package);
+  const holder = await liveLockHolder(layout);
+  if (holder) throw new LockHeldError(holder, layout.lockFile);
+  if (detach) {
+    const w = await startDetachedWorker(options);
+    process.stdout.write(`worker started: pid ${w.pid}; log ${w.logFile}; follow with \`fpsweep status --package ${layout.root} --wait\`\n`);
+    return 0;
+  }
+  const tty = process.stderr.isTTY === true;
+  let lastPrint = 0;
+  let lastLine = '';
+  const res = await runSweep(options, defaultSweepDeps, {
+    onLine: (line) => {
+      if (tty && lastLine) process.stderr.write('\r\x1b[K');
+      process.stderr.write(line + '\n');
+      lastLine = '';
+    },
+    onStatus: (s) => {
+      const now = Date.now();
+      const line = statusLine(s);
+      if (tty) {
+        process.stderr.write(`\r\x1b[K${line.slice(0, (process.stderr.columns || 120) - 1)}`);
+        lastLine = line;
+      } else if (now - lastPrint >= 5000 || s.summary) {
+        process.stderr.write(line + '\n');
+        lastPrint = now;
+      }
+    },
+  });
+  if (tty && lastLine) process.stderr.write('\n');
+  process.stdout.write(res.summary + '\n');
+  return res.exitCode;
+}
+
+export { DEFAULT_CONDITIONS, InputError };

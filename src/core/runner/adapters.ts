@@ -1,0 +1,136 @@
+// The real servers and frames behind the sweep: the serving layer's launcher (or --endpoints) and the
+// frame pipeline. Tests and the bench can pass their own SweepDeps instead.
+import * as os from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { promises as fs } from 'node:fs';
+import type { PackageLayout } from '../package/layout';
+import { FramePipeline, type FrameRequest } from '../frames';
+import { launchServers, useEndpoints, type Fleet, type ServerStateEvent } from '../serving/launcher';
+import type { FrameRef } from '../serving/chatRequest';
+import type { Endpoint } from '../serving/client';
+import { VllmClient } from '../serving/client';
+import type { FrameSource, FrameRequestSpec, PreparedRequestFrames, PreparedVideoFrames } from './frameSource';
+import type { RunnerLog } from './logs';
+import type { RunOptions } from './runOptions';
+import { checkServer, type ServerEvent, type ServerSet } from './servers';
+import type { SweepDeps } from './sweep';
+
+/** A Fleet (launched or given servers) as the runner sees it. */
+export class FleetServers implements ServerSet {
+  readonly endpoints: Endpoint[];
+  servedModel: string;
+  private readonly listeners: ((e: ServerEvent) => void)[] = [];
+
+  constructor(readonly fleet: Fleet, servedModel: string, readonly launched: boolean) {
+    this.endpoints = fleet.handles.map((h) => ({ url: h.url, apiKey: h.apiKey }));
+    this.servedModel = servedModel;
+    fleet.on('state', (e: ServerStateEvent) => {
+      const index = fleet.handles.findIndex((h) => h.id === e.id);
+      if (index < 0) return;
+      // A launched server that is `down` has used up its restarts: it is gone for this run.
+      const state = e.state === 'down' && launched ? 'failed' : e.state;
+      for (const l of this.listeners) l({ index, state, message: e.message });
+    });
+  }
+
+  initialState(index: number): ServerEvent['state'] {
+    return this.fleet.handles[index].state;
+  }
+
+  upSignal(index: number): AbortSignal {
+    return this.fleet.handles[index].upSignal;
+  }
+
+  onEvent(listener: (e: ServerEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  restarts(index: number): number {
+    return this.fleet.handles[index]?.restarts ?? 0;
+  }
+
+  async close(): Promise<void> {
+    await this.fleet.stop();
+  }
+}
+
+export async function startServers(opts: RunOptions, layout: PackageLayout, log: RunnerLog): Promise<FleetServers> {
+  const sink = (line: string) => void log.info(line);
+  const fleet = opts.endpoints?.length
+    ? await useEndpoints(opts.endpoints, { log: sink })
+    : await launchServers({ layout, ngpu: opts.ngpu, maxSeqs: opts.maxSeqs, gpuUtil: opts.gpuUtil, vllmBin: opts.vllmBin, log: sink });
+  try {
+    // Which model, and whether each server holds the protocol's context (ContextCapacityError if not).
+    const models = new Set<string>();
+    for (const h of fleet.handles) {
+      if (h.state !== 'up') continue;
+      const c = new VllmClient({ url: h.url, apiKey: h.apiKey }, { maxRetries: 0, connections: 1 });
+      try {
+        models.add((await checkServer(c)).model);
+      } finally {
+        await c.close();
+      }
+    }
+    if (models.size > 1) throw new Error(`the servers serve different models: ${[...models].join(', ')}`);
+    return new FleetServers(fleet, [...models][0], !opts.endpoints?.length);
+  } catch (err) {
+    await fleet.stop();
+    throw err;
+  }
+}
+
+/**
+ * The frame pipeline as a FrameSource. Launched servers read the JPEGs from the store directly
+ * (file:// under --allowed-local-media-path); servers given with --endpoints may be on other hosts,
+ * so they get the same bytes as data: URLs.
+ */
+export class PipelineFrames implements FrameSource {
+  readonly pipeline: FramePipeline;
+  readonly concurrency: number;
+
+  constructor(layout: PackageLayout, opts: { poolSize?: number; fileUrls: boolean }) {
+    this.pipeline = new FramePipeline({ storeDir: layout.frameStoreDir, poolSize: opts.poolSize ?? Math.max(1, os.availableParallelism() - 1) });
+    this.concurrency = this.pipeline.settings.poolSize;
+    this.fileUrls = opts.fileUrls;
+    this.layout = layout;
+  }
+  private readonly fileUrls: boolean;
+  private readonly layout: PackageLayout;
+
+  async prepare(hash: string, meta: Parameters<FrameSource['prepare']>[1], requests: FrameRequestSpec[]): Promise<PreparedVideoFrames> {
+    // v_blind sends no frame: it needs no job (and a video's blind requests never wait on its decode).
+    const withFrames: FrameRequest[] = [];
+    for (const r of requests) {
+      if (r.plan.indices.length > 0) withFrames.push({ key: r.key, indices: r.plan.indices, width: r.plan.width!, height: r.plan.height! });
+    }
+    const video = withFrames.length
+      ? await this.pipeline.prepare({ hash, videoPath: this.layout.videoFile(hash), meta, requests: withFrames })
+      : null;
+    const fileUrls = this.fileUrls;
+    return {
+      decodeS: video?.decodeSeconds ?? 0,
+      get(key: string): PreparedRequestFrames {
+        if (!video || !withFrames.some((r) => r.key === key)) return { ok: true, decodeS: 0, nFrames: 0, images: async () => [] };
+        const r = video.get(key);
+        if (!r.ok) return { ok: false, kind: r.kind, message: r.message, decodeS: r.decodeSeconds };
+        const paths = r.paths;
+        return {
+          ok: true, decodeS: r.decodeSeconds, nFrames: paths.length,
+          images: async (): Promise<FrameRef[]> => fileUrls
+            ? paths.map((p) => ({ fileUrl: pathToFileURL(p).href }))
+            : (await Promise.all(paths.map((p) => fs.readFile(p)))).map((jpeg) => ({ jpeg })),
+        };
+      },
+      release: (key?: string) => video?.release(key),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.pipeline.close();
+  }
+}
+
+export const defaultSweepDeps: SweepDeps = {
+  servers: (opts, layout, log) => startServers(opts, layout, log),
+  frames: async (opts, layout) => new PipelineFrames(layout, { poolSize: opts.decodeWorkers, fileUrls: !opts.endpoints?.length }),
+};

@@ -1,0 +1,111 @@
+// Per benchmark × condition accounting for the status file and p1_timing.jsonl. A cell's timing line is
+// written when the last unit of that cell in this run is resolved (row written or failure logged).
+import type { WorkPlan, WorkUnit } from '../plan/types';
+import type { FailureKind, TimingRecord } from '../package/schemas';
+import type { CellProgress } from './statusSchema';
+
+export interface Cell {
+  benchmark: string;
+  condition: string;
+  total: number;
+  /** Rows in the CSV (at start + written this run). */
+  done: number;
+  /** Units of this run not yet resolved. */
+  pending: number;
+  na: number;
+  reuse: number;
+  failed: number;
+  noVideo: number;
+  // timing (this run)
+  infer: number;
+  infer_s: number;
+  decode_s: number;
+  prompt_tokens: number;
+  naWritten: number;
+  reuseWritten: number;
+  firstAt: number | null;
+  timingWritten: boolean;
+}
+
+export class CellBook {
+  readonly cells = new Map<string, Cell>();
+  constructor(plan: WorkPlan, itemCounts: Map<string, number>, private readonly startedAt = Date.now()) {
+    for (const b of plan.benchmarks) {
+      for (const c of plan.conditions) {
+        const n = plan.counts.get(b)?.get(c);
+        this.cells.set(key(b, c), {
+          benchmark: b, condition: c, total: itemCounts.get(b) ?? 0, done: n?.done ?? 0, pending: 0,
+          na: n?.NA ?? 0, reuse: n?.reuse ?? 0, failed: 0, noVideo: 0,
+          infer: 0, infer_s: 0, decode_s: 0, prompt_tokens: 0, naWritten: 0, reuseWritten: 0, firstAt: null, timingWritten: false,
+        });
+      }
+    }
+    for (const u of plan.units) this.of(u).pending++;
+  }
+
+  of(u: Pick<WorkUnit, 'benchmark' | 'condition'>): Cell {
+    let c = this.cells.get(key(u.benchmark, u.condition));
+    if (!c) {
+      // v_32 added for reuse rows only (the plan lists it among its conditions too, but be safe)
+      c = { benchmark: u.benchmark, condition: u.condition, total: 0, done: 0, pending: 0, na: 0, reuse: 0, failed: 0, noVideo: 0,
+        infer: 0, infer_s: 0, decode_s: 0, prompt_tokens: 0, naWritten: 0, reuseWritten: 0, firstAt: null, timingWritten: false };
+      this.cells.set(key(u.benchmark, u.condition), c);
+    }
+    return c;
+  }
+
+  private touch(c: Cell): void {
+    if (c.firstAt === null) c.firstAt = Date.now();
+  }
+
+  /** A row was written. Returns the cell's timing record when this resolved its last unit. */
+  rowWritten(u: WorkUnit, status: 'ok' | 'NA' | 'reuse', t?: { latency_s: number; decode_s: number; prompt_tokens: number }): TimingRecord | null {
+    const c = this.of(u);
+    this.touch(c);
+    c.done++;
+    c.pending--;
+    if (status === 'ok' && t) {
+      c.infer++;
+      c.infer_s += t.latency_s;
+      c.decode_s += t.decode_s;
+      c.prompt_tokens += t.prompt_tokens;
+    } else if (status === 'NA') c.naWritten++;
+    else if (status === 'reuse') c.reuseWritten++;
+    return this.maybeTiming(c);
+  }
+
+  failed(u: WorkUnit, kind: FailureKind, decode_s = 0): TimingRecord | null {
+    const c = this.of(u);
+    this.touch(c);
+    c.pending--;
+    c.decode_s += decode_s;
+    if (kind === 'no_video' || kind === 'bad_meta') c.noVideo++;
+    else c.failed++;
+    return this.maybeTiming(c);
+  }
+
+  private maybeTiming(c: Cell): TimingRecord | null {
+    if (c.pending > 0 || c.timingWritten) return null;
+    c.timingWritten = true;
+    return {
+      benchmark: c.benchmark, condition: c.condition, infer: c.infer, infer_s: round(c.infer_s), decode_s: round(c.decode_s),
+      prompt_tokens: c.prompt_tokens, na: c.naWritten, reuse: c.reuseWritten, failed: c.failed + c.noVideo,
+      wall_s: round((Date.now() - (c.firstAt ?? this.startedAt)) / 1000),
+    };
+  }
+
+  progress(): CellProgress[] {
+    return [...this.cells.values()].filter((c) => c.total > 0 || c.pending > 0).map((c) => ({
+      benchmark: c.benchmark, condition: c.condition, total: Math.max(c.total, c.done + c.pending + c.failed + c.noVideo),
+      done: c.done, todo: c.pending, na: c.na, reuse: c.reuse, failed: c.failed, noVideo: c.noVideo,
+    }));
+  }
+}
+
+function key(b: string, c: string): string {
+  return `${b}\u0000${c}`;
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

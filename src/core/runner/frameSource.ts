@@ -1,0 +1,29 @@
+// What the runner needs from the frame pipeline (src/core/frames): for one video, the frames of each of
+// its pending requests, made once. Data problems come back per request (`decode`, `no_video`); a
+// rejected prepare() is fatal (disk, ffmpeg missing: not a data problem).
+import type { VideoMeta } from '../package/schemas';
+import type { SendPlan } from '../protocol/plan';
+import type { FrameRef } from '../serving/chatRequest';
+
+export interface FrameRequestSpec {
+  key: string;
+  plan: SendPlan;
+}
+
+export type PreparedRequestFrames =
+  | { ok: true; decodeS: number; nFrames: number; images(): Promise<FrameRef[]> }
+  | { ok: false; kind: 'decode' | 'no_video'; message: string; decodeS: number };
+
+export interface PreparedVideoFrames {
+  get(key: string): PreparedRequestFrames;
+  /** Decode + encode seconds spent for this video in this call. */
+  decodeS: number;
+  release(key?: string): void;
+}
+
+export interface FrameSource {
+  prepare(hash: string, meta: VideoMeta, requests: FrameRequestSpec[]): Promise<PreparedVideoFrames>;
+  /** Parallel preparations the source can do (the decode pool's size). */
+  readonly concurrency: number;
+  close(): Promise<void>;
+}
