@@ -1,7 +1,8 @@
 // Stored-video metadata: data/store/normalized/<hash>/meta.json, validated with videoMetaSchema.
 // An item's video is one of: ok, no_video (no <hash>/ folder, meta.json or video.mp4: SPEC §1)
 // or bad_meta (meta.json present but invalid, with the zod message).
-import { promises as fs } from 'node:fs';
+import * as fs from 'node:fs';
+import { promisify } from 'node:util';
 import { videoMetaSchema, type VideoMeta } from './schemas';
 import { isPlainName } from './names';
 import { describeZodError } from './jsonl';
@@ -12,9 +13,13 @@ export type MetaLookup =
   | { kind: 'no_video'; hash: string; message: string }
   | { kind: 'bad_meta'; hash: string; message: string };
 
+// The callback API, promisified: fs.promises.readFile is 3-4× slower for ~20k small files (bench/plan.ts).
+const readFile = promisify(fs.readFile);
+const access = promisify(fs.access);
+
 async function exists(file: string): Promise<boolean> {
   try {
-    await fs.access(file);
+    await access(file);
     return true;
   } catch {
     return false;
@@ -29,7 +34,7 @@ export async function readVideoMetaUncached(layout: PackageLayout, hash: string)
   const metaFile = layout.metaFile(hash);
   let text: string;
   try {
-    text = await fs.readFile(metaFile, 'utf8');
+    text = await readFile(metaFile, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {

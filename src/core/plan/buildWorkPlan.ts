@@ -1,6 +1,7 @@
 // buildWorkPlan: the status of every (benchmark, item, condition) of a run — done, NA, reuse, todo,
 // no_video or bad_meta — from the loaded package, the results CSV and the videos' meta.json.
-// Frame choices come from the protocol's planFrames only. See types.ts for how the runner uses it.
+// The plan selects no frames for the runner (loadVideoFramePlans does, from planFrames); it sketches
+// statuses with the protocol's rules (sketch.ts). See types.ts for how the runner uses it.
 import { InputError } from '../errors';
 import type { LoadedPackage } from '../package/load';
 import { hashOf } from '../package/load';
@@ -11,38 +12,38 @@ import { MAX_MODEL_LEN, MAX_TOKENS } from '../protocol/constants';
 import { parseCondition, parseConditions, type Condition } from '../protocol/conditions';
 import { planFrames } from '../protocol/plan';
 import { buildPromptText } from '../protocol/prompt';
-import { predictPromptTokens } from '../protocol/qwenTokens';
-import type { Dims } from '../protocol/resize';
 import { REUSE_RULES } from '../protocol/rules';
 import { forEachLimit } from './mapLimit';
+import { sketchPlan, TokenPredictor } from './sketch';
 import { emptyCounts, type UnitCounts, type VideoWork, type WorkPlan, type WorkUnit } from './types';
 
 export interface BuildPlanOptions {
   conditions: readonly string[];
   /** A subset of the loaded benchmarks (default: all of them). */
   benchmarks?: readonly string[];
-  /** meta.json reads in flight (default 32). */
+  /** meta.json reads in flight (default 16). */
   concurrency?: number;
   /** Context of the servers, for the refusal prediction (default 65,536; never lowered by a run). */
   maxModelLen?: number;
 }
 
-/** What planFrames says for one (video, condition), without the frame lists (memory). */
+/** One (video, condition): its status and, for send, the frames and image tokens (exact or bound). */
 type CondEntry =
   | { status: 'NA' }
   | { status: 'reuse'; from: string }
-  | { status: 'send'; nFrames: number };
+  | { status: 'send'; frames: number; exact: boolean; imageTokens: number };
 
 type VideoEntry =
-  | { kind: 'ok'; conds: CondEntry[] }
+  /** Per condition index; undefined where no item of the video needs that condition. */
+  | { kind: 'ok'; conds: (CondEntry | undefined)[] }
   | { kind: 'no_video' | 'bad_meta'; message: string };
 
 interface ItemRec {
   benchmark: string;
   item: Item;
   hash: string | undefined;
-  /** Per condition index: predicted prompt tokens of a send plan (NaN otherwise). */
-  predicted: Float64Array | null;
+  /** Text part of the predicted prompt tokens (set when the video is read). */
+  textTokens: number;
 }
 
 export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'done' | 'reuseAnswers'>,
@@ -68,7 +69,7 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
   for (const benchmark of benchmarks) {
     for (const item of pkg.items.get(benchmark)!) {
       const hash = hashOf(pkg, benchmark, item.video_id);
-      const rec: ItemRec = { benchmark, item, hash, predicted: null };
+      const rec: ItemRec = { benchmark, item, hash, textTokens: NaN };
       recs.push(rec);
       if (hash === undefined || asked.every((c) => done.has(benchmark, item.item_id, c.name))) continue;
       let list = byHash.get(hash);
@@ -77,36 +78,49 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
     }
   }
 
-  // Pass 2: read each needed meta.json once (bounded), plan every condition, predict prompt tokens.
+  // Pass 2: read each needed meta.json once (bounded) and sketch the conditions some item of that
+  // video still needs (a resumed run skips done ones). Where the token bound could exceed the
+  // context, planFrames selects the frames so the refusal prediction is exact.
   const videos = new Map<string, VideoEntry>();
-  await forEachLimit([...byHash.keys()], opts.concurrency ?? 32, async (hash) => {
+  const tokens = new TokenPredictor();
+  await forEachLimit([...byHash.keys()], opts.concurrency ?? 16, async (hash) => {
     const found = await readVideoMetaUncached(pkg.layout, hash);
     if (found.kind !== 'ok') {
       videos.set(hash, { kind: found.kind, message: found.message });
       return;
     }
-    const entries: CondEntry[] = [];
-    const sendDims: (Dims[] | null)[] = [];
-    for (const cond of conds) {
-      const fp = planFrames(cond, cond.kind === 'blind' ? null : found.meta);
-      if (fp.status === 'send') {
-        entries.push({ status: 'send', nFrames: fp.indices.length });
-        const dims = fp.width === null || fp.height === null ? null : { width: fp.width, height: fp.height };
-        sendDims.push(dims ? new Array<Dims>(fp.indices.length).fill(dims) : []);
-      } else {
-        entries.push(fp.status === 'NA' ? { status: 'NA' } : { status: 'reuse', from: fp.reusedFrom });
-        sendDims.push(null);
+    const recsOfVideo = byHash.get(hash)!;
+    let maxText = 0;
+    for (const rec of recsOfVideo) {
+      rec.textTokens = tokens.textTokens(buildPromptText(rec.item.question, rec.item.options));
+      maxText = Math.max(maxText, rec.textTokens);
+    }
+    const entries: (CondEntry | undefined)[] = new Array(conds.length);
+    const planCond = (i: number) => {
+      if (entries[i]) return;
+      const cond = conds[i];
+      const sk = sketchPlan(cond, cond.kind === 'blind' ? null : found.meta);
+      if (sk.status !== 'send') {
+        entries[i] = sk;
+        return;
       }
+      let { frames, exact } = sk;
+      if (!exact && tokens.imageTokens(sk.width, sk.height, frames) + maxText + MAX_TOKENS > maxModelLen) {
+        const fp = planFrames(cond, found.meta);
+        if (fp.status !== 'send') throw new Error(`internal: sketch says send, planFrames ${fp.status} (${cond.name}, ${hash})`);
+        frames = fp.indices.length;
+        exact = true;
+      }
+      entries[i] = { status: 'send', frames, exact, imageTokens: tokens.imageTokens(sk.width, sk.height, frames) };
+    };
+    for (let i = 0; i < conds.length; i++) {
+      const name = conds[i].name;
+      if (!recsOfVideo.some((r) => !done.has(r.benchmark, r.item.item_id, name))) continue;
+      planCond(i);
+      const e = entries[i]!;
+      if (e.status === 'reuse' && condIndex.has(e.from)) planCond(condIndex.get(e.from)!);
     }
     videos.set(hash, { kind: 'ok', conds: entries });
-    for (const rec of byHash.get(hash)!) {
-      const text = buildPromptText(rec.item.question, rec.item.options);
-      rec.predicted = new Float64Array(conds.length).fill(NaN);
-      conds.forEach((cond, i) => {
-        const dims = sendDims[i];
-        if (dims && !done.has(rec.benchmark, rec.item.item_id, cond.name)) rec.predicted![i] = predictPromptTokens(dims, text);
-      });
-    }
   });
 
   // Pass 3: units and counts in package order.
@@ -123,13 +137,18 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
   const byVideo = new Map<string, VideoWork>();
   const addedConditions = new Set<string>();
 
-  const todoUnit = (rec: ItemRec, cond: Condition, entry: { nFrames: number }): WorkUnit => {
-    const predicted = rec.predicted ? rec.predicted[condIndex.get(cond.name)!] : NaN;
+  const todoUnit = (rec: ItemRec, cond: Condition, entry: Extract<CondEntry, { status: 'send' }>): WorkUnit => {
+    const predicted = entry.imageTokens + rec.textTokens;
+    // A bound under the limit means no refusal; over it, the entry is exact (planFrames ran).
     const refused = predicted + MAX_TOKENS > maxModelLen;
     const unit: WorkUnit = {
       benchmark: rec.benchmark, item: rec.item, condition: cond.name, status: 'todo', hash: rec.hash!,
-      nFrames: entry.nFrames, predictedPromptTokens: predicted, contextRefusal: refused,
+      contextRefusal: refused,
     };
+    if (entry.exact) {
+      unit.nFrames = entry.frames;
+      unit.predictedPromptTokens = predicted;
+    }
     let v = byVideo.get(rec.hash!);
     if (!v) byVideo.set(rec.hash!, (v = { hash: rec.hash!, units: [] }));
     v.units.push(unit);
@@ -162,6 +181,7 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
         n[video.kind]++;
       } else {
         const entry = video.conds[condIndex.get(cond.name)!];
+        if (!entry) throw new Error(`internal: ${cond.name} was not planned for ${rec.hash}`);
         if (entry.status === 'NA') {
           unit = { benchmark: b, item, condition: cond.name, status: 'NA', hash: rec.hash };
           n.NA++;
@@ -189,7 +209,7 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
       if (!source) {
         const video = videos.get(rec.hash!) as Extract<VideoEntry, { kind: 'ok' }>;
         const entry = video.conds[condIndex.get(from)!];
-        if (entry.status !== 'send') throw new Error(`internal: reuse source ${from} is ${entry.status} for ${rec.hash}`);
+        if (!entry || entry.status !== 'send') throw new Error(`internal: reuse source ${from} is ${entry?.status ?? 'not planned'} for ${rec.hash}`);
         source = todoUnit(rec, conds[condIndex.get(from)!], entry);
         source.addedForReuse = true;
         addedConditions.add(from);

@@ -31,11 +31,15 @@ export interface WorkUnit {
   hash: string | null;
   /** Why the unit fails (no_video, bad_meta), for failures.jsonl. */
   message?: string;
-  /** todo: frames this condition sends for this video (0 for v_blind). */
-  nFrames?: number;
-  /** todo: prompt tokens a Qwen3-VL server would count (SPEC §2.5), and whether 65,536 refuses it. */
-  predictedPromptTokens?: number;
+  /** todo: whether a server with 65,536 tokens of context is predicted to refuse it (SPEC §2.5). Exact. */
   contextRefusal?: boolean;
+  /**
+   * todo: frames sent and the prompt tokens a Qwen3-VL server would count — present when known
+   * without selecting frames (v_blind, frame-count conditions) or when the plan selected them
+   * because the unit came near the context limit (so always present on a predicted refusal).
+   */
+  nFrames?: number;
+  predictedPromptTokens?: number;
   /** todo: v_32 units the plan added because a reuse unit needs them and CONDS left v_32 out. */
   addedForReuse?: boolean;
   /** todo: reuse units waiting for this unit's row. */

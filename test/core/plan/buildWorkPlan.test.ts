@@ -134,8 +134,15 @@ describe('plan/buildWorkPlan', () => {
     assert.equal(sq.predictedPromptTokens, predictPromptTokens(new Array(1024).fill({ width: 224, height: 224 }), text));
     assert.equal(sq.contextRefusal, true);
     assert.equal(unit(p, 'a_square', 'v_fps1_s224').contextRefusal, false);
-    assert.equal(unit(p, 'a_480new', 'v_fps2_s224').contextRefusal, false, '16:9 is capped at 582 frames');
-    assert.equal(unit(p, 'a_480new', 'v_fps2_s224').nFrames, 582);
+    const wide = unit(p, 'a_480new', 'v_fps2_s224');
+    assert.equal(wide.contextRefusal, false, '16:9 is capped at 582 frames');
+    assert.equal(wide.nFrames, undefined, 'far from the limit: frames are selected at run time only');
+    const count = unit(p, 'a_480new', 'v_128_s224');
+    assert.equal(count.nFrames, 128);
+    assert.equal(count.predictedPromptTokens, predictPromptTokens(new Array(128).fill({ width: 399, height: 224 }),
+      buildPromptText(count.item.question, count.item.options)));
+    assert.equal(unit(p, 'a_short', 'v_32').nFrames, 20);
+    assert.equal(unit(p, 'a_short', 'v_blind').nFrames, 0);
   });
 
   it('groups todo units by video, a shared video in one group', () => {

@@ -1,0 +1,112 @@
+// Plan time and memory on a full-size metadata-only package (84 × 300 items, ~19,600 videos).
+//   npx tsx bench/plan.ts [--keep DIR]
+// Measures, in a fresh child process each: the baseline (read + JSON.parse every meta.json, nothing
+// else) and the plan (loadPackage + results CSV done-set + buildWorkPlan over the 13 default
+// conditions). Prints times, the ratio, and the plan's peak RSS. Targets: < 5 s and < 300 MB.
+import { execFileSync } from 'node:child_process';
+import { promises as fs, readFile as readFileCallback } from 'node:fs';
+import { promisify } from 'node:util';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildBenchPackage } from './planPackage';
+
+const CHILD = '--child';
+// The baseline reads the way the meta reader does (callback API; fs.promises.readFile is slower).
+const readFileCb = promisify(readFileCallback);
+
+async function child(mode: string, root: string): Promise<void> {
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  let detail: Record<string, number> = {};
+  if (mode === 'baseline') {
+    const { PackageLayout } = await import('../src/core/package/layout');
+    const layout = new PackageLayout(root);
+    const names = await fs.readdir(layout.storeDir);
+    let next = 0;
+    let frames = 0;
+    await Promise.all(Array.from({ length: 32 }, async () => {
+      while (next < names.length) {
+        const m = JSON.parse(await readFileCb(layout.metaFile(names[next++]), 'utf8'));
+        frames += m.timestamps.length;
+      }
+    }));
+    detail = { videos: names.length, frames };
+  } else {
+    const { loadPackage } = await import('../src/core/package/load');
+    const { readResultsCsv } = await import('../src/core/package/resultsCsv');
+    const { buildWorkPlan } = await import('../src/core/plan/buildWorkPlan');
+    const { DEFAULT_CONDITIONS } = await import('../src/core/protocol/conditions');
+    const pkg = await loadPackage(root);
+    const tLoad = performance.now();
+    const csv = await readResultsCsv(pkg.layout.resultsCsv);
+    const tCsv = performance.now();
+    const plan = await buildWorkPlan(pkg, csv, { conditions: DEFAULT_CONDITIONS });
+    let refusals = 0;
+    for (const byCond of plan.counts.values()) for (const c of byCond.values()) refusals += c.context_refusals;
+    detail = {
+      load_s: (tLoad - t0) / 1000, csv_s: (tCsv - tLoad) / 1000, build_s: (performance.now() - tCsv) / 1000,
+      items: [...pkg.items.values()].reduce((n, l) => n + l.length, 0), csv_rows: csv.done.size,
+      units: plan.units.length, todo: plan.units.filter((u) => u.status === 'todo').length,
+      videos: plan.videos.length, refusals, problems: pkg.problems.length + csv.problems.length,
+    };
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const maxRssMb = process.resourceUsage().maxRSS / 1024;
+  process.stdout.write(JSON.stringify({ mode, seconds, cpuSeconds, maxRssMb, ...detail }) + '\n');
+}
+
+/** The child runs this file bundled by esbuild as the CLI is (dist/cli.js), so it measures what ships. */
+async function bundle(dir: string): Promise<string> {
+  const { buildSync } = await import('esbuild'); // loaded here only: the bundled child never needs it
+  const outfile = path.join(dir, 'plan-bench.js');
+  buildSync({ entryPoints: [__filename], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs',
+    external: ['vscode', 'sharp', 'esbuild'], logLevel: 'warning' });
+  return outfile;
+}
+
+function measure(script: string, mode: string, root: string): Record<string, number> {
+  const out = execFileSync(process.execPath, [script, CHILD, mode, root], { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
+async function main(): Promise<void> {
+  const keepAt = process.argv.indexOf('--keep');
+  const root = keepAt >= 0 ? path.resolve(process.argv[keepAt + 1]) : await fs.mkdtemp(path.join(os.tmpdir(), 'fpsweep-bench-plan-'));
+  try {
+    const marker = path.join(root, '.bench-complete');
+    const have = await fs.access(marker).then(() => true, () => false);
+    if (!have) {
+      const t = performance.now();
+      const made = await buildBenchPackage(root);
+      await fs.writeFile(marker, '');
+      console.log(`built ${made.items} items, ${made.videos} videos, ${made.csvRows} CSV rows in ${((performance.now() - t) / 1000).toFixed(1)} s at ${root}`);
+    } else console.log(`reusing ${root}`);
+    const script = await bundle(await fs.mkdtemp(path.join(os.tmpdir(), 'fpsweep-bench-js-')));
+    const base = measure(script, 'baseline', root);
+    const plan = measure(script, 'plan', root);
+    await fs.rm(path.dirname(script), { recursive: true, force: true });
+    console.log(`baseline (read + JSON.parse ${base.videos} meta.json): ${base.seconds.toFixed(2)} s, peak RSS ${base.maxRssMb.toFixed(0)} MB`);
+    console.log(`plan (load ${plan.load_s.toFixed(2)} s + CSV ${plan.csv_s.toFixed(2)} s + build ${plan.build_s.toFixed(2)} s): ` +
+      `${plan.seconds.toFixed(2)} s = ${(plan.seconds / base.seconds).toFixed(2)}× baseline, peak RSS ${plan.maxRssMb.toFixed(0)} MB`);
+    console.log(`  ${plan.items} items, ${plan.csv_rows} done rows, ${plan.units} units (${plan.todo} todo on ${plan.videos} videos), ` +
+      `${plan.refusals} predicted context refusals, ${plan.problems} problems`);
+    const ok = plan.seconds < 5 && plan.maxRssMb < 300;
+    console.log(ok ? 'within target (< 5 s, < 300 MB)' : 'OVER TARGET (< 5 s, < 300 MB)');
+  } finally {
+    if (keepAt < 0) await fs.rm(root, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === CHILD) {
+  child(process.argv[3], process.argv[4]).catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
