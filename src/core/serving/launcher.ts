@@ -72,6 +72,8 @@ export interface MonitorOptions {
   healthTimeoutMs?: number;
   /** Restarts per server over the whole run. */
   maxRestarts?: number;
+  /** Grace between SIGTERM and SIGKILL when we stop a server. */
+  killGraceMs?: number;
 }
 
 export interface LaunchOptions extends MonitorOptions {
@@ -101,7 +103,7 @@ export interface Fleet extends EventEmitter {
   stop(): Promise<void>;
 }
 
-const DEFAULTS = { intervalMs: 5_000, failThreshold: 3, healthTimeoutMs: 5_000, maxRestarts: 3 };
+const DEFAULTS = { intervalMs: 5_000, failThreshold: 3, healthTimeoutMs: 5_000, maxRestarts: 3, killGraceMs: 10_000 };
 
 function shellQuote(s: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
@@ -220,7 +222,7 @@ class LaunchedServer extends BaseServer {
       stderr: { file: this.log, append: true },
       reject: false,
       cleanup: true,
-      forceKillAfterDelay: 10_000,
+      forceKillAfterDelay: this.opts.killGraceMs ?? DEFAULTS.killGraceMs,
     });
     this.child = child;
     void child.then((r) => {
