@@ -3,7 +3,7 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
-import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import './report.css';
 import { isReportKind, REPORT_TITLES, type ReportViewState } from '../../src/extension/reports/protocol';
 import { clear, el, renderValue } from './dom';

@@ -193,10 +193,20 @@ async function main(): Promise<void> {
       const frame = await wb!.webviewFrame('body[data-kind="failures"] #app section', 60_000);
       const text = await frame.evaluate<string>('document.body.innerText');
       fs.writeFileSync(path.join(OUT, 'failures-webview.txt'), text);
-      if (!text.includes(XSS)) throw new Error(`the failures webview does not show the literal ${XSS}; it shows:\n${text.slice(0, 1500)}`);
+      if (!/\d+ failure\(s\)/.test(text)) throw new Error(`the failures webview shows no failure count:\n${text.slice(0, 1500)}`);
+      // The sample's MVBench item whose question holds markup, looked up in the webview like a user would.
+      const xss = xssItem(pkg);
+      await frame.locator('#item-bench input').fill('MVBench');
+      await frame.locator('#item-id input').fill(xss.item_id);
+      await frame.locator('#item-show').click();
+      const q = frame.locator('#item-card .question');
+      await q.waitFor({ timeout: 20_000 });
+      const shown = await q.innerText();
+      if (!shown.includes(XSS)) throw new Error(`the item card shows "${shown}", not the literal ${XSS}`);
       const imgs = await frame.evaluate<number>("document.querySelectorAll('img').length");
       if (imgs !== 0) throw new Error(`the failures webview made ${imgs} <img> element(s) from data`);
-      await wb!.screenshot('failures-report');
+      log(`item card: ${shown}`);
+      await wb!.screenshot('failures-report-xss-item');
     });
 
     await check('no dialog fired', async () => {
@@ -214,6 +224,14 @@ async function main(): Promise<void> {
     if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true });
     else log(`kept ${work}`);
   }
+}
+
+/** The sample item whose question carries markup (read from the package, as the test's own oracle). */
+function xssItem(pkg: string): { item_id: string; question: string } {
+  const lines = fs.readFileSync(path.join(pkg, 'items', 'samples', 'MVBench.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const item = lines.map((l) => JSON.parse(l) as { item_id: string; question: string }).find((i) => i.question.includes(XSS));
+  if (!item) throw new Error('the sample package has no MVBench item whose question holds the markup');
+  return item;
 }
 
 function pct(t: string): number {

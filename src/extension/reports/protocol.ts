@@ -25,7 +25,8 @@ export interface ReportViewState {
 export type WebviewRequest =
   | { req: number; command: 'ready' }
   | { req: number; command: 'getReport' }
-  | { req: number; command: 'openFile'; args: { file: string; line?: number } };
+  | { req: number; command: 'openFile'; args: { file: string; line?: number } }
+  | { req: number; command: 'getItem'; args: { benchmark: string; itemId: string } };
 
 export type HostReply = { seq: number; res: unknown } | { seq: number; err: string };
 

@@ -12,6 +12,8 @@ export const REPORT_VIEW_TYPE = 'fpsweep.report';
 export interface ReportSource {
   /** The core's report for the configured package (throws with a plain message when it cannot). */
   load(): Promise<unknown>;
+  /** One item (question, options, answer) of the package, for the item lookup. */
+  item(benchmark: string, itemId: string): Promise<unknown>;
   packageDir(): string | undefined;
   onDidChange: vscode.Event<void>;
 }
@@ -89,6 +91,12 @@ export class ReportPanel extends Disposable {
         case 'getReport':
           reply({ res: await this.source.load() });
           return;
+        case 'getItem': {
+          const args = (m as { args?: { benchmark?: unknown; itemId?: unknown } }).args;
+          if (typeof args?.benchmark !== 'string' || typeof args.itemId !== 'string') throw new Error('getItem needs a benchmark and an item id');
+          reply({ res: await this.source.item(args.benchmark, args.itemId) });
+          return;
+        }
         case 'openFile': {
           const args = (m as { args?: { file?: unknown; line?: unknown } }).args;
           await this.openFile(args?.file, args?.line);

@@ -2,7 +2,11 @@
 // process (`fpsweep report --json`) so a large package never stalls the extension host.
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
-import { isNotAvailable, startCli } from '../cli';
+import { errorLine, isNotAvailable, startCli } from '../cli';
+import { reportSchema, type Report } from '../../core/report/schema';
+import { itemSchema, type Item } from '../../core/package/schemas';
+import { readJsonl } from '../../core/package/jsonl';
+import { PackageLayout } from '../../core/package/layout';
 import type { ReportSource } from './reportPanel';
 
 export interface ReportSourceHost {
@@ -40,16 +44,40 @@ export class CliReportSource extends Disposable implements ReportSource {
     }, wait);
   }
 
-  async load(): Promise<unknown> {
+  async load(): Promise<Report> {
     const pkg = this.host.packageDir();
     if (!pkg) throw new Error('No run package: open the package folder or set fpsweep.packagePath.');
     const r = await startCli({ distDir: this.host.distDir, verb: 'report', args: ['--json', '--package', pkg], env: this.host.env(), cwd: pkg }).done;
     if (isNotAvailable(r)) throw new Error('The report is not available in this build yet (the `report` verb is missing).');
-    if (r.code !== 0) throw new Error(`fpsweep report failed (exit ${r.code}): ${r.stderr.trim().split('\n').slice(-3).join(' ')}`);
+    // Exit 1 means a check failed: the report is still printed, and showing it is the point.
+    if (r.code !== 0 && r.code !== 1) throw new Error(`fpsweep report failed (exit ${r.code}): ${errorLine(r.stderr)}`);
+    let json: unknown;
     try {
-      return JSON.parse(r.stdout);
+      json = JSON.parse(r.stdout);
     } catch {
-      throw new Error('fpsweep report --json printed something that is not JSON.');
+      throw new Error(`fpsweep report failed (exit ${r.code}): ${errorLine(r.stderr) || 'it printed no JSON'}`);
     }
+    const parsed = reportSchema.safeParse(json);
+    if (!parsed.success) {
+      const i = parsed.error.issues[0];
+      throw new Error(`fpsweep report printed a report this extension does not understand (${i.path.join('.')}: ${i.message}).`);
+    }
+    return parsed.data;
+  }
+
+  /** One item of items/samples/<benchmark>.jsonl (names checked by PackageLayout before any path). */
+  async item(benchmark: string, itemId: string): Promise<Item> {
+    const pkg = this.host.packageDir();
+    if (!pkg) throw new Error('No run package.');
+    const file = new PackageLayout(pkg).samplesFile(benchmark);
+    let found: Item | undefined;
+    try {
+      found = (await readJsonl(file, itemSchema)).records.find((r) => r.value.item_id === itemId)?.value;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`No benchmark ${benchmark} in this package.`);
+      throw err;
+    }
+    if (!found) throw new Error(`No item ${itemId} in ${benchmark}.`);
+    return found;
   }
 }
