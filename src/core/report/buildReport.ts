@@ -36,8 +36,9 @@ async function readOptionalJsonl<T>(file: string, schema: Parameters<typeof read
 }
 
 async function defaultTodo(root: string): Promise<TodoRow[]> {
-  // Imported lazily: the dry run loads the whole package plan.
-  const { dryRun } = await import('../dryrun/dryRun');
+  // Loaded lazily (require keeps it CommonJS for tsx and esbuild alike): only reports need the plan.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { dryRun } = require('../dryrun/dryRun') as typeof import('../dryrun/dryRun');
   const r = await dryRun(root, { conditions: DEFAULT_CONDITIONS });
   return r.rows.map((x) => ({ benchmark: x.benchmark, condition: x.condition, todo: x.todo }));
 }
