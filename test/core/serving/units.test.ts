@@ -1,0 +1,197 @@
+// Pure parts of the serving layer: request body, metrics parsing, GPU choice, vLLM CLI parsing,
+// env knobs, the prefix-cache model, answer forms, and the client's classification without a server.
+import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildPromptText } from '../../../src/core/protocol/prompt';
+import { parseAnswerLetter } from '../../../src/core/protocol/answer';
+import { buildChatRequest } from '../../../src/core/serving/chatRequest';
+import { VllmClient, errorMessage } from '../../../src/core/serving/client';
+import { chooseGpus } from '../../../src/core/serving/gpus';
+import { parseVllmMetrics } from '../../../src/core/serving/metrics';
+import { ArgError, parseServeArgs } from '../../../src/core/serving/standin/args';
+import { readStandinEnv } from '../../../src/core/serving/standin/config';
+import { PrefixCache } from '../../../src/core/serving/standin/prefixCache';
+import { renderMetrics, newCounters } from '../../../src/core/serving/standin/metrics';
+import { standinAnswer } from '../../../src/core/serving/standin/answer';
+import * as msg from '../../../src/core/serving/vllmMessages';
+import { freePortBase } from './helpers';
+
+describe('serving units', () => {
+  it('builds the protocol request: frames in order, then the text; temperature 0, max_tokens 128', () => {
+    const body = buildChatRequest({
+      model: 'm',
+      promptText: 'P',
+      images: [{ jpeg: Buffer.from([0xff, 0xd8, 1]) }, { fileUrl: 'file:///store/a.jpg' }],
+    });
+    assert.deepEqual(body, {
+      model: 'm',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,/9gB' } },
+            { type: 'image_url', image_url: { url: 'file:///store/a.jpg' } },
+            { type: 'text', text: 'P' },
+          ],
+        },
+      ],
+      temperature: 0,
+      max_tokens: 128,
+    });
+    assert.throws(() => buildChatRequest({ model: 'm', promptText: 'P', images: [{ fileUrl: '/store/a.jpg' }] }), /file:\/\//);
+  });
+
+  it('parses vLLM /metrics: sums engines, filters by model, round-trips the stand-in page', () => {
+    const text = [
+      '# HELP vllm:num_requests_running Number of requests in model execution batches.',
+      '# TYPE vllm:num_requests_running gauge',
+      'vllm:num_requests_running{engine="0",model_name="a"} 3.0',
+      'vllm:num_requests_running{engine="1",model_name="a"} 2.0',
+      'vllm:num_requests_running{engine="0",model_name="b"} 7.0',
+      'vllm:num_requests_waiting{engine="0",model_name="a"} 1.0',
+      'vllm:prompt_tokens_total{engine="0",model_name="a"} 1.5e+06',
+      'vllm:prompt_tokens_created{engine="0",model_name="a"} 1.7e+09',
+      'vllm:prefix_cache_queries_total{engine="0",model_name="a"} 100.0',
+      'vllm:prefix_cache_hits_total{engine="0",model_name="a"} 64.0',
+      'garbage line without value',
+    ].join('\n');
+    assert.deepEqual(parseVllmMetrics(text, 'a'), { running: 5, waiting: 1, promptTokens: 1.5e6, prefixQueries: 100, prefixHits: 64 });
+    assert.equal(parseVllmMetrics(text).running, 12);
+    const c = { ...newCounters(), promptTokens: 1234, prefixQueries: 1234, prefixHits: 1200 };
+    assert.deepEqual(parseVllmMetrics(renderMetrics('Qwen/Qwen3-VL-8B-Instruct', 4, 9, c, 1.7e9), 'Qwen/Qwen3-VL-8B-Instruct'), {
+      running: 4, waiting: 9, promptTokens: 1234, prefixQueries: 1234, prefixHits: 1200,
+    });
+  });
+
+  it('chooses GPUs from nvidia-smi, NGPU, or one with a warning', async () => {
+    assert.deepEqual(await chooseGpus(undefined, async () => [0, 1, 2, 3]), { gpus: [0, 1, 2, 3], warning: null });
+    assert.deepEqual(await chooseGpus(2, async () => [0, 1, 2, 3]), { gpus: [0, 1], warning: null });
+    await assert.rejects(chooseGpus(5, async () => [0, 1]), /NGPU=5 but nvidia-smi lists 2/);
+    assert.deepEqual(await chooseGpus(3, async () => null), { gpus: [0, 1, 2], warning: null });
+    const one = await chooseGpus(undefined, async () => null);
+    assert.deepEqual(one.gpus, [0]);
+    assert.match(one.warning!, /assuming one GPU/);
+  });
+
+  it('parses `serve` flags like vLLM argparse', () => {
+    const a = parseServeArgs(
+      ['serve', 'Qwen/X', '--max-model-len', '65536', '--limit-mm-per-prompt', '{"image": 1024}', '--max-num-seqs=8', '--gpu-memory-utilization', '0.85', '--port', '8011', '--host', '127.0.0.1'],
+      { VLLM_API_KEY: 'from-env' },
+    );
+    assert.equal(a.maxModelLen, 65536);
+    assert.equal(a.limitImages, 1024);
+    assert.equal(a.maxNumSeqs, 8);
+    assert.equal(a.apiKey, 'from-env');
+    assert.equal(a.servedModelName, 'Qwen/X');
+    assert.equal(parseServeArgs(['serve', 'm', '--api-key', 'flag'], { VLLM_API_KEY: 'env' }).apiKey, 'flag');
+    assert.throws(() => parseServeArgs(['serve', 'm', '--port', 'x'], {}), (e: Error) => e instanceof ArgError && /invalid int value: 'x'/.test(e.message));
+    assert.throws(() => parseServeArgs(['serve', 'm', '--limit-mm-per-prompt', '{image: 3}'], {}), /invalid loads value/);
+    assert.throws(() => parseServeArgs(['serve', 'm', '--max-model-len'], {}), /expected one argument/);
+    assert.throws(() => parseServeArgs(['serve'], {}), /required: model_tag/);
+  });
+
+  it('reads stand-in knobs, scoped per GPU, and rejects malformed ones', () => {
+    const env = readStandinEnv({ FPSWEEP_STANDIN_LATENCY: 'a=0.05,b=0.00002', FPSWEEP_STANDIN_FAULTS: 'status503Every=7', FPSWEEP_STANDIN_FAULTS_1: 'crashAfter=50', CUDA_VISIBLE_DEVICES: '1' });
+    assert.equal(env.latency.a, 0.05);
+    assert.equal(env.latency.b, 0.00002);
+    assert.equal(env.faults.crashAfter, 50);
+    assert.equal(env.faults.status503Every, 0, 'the GPU-scoped value replaces the shared one');
+    assert.throws(() => readStandinEnv({ FPSWEEP_STANDIN_FAULTS: 'crashAfter=x' }), /key=number/);
+    assert.throws(() => readStandinEnv({ FPSWEEP_STANDIN_FAULTS: 'crashAftr=3' }), /crashAftr/);
+  });
+
+  it('models prefix caching: longest leading chain, whole blocks, last token recomputed, LRU capacity', () => {
+    const c = new PrefixCache(10_000);
+    const seg = (k: string, t: number) => ({ key: k, tokens: t });
+    assert.equal(c.lookupAndInsert([seg('a', 100), seg('b', 100), seg('t1', 30)], 230).hitTokens, 0);
+    assert.deepEqual(c.lookupAndInsert([seg('a', 100), seg('b', 100), seg('t2', 30)], 230), { hitTokens: 192, hitSegments: 2 });
+    assert.deepEqual(c.lookupAndInsert([seg('b', 100), seg('a', 100), seg('t2', 30)], 230), { hitTokens: 0, hitSegments: 0 });
+    // A full repeat hits everything but the last token, in whole blocks: min(230, 229) → 224.
+    assert.equal(c.lookupAndInsert([seg('a', 100), seg('b', 100), seg('t1', 30)], 230).hitTokens, 224);
+    const small = new PrefixCache(250);
+    small.lookupAndInsert([seg('a', 100), seg('b', 100)], 200);
+    small.lookupAndInsert([seg('c', 100)], 100); // evicts the oldest entries to stay within 250
+    assert.ok(small.sizeTokens <= 250);
+    assert.equal(small.lookupAndInsert([seg('a', 100), seg('b', 100)], 200).hitTokens, 0);
+  });
+
+  it('answers deterministically in forms the protocol parser reads', () => {
+    const forms = new Set<string>();
+    let unclear = 0;
+    for (let i = 0; i < 300; i++) {
+      const p = buildPromptText(`question ${i}`, ['a', 'b', 'c', 'd', 'e']);
+      const r = standinAnswer(p, [`img${i}`]);
+      assert.equal(standinAnswer(p, [`img${i}`]), r);
+      const letter = parseAnswerLetter(r);
+      if (r === 'Unclear from the frames.') {
+        unclear++;
+        assert.equal(letter, '');
+      } else assert.match(letter, /^[A-E]$/, r);
+      forms.add(r.replace(/[A-E]/, 'X'));
+    }
+    assert.ok(forms.size >= 4, [...forms].join(' | '));
+    assert.ok(unclear > 0 && unclear < 60);
+  });
+
+  it('reads vLLM error bodies of every vintage and recognises context refusals', () => {
+    assert.equal(errorMessage(400, JSON.stringify(msg.errorBody('nested'))), 'nested');
+    assert.equal(errorMessage(400, JSON.stringify({ object: 'error', message: 'flat', type: 'BadRequestError', code: 400 })), 'flat');
+    assert.equal(errorMessage(401, JSON.stringify({ error: 'Unauthorized' })), 'Unauthorized');
+    assert.equal(errorMessage(502, '<html>bad gateway</html>'), '<html>bad gateway</html>');
+    assert.ok(msg.isContextRefusal(msg.decoderPromptTooLong(67584, 65536)));
+    assert.ok(msg.isContextRefusal(msg.preprocessingMessage(msg.contextLengthExceeded(65500, 128, 65536))));
+    assert.ok(!msg.isContextRefusal(msg.preprocessingMessage(msg.tooManyItems(1024))));
+    assert.ok(msg.isKvCacheRefusal(msg.kvCacheTooSmall(65536, 9, 5.5, 40000)));
+    assert.ok(msg.isOutOfMemory('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB'));
+  });
+
+  it('client: retries connection refused with backoff, then reports server_down', async () => {
+    const port = await freePortBase(); // nothing listens there
+    const c = new VllmClient({ url: `http://127.0.0.1:${port}`, apiKey: null }, { maxRetries: 3, baseDelayMs: 20, maxDelayMs: 40 });
+    const t0 = performance.now();
+    const r = await c.chat(buildChatRequest({ model: 'm', promptText: 'q', images: [] }));
+    const ms = performance.now() - t0;
+    await c.close();
+    assert.ok(!r.ok && r.kind === 'server_down' && r.attempts === 4 && r.status === null, JSON.stringify(r));
+    assert.match(r.message, /ECONNREFUSED/);
+    assert.ok(ms >= 30 && ms < 2_000, `3 backoffs of 10–40 ms, took ${ms}`);
+  });
+
+  it('client: retries 429/500 (honouring Retry-After), never 400/401; a reset connection is retried', async () => {
+    const script: Array<(res: http.ServerResponse, req: http.IncomingMessage) => void> = [];
+    let hits = 0;
+    const srv = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        hits++;
+        (script.shift() ?? ((r) => r.writeHead(500).end()))(res, req);
+      });
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+    const ok = (res: http.ServerResponse) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content: 'B' }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 } }));
+    const c = new VllmClient({ url, apiKey: 'k' }, { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 1_000 });
+    const body = buildChatRequest({ model: 'm', promptText: 'q', images: [] });
+    try {
+      script.push((res) => res.writeHead(429, { 'retry-after': '0.3' }).end('{}'), (res) => res.destroy(), ok);
+      const t0 = performance.now();
+      const r = await c.chat(body);
+      assert.ok(r.ok && r.attempts === 3 && r.text === 'B' && r.usage.total_tokens === 11, JSON.stringify(r));
+      assert.ok(performance.now() - t0 >= 290, 'Retry-After is honoured');
+      hits = 0;
+      script.push((res) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(msg.errorBody('bad image'))));
+      const bad = await c.chat(body);
+      assert.ok(!bad.ok && bad.kind === 'request' && bad.attempts === 1 && bad.message === 'bad image');
+      assert.equal(hits, 1);
+      hits = 0;
+      const r500 = await c.chat(body); // the default script answers 500 forever
+      assert.ok(!r500.ok && r500.kind === 'request' && r500.attempts === 4 && r500.status === 500);
+      assert.equal(hits, 4);
+    } finally {
+      await c.close();
+      srv.close();
+    }
+  });
+});
