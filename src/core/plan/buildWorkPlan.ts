@@ -5,7 +5,7 @@
 import { InputError } from '../errors';
 import type { LoadedPackage } from '../package/load';
 import { hashOf } from '../package/load';
-import { readVideoMetaUncached } from '../package/meta';
+import { readVideoMetaSync } from '../package/meta';
 import { storedAnswer, type ResultsCsv } from '../package/resultsCsv';
 import type { Item } from '../package/schemas';
 import { MAX_MODEL_LEN, MAX_TOKENS } from '../protocol/constants';
@@ -13,7 +13,7 @@ import { parseCondition, parseConditions, type Condition } from '../protocol/con
 import { planFrames } from '../protocol/plan';
 import { buildPromptText } from '../protocol/prompt';
 import { REUSE_RULES } from '../protocol/rules';
-import { forEachLimit } from './mapLimit';
+import { forEachYielding } from './forEachYielding';
 import { sketchPlan, TokenPredictor } from './sketch';
 import { emptyCounts, type UnitCounts, type VideoWork, type WorkPlan, type WorkUnit } from './types';
 
@@ -21,8 +21,6 @@ export interface BuildPlanOptions {
   conditions: readonly string[];
   /** A subset of the loaded benchmarks (default: all of them). */
   benchmarks?: readonly string[];
-  /** meta.json reads in flight (default 16). */
-  concurrency?: number;
   /** Context of the servers, for the refusal prediction (default 65,536; never lowered by a run). */
   maxModelLen?: number;
 }
@@ -78,13 +76,13 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
     }
   }
 
-  // Pass 2: read each needed meta.json once (bounded) and sketch the conditions some item of that
+  // Pass 2: read each needed meta.json once (synchronously, yielding every 20 ms) and sketch the conditions some item of that
   // video still needs (a resumed run skips done ones). Where the token bound could exceed the
   // context, planFrames selects the frames so the refusal prediction is exact.
   const videos = new Map<string, VideoEntry>();
   const tokens = new TokenPredictor();
-  await forEachLimit([...byHash.keys()], opts.concurrency ?? 16, async (hash) => {
-    const found = await readVideoMetaUncached(pkg.layout, hash);
+  await forEachYielding([...byHash.keys()], (hash) => {
+    const found = readVideoMetaSync(pkg.layout, hash);
     if (found.kind !== 'ok') {
       videos.set(hash, { kind: found.kind, message: found.message });
       return;
