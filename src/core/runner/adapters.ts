@@ -107,10 +107,11 @@ export class PipelineFrames implements FrameSource {
       ? await this.pipeline.prepare({ hash, videoPath: this.layout.videoFile(hash), meta, requests: withFrames })
       : null;
     const fileUrls = this.fileUrls;
+    const withKeys = new Set(withFrames.map((r) => r.key));
     return {
       decodeS: video?.decodeSeconds ?? 0,
       get(key: string): PreparedRequestFrames {
-        if (!video || !withFrames.some((r) => r.key === key)) return { ok: true, decodeS: 0, nFrames: 0, images: async () => [] };
+        if (!video || !withKeys.has(key)) return { ok: true, decodeS: 0, nFrames: 0, images: async () => [] };
         const r = video.get(key);
         if (!r.ok) return { ok: false, kind: r.kind, message: r.message, decodeS: r.decodeSeconds };
         const paths = r.paths;
@@ -121,7 +122,11 @@ export class PipelineFrames implements FrameSource {
             : (await Promise.all(paths.map((p) => fs.readFile(p)))).map((jpeg) => ({ jpeg })),
         };
       },
-      release: (key?: string) => video?.release(key),
+      release: (key?: string) => {
+        if (!video) return;
+        if (key === undefined) video.release();
+        else if (withKeys.has(key)) video.release(key);
+      },
     };
   }
 

@@ -102,6 +102,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
   let drainRequested: string | null = null;
   let scheduler: Scheduler<VideoJob> | null = null;
   let fatal: Error | null = null;
+  let closing = false;
   function requestDrain(why: string) {
     if (drainRequested) return;
     drainRequested = why;
@@ -219,7 +220,14 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     const writeTiming = async (t: TimingRecord | null) => {
       if (t) await timing.write({ ...t, run_id: runId, complete: true });
     };
+    const resolvedTodo = new Set<WorkUnit>();
+    const resolve = (u: WorkUnit) => {
+      if (u.status !== 'todo' || resolvedTodo.has(u)) return;
+      resolvedTodo.add(u);
+      if (Number.isFinite(u.predictedPromptTokens)) remainingTokens = Math.max(0, remainingTokens - u.predictedPromptTokens!);
+    };
     const fail = async (u: WorkUnit, kind: FailureKind, message: string, endpoint: string | null, attempts: number, decodeS = 0) => {
+      resolve(u);
       await failures.write({ benchmark: u.benchmark, item_id: u.item.item_id, condition: u.condition, kind, message, endpoint, attempts, ts: isoNow() });
       await writeTiming(book.failed(u, kind, decodeS));
       // Reuse rows waiting for this unit fail with it (SPEC §2.4: the source row must exist first).
@@ -230,6 +238,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
       }
     };
     const writeRow = async (u: WorkUnit, rec: RawRecord, t?: { latency_s: number; decode_s: number; prompt_tokens: number }) => {
+      resolve(u);
       await writer.write(rec);
       await writeTiming(book.rowWritten(u, rec.status, t));
     };
@@ -258,6 +267,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
       const clients = set.endpoints.map((e) => new VllmClient(e, { connections: opts.workers + 2 }));
       const serverUp = set.endpoints.map(() => true);
       set.onEvent((e) => {
+        if (closing) return; // our own shutdown of the servers
         const st: ServerState = e.state === 'failed' ? 'down' : e.state;
         serverState[e.index] = { ...(serverState[e.index] ?? { running: null, waiting: null }), state: st, message: e.message ?? null };
         const up = e.state === 'up';
@@ -299,7 +309,6 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
           const rec = okRecord(u, plan, { response: res.text, pred, correct, promptTokens: res.usage.prompt_tokens,
             completionTokens: res.usage.completion_tokens, latency_s: res.latency_s, endpoint: server.endpoint });
           recent.push({ t: Date.now(), frames: images.length, tokens: res.usage.prompt_tokens });
-          remainingTokens = Math.max(0, remainingTokens - task.cost);
           await writeRow(u, rec, { latency_s: res.latency_s, decode_s: fr.decodeS, prompt_tokens: res.usage.prompt_tokens });
           job.prepared!.release(task.key);
           for (const d of u.dependents ?? []) await writeRow(d, reuseRecord(d, u.condition, pred, correct, res.text));
@@ -320,7 +329,6 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
             return 'done';
           }
         }
-        remainingTokens = Math.max(0, remainingTokens - task.cost);
         await fail(u, res.kind, res.message, server.endpoint, res.attempts + requeues, fr.decodeS);
         job.prepared!.release(task.key);
         return 'done';
@@ -421,6 +429,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     await writerClose?.().catch(() => undefined);
     await failures.close().catch(() => undefined);
     await timing.close().catch(() => undefined);
+    closing = true;
     await frames?.close().catch(() => undefined);
     await servers?.close().catch(() => undefined);
     await lock.release().catch(() => undefined);
