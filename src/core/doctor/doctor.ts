@@ -1,0 +1,40 @@
+// `fpsweep doctor`: is this machine ready for the sweep? Each line ok / warn / fail with what to do.
+import type { DoctorLine, DoctorReport } from './schema';
+import { checkGpus } from './gpus';
+import { checkContext } from './context';
+import { checkVllm, checkFfmpeg, checkModel } from './tools';
+import { checkCores, checkDisk, cores as machineCores } from './machine';
+import { checkPackage } from './packageSummary';
+
+export interface DoctorOptions {
+  packageDir?: string | null;
+  /** Environment for the probes and caches (PATH, VLLM_BIN, HF_HOME, HF_HUB_CACHE, GPU_UTIL, NGPU). */
+  env?: NodeJS.ProcessEnv;
+  gpuUtil?: number;
+  cores?: number;
+  freeBytes?: (dir: string) => Promise<number>;
+}
+
+export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport> {
+  const env = opts.env ?? process.env;
+  const gpuUtil = opts.gpuUtil ?? (env.GPU_UTIL ? Number(env.GPU_UTIL) : 0.85);
+  const [{ line: gpuLine, gpus }, vllm, model, ffmpeg] = await Promise.all([checkGpus(env), checkVllm(env), checkModel(env), checkFfmpeg(env)]);
+  const ngpuEnv = env.NGPU ? Number(env.NGPU) : NaN;
+  const used = Number.isInteger(ngpuEnv) && ngpuEnv > 0 ? gpus.slice(0, ngpuEnv) : gpus;
+  const lines: DoctorLine[] = [gpuLine, vllm, model, ffmpeg, checkContext(used, gpuUtil), checkCores(opts.cores ?? machineCores(), used.length || 1)];
+  lines.push(await checkDisk(opts.packageDir ?? null, opts.freeBytes));
+  if (opts.packageDir) lines.push(...(await checkPackage(opts.packageDir)));
+  return { packageDir: opts.packageDir ?? null, lines, ok: lines.every((l) => l.status !== 'fail') };
+}
+
+export function formatDoctor(r: DoctorReport): string {
+  const tag = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' } as const;
+  const out: string[] = [];
+  for (const l of r.lines) {
+    out.push(`${tag[l.status]}  ${l.title}: ${l.detail}`);
+    if (l.action) out.push(`      → ${l.action}`);
+  }
+  const n = (s: DoctorLine['status']) => r.lines.filter((l) => l.status === s).length;
+  out.push(`${n('ok')} ok, ${n('warn')} warn, ${n('fail')} fail${r.ok ? '' : ' — fix the failures before the run'}`);
+  return out.join('\n');
+}
