@@ -58,7 +58,7 @@ export async function startServers(opts: RunOptions, layout: PackageLayout, log:
   const sink = (line: string) => void log.info(line);
   const fleet = opts.endpoints?.length
     ? await useEndpoints(opts.endpoints, { log: sink })
-    : await launchServers({ layout, ngpu: opts.ngpu, maxSeqs: opts.maxSeqs, gpuUtil: opts.gpuUtil, vllmBin: opts.vllmBin, log: sink });
+    : await launchServers({ layout, ngpu: opts.ngpu, maxSeqs: opts.maxSeqs, gpuUtil: opts.gpuUtil, vllmBin: opts.vllmBin, basePort: opts.basePort, log: sink });
   try {
     // Which model, and whether each server holds the protocol's context (ContextCapacityError if not).
     const models = new Set<string>();

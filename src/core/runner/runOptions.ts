@@ -18,6 +18,8 @@ export const runOptionsSchema = z.object({
   vllmBin: z.string().default('vllm'),
   /** Videos prepared ahead of the servers (default: 2 per server slot group). */
   prefetch: z.number().int().positive().optional(),
+  /** Port of the first launched server (SPEC: 8011; GPU i gets basePort + i). */
+  basePort: z.number().int().min(1).max(65535).default(8011),
   /** Parallel video decodes (default: cores − 1, at least 1). */
   decodeWorkers: z.number().int().positive().optional(),
 });

@@ -39,9 +39,7 @@ describe('runner scheduler', () => {
     assert.ok([...seen.values()].every((n) => n === 1));
     assert.ok(maxSeen.every((m) => m <= 3), `max in flight ${maxSeen}`);
     assert.ok(maxSeen.every((m) => m === 3), `every server reached its concurrency: ${maxSeen}`);
-    // tail stealing may move a whole group to another server; a group itself never splits
-    const groupServer = new Map<string, Set<number>>();
-    void groupServer;
+    // tail stealing may move a not-yet-started group to another server at the end; nothing else splits
     const multi = [...videoServer.values()].filter((set) => set.size > 1).length;
     assert.ok(multi <= 3, `${multi} videos were split across servers`);
   });
