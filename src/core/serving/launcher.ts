@@ -10,6 +10,7 @@ import type { PackageLayout } from '../package/layout';
 import { chooseGpus } from './gpus';
 import { checkHealth } from './health';
 import { fileSize, lastLines, readTail } from './logTail';
+import { stopLeftoverServers, writeServerRecords } from './leftovers';
 import { isKvCacheRefusal, isOutOfMemory } from './vllmMessages';
 
 // execa 9 is ESM-only: a dynamic import loads it natively under tsx (mocha) and in the esbuild bundle.
@@ -225,6 +226,7 @@ class LaunchedServer extends BaseServer {
       forceKillAfterDelay: this.opts.killGraceMs ?? DEFAULTS.killGraceMs,
     });
     this.child = child;
+    this.fleet.recordServers();
     void child.then((r) => {
       if (this.child !== child) return;
       this.exited = { code: r.exitCode ?? null, signal: r.signal ?? null };
@@ -381,8 +383,20 @@ class FleetImpl extends EventEmitter implements Fleet {
   private timer: NodeJS.Timeout | null = null;
   private polling = false;
 
-  constructor(private readonly logSink?: (line: string) => void) {
+  constructor(
+    private readonly logSink?: (line: string) => void,
+    private readonly layout?: PackageLayout,
+  ) {
     super();
+  }
+
+  /** Keeps .fpsweep/servers.json current so a run after a kill -9 can stop what this one started. */
+  recordServers(): void {
+    if (!this.layout) return;
+    const recs = this.servers
+      .filter((s) => s.pid !== null && s.state !== 'down')
+      .map((s) => ({ id: s.id, pid: s.pid!, port: Number(new URL(s.url).port), startedAt: new Date().toISOString() }));
+    writeServerRecords(this.layout, recs);
   }
 
   get handles(): readonly ServerHandle[] {
@@ -409,6 +423,7 @@ class FleetImpl extends EventEmitter implements Fleet {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await Promise.all(this.servers.map((s) => s.stop()));
+    if (this.layout) writeServerRecords(this.layout, []);
   }
 }
 
@@ -426,7 +441,8 @@ export async function launchServers(options: LaunchOptions): Promise<Fleet> {
   fs.mkdirSync(layout.logsDir, { recursive: true });
   // vLLM refuses to start when --allowed-local-media-path does not exist.
   fs.mkdirSync(layout.frameStoreDir, { recursive: true });
-  const fleet = new FleetImpl(opts.log);
+  for (const line of await stopLeftoverServers(layout, opts.killGraceMs ?? DEFAULTS.killGraceMs)) opts.log?.(line);
+  const fleet = new FleetImpl(opts.log, layout);
   const basePort = opts.basePort ?? 8011;
   for (const gpu of gpus) {
     const key = randomBytes(24).toString('base64url');

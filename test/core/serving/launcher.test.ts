@@ -9,6 +9,7 @@ import { VllmClient } from '../../../src/core/serving/client';
 import { checkHealth } from '../../../src/core/serving/health';
 import { ContextLengthError, launchServers, useEndpoints, type ServerStateEvent } from '../../../src/core/serving/launcher';
 import { MODEL } from '../../../src/core/protocol/constants';
+import { writeServerRecords, readServerRecords } from '../../../src/core/serving/leftovers';
 import { buildStandin, FAKE_VLLM, freePortBase, startStandin, tmpDir } from './helpers';
 
 const FAST = { intervalMs: 200, failThreshold: 2, healthTimeoutMs: 1_000, startTimeoutMs: 20_000, killGraceMs: 1_000 };
@@ -186,5 +187,26 @@ describe('launcher', function () {
       await fleet.stop();
     }
     await assert.rejects(useEndpoints(['http://127.0.0.1:9'], FAST), /none of .* answers GET \/health/);
+  });
+  it('stops a server a killed run left on its port, then launches', async () => {
+    const layout = new PackageLayout(tmpDir('pkg'));
+    const basePort = await freePortBase(1);
+    const { execa } = await import('execa');
+    // What a worker killed with -9 leaves: a live server on the port, recorded in .fpsweep/servers.json.
+    const orphan = execa(FAKE_VLLM, ['serve', MODEL, '--port', String(basePort), '--host', '127.0.0.1'], { reject: false });
+    for (let i = 0; i < 100 && !(await checkHealth(`http://127.0.0.1:${basePort}`, 500)).ok; i++) await new Promise((r) => setTimeout(r, 100));
+    writeServerRecords(layout, [{ id: 'gpu0', pid: orphan.pid!, port: basePort, startedAt: 'earlier' }]);
+    const lines: string[] = [];
+    const fleet = await launchServers({ layout, gpus: [0], maxSeqs: 4, gpuUtil: 0.85, vllmBin: FAKE_VLLM, basePort, ...FAST, log: (l) => lines.push(l) });
+    try {
+      const r = await orphan;
+      assert.ok(r.exitCode === 0 || r.signal !== undefined, 'the leftover was stopped (it exits 0 on SIGTERM)');
+      assert.match(lines.join('\n'), new RegExp(`stopped gpu0 \\(pid ${orphan.pid}, port ${basePort}\\) left running by an earlier run`));
+      assert.equal(fleet.handles[0].state, 'up');
+      assert.deepEqual(readServerRecords(layout).map((x) => [x.id, x.pid, x.port]), [['gpu0', fleet.handles[0].pid, basePort]]);
+    } finally {
+      await fleet.stop();
+    }
+    assert.deepEqual(readServerRecords(layout), []);
   });
 });
