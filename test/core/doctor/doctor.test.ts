@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runDoctor } from '../../../src/core/doctor/doctor';
-import { doctorReportSchema } from '../../../src/core/doctor/schema';
+import { doctorReportSchema, type DoctorLine, type DoctorReport } from '../../../src/core/doctor/schema';
 import { contextFit, KV_BYTES_PER_TOKEN, checkContext } from '../../../src/core/doctor/context';
 import { parseNvidiaSmi } from '../../../src/core/doctor/gpus';
 import { suggestWorkers } from '../../../src/core/doctor/machine';
@@ -44,7 +44,7 @@ async function fakeHost(h: FakeHost): Promise<NodeJS.ProcessEnv> {
 }
 
 const plenty = async () => 1e13;
-const byId = (r: { lines: { id: string }[] }) => Object.fromEntries(r.lines.map((l) => [l.id, l])) as Record<string, { status: string; detail: string; action: string | null }>;
+const byId = (r: DoctorReport) => Object.fromEntries(r.lines.map((l) => [l.id, l])) as Record<string, DoctorLine>;
 
 describe('doctor', function () {
   this.timeout(20000);
