@@ -46,12 +46,12 @@ export function sketchPlan(cond: Condition, meta: VideoMetaLike | null): PlanSke
  * equals predictPromptTokens(frames, text) (checked in test/core/plan/sketch.test.ts).
  */
 export class TokenPredictor {
-  private readonly imageCache = new Map<string, number>();
+  private readonly imageCache = new Map<number, number>();
   private readonly empty = predictPromptTokens([], '');
 
   imageTokens(width: number | null, height: number | null, frames: number): number {
     if (width === null || height === null || frames === 0) return 0;
-    const key = `${width}x${height}x${frames}`;
+    const key = (width * 65536 + height) * 2048 + frames; // dims < 65,536, frames <= 1024: one exact number
     let t = this.imageCache.get(key);
     if (t === undefined) {
       const d: Dims = { width, height };
