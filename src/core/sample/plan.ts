@@ -8,7 +8,7 @@ import { QUESTION_POOLS, XSS_OPTIONS, XSS_QUESTION } from './questions';
 import { MAX_CODE } from './frameCode';
 
 /** Bump when the package's content changes; caches of generated packages key on it. */
-export const SAMPLE_GENERATOR_VERSION = 1;
+export const SAMPLE_GENERATOR_VERSION = 2;
 export const SAMPLE_SEED = 20454;
 export const SAMPLE_BENCHMARKS = ['MVBench', 'NExTQA', 'EgoSchema', 'LVBench', 'TimeScope'] as const;
 
@@ -25,13 +25,16 @@ export interface SampleVideo {
   jitterMs: number;
   /** min(width, height): 720 up to 30 min, 480 beyond. */
   storedShortSide: 720 | 480;
-  /** Longer than ~600 s: the fps1 grid exceeds 582 frames, so fps1/fps2 are capped and fps0.25 is not. */
+  /** Longer than 600 s: unless square, the fps1 grid exceeds the cap (582 for 16:9, 743 for 4:3),
+   *  so fps1/fps2 are capped and fps0.25 is not. */
   long: boolean;
   tooShort: boolean;
   /** The first frame's timestamp is not 0. */
   lateStart: boolean;
   /** Frame spacing is not constant. */
   vfr: boolean;
+  /** width == height: the fps cap is 1024 frames, and fps2 of a long one overflows 65,536 tokens. */
+  square: boolean;
   /** The manifest rows that point at this video (a video may serve two benchmarks). */
   uses: Array<{ benchmark: string; video_id: string }>;
 }
@@ -98,6 +101,9 @@ const RECIPES: VideoRecipe[] = [
   { benchmark: 'TimeScope', width: 720, height: 1280, nFrames: 1024, spacingMs: 700, questions: 3 },
   { benchmark: 'TimeScope', width: 640, height: 480, nFrames: 1024, spacingMs: 1900, startMs: 3000, questions: 3, existing: [{ condition: 'v_32', n: 1 }] },
   { benchmark: 'TimeScope', width: 1280, height: 720, nFrames: 240, spacingMs: 500, questions: 2 },
+  // Square and long (614 s): at 224x224 the cap is 1024 frames, so fps2 sends 1024 frames (~67.6k
+  // tokens) and a 65,536-token server refuses it (SPEC §2.5): the dry run's context_refusals.
+  { benchmark: 'TimeScope', width: 720, height: 720, nFrames: 1024, spacingMs: 600, questions: 2 },
 ];
 
 const VIDEO_ID_PREFIX: Record<string, string> = {
@@ -180,7 +186,7 @@ export function planSample(scale = 1): SamplePlan {
       const video: SampleVideo = {
         hash, tag, width: r.width, height: r.height, nFrames: r.nFrames, startMs, spacingMs: r.spacingMs, jitterMs,
         storedShortSide: shortSide as 720 | 480, long: durationS > LONG_SECONDS, tooShort: r.nFrames <= 32,
-        lateStart: startMs !== 0, vfr: jitterMs !== 0, uses,
+        lateStart: startMs !== 0, vfr: jitterMs !== 0, square: r.width === r.height, uses,
       };
       videos.push(video);
       for (const u of uses) manifest.push({ benchmark: u.benchmark, video_id: u.video_id, hash });

@@ -19,7 +19,7 @@
  * `decodeFrameIndex(jpegOrRaw)` from src/core/sample/frameCode.ts.
  *
  * Cache: <os.tmpdir()>/fpsweep-sample-cache/<key>/{package/, summary.json}; the key hashes the
- * generator version and the source of src/core/sample, src/core/protocol, the package schemas and
+ * generator version and the source of src/core/sample, src/core/protocol, the package layout and
  * the CSV row writer, so a change there makes a new package. An entry is built in a temporary
  * folder and renamed into place (concurrent test processes are safe: the first rename wins), and
  * its file list and sizes are checked on first use in each process: a package someone wrote into
@@ -47,7 +47,7 @@ export interface SampleFixture {
 const REPO = path.resolve(__dirname, '../../..');
 /** Source files whose change changes the package. */
 const SOURCE_DIRS = ['src/core/sample', 'src/core/protocol'];
-const SOURCE_FILES = ['src/core/package/schemas.ts', 'src/core/package/layout.ts', 'src/core/runner/csvRow.ts'];
+const SOURCE_FILES = ['src/core/package/layout.ts', 'src/core/runner/csvRow.ts'];
 
 function cacheRoot(): string {
   return process.env.FPSWEEP_SAMPLE_CACHE ?? path.join(os.tmpdir(), 'fpsweep-sample-cache');

@@ -14,7 +14,7 @@ import { readResultsCsv } from '../../../src/core/package/resultsCsv';
 import {
   rawRecordSchema, scopeSummarySchema, videoMetaSchema, videosManifestSchema, type VideoMeta,
 } from '../../../src/core/package/schemas';
-import { parseCondition, planFrames, resizeDims } from '../../../src/core/protocol';
+import { buildPromptText, parseCondition, planFrames, predictContextRefusal, resizeDims } from '../../../src/core/protocol';
 
 const execa = () => import('execa').then((m) => m.execa);
 
@@ -72,12 +72,13 @@ describe('fpsweep sample: the package', function () {
     const { plan } = sample;
     assert.deepEqual(plan.benchmarks, ['MVBench', 'NExTQA', 'EgoSchema', 'LVBench', 'TimeScope']);
     const v = plan.videos;
-    const aspects = new Set(v.map((x) => (x.width > x.height ? `${Math.round((x.width / x.height) * 9)}:9` : 'portrait')));
+    const aspects = new Set(v.map((x) => (x.width === x.height ? 'square' : x.width > x.height ? `${Math.round((x.width / x.height) * 9)}:9` : 'portrait')));
     assert.ok(aspects.has('16:9') && aspects.has('12:9') && aspects.has('portrait'), [...aspects].join());
     assert.ok(v.some((x) => x.storedShortSide === 480) && v.some((x) => x.storedShortSide === 720));
     assert.ok(v.some((x) => x.tooShort) && v.some((x) => x.lateStart) && v.some((x) => x.vfr));
     assert.ok(v.filter((x) => x.long).length >= 2);
     assert.ok(v.some((x) => x.uses.length > 1), 'one video serves two benchmarks');
+    assert.ok(v.some((x) => x.square && x.long), 'a long square video (context refusal at fps2)');
     for (const bench of plan.benchmarks) {
       const items = plan.items.filter((i) => i.benchmark === bench && i.hash);
       const perVideo = new Map<string, number>();
@@ -145,8 +146,13 @@ describe('fpsweep sample: the package', function () {
         continue;
       }
       const capped = plans.map((p) => (p.status === 'send' ? p.cappedCtx : null));
-      if (v.long) assert.deepEqual([capped[0], capped[2], capped[3]], [false, true, true], v.hash);
+      if (v.long && !v.square) assert.deepEqual([capped[0], capped[2], capped[3]], [false, true, true], v.hash);
       else assert.deepEqual(capped, [false, false, false, false], v.hash);
+      // What a 65,536-token server would refuse (SPEC §2.5): only fps2 of the long square video.
+      const prompt = buildPromptText('Q?', ['a', 'b', 'c', 'd']);
+      const refused = plans.map((p) => p.status === 'send'
+        && predictContextRefusal(p.indices.map(() => ({ width: p.width!, height: p.height! })), prompt, 65536));
+      assert.deepEqual(refused, [false, false, false, v.long && v.square], v.hash);
     }
     for (const v of sample.plan.videos.filter((x) => x.uses.some((u) => u.benchmark === 'MVBench'))) assert.ok(!v.long);
     const wide = sample.plan.videos.filter((x) => x.long && Math.abs(x.width / x.height - 16 / 9) < 0.01);
