@@ -168,7 +168,7 @@ abstract class BaseServer implements ServerHandle {
 
 class LaunchedServer extends BaseServer {
   private child: ResultPromise | null = null;
-  private exited: { code: number | null; signal: string | null } | null = null;
+  private exited: { code: number | null; signal: string | null; spawnError: string | null } | null = null;
   private logOffset = 0;
   private busy = false; // a restart is under way: polls stand aside
   private stopping = false;
@@ -229,7 +229,8 @@ class LaunchedServer extends BaseServer {
     this.fleet.recordServers();
     void child.then((r) => {
       if (this.child !== child) return;
-      this.exited = { code: r.exitCode ?? null, signal: r.signal ?? null };
+      const spawnError = r.exitCode === undefined && r.signal === undefined && r.failed ? ((r as { code?: string }).code ?? r.shortMessage ?? "spawn failed") : null;
+      this.exited = { code: r.exitCode ?? null, signal: r.signal ?? null, spawnError };
       // A death while up is noticed at once, not at the next poll.
       if (this.state === 'up' && !this.busy && !this.stopping) void this.recover(`process exited (${this.exitText()})`);
     });
@@ -237,6 +238,8 @@ class LaunchedServer extends BaseServer {
 
   private exitText(): string {
     if (!this.exited) return 'running';
+    if (this.exited.spawnError === 'ENOENT') return `\`${this.bin}\` was not found: install vLLM 0.11 or point VLLM_BIN at it`;
+    if (this.exited.spawnError) return `could not start \`${this.bin}\`: ${this.exited.spawnError}`;
     return this.exited.signal ? `signal ${this.exited.signal}` : `exit code ${this.exited.code}`;
   }
 

@@ -209,4 +209,12 @@ describe('launcher', function () {
     }
     assert.deepEqual(readServerRecords(layout), []);
   });
+  it('says so when the vLLM executable does not exist', async () => {
+    const layout = new PackageLayout(tmpDir('pkg'));
+    const basePort = await freePortBase(1);
+    await assert.rejects(
+      launchServers({ layout, gpus: [0], maxSeqs: 4, gpuUtil: 0.85, vllmBin: '/nonexistent/vllm', basePort, ...FAST }),
+      /`\/nonexistent\/vllm` was not found: install vLLM 0\.11 or point VLLM_BIN at it/,
+    );
+  });
 });
