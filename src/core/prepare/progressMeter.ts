@@ -97,7 +97,7 @@ export function formatDuration(seconds: number): string {
 
 /** One stderr line: `label  1.20 GB / 4.00 GB  30%  210 MB/s  ETA 13s`. */
 export function formatProgress(p: ProgressSnapshot): string {
-  const pct = p.totalBytes > 0 ? Math.floor((100 * p.doneBytes) / p.totalBytes) : 100;
+  const pct = p.totalBytes > 0 ? Math.min(100, Math.floor((100 * p.doneBytes) / p.totalBytes)) : 100;
   const eta = p.etaSeconds === null ? 'ETA ?' : `ETA ${formatDuration(p.etaSeconds)}`;
   return `${p.label}  ${formatBytes(p.doneBytes)} / ${formatBytes(p.totalBytes)}  ${pct}%  ${formatBytes(p.bytesPerSecond)}/s  ${eta}`;
 }

@@ -63,17 +63,27 @@ export interface TarballOptions {
   onProgress?: ProgressListener;
 }
 
-async function walkSize(abs: string): Promise<{ bytes: number; files: number }> {
+const block = (n: number) => Math.ceil(n / 512) * 512;
+
+/** Files under a path and the size of their tar stream (a 512-byte header each, bodies padded). */
+async function walkSize(abs: string, rel: string): Promise<{ bytes: number; files: number; tarBytes: number }> {
   const st = await fs.lstat(abs);
-  if (!st.isDirectory()) return { bytes: st.isFile() ? st.size : 0, files: 1 };
+  // Paths of 100 bytes or more get an extra pax header; counted roughly (progress only).
+  const header = rel.length + 1 >= 100 ? 1536 : 512;
+  if (!st.isDirectory()) {
+    const size = st.isFile() ? st.size : 0;
+    return { bytes: size, files: 1, tarBytes: header + block(size) };
+  }
   let bytes = 0;
   let files = 0;
+  let tarBytes = header;
   for (const name of await fs.readdir(abs)) {
-    const sub = await walkSize(path.join(abs, name));
+    const sub = await walkSize(path.join(abs, name), `${rel}/${name}`);
     bytes += sub.bytes;
     files += sub.files;
+    tarBytes += sub.tarBytes;
   }
-  return { bytes, files };
+  return { bytes, files, tarBytes };
 }
 
 async function renameAtomically(tmp: string, final: string): Promise<void> {
@@ -96,11 +106,13 @@ export async function makeReturnsTarball(packageDir: string | PackageLayout, opt
   const missing: string[] = [];
   let inputBytes = 0;
   let files = 0;
+  let tarBytes = 1024; // two zero blocks end the archive
   for (const rel of RETURNS_PATHS) {
     try {
-      const s = await walkSize(path.join(layout.root, rel));
+      const s = await walkSize(path.join(layout.root, rel), rel);
       inputBytes += s.bytes;
       files += s.files;
+      tarBytes += s.tarBytes;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') missing.push(rel);
       else throw err;
@@ -114,11 +126,11 @@ export async function makeReturnsTarball(packageDir: string | PackageLayout, opt
   const sha256Path = path.join(layout.root, SHA256_FILE);
   const tmpTar = path.join(layout.root, `.${names.tarball}.tmp-${process.pid}`);
   const tmpSha = path.join(layout.root, `.${SHA256_FILE}.tmp-${process.pid}`);
-  const meter = new ProgressMeter(`packing ${names.tarball}`, inputBytes, opts.onProgress);
+  // Progress counts the uncompressed tar stream against its expected size.
+  const meter = new ProgressMeter(`packing ${names.tarball}`, tarBytes, opts.onProgress);
   const hash = createHash('sha256');
   let bytes = 0;
   try {
-    // Progress counts the uncompressed tar stream (headers included), against the files' total.
     const countIn = new Transform({
       transform(chunk: Buffer, _enc, cb) {
         meter.add(chunk.length);

@@ -72,3 +72,15 @@ describe('returns tarball', () => {
     assert.throws(() => returnsNames('a/b', date), /cannot be part of a file name/);
   });
 });
+
+describe('returns tarball progress', () => {
+  it('reports progress up to exactly the tar stream size (headers and padding included), never past it', async () => {
+    const dir = await makeReturnsPackage(50_000);
+    const seen: Array<{ done: number; total: number }> = [];
+    await makeReturnsTarball(dir, { hostname: 'h', date: new Date(2026, 0, 1), onProgress: (p) => seen.push({ done: p.doneBytes, total: p.totalBytes }) });
+    const last = seen[seen.length - 1];
+    assert.ok(seen.length >= 1);
+    assert.equal(last.done, last.total);
+    assert.ok(seen.every((s) => s.done <= s.total));
+  });
+});
