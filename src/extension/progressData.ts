@@ -4,6 +4,12 @@
 import { z } from 'zod';
 import type { WorkerStatus, ServerStatus } from '../core/runner/statusSchema';
 
+/**
+ * One benchmark × condition. `done` counts rows in the CSV (any status); `todo` what is left to write
+ * (requests, and NA/reuse rows not yet written); `na`/`reuse` how many of the cell's rows are (or will
+ * be) NA/reuse; `failed` items that failed or cannot run (no video, bad meta). Both sources (the
+ * worker's CellBook and the dry run's unit statuses) keep done + todo + failed == total.
+ */
 export interface CellView {
   benchmark: string;
   condition: string;
@@ -19,7 +25,7 @@ export interface BenchmarkView {
   benchmark: string;
   cells: CellView[];
   total: number;
-  /** done + NA + reuse: rows that need nothing more. */
+  /** Rows in the CSV. */
   finished: number;
   failed: number;
 }
@@ -81,7 +87,7 @@ function sum<T>(xs: T[], f: (x: T) => number): number {
 }
 
 export function finishedOf(c: CellView): number {
-  return c.done + c.na + c.reuse;
+  return c.done;
 }
 
 export function fromWorkerStatus(s: WorkerStatus, live: boolean): ProgressView {
@@ -118,7 +124,8 @@ export function fromDryRun(d: DryRunJson): ProgressView {
     condition: r.condition,
     total: r.todo + r.NA + r.reuse + r.done + r.no_video + (r.bad_meta ?? 0),
     done: r.done,
-    todo: r.todo,
+    // Every unit is one of done / NA / reuse / todo / no_video / bad_meta: NA and reuse rows are still to write.
+    todo: r.todo + r.NA + r.reuse,
     na: r.NA,
     reuse: r.reuse,
     // Items that cannot run as they are: no video or an invalid meta.json.
@@ -161,6 +168,7 @@ export type CellState = 'done' | 'failed' | 'running' | 'todo' | 'na';
 /** The one state whose icon a cell shows: failures first, so they are never hidden by progress. */
 export function cellState(c: CellView, live: boolean): CellState {
   if (c.failed > 0) return 'failed';
+  // Every row of the cell is NA (e.g. v_128 on too-short videos): nothing was or will be asked.
   if (c.total > 0 && c.na === c.total) return 'na';
   if (c.todo === 0) return 'done';
   // Only a cell that has moved is "running"; the rest of a live run is still queued.

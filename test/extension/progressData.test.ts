@@ -1,0 +1,87 @@
+import * as assert from 'node:assert/strict';
+import { cellState, dryRunJsonSchema, formatEta, fromDryRun, fromWorkerStatus, percent } from '../../src/extension/progressData';
+import { workerStatusSchema, type WorkerStatus } from '../../src/core/runner/statusSchema';
+
+function status(over: Partial<WorkerStatus> = {}): WorkerStatus {
+  return workerStatusSchema.parse({
+    version: 1, pid: 123, runId: 'r1', startedAt: 't0', updatedAt: 't1', state: 'running', mode: 'pilot',
+    benchmarks: ['MVBench', 'LVBench'], conditions: ['v_1', 'v_32'], message: null,
+    totals: { total: 40, done: 12, todo: 25, inFlight: 2, failed: 3, addedThisRun: 5 },
+    cells: [
+      { benchmark: 'MVBench', condition: 'v_1', total: 10, done: 10, todo: 0, na: 0, reuse: 0, failed: 0, noVideo: 0 },
+      { benchmark: 'MVBench', condition: 'v_32', total: 10, done: 2, todo: 7, na: 0, reuse: 0, failed: 0, noVideo: 1 },
+      { benchmark: 'LVBench', condition: 'v_1', total: 10, done: 0, todo: 8, na: 0, reuse: 0, failed: 2, noVideo: 0 },
+      { benchmark: 'LVBench', condition: 'v_32', total: 10, done: 0, todo: 10, na: 0, reuse: 4, failed: 0, noVideo: 0 },
+    ],
+    throughput: { requestsPerMin: 60, framesPerSec: 10 }, etaSeconds: 125,
+    servers: [{ index: 0, endpoint: 'http://127.0.0.1:8011', state: 'up', running: 3, waiting: 1, restarts: 0, message: null }],
+    summary: null,
+    ...over,
+  });
+}
+
+describe('extension progress data', () => {
+  it('groups worker cells by benchmark; finished counts CSV rows, failures include no-video', () => {
+    const v = fromWorkerStatus(status(), true);
+    assert.deepEqual(v.benchmarks.map((b) => b.benchmark), ['MVBench', 'LVBench']);
+    const mvb = v.benchmarks[0];
+    assert.equal(mvb.total, 20);
+    assert.equal(mvb.finished, 12);
+    assert.equal(mvb.failed, 1);
+    assert.equal(v.benchmarks[1].failed, 2);
+    assert.equal(v.total, 40);
+    assert.equal(v.finished, 12);
+    assert.equal(v.etaSeconds, 125);
+    assert.equal(v.servers[0].state, 'up');
+  });
+
+  it('a status that is not live shows no ETA and its servers as down', () => {
+    const v = fromWorkerStatus(status({ state: 'done' }), false);
+    assert.equal(v.live, false);
+    assert.equal(v.etaSeconds, null);
+    assert.deepEqual(v.servers.map((s) => [s.state, s.running]), [['down', null]]);
+  });
+
+  it('counts the dry run: NA and reuse rows are still to write, no_video and bad_meta failed', () => {
+    const d = dryRunJsonSchema.parse({
+      rows: [
+        { benchmark: 'MVBench', condition: 'v_128_s224', todo: 3, NA: 2, reuse: 0, done: 5, no_video: 1, bad_meta: 1, context_refusals: 0 },
+        { benchmark: 'LVBench', condition: 'v_32_s448', todo: 0, NA: 0, reuse: 4, done: 1, no_video: 0, context_refusals: 0 },
+      ],
+      totals: {},
+    });
+    const v = fromDryRun(d);
+    const [a, b] = v.benchmarks.map((x) => x.cells[0]);
+    assert.deepEqual([a.total, a.done, a.todo, a.failed], [12, 5, 5, 2]);
+    assert.equal(a.done + a.todo + a.failed, a.total);
+    assert.deepEqual([b.total, b.done, b.todo, b.reuse], [5, 1, 4, 4]);
+    assert.equal(v.live, false);
+    assert.equal(v.finished, 6);
+  });
+
+  it('rejects a dry run that is not the SPEC §8 shape', () => {
+    assert.equal(dryRunJsonSchema.safeParse({ rows: [{ benchmark: 'X', condition: 'v_1', todo: -1 }] }).success, false);
+  });
+
+  it('cell state: failures first, then all-NA, then done, then running only when live and moving', () => {
+    const base = { benchmark: 'B', condition: 'c', total: 4, done: 0, todo: 4, na: 0, reuse: 0, failed: 0 };
+    assert.equal(cellState({ ...base, failed: 1, todo: 3 }, true), 'failed');
+    assert.equal(cellState({ ...base, na: 4, todo: 0, done: 4 }, false), 'na');
+    assert.equal(cellState({ ...base, done: 4, todo: 0 }, true), 'done');
+    assert.equal(cellState({ ...base, done: 1, todo: 3 }, true), 'running');
+    assert.equal(cellState({ ...base, done: 1, todo: 3 }, false), 'todo');
+    assert.equal(cellState(base, true), 'todo');
+  });
+
+  it('percent floors, and an empty cell is complete', () => {
+    assert.equal(percent(199, 200), 99);
+    assert.equal(percent(0, 0), 100);
+  });
+
+  it('formats an ETA', () => {
+    assert.equal(formatEta(null), '');
+    assert.equal(formatEta(59), '59s');
+    assert.equal(formatEta(125), '2m 5s');
+    assert.equal(formatEta(3725), '1h 2m');
+  });
+});
