@@ -1,7 +1,7 @@
 // `fpsweep sample`: a small complete run package, its ground truth, and the frame code tests read.
 export { makeSamplePackage, type MakeSampleOptions, type SampleSummary } from './makeSample';
 export {
-  planSample, plannedTimestamp, SAMPLE_BENCHMARKS, SAMPLE_GENERATOR_VERSION,
+  planSample, plannedTimestamp, describeSample, SAMPLE_BENCHMARKS, SAMPLE_GENERATOR_VERSION, type SampleFacts,
   type SamplePlan, type SampleVideo, type SampleItem, type ExistingRow, type MissingVideo,
 } from './plan';
 export {

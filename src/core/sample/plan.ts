@@ -225,3 +225,37 @@ export function planSample(scale = 1): SamplePlan {
     missingFolderHashes: [goneHash], existing, xssItemId,
   };
 }
+
+/** The plan's facts as lists, for tests that count rather than hard-code. */
+export interface SampleFacts {
+  /** item ids (benchmark/item_id) whose video_id has no manifest row. */
+  itemsWithoutManifestRow: string[];
+  /** item ids whose manifest row points at a <hash>/ folder that does not exist. */
+  itemsWithoutFolder: string[];
+  tooShort: string[];
+  stored480: string[];
+  stored720: string[];
+  /** Longer than 600 s (see SampleVideo.long). */
+  long: string[];
+  lateStart: string[];
+  vfr: string[];
+  square: string[];
+  portrait: string[];
+}
+
+export function describeSample(plan: SamplePlan): SampleFacts {
+  const hashes = (f: (v: SampleVideo) => boolean) => plan.videos.filter(f).map((v) => v.hash);
+  const items = (m: MissingVideo) => plan.items.filter((i) => i.missing === m).map((i) => `${i.benchmark}/${i.item_id}`);
+  return {
+    itemsWithoutManifestRow: items('no_manifest_row'),
+    itemsWithoutFolder: items('no_folder'),
+    tooShort: hashes((v) => v.tooShort),
+    stored480: hashes((v) => v.storedShortSide === 480),
+    stored720: hashes((v) => v.storedShortSide === 720),
+    long: hashes((v) => v.long),
+    lateStart: hashes((v) => v.lateStart),
+    vfr: hashes((v) => v.vfr),
+    square: hashes((v) => v.square),
+    portrait: hashes((v) => v.height > v.width),
+  };
+}
