@@ -42,7 +42,8 @@
 //       'server_down' connection refused/reset/timeouts, 502/503/504 after the retries, or aborted
 //     Retries: exponential backoff with jitter (Retry-After honoured), at most maxRetries.
 //   client.get(path) for /health, /v1/models, /metrics; client.close().
-//   parseVllmMetrics(text, modelName?) → {running, waiting, promptTokens, prefixQueries, prefixHits}.
+//   parseVllmMetrics(text, modelName?) → {running, waiting, promptTokens, prefixQueries, prefixHits};
+//   scrapeMetrics(client, modelName?) → the same from GET /metrics, or null when it does not answer.
 //
 // STAND-IN — standin/ (bundled to dist/standin-vllm.js; run as VLLM_BIN=bin/fake-vllm); its
 //   knobs (FPSWEEP_STANDIN_LATENCY, _FAULTS, _INSPECT, _CRASH_ONCE_FILE) are in standin/README.md.

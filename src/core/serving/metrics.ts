@@ -37,3 +37,17 @@ export function parseVllmMetrics(text: string, modelName?: string): VllmMetrics 
   }
   return out;
 }
+
+/** Scrapes one server's /metrics; null when it does not answer (the caller treats it as unknown). */
+export async function scrapeMetrics(
+  client: { get(path: string, timeoutMs?: number): Promise<{ status: number; text: string }> },
+  modelName?: string,
+  timeoutMs = 3_000,
+): Promise<VllmMetrics | null> {
+  try {
+    const r = await client.get('/metrics', timeoutMs);
+    return r.status === 200 ? parseVllmMetrics(r.text, modelName) : null;
+  } catch {
+    return null;
+  }
+}

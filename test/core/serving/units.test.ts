@@ -14,6 +14,7 @@ import { readStandinEnv } from '../../../src/core/serving/standin/config';
 import { PrefixCache } from '../../../src/core/serving/standin/prefixCache';
 import { renderMetrics, newCounters } from '../../../src/core/serving/standin/metrics';
 import { standinAnswer } from '../../../src/core/serving/standin/answer';
+import { Engine } from '../../../src/core/serving/standin/engine';
 import * as msg from '../../../src/core/serving/vllmMessages';
 import { freePortBase } from './helpers';
 
@@ -193,5 +194,18 @@ describe('serving units', () => {
       await c.close();
       srv.close();
     }
+  });
+  it('stand-in engine: prefill shared like one GPU, or parallel; slots limited by max-num-seqs', async () => {
+    const time = async (engine: Engine, n: number, workS: number) => {
+      const t0 = performance.now();
+      await Promise.all(Array.from({ length: n }, () => engine.run({ workS, fixedS: 0 })));
+      return (performance.now() - t0) / 1000;
+    };
+    const shared = await time(new Engine(8, true), 3, 0.15);
+    assert.ok(shared >= 0.43 && shared < 0.7, `3 × 0.15 s shared → ~0.45 s, got ${shared}`);
+    const parallel = await time(new Engine(8, false), 3, 0.15);
+    assert.ok(parallel >= 0.14 && parallel < 0.35, `3 × 0.15 s in parallel → ~0.15 s, got ${parallel}`);
+    const limited = await time(new Engine(1, false), 3, 0.1);
+    assert.ok(limited >= 0.29 && limited < 0.55, `one slot → ~0.3 s, got ${limited}`);
   });
 });
