@@ -5,6 +5,7 @@ import type { FailureRecord } from '../package/schemas';
 import type { FailureGroup, LogLine } from './schema';
 
 export const DIAGNOSIS_THRESHOLD = 100;
+const SERVER_KINDS: ReadonlySet<string> = new Set(['request', 'server_down']);
 const EXAMPLES = 5;
 
 export function groupFailures(records: readonly FailureRecord[]): { byKind: Record<string, number>; groups: FailureGroup[] } {
@@ -25,7 +26,9 @@ export function groupFailures(records: readonly FailureRecord[]): { byKind: Reco
 export function diagnose(groups: readonly FailureGroup[], serverLines: readonly LogLine[], threshold = DIAGNOSIS_THRESHOLD) {
   const perCell = new Map<string, { benchmark: string; condition: string; failures: number; kinds: Map<string, number> }>();
   for (const g of groups) {
-    if (g.kind === 'no_video' || g.kind === 'bad_meta') continue; // data problems, not a server's
+    // Only what a dying server causes: data problems (no_video, bad_meta), decode errors and
+    // predicted context refusals are not a restart's doing.
+    if (!SERVER_KINDS.has(g.kind)) continue;
     const key = `${g.benchmark}\0${g.condition}`;
     let c = perCell.get(key);
     if (!c) perCell.set(key, (c = { benchmark: g.benchmark, condition: g.condition, failures: 0, kinds: new Map() }));

@@ -186,3 +186,14 @@ describe('report', function () {
     assert.match(good.stdout.toString(), /## Pilot timing \(seed §4\)/);
   });
 });
+
+describe('report failure diagnosis', () => {
+  it('hundreds of context refusals or missing videos are not diagnosed as a server restart', async () => {
+    const { diagnose, groupFailures } = await import('../../../src/core/report/failures');
+    const mk = (kind: 'context' | 'no_video' | 'request', n: number) => Array.from({ length: n }, (_, i) => ({ benchmark: 'B', item_id: `i${i}`, condition: 'v_fps2_s224', kind, message: 'm', endpoint: null, attempts: 1, ts: '2026-12-01T10:00:00Z' }));
+    assert.equal(diagnose(groupFailures([...mk('context', 300), ...mk('no_video', 300)]).groups, []).length, 0);
+    const d = diagnose(groupFailures([...mk('request', 150)]).groups, []);
+    assert.equal(d.length, 1);
+    assert.match(d[0].message, /no OOM or error line found/);
+  });
+});
