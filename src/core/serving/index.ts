@@ -46,7 +46,8 @@
 //   scrapeMetrics(client, modelName?) → the same from GET /metrics, or null when it does not answer.
 //
 // STAND-IN — standin/ (bundled to dist/standin-vllm.js; run as VLLM_BIN=bin/fake-vllm); its
-//   knobs (FPSWEEP_STANDIN_LATENCY, _FAULTS, _INSPECT, _CRASH_ONCE_FILE) are in standin/README.md.
+//   knobs (FPSWEEP_STANDIN_LATENCY, _FAULTS, _INSPECT, _INSPECT_IMAGES, _CRASH_ONCE_FILE) are in
+//   standin/README.md.
 export * from './chatRequest';
 export * from './client';
 export * from './launcher';

@@ -20,14 +20,16 @@ describe('stand-in vLLM', function () {
   let s: RunningStandin;
   let media: string;
   let inspect: string;
+  let imagesDir: string;
   let client: VllmClient;
 
   before(async () => {
     media = tmpDir('media');
     inspect = path.join(tmpDir('inspect'), 'requests.jsonl');
+    imagesDir = tmpDir('inspect-images');
     s = await startStandin(
       ['--max-model-len', '3000', '--limit-mm-per-prompt', '{"image": 3}', '--max-num-seqs', '2', '--allowed-local-media-path', media],
-      { VLLM_API_KEY: KEY, FPSWEEP_STANDIN_INSPECT: inspect, FPSWEEP_STANDIN_LATENCY: 'a=0.005,b=0' },
+      { VLLM_API_KEY: KEY, FPSWEEP_STANDIN_INSPECT: inspect, FPSWEEP_STANDIN_INSPECT_IMAGES: imagesDir, FPSWEEP_STANDIN_LATENCY: 'a=0.005,b=0' },
     );
     client = new VllmClient({ url: s.url, apiKey: KEY }, { maxRetries: 2, baseDelayMs: 5 });
   });
@@ -69,9 +71,13 @@ describe('stand-in vLLM', function () {
     assert.equal(r.usage.prompt_tokens, expected);
     assert.equal(r.usage.total_tokens, expected + r.usage.completion_tokens);
     assert.match(r.text, /^(\(?[ABC]\)?\.?|The answer is [ABC]\.|Unclear from the frames\.)$/);
-    const rec = readJsonl<{ images: Array<{ width: number; height: number }>; prompt_text: string; temperature: number; max_tokens: number }>(inspect).slice(before);
+    const rec = readJsonl<{ images: Array<{ width: number; height: number; sha1: string }>; prompt_text: string; temperature: number; max_tokens: number }>(inspect).slice(before);
     assert.equal(rec.length, 1);
     assert.deepEqual(rec[0].images.map((i) => [i.width, i.height]), [[398, 224], [224, 224]]);
+    // The pixels that arrived can be read back, in order.
+    for (const [k, img] of rec[0].images.entries()) {
+      assert.deepEqual(fs.readFileSync(path.join(imagesDir, `${img.sha1}.jpg`)), frames[k]);
+    }
     assert.equal(rec[0].prompt_text, prompt);
     assert.equal(rec[0].temperature, 0);
     assert.equal(rec[0].max_tokens, 128);

@@ -41,6 +41,8 @@ export interface StandinEnv {
   crashOnceFile: string | null;
   /** JSONL file that gets one summary line per chat request (tests read back what arrived). */
   inspectFile: string | null;
+  /** Directory that gets every received image as <sha1>.jpg (tests read the pixels back). */
+  inspectImagesDir: string | null;
 }
 
 /** "a=0.05,b=0.00002" → {a: 0.05, b: 0.00002}; a malformed pair is an error, never ignored. */
@@ -69,5 +71,6 @@ export function readStandinEnv(env: NodeJS.ProcessEnv = process.env): StandinEnv
     faults: FaultsSchema.strict().parse(parseKv(fau, 'FPSWEEP_STANDIN_FAULTS')),
     crashOnceFile: scoped(env, 'FPSWEEP_STANDIN_CRASH_ONCE_FILE') || null,
     inspectFile: env.FPSWEEP_STANDIN_INSPECT || null,
+    inspectImagesDir: env.FPSWEEP_STANDIN_INSPECT_IMAGES || null,
   };
 }

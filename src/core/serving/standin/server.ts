@@ -30,7 +30,7 @@ export interface InspectRecord {
   status: number;
   model: string;
   n_images: number;
-  images: Array<{ width: number; height: number; bytes: number; source: 'data' | 'file'; path: string | null }>;
+  images: Array<{ width: number; height: number; bytes: number; sha1: string; source: 'data' | 'file'; path: string | null }>;
   prompt_text: string;
   prompt_tokens: number | null;
   cached_tokens: number | null;
@@ -163,7 +163,15 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
       const requestedMax = body.max_completion_tokens ?? body.max_tokens ?? null;
       rec.max_tokens = requestedMax;
       const images: LoadedImage[] = await loadImages(parsed.imageUrls, args.limitImages, args.allowedLocalMediaPath);
-      rec.images = images.map((i) => ({ width: i.width, height: i.height, bytes: i.bytes.length, source: i.source, path: i.path }));
+      const imageKeys = images.map((i) => contentKey(i.bytes));
+      rec.images = images.map((i, k) => ({ width: i.width, height: i.height, bytes: i.bytes.length, sha1: imageKeys[k], source: i.source, path: i.path }));
+      if (env.inspectImagesDir) {
+        fs.mkdirSync(env.inspectImagesDir, { recursive: true });
+        images.forEach((img, k) => {
+          const f = `${env.inspectImagesDir}/${imageKeys[k]}.jpg`;
+          if (!fs.existsSync(f)) fs.writeFileSync(f, img.bytes);
+        });
+      }
       const dims = images.map((i) => ({ width: i.width, height: i.height }));
       const promptTokens = predictPromptTokens(dims, promptText);
       rec.prompt_tokens = promptTokens;
@@ -174,7 +182,6 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
       }
       if (promptTokens > L) throw new RequestRefusal(400, msg.decoderPromptTooLong(promptTokens, L));
 
-      const imageKeys = images.map((i) => contentKey(i.bytes));
       const segments: Segment[] = images.map((img, k) => ({ key: imageKeys[k], tokens: qwenImageTokens(img.width, img.height) }));
       const imageTokens = segments.reduce((s, x) => s + x.tokens, 0);
       segments.push({ key: contentKey('text\0' + promptText), tokens: promptTokens - imageTokens });
