@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { runDoctor } from '../../../src/core/doctor/doctor';
 import { doctorReportSchema, type DoctorLine, type DoctorReport } from '../../../src/core/doctor/schema';
 import { contextFit, KV_BYTES_PER_TOKEN, checkContext } from '../../../src/core/doctor/context';
@@ -141,7 +142,6 @@ describe('doctor', function () {
   });
 
   it('the CLI prints JSON with --json and exits 1 when a line fails', async () => {
-    const { spawnSync } = await import('node:child_process');
     const env = await fakeHost({ gpus: null, vllmVersion: null });
     const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../../src/cli/main.ts'), 'doctor', '--json'], { env: { ...process.env, ...env, PATH: `${env.PATH}:${path.dirname(process.execPath)}` } });
     assert.equal(r.status, 1, r.stderr.toString());

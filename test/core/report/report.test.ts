@@ -6,6 +6,7 @@ import { buildReport, writeReport } from '../../../src/core/report/buildReport';
 import { reportMarkdown } from '../../../src/core/report/markdown';
 import { reportSchema } from '../../../src/core/report/schema';
 import { pyFixed } from '../../../src/core/report/pyFormat';
+import { diagnose, groupFailures } from '../../../src/core/report/failures';
 import { makeReportPackage, SEED_TIMING_SCRIPT, LAUNCH_LINES, LAST_WRITE_S, RUN_START } from './fixture';
 
 // The seed script's output on the fixture, from python3 (kept here so the test runs without Python too).
@@ -189,7 +190,6 @@ describe('report', function () {
 
 describe('report failure diagnosis', () => {
   it('hundreds of context refusals or missing videos are not diagnosed as a server restart', async () => {
-    const { diagnose, groupFailures } = await import('../../../src/core/report/failures');
     const mk = (kind: 'context' | 'no_video' | 'request', n: number) => Array.from({ length: n }, (_, i) => ({ benchmark: 'B', item_id: `i${i}`, condition: 'v_fps2_s224', kind, message: 'm', endpoint: null, attempts: 1, ts: '2026-12-01T10:00:00Z' }));
     assert.equal(diagnose(groupFailures([...mk('context', 300), ...mk('no_video', 300)]).groups, []).length, 0);
     const d = diagnose(groupFailures([...mk('request', 150)]).groups, []);
