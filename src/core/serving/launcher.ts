@@ -104,7 +104,9 @@ export interface Fleet extends EventEmitter {
   stop(): Promise<void>;
 }
 
-const DEFAULTS = { intervalMs: 5_000, failThreshold: 3, healthTimeoutMs: 5_000, maxRestarts: 3, killGraceMs: 10_000 };
+// A busy server can be slow to answer /health (the API process also loads the images), so a live one
+// is declared hung only after about a minute of silence; a dead process is noticed at once.
+const DEFAULTS = { intervalMs: 10_000, failThreshold: 4, healthTimeoutMs: 10_000, maxRestarts: 3, killGraceMs: 10_000 };
 
 function shellQuote(s: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
