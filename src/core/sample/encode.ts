@@ -5,8 +5,9 @@ import { codeRows } from './frameCode';
 import { plannedTimestamp, type SampleVideo } from './plan';
 import type { VideoMeta } from '../package/schemas';
 
-const FFMPEG = process.env.FFMPEG_BIN ?? 'ffmpeg';
-const FFPROBE = process.env.FFPROBE_BIN ?? 'ffprobe';
+// Read at each call so a test (or a user) can point them elsewhere.
+const ffmpegBin = () => process.env.FFMPEG_BIN || 'ffmpeg';
+const ffprobeBin = () => process.env.FFPROBE_BIN || 'ffprobe';
 
 // execa 9 is ESM-only: a dynamic import loads it natively both under tsx (mocha) and in the esbuild
 // bundle, where a static import would be turned into a require of its ESM-only dependencies.
@@ -35,26 +36,36 @@ export async function encodeSampleVideo(v: SampleVideo, file: string): Promise<v
     file,
   ];
   const execa = await loadExeca();
-  const proc = execa(FFMPEG, args, { stdin: 'pipe', stdout: 'ignore', stderr: 'pipe', reject: false });
+  const proc = execa(ffmpegBin(), args, { stdin: 'pipe', stdout: 'ignore', stderr: 'pipe', reject: false });
+  // Resolves when ffmpeg is gone for any reason (exit, crash, not found): a write loop waiting for
+  // 'drain' must never outlive it, or the process would end with this promise still pending.
+  const exited = proc.then(() => undefined);
   const stdin = proc.stdin!;
   let pipeError: Error | null = null;
   stdin.on('error', (err) => { pipeError = err; }); // EPIPE when ffmpeg dies; its stderr says why
   try {
-    for (let k = 0; k < v.nFrames && !pipeError; k++) {
+    for (let k = 0; k < v.nFrames && !pipeError && !stdin.destroyed; k++) {
       const frame = codeRows(v.width, { frameIndex: k, videoTag: v.tag });
-      if (!stdin.write(frame)) await drained(stdin);
+      if (!stdin.write(frame)) await Promise.race([drained(stdin), exited]);
     }
   } finally {
     stdin.end();
   }
   const result = await proc;
-  if (result.exitCode !== 0 || pipeError) {
-    throw new Error(`ffmpeg failed to encode sample video ${v.hash} (exit ${result.exitCode}): ${String(result.stderr).trim() || pipeError}`);
+  if (result.failed || pipeError) {
+    throw new Error(`ffmpeg failed to encode sample video ${v.hash}: ${describeFailure(result, pipeError)}`);
   }
+}
+
+function describeFailure(result: { code?: string; exitCode?: number; stderr?: unknown; shortMessage?: string }, pipeError: Error | null): string {
+  if (result.code === 'ENOENT') return `${ffmpegBin()} was not found; install ffmpeg (e.g. apt-get install -y ffmpeg) or set FFMPEG_BIN`;
+  const stderr = String(result.stderr ?? '').trim();
+  return `exit ${result.exitCode ?? '?'}: ${stderr || result.shortMessage || pipeError?.message || 'no message'}`;
 }
 
 /** Resolves when the stream drains, closes or fails, leaving no listener behind. */
 function drained(stream: Writable): Promise<void> {
+  if (stream.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       stream.off('drain', done);
@@ -91,12 +102,18 @@ export interface ProbedVideo {
 /** What ffprobe reports for the frames of a video file: the truth meta.json is written from. */
 export async function probeVideo(file: string): Promise<ProbedVideo> {
   const execa = await loadExeca();
-  const { stdout } = await execa(FFPROBE, [
+  const probe = await execa(ffprobeBin(), [
     '-v', 'error', '-select_streams', 'v:0',
     '-show_entries', 'stream=width,height,duration:frame=pts_time,best_effort_timestamp_time',
     '-of', 'json', file,
-  ]);
-  const parsed = probeSchema.parse(JSON.parse(stdout));
+  ], { reject: false });
+  if (probe.failed) {
+    const why = (probe as { code?: string }).code === 'ENOENT'
+      ? `${ffprobeBin()} was not found; install ffmpeg (it brings ffprobe) or set FFPROBE_BIN`
+      : String(probe.stderr).trim() || probe.shortMessage;
+    throw new Error(`ffprobe could not read ${file}: ${why}`);
+  }
+  const parsed = probeSchema.parse(JSON.parse(probe.stdout));
   const timestamps = parsed.frames.map((f, i) => {
     const t = Number(f.best_effort_timestamp_time ?? f.pts_time);
     if (!Number.isFinite(t)) throw new Error(`${file}: ffprobe gave no timestamp for frame ${i}`);

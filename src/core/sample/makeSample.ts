@@ -63,17 +63,26 @@ async function writeJsonl(file: string, rows: readonly unknown[]): Promise<void>
   await fs.writeFile(file, rows.map((r) => JSON.stringify(r) + '\n').join(''));
 }
 
-/** Runs `work` over `inputs` with at most `limit` at a time; the first failure rejects. */
+/**
+ * Runs `work` over `inputs` with at most `limit` at a time. After a failure no new work starts, the
+ * running ones finish, and the first error is thrown (nothing keeps writing after we return).
+ */
 async function pool<T, R>(inputs: readonly T[], limit: number, work: (x: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(inputs.length);
   let next = 0;
+  let failure: { error: unknown } | null = null;
   const lanes = Array.from({ length: Math.min(limit, inputs.length) }, async () => {
-    while (next < inputs.length) {
+    while (next < inputs.length && !failure) {
       const i = next++;
-      results[i] = await work(inputs[i]);
+      try {
+        results[i] = await work(inputs[i]);
+      } catch (error) {
+        failure ??= { error };
+      }
     }
   });
   await Promise.all(lanes);
+  if (failure) throw (failure as { error: unknown }).error;
   return results;
 }
 

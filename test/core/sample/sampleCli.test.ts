@@ -72,6 +72,26 @@ describe('fpsweep sample: the command', function () {
     assert.equal(await fs.readFile(path.join(tmp, 'notes.txt'), 'utf8'), 'mine');
   });
 
+  for (const [what, bin, message] of [
+    ['ffmpeg is missing', '/nonexistent/ffmpeg', /was not found; install ffmpeg/],
+    ['ffmpeg dies at once', '/bin/false', /ffmpeg failed to encode/],
+  ] as const) {
+    it(`fails with a clear message and leaves nothing behind when ${what}`, async () => {
+      const saved = process.env.FFMPEG_BIN;
+      process.env.FFMPEG_BIN = bin;
+      try {
+        const out = path.join(tmp, 'fp');
+        const r = await cli(['--out', out]);
+        assert.equal(r.code, 1);
+        assert.match(r.stderr, message);
+        assert.deepEqual(await fs.readdir(tmp), []);
+      } finally {
+        if (saved === undefined) delete process.env.FFMPEG_BIN;
+        else process.env.FFMPEG_BIN = saved;
+      }
+    });
+  }
+
   it('--no-extract makes only the shards, byte-identical to the shared package (same seed, same output)', async () => {
     const shared = await getSamplePackage();
     const out = path.join(tmp, 'fp');
