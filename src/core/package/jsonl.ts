@@ -36,7 +36,8 @@ export function parseJsonlText<T>(text: string, file: string, schema: z.ZodType<
   const records: JsonlRecord<T>[] = [];
   const problems: LineProblem[] = [];
   const expected = opts.expected ? `expected ${opts.expected}` : 'expected one JSON object per line';
-  let start = 0;
+  // A UTF-8 byte-order mark (some editors add one) is not part of the first record.
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 0;
   while (start <= text.length) {
     let end = text.indexOf('\n', start);

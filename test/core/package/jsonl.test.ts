@@ -43,6 +43,12 @@ describe('package/jsonl', () => {
     for (const p of res.problems) assert.match(p.message, /plain name/);
   });
 
+  it('reads a first line after a byte-order mark', () => {
+    const res = parseJsonlText('\ufeff{"benchmark": "B", "video_id": "v", "hash": "h"}\n', 'm.jsonl', manifestRowSchema);
+    assert.deepEqual(res.problems, []);
+    assert.equal(res.records[0].value.hash, 'h');
+  });
+
   it('a schema error names the field path', () => {
     const res = parseJsonlText('{"a": {"b": "x"}}\n', 'f', z.object({ a: z.object({ b: z.number() }) }));
     assert.equal(res.records.length, 0);

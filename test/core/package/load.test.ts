@@ -4,7 +4,9 @@ import * as path from 'node:path';
 import { InputError } from '../../../src/core/errors';
 import { loadPackage, hashOf } from '../../../src/core/package/load';
 import { PackageLayout } from '../../../src/core/package/layout';
-import { readVideoMeta, readVideoMetaUncached } from '../../../src/core/package/meta';
+import { readVideoMeta, readVideoMetaUncached, readVideoMetaSync, type MetaLookup } from '../../../src/core/package/meta';
+
+const messageOf = (r: MetaLookup) => (r.kind === 'ok' ? '' : r.message);
 import { tempDir, writePackage, itemLine, writeVideo } from '../plan/fixture';
 
 describe('package/load', () => {
@@ -58,7 +60,7 @@ describe('package/load', () => {
     assert.equal(await readVideoMeta(layout, 'good'), good, 'second read comes from the cache');
     const bad = await readVideoMetaUncached(layout, 'bad');
     assert.equal(bad.kind, 'bad_meta');
-    assert.match(bad.kind !== 'ok' ? bad.message : '', /timestamps has 39 entries but n_frames is 40/);
+    assert.match(messageOf(bad), /timestamps has 39 entries but n_frames is 40/);
     assert.equal((await readVideoMetaUncached(layout, 'nomp4')).kind, 'no_video');
     assert.equal((await readVideoMetaUncached(layout, 'nometa')).kind, 'no_video');
     assert.equal((await readVideoMetaUncached(layout, 'absent')).kind, 'no_video');
@@ -67,7 +69,11 @@ describe('package/load', () => {
     for (const unsafe of ['..', '../good', 'a/b', 'a\\b']) {
       const r = await readVideoMetaUncached(layout, unsafe);
       assert.equal(r.kind, 'no_video');
-      assert.match(r.kind !== 'ok' ? r.message : '', /not a plain name/);
+      assert.match(messageOf(r), /not a plain name/);
+    }
+    // the synchronous reader (used by the work plan) classifies the same way
+    for (const h of ['good', 'bad', 'nomp4', 'nometa', 'absent', 'wronghash', '../good']) {
+      assert.deepEqual(readVideoMetaSync(layout, h), await readVideoMetaUncached(layout, h), h);
     }
   });
 });
