@@ -1,9 +1,11 @@
 // report.md: the same data as report.json, for people (and for pasting into the seed's report).
 import { formatDuration } from '../prepare/progressMeter';
 import type { Report } from './schema';
+import { pyFixed } from './pyFormat';
 
 function cell(s: string | number | null): string {
-  return String(s ?? '—').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  // Table cells hold data (item ids, messages): no HTML, no table breaks.
+  return String(s ?? '—').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
 function table(head: string[], rows: Array<Array<string | number | null>>): string[] {
@@ -29,10 +31,10 @@ export function reportMarkdown(r: Report): string {
   if (!x.available) out.push(`Not available: ${x.reason}.`, '');
   else {
     out.push(`Method: ${x.method}.`, '', `Servers: ${x.servers ?? 1} (${x.serversSource}).`, '');
-    out.push(...table(['condition', 'todo', 'infer_s/item (pilot)', 'request-seconds'], x.rows.map((row) => [row.condition, row.todo, row.secondsPerItem === null ? null : row.secondsPerItem.toFixed(2), row.requestSeconds === null ? null : Math.round(row.requestSeconds)])), '');
+    out.push(...table(['condition', 'todo', 'infer_s/item (pilot)', 'request-seconds'], x.rows.map((row) => [row.condition, row.todo, row.secondsPerItem === null ? null : pyFixed(row.secondsPerItem, 2), row.requestSeconds === null ? null : Math.round(row.requestSeconds)])), '');
     out.push(`- todo: ${x.todoTotal} items`);
     out.push(`- serial (one request at a time per server, an upper bound): **${dur(x.serialSeconds)}**`);
-    out.push(`- pilot concurrency: ${x.pilotConcurrency === null ? 'unknown (no wall time)' : x.pilotConcurrency.toFixed(2)} requests in flight per server`);
+    out.push(`- pilot concurrency: ${x.pilotConcurrency === null ? 'unknown (no wall time)' : x.pilotConcurrency.toPrecision(3)} requests in flight per server`);
     out.push(`- estimate at that concurrency: **${dur(x.estimatedSeconds)}**`);
     if (x.reason) out.push(`- note: ${x.reason}`);
     out.push('');
