@@ -72,6 +72,21 @@ describe('fpsweep sample: the command', function () {
     assert.equal(await fs.readFile(path.join(tmp, 'notes.txt'), 'utf8'), 'mine');
   });
 
+  it('--force clears an earlier package (and only its entries) before making a new one', async () => {
+    for (const d of ['items', 'videos', 'results']) await fs.mkdir(path.join(tmp, d));
+    await fs.writeFile(path.join(tmp, 'fp_returns.sha256'), 'x');
+    const saved = process.env.FFMPEG_BIN;
+    process.env.FFMPEG_BIN = '/bin/false'; // stop right after the clearing: encoding fails at once
+    try {
+      const r = await cli(['--out', tmp, '--force']);
+      assert.equal(r.code, 1);
+      assert.deepEqual(await fs.readdir(tmp), []);
+    } finally {
+      if (saved === undefined) delete process.env.FFMPEG_BIN;
+      else process.env.FFMPEG_BIN = saved;
+    }
+  });
+
   for (const [what, bin, message] of [
     ['ffmpeg is missing', '/nonexistent/ffmpeg', /was not found; install ffmpeg/],
     ['ffmpeg dies at once', '/bin/false', /ffmpeg failed to encode/],

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
 import * as tar from 'tar';
-import { getSamplePackage, SAMPLE_TIMEOUT_MS, type SampleFixture } from './fixture';
+import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS, type SampleFixture } from './fixture';
 import { decodeFrameCode } from '../../../src/core/sample/frameCode';
 import { PackageLayout } from '../../../src/core/package/layout';
 import { loadPackage } from '../../../src/core/package/load';
@@ -259,5 +259,23 @@ describe('fpsweep sample: the package', function () {
       && hash480.has(sample.plan.items.find((i) => i.item_id === r.item_id && i.benchmark === r.benchmark)!.hash!)));
     // An item without a video that is already done (its v_blind row exists).
     assert.ok(sample.plan.existing.some((r) => sample.plan.items.find((i) => i.item_id === r.item_id && i.benchmark === r.benchmark)!.missing));
+  });
+
+  it('hands out private copies (with or without the extracted store) that leave the shared one alone', async () => {
+    const full = await copySamplePackage();
+    const shardsOnly = await copySamplePackage({ extract: false });
+    try {
+      assert.notEqual(full.root, sample.root);
+      assert.deepEqual((await fs.readdir(new PackageLayout(full.root).storeDir)).sort(), sample.plan.videos.map((v) => v.hash).sort());
+      await assert.rejects(fs.stat(path.join(shardsOnly.root, 'data')), { code: 'ENOENT' });
+      assert.ok((await fs.readFile(new PackageLayout(shardsOnly.root).videosManifest)).equals(await fs.readFile(layout.videosManifest)));
+      await fs.appendFile(new PackageLayout(full.root).resultsCsv, 'MVBench,x,v_1,ok,A,A,1,1,10,0.5,now\n');
+      const before = (await fs.stat(layout.resultsCsv)).size;
+      assert.equal((await getSamplePackage()).root, sample.root);
+      assert.equal((await fs.stat(layout.resultsCsv)).size, before);
+    } finally {
+      await fs.rm(path.dirname(full.root), { recursive: true, force: true });
+      await fs.rm(path.dirname(shardsOnly.root), { recursive: true, force: true });
+    }
   });
 });
