@@ -3,9 +3,14 @@ import { formatDuration } from '../prepare/progressMeter';
 import type { Report } from './schema';
 import { pyFixed } from './pyFormat';
 
+/** Text from data (item ids, messages) outside code blocks: no HTML. */
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 function cell(s: string | number | null): string {
-  // Table cells hold data (item ids, messages): no HTML, no table breaks.
-  return String(s ?? '—').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  // Table cells also must not break the table.
+  return esc(String(s ?? '—')).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
 function table(head: string[], rows: Array<Array<string | number | null>>): string[] {
@@ -53,7 +58,7 @@ export function reportMarkdown(r: Report): string {
   out.push('## Failures', '', `**${f.total}** failure(s)${Object.keys(f.byKind).length ? ` (${Object.entries(f.byKind).map(([k, n]) => `${n} ${k}`).join(', ')})` : ''}.`, '');
   if (f.groups.length) out.push(...table(['benchmark', 'condition', 'kind', 'count', 'example item ids', 'example message'], f.groups.map((g) => [g.benchmark, g.condition, g.kind, g.count, g.exampleItemIds.join(', '), g.exampleMessage.slice(0, 160)])), '');
   for (const d of f.diagnoses) {
-    out.push(`**Diagnosis:** ${d.message}`, '');
+    out.push(`**Diagnosis:** ${esc(d.message)}`, '');
     if (d.logLines.length) out.push('```', ...d.logLines.map((l) => `${l.file}:${l.line}: ${l.text}`), '```', '');
   }
   if (!f.diagnoses.length && f.serverLogLines.length) {
@@ -67,12 +72,12 @@ export function reportMarkdown(r: Report): string {
   out.push('## Checks (SPEC §6)', '', `From ${r.rawRecords.records} raw record(s) in ${r.rawRecords.files} file(s).`, '');
   out.push(...table(['check', 'result', 'detail'], r.checks.map((c) => [c.title, c.status.toUpperCase(), c.detail])), '');
   for (const c of r.checks.filter((k) => k.examples.length)) {
-    out.push(`Examples for ${c.id}:`, '', ...c.examples.map((e) => `- ${e.benchmark} / ${e.condition} / ${e.item_id}: ${e.detail}`), '');
+    out.push(`Examples for ${c.id}:`, '', ...c.examples.map((e) => esc(`- ${e.benchmark} / ${e.condition} / ${e.item_id}: ${e.detail}`)), '');
   }
 
   if (r.problemCount) {
     out.push('## Problems in the artifacts', '', `${r.problemCount} problem(s)${r.problemCount > r.problems.length ? ` (first ${r.problems.length})` : ''}:`, '');
-    out.push(...r.problems.map((p) => `- ${p.file}:${p.line}: ${p.message}`), '');
+    out.push(...r.problems.map((p) => esc(`- ${p.file}:${p.line}: ${p.message}`)), '');
   }
   return out.join('\n');
 }
