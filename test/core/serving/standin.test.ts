@@ -216,6 +216,29 @@ describe('stand-in vLLM scheduling, cache and faults', function () {
     }
   });
 
+  it('refuses the SPEC §2.5 example: 1024 square 224-px frames (1024 × 66 tokens + text) exceed 65,536', async () => {
+    const s = await startStandin(['--max-model-len', '65536', '--limit-mm-per-prompt', '{"image": 1024}'], {});
+    const client = new VllmClient({ url: s.url, apiKey: null }, { maxRetries: 2, baseDelayMs: 5 });
+    try {
+      const jpeg = await makeJpeg(224, 224, 7);
+      const prompt = buildPromptText('What is shown?', ['a', 'b', 'c', 'd']);
+      const tooMany = await client.chat(buildChatRequest({ model: MODEL, promptText: prompt, images: Array.from({ length: 1025 }, () => ({ jpeg })) }));
+      assert.ok(!tooMany.ok && tooMany.kind === 'request' && /At most 1024 image\(s\)/.test(tooMany.message));
+      const r = await client.chat(buildChatRequest({ model: MODEL, promptText: prompt, images: Array.from({ length: 1024 }, () => ({ jpeg })) }));
+      const tokens = predictPromptTokens(Array.from({ length: 1024 }, () => ({ width: 224, height: 224 })), prompt);
+      assert.ok(tokens > 65536 && 1024 * 66 === 67584);
+      assert.ok(!r.ok && r.kind === 'context' && r.attempts === 1, JSON.stringify(r).slice(0, 300));
+      assert.match(r.message, new RegExp(`decoder prompt \\(length ${tokens}\\) is longer than the maximum model length of 65536`));
+      // 980 frames (64,680 image tokens + the text) fit and are answered.
+      const fits = await client.chat(buildChatRequest({ model: MODEL, promptText: prompt, images: Array.from({ length: 980 }, () => ({ jpeg })) }));
+      assert.ok(fits.ok, JSON.stringify(fits).slice(0, 300));
+      assert.equal(fits.usage.prompt_tokens, predictPromptTokens(Array.from({ length: 980 }, () => ({ width: 224, height: 224 })), prompt));
+    } finally {
+      await client.close();
+      await s.stop();
+    }
+  });
+
   it('answers 503 every Nth request; the client retries and succeeds', async () => {
     const inspect = path.join(tmpDir('inspect503'), 'r.jsonl');
     const s = await startStandin([], { FPSWEEP_STANDIN_FAULTS: 'status503Every=3', FPSWEEP_STANDIN_INSPECT: inspect, FPSWEEP_STANDIN_LATENCY: 'a=0,b=0' });

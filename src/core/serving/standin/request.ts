@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { z } from 'zod';
 import * as msg from '../vllmMessages';
+import { contentKey } from './prefixCache';
 
 const ImagePart = z.object({
   type: z.literal('image_url'),
@@ -34,8 +35,31 @@ export interface LoadedImage {
   source: 'data' | 'file';
   path: string | null;
   bytes: Buffer;
+  /** Content hash (sha1 hex) of the bytes. */
+  key: string;
   width: number;
   height: number;
+}
+
+type HeaderInfo = { format: string | undefined; width: number | undefined; height: number | undefined };
+/**
+ * Header facts by content hash: a video's frames come back with every question asked about it, so
+ * each distinct JPEG is read once (sharp's metadata costs ~0.3–1 ms, ×1000 frames per request).
+ */
+const headerCache = new Map<string, Promise<HeaderInfo>>();
+const HEADER_CACHE_MAX = 200_000;
+
+function readHeader(key: string, bytes: Buffer): Promise<HeaderInfo> {
+  let p = headerCache.get(key);
+  if (!p) {
+    p = sharp(bytes)
+      .metadata()
+      .then((m) => ({ format: m.format, width: m.width, height: m.height }));
+    p.catch(() => headerCache.delete(key)); // a failure is re-read next time, never remembered
+    if (headerCache.size >= HEADER_CACHE_MAX) headerCache.delete(headerCache.keys().next().value as string);
+    headerCache.set(key, p);
+  }
+  return p;
 }
 
 /** A refusal with the HTTP status and body vLLM would send. */
@@ -132,9 +156,10 @@ async function loadOne(url: string, index: number, realAllowed: string | null, a
   } else {
     throw new RequestRefusal(400, msg.preprocessingMessage(msg.BAD_URL_SCHEME));
   }
-  let meta: sharp.Metadata;
+  const key = contentKey(bytes);
+  let meta: HeaderInfo;
   try {
-    meta = await sharp(bytes).metadata();
+    meta = await readHeader(key, bytes);
   } catch {
     // PIL's UnidentifiedImageError text, as vLLM passes it on.
     throw new RequestRefusal(400, msg.preprocessingMessage('cannot identify image file <_io.BytesIO object at 0x7f0e4c2b1a30>'));
@@ -142,5 +167,5 @@ async function loadOne(url: string, index: number, realAllowed: string | null, a
   if (meta.format !== 'jpeg' || !meta.width || !meta.height) {
     throw new RequestRefusal(400, `stand-in vLLM: image ${index} is ${meta.format ?? 'unknown'}, the protocol sends JPEG only`);
   }
-  return { index, source, path: filePath, bytes, width: meta.width, height: meta.height };
+  return { index, source, path: filePath, bytes, key, width: meta.width, height: meta.height };
 }

@@ -163,7 +163,7 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
       const requestedMax = body.max_completion_tokens ?? body.max_tokens ?? null;
       rec.max_tokens = requestedMax;
       const images: LoadedImage[] = await loadImages(parsed.imageUrls, args.limitImages, args.allowedLocalMediaPath);
-      const imageKeys = images.map((i) => contentKey(i.bytes));
+      const imageKeys = images.map((i) => i.key);
       rec.images = images.map((i, k) => ({ width: i.width, height: i.height, bytes: i.bytes.length, sha1: imageKeys[k], source: i.source, path: i.path }));
       if (env.inspectImagesDir) {
         fs.mkdirSync(env.inspectImagesDir, { recursive: true });
