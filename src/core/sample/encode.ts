@@ -18,8 +18,8 @@ const loadExeca = () => import('execa').then((m) => m.execa);
  * (codeRows) and `scale=…:flags=neighbor` repeats them to the stored size: the stored pixels are
  * exactly drawFrame's, at a fraction of the pipe traffic. Timestamps are set in milliseconds by `setpts`
  * (late starts and irregular spacing included); `-fps_mode passthrough -r 1000` keeps them as set
- * (without `-r`, ffmpeg 5 rounds them to the input frame rate). One x264 thread: the output is then
- * the same on every machine; callers run several encodes side by side instead.
+ * (without `-r`, ffmpeg 5 rounds them to the input frame rate). One x264 thread: with frame threads
+ * the bytes would depend on the core count; callers run several encodes side by side instead.
  */
 export async function encodeSampleVideo(v: SampleVideo, file: string): Promise<void> {
   const filters = [
