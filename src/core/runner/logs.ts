@@ -33,6 +33,8 @@ export class RunnerLog {
   }
 }
 
+const MAX_MESSAGE = 2000;
+
 export class FailureLog {
   private readonly file: AppendFile;
   count = 0;
@@ -41,6 +43,8 @@ export class FailureLog {
   }
   write(rec: FailureRecord): Promise<void> {
     this.count++;
+    // ffmpeg's stderr can be long; the first part says what went wrong, the log files keep the rest.
+    if (rec.message.length > MAX_MESSAGE) rec = { ...rec, message: `${rec.message.slice(0, MAX_MESSAGE)}… (${rec.message.length} chars)` };
     return this.file.append(JSON.stringify(failureRecordSchema.parse(rec)) + '\n', true);
   }
   close(): Promise<void> {

@@ -76,6 +76,7 @@ interface VideoState<V extends SchedVideo> {
 
 interface ServerState extends SchedServerInfo {
   up: boolean;
+  lastPull: number;
   inflight: number;
   open: VideoState<SchedVideo>[];
 }
@@ -98,11 +99,12 @@ export class Scheduler<V extends SchedVideo> {
   private draining = false;
   private fatal: unknown = null;
   private rr = 0;
+  private pulls = 0;
   private resolveDone: (() => void) | null = null;
   private rejectDone: ((e: unknown) => void) | null = null;
 
   constructor(private readonly opts: SchedulerOptions, private readonly hooks: SchedulerHooks<V>) {
-    this.servers = opts.servers.map((s, index) => ({ index, endpoint: s.endpoint, capacity: s.capacity, up: true, inflight: 0, open: [] }));
+    this.servers = opts.servers.map((s, index) => ({ index, endpoint: s.endpoint, capacity: s.capacity, up: true, lastPull: 0, inflight: 0, open: [] }));
   }
 
   /** Runs every video; resolves when all are finished, or when drained after drain(). */
@@ -341,8 +343,9 @@ export class Scheduler<V extends SchedVideo> {
     while (progress) {
       progress = false;
       // Least-loaded first, so a pulled video goes to the server with the most room.
+      // Ties (idle servers while frames are the bottleneck) go to the server that pulled least recently.
       const order = this.servers.filter((s) => s.up && s.inflight < s.capacity)
-        .sort((a, b) => a.inflight / a.capacity - b.inflight / b.capacity);
+        .sort((a, b) => a.inflight / a.capacity - b.inflight / b.capacity || a.lastPull - b.lastPull);
       for (const s of order) {
         if (s.inflight >= s.capacity) continue;
         let picked: { task: SchedTask; group: GroupState; video: VideoState<SchedVideo> } | null = null;
@@ -356,6 +359,7 @@ export class Scheduler<V extends SchedVideo> {
         if (!picked) {
           const v = this.pullReady();
           if (v) {
+            s.lastPull = ++this.pulls;
             v.server = s.index;
             s.open.push(v);
             const n = this.nextTask(v);

@@ -8,9 +8,11 @@ import { readResultsCsv } from '../package/resultsCsv';
 import { workerStatusSchema, type WorkerStatus } from './statusSchema';
 import { liveLockHolder } from './lock';
 
+let tmpSeq = 0;
+
 export async function writeStatusAtomic(layout: PackageLayout, status: WorkerStatus): Promise<void> {
   await fs.mkdir(layout.stateDir, { recursive: true });
-  const tmp = `${layout.statusFile}.${process.pid}.tmp`;
+  const tmp = `${layout.statusFile}.${process.pid}.${++tmpSeq}.tmp`;
   await fs.writeFile(tmp, JSON.stringify(workerStatusSchema.parse(status), null, 1) + '\n');
   await fs.rename(tmp, layout.statusFile);
 }

@@ -180,10 +180,16 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
       };
     };
     let statusMessage: string | null = null;
-    const writeStatus = async (summary: string | null = null) => {
-      status = makeStatus(summary, statusMessage);
-      await writeStatusAtomic(layout, status);
-      hooks.onStatus?.(status);
+    // One status write at a time (the timer and the run's own milestones both write).
+    let statusChain: Promise<void> = Promise.resolve();
+    const writeStatus = (summary: string | null = null): Promise<void> => {
+      const next = statusChain.then(async () => {
+        status = makeStatus(summary, statusMessage);
+        await writeStatusAtomic(layout, status);
+        hooks.onStatus?.(status);
+      });
+      statusChain = next.catch(() => undefined);
+      return next;
     };
     await writeStatus();
     let metricsTick = 0;
