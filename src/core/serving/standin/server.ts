@@ -78,11 +78,10 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
   };
 
   const server = http.createServer((req, res) => {
-    const started = performance.now();
+    // uvicorn's access log line.
     res.on('finish', () => {
       const addr = `${req.socket.remoteAddress ?? '-'}:${req.socket.remotePort ?? 0}`;
       process.stdout.write(`INFO:     ${addr} - "${req.method} ${req.url} HTTP/1.1" ${res.statusCode} ${http.STATUS_CODES[res.statusCode] ?? ''}\n`);
-      void started;
     });
     handle(req, res).catch((err) => {
       logLine('ERROR', 'api_server.py:1', `Exception in ASGI application: ${(err as Error).stack ?? err}`, process.stderr);
