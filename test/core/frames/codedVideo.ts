@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { drawFrame } from '../../../src/core/sample/frameCode';
-import type { VideoMeta } from '../../../src/core/package/schemas';
+import { videoMetaSchema, type VideoMeta } from '../../../src/core/package/schemas';
 
 const loadExeca = () => import('execa').then((m) => m.execa);
 
@@ -14,6 +14,8 @@ export interface CodedVideoSpec {
   /** Frame spacing (default 500 ms: the store's 2 fps). */
   spacingMs?: number;
   tag?: number;
+  /** moov atom first (so a cut file still opens and ends early instead of not opening). */
+  faststart?: boolean;
 }
 
 export interface CodedVideo {
@@ -32,7 +34,8 @@ export async function makeCodedVideo(root: string, hash: string, spec: CodedVide
   const proc = execa('ffmpeg', [
     '-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
     '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${spec.width}x${spec.height}`, '-framerate', `1000/${spacing}`, '-i', 'pipe:0',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', '30', videoPath,
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', '30',
+    ...(spec.faststart ? ['-movflags', '+faststart'] : []), videoPath,
   ], { stdin: 'pipe', stdout: 'ignore', stderr: 'pipe', reject: false });
   const frame = Buffer.allocUnsafe(spec.width * spec.height);
   for (let k = 0; k < spec.nFrames; k++) {
@@ -42,12 +45,14 @@ export async function makeCodedVideo(root: string, hash: string, spec: CodedVide
   proc.stdin!.end();
   const enc = await proc;
   if (enc.exitCode !== 0) throw new Error(`ffmpeg could not make the test video: ${String(enc.stderr)}`);
-  const probe = await execa('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'frame=pts_time', '-of', 'csv=p=0', videoPath]);
-  const timestamps = String(probe.stdout).split('\n').filter(Boolean).map(Number);
-  const meta: VideoMeta = {
+  const probe = await execa('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'frame=pts_time', '-of', 'json', videoPath]);
+  const frames = (JSON.parse(String(probe.stdout)) as { frames: Array<{ pts_time: string }> }).frames;
+  const timestamps = frames.map((f) => Number(f.pts_time));
+  // Validated as the runner validates meta.json (finite, strictly ascending, n_frames = timestamps).
+  const meta: VideoMeta = videoMetaSchema.parse({
     hash, width: spec.width, height: spec.height, duration_s: (timestamps.length * spacing) / 1000,
     n_frames: timestamps.length, timestamps, too_short: timestamps.length <= 32,
-  };
+  });
   if (meta.n_frames !== spec.nFrames) throw new Error(`test video has ${meta.n_frames} frames, made ${spec.nFrames}`);
   await fs.writeFile(path.join(dir, 'meta.json'), JSON.stringify(meta));
   return { hash, videoPath, meta };

@@ -1,0 +1,63 @@
+// Reads a JPEG's markers: frame type (baseline SOF0 vs progressive SOF2) and quantization tables,
+// to check "quality 85 on the IJG scale" from the file itself rather than trusting the encoder's options.
+
+/** ITU-T T.81 Annex K luminance table, natural (row-major) order. */
+const ANNEX_K_LUMA = [
+  16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56,
+  14, 17, 22, 29, 51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92,
+  49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+];
+const ANNEX_K_CHROMA = [
+  17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99,
+  47, 66, 99, 99, 99, 99, 99, 99, ...Array(32).fill(99),
+];
+/** Zigzag position k → natural index. DQT stores tables in zigzag order. */
+const ZIGZAG = [
+  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21,
+  28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61,
+  54, 47, 55, 62, 63,
+];
+
+/** libjpeg's jpeg_quality_scaling + jpeg_add_quant_table (force_baseline): the IJG quality scale. */
+export function ijgTable(base: readonly number[], quality: number): number[] {
+  const scale = quality < 50 ? Math.floor(5000 / quality) : 200 - quality * 2;
+  return base.map((b) => Math.min(255, Math.max(1, Math.floor((b * scale + 50) / 100))));
+}
+
+export const IJG_LUMA = (q: number) => ijgTable(ANNEX_K_LUMA, q);
+export const IJG_CHROMA = (q: number) => ijgTable(ANNEX_K_CHROMA, q);
+
+export interface JpegMarkers {
+  /** SOF marker codes seen (0xC0 baseline, 0xC1 extended, 0xC2 progressive). */
+  sof: number[];
+  /** Quantization tables by id, natural order. */
+  tables: Map<number, number[]>;
+}
+
+export function readJpegMarkers(buf: Buffer): JpegMarkers {
+  if (buf[0] !== 0xff || buf[1] !== 0xd8) throw new Error('not a JPEG (no SOI)');
+  const sof: number[] = [];
+  const tables = new Map<number, number[]>();
+  let p = 2;
+  while (p + 4 <= buf.length) {
+    if (buf[p] !== 0xff) throw new Error(`bad marker at ${p}`);
+    const code = buf[p + 1];
+    if (code === 0xd9 || code === 0xda) break; // EOI / SOS: entropy-coded data follows
+    const len = buf.readUInt16BE(p + 2);
+    const seg = buf.subarray(p + 4, p + 2 + len);
+    if (code >= 0xc0 && code <= 0xcf && code !== 0xc4 && code !== 0xc8 && code !== 0xcc) sof.push(code);
+    if (code === 0xdb) {
+      let q = 0;
+      while (q < seg.length) {
+        const precision = seg[q] >> 4;
+        const id = seg[q] & 15;
+        const natural = new Array<number>(64);
+        for (let k = 0; k < 64; k++) natural[ZIGZAG[k]] = precision ? seg.readUInt16BE(q + 1 + 2 * k) : seg[q + 1 + k];
+        tables.set(id, natural);
+        q += 1 + 64 * (precision ? 2 : 1);
+      }
+    }
+    p += 2 + len;
+  }
+  return { sof, tables };
+}

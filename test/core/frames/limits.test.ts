@@ -1,0 +1,61 @@
+import { strict as assert } from 'node:assert';
+import { ByteBudget, KeyedMutex, Limiter } from '../../../src/core/frames/limits';
+
+const tick = (ms = 1) => new Promise((r) => setTimeout(r, ms));
+
+describe('frame pipeline limits', () => {
+  it('ByteBudget never grants more than its limit, in order', async () => {
+    const budget = new ByteBudget(10);
+    const order: number[] = [];
+    await budget.acquire(6);
+    const second = budget.acquire(6).then(() => order.push(2));
+    const third = budget.acquire(1).then(() => order.push(3)); // fits, but FIFO keeps it behind #2
+    await tick();
+    assert.deepEqual(order, []);
+    budget.release(6);
+    await Promise.all([second, third]);
+    assert.deepEqual(order, [2, 3]);
+    assert.ok(budget.peakBytes <= 10);
+    budget.release(6);
+    budget.release(1);
+    assert.equal(budget.inUse, 0);
+  });
+
+  it('ByteBudget grants a request larger than the limit alone, so it cannot hang', async () => {
+    const budget = new ByteBudget(10);
+    await budget.acquire(4);
+    let granted = false;
+    const big = budget.acquire(25).then(() => { granted = true; });
+    await tick();
+    assert.equal(granted, false);
+    budget.release(4);
+    await big;
+    assert.equal(budget.inUse, 25);
+  });
+
+  it('Limiter runs at most `size` tasks at once', async () => {
+    const limiter = new Limiter(2);
+    let running = 0;
+    let most = 0;
+    await Promise.all(Array.from({ length: 7 }, () => limiter.run(async () => {
+      running++;
+      most = Math.max(most, running);
+      await tick(3);
+      running--;
+    })));
+    assert.equal(most, 2);
+  });
+
+  it('KeyedMutex serialises one key and lets others run', async () => {
+    const mutex = new KeyedMutex();
+    const log: string[] = [];
+    const job = (key: string, name: string) => mutex.run(key, async () => {
+      log.push(`${name}+`);
+      await tick(5);
+      log.push(`${name}-`);
+    });
+    await Promise.all([job('a', 'a1'), job('a', 'a2'), job('b', 'b1')]);
+    assert.ok(log.indexOf('a1-') < log.indexOf('a2+'), log.join(' '));
+    assert.ok(log.indexOf('b1+') < log.indexOf('a1-'), 'b runs beside a');
+  });
+});
