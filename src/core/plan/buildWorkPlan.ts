@@ -141,12 +141,8 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
     const refused = predicted + MAX_TOKENS > maxModelLen;
     const unit: WorkUnit = {
       benchmark: rec.benchmark, item: rec.item, condition: cond.name, status: 'todo', hash: rec.hash!,
-      contextRefusal: refused,
+      contextRefusal: refused, nFrames: entry.frames, predictedPromptTokens: predicted, exact: entry.exact,
     };
-    if (entry.exact) {
-      unit.nFrames = entry.frames;
-      unit.predictedPromptTokens = predicted;
-    }
     let v = byVideo.get(rec.hash!);
     if (!v) byVideo.set(rec.hash!, (v = { hash: rec.hash!, units: [] }));
     v.units.push(unit);

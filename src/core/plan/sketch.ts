@@ -34,9 +34,12 @@ export function sketchPlan(cond: Condition, meta: VideoMetaLike | null): PlanSke
     // SPEC §2.1: all n frames when n <= N, else exactly N distinct frames.
     return { status: 'send', ...dims, frames: Math.min(cond.nFrames, n), exact: true };
   }
-  // SPEC §2.2: deduplicated grid frames are distinct stored frames, and at most N_max are sent.
+  // SPEC §2.2: at most N_max frames are sent; they are distinct stored frames (≤ n), one per grid
+  // time at most (the grid t0 + j/F ≤ t_last + 1e-9 has floor((t_last − t0)·F) + 1 points; the
+  // 1e-6 s slack keeps this an upper bound through floating point). Close to exact in practice.
   const nMax = fpsFrameCap(seedTokensPerFrame(dims.width, dims.height));
-  return { status: 'send', ...dims, frames: Math.min(nMax, n), exact: false };
+  const gridPoints = Math.floor((meta.timestamps[n - 1] - meta.timestamps[0] + 1e-6) * cond.fps) + 1;
+  return { status: 'send', ...dims, frames: Math.min(nMax, n, gridPoints), exact: false };
 }
 
 /**

@@ -34,12 +34,14 @@ export interface WorkUnit {
   /** todo: whether a server with 65,536 tokens of context is predicted to refuse it (SPEC §2.5). Exact. */
   contextRefusal?: boolean;
   /**
-   * todo: frames sent and the prompt tokens a Qwen3-VL server would count — present when known
-   * without selecting frames (v_blind, frame-count conditions) or when the plan selected them
-   * because the unit came near the context limit (so always present on a predicted refusal).
+   * todo: frames sent and the prompt tokens a Qwen3-VL server would count for them (a cost for
+   * scheduling and ETA). Exact (`exact: true`) for v_blind, frame-count conditions and units near
+   * the context limit (so on every predicted refusal); for other fps units a close upper bound
+   * (the fps grid is selected at run time, by planFrames).
    */
   nFrames?: number;
   predictedPromptTokens?: number;
+  exact?: boolean;
   /** todo: v_32 units the plan added because a reuse unit needs them and CONDS left v_32 out. */
   addedForReuse?: boolean;
   /** todo: reuse units waiting for this unit's row. */

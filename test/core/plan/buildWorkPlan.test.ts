@@ -136,7 +136,16 @@ describe('plan/buildWorkPlan', () => {
     assert.equal(unit(p, 'a_square', 'v_fps1_s224').contextRefusal, false);
     const wide = unit(p, 'a_480new', 'v_fps2_s224');
     assert.equal(wide.contextRefusal, false, '16:9 is capped at 582 frames');
-    assert.equal(wide.nFrames, undefined, 'far from the limit: frames are selected at run time only');
+    // far from the limit the fps grid is not selected by the plan: a close upper bound stands in
+    assert.equal(wide.exact, false);
+    const widePlan = planFrames(parseCondition('v_fps2_s224'), { width: 854, height: 480, timestamps: timestamps(1024), too_short: false });
+    assert.equal(widePlan.status === 'send' && widePlan.indices.length, 582);
+    assert.equal(wide.nFrames, 582);
+    assert.equal(sq.exact, true);
+    const plainFps = unit(p, 'a_plain', 'v_fps0.25_s224');
+    const exactPlain = planFrames(parseCondition('v_fps0.25_s224'), { width: 1280, height: 720, timestamps: timestamps(120), too_short: false });
+    assert.ok(exactPlain.status === 'send' && plainFps.nFrames! >= exactPlain.indices.length && plainFps.nFrames! <= exactPlain.indices.length + 1,
+      `bound ${plainFps.nFrames} is close to ${exactPlain.status === 'send' && exactPlain.indices.length}`);
     const count = unit(p, 'a_480new', 'v_128_s224');
     assert.equal(count.nFrames, 128);
     assert.equal(count.predictedPromptTokens, predictPromptTokens(new Array(128).fill({ width: 399, height: 224 }),
