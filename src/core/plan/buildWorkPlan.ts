@@ -76,9 +76,9 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
     }
   }
 
-  // Pass 2: read each needed meta.json once (synchronously, yielding every 20 ms) and sketch the conditions some item of that
-  // video still needs (a resumed run skips done ones). Where the token bound could exceed the
-  // context, planFrames selects the frames so the refusal prediction is exact.
+  // Pass 2: read each needed meta.json once (synchronously, yielding every 20 ms) and sketch the
+  // conditions some item of that video still needs (a resumed run skips done ones). Where the
+  // token bound could exceed the context, planFrames selects the frames: the prediction is exact.
   const videos = new Map<string, VideoEntry>();
   const tokens = new TokenPredictor();
   await forEachYielding([...byHash.keys()], (hash) => {
