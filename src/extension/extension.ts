@@ -47,6 +47,23 @@ export function activate(context: vscode.ExtensionContext): void {
     view.description = v ? `${percent(v.finished, v.total)}%${v.live && v.etaSeconds !== null ? ` · ETA ${formatEta(v.etaSeconds)}` : ''}${v.live ? '' : ' · idle'}` : undefined;
   };
   context.subscriptions.push(model.onDidChangeData(describeView));
+  // Say once per run how it ended: a worker that fails right after "Start pilot" must not go unnoticed.
+  let toldRun: string | null = null;
+  let sawLive: string | null = null;
+  const activatedAt = Date.now();
+  context.subscriptions.push(
+    model.onDidChangeData(() => {
+      const v = model.current;
+      if (!v?.runId) return;
+      if (v.live) sawLive = v.runId;
+      const startedHere = v.startedAt !== null && Date.parse(v.startedAt) >= activatedAt;
+      if (v.live || toldRun === v.runId || (sawLive !== v.runId && !startedHere)) return;
+      toldRun = v.runId;
+      const text = v.summary ?? v.message ?? `the worker ended (${v.state})`;
+      if (v.state === 'failed') void vscode.window.showErrorMessage(`fpsweep: the ${v.mode ?? ''} run failed: ${text}`, 'Show runner log').then((b) => b && void vscode.window.showTextDocument(vscode.Uri.file(path.join(model.packageDir!, 'logs', 'runner.log'))));
+      else void vscode.window.showInformationMessage(`fpsweep: the ${v.mode ?? ''} run ended (${v.state}): ${text}`);
+    }),
+  );
 
   context.subscriptions.push(new SweepStatusBar(model));
 

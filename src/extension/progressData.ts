@@ -32,6 +32,8 @@ export interface BenchmarkView {
 
 export interface ProgressView {
   source: 'worker' | 'artifacts';
+  runId: string | null;
+  startedAt: string | null;
   live: boolean;
   state: string | null;
   mode: string | null;
@@ -104,6 +106,8 @@ export function fromWorkerStatus(s: WorkerStatus, live: boolean): ProgressView {
   const benchmarks = group(cells);
   return {
     source: 'worker',
+    runId: s.runId,
+    startedAt: s.startedAt,
     live,
     state: s.state,
     mode: s.mode,
@@ -134,6 +138,8 @@ export function fromDryRun(d: DryRunJson): ProgressView {
   const benchmarks = group(cells);
   return {
     source: 'artifacts',
+    runId: null,
+    startedAt: null,
     live: false,
     state: null,
     mode: null,

@@ -180,7 +180,9 @@ export class SweepModel extends Disposable {
           const parsed = dryRunJsonSchema.parse(JSON.parse(r.stdout));
           const counted = fromDryRun(parsed);
           // Keep the servers and summary of the last run for context; counts come from the artifacts.
-          this.view = this.view ? { ...counted, summary: this.view.summary, state: this.view.state, mode: this.view.mode } : counted;
+          this.view = this.view
+            ? { ...counted, runId: this.view.runId, startedAt: this.view.startedAt, summary: this.view.summary, state: this.view.state, mode: this.view.mode, message: this.view.message }
+            : counted;
           this.problem = undefined;
         } catch (err) {
           this.problem = `Dry run printed something unexpected: ${(err as Error).message.slice(0, 200)}`;

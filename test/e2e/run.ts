@@ -6,6 +6,7 @@
 // the infrastructure (install, open, palette, tree). Bounded: E2E_TIMEOUT_S (default 600 s).
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -63,7 +64,9 @@ async function main(): Promise<void> {
       fs.mkdirSync(pkg, { recursive: true });
     } else {
       await check('make the sample package', async () => {
-        await cli(['sample', '--out', pkg]);
+        // E2E_SAMPLE_FROM: a fresh `fpsweep sample` output to copy instead (saves a minute when iterating).
+        if (process.env.E2E_SAMPLE_FROM) fs.cpSync(process.env.E2E_SAMPLE_FROM, pkg, { recursive: true });
+        else await cli(['sample', '--out', pkg]);
         if (!fs.existsSync(path.join(pkg, 'items', 'samples'))) throw new Error(`fpsweep sample made no items/samples in ${pkg}`);
       });
     }
@@ -126,6 +129,11 @@ async function main(): Promise<void> {
     }
 
     let seenLive = '';
+    await check('the stand-in ports 8011-8012 are free', async () => {
+      // SPEC §5 fixes the ports; on a shared machine another run may hold them for a while.
+      await waitPortsFree([8011, 8012], 90_000);
+    });
+
     await check('"fpsweep: Start pilot" from the command palette starts the worker', async () => {
       await wb!.runCommand('fpsweep: Start pilot');
       seenLive = await wb!.until(
@@ -232,6 +240,26 @@ function xssItem(pkg: string): { item_id: string; question: string } {
   const item = lines.map((l) => JSON.parse(l) as { item_id: string; question: string }).find((i) => i.question.includes(XSS));
   if (!item) throw new Error('the sample package has no MVBench item whose question holds the markup');
   return item;
+}
+
+async function waitPortsFree(ports: number[], timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const busy: number[] = [];
+    for (const port of ports) {
+      const inUse = await new Promise<boolean>((resolve) => {
+        const sock = net.connect({ host: '127.0.0.1', port }, () => {
+          sock.destroy();
+          resolve(true);
+        });
+        sock.on('error', () => resolve(false));
+      });
+      if (inUse) busy.push(port);
+    }
+    if (!busy.length) return;
+    if (Date.now() > end) throw new Error(`ports ${busy.join(', ')} on 127.0.0.1 are still in use (another run's servers?)`);
+    await new Promise((r) => setTimeout(r, 2000));
+  }
 }
 
 function pct(t: string): number {

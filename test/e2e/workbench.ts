@@ -34,27 +34,33 @@ export class Workbench {
     return file;
   }
 
-  /** Runs a palette command by its full title ("fpsweep: Start pilot"). */
-  async runCommand(title: string): Promise<void> {
+  /**
+   * Runs a palette command by its full title ("fpsweep: Start pilot"). Retried for a while: right
+   * after the window loads, the palette may not list an extension's commands yet.
+   */
+  async runCommand(title: string, timeoutMs = 90_000): Promise<void> {
     const input = this.page.locator('.quick-input-widget input');
-    for (let attempt = 0; attempt < 3; attempt++) {
+    const end = Date.now() + timeoutMs;
+    let lastSeen = '';
+    for (;;) {
       await this.page.keyboard.press('Escape');
-      await this.page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, trial: true }).catch(() => undefined);
       await this.page.keyboard.press('F1');
-      try {
-        await input.waitFor({ state: 'visible', timeout: 5000 });
-        break;
-      } catch {
-        if (attempt === 2) throw new Error('the command palette did not open');
+      const opened = await input.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false);
+      if (opened) {
+        await input.fill(`>${title}`);
+        const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+        if (await row.waitFor({ timeout: 8000 }).then(() => true, () => false)) {
+          // The exact title must be the one picked: refuse a near match.
+          const label = (await row.getAttribute('aria-label')) ?? (await row.innerText());
+          if (!label.includes(title)) throw new Error(`palette offered "${label}" for "${title}"`);
+          await row.click();
+          return;
+        }
+        lastSeen = await this.page.locator('.quick-input-list').innerText().catch(() => '');
       }
+      if (Date.now() > end) throw new Error(`the palette never offered "${title}"; it showed: ${lastSeen.replace(/\s+/g, ' ').slice(0, 300)}`);
+      await this.page.waitForTimeout(2000);
     }
-    await input.fill(`>${title}`);
-    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    await row.waitFor({ timeout: 30_000 });
-    // The exact title must be the one picked: refuse a near match.
-    const label = (await row.getAttribute('aria-label')) ?? (await row.innerText());
-    if (!label.includes(title)) throw new Error(`palette offered "${label}" for "${title}"`);
-    await row.click();
   }
 
   /** The aria-labels of the rows of the fpsweep progress tree (our TreeItems' accessibility labels). */
