@@ -219,7 +219,8 @@ class LaunchedServer extends BaseServer {
     this.exited = null;
     const execa = await loadExeca();
     const child = execa(this.bin, this.args, {
-      env: { ...this.opts.env, CUDA_VISIBLE_DEVICES: String(this.gpu), VLLM_API_KEY: this.apiKey ?? '' },
+      // FPSWEEP_STANDIN_OWNER_PID only matters to the stand-in (it exits when we are gone); vLLM ignores it.
+      env: { ...this.opts.env, CUDA_VISIBLE_DEVICES: String(this.gpu), VLLM_API_KEY: this.apiKey ?? '', FPSWEEP_STANDIN_OWNER_PID: String(process.pid) },
       stdin: 'ignore',
       stdout: { file: this.log, append: true },
       stderr: { file: this.log, append: true },

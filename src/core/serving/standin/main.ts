@@ -61,6 +61,20 @@ async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // Unlike vLLM, a launched stand-in leaves with its launcher (whose pid the launcher passes in
+  // FPSWEEP_STANDIN_OWNER_PID): a runner killed with -9 in a test must not leave stand-ins behind.
+  // Real orphans are stopped by the next launch, from .fpsweep/servers.json.
+  const owner = Number(process.env.FPSWEEP_STANDIN_OWNER_PID);
+  if (Number.isInteger(owner) && owner > 0) {
+    setInterval(() => {
+      try {
+        process.kill(owner, 0);
+      } catch {
+        logLine('INFO', 'standin', `launcher process ${owner} is gone; shutting down`, process.stdout);
+        stop();
+      }
+    }, 1_000).unref();
+  }
   return -1; // keep serving
 }
 
