@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runDoctor } from '../../../src/core/doctor/doctor';
@@ -10,6 +9,7 @@ import { parseNvidiaSmi } from '../../../src/core/doctor/gpus';
 import { suggestWorkers } from '../../../src/core/doctor/machine';
 import { MODEL_REVISION } from '../../../src/core/protocol';
 import { makeReportPackage } from '../report/fixture';
+import { tempDir, removeTempDirs } from '../tmpDirs';
 
 const B200 = 'NVIDIA B200, 183359 MiB';
 const RTX5090 = 'NVIDIA GeForce RTX 5090, 32607 MiB';
@@ -24,7 +24,7 @@ interface FakeHost {
 
 /** A PATH with fake nvidia-smi / vllm / ffmpeg, and an HF cache under HF_HOME. */
 async function fakeHost(h: FakeHost): Promise<NodeJS.ProcessEnv> {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'fp-doctor-'));
+  const root = await tempDir('fp-doctor-');
   const bin = path.join(root, 'bin');
   await fs.mkdir(bin);
   const script = async (name: string, body: string) => {
@@ -150,3 +150,5 @@ describe('doctor', function () {
     assert.equal(rep.lines.find((x) => x.id === 'gpus')!.status, 'fail');
   });
 });
+
+after(removeTempDirs);

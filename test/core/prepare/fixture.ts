@@ -2,9 +2,9 @@
 // by header (node-tar's writer would not produce `..`, absolute paths or escaping links).
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as tar from 'tar';
+import { tempDir } from '../tmpDirs';
 
 export interface RawEntry {
   path: string;
@@ -44,8 +44,8 @@ export function meta(hash: string): string {
 
 /** Package with shards: videos_a.tar (h1, h2), videos_b.tar (h3); the manifest also names h4. */
 export async function makeShardPackage(): Promise<{ dir: string; shards: Record<string, Buffer> }> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fp-prepare-'));
-  const src = await fs.mkdtemp(path.join(os.tmpdir(), 'fp-prepare-src-'));
+  const dir = await tempDir('fp-prepare-');
+  const src = await tempDir('fp-prepare-src-');
   for (const h of ['h1', 'h2', 'h3']) {
     await fs.mkdir(path.join(src, h));
     await fs.writeFile(path.join(src, h, 'video.mp4'), `mp4 bytes of ${h} `.repeat(200));

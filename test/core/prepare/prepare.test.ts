@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { prepare } from '../../../src/core/prepare/prepare';
 import { extractShard } from '../../../src/core/prepare/extract';
 import { entryProblem, RefusedEntryError } from '../../../src/core/prepare/entryPolicy';
 import { makeShardPackage, rawTar, addShard, meta } from './fixture';
+import { tempDir, removeTempDirs } from '../tmpDirs';
 
 const plenty = async () => 1e15;
 
@@ -107,7 +107,7 @@ describe('prepare', () => {
   }
 
   it('the extraction filter refuses too (a shard changed after hashing): error names shard and entry, nothing lands outside', async () => {
-    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'fp-extract-'));
+    const root = await tempDir('fp-extract-');
     const store = path.join(root, 'store');
     const shard = path.join(root, 'evil.tar');
     await fs.writeFile(shard, rawTar([{ path: 'h9/../../escaped.txt', body: 'x' }]));
@@ -159,3 +159,5 @@ describe('prepare', () => {
     assert.match(entryProblem('h1/dev', 'CharacterDevice')!, /not allowed/);
   });
 });
+
+after(removeTempDirs);

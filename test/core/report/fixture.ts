@@ -2,8 +2,8 @@
 // run), a results CSV with origin rows and rows of our run, raw records, timing, failures,
 // server logs, launch lines and a run identity.
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { tempDir } from '../tmpDirs';
 
 export const RUN_START = '2026-12-01T10:00:00.000Z';
 const T = (s: number) => new Date(Date.parse(RUN_START) + s * 1000).toISOString();
@@ -42,7 +42,7 @@ export interface ReportFixtureOptions {
 }
 
 export async function makeReportPackage(opts: ReportFixtureOptions = {}): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fp-report-'));
+  const dir = await tempDir('fp-report-');
   const w = async (rel: string, text: string) => {
     await fs.mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
     await fs.writeFile(path.join(dir, rel), text);

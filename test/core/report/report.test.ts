@@ -8,6 +8,7 @@ import { reportSchema } from '../../../src/core/report/schema';
 import { pyFixed } from '../../../src/core/report/pyFormat';
 import { diagnose, groupFailures } from '../../../src/core/report/failures';
 import { makeReportPackage, SEED_TIMING_SCRIPT, LAUNCH_LINES, LAST_WRITE_S, RUN_START } from './fixture';
+import { removeTempDirs } from '../tmpDirs';
 
 // The seed script's output on the fixture, from python3 (kept here so the test runs without Python too).
 const SEED_OUTPUT = [
@@ -197,3 +198,5 @@ describe('report failure diagnosis', () => {
     assert.match(d[0].message, /no OOM or error line found/);
   });
 });
+
+after(removeTempDirs);

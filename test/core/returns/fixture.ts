@@ -1,8 +1,8 @@
 // A small package with the returns' inputs plus files that must stay out of the tarball.
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { tempDir } from '../tmpDirs';
 
 export const INCLUDED_FILES = [
   'results/conditions_results.csv',
@@ -24,7 +24,7 @@ export const EXCLUDED_FILES = [
 
 /** `bigRandomBytes` of incompressible data go into one raw file (to force a multipart upload). */
 export async function makeReturnsPackage(bigRandomBytes = 0): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fp-returns-'));
+  const dir = await tempDir('fp-returns-');
   for (const rel of [...INCLUDED_FILES, ...EXCLUDED_FILES]) {
     await fs.mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
     await fs.writeFile(path.join(dir, rel), `content of ${rel}\n`);

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as tar from 'tar';
 import { makeReturnsTarball, returnsNames, yyyymmdd } from '../../../src/core/returns/tarball';
 import { makeReturnsPackage, INCLUDED_FILES, listFiles } from './fixture';
+import { removeTempDirs } from '../tmpDirs';
 
 async function tarEntries(file: string): Promise<Map<string, Buffer>> {
   const entries = new Map<string, Buffer>();
@@ -84,3 +85,5 @@ describe('returns tarball progress', () => {
     assert.ok(seen.every((s) => s.done <= s.total));
   });
 });
+
+after(removeTempDirs);

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { execFile } from 'node:child_process';
@@ -8,6 +7,7 @@ import { promisify } from 'node:util';
 import { startStandinHub, type StandinHub, type StandinHubOptions } from '../../../src/core/returns/standinHub/server';
 import { makeReturns } from '../../../src/core/returns/returns';
 import { makeReturnsPackage, listFiles } from './fixture';
+import { tempDir, removeTempDirs } from '../tmpDirs';
 
 const REPO = 'GMLRVigil/BenchCheck-FramesPixels';
 const WRITE = 'hf_writeTokenForTests0123456789abcd';
@@ -30,7 +30,7 @@ async function hub(extra: Partial<StandinHubOptions> = {}): Promise<StandinHub> 
 
 /** An env with no token anywhere (HF_HOME points at an empty folder). */
 async function emptyEnv(): Promise<NodeJS.ProcessEnv> {
-  return { HF_HOME: await fs.mkdtemp(path.join(os.tmpdir(), 'fp-hfhome-')) };
+  return { HF_HOME: await tempDir('fp-hfhome-') };
 }
 
 async function assertTokenNowhere(token: string, dirs: string[], texts: string[]): Promise<void> {
@@ -170,3 +170,5 @@ describe('returns upload to the stand-in hub', function () {
     await assertTokenNowhere(WRITE, [dir], [stdout, stderr]);
   });
 });
+
+after(removeTempDirs);
