@@ -20,8 +20,8 @@
  *
  * Cache: <os.tmpdir()>/fpsweep-sample-cache/<key>/{package/, summary.json}; the key hashes the
  * generator version and the source of src/core/sample, src/core/protocol, the package layout and
- * the CSV row writer, so a change there makes a new package. An entry is built in a temporary
- * folder and renamed into place (concurrent test processes are safe: the first rename wins), and
+ * the CSV row writer, so a change there makes a new package. One process builds an entry (a lock
+ * file makes concurrent test processes wait for it) in a temporary folder renamed into place, and
  * its file list and sizes are checked on first use in each process: a package someone wrote into
  * is thrown away and made again. FPSWEEP_SAMPLE_CACHE overrides the cache folder.
  */
@@ -104,6 +104,7 @@ async function removeStale(root: string, keep: string): Promise<void> {
     const p = path.join(root, name);
     const st = await fs.stat(p).catch(() => null);
     if (!st) continue;
+    if (name.endsWith('.lock')) continue; // lockEntry breaks stale locks itself
     const temp = name.includes('.tmp-') || name.includes('.bad-');
     if ((temp && st.mtimeMs < hourAgo) || st.mtimeMs < weekAgo) await fs.rm(p, { recursive: true, force: true });
   }
@@ -135,6 +136,40 @@ async function generate(finalDir: string, scale: number): Promise<CacheEntry> {
 
 const memo = new Map<string, Promise<SampleFixture>>();
 
+const LOCK_STALE_MS = 15 * 60_000;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes `<entry>.lock` (O_EXCL) so that test processes started together encode the videos once:
+ * the others wait and then find the entry. A lock whose owner is dead, or older than 15 min, is broken.
+ */
+async function lockEntry(dir: string): Promise<() => Promise<void>> {
+  const lock = `${dir}.lock`;
+  for (;;) {
+    try {
+      await fs.writeFile(lock, String(process.pid), { flag: 'wx' });
+      return () => fs.rm(lock, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const owner = Number(await fs.readFile(lock, 'utf8').catch(() => ''));
+    const st = await fs.stat(lock).catch(() => null);
+    if (st && ((owner > 0 && !alive(owner)) || Date.now() - st.mtimeMs > LOCK_STALE_MS)) {
+      await fs.rm(lock, { force: true });
+      continue;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 async function load(scale: number): Promise<SampleFixture> {
   const root = cacheRoot();
   await fs.mkdir(root, { recursive: true });
@@ -144,10 +179,18 @@ async function load(scale: number): Promise<SampleFixture> {
   let entry = await readEntry(dir);
   let generated = false;
   if (!entry) {
-    // A modified or broken entry is moved aside first, so the rename of the new one can succeed.
-    await fs.rename(dir, `${dir}.bad-${process.pid}-${Date.now()}`).catch(() => undefined);
-    entry = await generate(dir, scale);
-    generated = true;
+    const unlock = await lockEntry(dir);
+    try {
+      entry = await readEntry(dir); // made by the process we waited for?
+      if (!entry) {
+        // A modified or broken entry is moved aside first, so the rename of the new one can succeed.
+        await fs.rename(dir, `${dir}.bad-${process.pid}-${Date.now()}`).catch(() => undefined);
+        entry = await generate(dir, scale);
+        generated = true;
+      }
+    } finally {
+      await unlock();
+    }
   }
   const { plan, ...summary } = entry.summary;
   return { root: path.join(dir, 'package'), plan, summary, generated };
