@@ -9,7 +9,7 @@ import { parseNvidiaSmi } from '../../../src/core/doctor/gpus';
 import { suggestWorkers } from '../../../src/core/doctor/machine';
 import { MODEL_REVISION } from '../../../src/core/protocol';
 import { makeReportPackage } from '../report/fixture';
-import { tempDir, removeTempDirs } from '../tmpDirs';
+import { tempDir, removeTempDirs } from '../returns/tmpDirs';
 
 const B200 = 'NVIDIA B200, 183359 MiB';
 const RTX5090 = 'NVIDIA GeForce RTX 5090, 32607 MiB';

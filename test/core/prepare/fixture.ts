@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as tar from 'tar';
-import { tempDir } from '../tmpDirs';
+import { tempDir } from '../returns/tmpDirs';
 
 export interface RawEntry {
   path: string;

@@ -5,7 +5,7 @@ import { prepare } from '../../../src/core/prepare/prepare';
 import { extractShard } from '../../../src/core/prepare/extract';
 import { entryProblem, RefusedEntryError } from '../../../src/core/prepare/entryPolicy';
 import { makeShardPackage, rawTar, addShard, meta } from './fixture';
-import { tempDir, removeTempDirs } from '../tmpDirs';
+import { tempDir, removeTempDirs } from '../returns/tmpDirs';
 
 const plenty = async () => 1e15;
 

@@ -3,7 +3,7 @@
 // server logs, launch lines and a run identity.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { tempDir } from '../tmpDirs';
+import { tempDir } from '../returns/tmpDirs';
 
 export const RUN_START = '2026-12-01T10:00:00.000Z';
 const T = (s: number) => new Date(Date.parse(RUN_START) + s * 1000).toISOString();

@@ -8,7 +8,7 @@ import { reportSchema } from '../../../src/core/report/schema';
 import { pyFixed } from '../../../src/core/report/pyFormat';
 import { diagnose, groupFailures } from '../../../src/core/report/failures';
 import { makeReportPackage, SEED_TIMING_SCRIPT, LAUNCH_LINES, LAST_WRITE_S, RUN_START } from './fixture';
-import { removeTempDirs } from '../tmpDirs';
+import { removeTempDirs } from '../returns/tmpDirs';
 
 // The seed script's output on the fixture, from python3 (kept here so the test runs without Python too).
 const SEED_OUTPUT = [

@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { tempDir } from '../tmpDirs';
+import { tempDir } from './tmpDirs';
 
 export const INCLUDED_FILES = [
   'results/conditions_results.csv',

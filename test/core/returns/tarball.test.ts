@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as tar from 'tar';
 import { makeReturnsTarball, returnsNames, yyyymmdd } from '../../../src/core/returns/tarball';
 import { makeReturnsPackage, INCLUDED_FILES, listFiles } from './fixture';
-import { removeTempDirs } from '../tmpDirs';
+import { removeTempDirs } from './tmpDirs';
 
 async function tarEntries(file: string): Promise<Map<string, Buffer>> {
   const entries = new Map<string, Buffer>();

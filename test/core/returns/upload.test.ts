@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { startStandinHub, type StandinHub, type StandinHubOptions } from '../../../src/core/returns/standinHub/server';
 import { makeReturns } from '../../../src/core/returns/returns';
 import { makeReturnsPackage, listFiles } from './fixture';
-import { tempDir, removeTempDirs } from '../tmpDirs';
+import { tempDir, removeTempDirs } from './tmpDirs';
 
 const REPO = 'GMLRVigil/BenchCheck-FramesPixels';
 const WRITE = 'hf_writeTokenForTests0123456789abcd';
