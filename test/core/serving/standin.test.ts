@@ -265,6 +265,19 @@ describe('stand-in vLLM scheduling, cache and faults', function () {
     }
   });
 
+  it('leaves with its owner (FPSWEEP_STANDIN_OWNER_PID), so a killed runner leaves no stand-in', async () => {
+    const { execa } = await import('execa');
+    const owner = execa('sleep', ['30'], { reject: false });
+    const s = await startStandin([], { FPSWEEP_STANDIN_OWNER_PID: String(owner.pid) });
+    owner.kill('SIGKILL');
+    await owner;
+    const t0 = Date.now();
+    const r = await Promise.race([s.proc, new Promise((resolve) => setTimeout(() => resolve('still running'), 5_000))]);
+    assert.notEqual(r, 'still running');
+    assert.ok(Date.now() - t0 < 5_000);
+    assert.match(s.output(), /launcher process \d+ is gone; shutting down/);
+  });
+
   it('refuses the context at start with vLLM KV-cache error and exit 1', async () => {
     await buildStandin();
     const { execa } = await import('execa');
