@@ -61,7 +61,14 @@ export async function run(args: string[]): Promise<number> {
   if (!out) throw new UsageError(`--out DIR is required\n\n${HELP}`);
   const scale = intOption(v.scale, 'FPSWEEP_SAMPLE_SCALE', 1) ?? 1;
   if (v.force === true) await clearPackage(path.resolve(out));
-  const made = await makeSamplePackage({ out, extract: v['no-extract'] !== true, scale });
+  const tty = process.stderr.isTTY;
+  const made = await makeSamplePackage({
+    out, extract: v['no-extract'] !== true, scale,
+    onVideo: (done, total, video) => {
+      const line = `encoded ${done}/${total} videos (${video.width}x${video.height}, ${video.nFrames} frames)`;
+      process.stderr.write(tty ? `\r${line}\x1b[K${done === total ? '\n' : ''}` : `${line}\n`);
+    },
+  });
   process.stdout.write(describeSummary(made) + '\n');
   return 0;
 }

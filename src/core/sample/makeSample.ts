@@ -24,6 +24,8 @@ export interface MakeSampleOptions {
   scale?: number;
   /** Videos encoded side by side (default: min(2, cores)). */
   concurrency?: number;
+  /** Called after each video is encoded and probed. */
+  onVideo?: (done: number, total: number, video: SampleVideo) => void;
 }
 
 export interface SampleSummary {
@@ -86,7 +88,9 @@ async function pool<T, R>(inputs: readonly T[], limit: number, work: (x: T) => P
   return results;
 }
 
-async function encodeAll(plan: SamplePlan, storeDir: string, concurrency: number): Promise<Map<string, VideoMeta>> {
+async function encodeAll(plan: SamplePlan, storeDir: string, concurrency: number,
+  onVideo?: MakeSampleOptions['onVideo']): Promise<Map<string, VideoMeta>> {
+  let done = 0;
   // Biggest first, so the two lanes finish together.
   const bySize = [...plan.videos].sort((a, b) => b.nFrames * b.width * b.height - a.nFrames * a.width * a.height);
   const metas = await pool(bySize, concurrency, async (v: SampleVideo) => {
@@ -96,6 +100,7 @@ async function encodeAll(plan: SamplePlan, storeDir: string, concurrency: number
     await encodeSampleVideo(v, file);
     const meta = videoMetaSchema.parse(metaFromProbe(v, await probeVideo(file)));
     await writeJson(path.join(dir, 'meta.json'), meta);
+    onVideo?.(++done, plan.videos.length, v);
     return meta;
   });
   return new Map(metas.map((m) => [m.hash, m]));
@@ -112,7 +117,7 @@ export async function makeSamplePackage(opts: MakeSampleOptions): Promise<Sample
   // half-made package under the target's name.
   const partial = `${root}.partial-${process.pid}-${Date.now()}`;
   try {
-    const made = await build(new PackageLayout(partial), plan, extract, concurrency);
+    const made = await build(new PackageLayout(partial), plan, extract, concurrency, opts.onVideo);
     // The target may exist as an empty folder; rmdir never removes a non-empty one.
     await fs.rmdir(root).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') throw err;
@@ -126,11 +131,12 @@ export async function makeSamplePackage(opts: MakeSampleOptions): Promise<Sample
 
 type Built = Omit<SampleSummary, 'root' | 'seconds'>;
 
-async function build(layout: PackageLayout, plan: SamplePlan, extract: boolean, concurrency: number): Promise<Built> {
+async function build(layout: PackageLayout, plan: SamplePlan, extract: boolean, concurrency: number,
+  onVideo?: MakeSampleOptions['onVideo']): Promise<Built> {
   await fs.mkdir(layout.root, { recursive: true });
   // Without extraction the videos are staged beside the package and removed once shards exist.
   const storeDir = extract ? layout.storeDir : path.join(layout.root, '.sample-staging');
-  const metas = await encodeAll(plan, storeDir, concurrency);
+  const metas = await encodeAll(plan, storeDir, concurrency, onVideo);
 
   const itemsByBenchmark: Record<string, number> = {};
   for (const bench of plan.benchmarks) {
