@@ -157,7 +157,7 @@ function failures(r: Report, focus?: CellFocus): Node {
       { title: 'kind', value: (g) => g.kind },
       { title: 'count', value: (g) => fmt(g.count), numeric: true },
       { title: 'example items', value: (g) => itemLinks(g) },
-      { title: 'example message', value: (g) => g.exampleMessage },
+      { title: 'example message', value: (g) => clipped(g.exampleMessage, 240) },
     ],
     groups,
   );
@@ -171,6 +171,17 @@ function failures(r: Report, focus?: CellFocus): Node {
   out.appendChild(el('h2', {}, 'Look up an item'));
   out.appendChild(itemLookup(r.timing.benchmarks));
   return out;
+}
+
+/** A long message (an ffmpeg error can run to kilobytes) shows its start; the whole text is one click away. */
+function clipped(text: string, max: number): Node {
+  if (text.length <= max) return document.createTextNode(text);
+  const span = el('span', { class: 'clipped', title: 'Click to show the whole message' }, `${text.slice(0, max)}… (${text.length} chars)`);
+  span.addEventListener('click', () => {
+    span.textContent = text;
+    span.removeAttribute('title');
+  }, { once: true });
+  return span;
 }
 
 function isFocus(g: FailureGroup, f: CellFocus): boolean {
