@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, openSync, closeSync, mkdirSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { PackageLayout } from '../package/layout';
 import { liveLockHolder, readLock } from './lock';
 import { runOptionsSchema, type RunOptionsInput } from './runOptions';
@@ -32,7 +33,11 @@ export function workerCommand(): { command: string; args: string[] } {
   const dist = root ? path.join(root, 'dist', 'worker.js') : null;
   const src = root ? path.join(root, 'src', 'worker', 'main.ts') : null;
   // From sources (tests, `tsx src/cli/main.ts`), run the sources so the worker is the code under test.
-  if (src && existsSync(src) && __filename.endsWith('.ts')) return { command: process.execPath, args: ['--import', 'tsx', src] };
+  const tsx = root ? path.join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs') : null;
+  if (src && tsx && existsSync(src) && existsSync(tsx) && __filename.endsWith('.ts')) {
+    // The worker's cwd is the package: name the loader by path, not by a bare specifier.
+    return { command: process.execPath, args: ['--import', pathToFileURL(tsx).href, src] };
+  }
   if (dist && existsSync(dist)) return { command: process.execPath, args: [dist] };
   throw new Error('cannot find the worker (dist/worker.js): run `npm run build` first');
 }
