@@ -136,7 +136,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
 
     const pkg = await loadPackage(layout, { benchmarks });
     for (const p of pkg.problems) await log.problem(p);
-    const plan = await buildWorkPlan(pkg, resumed.csv, { conditions });
+    const plan = await buildWorkPlan(pkg, resumed.csv, { conditions, metaCache: 'update' });
     const itemCounts = new Map([...pkg.items].map(([b, items]) => [b, items.length]));
     const book = new CellBook(plan, itemCounts, t0);
     const todoCount = plan.units.filter((u) => u.status === 'todo').length;
