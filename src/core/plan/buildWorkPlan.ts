@@ -15,12 +15,19 @@ import { buildPromptText } from '../protocol/prompt';
 import { REUSE_RULES } from '../protocol/rules';
 import { forEachYielding } from './forEachYielding';
 import { sketchPlan, TokenPredictor } from './sketch';
+import { MetaSummaryCache } from './metaCache';
 import { emptyCounts, type UnitCounts, type VideoWork, type WorkPlan, type WorkUnit } from './types';
 
 export interface BuildPlanOptions {
   conditions: readonly string[];
   /** A subset of the loaded benchmarks (default: all of them). */
   benchmarks?: readonly string[];
+  /**
+   * .fpsweep/plan-meta-cache.json (metaCache.ts): 'read' uses it if present (default: a dry run
+   * writes nothing into the package), 'update' also writes it (the runner, which holds the lock),
+   * 'off' ignores it.
+   */
+  metaCache?: 'read' | 'update' | 'off';
   /** Context of the servers, for the refusal prediction (default 65,536; never lowered by a run). */
   maxModelLen?: number;
 }
@@ -81,8 +88,10 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
   // token bound could exceed the context, planFrames selects the frames: the prediction is exact.
   const videos = new Map<string, VideoEntry>();
   const tokens = new TokenPredictor();
+  const cacheMode = opts.metaCache ?? 'read';
+  const cache = cacheMode === 'off' ? MetaSummaryCache.empty(pkg.layout) : MetaSummaryCache.load(pkg.layout);
   await forEachYielding([...byHash.keys()], (hash) => {
-    const found = readVideoMetaSync(pkg.layout, hash);
+    const found = cache.check(hash);
     if (found.kind !== 'ok') {
       videos.set(hash, { kind: found.kind, message: found.message });
       return;
@@ -97,14 +106,16 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
     const planCond = (i: number) => {
       if (entries[i]) return;
       const cond = conds[i];
-      const sk = sketchPlan(cond, cond.kind === 'blind' ? null : found.meta);
+      const sk = sketchPlan(cond, cond.kind === 'blind' ? null : found.summary);
       if (sk.status !== 'send') {
         entries[i] = sk;
         return;
       }
       let { frames, exact } = sk;
       if (!exact && tokens.imageTokens(sk.width, sk.height, frames) + maxText + MAX_TOKENS > maxModelLen) {
-        const fp = planFrames(cond, found.meta);
+        const full = found.lookup ?? readVideoMetaSync(pkg.layout, hash);
+        if (full.kind !== 'ok') throw new Error(`${pkg.layout.metaFile(hash)} changed while planning: ${full.message}`);
+        const fp = planFrames(cond, full.meta);
         if (fp.status !== 'send') throw new Error(`internal: sketch says send, planFrames ${fp.status} (${cond.name}, ${hash})`);
         frames = fp.indices.length;
         exact = true;
@@ -120,6 +131,7 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
     }
     videos.set(hash, { kind: 'ok', conds: entries });
   });
+  if (cacheMode === 'update') await cache.save();
 
   // Pass 3: units and counts in package order.
   const counts = new Map<string, Map<string, UnitCounts>>();

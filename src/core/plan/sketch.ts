@@ -22,14 +22,30 @@ export type PlanSketch =
       exact: boolean;
     };
 
-export function sketchPlan(cond: Condition, meta: VideoMetaLike | null): PlanSketch {
+/** The few facts of a meta.json the sketch needs (small enough to cache for a whole package). */
+export interface MetaSummary {
+  width: number;
+  height: number;
+  too_short: boolean;
+  nFrames: number;
+  firstTs: number;
+  lastTs: number;
+}
+
+export function summarizeMeta(meta: VideoMetaLike): MetaSummary {
+  const n = meta.timestamps.length;
+  return { width: meta.width, height: meta.height, too_short: meta.too_short, nFrames: n,
+    firstTs: meta.timestamps[0], lastTs: meta.timestamps[n - 1] };
+}
+
+export function sketchPlan(cond: Condition, meta: MetaSummary | null): PlanSketch {
   if (cond.kind === 'blind') return { status: 'send', width: null, height: null, frames: 0, exact: true };
   if (meta === null) throw new Error(`condition ${cond.name} needs the video's metadata`);
   if (isNotApplicable(cond, meta.too_short)) return { status: 'NA' };
   const from = reuseSource(cond.name, Math.min(meta.width, meta.height));
   if (from !== null) return { status: 'reuse', from };
   const dims = resizeDims(meta.width, meta.height, cond.shortSide);
-  const n = meta.timestamps.length;
+  const n = meta.nFrames;
   if (cond.kind === 'count') {
     // SPEC §2.1: all n frames when n <= N, else exactly N distinct frames.
     return { status: 'send', ...dims, frames: Math.min(cond.nFrames, n), exact: true };
@@ -38,7 +54,7 @@ export function sketchPlan(cond: Condition, meta: VideoMetaLike | null): PlanSke
   // time at most (the grid t0 + j/F ≤ t_last + 1e-9 has floor((t_last − t0)·F) + 1 points; the
   // 1e-6 s slack keeps this an upper bound through floating point). Close to exact in practice.
   const nMax = fpsFrameCap(seedTokensPerFrame(dims.width, dims.height));
-  const gridPoints = Math.floor((meta.timestamps[n - 1] - meta.timestamps[0] + 1e-6) * cond.fps) + 1;
+  const gridPoints = Math.floor((meta.lastTs - meta.firstTs + 1e-6) * cond.fps) + 1;
   return { status: 'send', ...dims, frames: Math.min(nMax, n, gridPoints), exact: false };
 }
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { sketchPlan, TokenPredictor } from '../../../src/core/plan/sketch';
+import { sketchPlan, summarizeMeta, TokenPredictor } from '../../../src/core/plan/sketch';
 import { DEFAULT_CONDITIONS, parseCondition } from '../../../src/core/protocol/conditions';
 import { planFrames, type VideoMetaLike } from '../../../src/core/protocol/plan';
 import { predictPromptTokens } from '../../../src/core/protocol/qwenTokens';
@@ -28,7 +28,7 @@ describe('plan/sketch', () => {
   it('agrees with planFrames: status, reuse source, dims; frames exact or an upper bound', () => {
     fc.assert(fc.property(metaArb, (meta) => {
       for (const cond of CONDS) {
-        const sk = sketchPlan(cond, cond.kind === 'blind' ? null : meta);
+        const sk = sketchPlan(cond, cond.kind === 'blind' ? null : summarizeMeta(meta));
         const fp = planFrames(cond, cond.kind === 'blind' ? null : meta);
         assert.equal(sk.status, fp.status, cond.name);
         if (sk.status === 'reuse' && fp.status === 'reuse') assert.equal(sk.from, fp.reusedFrom);
