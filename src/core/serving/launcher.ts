@@ -252,6 +252,7 @@ class LaunchedServer extends BaseServer {
 
   /** Starts (or restarts) and waits for /health; throws ContextLengthError / LaunchError. */
   async startAndWait(what: string): Promise<void> {
+    if (this.stopping) throw new LaunchError(`${this.id}: stopped while starting`);
     if (await portInUse(Number(new URL(this.url).port))) {
       throw new LaunchError(
         `${this.id}: port ${new URL(this.url).port} on 127.0.0.1 is already in use (a server left from an earlier run?). ` +
@@ -262,7 +263,10 @@ class LaunchedServer extends BaseServer {
     const deadline = Date.now() + this.opts.startTimeoutMs;
     let lastDetail = '';
     while (Date.now() < deadline) {
-      if (this.stopping) throw new LaunchError(`${this.id}: stopped while starting`);
+      if (this.stopping) {
+        await this.kill(); // stop() may have run before this incarnation was spawned
+        throw new LaunchError(`${this.id}: stopped while starting`);
+      }
       if (this.exited) {
         const tail = this.tail();
         if (isKvCacheRefusal(tail)) throw new ContextLengthError(this.contextMessage(tail));
@@ -319,15 +323,17 @@ class LaunchedServer extends BaseServer {
       let why = reason;
       for (;;) {
         const oom = isOutOfMemory(this.tail());
-        const oomText = oom ? ` — CUDA out of memory in ${this.log}: lower MAX_SEQS (now ${this.opts.maxSeqs}) and run again` : '';
-        await this.kill();
-        if (this.stopping) return;
+        const oomText = oom ? ` — CUDA out of memory (see ${this.log}); if it recurs, lower MAX_SEQS (now ${this.opts.maxSeqs})` : '';
+        // The state changes before the (possibly slow) kill, so in-flight work is re-queued at once.
         if (this.restarts >= maxRestarts) {
           this.setState('down', `${why}${oomText}; restart budget (${maxRestarts}) used up, the server stays down`, oom);
+          await this.kill();
           return;
         }
         this.restarts++;
         this.setState('restarting', `${why}${oomText}; restart ${this.restarts}/${maxRestarts}`, oom);
+        await this.kill();
+        if (this.stopping) return;
         try {
           await this.startAndWait(`restart ${this.restarts}`);
           this.failures = 0;
@@ -454,15 +460,19 @@ export async function launchServers(options: LaunchOptions): Promise<Fleet> {
     const key = randomBytes(24).toString('base64url');
     fleet.servers.push(new LaunchedServer(gpu, basePort + gpu, key, bin, opts, layout.vllmLog(gpu), fleet));
   }
-  const results = await Promise.allSettled(
-    fleet.servers.map(async (s) => {
-      await (s as LaunchedServer).startAndWait('start');
-      s.setState('up', 'answering /health');
-    }),
-  );
-  const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as Error);
-  if (failed.length) {
+  const starts = fleet.servers.map(async (s) => {
+    await (s as LaunchedServer).startAndWait('start');
+    s.setState('up', 'answering /health');
+  });
+  try {
+    await Promise.all(starts);
+  } catch (first) {
+    // One failure ends the launch: the others are stopped now, not after their own (long) loads.
     await fleet.stop();
+    const failed = (await Promise.allSettled(starts))
+      .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+      .map((r) => r.reason as Error)
+      .filter((e) => e === first || !/stopped while starting/.test(e.message));
     const ctx = failed.find((e) => e instanceof ContextLengthError);
     if (ctx) throw ctx;
     throw new LaunchError(failed.map((e) => e.message).join('\n\n'));
