@@ -11,7 +11,7 @@
 //             written; if that unit fails, the reuse unit fails with it
 //   todo      send one request; `hash` names the video; frame choices come from planFrames, which the
 //             runner gets per video with loadVideoFramePlans(layout, plan.videos[i]) (FramePlans are
-//             not kept in the plan: a full package would need ~1 GB for them)
+//             not kept in the plan: for a full package they would take hundreds of MB)
 //   no_video, bad_meta   a failure line (SPEC §4), with `message`
 // plan.videos groups the todo units by video hash (one server per video); a v_32 unit that a
 // reuse unit waits for has it in `dependents`. `counts` feeds the dry run and the progress view.
