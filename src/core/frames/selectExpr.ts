@@ -33,5 +33,19 @@ export function selectExpression(indices: readonly number[]): string {
     start = prev = i;
   }
   flush();
-  return terms.join('+');
+  return balancedSum(terms);
+}
+
+/** Terms per flat `a+b+…` run. ffmpeg's expression parser refuses a flat sum of ~128+ terms. */
+const FLAT_TERMS = 16;
+
+/**
+ * `a+b+…` as a balanced tree of parenthesised sums, so the parser's nesting stays logarithmic: a
+ * long video's union of fps and count frames is hundreds of scattered indices, and a flat sum of
+ * that many terms makes ffmpeg fail with "Error while parsing expression".
+ */
+function balancedSum(terms: readonly string[]): string {
+  if (terms.length <= FLAT_TERMS) return terms.join('+');
+  const half = terms.length >>> 1;
+  return `(${balancedSum(terms.slice(0, half))})+(${balancedSum(terms.slice(half))})`;
 }
