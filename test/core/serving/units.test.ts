@@ -201,11 +201,11 @@ describe('serving units', () => {
       await Promise.all(Array.from({ length: n }, () => engine.run({ workS, fixedS: 0 })));
       return (performance.now() - t0) / 1000;
     };
-    const shared = await time(new Engine(8, true), 3, 0.15);
-    assert.ok(shared >= 0.43 && shared < 0.7, `3 × 0.15 s shared → ~0.45 s, got ${shared}`);
-    const parallel = await time(new Engine(8, false), 3, 0.15);
-    assert.ok(parallel >= 0.14 && parallel < 0.35, `3 × 0.15 s in parallel → ~0.15 s, got ${parallel}`);
-    const limited = await time(new Engine(1, false), 3, 0.1);
-    assert.ok(limited >= 0.29 && limited < 0.55, `one slot → ~0.3 s, got ${limited}`);
+    const shared = await time(new Engine(8, true), 3, 0.3);
+    assert.ok(shared >= 0.88 && shared < 1.5, `3 × 0.3 s shared → ~0.9 s, got ${shared}`);
+    const parallel = await time(new Engine(8, false), 3, 0.3);
+    assert.ok(parallel >= 0.29 && parallel < 0.8, `3 × 0.3 s in parallel → ~0.3 s, got ${parallel}`);
+    const limited = await time(new Engine(1, false), 3, 0.2);
+    assert.ok(limited >= 0.59 && limited < 1.2, `one slot → ~0.6 s, got ${limited}`);
   });
 });
