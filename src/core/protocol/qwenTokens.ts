@@ -57,7 +57,13 @@ export function predictPromptTokens(frameDims: readonly Dims[], promptText: stri
   return total;
 }
 
-/** True when a request of these frames would be refused by a server with `maxModelLen` context. */
+/**
+ * True when a request of these frames would be refused by a server with `maxModelLen` context. vLLM
+ * 0.11 refuses a multimodal prompt only when the prompt alone exceeds the context (one that fits but
+ * leaves less than max_tokens is answered, cut at the limit); a text-only prompt must leave room for
+ * max_tokens (vllm/v1/engine/processor.py, _validate_model_input; serving_engine's length check).
+ */
 export function predictContextRefusal(frameDims: readonly Dims[], promptText: string, maxModelLen: number): boolean {
-  return predictPromptTokens(frameDims, promptText) + MAX_TOKENS > maxModelLen;
+  const prompt = predictPromptTokens(frameDims, promptText);
+  return frameDims.length > 0 ? prompt > maxModelLen : prompt + MAX_TOKENS > maxModelLen;
 }

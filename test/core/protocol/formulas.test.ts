@@ -71,4 +71,13 @@ describe('protocol/qwenTokens (prediction only)', () => {
     const wide = Array.from({ length: 582 }, () => ({ width: 398, height: 224 }));
     assert.equal(predictContextRefusal(wide, 'Question: q', 65536), false); // 582 × 86 = 50,052
   });
+  it('images: refused only when the prompt alone exceeds the context; text only: prompt + max_tokens', () => {
+    const frames = (n: number) => Array.from({ length: n }, () => ({ width: 224, height: 224 })); // 66 each
+    const text = 'x'.repeat(40); // 14 + 10 text tokens
+    // 992 × 66 + 24 = 65,496 ≤ 65,536 (answered, cut at the limit); 993 frames → 65,562 > 65,536.
+    assert.equal(predictContextRefusal(frames(992), text, 65536), false);
+    assert.equal(predictContextRefusal(frames(993), text, 65536), true);
+    assert.equal(predictContextRefusal([], text, 24 + 128), false);
+    assert.equal(predictContextRefusal([], text, 24 + 127), true);
+  });
 });

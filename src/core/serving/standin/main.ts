@@ -28,9 +28,16 @@ function printKvCacheRefusal(args: ServeArgs, env: StandinEnv): void {
   process.stderr.write('RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n');
 }
 
+/** The vLLM release the stand-in imitates; `vllm --version` prints it (doctor reads it). */
+export const STANDIN_VLLM_VERSION = '0.11.0';
+
 async function main(argv: string[]): Promise<number> {
   let args: ServeArgs;
   let env: StandinEnv;
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    process.stdout.write(`${STANDIN_VLLM_VERSION}\n`);
+    return 0;
+  }
   try {
     args = parseServeArgs(argv);
   } catch (e) {
