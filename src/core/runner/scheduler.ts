@@ -88,6 +88,20 @@ export interface SchedulerStats {
   servers: { index: number; endpoint: string; up: boolean; inflight: number; openVideos: number }[];
 }
 
+/**
+ * Longest first within windows of `window` videos (in plan order otherwise): preparation starts on the
+ * costliest videos of each window, so the run's last window ends on small videos and the tail is
+ * short, while benchmarks still complete roughly in plan order.
+ */
+export function longestFirstWithinWindows<V extends SchedVideo>(videos: readonly V[], window: number): V[] {
+  const cost = new Map<V, number>(videos.map((v) => [v, v.tasks.reduce((s, t) => s + t.cost, 0)]));
+  const out: V[] = [];
+  for (let i = 0; i < videos.length; i += window) {
+    out.push(...videos.slice(i, i + window).sort((a, b) => cost.get(b)! - cost.get(a)!));
+  }
+  return out;
+}
+
 export class Scheduler<V extends SchedVideo> {
   private readonly servers: ServerState[];
   private readonly ready: VideoState<V>[] = [];

@@ -29,7 +29,7 @@ import { FailureLog, RunnerLog, TimingLog } from './logs';
 import { naRecord, okRecord, reuseRecord } from './records';
 import { resumeResults } from './resume';
 import type { RunOptions } from './runOptions';
-import { Scheduler, type SchedServerInfo, type SchedTask, type SchedVideo, type TaskOutcome } from './scheduler';
+import { Scheduler, longestFirstWithinWindows, type SchedServerInfo, type SchedTask, type SchedVideo, type TaskOutcome } from './scheduler';
 import { ContextCapacityError, refusalContextLength, type ServerSet, type ServerState } from './servers';
 import { writeStatusAtomic } from './status';
 import type { ServerStatus, WorkerState, WorkerStatus } from './statusSchema';
@@ -60,6 +60,8 @@ export interface SweepResult {
 
 /** A re-queued request goes to another server at most this many times before it is a failure. */
 const MAX_REQUEUES = 3;
+/** Videos reordered longest-first within windows of this many (see longestFirstWithinWindows). */
+const VIDEO_WINDOW = 64;
 /** With every server down this long, the run stops (launched servers restart within minutes). */
 const ALL_DOWN_LIMIT_MS = Number(process.env.FPSWEEP_ALL_DOWN_LIMIT_MS) || 10 * 60_000;
 
@@ -387,7 +389,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
       if (drainRequested) sched.drain();
       workerState = 'running';
       await writeStatus();
-      await sched.run(jobs);
+      await sched.run(longestFirstWithinWindows(jobs, VIDEO_WINDOW));
       await Promise.all(clients.map((c) => c.close()));
     }
     // Cells left incomplete by a stop: their timing so far, marked partial (a resumed run adds the rest).
