@@ -217,6 +217,34 @@ async function main(): Promise<void> {
       await wb!.screenshot('failures-report-xss-item');
     });
 
+    await check('the runbook runs a step and streams its output into the cell', async () => {
+      await wb!.runCommand('fpsweep: Open runbook');
+      const nb = wb!.page.locator('.notebook-editor:visible');
+      const cell = nb.locator('.code-cell-row', { hasText: /fpsweep\s+dry-run/ }).first();
+      await cell.waitFor({ timeout: 30_000 });
+      await cell.hover();
+      const run = cell.locator('.run-button-container [aria-label^="Execute Cell"]').first();
+      await run.waitFor({ timeout: 10_000 });
+      await run.click();
+      // With one controller for the notebook type VS Code may still ask once which to use.
+      const pick = wb!.page.locator('.quick-input-list .monaco-list-row', { hasText: 'fpsweep steps' }).first();
+      if (await pick.waitFor({ timeout: 5000 }).then(() => true, () => false)) await pick.click();
+      const out = await wb!.until(
+        'the dry-run output in the cell',
+        90_000,
+        async () => {
+          for (const f of wb!.page.frames()) {
+            const text = await f.evaluate<string>('document.body ? document.body.innerText : ""').catch(() => '');
+            if (text.includes('$ fpsweep dry-run') && /MVBench/.test(text)) return text;
+          }
+          return undefined;
+        },
+        async () => (await cell.innerText()).slice(0, 300),
+      );
+      fs.writeFileSync(path.join(OUT, 'runbook-dry-run-output.txt'), out);
+      await wb!.screenshot('runbook-dry-run');
+    });
+
     await check('no dialog fired', async () => {
       if (dialogs.length) throw new Error(`dialogs fired: ${JSON.stringify(dialogs)}`);
     });
