@@ -16,9 +16,21 @@ import { summarizeMeta, type MetaSummary } from './sketch';
 /** Bump when what a valid meta.json is (videoMetaSchema, meta.ts checks) or MetaSummary changes. */
 const CACHE_VERSION = 1;
 
+type Entry = number[];
 // [size, mtimeMs, ctimeMs, ino, width, height, too_short (0|1), nFrames, firstTs, lastTs]
-const entrySchema = z.array(z.number().finite()).length(10);
-const fileSchema = z.object({ version: z.number(), entries: z.record(z.string(), z.unknown()) });
+const ENTRY_LENGTH = 10;
+function isEntry(v: unknown): v is Entry {
+  if (!Array.isArray(v) || v.length !== ENTRY_LENGTH) return false;
+  for (const x of v) if (typeof x !== 'number' || !Number.isFinite(x)) return false;
+  return true;
+}
+/** One pass over all entries (a zod schema per entry costs ~0.5 s for a full package). */
+const fileSchema = z.object({
+  version: z.number(),
+  entries: z.custom<Record<string, Entry>>(
+    (e) => typeof e === 'object' && e !== null && !Array.isArray(e) && Object.values(e).every(isEntry),
+    { message: 'entries must map hashes to arrays of 10 numbers' }),
+});
 
 export type VideoCheck =
   | { kind: 'ok'; summary: MetaSummary; /** Set when this lookup read the file. */ lookup?: MetaLookup }
@@ -30,21 +42,24 @@ export function metaCacheFile(layout: PackageLayout): string {
 
 export class MetaSummaryCache {
   private dirty = false;
-  private constructor(private readonly layout: PackageLayout, private readonly entries: Record<string, unknown>) {}
+  // A Map, not an object: a hash is data and could be '__proto__'.
+  private constructor(private readonly layout: PackageLayout, private readonly entries: Map<string, Entry>) {}
 
   /** Loads the cache; a missing, unreadable or other-version file is an empty cache. */
   static load(layout: PackageLayout): MetaSummaryCache {
     try {
       const parsed = fileSchema.safeParse(JSON.parse(fs.readFileSync(metaCacheFile(layout), 'utf8')));
-      if (parsed.success && parsed.data.version === CACHE_VERSION) return new MetaSummaryCache(layout, parsed.data.entries);
+      if (parsed.success && parsed.data.version === CACHE_VERSION) {
+        return new MetaSummaryCache(layout, new Map(Object.entries(parsed.data.entries)));
+      }
     } catch {
       // absent or torn: rebuilt
     }
-    return new MetaSummaryCache(layout, Object.create(null) as Record<string, unknown>);
+    return new MetaSummaryCache(layout, new Map());
   }
 
   static empty(layout: PackageLayout): MetaSummaryCache {
-    return new MetaSummaryCache(layout, Object.create(null) as Record<string, unknown>);
+    return new MetaSummaryCache(layout, new Map());
   }
 
   /** Synchronous, like readVideoMetaSync (the plan reads thousands in a row, yielding in between). */
@@ -54,8 +69,7 @@ export class MetaSummaryCache {
     // stat before reading: a file changed in between misses next time instead of being trusted
     const st = fs.statSync(metaFile, { throwIfNoEntry: false });
     if (st) {
-      const e = entrySchema.safeParse(this.entries[hash]);
-      const v = e.success ? e.data : null;
+      const v = this.entries.get(hash);
       if (v && v[0] === st.size && v[1] === st.mtimeMs && v[2] === st.ctimeMs && v[3] === st.ino) {
         if (!fs.existsSync(this.layout.videoFile(hash))) {
           return { kind: 'no_video', message: `${this.layout.videoFile(hash)} is missing` };
@@ -66,7 +80,7 @@ export class MetaSummaryCache {
     const found = readVideoMetaSync(this.layout, hash);
     if (found.kind === 'ok' && st) {
       const s = summarizeMeta(found.meta);
-      this.entries[hash] = [st.size, st.mtimeMs, st.ctimeMs, st.ino, s.width, s.height, s.too_short ? 1 : 0, s.nFrames, s.firstTs, s.lastTs];
+      this.entries.set(hash, [st.size, st.mtimeMs, st.ctimeMs, st.ino, s.width, s.height, s.too_short ? 1 : 0, s.nFrames, s.firstTs, s.lastTs]);
       this.dirty = true;
     }
     return toCheck(found);
@@ -79,7 +93,7 @@ export class MetaSummaryCache {
     const tmp = `${file}.tmp-${process.pid}`;
     try {
       await fs.promises.mkdir(path.dirname(file), { recursive: true });
-      await fs.promises.writeFile(tmp, JSON.stringify({ version: CACHE_VERSION, entries: this.entries }));
+      await fs.promises.writeFile(tmp, JSON.stringify({ version: CACHE_VERSION, entries: Object.fromEntries(this.entries) }));
       await fs.promises.rename(tmp, file);
       this.dirty = false;
       return true;
