@@ -242,6 +242,9 @@ async function main(): Promise<void> {
         async () => (await cell.innerText()).slice(0, 300),
       );
       fs.writeFileSync(path.join(OUT, 'runbook-dry-run-output.txt'), out);
+      await cell.scrollIntoViewIfNeeded();
+      await wb!.page.mouse.wheel(0, 300);
+      await wb!.page.waitForTimeout(500);
       await wb!.screenshot('runbook-dry-run');
     });
 
