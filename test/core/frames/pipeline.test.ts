@@ -305,6 +305,7 @@ describe('frame pipeline', function () {
     } finally {
       clearInterval(timer);
     }
+    assert.ok(prepared.requests[0].ok, JSON.stringify(prepared.requests[0]).slice(0, 600));
     assert.equal(prepared.decodedFrames, 1024);
     assert.equal(ok(prepared, 'all').paths.length, every3rd.length);
     const stats = await p.stats();
