@@ -42,7 +42,7 @@ describe('runner: the background worker', function () {
     this.timeout(SAMPLE_TIMEOUT_MS);
     await getSamplePackage();
     // Slow enough that a kill lands while requests and writes are under way.
-    servers = await Promise.all([0, 1].map(() => startStandin({ env: { FPSWEEP_STANDIN_LATENCY: 'a=0.25,b=0.00001' } })));
+    servers = await Promise.all([0, 1].map(() => startStandin({ env: { FPSWEEP_STANDIN_LATENCY: 'a=0.12,b=0.00001' } })));
     origin = (s) => new Set(s.plan.existing.map((e) => artifactKey(e.benchmark, e.item_id, e.condition)));
   });
   after(async () => {
@@ -52,7 +52,7 @@ describe('runner: the background worker', function () {
   it('kill -9 at random moments, then resume: every row once, every raw record matched', async () => {
     const sample = await copySamplePackage();
     const layout = new PackageLayout(sample.root);
-    const opts = { package: sample.root, benchmarks: BENCHES, conditions: CONDS, endpoints: servers.map((s) => s.url), decodeWorkers: 1 };
+    const opts = { package: sample.root, benchmarks: BENCHES, conditions: CONDS, endpoints: servers.map((s) => s.url), decodeWorkers: 2 };
     const seed = Number(process.env.FPSWEEP_TEST_SEED) || Date.now() % 100000;
     const rand = rng(seed);
     const moments: number[] = [];
@@ -61,7 +61,7 @@ describe('runner: the background worker', function () {
       // Wait until the worker is past its start (it holds the lock), then a random moment more.
       const t0 = Date.now();
       while (!(await isWorkerAlive(layout)) && Date.now() - t0 < 30_000) await sleep(100);
-      const ms = Math.round(300 + rand() * 4000);
+      const ms = Math.round(200 + rand() * 3000);
       moments.push(ms);
       await sleep(ms);
       process.kill(w.pid, 'SIGKILL');
