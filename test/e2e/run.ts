@@ -248,6 +248,18 @@ async function main(): Promise<void> {
       await wb!.screenshot('runbook-dry-run');
     });
 
+    await check('after a reload the report panels are restored with their content', async () => {
+      await wb!.page.reload({ waitUntil: 'domcontentloaded' });
+      await wb!.waitReady();
+      const tab = wb!.page.locator('.tabs-container .tab', { hasText: 'fpsweep: Pilot timing' }).first();
+      await tab.waitFor({ timeout: 60_000 });
+      await tab.click();
+      const frame = await wb!.webviewFrame('body[data-kind="timing"] table', 90_000);
+      const text = await frame.evaluate<string>('document.body.innerText');
+      if (!text.includes('infer_s/item')) throw new Error(`the restored timing panel shows:\n${text.slice(0, 800)}`);
+      await wb!.screenshot('timing-restored');
+    });
+
     await check('no dialog fired', async () => {
       if (dialogs.length) throw new Error(`dialogs fired: ${JSON.stringify(dialogs)}`);
     });
