@@ -1,0 +1,228 @@
+// Frame pipeline benchmark (not a test):
+//   npx tsx bench/frames.ts [--scale N] [--source sample|natural] [--pool N] [--naive-frames N]
+//
+// Workload: every (item, condition) of the default condition list (SPEC §2) that sends frames, over
+// every item of a sample package (`fpsweep sample` at --scale; or, with --source natural, the same
+// package shape with videos of busy 720p content, closer to real footage in decode cost). Frames
+// counted = Σ over requests of the frames that request sends (what the servers receive).
+//
+//  (a) this pipeline: FramePipeline.prepareAhead over one job per video, empty JPEG store, pool --pool.
+//  (b) naive per-request path, as a per-request runner does: for each request, for each selected
+//      frame, `ffmpeg -ss <t> -i video -frames:v 1` (seek + decode), then the same sharp resize + JPEG;
+//      --pool requests at a time. It is slow, so it runs on a seeded random sample of requests until
+//      --naive-frames frames are done; its rate is frames/s over that sample.
+//  (c) decode limit: `ffmpeg -i video.mp4 -f null -` once per distinct video, --pool at a time; its
+//      rate is the same frame count as (a) divided by its wall time, so a/c = t_c / t_a.
+// All three in one run, same machine state. CPU seconds (this process + its reaped children) are
+// printed too: on a shared machine the CPU ratio is steadier than the wall-clock one.
+// Targets: a/b ≥ 5, a/c ≥ 0.7.
+import { promises as fs, readFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { FramePipeline, defaultPoolSize, jpegPipeline, type FrameRequest, type VideoJob } from '../src/core/frames';
+import { PackageLayout } from '../src/core/package/layout';
+import { videoMetaSchema, type VideoMeta } from '../src/core/package/schemas';
+import { DEFAULT_CONDITIONS, parseCondition, planFrames } from '../src/core/protocol';
+import { makeSamplePackage, type SamplePlan } from '../src/core/sample';
+import { SeededRandom } from '../src/core/sample/random';
+
+const loadExeca = () => import('execa').then((m) => m.execa);
+
+interface Args {
+  scale: number;
+  source: 'sample' | 'natural';
+  pool: number;
+  naiveFrames: number;
+  keep: boolean;
+}
+
+function parse(): Args {
+  const { values } = parseArgs({
+    options: {
+      scale: { type: 'string', default: '1' },
+      source: { type: 'string', default: 'sample' },
+      pool: { type: 'string' },
+      'naive-frames': { type: 'string', default: '400' },
+      keep: { type: 'boolean', default: false },
+    },
+  });
+  const source = values.source;
+  if (source !== 'sample' && source !== 'natural') throw new Error('--source is sample or natural');
+  return {
+    scale: Number(values.scale), source, pool: values.pool ? Number(values.pool) : defaultPoolSize(),
+    naiveFrames: Number(values['naive-frames']), keep: Boolean(values.keep),
+  };
+}
+
+/** CPU seconds of this process plus its finished children (/proc/self/stat utime, stime, cutime, cstime). */
+function cpuSeconds(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  const ticks = [11, 12, 13, 14].map((i) => Number(fields[i])).reduce((a, b) => a + b, 0);
+  return ticks / 100; // USER_HZ is 100 on Linux
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number }> {
+  const cpu0 = cpuSeconds();
+  const t0 = process.hrtime.bigint();
+  const value = await fn();
+  return { value, wall: Number(process.hrtime.bigint() - t0) / 1e9, cpu: cpuSeconds() - cpu0 };
+}
+
+/** Runs `work` over `inputs`, `limit` at a time. */
+async function lanes<T>(inputs: readonly T[], limit: number, work: (x: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, inputs.length) }, async () => {
+    while (next < inputs.length) await work(inputs[next++]);
+  }));
+}
+
+/** Package with the sample's shape; --source natural re-encodes each video from busy 720p content. */
+async function preparePackage(args: Args, root: string): Promise<SamplePlan> {
+  const summary = await makeSamplePackage({ out: root, scale: args.scale });
+  if (args.source === 'natural') {
+    const layout = new PackageLayout(root);
+    const execa = await loadExeca();
+    await lanes(summary.plan.videos, Math.max(1, os.availableParallelism()), async (v) => {
+      // testsrc2 + temporal noise at ~90 KB per 720p frame: decode cost like real footage (the sample's
+      // flat bands decode almost for free). Same size, frame count and timestamps as planned.
+      const file = layout.videoFile(v.hash);
+      const tmp = `${file}.natural.mp4`;
+      const setpts = `settb=1/1000,setpts=${v.startMs}+N*${v.spacingMs}+${v.jitterMs}*mod(N\\,3)`;
+      await execa('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi',
+        '-i', `testsrc2=size=${v.width}x${v.height}:rate=2,noise=alls=5:allf=t`, '-frames:v', String(v.nFrames),
+        '-vf', setpts, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '28', '-g', '20', '-pix_fmt', 'yuv420p',
+        '-fps_mode', 'passthrough', '-r', '1000', '-video_track_timescale', '1000', tmp]);
+      await fs.rename(tmp, file);
+    });
+  }
+  return summary.plan;
+}
+
+interface Workload {
+  jobs: VideoJob[];
+  requests: Array<{ job: VideoJob; meta: VideoMeta; req: FrameRequest }>;
+  frames: number;
+}
+
+async function buildWorkload(root: string, plan: SamplePlan): Promise<Workload> {
+  const layout = new PackageLayout(root);
+  const metas = new Map<string, VideoMeta>();
+  const byVideo = new Map<string, FrameRequest[]>();
+  for (const item of plan.items) {
+    if (!item.hash || item.missing) continue;
+    let meta = metas.get(item.hash);
+    if (!meta) {
+      meta = videoMetaSchema.parse(JSON.parse(await fs.readFile(layout.metaFile(item.hash), 'utf8'))) as VideoMeta;
+      metas.set(item.hash, meta);
+    }
+    for (const c of DEFAULT_CONDITIONS) {
+      const cond = parseCondition(c);
+      if (cond.kind === 'blind') continue;
+      const fp = planFrames(cond, meta);
+      if (fp.status !== 'send' || fp.width === null || fp.height === null || fp.indices.length === 0) continue;
+      const list = byVideo.get(item.hash) ?? [];
+      list.push({ key: `${item.benchmark}/${item.item_id}/${c}`, indices: fp.indices, width: fp.width, height: fp.height });
+      byVideo.set(item.hash, list);
+    }
+  }
+  const jobs: VideoJob[] = [];
+  const requests: Workload['requests'] = [];
+  for (const [hash, reqs] of byVideo) {
+    const meta = metas.get(hash)!;
+    const job: VideoJob = { hash, videoPath: layout.videoFile(hash), meta, requests: reqs };
+    jobs.push(job);
+    for (const req of reqs) requests.push({ job, meta, req });
+  }
+  // Longest videos first: the pool's tail is then short (as the runner's scheduler orders work).
+  jobs.sort((a, b) => b.meta.n_frames - a.meta.n_frames);
+  return { jobs, requests, frames: requests.reduce((a, r) => a + r.req.indices.length, 0) };
+}
+
+/** (b): one seek + decode per selected frame, then the same resize + JPEG. */
+async function naiveRequest(meta: VideoMeta, videoPath: string, req: FrameRequest, outDir: string): Promise<number> {
+  const execa = await loadExeca();
+  let k = 0;
+  for (const index of req.indices) {
+    const t = meta.timestamps[index];
+    const r = await execa('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-ss', t.toFixed(3), '-i', videoPath,
+      '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { encoding: 'buffer', stdin: 'ignore' });
+    const rgb = Buffer.from(r.stdout as Uint8Array);
+    if (rgb.length !== meta.width * meta.height * 3) throw new Error(`naive decode of ${videoPath} at ${t}s gave ${rgb.length} bytes`);
+    await jpegPipeline(rgb, meta, req).toFile(path.join(outDir, `${k++}.jpg`));
+  }
+  return req.indices.length;
+}
+
+async function main() {
+  const args = parse();
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'fpsweep-bench-frames-'));
+  const root = path.join(work, 'pkg');
+  console.log(`bench/frames: scale ${args.scale}, source ${args.source}, pool ${args.pool}, ${os.availableParallelism()} cores, ffmpeg + sharp`);
+  const made = await timed(() => preparePackage(args, root));
+  const plan = made.value;
+  const w = await buildWorkload(root, plan);
+  const distinctVideos = w.jobs.length;
+  const decodedTotal = w.jobs.reduce((a, j) => a + j.meta.n_frames, 0);
+  console.log(`package ready in ${made.wall.toFixed(1)} s: ${distinctVideos} videos (${decodedTotal} stored frames), ` +
+    `${w.requests.length} requests, ${w.frames} frames to serve`);
+  // Warm the page cache so no phase pays for the first read.
+  for (const j of w.jobs) await fs.readFile(j.videoPath);
+
+  // (c) decode limit
+  const execa = await loadExeca();
+  const c = await timed(() => lanes(w.jobs, args.pool, async (j) => {
+    await execa('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', j.videoPath, '-f', 'null', '-']);
+  }));
+
+  // (a) this pipeline, from an empty store
+  const pipeline = new FramePipeline({ storeDir: path.join(work, 'store'), poolSize: args.pool });
+  const a = await timed(async () => {
+    let failed = 0;
+    for await (const video of pipeline.prepareAhead(w.jobs)) {
+      failed += video.requests.filter((r) => !r.ok).length;
+      video.release();
+    }
+    if (failed) throw new Error(`${failed} requests failed in the pipeline`);
+  });
+  const stats = await pipeline.stats();
+
+  // (b) naive, on a seeded random sample of requests
+  const rnd = new SeededRandom(7);
+  const sample = rnd.shuffle([...w.requests]);
+  const naiveDir = path.join(work, 'naive');
+  await fs.mkdir(naiveDir);
+  let naiveFrames = 0;
+  let naiveRequests = 0;
+  const b = await timed(() => lanes(sample, args.pool, async (r) => {
+    if (naiveFrames >= args.naiveFrames) return;
+    const dir = path.join(naiveDir, String(naiveRequests++));
+    await fs.mkdir(dir);
+    naiveFrames += await naiveRequest(r.meta, r.job.videoPath, r.req, dir);
+  }));
+
+  const rate = (frames: number, s: number) => frames / s;
+  const ra = rate(w.frames, a.wall);
+  const rb = rate(naiveFrames, b.wall);
+  const rc = rate(w.frames, c.wall);
+  const cpuA = w.frames / a.cpu;
+  const cpuB = naiveFrames / b.cpu;
+  const cpuC = w.frames / c.cpu;
+  const row = (name: string, frames: number, t: { wall: number; cpu: number }, r: number, rcpu: number) =>
+    console.log(`${name.padEnd(34)} ${String(frames).padStart(7)} frames ${t.wall.toFixed(2).padStart(8)} s wall ${r.toFixed(1).padStart(8)} frames/s` +
+      `   ${t.cpu.toFixed(2).padStart(8)} CPU s ${rcpu.toFixed(1).padStart(8)} frames/CPU s`);
+  row('(a) pipeline (decode once)', w.frames, a, ra, cpuA);
+  row(`(b) naive seek per frame (${naiveRequests} req)`, naiveFrames, b, rb, cpuB);
+  row('(c) decode limit (ffmpeg -f null)', w.frames, c, rc, cpuC);
+  console.log(`pipeline: ${stats.videosDecoded} videos decoded once (${stats.framesDecoded} frames), ${stats.jpegsWritten} JPEGs written for ${w.frames} frames served, ` +
+    `peak raw buffer ${(stats.peakBufferedBytes / 2 ** 20).toFixed(0)} MiB, store ${(stats.store.bytes / 2 ** 20).toFixed(0)} MiB`);
+  console.log(`a/b = ${(ra / rb).toFixed(2)} (target ≥ 5)   a/c = ${(ra / rc).toFixed(2)} (target ≥ 0.7)   ` +
+    `[CPU: a/b = ${(cpuA / cpuB).toFixed(2)}, a/c = ${(cpuA / cpuC).toFixed(2)}]`);
+  if (!args.keep) await fs.rm(work, { recursive: true, force: true });
+  else console.log(`kept ${work}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
