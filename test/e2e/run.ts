@@ -79,7 +79,8 @@ async function main(): Promise<void> {
           'fpsweep.vllmBin': path.join(REPO, 'bin', 'fake-vllm'),
           'fpsweep.ngpu': 2,
           'fpsweep.workers': 4,
-          'fpsweep.extraEnv': { FAKE_VLLM_LATENCY_SCALE: process.env.FAKE_VLLM_LATENCY_SCALE ?? '0.02' },
+          // The stand-in's latency model (src/core/serving/standin/config.ts): 20 ms + 1 µs per prompt token.
+          'fpsweep.extraEnv': { FPSWEEP_STANDIN_LATENCY: process.env.FPSWEEP_STANDIN_LATENCY ?? 'a=0.02,b=0.000001' },
         },
         null,
         2,

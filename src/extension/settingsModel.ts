@@ -1,0 +1,40 @@
+// The extension's settings as data (no vscode here, so tests run under plain mocha): the zod schema
+// of `contributes.configuration` and the mapping to the seed's environment knobs (SPEC §8).
+import { z } from 'zod';
+
+const positiveInt = z.number().int().positive();
+
+export const settingsSchema = z.object({
+  packagePath: z.string().default(''),
+  ngpu: positiveInt.nullable().default(null),
+  workers: positiveInt.nullable().default(null),
+  maxSeqs: positiveInt.nullable().default(null),
+  gpuUtil: z.number().gt(0).lte(1).nullable().default(null),
+  benchmarks: z.array(z.string().min(1)).default([]),
+  conditions: z.array(z.string().min(1)).default([]),
+  vllmBin: z.string().default(''),
+  endpoints: z.array(z.string().url()).default([]),
+  // Extra environment for the CLI and worker (e.g. the stand-in server's knobs). Never a token:
+  // tokens live in SecretStorage only (DEVELOPERS.md, security by default).
+  extraEnv: z
+    .record(z.string())
+    .refine((env) => !Object.keys(env).some((k) => /TOKEN|SECRET|KEY/i.test(k)), {
+      message: 'holds a token-like variable; use "fpsweep: Set Hugging Face token" instead',
+    })
+    .default({}),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+
+/** Settings → the environment knobs of SPEC §8 (unset settings leave the CLI's own defaults). */
+export function knobEnv(settings: Settings): Record<string, string> {
+  const env: Record<string, string> = { ...settings.extraEnv };
+  if (settings.ngpu !== null) env.NGPU = String(settings.ngpu);
+  if (settings.workers !== null) env.WORKERS = String(settings.workers);
+  if (settings.maxSeqs !== null) env.MAX_SEQS = String(settings.maxSeqs);
+  if (settings.gpuUtil !== null) env.GPU_UTIL = String(settings.gpuUtil);
+  if (settings.benchmarks.length) env.BENCH = settings.benchmarks.join(',');
+  if (settings.conditions.length) env.CONDS = settings.conditions.join(',');
+  if (settings.vllmBin.trim()) env.VLLM_BIN = settings.vllmBin.trim();
+  return env;
+}

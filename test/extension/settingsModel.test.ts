@@ -1,0 +1,28 @@
+import * as assert from 'node:assert/strict';
+import { knobEnv, settingsSchema } from '../../src/extension/settingsModel';
+
+describe('extension settings', () => {
+  it('unset settings leave every knob to the CLI', () => {
+    assert.deepEqual(knobEnv(settingsSchema.parse({})), {});
+  });
+
+  it('maps settings to the seed knobs', () => {
+    const s = settingsSchema.parse({
+      ngpu: 2, workers: 6, maxSeqs: 32, gpuUtil: 0.85, benchmarks: ['MVBench', 'LVBench'], conditions: ['v_1'],
+      vllmBin: ' /opt/bin/vllm ', extraEnv: { FPSWEEP_STANDIN_LATENCY: 'a=0.02' },
+    });
+    assert.deepEqual(knobEnv(s), {
+      FPSWEEP_STANDIN_LATENCY: 'a=0.02', NGPU: '2', WORKERS: '6', MAX_SEQS: '32', GPU_UTIL: '0.85',
+      BENCH: 'MVBench,LVBench', CONDS: 'v_1', VLLM_BIN: '/opt/bin/vllm',
+    });
+  });
+
+  it('refuses out-of-range values and tokens in settings', () => {
+    assert.equal(settingsSchema.safeParse({ ngpu: 0 }).success, false);
+    assert.equal(settingsSchema.safeParse({ gpuUtil: 1.5 }).success, false);
+    assert.equal(settingsSchema.safeParse({ endpoints: ['not a url'] }).success, false);
+    const r = settingsSchema.safeParse({ extraEnv: { HF_TOKEN: 'hf_x' } });
+    assert.equal(r.success, false);
+    assert.match(r.error!.issues[0].message, /Set Hugging Face token/);
+  });
+});
