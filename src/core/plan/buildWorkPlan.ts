@@ -12,6 +12,7 @@ import { MAX_MODEL_LEN, MAX_TOKENS } from '../protocol/constants';
 import { parseCondition, parseConditions, type Condition } from '../protocol/conditions';
 import { planFrames } from '../protocol/plan';
 import { buildPromptText } from '../protocol/prompt';
+import { refusesPrompt } from '../protocol/qwenTokens';
 import { REUSE_RULES } from '../protocol/rules';
 import { forEachYielding } from './forEachYielding';
 import { sketchPlan, TokenPredictor } from './sketch';
@@ -150,7 +151,7 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
   const todoUnit = (rec: ItemRec, cond: Condition, entry: Extract<CondEntry, { status: 'send' }>): WorkUnit => {
     const predicted = entry.imageTokens + rec.textTokens;
     // A bound under the limit means no refusal; over it, the entry is exact (planFrames ran).
-    const refused = predicted + MAX_TOKENS > maxModelLen;
+    const refused = refusesPrompt(predicted, entry.frames, maxModelLen);
     const unit: WorkUnit = {
       benchmark: rec.benchmark, item: rec.item, condition: cond.name, status: 'todo', hash: rec.hash!,
       contextRefusal: refused, nFrames: entry.frames, predictedPromptTokens: predicted, exact: entry.exact,

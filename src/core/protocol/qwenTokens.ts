@@ -64,6 +64,10 @@ export function predictPromptTokens(frameDims: readonly Dims[], promptText: stri
  * max_tokens (vllm/v1/engine/processor.py, _validate_model_input; serving_engine's length check).
  */
 export function predictContextRefusal(frameDims: readonly Dims[], promptText: string, maxModelLen: number): boolean {
-  const prompt = predictPromptTokens(frameDims, promptText);
-  return frameDims.length > 0 ? prompt > maxModelLen : prompt + MAX_TOKENS > maxModelLen;
+  return refusesPrompt(predictPromptTokens(frameDims, promptText), frameDims.length, maxModelLen);
+}
+
+/** vLLM 0.11's refusal rule for a prompt of `promptTokens` carrying `nImages` images. */
+export function refusesPrompt(promptTokens: number, nImages: number, maxModelLen: number): boolean {
+  return nImages > 0 ? promptTokens > maxModelLen : promptTokens + MAX_TOKENS > maxModelLen;
 }
