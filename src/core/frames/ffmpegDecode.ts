@@ -109,6 +109,10 @@ async function probeSize(spec: DecodeSpec): Promise<{ width: number; height: num
   const r = await execa(spec.ffprobePath, [
     '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'json', spec.videoPath,
   ], { reject: false, cancelSignal: spec.signal, stdin: 'ignore' });
+  if (r.exitCode === undefined && r.signal === undefined && !r.isCanceled) {
+    // Not started at all (ENOENT, EACCES): the machine's problem, not this video's.
+    throw new Error(`cannot run ffprobe (${spec.ffprobePath}): ${r.originalMessage ?? r.message}`);
+  }
   if (r.exitCode !== 0) {
     throw new DecodeError(`ffprobe cannot read ${spec.videoPath} (exit ${r.exitCode}): ${lastLinesOf(String(r.stderr)) || 'no message'}`);
   }
@@ -244,6 +248,9 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
   if (consumerError !== null) throw consumerError;
   if (probeError !== null) throw probeError;
 
+  if (result.exitCode === undefined && result.signal === undefined && !result.isCanceled) {
+    throw new Error(`cannot run ffmpeg (${spec.ffmpegPath}): ${result.originalMessage ?? result.message}`);
+  }
   const decoded = progress.frames();
   const why = stderr.lastLines();
   if (result.exitCode !== 0) {

@@ -267,6 +267,13 @@ describe('frame pipeline', function () {
     await assert.rejects(p.prepare(jobFor(v169, [{ key: 'k', indices: [0], width: 398, height: 224 }, { key: 'k', indices: [1], width: 398, height: 224 }])), /appears twice/);
   });
 
+  it('rejects (fatal, not a per-video failure) when ffmpeg or ffprobe cannot be started', async () => {
+    const noFfmpeg = newPipeline('no-ffmpeg', { ffmpegPath: path.join(tmp, 'no-such-ffmpeg') });
+    await assert.rejects(noFfmpeg.prepare(jobFor(v43, [{ key: 'k', indices: [1], width: 299, height: 224 }])), /cannot run ffmpeg/);
+    const noProbe = newPipeline('no-ffprobe', { ffprobePath: path.join(tmp, 'no-such-ffprobe') });
+    await assert.rejects(noProbe.prepare(jobFor(v43, [{ key: 'k', indices: [1], width: 299, height: 224 }])), /cannot run ffprobe/);
+  });
+
   it('evicts least recently used unpinned frames above the cap, never pinned ones', async () => {
     const storeDir = path.join(tmp, 'evict');
     const p = new FramePipeline({ storeDir, storeCapBytes: 0 });
