@@ -19,8 +19,8 @@ async function main(argv: string[]): Promise<number> {
   // The session may lose its terminal (SSH dropped): SIGHUP must not end the sweep.
   process.on('SIGHUP', () => undefined);
   try {
+    // The summary is in runner.log already (this process's stdout is that file too).
     const res = await runSweep(parsed.data, defaultSweepDeps);
-    process.stdout.write(res.summary + '\n');
     return res.exitCode;
   } catch (err) {
     const e = err as Error;

@@ -12,6 +12,8 @@ import { parseCondition } from '../../../src/core/protocol/conditions';
 import { planFrames } from '../../../src/core/protocol/plan';
 import { buildPromptText } from '../../../src/core/protocol/prompt';
 import { runSweep, type SweepResult } from '../../../src/core/runner/sweep';
+import type { FrameSource } from '../../../src/core/runner/frameSource';
+import { dryRun } from '../../../src/core/dryrun/dryRun';
 import { defaultSweepDeps } from '../../../src/core/runner/adapters';
 import { runOptionsSchema, type RunOptionsInput } from '../../../src/core/runner/runOptions';
 import { acquireLock } from '../../../src/core/runner/lock';
@@ -217,6 +219,50 @@ describe('runner: the sweep on the sample package', function () {
     }
     const a = await readArtifacts(layout);
     assert.equal(a.rows.filter((r) => r.status === 'ok' && r.condition === 'v_8_s224').length, 0);
+  });
+
+  it('a request refused for its length at 65,536 (a square video at fps2) is a context failure and the run goes on', async () => {
+    const sample = await copySamplePackage();
+    const layout = new PackageLayout(sample.root);
+    // Frames of the planned count and size, without decoding the long videos (the refusal depends on
+    // nothing else): one grey JPEG per size.
+    const jpegs = new Map<string, Promise<Buffer>>();
+    const blank = (w: number, h: number) => {
+      const k = `${w}x${h}`;
+      if (!jpegs.has(k)) jpegs.set(k, sharp({ create: { width: w, height: h, channels: 3, background: { r: 128, g: 128, b: 128 } } }).jpeg().toBuffer());
+      return jpegs.get(k)!;
+    };
+    const frames: FrameSource = {
+      concurrency: 2,
+      close: async () => undefined,
+      prepare: async (_hash, _meta, requests) => ({
+        decodeS: 0,
+        release: () => undefined,
+        get: (key) => {
+          const plan = requests.find((r) => r.key === key)!.plan;
+          return { ok: true, decodeS: 0, nFrames: plan.indices.length,
+            images: async () => { const j = await blank(plan.width!, plan.height!); return plan.indices.map(() => ({ jpeg: j })); } };
+        },
+      }),
+    };
+    const base = await freePortRange(2);
+    const res = await withEnv({ VLLM_BIN: FAKE_VLLM }, () => runSweep(runOptionsSchema.parse({
+      package: sample.root, ngpu: 2, basePort: base, vllmBin: FAKE_VLLM, benchmarks: ['TimeScope'], conditions: ['v_fps2_s224'],
+    }), { servers: defaultSweepDeps.servers, frames: async () => frames }));
+    assert.equal(res.exitCode, 0, res.summary);
+    const failures = (await fs.readFile(layout.failuresLog, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const context = failures.filter((f) => f.kind === 'context');
+    // The dry run's prediction (SPEC §2.5) and the server agree on which requests do not fit.
+    const before = await dryRun(shared.root, { benchmarks: ['TimeScope'], conditions: ['v_fps2_s224'] });
+    const predicted = before.rows.reduce((s, r) => s + r.context_refusals, 0);
+    assert.ok(predicted > 0);
+    assert.equal(context.length, predicted);
+    for (const f of context) {
+      assert.match(f.message, /maximum model length of 65536/);
+      assert.equal(f.attempts, 1, 'a context refusal is never retried');
+    }
+    assert.equal(failures.filter((f) => !['context', 'no_video'].includes(f.kind)).length, 0);
+    assert.ok(res.added.ok > 0);
   });
 
   it('a second run on a package whose lock is held by a live process is refused naming the pid (exit 2)', async () => {
