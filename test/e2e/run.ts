@@ -323,6 +323,6 @@ main().then(() => {
   clearTimeout(timer);
   log(`screenshots in ${OUT}`);
   for (const f of failures) log(`FAILED ${f}`);
-  process.stdout.write(`${passed} passed, ${failures.length} failed\n`);
+  process.stdout.write(`e2e: ${passed} passed, ${failures.length} failed\n`);
   process.exit(failures.length ? 1 : 0);
 });
