@@ -9,8 +9,8 @@
 //  (a) this pipeline: FramePipeline.prepareAhead over one job per video, empty JPEG store, pool --pool.
 //  (b) naive per-request path, as a per-request runner does: for each request, for each selected
 //      frame, `ffmpeg -ss <t> -i video -frames:v 1` (seek + decode), then the same sharp resize + JPEG;
-//      --pool requests at a time. It is slow, so it runs on a seeded random sample of requests until
-//      --naive-frames frames are done; its rate is frames/s over that sample.
+//      --pool requests at a time. It is slow, so it runs on a seeded random sample of requests and
+//      stops after --naive-frames frames; its rate is frames/s over that sample.
 //  (c) decode limit: `ffmpeg -i video.mp4 -f null -` once per distinct video, --pool at a time; its
 //      rate is the same frame count as (a) divided by its wall time, so a/c = t_c / t_a.
 // All three in one run, same machine state. CPU seconds (this process + its reaped children) are
@@ -140,10 +140,11 @@ async function buildWorkload(root: string, plan: SamplePlan): Promise<Workload> 
 }
 
 /** (b): one seek + decode per selected frame, then the same resize + JPEG. */
-async function naiveRequest(meta: VideoMeta, videoPath: string, req: FrameRequest, outDir: string): Promise<number> {
+async function naiveRequest(meta: VideoMeta, videoPath: string, req: FrameRequest, outDir: string, budget: () => boolean): Promise<number> {
   const execa = await loadExeca();
   let k = 0;
   for (const index of req.indices) {
+    if (!budget()) break; // the rate is what is measured: stop at the frame budget, even mid-request
     const t = meta.timestamps[index];
     const r = await execa('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-ss', t.toFixed(3), '-i', videoPath,
       '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { encoding: 'buffer', stdin: 'ignore' });
@@ -151,7 +152,7 @@ async function naiveRequest(meta: VideoMeta, videoPath: string, req: FrameReques
     if (rgb.length !== meta.width * meta.height * 3) throw new Error(`naive decode of ${videoPath} at ${t}s gave ${rgb.length} bytes`);
     await jpegPipeline(rgb, meta, req).toFile(path.join(outDir, `${k++}.jpg`));
   }
-  return req.indices.length;
+  return k;
 }
 
 async function main() {
@@ -198,7 +199,9 @@ async function main() {
     if (naiveFrames >= args.naiveFrames) return;
     const dir = path.join(naiveDir, String(naiveRequests++));
     await fs.mkdir(dir);
-    naiveFrames += await naiveRequest(r.meta, r.job.videoPath, r.req, dir);
+    let started = 0;
+    const done = await naiveRequest(r.meta, r.job.videoPath, r.req, dir, () => naiveFrames + ++started <= args.naiveFrames);
+    naiveFrames += done;
   }));
 
   const rate = (frames: number, s: number) => frames / s;
