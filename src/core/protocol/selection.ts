@@ -50,6 +50,8 @@ export function selectFpsGrid(ts: readonly number[], fps: number, nMax: number):
   if (!Number.isInteger(nMax) || nMax < 1) throw new RangeError(`nMax must be a positive integer, got ${nMax}`);
   const t0 = ts[0];
   const tLast = ts[ts.length - 1];
+  // A NaN bound would never end the grid loop; callers validate meta.json, this keeps the function total.
+  if (!Number.isFinite(t0) || !Number.isFinite(tLast)) throw new RangeError('timestamps must be finite numbers');
   const grid: number[] = [];
   for (let j = 0; ; j++) {
     const g = t0 + j / fps;

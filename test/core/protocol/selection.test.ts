@@ -122,6 +122,10 @@ describe('protocol/selection', () => {
       // fps 4 on a 2 fps store: grid 0, .25, .5, ... maps with ties to the lower frame, then dedups.
       assert.deepEqual(selectFpsGrid(ts, 4, 582).indices, ts.map((_, i) => i));
     });
+    it('refuses non-finite timestamps instead of looping', () => {
+      assert.throws(() => selectFpsGrid([NaN, 1, 2], 1, 10), RangeError);
+      assert.throws(() => selectFpsGrid([0, 1, Infinity], 1, 10), RangeError);
+    });
     it('starts at the first stored timestamp, not at zero', () => {
       const ts = [10.2, 10.7, 11.2, 11.7, 12.2, 12.7];
       assert.deepEqual(selectFpsGrid(ts, 1, 100).indices, [0, 2, 4]);
