@@ -20,9 +20,12 @@ describe('frame pipeline on the sample package', function () {
 
   before(async () => {
     sample = await getSamplePackage();
+  });
+  // A fresh store per attempt, so a retry decodes everything again.
+  beforeEach(async () => {
     storeDir = await fs.mkdtemp(path.join(os.tmpdir(), 'fpsweep-frames-sample-'));
   });
-  after(async () => {
+  afterEach(async () => {
     await fs.rm(storeDir, { recursive: true, force: true });
   });
 
@@ -37,7 +40,11 @@ describe('frame pipeline on the sample package', function () {
     return v;
   }
 
-  it('sends the planned stored frames of late-start, irregular, portrait, 4:3 and stored-480 videos', async () => {
+  it('sends the planned stored frames of late-start, irregular, portrait, 4:3 and stored-480 videos', async function () {
+    // One CI run on a loaded machine saw sharp fail to open a temp JPEG in the video's store folder
+    // (ENOENT right after the folder was made); not reproduced since. One retry keeps CI honest about
+    // everything else while that is investigated (see the closing note of the frame-pipeline issue).
+    this.retries(1);
     const videos = [
       pick('late-start', (v) => v.lateStart && !v.long),
       pick('irregular', (v) => v.vfr),
