@@ -1,7 +1,7 @@
 // What the tree and the status bar show, from one of two sources: the live worker's status file, or —
 // when no worker is alive — the artifacts, counted by the core's dry run (`fpsweep dry-run --json`).
 // Pure functions, no vscode: tested under plain mocha.
-import { z } from 'zod';
+import type { DryRunJson } from '../core/dryrun/jsonSchema';
 import type { WorkerStatus, ServerStatus } from '../core/runner/statusSchema';
 
 /**
@@ -47,26 +47,8 @@ export interface ProgressView {
   summary: string | null;
 }
 
-/** SPEC §8: `dry-run --json` prints `{rows: [...], totals: {...}}`, counts in items. */
-export const dryRunJsonSchema = z.object({
-  rows: z.array(
-    z
-      .object({
-        benchmark: z.string(),
-        condition: z.string(),
-        todo: z.number().int().nonnegative(),
-        NA: z.number().int().nonnegative(),
-        reuse: z.number().int().nonnegative(),
-        done: z.number().int().nonnegative(),
-        no_video: z.number().int().nonnegative(),
-        bad_meta: z.number().int().nonnegative().optional(),
-        context_refusals: z.number().int().nonnegative().optional(),
-      })
-      .passthrough(),
-  ),
-  totals: z.record(z.unknown()).optional(),
-});
-export type DryRunJson = z.infer<typeof dryRunJsonSchema>;
+// The shape of `dry-run --json` is defined once, beside the dry run that prints it.
+export { dryRunJsonSchema, type DryRunJson } from '../core/dryrun/jsonSchema';
 
 function group(cells: CellView[]): BenchmarkView[] {
   const by = new Map<string, CellView[]>();
