@@ -105,18 +105,22 @@ export function fromWorkerStatus(s: WorkerStatus, live: boolean): ProgressView {
 }
 
 export function fromDryRun(d: DryRunJson): ProgressView {
-  const cells: CellView[] = d.rows.map((r) => ({
-    benchmark: r.benchmark,
-    condition: r.condition,
-    total: r.todo + r.NA + r.reuse + r.done + r.no_video + (r.bad_meta ?? 0),
-    done: r.done,
-    // Every unit is one of done / NA / reuse / todo / no_video / bad_meta: NA and reuse rows are still to write.
-    todo: r.todo + r.NA + r.reuse,
-    na: r.NA,
-    reuse: r.reuse,
-    // Items that cannot run as they are: no video or an invalid meta.json.
-    failed: r.no_video + (r.bad_meta ?? 0),
-  }));
+  const cells: CellView[] = d.rows.map((r) => {
+    // A subset of todo + reuse: units whose last attempt failed (the worker counted them as failed too).
+    const failedBefore = Math.min(r.failed_before ?? 0, r.todo + r.reuse);
+    return {
+      benchmark: r.benchmark,
+      condition: r.condition,
+      total: r.todo + r.NA + r.reuse + r.done + r.no_video + (r.bad_meta ?? 0),
+      done: r.done,
+      // Every unit is one of done / NA / reuse / todo / no_video / bad_meta: NA and reuse rows are still to write.
+      todo: r.todo + r.NA + r.reuse - failedBefore,
+      na: r.NA,
+      reuse: r.reuse,
+      // Items that cannot run as they are (no video, an invalid meta.json) or that failed when asked.
+      failed: r.no_video + (r.bad_meta ?? 0) + failedBefore,
+    };
+  });
   const benchmarks = group(cells);
   return {
     source: 'artifacts',

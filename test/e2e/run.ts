@@ -183,6 +183,9 @@ async function main(): Promise<void> {
         async () => `${await wb!.statusBarText()} | ${JSON.stringify(await wb!.treeLabels())}`,
       );
       log(`tree: ${labels.filter((l) => PILOT.some((b) => l.startsWith(b))).join(' | ')}`);
+      // The sample's square long video at fps2 is refused by the 65,536-token stand-in: failed, not todo.
+      const timeScope = labels.find((l) => l.startsWith('TimeScope:')) ?? '';
+      if (!/, [1-9]\d* failed/.test(timeScope)) throw new Error(`TimeScope should show its context-refused requests as failed: ${timeScope}`);
       await wb!.screenshot('pilot-done');
     });
 

@@ -59,6 +59,15 @@ describe('extension progress data', () => {
     assert.equal(v.finished, 6);
   });
 
+  it('counts units that failed before (failures.jsonl) as failed, not as todo', () => {
+    const d = dryRunJsonSchema.parse({
+      rows: [{ benchmark: 'TimeScope', condition: 'v_fps2_s224', todo: 2, NA: 0, reuse: 0, done: 8, no_video: 0, bad_meta: 0, context_refusals: 2, failed_before: 2 }],
+    });
+    const c = fromDryRun(d).benchmarks[0].cells[0];
+    assert.deepEqual([c.total, c.done, c.todo, c.failed], [10, 8, 0, 2]);
+    assert.equal(cellState(c, false), 'failed');
+  });
+
   it('rejects a dry run that is not the SPEC §8 shape', () => {
     assert.equal(dryRunJsonSchema.safeParse({ rows: [{ benchmark: 'X', condition: 'v_1', todo: -1 }] }).success, false);
   });

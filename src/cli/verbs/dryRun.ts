@@ -9,8 +9,9 @@ export const summary = 'per benchmark × condition: todo, NA, reuse, done, no_vi
 const HELP = `usage: fpsweep dry-run --package DIR [--bench A,B] [--conds c1,c2] [--pilot] [--json]
 
 Counts, per benchmark × condition, the items a run would send (todo), write as NA, write as reuse,
-skip (done: a row exists) or fail (no_video, bad_meta), and the todo items a 65,536-token server
-is predicted to refuse. Reads only; sends nothing.
+skip (done: a row exists) or fail (no_video, bad_meta), the todo items a 65,536-token server
+is predicted to refuse (ctx_refusals), and the items still to write whose last attempt failed
+(failed_before, from data/logs/failures.jsonl; a run asks them again). Reads only; sends nothing.
 
   --package DIR   the run package (or FPSWEEP_PACKAGE)
   --bench A,B     only these benchmarks (default: BENCH, else all)

@@ -1,5 +1,6 @@
 // Dry run (SPEC §8): per benchmark × condition counts of items — todo, NA, reuse, done, no_video
-// (plus bad_meta, an invalid meta.json) and the todo units a 65,536-token server would refuse.
+// (plus bad_meta, an invalid meta.json), the todo units a 65,536-token server would refuse, and
+// the units still to write whose last attempt failed (failures.jsonl; a run asks them again).
 // Read only: a torn CSV tail is reported, not moved (the run moves it).
 import type { LineProblem } from '../errors';
 import { PackageLayout } from '../package/layout';
@@ -7,17 +8,23 @@ import { loadPackage } from '../package/load';
 import { readResultsCsv, type TornTail } from '../package/resultsCsv';
 import { buildWorkPlan } from '../plan/buildWorkPlan';
 import { emptyCounts, type UnitCounts, type WorkPlan } from '../plan/types';
+import { readFailedKeys, unitKey } from './failedBefore';
 
-export const COUNT_KEYS = ['todo', 'NA', 'reuse', 'done', 'no_video', 'bad_meta', 'context_refusals'] as const;
+export const COUNT_KEYS = ['todo', 'NA', 'reuse', 'done', 'no_video', 'bad_meta', 'context_refusals', 'failed_before'] as const;
 
-export interface DryRunRow extends UnitCounts {
+export interface DryRunCounts extends UnitCounts {
+  /** todo and reuse units (still to write) with a line in data/logs/failures.jsonl: they failed before. */
+  failed_before: number;
+}
+
+export interface DryRunRow extends DryRunCounts {
   benchmark: string;
   condition: string;
 }
 
 export interface DryRunReport {
   rows: DryRunRow[];
-  totals: UnitCounts;
+  totals: DryRunCounts;
   /** Problems met in the package's files and the results CSV (file:line). */
   problems: LineProblem[];
   torn: TornTail | null;
@@ -30,17 +37,30 @@ export interface DryRunOptions {
   benchmarks?: readonly string[];
 }
 
-/** Rows in plan order (benchmark, then the plan's condition order) and their totals. */
-export function countsFromPlan(plan: WorkPlan): { rows: DryRunRow[]; totals: UnitCounts } {
+/**
+ * Rows in plan order (benchmark, then the plan's condition order) and their totals. `failedKeys`
+ * (benchmark, item, condition keys from failures.jsonl) marks the units still to write that failed before.
+ */
+export function countsFromPlan(plan: WorkPlan, failedKeys: ReadonlySet<string> = new Set()): { rows: DryRunRow[]; totals: DryRunCounts } {
+  const failedBefore = new Map<string, number>();
+  if (failedKeys.size) {
+    for (const u of plan.units) {
+      if ((u.status === 'todo' || u.status === 'reuse') && failedKeys.has(unitKey(u.benchmark, u.item.item_id, u.condition))) {
+        const k = `${u.benchmark}\0${u.condition}`;
+        failedBefore.set(k, (failedBefore.get(k) ?? 0) + 1);
+      }
+    }
+  }
   const rows: DryRunRow[] = [];
-  const totals = emptyCounts();
+  const totals: DryRunCounts = { ...emptyCounts(), failed_before: 0 };
   for (const benchmark of plan.benchmarks) {
     const byCond = plan.counts.get(benchmark);
     for (const condition of plan.conditions) {
       const c = byCond?.get(condition);
       if (!c) continue;
-      rows.push({ benchmark, condition, ...c });
-      for (const k of COUNT_KEYS) totals[k] += c[k];
+      const row: DryRunRow = { benchmark, condition, ...c, failed_before: failedBefore.get(`${benchmark}\0${condition}`) ?? 0 };
+      rows.push(row);
+      for (const k of COUNT_KEYS) totals[k] += row[k];
     }
   }
   return { rows, totals };
@@ -51,10 +71,11 @@ export async function dryRun(root: string, opts: DryRunOptions): Promise<DryRunR
   const pkg = await loadPackage(layout, { benchmarks: opts.benchmarks });
   const csv = await readResultsCsv(layout.resultsCsv);
   const plan = await buildWorkPlan(pkg, csv, { conditions: opts.conditions });
-  const { rows, totals } = countsFromPlan(plan);
+  const failed = await readFailedKeys(layout.failuresLog);
+  const { rows, totals } = countsFromPlan(plan, failed.keys);
   return {
     rows, totals,
-    problems: [...pkg.problems, ...csv.problems],
+    problems: [...pkg.problems, ...csv.problems, ...failed.problems],
     torn: csv.torn,
     addedConditions: plan.conditions.filter((c) => !opts.conditions.includes(c)),
   };
@@ -62,7 +83,7 @@ export async function dryRun(root: string, opts: DryRunOptions): Promise<DryRunR
 
 const HEADINGS: Record<(typeof COUNT_KEYS)[number], string> = {
   todo: 'todo', NA: 'NA', reuse: 'reuse', done: 'done', no_video: 'no_video', bad_meta: 'bad_meta',
-  context_refusals: 'ctx_refusals',
+  context_refusals: 'ctx_refusals', failed_before: 'failed_before',
 };
 
 /** The readable table: one line per benchmark × condition, then the totals. */
@@ -77,9 +98,9 @@ export function formatDryRunTable(report: Pick<DryRunReport, 'rows' | 'totals'>)
   return [line(head), rule, ...body.map(line), rule, line(total)].join('\n');
 }
 
-/** The JSON of `dry-run --json`: {"rows": [...], "totals": {...}} (SPEC §8; bad_meta added). */
+/** The JSON of `dry-run --json`: {"rows": [...], "totals": {...}} (SPEC §8; bad_meta and failed_before added). */
 export function dryRunJson(report: Pick<DryRunReport, 'rows' | 'totals'>): string {
-  const pick = (c: UnitCounts) => Object.fromEntries(COUNT_KEYS.map((k) => [k, c[k]]));
+  const pick = (c: DryRunCounts) => Object.fromEntries(COUNT_KEYS.map((k) => [k, c[k]]));
   return JSON.stringify({
     rows: report.rows.map((r) => ({ benchmark: r.benchmark, condition: r.condition, ...pick(r) })),
     totals: pick(report.totals),

@@ -16,6 +16,8 @@ export const dryRunJsonSchema = z.object({
         no_video: z.number().int().nonnegative(),
         bad_meta: z.number().int().nonnegative().optional(),
         context_refusals: z.number().int().nonnegative().optional(),
+        /** Of todo + reuse: units whose last attempt failed (failures.jsonl). */
+        failed_before: z.number().int().nonnegative().optional(),
       })
       .passthrough(),
   ),
