@@ -149,6 +149,71 @@ interface RunResult {
   prompt: number[];
   prepTotalS: number;
   failed: number;
+  /** Measured per server: seconds with prefill work (the stand-in's own counter). */
+  busyS: number[];
+  gaps: string;
+}
+
+/** The stand-in's modelled-GPU busy seconds (its own metric, next to vLLM's). */
+function standinBusyS(metrics: string): number {
+  const m = /^fpsweep_standin_busy_seconds_total\{[^}]*\} (\S+)$/m.exec(metrics);
+  return m ? Number(m[1]) : NaN;
+}
+
+type Sample = { t: number; prep: number; ready: number; inflight: number[]; busy: number[] };
+
+/** Busy fraction per server and in-flight counts, in 20 slices of the run. */
+function printTrace(samples: Sample[]): void {
+  const end = samples[samples.length - 1].t;
+  const n = 20;
+  let j = 0;
+  for (let k = 0; k < n; k++) {
+    const lo = (k * end) / n;
+    const hi = ((k + 1) * end) / n;
+    const a = samples[j];
+    const part: Sample[] = [];
+    while (j < samples.length - 1 && samples[j].t < hi) part.push(samples[j++]);
+    const b = samples[j];
+    if (part.length === 0) continue;
+    const dt = Math.max(1e-9, b.t - a.t);
+    const avg = (f: (x: Sample) => number) => (part.reduce((s, x) => s + f(x), 0) / part.length).toFixed(1);
+    console.log(`  t=${lo.toFixed(1)}s prep ${avg((x) => x.prep)} ready ${avg((x) => x.ready)} `
+      + `inflight ${a.inflight.map((_, i) => avg((x) => x.inflight[i])).join('/')} `
+      + `busy ${a.busy.map((_, i) => `${Math.round((100 * (b.busy[i] - a.busy[i])) / dt)}%`).join('/')}`);
+  }
+}
+
+/**
+ * Where each server's idle time is (makespan − busy): before its first busy sample (ramp-up), after the
+ * moment the first server finished its last busy work (tail), and in between.
+ */
+function idleBreakdown(samples: Sample[]): string {
+  const end = samples[samples.length - 1].t;
+  const k = samples[0].busy.length;
+  const first: number[] = [];
+  const last: number[] = [];
+  for (let i = 0; i < k; i++) {
+    const f = samples.findIndex((s) => s.busy[i] > 0);
+    let l = samples.length - 1;
+    while (l > 0 && samples[l - 1].busy[i] === samples[l].busy[i]) l--;
+    first.push(f > 0 ? samples[f - 1].t : 0);
+    last.push(samples[l].t);
+  }
+  const tailFrom = Math.min(...last);
+  const busyBetween = (i: number, lo: number, hi: number) => {
+    const at = (t: number) => {
+      let s = 0;
+      while (s < samples.length - 1 && samples[s + 1].t <= t) s++;
+      return samples[s].busy[i];
+    };
+    return at(hi) - at(lo);
+  };
+  return Array.from({ length: k }, (_, i) => {
+    const ramp = first[i];
+    const tail = end - tailFrom - busyBetween(i, tailFrom, end);
+    const mid = tailFrom - first[i] - busyBetween(i, first[i], tailFrom);
+    return `s${i}: ramp ${ramp.toFixed(2)} mid ${mid.toFixed(2)} tail ${tail.toFixed(2)}`;
+  }).join('; ') + ` (idle s; tail from ${tailFrom.toFixed(2)} s of ${end.toFixed(2)} s)`;
 }
 
 async function runOnce(videos: BenchVideo[], mediaDir: string, affinity: boolean): Promise<RunResult> {
@@ -178,23 +243,25 @@ async function runOnce(videos: BenchVideo[], mediaDir: string, affinity: boolean
     },
   });
   const t0 = performance.now();
-  const samples: { prep: number; ready: number; inflight: number[] }[] = [];
-  const sampler = setInterval(() => {
-    const st = sched.stats();
-    samples.push({ prep: st.preparing, ready: st.ready, inflight: st.servers.map((x) => x.inflight) });
-  }, 100);
+  const samples: { t: number; prep: number; ready: number; inflight: number[]; busy: number[] }[] = [];
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const st = sched.stats();
+      const busy = await Promise.all(clients.map(async (c) => standinBusyS((await c.get('/metrics')).text)));
+      samples.push({ t: (performance.now() - t0) / 1000, prep: st.preparing, ready: st.ready, inflight: st.servers.map((x) => x.inflight), busy });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
   const jobs = videos.map((v) => ({ ...v, tasks: v.tasks.map((t) => ({ ...t })) }));
   await sched.run(affinity ? longestFirstWithinWindows(jobs, 64) : jobs);
-  clearInterval(sampler);
-  if (process.argv.includes('--trace')) {
-    const chunk = Math.ceil(samples.length / 20);
-    for (let i = 0; i < samples.length; i += chunk) {
-      const part = samples.slice(i, i + chunk);
-      const avg = (f: (x: typeof part[0]) => number) => (part.reduce((s, x) => s + f(x), 0) / part.length).toFixed(1);
-      console.log(`  t=${(i / 10).toFixed(1)}s prep ${avg((x) => x.prep)} ready ${avg((x) => x.ready)} inflight ${part[0].inflight.map((_, k) => avg((x) => x.inflight[k])).join('/')}`);
-    }
-  }
   const makespanS = (performance.now() - t0) / 1000;
+  sampling = false;
+  await sampler;
+  const busyEnd = await Promise.all(clients.map(async (c) => standinBusyS((await c.get('/metrics')).text)));
+  samples.push({ t: makespanS, prep: 0, ready: 0, inflight: clients.map(() => 0), busy: busyEnd });
+  if (process.argv.includes('--trace')) printTrace(samples);
+  const gaps = idleBreakdown(samples);
   const charged: number[] = [];
   const prompt: number[] = [];
   for (const c of clients) {
@@ -204,7 +271,7 @@ async function runOnce(videos: BenchVideo[], mediaDir: string, affinity: boolean
     await c.close();
   }
   for (const ch of children) ch.kill('SIGTERM');
-  return { makespanS, charged, prompt, prepTotalS: prepTotal, failed };
+  return { makespanS, charged, prompt, prepTotalS: prepTotal, failed, busyS: busyEnd, gaps };
 }
 
 async function main() {
@@ -224,8 +291,9 @@ async function main() {
     const lb = Math.max(lbServers, lbPrep);
     console.log(`${name.padEnd(11)}: makespan ${r.makespanS.toFixed(2)} s; lower bound ${lb.toFixed(2)} s `
       + `(server busy ${busy.map((b) => b.toFixed(2)).join(' + ')} s over ${SERVERS} = ${lbServers.toFixed(2)} s; prep ${r.prepTotalS.toFixed(2)} s over ${CORES} = ${lbPrep.toFixed(2)} s); `
-      + `makespan/LB = ${(r.makespanS / lb).toFixed(3)}; prompt tokens ${r.prompt.reduce((s, x) => s + x, 0)}, charged ${r.charged.reduce((s, x) => s + x, 0)}${r.failed ? `; ${r.failed} FAILED requests` : ''}`);
+      + `makespan/LB = ${(r.makespanS / lb).toFixed(3)}; measured busy ${r.busyS.map((b) => b.toFixed(2)).join(' + ')} s; prompt tokens ${r.prompt.reduce((s, x) => s + x, 0)}, charged ${r.charged.reduce((s, x) => s + x, 0)}${r.failed ? `; ${r.failed} FAILED requests` : ''}`);
   }
+  for (const [name, r] of [['affinity', aff], ['round-robin', rr]] as const) console.log(`idle ${name}: ${r.gaps}`);
   const ca = aff.charged.reduce((s, x) => s + x, 0);
   const cr = rr.charged.reduce((s, x) => s + x, 0);
   console.log(`prompt tokens charged: affinity ${ca} vs round-robin ${cr}: saving ${(100 * (1 - ca / cr)).toFixed(1)}% `

@@ -208,4 +208,19 @@ describe('serving units', () => {
     const limited = await time(new Engine(1, false), 3, 0.2);
     assert.ok(limited >= 0.59 && limited < 1.2, `one slot → ~0.6 s, got ${limited}`);
   });
+
+  it('stand-in engine: a late timer on a busy host wastes no modelled GPU time; busy seconds = work done', async () => {
+    const engine = new Engine(8, true);
+    const t0 = performance.now();
+    const short = Array.from({ length: 4 }, () => engine.run({ workS: 0.05, fixedS: 0 }));
+    const long = engine.run({ workS: 0.5, fixedS: 0 });
+    // Block the event loop for 0.5 s: the short jobs ran out at 0.25 s, their timer fires late.
+    while (performance.now() - t0 < 500) { /* busy host */ }
+    await Promise.all(short);
+    await long;
+    const total = (performance.now() - t0) / 1000;
+    // 0.7 s of work in all; the 0.25 s after the short jobs ended went to the long one (not lost).
+    assert.ok(total >= 0.69 && total < 0.8, `work-conserving: ~0.7 s, got ${total}`);
+    assert.ok(Math.abs(engine.busySeconds - 0.7) < 0.02, `busy ${engine.busySeconds} ≈ 0.7 s of work`);
+  });
 });

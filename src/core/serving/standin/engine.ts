@@ -1,7 +1,9 @@
 // At most max-num-seqs requests run at once; the rest wait in arrival order (vLLM's scheduler).
 // A running request spends `workS` seconds of prefill (at full speed when alone; shared equally
 // among the running requests in processor-sharing mode, the way one GPU is), then `fixedS` seconds
-// that overlap freely with other requests (decoding the short answer).
+// that overlap freely with other requests (decoding the short answer: in vLLM's continuous batching
+// the decode steps of all running sequences share each forward pass, so they cost the GPU ~nothing
+// next to prefill, yet each request still waits for its steps).
 
 export interface EngineJob {
   workS: number;
@@ -12,17 +14,30 @@ export interface EngineJob {
 
 interface PsJob {
   remaining: number;
-  done: () => void;
+  /** Called with the (performance.now) time at which the job's work ran out. */
+  done: (finishedAtMs: number) => void;
 }
 
-/** Processor sharing: every active job progresses at 1/k of the rate. */
+/**
+ * Processor sharing: every active job progresses at 1/k of the rate. Work-conserving even when the
+ * host is busy: a timer that fires late does not waste modelled GPU time — the time after a job ran
+ * out goes to the others, and the job learns when it really finished.
+ */
 class SharedProcessor {
   private readonly jobs = new Set<PsJob>();
   private last = performance.now();
   private timer: NodeJS.Timeout | null = null;
+  /** Seconds during which there was work (equals the work done: the processor never idles with work). */
+  private busy = 0;
 
-  run(workS: number): Promise<void> {
-    if (workS <= 0) return Promise.resolve();
+  get busyS(): number {
+    this.advance();
+    this.reschedule();
+    return this.busy;
+  }
+
+  run(workS: number): Promise<number> {
+    if (workS <= 0) return Promise.resolve(performance.now());
     return new Promise((resolve) => {
       this.advance();
       this.jobs.add({ remaining: workS, done: resolve });
@@ -32,11 +47,23 @@ class SharedProcessor {
 
   private advance(): void {
     const now = performance.now();
-    if (this.jobs.size > 0) {
-      const each = (now - this.last) / 1000 / this.jobs.size;
-      for (const j of this.jobs) j.remaining -= each;
-    }
+    let left = (now - this.last) / 1000;
     this.last = now;
+    while (left > 0 && this.jobs.size > 0) {
+      const k = this.jobs.size;
+      let min = Infinity;
+      for (const j of this.jobs) min = Math.min(min, j.remaining);
+      const step = Math.min(left, min * k);
+      left -= step;
+      this.busy += step;
+      for (const j of [...this.jobs]) {
+        j.remaining -= step / k;
+        if (j.remaining <= 1e-9) {
+          this.jobs.delete(j);
+          j.done(now - left * 1000);
+        }
+      }
+    }
   }
 
   private reschedule(): void {
@@ -48,12 +75,6 @@ class SharedProcessor {
     const ms = Math.max(0, min * this.jobs.size * 1000);
     this.timer = setTimeout(() => {
       this.advance();
-      for (const j of [...this.jobs]) {
-        if (j.remaining <= 1e-6) {
-          this.jobs.delete(j);
-          j.done();
-        }
-      }
       this.reschedule();
     }, ms);
   }
@@ -63,6 +84,10 @@ const sleep = (s: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, 
 
 export class Engine {
   private runningCount = 0;
+  /** Requests in their prefill phase, and the time (s) during which there was at least one. */
+  private prefilling = 0;
+  private busyS = 0;
+  private busySince = 0;
   private readonly queue: Array<() => void> = [];
   private readonly shared = new SharedProcessor();
 
@@ -79,6 +104,25 @@ export class Engine {
     return this.queue.length;
   }
 
+  /** Seconds so far during which at least one running request was in prefill (the modelled GPU busy). */
+  get busySeconds(): number {
+    if (this.sharedPrefill) return this.shared.busyS;
+    return this.busyS + (this.prefilling > 0 ? (performance.now() - this.busySince) / 1000 : 0);
+  }
+
+  /** Prefill; returns the time (performance.now) at which it ended in the model. */
+  private async prefill(workS: number): Promise<number> {
+    if (this.sharedPrefill) return this.shared.run(workS);
+    if (workS <= 0) return performance.now();
+    if (this.prefilling++ === 0) this.busySince = performance.now();
+    try {
+      await sleep(workS);
+    } finally {
+      if (--this.prefilling === 0) this.busyS += (performance.now() - this.busySince) / 1000;
+    }
+    return performance.now();
+  }
+
   async run(job: EngineJob): Promise<void> {
     if (this.runningCount >= this.maxNumSeqs) {
       await new Promise<void>((resolve) => this.queue.push(resolve));
@@ -87,8 +131,9 @@ export class Engine {
     }
     try {
       job.onStart?.();
-      await (this.sharedPrefill ? this.shared.run(job.workS) : sleep(job.workS));
-      await sleep(job.fixedS);
+      const endedAt = await this.prefill(job.workS);
+      // The fixed part runs from the modelled end of prefill (a late timer on a busy host is not latency).
+      await sleep(job.fixedS - (performance.now() - endedAt) / 1000);
     } finally {
       const next = this.queue.shift();
       // The slot passes straight to the next waiter, so `running` never dips while work waits.

@@ -18,7 +18,11 @@ function pyFloat(n: number): string {
   return Number.isInteger(n) ? `${n}.0` : String(n);
 }
 
-export function renderMetrics(model: string, running: number, waiting: number, c: Counters, createdS: number): string {
+/**
+ * `busyS`: seconds during which the modelled GPU had prefill work. Not a vLLM metric: it is emitted under
+ * the stand-in's own name (`fpsweep_standin_busy_seconds_total`) for benchmarks, after vLLM's.
+ */
+export function renderMetrics(model: string, running: number, waiting: number, c: Counters, createdS: number, busyS = 0): string {
   const lbl = `engine="0",model_name="${model.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   const out: string[] = [];
   const gauge = (name: string, help: string, v: number) => {
@@ -39,5 +43,7 @@ export function renderMetrics(model: string, running: number, waiting: number, c
     [',finished_reason="stop"', c.successStop],
     [',finished_reason="length"', c.successLength],
   ]);
+  out.push('# HELP fpsweep_standin_busy_seconds_total Stand-in only: seconds with prefill work on the modelled GPU.',
+    '# TYPE fpsweep_standin_busy_seconds_total counter', `fpsweep_standin_busy_seconds_total{${lbl}} ${pyFloat(busyS)}`);
   return out.join('\n') + '\n';
 }

@@ -112,7 +112,7 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
       return;
     }
     if (req.method === 'GET' && url.pathname === '/metrics') {
-      const text = renderMetrics(args.servedModelName, engine.running, engine.waiting, counters, createdS);
+      const text = renderMetrics(args.servedModelName, engine.running, engine.waiting, counters, createdS, engine.busySeconds);
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(text);
       return;
     }
