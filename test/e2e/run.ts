@@ -1,7 +1,8 @@
 // End-to-end test in a real VS Code (code-server 4.100.3 + Debian Chromium + playwright-core):
 // install the packaged VSIX, open a sample package wired to stand-in vLLM servers, start the pilot from
 // the command palette, reload mid-run and see live progress again, wait for the pilot to finish, read
-// the timing and failures webviews, and check that a question holding HTML shows as text.
+// the timing and failures webviews, check that a question holding HTML shows as text, stop a full run
+// from the palette (rows kept, none doubled), and set a token and upload the returns to a stand-in hub.
 // Run: `npm run test:e2e` (sets up code-server, packages the VSIX, runs this). `--smoke` checks only
 // the infrastructure (install, open, palette, tree). Bounded: E2E_TIMEOUT_S (default 900 s; about 5-8 min on 2 busy cores).
 import { execFile } from 'node:child_process';
@@ -13,6 +14,7 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
 import { launchBrowser, Workbench } from './workbench';
+import { startStandinHub, type StandinHub } from '../../src/core/returns/standinHub/server';
 
 const execFileP = promisify(execFile);
 const SMOKE = process.argv.includes('--smoke');
@@ -22,6 +24,8 @@ const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
 const CLI = path.join(REPO, 'dist', 'cli.js');
 const PILOT = ['MVBench', 'LVBench', 'TimeScope'];
 const XSS = '<img src=x onerror=alert(1)>';
+// A made-up token the stand-in hub accepts; it must never reach a file, a log or a launch line.
+const HF_TOKEN = `hf_e2e${Math.random().toString(36).slice(2, 14)}`;
 
 let step = 'starting';
 let passed = 0;
@@ -54,6 +58,7 @@ async function main(): Promise<void> {
   const dirs = makeDirs(path.join(work, 'code-server'));
   let server: RunningCodeServer | undefined;
   let browser: Browser | undefined;
+  let hub: StandinHub | undefined;
   const dialogs: string[] = [];
   try {
     await check('the VSIX is built', async () => {
@@ -70,22 +75,9 @@ async function main(): Promise<void> {
         if (!fs.existsSync(path.join(pkg, 'items', 'samples'))) throw new Error(`fpsweep sample made no items/samples in ${pkg}`);
       });
     }
-    // Stand-in servers: the bundled fake vLLM, two "GPUs", little latency.
-    fs.mkdirSync(path.join(pkg, '.vscode'), { recursive: true });
-    fs.writeFileSync(
-      path.join(pkg, '.vscode', 'settings.json'),
-      JSON.stringify(
-        {
-          'fpsweep.vllmBin': path.join(REPO, 'bin', 'fake-vllm'),
-          'fpsweep.ngpu': 2,
-          'fpsweep.workers': 4,
-          // The stand-in's latency model (src/core/serving/standin/config.ts): 20 ms + 1 µs per prompt token.
-          'fpsweep.extraEnv': { FPSWEEP_STANDIN_LATENCY: process.env.FPSWEEP_STANDIN_LATENCY ?? 'a=0.02,b=0.000001' },
-        },
-        null,
-        2,
-      ),
-    );
+    // Stand-in servers: the bundled fake vLLM, two "GPUs", little latency; the stand-in hub for returns.
+    hub = await startStandinHub({ port: 0, tokens: { [HF_TOKEN]: { user: 'tester', role: 'write', orgs: ['GMLRVigil'] } } });
+    writeSettings(pkg, process.env.FPSWEEP_STANDIN_LATENCY ?? 'a=0.02,b=0.000001', hub.url);
 
     await check('install the VSIX with code-server --install-extension', async () => {
       log(await installExtension(dirs, VSIX));
@@ -264,6 +256,63 @@ async function main(): Promise<void> {
       await wb!.screenshot('timing-restored');
     });
 
+    await check('"fpsweep: Stop" during a full run drains the worker and leaves whole rows', async () => {
+      // Slow stand-ins (1 s a request) so the run is still going when Stop arrives.
+      writeSettings(pkg, 'a=1,b=0.000001', hub!.url);
+      await waitPortsFree([8011, 8012], 90_000);
+      await wb!.runCommand('fpsweep: Start full run');
+      await wb!.clickDialogButton('Start full run');
+      const live = await wb!.until('live full-run progress', 120_000, async () => {
+        const t = await wb!.statusBarText();
+        return /fpsweep full \d+%/.test(t) ? t : undefined;
+      }, () => wb!.statusBarText());
+      log(`status bar: ${live}`);
+      // Stop once this run has written rows, so the drain is seen to keep them.
+      const moved = await wb!.until('the full run writing rows', 120_000, async () => {
+        const t = await wb!.statusBarText();
+        return /fpsweep full/.test(t) && pct(t) > pct(live) ? t : undefined;
+      }, () => wb!.statusBarText());
+      log(`status bar: ${moved}`);
+      await wb!.runCommand('fpsweep: Stop');
+      const after = await wb!.until('the worker gone and the status bar not live', 120_000, async () => {
+        const t = await wb!.statusBarText();
+        return !/fpsweep full/.test(t) && !fs.existsSync(path.join(pkg, '.fpsweep', 'worker.lock')) ? t : undefined;
+      }, () => wb!.statusBarText());
+      const status = JSON.parse(fs.readFileSync(path.join(pkg, '.fpsweep', 'status.json'), 'utf8')) as { state: string; summary: string | null };
+      if (status.state !== 'stopped') throw new Error(`the worker ended in state ${status.state}, not stopped: ${status.summary}`);
+      // e.g. "stopped: 12 rows added (...), 38 failure(s) logged, 107 left to do, wall 9.1 s"
+      const m = /(\d+) rows added.* (\d+) left to do/.exec(status.summary ?? '');
+      if (!m || Number(m[1]) === 0 || Number(m[2]) === 0) throw new Error(`Stop should keep the rows written and leave the rest to do: ${status.summary}`);
+      const rows = fs.readFileSync(path.join(pkg, 'results', 'conditions_results.csv'), 'utf8').split('\n');
+      if (rows[rows.length - 1] !== '') throw new Error('the CSV does not end with a whole line after Stop');
+      // Key columns are plain names (no quoting), wherever the header puts them.
+      const head = rows[0].split(',');
+      const at = ['benchmark', 'item_id', 'condition'].map((k) => head.indexOf(k));
+      const keys = rows.slice(1).filter(Boolean).map((l) => { const f = l.split(','); return at.map((i) => f[i]).join('|'); });
+      if (new Set(keys).size !== keys.length) throw new Error('a row is doubled after Stop');
+      log(`after Stop: ${after}; ${status.summary}`);
+      await wb!.screenshot('full-run-stopped');
+    });
+
+    await check('"Set Hugging Face token" then "Return results" uploads the returns; the token is in no file', async () => {
+      await wb!.runCommand('fpsweep: Set Hugging Face token');
+      await wb!.fillInputBox(HF_TOKEN);
+      await wb!.notification(/token stored in SecretStorage/);
+      await wb!.runCommand('fpsweep: Return results');
+      await wb!.pickQuick('Make and upload');
+      const done = await wb!.notification(/Return results: uploaded 2 of 2 files/, 180_000);
+      log(`notification: ${done.replace(/\s+/g, ' ').slice(0, 200)}`);
+      const committed = [...hub!.files('GMLRVigil/BenchCheck-FramesPixels').keys()];
+      // SPEC §7: the tarball and, renamed like it, the package root's fp_returns.sha256.
+      const tarball = committed.find((f) => /^returns\/fp_returns_.+_\d{8}\.tar\.gz$/.test(f));
+      if (!tarball || !committed.includes(tarball.replace(/\.tar\.gz$/, '.sha256'))) {
+        throw new Error(`the hub holds ${JSON.stringify(committed)}`);
+      }
+      const leaks = filesContaining([pkg, path.join(OUT, 'code-server.log')], HF_TOKEN);
+      if (leaks.length) throw new Error(`the token is written in ${leaks.join(', ')}`);
+      await wb!.screenshot('returned');
+    });
+
     await check('no dialog fired', async () => {
       if (dialogs.length) throw new Error(`dialogs fired: ${JSON.stringify(dialogs)}`);
     });
@@ -276,9 +325,38 @@ async function main(): Promise<void> {
     if (fs.existsSync(path.join(pkg, '.fpsweep'))) await cli(['stop', '--package', pkg]).catch((e) => log(`stop: ${e}`));
     await browser?.close().catch(() => undefined);
     await server?.stop();
+    await hub?.close().catch(() => undefined);
     if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true });
     else log(`kept ${work}`);
   }
+}
+
+/** The workspace settings: stand-in vLLM servers on two "GPUs" with this latency, returns to the stand-in hub. */
+function writeSettings(pkg: string, latency: string, hubUrl: string): void {
+  fs.mkdirSync(path.join(pkg, '.vscode'), { recursive: true });
+  const settings = {
+    'fpsweep.vllmBin': path.join(REPO, 'bin', 'fake-vllm'),
+    'fpsweep.ngpu': 2,
+    'fpsweep.workers': 4,
+    // The stand-in's latency model (src/core/serving/standin/config.ts): a seconds + b per prompt token.
+    // HF_ENDPOINT points `fpsweep return --upload` at the stand-in hub, as it does for huggingface_hub.
+    'fpsweep.extraEnv': { FPSWEEP_STANDIN_LATENCY: latency, HF_ENDPOINT: hubUrl },
+  };
+  fs.writeFileSync(path.join(pkg, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
+}
+
+/** Files under `roots` (recursively) whose bytes contain `needle`. */
+function filesContaining(roots: string[], needle: string): string[] {
+  const hits: string[] = [];
+  const want = Buffer.from(needle);
+  const visit = (p: string): void => {
+    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    if (!st) return;
+    if (st.isDirectory()) for (const e of fs.readdirSync(p)) visit(path.join(p, e));
+    else if (st.isFile() && fs.readFileSync(p).includes(want)) hits.push(p);
+  };
+  for (const r of roots) visit(r);
+  return hits;
 }
 
 /** The sample item whose question carries markup (read from the package, as the test's own oracle). */

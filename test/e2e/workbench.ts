@@ -103,4 +103,39 @@ export class Workbench {
       async () => this.page.frames().map((f) => f.url()).join(', '),
     );
   }
+
+  /** Picks the row of the open quick pick whose text has `label`. */
+  async pickQuick(label: string, timeoutMs = 30_000): Promise<void> {
+    const row = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label }).first();
+    await row.waitFor({ timeout: timeoutMs });
+    await row.click();
+  }
+
+  /** Types `value` into the open input box (e.g. a password prompt) and accepts it. */
+  async fillInputBox(value: string, timeoutMs = 30_000): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: timeoutMs });
+    await input.fill(value);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Clicks `button` of the modal dialog (VS Code's own dialog in the browser). */
+  async clickDialogButton(button: string, timeoutMs = 30_000): Promise<void> {
+    const b = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: button }).first();
+    await b.waitFor({ timeout: timeoutMs });
+    await b.click();
+  }
+
+  /** The text of the first notification toast matching `re`, waiting for it. */
+  async notification(re: RegExp, timeoutMs = 60_000): Promise<string> {
+    return this.until(
+      `a notification matching ${re}`,
+      timeoutMs,
+      async () => {
+        const texts = await this.page.locator('.notification-toast, .notifications-list-container .monaco-list-row').allInnerTexts();
+        return texts.find((t) => re.test(t));
+      },
+      async () => JSON.stringify(await this.page.locator('.notification-toast').allInnerTexts()),
+    );
+  }
 }

@@ -11,7 +11,7 @@ Writes fp_returns_<hostname>_<YYYYMMDD>.tar.gz of results/conditions_results.csv
 logs data/logs and fp_returns.sha256 (sha256sum format) in the package root.
 --upload     push both to the dataset repo under returns/ (token: HF_TOKEN or ~/.cache/huggingface/token)
 --repo       dataset repo (default GMLRVigil/BenchCheck-FramesPixels)
---hub-url    another hub (default https://huggingface.co)
+--hub-url    another hub (default: HF_ENDPOINT, as huggingface_hub reads it, else https://huggingface.co)
 Without a token the files are left ready for any transfer (exit 0).`;
 
 export async function run(args: string[]): Promise<number> {
@@ -26,7 +26,7 @@ export async function run(args: string[]): Promise<number> {
     packageDir,
     upload: v.upload === true,
     repo: typeof v.repo === 'string' ? v.repo : undefined,
-    hubUrl: typeof v['hub-url'] === 'string' ? v['hub-url'] : undefined,
+    hubUrl: typeof v['hub-url'] === 'string' ? v['hub-url'] : process.env.HF_ENDPOINT || undefined,
     onProgress: (p) => process.stderr.write(tty ? `\r${formatProgress(p)}\x1b[K` : `${formatProgress(p)}\n`),
     onMessage: (line) => process.stderr.write(`${tty ? '\r\x1b[K' : ''}${line}\n`),
   });
