@@ -47,6 +47,8 @@ const WORKERS = arg('workers', 6);
 const PREP_S_PER_FRAME = arg('prep-ms', 12) / 1000;
 const A = arg('a', 0.15) / SCALE;
 const B = 0.00003 / SCALE;
+/** Videos quickest to prepare that start the run (the sweep uses its prep concurrency). */
+const HEAD = arg('head', CORES);
 const CONDS = ['v_8_s224', 'v_32_s224', 'v_fps0.5_s224', 'v_fps1_s224'];
 
 interface BenchVideo extends SchedVideo {
@@ -152,6 +154,19 @@ interface RunResult {
   /** Measured per server: seconds with prefill work (the stand-in's own counter). */
   busyS: number[];
   gaps: string;
+  /** CPU seconds the stand-ins and this process (client + scheduler) used: the host's share of the run. */
+  standinCpuS: number[];
+  benchCpuS: number;
+}
+
+/** user + system CPU seconds of a process (Linux /proc), NaN elsewhere. */
+async function cpuSeconds(pid: number | undefined): Promise<number> {
+  try {
+    const f = (await fs.readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return NaN;
+  }
 }
 
 /** The stand-in's modelled-GPU busy seconds (its own metric, next to vLLM's). */
@@ -160,7 +175,8 @@ function standinBusyS(metrics: string): number {
   return m ? Number(m[1]) : NaN;
 }
 
-type Sample = { t: number; prep: number; ready: number; inflight: number[]; busy: number[] };
+/** Per server: client-side in flight, running in the engine (its /metrics), busy seconds so far. */
+type Sample = { t: number; prep: number; ready: number; inflight: number[]; running: number[]; busy: number[] };
 
 /** Busy fraction per server and in-flight counts, in 20 slices of the run. */
 function printTrace(samples: Sample[]): void {
@@ -179,6 +195,7 @@ function printTrace(samples: Sample[]): void {
     const avg = (f: (x: Sample) => number) => (part.reduce((s, x) => s + f(x), 0) / part.length).toFixed(1);
     console.log(`  t=${lo.toFixed(1)}s prep ${avg((x) => x.prep)} ready ${avg((x) => x.ready)} `
       + `inflight ${a.inflight.map((_, i) => avg((x) => x.inflight[i])).join('/')} `
+      + `running ${a.running.map((_, i) => avg((x) => x.running[i])).join('/')} `
       + `busy ${a.busy.map((_, i) => `${Math.round((100 * (b.busy[i] - a.busy[i])) / dt)}%`).join('/')}`);
   }
 }
@@ -242,24 +259,26 @@ async function runOnce(videos: BenchVideo[], mediaDir: string, affinity: boolean
       return 'done';
     },
   });
+  const cpu0 = (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
   const t0 = performance.now();
-  const samples: { t: number; prep: number; ready: number; inflight: number[]; busy: number[] }[] = [];
+  const samples: Sample[] = [];
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
       const st = sched.stats();
-      const busy = await Promise.all(clients.map(async (c) => standinBusyS((await c.get('/metrics')).text)));
-      samples.push({ t: (performance.now() - t0) / 1000, prep: st.preparing, ready: st.ready, inflight: st.servers.map((x) => x.inflight), busy });
+      const pages = await Promise.all(clients.map(async (c) => (await c.get('/metrics')).text));
+      samples.push({ t: (performance.now() - t0) / 1000, prep: st.preparing, ready: st.ready, inflight: st.servers.map((x) => x.inflight),
+        busy: pages.map(standinBusyS), running: pages.map((p) => parseVllmMetrics(p).running) });
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
   const jobs = videos.map((v) => ({ ...v, tasks: v.tasks.map((t) => ({ ...t })) }));
-  await sched.run(affinity ? longestFirstWithinWindows(jobs, 64) : jobs);
+  await sched.run(affinity ? longestFirstWithinWindows(jobs, 64, HEAD) : jobs);
   const makespanS = (performance.now() - t0) / 1000;
   sampling = false;
   await sampler;
   const busyEnd = await Promise.all(clients.map(async (c) => standinBusyS((await c.get('/metrics')).text)));
-  samples.push({ t: makespanS, prep: 0, ready: 0, inflight: clients.map(() => 0), busy: busyEnd });
+  samples.push({ t: makespanS, prep: 0, ready: 0, inflight: clients.map(() => 0), busy: busyEnd, running: clients.map(() => 0) });
   if (process.argv.includes('--trace')) printTrace(samples);
   const gaps = idleBreakdown(samples);
   const charged: number[] = [];
@@ -270,8 +289,9 @@ async function runOnce(videos: BenchVideo[], mediaDir: string, affinity: boolean
     charged.push(m.promptTokens - m.prefixHits);
     await c.close();
   }
+  const standinCpuS = await Promise.all(children.map((ch) => cpuSeconds(ch.pid)));
   for (const ch of children) ch.kill('SIGTERM');
-  return { makespanS, charged, prompt, prepTotalS: prepTotal, failed, busyS: busyEnd, gaps };
+  return { makespanS, charged, prompt, prepTotalS: prepTotal, failed, busyS: busyEnd, gaps, standinCpuS, benchCpuS: (process.cpuUsage().user + process.cpuUsage().system) / 1e6 - cpu0 };
 }
 
 async function main() {
@@ -293,7 +313,7 @@ async function main() {
       + `(server busy ${busy.map((b) => b.toFixed(2)).join(' + ')} s over ${SERVERS} = ${lbServers.toFixed(2)} s; prep ${r.prepTotalS.toFixed(2)} s over ${CORES} = ${lbPrep.toFixed(2)} s); `
       + `makespan/LB = ${(r.makespanS / lb).toFixed(3)}; measured busy ${r.busyS.map((b) => b.toFixed(2)).join(' + ')} s; prompt tokens ${r.prompt.reduce((s, x) => s + x, 0)}, charged ${r.charged.reduce((s, x) => s + x, 0)}${r.failed ? `; ${r.failed} FAILED requests` : ''}`);
   }
-  for (const [name, r] of [['affinity', aff], ['round-robin', rr]] as const) console.log(`idle ${name}: ${r.gaps}`);
+  for (const [name, r] of [['affinity', aff], ['round-robin', rr]] as const) console.log(`idle ${name}: ${r.gaps}; CPU: stand-ins ${r.standinCpuS.map((c) => c.toFixed(1)).join(' + ')} s, bench ${r.benchCpuS.toFixed(1)} s`);
   const ca = aff.charged.reduce((s, x) => s + x, 0);
   const cr = rr.charged.reduce((s, x) => s + x, 0);
   console.log(`prompt tokens charged: affinity ${ca} vs round-robin ${cr}: saving ${(100 * (1 - ca / cr)).toFixed(1)}% `

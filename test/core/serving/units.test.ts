@@ -15,6 +15,12 @@ import { PrefixCache } from '../../../src/core/serving/standin/prefixCache';
 import { renderMetrics, newCounters } from '../../../src/core/serving/standin/metrics';
 import { standinAnswer } from '../../../src/core/serving/standin/answer';
 import { Engine } from '../../../src/core/serving/standin/engine';
+import { loadImages } from '../../../src/core/serving/standin/request';
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import sharp from 'sharp';
 import * as msg from '../../../src/core/serving/vllmMessages';
 import { freePortBase } from './helpers';
 
@@ -222,5 +228,31 @@ describe('serving units', () => {
     // 0.7 s of work in all; the 0.25 s after the short jobs ended went to the long one (not lost).
     assert.ok(total >= 0.69 && total < 0.8, `work-conserving: ~0.7 s, got ${total}`);
     assert.ok(Math.abs(engine.busySeconds - 0.7) < 0.02, `busy ${engine.busySeconds} ≈ 0.7 s of work`);
+  });
+
+  it('stand-in: a local frame read once is known by its file until the file changes', async () => {
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'standin-files-'));
+    try {
+      const f = path.join(dir, 'a.jpg');
+      const jpeg = (r: number) => sharp({ create: { width: 64, height: 48, channels: 3, background: { r, g: 0, b: 0 } } }).jpeg({ quality: 85 }).toBuffer();
+      const first = await jpeg(10);
+      await fsp.writeFile(f, first);
+      const url = pathToFileURL(f).href;
+      const [a] = await loadImages([url], 4, dir);
+      const [b] = await loadImages([url], 4, dir);
+      assert.equal(b.key, a.key);
+      assert.deepEqual(await b.bytes(), first);
+      assert.deepEqual([b.width, b.height, b.size], [64, 48, first.length]);
+      // Rewritten in place (the frame pipeline reuses names): the new content, never the remembered one.
+      const second = await jpeg(200);
+      await fsp.writeFile(f, second);
+      const [c] = await loadImages([url], 4, dir);
+      assert.notEqual(c.key, a.key);
+      assert.deepEqual(await c.bytes(), second);
+      await fsp.rm(f);
+      await assert.rejects(loadImages([url], 4, dir), /No such file or directory/);
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
   });
 });

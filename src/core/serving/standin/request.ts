@@ -34,7 +34,10 @@ export interface LoadedImage {
   index: number;
   source: 'data' | 'file';
   path: string | null;
-  bytes: Buffer;
+  /** Size of the JPEG in bytes. */
+  size: number;
+  /** The JPEG itself (read again for a file served from the file cache). */
+  bytes(): Promise<Buffer>;
   /** Content hash (sha1 hex) of the bytes. */
   key: string;
   width: number;
@@ -108,6 +111,22 @@ function isInside(dir: string, file: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
+/**
+ * Local files already read, by resolved path, valid while their inode, size and times are unchanged:
+ * the frames of a video come back with every question about it, and reading + hashing them again per
+ * request was most of the stand-in's CPU (vLLM's own media cache plays this part on a GPU host).
+ */
+interface FileFacts {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  key: string;
+  meta: HeaderInfo;
+}
+const fileCache = new Map<string, FileFacts>();
+const FILE_CACHE_MAX = 200_000;
+
 /** Loads and checks every image; the first problem refuses the request (vLLM stops at the first too). */
 export async function loadImages(urls: readonly string[], limit: number, allowedDir: string | null): Promise<LoadedImage[]> {
   if (urls.length > limit) throw new RequestRefusal(400, msg.preprocessingMessage(msg.tooManyItems(limit)));
@@ -146,26 +165,52 @@ async function loadOne(url: string, index: number, realAllowed: string | null, a
     if (!isInside(realAllowed, resolved)) {
       throw new RequestRefusal(400, msg.preprocessingMessage(msg.fileOutsideAllowedPath(p, allowedDir)));
     }
+    let st: Awaited<ReturnType<typeof fs.stat>>;
+    try {
+      st = await fs.stat(resolved);
+    } catch {
+      throw new RequestRefusal(400, msg.preprocessingMessage(`[Errno 2] No such file or directory: '${p}'`));
+    }
+    const known = fileCache.get(resolved);
+    if (known && known.ino === st.ino && known.size === st.size && known.mtimeMs === st.mtimeMs && known.ctimeMs === st.ctimeMs) {
+      return checked(index, source, filePath, known.size, () => fs.readFile(resolved), known.key, known.meta);
+    }
     try {
       bytes = await fs.readFile(resolved);
     } catch {
       throw new RequestRefusal(400, msg.preprocessingMessage(`[Errno 2] No such file or directory: '${p}'`));
     }
+    const key = contentKey(bytes);
+    const meta = await headerOf(key, bytes);
+    if (bytes.length === st.size) {
+      if (fileCache.size >= FILE_CACHE_MAX) fileCache.delete(fileCache.keys().next().value as string);
+      fileCache.set(resolved, { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, key, meta });
+    }
+    const kept = bytes;
+    return checked(index, source, filePath, kept.length, async () => kept, key, meta);
   } else if (/^https?:/.test(url)) {
     throw new RequestRefusal(400, 'stand-in vLLM: http(s) image URLs are not fetched; send data: or file: URLs');
   } else {
     throw new RequestRefusal(400, msg.preprocessingMessage(msg.BAD_URL_SCHEME));
   }
   const key = contentKey(bytes);
-  let meta: HeaderInfo;
+  const kept = bytes;
+  return checked(index, source, filePath, bytes.length, async () => kept, key, await headerOf(key, bytes));
+}
+
+async function headerOf(key: string, bytes: Buffer): Promise<HeaderInfo> {
   try {
-    meta = await readHeader(key, bytes);
+    return await readHeader(key, bytes);
   } catch {
     // PIL's UnidentifiedImageError text, as vLLM passes it on.
     throw new RequestRefusal(400, msg.preprocessingMessage('cannot identify image file <_io.BytesIO object at 0x7f0e4c2b1a30>'));
   }
+}
+
+function checked(index: number, source: 'data' | 'file', filePath: string | null, size: number, bytes: () => Promise<Buffer>,
+  key: string, meta: HeaderInfo): LoadedImage {
   if (meta.format !== 'jpeg' || !meta.width || !meta.height) {
     throw new RequestRefusal(400, `stand-in vLLM: image ${index} is ${meta.format ?? 'unknown'}, the protocol sends JPEG only`);
   }
-  return { index, source, path: filePath, bytes, key, width: meta.width, height: meta.height };
+  return { index, source, path: filePath, size, bytes, key, width: meta.width, height: meta.height };
 }

@@ -163,13 +163,13 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
       rec.max_tokens = requestedMax;
       const images: LoadedImage[] = await loadImages(parsed.imageUrls, args.limitImages, args.allowedLocalMediaPath);
       const imageKeys = images.map((i) => i.key);
-      rec.images = images.map((i, k) => ({ width: i.width, height: i.height, bytes: i.bytes.length, sha1: imageKeys[k], source: i.source, path: i.path }));
+      rec.images = images.map((i, k) => ({ width: i.width, height: i.height, bytes: i.size, sha1: imageKeys[k], source: i.source, path: i.path }));
       if (env.inspectImagesDir) {
         fs.mkdirSync(env.inspectImagesDir, { recursive: true });
-        images.forEach((img, k) => {
+        for (const [k, img] of images.entries()) {
           const f = `${env.inspectImagesDir}/${imageKeys[k]}.jpg`;
-          if (!fs.existsSync(f)) fs.writeFileSync(f, img.bytes);
-        });
+          if (!fs.existsSync(f)) fs.writeFileSync(f, await img.bytes());
+        }
       }
       const dims = images.map((i) => ({ width: i.width, height: i.height }));
       const promptTokens = predictPromptTokens(dims, promptText);
