@@ -154,7 +154,7 @@ interface RunResult {
   /** Measured per server: seconds with prefill work (the stand-in's own counter). */
   busyS: number[];
   gaps: string;
-  /** CPU seconds the stand-ins and this process (client + scheduler) used: the host's share of the run. */
+  /** CPU seconds the stand-ins and this process (client + scheduler) used during the run (not at start-up). */
   standinCpuS: number[];
   benchCpuS: number;
 }
@@ -260,6 +260,7 @@ async function runOnce(videos: BenchVideo[], mediaDir: string, affinity: boolean
     },
   });
   const cpu0 = (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
+  const standinCpu0 = await Promise.all(children.map((ch) => cpuSeconds(ch.pid)));
   const t0 = performance.now();
   const samples: Sample[] = [];
   let sampling = true;
@@ -289,7 +290,7 @@ async function runOnce(videos: BenchVideo[], mediaDir: string, affinity: boolean
     charged.push(m.promptTokens - m.prefixHits);
     await c.close();
   }
-  const standinCpuS = await Promise.all(children.map((ch) => cpuSeconds(ch.pid)));
+  const standinCpuS = (await Promise.all(children.map((ch) => cpuSeconds(ch.pid)))).map((c, i) => c - standinCpu0[i]);
   for (const ch of children) ch.kill('SIGTERM');
   return { makespanS, charged, prompt, prepTotalS: prepTotal, failed, busyS: busyEnd, gaps, standinCpuS, benchCpuS: (process.cpuUsage().user + process.cpuUsage().system) / 1e6 - cpu0 };
 }

@@ -16,6 +16,7 @@ import { renderMetrics, newCounters } from '../../../src/core/serving/standin/me
 import { standinAnswer } from '../../../src/core/serving/standin/answer';
 import { Engine } from '../../../src/core/serving/standin/engine';
 import { loadImages } from '../../../src/core/serving/standin/request';
+import { jpegHeader } from '../../../src/core/serving/standin/jpegHeader';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -254,5 +255,21 @@ describe('serving units', () => {
     } finally {
       await fsp.rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('stand-in: reads a JPEG\'s size from its frame header like sharp, and nothing else', async () => {
+    const img = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: { r: 9, g: 99, b: 199 } } });
+    const cases = [
+      await img(398, 224).jpeg({ quality: 85 }).toBuffer(),
+      await img(224, 398).jpeg({ quality: 85, progressive: true }).toBuffer(),
+      await img(1280, 720).withMetadata({ orientation: 1 }).jpeg({ quality: 85, chromaSubsampling: '4:4:4' }).toBuffer(),
+    ];
+    for (const b of cases) {
+      const m = await sharp(b).metadata();
+      assert.deepEqual(jpegHeader(b), { width: m.width, height: m.height });
+    }
+    assert.equal(jpegHeader(await img(64, 64).png().toBuffer()), null);
+    assert.equal(jpegHeader(Buffer.from([0xff, 0xd8, 1])), null);
+    assert.equal(jpegHeader(cases[0].subarray(0, 40)), null);
   });
 });

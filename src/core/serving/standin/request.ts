@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { z } from 'zod';
 import * as msg from '../vllmMessages';
 import { contentKey } from './prefixCache';
+import { jpegHeader } from './jpegHeader';
 
 const ImagePart = z.object({
   type: z.literal('image_url'),
@@ -55,7 +56,8 @@ const HEADER_CACHE_MAX = 200_000;
 function readHeader(key: string, bytes: Buffer): Promise<HeaderInfo> {
   let p = headerCache.get(key);
   if (!p) {
-    p = sharp(bytes)
+    const fast = jpegHeader(bytes);
+    p = fast ? Promise.resolve({ format: 'jpeg', ...fast }) : sharp(bytes)
       .metadata()
       .then((m) => ({ format: m.format, width: m.width, height: m.height }));
     p.catch(() => headerCache.delete(key)); // a failure is re-read next time, never remembered
