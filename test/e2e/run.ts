@@ -256,6 +256,21 @@ async function main(): Promise<void> {
       await wb!.screenshot('timing-restored');
     });
 
+    await check('the tree context menu opens a cell\'s raw JSONL', async () => {
+      await wb!.page.locator('.pane .monaco-list-row[aria-label^="MVBench:"]').first().click();
+      const cell = wb!.page.locator('.pane .monaco-list-row[aria-label^="MVBench × v_32:"]').first();
+      await cell.waitFor({ timeout: 30_000 });
+      await cell.click({ button: 'right' });
+      const item = wb!.page.locator('.context-view .monaco-menu .action-item', { hasText: 'Open raw JSONL' }).first();
+      await item.waitFor({ timeout: 20_000 });
+      await item.click();
+      const tab = wb!.page.locator('.tabs-container .tab', { hasText: 'MVBench__DIAG_V.jsonl' }).first();
+      await tab.waitFor({ timeout: 30_000 });
+      const text = await wb!.page.locator('.editor-instance .view-lines').first().innerText();
+      if (!/"item_id"/.test(text)) throw new Error(`the raw JSONL editor shows: ${text.slice(0, 300)}`);
+      await wb!.screenshot('raw-jsonl');
+    });
+
     await check('"fpsweep: Stop" during a full run drains the worker and leaves whole rows', async () => {
       // Slow stand-ins (1 s a request) so the run is still going when Stop arrives.
       writeSettings(pkg, 'a=1,b=0.000001', hub!.url);
@@ -294,6 +309,40 @@ async function main(): Promise<void> {
       await wb!.screenshot('full-run-stopped');
     });
 
+    await check('interrupting the runbook\'s full-run cell stops the worker', async () => {
+      await waitPortsFree([8011, 8012], 90_000);
+      await wb!.runCommand('fpsweep: Open runbook');
+      const nb = wb!.page.locator('.notebook-editor:visible');
+      // The full run's step is the one `run --detach` without --pilot.
+      const cell = nb.locator('.code-cell-row', { hasText: /fpsweep\s+run\s+--detach/ }).first();
+      // The notebook renders only the cells in view: scroll down until the step is there.
+      await nb.waitFor({ state: 'visible', timeout: 30_000 });
+      await nb.hover();
+      const inView = async () => {
+        const box = (await cell.count()) ? await cell.boundingBox() : null;
+        return box !== null && box.y > 120 && box.y + box.height < 820;
+      };
+      for (let i = 0; i < 40 && !(await inView()); i++) {
+        await wb!.page.mouse.wheel(0, 300);
+        await wb!.page.waitForTimeout(300);
+      }
+      await cell.waitFor({ timeout: 10_000 });
+      await cell.hover();
+      await cell.locator('.run-button-container [aria-label^="Execute Cell"]').first().click();
+      const following = (f: string) => f.includes('Following the worker');
+      await wb!.until('the cell following the worker', 120_000, async () => (following(await cell.innerText()) || await anyFrameText(wb!, following)) ? true : undefined,
+        async () => (await cell.innerText()).slice(0, 300));
+      await wb!.until('the worker live', 60_000, async () => (fs.existsSync(path.join(pkg, '.fpsweep', 'worker.lock')) ? true : undefined), () => wb!.statusBarText());
+      await cell.hover();
+      await cell.locator('.run-button-container [aria-label^="Stop Cell Execution"]').first().click();
+      await wb!.until('the worker stopped by the interrupt', 120_000, async () => {
+        if (fs.existsSync(path.join(pkg, '.fpsweep', 'worker.lock'))) return undefined;
+        const st = JSON.parse(fs.readFileSync(path.join(pkg, '.fpsweep', 'status.json'), 'utf8')) as { state: string };
+        return st.state === 'stopped' ? true : undefined;
+      }, async () => fs.readFileSync(path.join(pkg, '.fpsweep', 'status.json'), 'utf8').slice(0, 300));
+      await wb!.screenshot('runbook-interrupted');
+    });
+
     await check('"Set Hugging Face token" then "Return results" uploads the returns; the token is in no file', async () => {
       await wb!.runCommand('fpsweep: Set Hugging Face token');
       await wb!.fillInputBox(HF_TOKEN);
@@ -329,6 +378,15 @@ async function main(): Promise<void> {
     if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true });
     else log(`kept ${work}`);
   }
+}
+
+/** Whether any frame of the page (cell outputs live in webview frames) has text that `pred` accepts. */
+async function anyFrameText(w: Workbench, pred: (text: string) => boolean): Promise<boolean> {
+  for (const f of w.page.frames()) {
+    const text = await f.evaluate<string>('document.body ? document.body.innerText : ""').catch(() => '');
+    if (pred(text)) return true;
+  }
+  return false;
 }
 
 /** The workspace settings: stand-in vLLM servers on two "GPUs" with this latency, returns to the stand-in hub. */
