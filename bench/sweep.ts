@@ -47,8 +47,8 @@ const WORKERS = arg('workers', 6);
 const PREP_S_PER_FRAME = arg('prep-ms', 12) / 1000;
 const A = arg('a', 0.15) / SCALE;
 const B = 0.00003 / SCALE;
-/** Videos quickest to prepare that start the run (the sweep uses its prep concurrency). */
-const HEAD = arg('head', CORES);
+/** Videos quickest to prepare that start the run (as the sweep: two rounds of the prep slots). */
+const HEAD = arg('head', 2 * CORES);
 const CONDS = ['v_8_s224', 'v_32_s224', 'v_fps0.5_s224', 'v_fps1_s224'];
 
 interface BenchVideo extends SchedVideo {

@@ -389,7 +389,9 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
       if (drainRequested) sched.drain();
       workerState = 'running';
       await writeStatus();
-      await sched.run(longestFirstWithinWindows(jobs, VIDEO_WINDOW));
+      // The run starts on the videos quickest to prepare (two rounds of the frame pool): the servers get
+      // work after the shortest preparation instead of waiting on the costliest videos.
+      await sched.run(longestFirstWithinWindows(jobs, VIDEO_WINDOW, 2 * prepConcurrency));
       await Promise.all(clients.map((c) => c.close()));
     }
     // Cells left incomplete by a stop: their timing so far, marked partial (a resumed run adds the rest).

@@ -180,7 +180,7 @@ describe('runner: the sweep on the sample package', function () {
     const once = path.join(sample.root, 'crashed-once');
     const res = await sweep(sample.root, { benchmarks: ['MVBench', 'NExTQA'], conditions: ['v_blind', 'v_8_s224'] }, {
       FPSWEEP_STANDIN_FAULTS_0: 'status503Every=7',
-      FPSWEEP_STANDIN_FAULTS_1: 'crashAfter=5',
+      FPSWEEP_STANDIN_FAULTS_1: 'crashAfter=3', // early enough that work is left for the restarted server
       FPSWEEP_STANDIN_CRASH_ONCE_FILE: once,
     });
     assert.equal(res.exitCode, 0, res.summary);
