@@ -1,5 +1,7 @@
 // Frame pipeline benchmark (not a test):
-//   npx tsx bench/frames.ts [--scale N] [--source sample|natural] [--pool N] [--naive-frames N]
+//   npx tsx bench/frames.ts [--scale N] [--source sample|natural] [--pool N] [--naive-frames N] [--keep] [--package DIR]
+// --keep leaves the work folder (its pkg/ is the package); --package DIR reuses such a package (same --scale)
+// instead of making one (the natural package takes minutes to encode).
 //
 // Workload: every (item, condition) of the default condition list (SPEC §2) that sends frames, over
 // every item of a sample package (`fpsweep sample` at --scale; or, with --source natural, the same
@@ -24,7 +26,7 @@ import { FramePipeline, defaultPoolSize, jpegPipeline, type FrameRequest, type V
 import { PackageLayout } from '../src/core/package/layout';
 import { videoMetaSchema, type VideoMeta } from '../src/core/package/schemas';
 import { DEFAULT_CONDITIONS, parseCondition, planFrames } from '../src/core/protocol';
-import { makeSamplePackage, type SamplePlan } from '../src/core/sample';
+import { makeSamplePackage, planSample, type SamplePlan } from '../src/core/sample';
 import { SeededRandom } from '../src/core/sample/random';
 
 const loadExeca = () => import('execa').then((m) => m.execa);
@@ -35,6 +37,7 @@ interface Args {
   pool: number;
   naiveFrames: number;
   keep: boolean;
+  package: string | null;
 }
 
 function parse(): Args {
@@ -45,6 +48,7 @@ function parse(): Args {
       pool: { type: 'string' },
       'naive-frames': { type: 'string', default: '400' },
       keep: { type: 'boolean', default: false },
+      package: { type: 'string' },
     },
   });
   const source = values.source;
@@ -52,6 +56,7 @@ function parse(): Args {
   return {
     scale: Number(values.scale), source, pool: values.pool ? Number(values.pool) : defaultPoolSize(),
     naiveFrames: Number(values['naive-frames']), keep: Boolean(values.keep),
+    package: values.package ? path.resolve(values.package) : null,
   };
 }
 
@@ -158,9 +163,10 @@ async function naiveRequest(meta: VideoMeta, videoPath: string, req: FrameReques
 async function main() {
   const args = parse();
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'fpsweep-bench-frames-'));
-  const root = path.join(work, 'pkg');
-  console.log(`bench/frames: scale ${args.scale}, source ${args.source}, pool ${args.pool}, ${os.availableParallelism()} cores, ffmpeg + sharp`);
-  const made = await timed(() => preparePackage(args, root));
+  const root = args.package ?? path.join(work, 'pkg');
+  console.log(`bench/frames: scale ${args.scale}, ${args.package ? `package ${args.package}` : `source ${args.source}`}, pool ${args.pool}, ` +
+    `${os.availableParallelism()} cores, ffmpeg + sharp`);
+  const made = await timed(async () => (args.package ? planSample(args.scale) : preparePackage(args, root)));
   const plan = made.value;
   const w = await buildWorkload(root, plan);
   const distinctVideos = w.jobs.length;

@@ -16,7 +16,9 @@
 // back when its consumer's promise settles.
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import { FrameAssembler } from './frameAssembler';
 import type { ByteBudget } from './limits';
+import { defaultRawTransport, openSocketTransport, pipeTransport, type RawTransportKind } from './rawTransport';
 import { selectExpression, sortedUnique } from './selectExpr';
 
 // execa 9 is ESM-only: a dynamic import loads it natively under tsx and in the esbuild bundle.
@@ -44,6 +46,8 @@ export interface DecodeSpec {
   /** ffmpeg decoder threads; 0 = ffmpeg's own choice. */
   threads: number;
   budget: ByteBudget;
+  /** How raw frames reach node (same bytes; see rawTransport.ts); default: socket where available. */
+  transport?: RawTransportKind;
   signal?: AbortSignal;
   /**
    * Called once per selected frame, in index order, with packed RGB (width·height·3 bytes). The buffer
@@ -160,27 +164,13 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
   const onOuterAbort = () => kill.abort(spec.signal?.reason);
   spec.signal?.addEventListener('abort', onOuterAbort, { once: true });
 
-  const proc = execa(spec.ffmpegPath, ffmpegDecodeArgs(spec, selected), {
-    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-    buffer: false,
-    reject: false,
-    cancelSignal: kill.signal,
-    forceKillAfterDelay: 2000,
-  });
-  const stderr = new TailBuffer();
-  proc.stderr!.on('data', (c: Buffer) => stderr.push(c));
-  const progress = watchProgress(proc.stdio[3] as Readable);
-
   // Raw frame buffers are recycled: at most budget/frameBytes (+1) exist at once.
   const free: Buffer[] = [];
   const pending = new Set<Promise<void>>();
   let consumerError: unknown = null;
   let probeError: unknown = null;
-  let delivered = 0;
-  let cur: Buffer | null = null;
-  let filled = 0;
-  let extraBytes = 0;
   const frameHeld = Math.min(frameBytes, spec.budget.limit);
+  const takeBuffer = () => free.pop() ?? Buffer.allocUnsafeSlow(frameBytes);
 
   probe.then((size) => {
     if (size.width !== spec.width || size.height !== spec.height) {
@@ -192,52 +182,51 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
     kill.abort();
   });
 
-  const deliver = (buf: Buffer) => {
-    const index = selected[delivered++];
-    const p = (async () => spec.onFrame(index, buf))()
-      .catch((err) => {
-        if (consumerError === null) consumerError = err;
-        kill.abort();
-      })
-      .finally(() => {
-        pending.delete(p);
-        free.push(buf);
-        spec.budget.release(frameHeld);
-      });
-    pending.add(p);
-  };
+  const asm = new FrameAssembler({
+    frameBytes,
+    frames: selected.length,
+    nextBuffer: () => (spec.budget.tryAcquire(frameHeld) ? takeBuffer() : spec.budget.acquire(frameHeld).then(takeBuffer)),
+    giveBack: (buf) => {
+      free.push(buf);
+      spec.budget.release(frameHeld);
+    },
+    onFrame: (buf) => {
+      const index = selected[asm.delivered - 1];
+      const p = (async () => spec.onFrame(index, buf))()
+        .catch((err) => {
+          if (consumerError === null) consumerError = err;
+          asm.stop();
+          kill.abort();
+        })
+        .finally(() => {
+          pending.delete(p);
+          free.push(buf);
+          spec.budget.release(frameHeld);
+        });
+      pending.add(p);
+    },
+  });
+  const transport = (spec.transport ?? defaultRawTransport()) === 'socket' ? await openSocketTransport(asm) : null;
+  const raw = transport ?? pipeTransport(asm);
 
-  try {
-    for await (const chunk of proc.stdout! as AsyncIterable<Buffer>) {
-      let off = 0;
-      while (off < chunk.length) {
-        if (consumerError !== null || probeError !== null) break;
-        if (cur === null) {
-          if (delivered >= selected.length) {
-            // More raw bytes than frames selected: counted, reported below, never delivered.
-            extraBytes += chunk.length - off;
-            off = chunk.length;
-            continue;
-          }
-          await spec.budget.acquire(frameHeld);
-          cur = free.pop() ?? Buffer.allocUnsafeSlow(frameBytes);
-          filled = 0;
-        }
-        const n = Math.min(frameBytes - filled, chunk.length - off);
-        chunk.copy(cur, filled, off, off + n);
-        filled += n;
-        off += n;
-        if (filled === frameBytes) {
-          deliver(cur);
-          cur = null;
-        }
-      }
-      if (consumerError !== null || probeError !== null) break;
-    }
-  } finally {
-    if (cur !== null) spec.budget.release(frameHeld); // a partial frame at the end: never delivered
-  }
-  const partialBytes = cur !== null ? filled : 0;
+  const proc = execa(spec.ffmpegPath, ffmpegDecodeArgs(spec, selected), {
+    stdio: ['ignore', raw.childStdout, 'pipe', 'pipe'],
+    buffer: false,
+    reject: false,
+    cancelSignal: kill.signal,
+    forceKillAfterDelay: 2000,
+  });
+  raw.spawned(raw.childStdout === 'pipe' ? (proc.stdout as unknown as Readable | null) : null);
+  const stderr = new TailBuffer();
+  proc.stderr!.on('data', (c: Buffer) => stderr.push(c));
+  const progress = watchProgress(proc.stdio[3] as Readable);
+  if (kill.signal.aborted) raw.stop();
+  else kill.signal.addEventListener('abort', () => raw.stop(), { once: true });
+
+  await raw.done;
+  const { partialBytes } = asm.finish();
+  const delivered = asm.delivered;
+  const extraBytes = asm.extraBytes;
   if (consumerError !== null || probeError !== null) kill.abort();
   const result = await proc;
   await Promise.allSettled([...pending]);

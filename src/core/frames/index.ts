@@ -29,6 +29,8 @@
 //   meta width×height → `decode` with ffmpeg's last stderr lines / the numbers; these fail that video's
 //   requests only. A rejected prepare() is fatal (malformed job, disk, ffmpeg missing, close()).
 // - Memory: raw frames held at once ≤ maxBufferedBytes over all decodes (ffmpeg is blocked beyond it).
+// - Raw frames travel from ffmpeg over a Unix socket read in place (rawTransport.ts; `rawTransport: 'pipe'`
+//   is the portable fallback, default on Windows); frameAssembler.ts cuts the bytes into frames.
 // - Store: <frameStoreDir>/<hash>/<index>_<w>x<h>.jpg, atomic writes, LRU eviction of unpinned files
 //   above storeCapBytes. A JPEG at a given (video, index, size) has the same bytes every time.
 //
@@ -44,4 +46,5 @@ export type { StoreStats } from './store';
 export { JPEG_OPTIONS, jpegPipeline, encodeJpegFile } from './jpeg';
 export type { Dims } from './jpeg';
 export { decodeSelectedFrames, DecodeError, ffmpegDecodeArgs } from './ffmpegDecode';
+export type { RawTransportKind } from './rawTransport';
 export { selectExpression } from './selectExpr';

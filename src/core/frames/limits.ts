@@ -46,6 +46,12 @@ export class ByteBudget {
     }
     await new Promise<void>((resolve) => this.waiting.push({ bytes, resolve }));
   }
+  /** acquire() when it would not wait; false (nothing taken) otherwise. */
+  tryAcquire(bytes: number): boolean {
+    if (this.waiting.length > 0 || !this.fits(bytes)) return false;
+    this.take(bytes);
+    return true;
+  }
   release(bytes: number): void {
     this.used -= bytes;
     if (this.used < 0) throw new Error(`byte budget released more than it held (${this.used})`);

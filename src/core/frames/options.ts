@@ -1,6 +1,7 @@
 // Settings of the frame pipeline. They change speed and memory, never which frames or which bytes.
 import * as os from 'node:os';
 import { z } from 'zod';
+import { defaultRawTransport } from './rawTransport';
 
 export const MiB = 1024 * 1024;
 export const GiB = 1024 * MiB;
@@ -25,6 +26,8 @@ export const framePipelineOptionsSchema = z.object({
   ffprobePath: z.string().min(1).default(() => process.env.FFPROBE_BIN ?? 'ffprobe'),
   /** ffmpeg's decoder threads per video; 0 = ffmpeg's own choice. */
   ffmpegThreads: z.number().int().min(0).default(0),
+  /** How raw frames reach node: a Unix socket read in place (default where available) or a pipe (rawTransport.ts). */
+  rawTransport: z.enum(['socket', 'pipe']).default(defaultRawTransport),
 }).strict();
 
 export type FramePipelineOptions = z.input<typeof framePipelineOptionsSchema>;

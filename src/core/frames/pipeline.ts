@@ -207,7 +207,7 @@ export class FramePipeline {
       const r = await decodeSelectedFrames({
         videoPath: job.videoPath, width: stored.width, height: stored.height, expectedFrames: job.meta.n_frames,
         indices: [...missing.keys()], ffmpegPath: this.settings.ffmpegPath, ffprobePath: this.settings.ffprobePath,
-        threads: this.settings.ffmpegThreads, budget: this.budget, signal: this.abort.signal,
+        threads: this.settings.ffmpegThreads, transport: this.settings.rawTransport, budget: this.budget, signal: this.abort.signal,
         onFrame: async (index, rgb) => {
           await Promise.all([...missing.get(index)!].map(async ([final, dims]) => {
             const temp = store.tempPath(final);

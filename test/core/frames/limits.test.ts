@@ -21,6 +21,17 @@ describe('frame pipeline limits', () => {
     assert.equal(budget.inUse, 0);
   });
 
+  it('ByteBudget.tryAcquire takes only what acquire() would grant at once', async () => {
+    const budget = new ByteBudget(10);
+    assert.equal(budget.tryAcquire(6), true);
+    assert.equal(budget.tryAcquire(6), false);
+    const waiter = budget.acquire(5);
+    assert.equal(budget.tryAcquire(1), false, 'a queued waiter keeps its turn');
+    budget.release(6);
+    await waiter;
+    assert.equal(budget.inUse, 5);
+  });
+
   it('ByteBudget grants a request larger than the limit alone, so it cannot hang', async () => {
     const budget = new ByteBudget(10);
     await budget.acquire(4);

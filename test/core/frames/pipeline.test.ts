@@ -144,6 +144,22 @@ describe('frame pipeline', function () {
     assert.ok(stored.equals(reference), 'storage-size JPEG equals a q85 encode of the decoded frame');
   });
 
+  it('writes the same JPEG bytes whichever way raw frames reach node (socket or pipe), under a tight budget', async () => {
+    const requests = ['v_32', 'v_32_s224', 'v_fps2_s224'].map((c) => planned(v169, c));
+    const bytes = async (transport: 'socket' | 'pipe') => {
+      // Two raw frames at most: reading pauses and resumes many times in both transports.
+      const p = newPipeline(`transport-${transport}`, { rawTransport: transport, maxBufferedBytes: 2 * 1280 * 720 * 3, poolSize: 1 });
+      const prepared = await p.prepare(jobFor(v169, requests));
+      return Promise.all(requests.map(async (r) => readJpegs(ok(prepared, r.key).paths)));
+    };
+    const [socket, pipe] = [await bytes('socket'), await bytes('pipe')];
+    requests.forEach((r, k) => {
+      assert.equal(socket[k].length, r.indices.length);
+      socket[k].forEach((jpeg, j) => assert.ok(jpeg.equals(pipe[k][j]), `${r.key} frame ${r.indices[j]}`));
+    });
+    assert.deepEqual(await Promise.all(socket[0].map((b) => decodeFrameIndex(b))), requests[0].indices);
+  });
+
   it('reuses the store across conditions and runs: frames already made are never decoded again', async () => {
     const storeDir = path.join(tmp, 'reuse');
     const first = new FramePipeline({ storeDir });
