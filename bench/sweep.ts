@@ -1,5 +1,5 @@
 // Sweep scheduling benchmark (not a test):
-//   npx tsx bench/sweep.ts [--videos 24] [--scale 1] [--cores 3] [--workers 6] [--prep-ms 12] [--a 0.15] [--trace] [--no-warm]
+//   npx tsx bench/sweep.ts [--videos 24] [--scale 1] [--cores 3] [--workers 6] [--prep-ms 12] [--a 0.15] [--head 6] [--shared 1|2] [--trace] [--no-warm]
 // --prep-ms 12 makes frame preparation the bottleneck (the seed: the fps ladders are decode-bound);
 // --prep-ms 3 makes the servers the bottleneck. Timings are noisy on a shared 2-core machine: run twice.
 //
@@ -7,10 +7,12 @@
 //       LB = max(total server busy time / servers, total frame-prep time / cores)
 //     on two stand-in vLLM servers at realistic latencies scaled down in time (a = 0.15 s per request,
 //     b = 30 µs per uncached prompt token — Qwen3-VL-8B on one B200 — divided by --scale; prefill is
-//     processor-shared like one GPU). Server busy time is b × the prompt tokens each server computed
-//     (its /metrics: prompt tokens − prefix-cache hits). The stand-in's fixed `a` per request is not
-//     overlapped with prefill by its model, so a server-bound run needs enough requests in flight
-//     (--workers) to keep the modeled GPU busy. Frame preparation is simulated (a timed slot
+//     processor-shared like one GPU, or with --shared 2 done in admission order as vLLM's scheduler does).
+//     Server busy time is b × the prompt tokens each server computed (its /metrics: prompt tokens −
+//     prefix-cache hits); the stand-in's own busy-seconds counter (time with prefill work) is printed next
+//     to it and agrees. The fixed `a` per request (decoding the short answer) overlaps freely and costs the
+//     modelled GPU nothing, so a server-bound run needs enough requests in flight (--workers) to keep
+//     the modeled GPU busy. Per server, idle time is split into ramp-up, middle and tail. Frame preparation is simulated (a timed slot
 //     per video, `cores` slots, cost per distinct frame): the real decoder is benchmarked in the frame
 //     pipeline's own bench; here it is the scheduler's overlap of prep and serving that is measured.
 //     Target: makespan / LB ≤ 1.10.
@@ -47,6 +49,8 @@ const WORKERS = arg('workers', 6);
 const PREP_S_PER_FRAME = arg('prep-ms', 12) / 1000;
 const A = arg('a', 0.15) / SCALE;
 const B = 0.00003 / SCALE;
+/** Stand-in prefill order: 1 = processor sharing (default), 2 = vLLM's (admission order, chunked prefill). */
+const PREFILL_MODE = arg('shared', 1);
 /** Videos quickest to prepare that start the run (as the sweep: two rounds of the prep slots). */
 const HEAD = arg('head', 2 * CORES);
 const CONDS = ['v_8_s224', 'v_32_s224', 'v_fps0.5_s224', 'v_fps1_s224'];
@@ -127,7 +131,7 @@ async function startStandins(mediaDir: string): Promise<{ urls: string[]; childr
     const port = await freePort();
     const child = spawn(path.join(REPO, 'bin', 'fake-vllm'), ['serve', MODEL, '--port', String(port), '--host', '127.0.0.1',
       '--max-model-len', '65536', '--limit-mm-per-prompt', '{"image": 1024}', '--max-num-seqs', '32', '--allowed-local-media-path', mediaDir],
-    { stdio: 'ignore', env: { ...process.env, FPSWEEP_STANDIN_LATENCY: `a=${A},b=${B},shared=1`, FPSWEEP_STANDIN_FAULTS: 'cacheTokens=800000' } });
+    { stdio: 'ignore', env: { ...process.env, FPSWEEP_STANDIN_LATENCY: `a=${A},b=${B},shared=${PREFILL_MODE}`, FPSWEEP_STANDIN_FAULTS: 'cacheTokens=800000' } });
     children.push(child);
     urls.push(`http://127.0.0.1:${port}`);
   }

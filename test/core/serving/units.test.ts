@@ -272,4 +272,16 @@ describe('serving units', () => {
     assert.equal(jpegHeader(Buffer.from([0xff, 0xd8, 1])), null);
     assert.equal(jpegHeader(cases[0].subarray(0, 40)), null);
   });
+
+  it('stand-in engine in vLLM\'s order: prefills finish one after another in admission order', async () => {
+    const engine = new Engine(8, 'fcfs');
+    const t0 = performance.now();
+    const ends: number[] = [];
+    await Promise.all([0.2, 0.2, 0.2].map((w) => engine.run({ workS: w, fixedS: 0 }).then(() => ends.push((performance.now() - t0) / 1000))));
+    // Processor sharing would end all three at ~0.6 s; first come, first served ends them at 0.2, 0.4, 0.6.
+    assert.ok(ends[0] >= 0.19 && ends[0] < 0.35, `first at ~0.2 s, got ${ends}`);
+    assert.ok(ends[1] >= 0.39 && ends[1] < 0.55, `second at ~0.4 s, got ${ends}`);
+    assert.ok(ends[2] >= 0.59 && ends[2] < 0.8, `third at ~0.6 s, got ${ends}`);
+    assert.ok(Math.abs(engine.busySeconds - 0.6) < 0.02);
+  });
 });

@@ -10,9 +10,10 @@ export const LatencySchema = z.object({
   b: z.number().min(0).default(0.000001),
   /**
    * 1 = prefill work is shared by the running requests (processor sharing: k running requests each
-   * progress at 1/k of the rate, like one GPU), 0 = every request runs at full speed in parallel.
+   * progress at 1/k of the rate, like one GPU), 0 = every request runs at full speed in parallel,
+   * 2 = one GPU in vLLM's order: prefills one after another in admission order (chunked prefill).
    */
-  shared: z.number().int().min(0).max(1).default(1),
+  shared: z.number().int().min(0).max(2).default(1),
 });
 export type Latency = z.infer<typeof LatencySchema>;
 

@@ -80,6 +80,66 @@ class SharedProcessor {
   }
 }
 
+/**
+ * vLLM's order: the V1 scheduler walks its running requests in admission order and gives each the
+ * prefill tokens it still needs out of the step's token budget (max_num_batched_tokens) before the
+ * next one gets any (vllm/v1/core/sched/scheduler.py, "First, schedule the RUNNING requests"); decode
+ * steps of the others ride along. So prefills complete one after another in admission order, at the
+ * GPU's full rate — first come, first served — not all together at the end as under processor sharing.
+ * Work-conserving under late timers like SharedProcessor.
+ */
+class FcfsProcessor {
+  private readonly jobs: PsJob[] = [];
+  private last = performance.now();
+  private timer: NodeJS.Timeout | null = null;
+  private busy = 0;
+
+  get busyS(): number {
+    this.advance();
+    this.reschedule();
+    return this.busy;
+  }
+
+  run(workS: number): Promise<number> {
+    if (workS <= 0) return Promise.resolve(performance.now());
+    return new Promise((resolve) => {
+      this.advance();
+      this.jobs.push({ remaining: workS, done: resolve });
+      this.reschedule();
+    });
+  }
+
+  private advance(): void {
+    const now = performance.now();
+    let left = (now - this.last) / 1000;
+    this.last = now;
+    while (left > 0 && this.jobs.length > 0) {
+      const head = this.jobs[0];
+      const step = Math.min(left, head.remaining);
+      head.remaining -= step;
+      left -= step;
+      this.busy += step;
+      if (head.remaining <= 1e-9) {
+        this.jobs.shift();
+        head.done(now - left * 1000);
+      }
+    }
+  }
+
+  private reschedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.jobs.length === 0) return;
+    this.timer = setTimeout(() => {
+      this.advance();
+      this.reschedule();
+    }, Math.max(0, this.jobs[0].remaining * 1000));
+  }
+}
+
+/** How running requests share the modelled GPU's prefill. */
+export type PrefillMode = 'parallel' | 'shared' | 'fcfs';
+
 const sleep = (s: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, s * 1000)));
 
 export class Engine {
@@ -89,12 +149,16 @@ export class Engine {
   private busyS = 0;
   private busySince = 0;
   private readonly queue: Array<() => void> = [];
-  private readonly shared = new SharedProcessor();
+  private readonly shared: SharedProcessor | FcfsProcessor | null;
 
+  /** `sharedPrefill`: true = processor sharing (as before), false = parallel; or a PrefillMode. */
   constructor(
     private readonly maxNumSeqs: number,
-    private readonly sharedPrefill: boolean,
-  ) {}
+    sharedPrefill: boolean | PrefillMode,
+  ) {
+    const mode = sharedPrefill === true ? 'shared' : sharedPrefill === false ? 'parallel' : sharedPrefill;
+    this.shared = mode === 'shared' ? new SharedProcessor() : mode === 'fcfs' ? new FcfsProcessor() : null;
+  }
 
   get running(): number {
     return this.runningCount;
@@ -106,13 +170,13 @@ export class Engine {
 
   /** Seconds so far during which at least one running request was in prefill (the modelled GPU busy). */
   get busySeconds(): number {
-    if (this.sharedPrefill) return this.shared.busyS;
+    if (this.shared) return this.shared.busyS;
     return this.busyS + (this.prefilling > 0 ? (performance.now() - this.busySince) / 1000 : 0);
   }
 
   /** Prefill; returns the time (performance.now) at which it ended in the model. */
   private async prefill(workS: number): Promise<number> {
-    if (this.sharedPrefill) return this.shared.run(workS);
+    if (this.shared) return this.shared.run(workS);
     if (workS <= 0) return performance.now();
     if (this.prefilling++ === 0) this.busySince = performance.now();
     try {

@@ -44,7 +44,7 @@ export interface InspectRecord {
 const MAX_BODY_BYTES = 1 << 30;
 
 export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks: StandinHooks = {}): Promise<StandinServer> {
-  const engine = new Engine(args.maxNumSeqs, env.latency.shared === 1);
+  const engine = new Engine(args.maxNumSeqs, (['parallel', 'shared', 'fcfs'] as const)[env.latency.shared]);
   const cache = new PrefixCache(env.faults.cacheTokens);
   const counters = newCounters();
   const createdS = Date.now() / 1000;
