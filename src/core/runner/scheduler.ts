@@ -9,8 +9,12 @@
 //  - Every server is kept at its concurrency: work is pulled, so a slow server simply takes less.
 //  - Longest first within the window: a server pulls the prepared video with the largest remaining cost
 //    (predicted prompt tokens), and within a video the costliest groups go first — the tail is short.
+//  - Followers hit the prefix cache and bring the GPU almost no work: a server keeps at least
+//    MIN_LEADERS_IN_FLIGHT groups' first requests in flight (pulling a video for one if need be) and
+//    never lets followers fill its last slots, so its GPU does not run dry behind a wall of followers.
 //  - An idle server with nothing left to pull takes a not-yet-started group from a busy server's
-//    backlog (tail stealing); affinity only costs cache there, never time.
+//    backlog (tail stealing); affinity only costs cache there, never time. In the tail each server
+//    holds its first requests back to MIN_LEADERS_IN_FLIGHT so they stay there to be taken.
 //  - A server reported down: its open videos go back to the pool (their undispatched requests), its
 //    in-flight requests come back as `requeue` and go to another server; when it is up again it pulls.
 export interface SchedTask {
@@ -28,6 +32,13 @@ export interface SchedVideo {
 }
 
 export type TaskOutcome = 'done' | 'requeue';
+
+/**
+ * A server with fewer groups' first requests in flight than this takes a first request (from its open
+ * videos, else a newly pulled video) before any follower: followers find their frames in the prefix
+ * cache and bring the GPU almost no work, so slots full of followers would leave it idle.
+ */
+const MIN_LEADERS_IN_FLIGHT = 2;
 
 export interface SchedServerInfo {
   index: number;
@@ -78,6 +89,8 @@ interface ServerState extends SchedServerInfo {
   up: boolean;
   lastPull: number;
   inflight: number;
+  /** Groups' first requests in flight: the ones that bring prefill work (followers hit the cache). */
+  leaders: number;
   open: VideoState<SchedVideo>[];
 }
 
@@ -141,7 +154,7 @@ export class Scheduler<V extends SchedVideo> {
   private rejectDone: ((e: unknown) => void) | null = null;
 
   constructor(private readonly opts: SchedulerOptions, private readonly hooks: SchedulerHooks<V>) {
-    this.servers = opts.servers.map((s, index) => ({ index, endpoint: s.endpoint, capacity: s.capacity, up: true, lastPull: 0, inflight: 0, open: [] }));
+    this.servers = opts.servers.map((s, index) => ({ index, endpoint: s.endpoint, capacity: s.capacity, up: true, lastPull: 0, inflight: 0, leaders: 0, open: [] }));
   }
 
   /** Runs every video; resolves when all are finished, or when drained after drain(). */
@@ -241,13 +254,28 @@ export class Scheduler<V extends SchedVideo> {
   }
 
   /** Next dispatchable task of a video, honouring the group warm-up gate. */
-  private nextTask(v: VideoState<SchedVideo>): { task: SchedTask; group: GroupState } | null {
+  private nextTask(v: VideoState<SchedVideo>, leaders = true): { task: SchedTask; group: GroupState } | null {
     const warm = this.opts.warmGroups !== false;
     for (const g of v.groups) {
-      if (g.pending.length === 0) continue;
+      if (g.pending.length === 0 || (!leaders && !g.started)) continue;
       if (!g.started || g.leaderDone || !warm) return { task: g.pending.shift()!, group: g };
     }
     return null;
+  }
+
+  /** A group's first request for this server: from its open videos, else from a newly pulled video. */
+  private nextLeader(s: ServerState): { task: SchedTask; group: GroupState; video: VideoState<SchedVideo> } | null {
+    for (const v of s.open) {
+      const g = v.groups.find((x) => !x.started && x.pending.length > 0);
+      if (g) return { task: g.pending.shift()!, group: g, video: v };
+    }
+    const v = this.pullReady();
+    if (!v) return null;
+    s.lastPull = ++this.pulls;
+    v.server = s.index;
+    s.open.push(v);
+    const n = this.nextTask(v);
+    return n ? { ...n, video: v } : null;
   }
 
   private pullReady(): VideoState<V> | null {
@@ -257,11 +285,21 @@ export class Scheduler<V extends SchedVideo> {
     return this.ready.splice(best, 1)[0];
   }
 
-  /** Tail stealing: a not-yet-started group from a server whose backlog it cannot start now. */
+  /** Nothing left to prepare or pull: what is open on the servers is the rest of the run. */
+  private inTail(): boolean {
+    return this.sourceDone && this.ready.length === 0 && this.preparing === 0;
+  }
+
+  /**
+   * Tail stealing: a not-yet-started group from a server whose backlog it cannot start now — at
+   * capacity, or in the tail, where each server holds its groups' first requests back to
+   * MIN_LEADERS_IN_FLIGHT so that a server running dry can take them instead of idling while the
+   * other works through a queue of prefills.
+   */
   private steal(thief: ServerState): { task: SchedTask; group: GroupState; video: VideoState<SchedVideo> } | null {
     let found: { group: GroupState; video: VideoState<SchedVideo> } | null = null;
     for (const s of this.servers) {
-      if (s === thief || s.inflight < s.capacity) continue;
+      if (s === thief || (s.inflight < s.capacity && !this.inTail())) continue;
       for (const v of s.open) {
         for (const g of v.groups) {
           if (!g.started && g.pending.length > 0 && (!found || g.cost > found.group.cost)) found = { group: g, video: v };
@@ -287,6 +325,7 @@ export class Scheduler<V extends SchedVideo> {
     v.remainingCost -= task.cost;
     v.inflight++;
     server.inflight++;
+    if (isLeader) server.leaders++;
     this.inflightTotal++;
     const info: SchedServerInfo = { index: server.index, endpoint: server.endpoint, capacity: server.capacity };
     const requeues = this.requeues.get(task.key) ?? 0;
@@ -302,6 +341,7 @@ export class Scheduler<V extends SchedVideo> {
   private settle(server: ServerState, v: VideoState<SchedVideo>, task: SchedTask, group: GroupState, isLeader: boolean, outcome: TaskOutcome): void {
     v.inflight--;
     server.inflight--;
+    if (isLeader) server.leaders--;
     this.inflightTotal--;
     if (outcome === 'requeue') {
       this.requeues.set(task.key, (this.requeues.get(task.key) ?? 0) + 1);
@@ -386,8 +426,13 @@ export class Scheduler<V extends SchedVideo> {
       for (const s of order) {
         if (s.inflight >= s.capacity) continue;
         let picked: { task: SchedTask; group: GroupState; video: VideoState<SchedVideo> } | null = null;
+        if (s.leaders < MIN_LEADERS_IN_FLIGHT) picked = this.nextLeader(s);
+        const holdLeaders = this.inTail() && s.leaders >= MIN_LEADERS_IN_FLIGHT && this.servers.filter((x) => x.up).length > 1;
+        // The last MIN_LEADERS_IN_FLIGHT slots are kept for first requests: never all followers.
+        const followersFull = s.capacity > 2 * MIN_LEADERS_IN_FLIGHT && s.inflight - s.leaders >= s.capacity - MIN_LEADERS_IN_FLIGHT;
         for (const v of s.open) {
-          const n = this.nextTask(v);
+          if (picked || followersFull) break;
+          const n = this.nextTask(v, !holdLeaders);
           if (n) {
             picked = { ...n, video: v };
             break;
@@ -403,7 +448,7 @@ export class Scheduler<V extends SchedVideo> {
             if (n) picked = { ...n, video: v };
           }
         }
-        if (!picked && this.ready.length === 0 && this.preparing === 0 && this.sourceDone) picked = this.steal(s);
+        if (!picked && this.inTail() && !holdLeaders) picked = this.steal(s);
         if (picked) {
           this.dispatch(s, picked.video, picked.task, picked.group);
           progress = true;

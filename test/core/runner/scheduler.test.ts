@@ -125,4 +125,40 @@ describe('runner scheduler', () => {
     // only the first window gets a head; the later ones end the run on small videos as before
     assert.equal(keys(longestFirstWithinWindows(vs, 3, 1)), 'abc' + 'dfe');
   });
+
+  it('keeps slots for groups\' first requests: followers never fill a server', async () => {
+    let followers = 0;
+    let maxFollowers = 0;
+    const leaders = new Set<string>();
+    const s = new Scheduler<V>({ servers: [{ endpoint: 's0', capacity: 8 }], prefetch: 4, prepConcurrency: 2 }, {
+      prepare: async () => true,
+      execute: async (task) => {
+        const isFollower = leaders.has(task.group);
+        leaders.add(task.group);
+        if (isFollower) maxFollowers = Math.max(maxFollowers, ++followers);
+        await tick(isFollower ? 6 : 2);
+        if (isFollower) followers--;
+        return 'done';
+      },
+    });
+    await s.run(makeVideos(6, 3, 6));
+    assert.ok(maxFollowers <= 6, `followers in flight ${maxFollowers} > capacity − 2`);
+    assert.ok(maxFollowers >= 4, `followers still run side by side (${maxFollowers})`);
+  });
+
+  it('in the tail, a server holds first requests back so an idle server takes them', async () => {
+    const where = new Map<string, number>();
+    const s = new Scheduler<V>({ servers: [0, 1].map((i) => ({ endpoint: `s${i}`, capacity: 8 })), prefetch: 2, prepConcurrency: 1 }, {
+      prepare: async () => true,
+      execute: async (task, _v, server) => {
+        where.set(task.group, server.index);
+        await tick(20);
+        return 'done';
+      },
+    });
+    // One video of eight one-request groups: the whole run is its tail.
+    await s.run(makeVideos(1, 8, 1));
+    const perServer = [0, 1].map((i) => [...where.values()].filter((x) => x === i).length);
+    assert.ok(perServer.every((n) => n >= 3), `groups per server ${perServer}`);
+  });
 });
