@@ -16,6 +16,9 @@ import type { Dims } from './jpeg';
 
 const FRAME_FILE = /^(\d+)_(\d+)x(\d+)\.jpg$/;
 const TEMP_PREFIX = '.tmp-';
+// One counter per process, not per store: two stores open on one folder in one process (a test, a
+// CLI verb beside the worker's pipeline) must never pick the same temp name.
+let tempCounter = 0;
 
 export function frameFileName(index: number, dims: Dims): string {
   return `${String(index).padStart(5, '0')}_${dims.width}x${dims.height}.jpg`;
@@ -46,7 +49,6 @@ export class FrameStore {
   private readonly files = new Map<string, number>();
   private readonly pins = new Map<string, number>();
   private total = 0;
-  private tempCounter = 0;
   private evicting: Promise<void> | null = null;
   private evictAgain = false;
   private evictedFiles = 0;
@@ -144,7 +146,7 @@ export class FrameStore {
 
   /** A temp name next to `finalPath` (same filesystem, so the rename is atomic). */
   tempPath(finalPath: string): string {
-    return path.join(path.dirname(finalPath), `${TEMP_PREFIX}${process.pid}-${++this.tempCounter}-${path.basename(finalPath)}`);
+    return path.join(path.dirname(finalPath), `${TEMP_PREFIX}${process.pid}-${++tempCounter}-${path.basename(finalPath)}`);
   }
 
   /** Renames finished temp files to their final names, then enforces the cap. */
