@@ -26,7 +26,7 @@ describe('dryrun on the sample package', () => {
       for (const name of DEFAULT_CONDITIONS) {
         const cond = parseCondition(name);
         const key = `${item.benchmark}/${name}`;
-        const n = expected.get(key) ?? { todo: 0, NA: 0, reuse: 0, done: 0, no_video: 0, bad_meta: 0, context_refusals: 0 };
+        const n = expected.get(key) ?? { todo: 0, NA: 0, reuse: 0, done: 0, no_video: 0, bad_meta: 0, context_refusals: 0, failed_before: 0 };
         expected.set(key, n);
         const v = item.hash ? videos.get(item.hash) : undefined;
         if (existing.has(`${item.benchmark}/${item.item_id}/${name}`)) n.done++;
