@@ -263,9 +263,17 @@ async function main(): Promise<void> {
       await cell.click({ button: 'right' });
       const item = wb!.page.locator('.context-view .monaco-menu .action-item', { hasText: 'Open raw JSONL' }).first();
       await item.waitFor({ timeout: 20_000 });
-      await item.click();
+      await item.locator('.action-menu-item').first().click();
       const tab = wb!.page.locator('.tabs-container .tab', { hasText: 'MVBench__DIAG_V.jsonl' }).first();
-      await tab.waitFor({ timeout: 30_000 });
+      // A click that lands while the menu is still animating in is lost; the menu then stays open with
+      // the item focused, and Enter runs it as a keyboard user would.
+      for (let i = 0; i < 3 && !(await tab.waitFor({ timeout: 8000 }).then(() => true, () => false)); i++) {
+        if (await item.isVisible()) {
+          await item.hover();
+          await wb!.page.keyboard.press('Enter');
+        }
+      }
+      await tab.waitFor({ timeout: 10_000 });
       const text = await wb!.page.locator('.editor-instance .view-lines').first().innerText();
       if (!/"item_id"/.test(text)) throw new Error(`the raw JSONL editor shows: ${text.slice(0, 300)}`);
       await wb!.screenshot('raw-jsonl');
