@@ -11,7 +11,8 @@
 //    (predicted prompt tokens), and within a video the costliest groups go first — the tail is short.
 //  - Followers hit the prefix cache and bring the GPU almost no work: a server keeps at least
 //    MIN_LEADERS_IN_FLIGHT groups' first requests in flight (pulling a video for one if need be) and
-//    never lets followers fill its last slots, so its GPU does not run dry behind a wall of followers.
+//    never lets followers fill its last LEADER_SLOTS slots, so its GPU does not run dry behind a wall
+//    of followers.
 //  - An idle server with nothing left to pull takes a not-yet-started group from a busy server's
 //    backlog (tail stealing); affinity only costs cache there, never time. In the tail each server
 //    holds its first requests back to MIN_LEADERS_IN_FLIGHT so they stay there to be taken.
@@ -37,8 +38,16 @@ export type TaskOutcome = 'done' | 'requeue';
  * A server with fewer groups' first requests in flight than this takes a first request (from its open
  * videos, else a newly pulled video) before any follower: followers find their frames in the prefix
  * cache and bring the GPU almost no work, so slots full of followers would leave it idle.
+ * 4, not 2: a first request's prefill is done well before the request is (its answer's decode steps
+ * cost the GPU little), so with 2 the GPU ran dry between prefills. Under vLLM V1's admission-order
+ * prefill (stand-in `shared=2`) that left ~0.8 s idle per server mid-run (bench `--prep-ms 3
+ * --workers 16 --shared 2`: makespan/LB 1.17 with 2, 1.05–1.06 with 4; the default model unchanged
+ * within noise). In the tail it is also the number of first requests a server holds back to.
  */
-const MIN_LEADERS_IN_FLIGHT = 2;
+const MIN_LEADERS_IN_FLIGHT = 4;
+
+/** Slots a server never lets followers fill (kept for first requests), when its capacity is > 2× this. */
+const LEADER_SLOTS = 2;
 
 export interface SchedServerInfo {
   index: number;
@@ -428,8 +437,8 @@ export class Scheduler<V extends SchedVideo> {
         let picked: { task: SchedTask; group: GroupState; video: VideoState<SchedVideo> } | null = null;
         if (s.leaders < MIN_LEADERS_IN_FLIGHT) picked = this.nextLeader(s);
         const holdLeaders = this.inTail() && s.leaders >= MIN_LEADERS_IN_FLIGHT && this.servers.filter((x) => x.up).length > 1;
-        // The last MIN_LEADERS_IN_FLIGHT slots are kept for first requests: never all followers.
-        const followersFull = s.capacity > 2 * MIN_LEADERS_IN_FLIGHT && s.inflight - s.leaders >= s.capacity - MIN_LEADERS_IN_FLIGHT;
+        // The last LEADER_SLOTS slots are kept for first requests: never all followers.
+        const followersFull = s.capacity > 2 * LEADER_SLOTS && s.inflight - s.leaders >= s.capacity - LEADER_SLOTS;
         for (const v of s.open) {
           if (picked || followersFull) break;
           const n = this.nextTask(v, !holdLeaders);

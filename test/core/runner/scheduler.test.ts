@@ -146,6 +146,30 @@ describe('runner scheduler', () => {
     assert.ok(maxFollowers >= 4, `followers still run side by side (${maxFollowers})`);
   });
 
+  it('keeps 4 groups\' first requests in flight ahead of waiting followers', async () => {
+    // A first request's prefill ends well before the request does; with only 2 in flight the GPU ran
+    // dry between prefills (vLLM's admission-order prefill), so 4 go ahead of followers.
+    let leadersStarted = 0;
+    let lateLeadersNow = 0;
+    let maxLateLeaders = 0;
+    const seen = new Set<string>();
+    const s = new Scheduler<V>({ servers: [{ endpoint: 's0', capacity: 6 }], prefetch: 2, prepConcurrency: 1 }, {
+      prepare: async () => true,
+      execute: async (task) => {
+        const isLeader = !seen.has(task.group);
+        seen.add(task.group);
+        // the first 6 first requests fill the empty server; the later ones compete with followers
+        const late = isLeader && ++leadersStarted > 6;
+        if (late) maxLateLeaders = Math.max(maxLateLeaders, ++lateLeadersNow);
+        await tick(30);
+        if (late) lateLeadersNow--;
+        return 'done';
+      },
+    });
+    await s.run(makeVideos(1, 10, 10));
+    assert.ok(maxLateLeaders >= 4, `first requests in flight beside followers: at most ${maxLateLeaders}`);
+  });
+
   it('in the tail, a server holds first requests back so an idle server takes them', async () => {
     const where = new Map<string, number>();
     const s = new Scheduler<V>({ servers: [0, 1].map((i) => ({ endpoint: `s${i}`, capacity: 8 })), prefetch: 2, prepConcurrency: 1 }, {
