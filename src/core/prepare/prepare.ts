@@ -211,7 +211,10 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
   }
 
   const deletable: PrepareResult['deletable'] = [];
-  for (const o of outcomes.values()) {
+  // Manifest order: outcomes were filled as parallel hashing finished.
+  for (const s of manifest.shards) {
+    const o = outcomes.get(s.file);
+    if (!o) continue;
     const v = good.get(o.file);
     if (v && v.extractedAt && !o.deleted && (o.status === 'verified' || o.status === 'cached')) deletable.push({ file: o.file, bytes: o.bytes });
   }
