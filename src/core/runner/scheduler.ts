@@ -278,6 +278,11 @@ export class Scheduler<V extends SchedVideo> {
       const g = v.groups.find((x) => !x.started && x.pending.length > 0);
       if (g) return { task: g.pending.shift()!, group: g, video: v };
     }
+    return this.pullFor(s);
+  }
+
+  /** Opens the best prepared video on server `s` and returns its next task (null: none ready). */
+  private pullFor(s: ServerState): { task: SchedTask; group: GroupState; video: VideoState<SchedVideo> } | null {
     const v = this.pullReady();
     if (!v) return null;
     s.lastPull = ++this.pulls;
@@ -447,16 +452,7 @@ export class Scheduler<V extends SchedVideo> {
             break;
           }
         }
-        if (!picked) {
-          const v = this.pullReady();
-          if (v) {
-            s.lastPull = ++this.pulls;
-            v.server = s.index;
-            s.open.push(v);
-            const n = this.nextTask(v);
-            if (n) picked = { ...n, video: v };
-          }
-        }
+        if (!picked) picked = this.pullFor(s);
         if (!picked && this.inTail() && !holdLeaders) picked = this.steal(s);
         if (picked) {
           this.dispatch(s, picked.video, picked.task, picked.group);

@@ -208,16 +208,16 @@ describe('serving units', () => {
       await Promise.all(Array.from({ length: n }, () => engine.run({ workS, fixedS: 0 })));
       return (performance.now() - t0) / 1000;
     };
-    const shared = await time(new Engine(8, true), 3, 0.3);
+    const shared = await time(new Engine(8, 'shared'), 3, 0.3);
     assert.ok(shared >= 0.88 && shared < 1.5, `3 × 0.3 s shared → ~0.9 s, got ${shared}`);
-    const parallel = await time(new Engine(8, false), 3, 0.3);
+    const parallel = await time(new Engine(8, 'parallel'), 3, 0.3);
     assert.ok(parallel >= 0.29 && parallel < 0.8, `3 × 0.3 s in parallel → ~0.3 s, got ${parallel}`);
-    const limited = await time(new Engine(1, false), 3, 0.2);
+    const limited = await time(new Engine(1, 'parallel'), 3, 0.2);
     assert.ok(limited >= 0.59 && limited < 1.2, `one slot → ~0.6 s, got ${limited}`);
   });
 
   it('stand-in engine: a late timer on a busy host wastes no modelled GPU time; busy seconds = work done', async () => {
-    const engine = new Engine(8, true);
+    const engine = new Engine(8, 'shared');
     const t0 = performance.now();
     const short = Array.from({ length: 4 }, () => engine.run({ workS: 0.05, fixedS: 0 }));
     const long = engine.run({ workS: 0.5, fixedS: 0 });

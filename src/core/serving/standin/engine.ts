@@ -19,79 +19,16 @@ interface PsJob {
 }
 
 /**
- * Processor sharing: every active job progresses at 1/k of the rate. Work-conserving even when the
- * host is busy: a timer that fires late does not waste modelled GPU time — the time after a job ran
- * out goes to the others, and the job learns when it really finished.
+ * The modelled GPU's prefill: jobs of `workS` seconds of work, one timer for the next finish, and the
+ * seconds during which there was work. Work-conserving even when the host is busy: a timer that fires
+ * late does not waste modelled GPU time — the time after a job ran out goes to the others, and the
+ * job learns when it really finished. Subclasses say only how the work is divided among the jobs.
  */
-class SharedProcessor {
-  private readonly jobs = new Set<PsJob>();
+abstract class ModelledProcessor {
+  protected jobs: PsJob[] = [];
   private last = performance.now();
   private timer: NodeJS.Timeout | null = null;
   /** Seconds during which there was work (equals the work done: the processor never idles with work). */
-  private busy = 0;
-
-  get busyS(): number {
-    this.advance();
-    this.reschedule();
-    return this.busy;
-  }
-
-  run(workS: number): Promise<number> {
-    if (workS <= 0) return Promise.resolve(performance.now());
-    return new Promise((resolve) => {
-      this.advance();
-      this.jobs.add({ remaining: workS, done: resolve });
-      this.reschedule();
-    });
-  }
-
-  private advance(): void {
-    const now = performance.now();
-    let left = (now - this.last) / 1000;
-    this.last = now;
-    while (left > 0 && this.jobs.size > 0) {
-      const k = this.jobs.size;
-      let min = Infinity;
-      for (const j of this.jobs) min = Math.min(min, j.remaining);
-      const step = Math.min(left, min * k);
-      left -= step;
-      this.busy += step;
-      for (const j of [...this.jobs]) {
-        j.remaining -= step / k;
-        if (j.remaining <= 1e-9) {
-          this.jobs.delete(j);
-          j.done(now - left * 1000);
-        }
-      }
-    }
-  }
-
-  private reschedule(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.jobs.size === 0) return;
-    let min = Infinity;
-    for (const j of this.jobs) min = Math.min(min, j.remaining);
-    const ms = Math.max(0, min * this.jobs.size * 1000);
-    this.timer = setTimeout(() => {
-      this.advance();
-      this.reschedule();
-    }, ms);
-  }
-}
-
-/**
- * vLLM's order: the V1 scheduler walks its running requests in admission order and gives each the
- * prefill tokens it still needs out of the step's token budget (max_num_batched_tokens) before the
- * next one gets any (vllm/v1/core/sched/scheduler.py, "First, schedule the RUNNING requests"); decode
- * steps of the others ride along. So prefills complete one after another in admission order, at the
- * GPU's full rate — first come, first served — not all together at the end as under processor sharing.
- * Work-conserving under late timers like SharedProcessor.
- */
-class FcfsProcessor {
-  private readonly jobs: PsJob[] = [];
-  private last = performance.now();
-  private timer: NodeJS.Timeout | null = null;
   private busy = 0;
 
   get busyS(): number {
@@ -109,20 +46,23 @@ class FcfsProcessor {
     });
   }
 
+  /** Spends up to `left` seconds of GPU time on the jobs; returns the seconds spent (≤ left, > 0). */
+  protected abstract spend(left: number): number;
+  /** Seconds of GPU time until the next job finishes, if nothing new arrives. */
+  protected abstract untilNextFinish(): number;
+
   private advance(): void {
     const now = performance.now();
     let left = (now - this.last) / 1000;
     this.last = now;
     while (left > 0 && this.jobs.length > 0) {
-      const head = this.jobs[0];
-      const step = Math.min(left, head.remaining);
-      head.remaining -= step;
+      const step = this.spend(left);
       left -= step;
       this.busy += step;
-      if (head.remaining <= 1e-9) {
-        this.jobs.shift();
-        head.done(now - left * 1000);
-      }
+      const finished = this.jobs.filter((j) => j.remaining <= 1e-9);
+      if (finished.length === 0) continue;
+      this.jobs = this.jobs.filter((j) => j.remaining > 1e-9);
+      for (const j of finished) j.done(now - left * 1000);
     }
   }
 
@@ -133,7 +73,45 @@ class FcfsProcessor {
     this.timer = setTimeout(() => {
       this.advance();
       this.reschedule();
-    }, Math.max(0, this.jobs[0].remaining * 1000));
+    }, Math.max(0, this.untilNextFinish() * 1000));
+  }
+}
+
+/** Processor sharing: every active job progresses at 1/k of the rate. */
+class SharedProcessor extends ModelledProcessor {
+  private minRemaining(): number {
+    return Math.min(...this.jobs.map((j) => j.remaining));
+  }
+
+  protected spend(left: number): number {
+    const k = this.jobs.length;
+    const step = Math.min(left, this.minRemaining() * k);
+    for (const j of this.jobs) j.remaining -= step / k;
+    return step;
+  }
+
+  protected untilNextFinish(): number {
+    return this.minRemaining() * this.jobs.length;
+  }
+}
+
+/**
+ * vLLM's order: the V1 scheduler walks its running requests in admission order and gives each the
+ * prefill tokens it still needs out of the step's token budget (max_num_batched_tokens) before the
+ * next one gets any (vllm/v1/core/sched/scheduler.py, "First, schedule the RUNNING requests"); decode
+ * steps of the others ride along. So prefills complete one after another in admission order, at the
+ * GPU's full rate — first come, first served — not all together at the end as under processor sharing.
+ */
+class FcfsProcessor extends ModelledProcessor {
+  protected spend(left: number): number {
+    const head = this.jobs[0];
+    const step = Math.min(left, head.remaining);
+    head.remaining -= step;
+    return step;
+  }
+
+  protected untilNextFinish(): number {
+    return this.jobs[0].remaining;
   }
 }
 
@@ -149,14 +127,13 @@ export class Engine {
   private busyS = 0;
   private busySince = 0;
   private readonly queue: Array<() => void> = [];
-  private readonly shared: SharedProcessor | FcfsProcessor | null;
+  /** null: every running request prefills in parallel at full speed (sleeps). */
+  private readonly shared: ModelledProcessor | null;
 
-  /** `sharedPrefill`: true = processor sharing (as before), false = parallel; or a PrefillMode. */
   constructor(
     private readonly maxNumSeqs: number,
-    sharedPrefill: boolean | PrefillMode,
+    mode: PrefillMode,
   ) {
-    const mode = sharedPrefill === true ? 'shared' : sharedPrefill === false ? 'parallel' : sharedPrefill;
     this.shared = mode === 'shared' ? new SharedProcessor() : mode === 'fcfs' ? new FcfsProcessor() : null;
   }
 

@@ -171,7 +171,7 @@ async function loadOne(url: string, index: number, realAllowed: string | null, a
     try {
       st = await fs.stat(resolved);
     } catch {
-      throw new RequestRefusal(400, msg.preprocessingMessage(`[Errno 2] No such file or directory: '${p}'`));
+      throw noSuchFile(p);
     }
     const known = fileCache.get(resolved);
     if (known && known.ino === st.ino && known.size === st.size && known.mtimeMs === st.mtimeMs && known.ctimeMs === st.ctimeMs) {
@@ -180,7 +180,7 @@ async function loadOne(url: string, index: number, realAllowed: string | null, a
     try {
       bytes = await fs.readFile(resolved);
     } catch {
-      throw new RequestRefusal(400, msg.preprocessingMessage(`[Errno 2] No such file or directory: '${p}'`));
+      throw noSuchFile(p);
     }
     const key = contentKey(bytes);
     const meta = await headerOf(key, bytes);
@@ -198,6 +198,11 @@ async function loadOne(url: string, index: number, realAllowed: string | null, a
   const key = contentKey(bytes);
   const kept = bytes;
   return checked(index, source, filePath, bytes.length, async () => kept, key, await headerOf(key, bytes));
+}
+
+/** Python's FileNotFoundError text, as vLLM passes it on. */
+function noSuchFile(p: string): RequestRefusal {
+  return new RequestRefusal(400, msg.preprocessingMessage(`[Errno 2] No such file or directory: '${p}'`));
 }
 
 async function headerOf(key: string, bytes: Buffer): Promise<HeaderInfo> {
