@@ -171,6 +171,10 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
   let probeError: unknown = null;
   const frameHeld = Math.min(frameBytes, spec.budget.limit);
   const takeBuffer = () => free.pop() ?? Buffer.allocUnsafeSlow(frameBytes);
+  const recycle = (buf: Buffer) => {
+    free.push(buf);
+    spec.budget.release(frameHeld);
+  };
 
   probe.then((size) => {
     if (size.width !== spec.width || size.height !== spec.height) {
@@ -186,10 +190,7 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
     frameBytes,
     frames: selected.length,
     nextBuffer: () => (spec.budget.tryAcquire(frameHeld) ? takeBuffer() : spec.budget.acquire(frameHeld).then(takeBuffer)),
-    giveBack: (buf) => {
-      free.push(buf);
-      spec.budget.release(frameHeld);
-    },
+    giveBack: recycle,
     onFrame: (buf) => {
       const index = selected[asm.delivered - 1];
       const p = (async () => spec.onFrame(index, buf))()
@@ -200,8 +201,7 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
         })
         .finally(() => {
           pending.delete(p);
-          free.push(buf);
-          spec.budget.release(frameHeld);
+          recycle(buf);
         });
       pending.add(p);
     },
