@@ -283,11 +283,25 @@ describe('frame pipeline', function () {
     await assert.rejects(p.prepare(jobFor(v169, [{ key: 'k', indices: [0], width: 398, height: 224 }, { key: 'k', indices: [1], width: 398, height: 224 }])), /appears twice/);
   });
 
-  it('rejects (fatal, not a per-video failure) when ffmpeg or ffprobe cannot be started', async () => {
+  it('rejects (fatal, not a per-video failure) when ffmpeg cannot be started', async () => {
     const noFfmpeg = newPipeline('no-ffmpeg', { ffmpegPath: path.join(tmp, 'no-such-ffmpeg') });
     await assert.rejects(noFfmpeg.prepare(jobFor(v43, [{ key: 'k', indices: [1], width: 299, height: 224 }])), /cannot run ffmpeg/);
+  });
+
+  it('checks the frame size inside the ffmpeg run: ffprobe only describes a mismatch', async () => {
     const noProbe = newPipeline('no-ffprobe', { ffprobePath: path.join(tmp, 'no-such-ffprobe') });
-    await assert.rejects(noProbe.prepare(jobFor(v43, [{ key: 'k', indices: [1], width: 299, height: 224 }])), /cannot run ffprobe/);
+    const good = await noProbe.prepare(jobFor(v43, [{ key: 'k', indices: [1], width: 299, height: 224 }]));
+    assert.deepEqual(good.requests.map((r) => r.ok), [true], 'a video of the right size needs no ffprobe');
+    // Same pixel count, other shape: the raw byte stream alone could not tell these apart.
+    const { width, height } = v43.meta;
+    const turned = { ...v43, meta: { ...v43.meta, width: height, height: width } };
+    const bad = await noProbe.prepare(jobFor(turned, [{ key: 'k', indices: [1], width: 224, height: 299 }]));
+    const [only] = bad.requests;
+    assert.equal(only.ok, false);
+    if (!only.ok) {
+      assert.equal(only.kind, 'decode');
+      assert.match(only.message, new RegExp(`not ${height}x${width} as meta.json says .*cannot run ffprobe`));
+    }
   });
 
   it('evicts least recently used unpinned frames above the cap, never pinned ones', async () => {
