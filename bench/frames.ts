@@ -1,5 +1,5 @@
 // Frame pipeline benchmark (not a test):
-//   npx tsx bench/frames.ts [--scale N] [--source sample|natural] [--pool N] [--naive-frames N] [--keep] [--package DIR]
+//   npx tsx bench/frames.ts [--scale N] [--source sample|natural] [--pool N] [--threads N] [--naive-frames N] [--keep] [--package DIR]
 // --keep leaves the work folder (its pkg/ is the package); --package DIR reuses such a package (same --scale)
 // instead of making one (the natural package takes minutes to encode).
 //
@@ -44,6 +44,8 @@ interface Args {
   scale: number;
   source: 'sample' | 'natural';
   pool: number;
+  /** ffmpeg decoder threads per video in (a); 0 = ffmpeg's choice (the pipeline's default). */
+  threads: number;
   naiveFrames: number;
   keep: boolean;
   package: string | null;
@@ -55,6 +57,7 @@ function parse(): Args {
       scale: { type: 'string', default: '1' },
       source: { type: 'string', default: 'sample' },
       pool: { type: 'string' },
+      threads: { type: 'string', default: '0' },
       'naive-frames': { type: 'string', default: '400' },
       keep: { type: 'boolean', default: false },
       package: { type: 'string' },
@@ -64,23 +67,33 @@ function parse(): Args {
   if (source !== 'sample' && source !== 'natural') throw new Error('--source is sample or natural');
   return {
     scale: Number(values.scale), source, pool: values.pool ? Number(values.pool) : defaultPoolSize(),
-    naiveFrames: Number(values['naive-frames']), keep: Boolean(values.keep),
+    threads: Number(values.threads), naiveFrames: Number(values['naive-frames']), keep: Boolean(values.keep),
     package: values.package ? path.resolve(values.package) : null,
   };
 }
 
-/** CPU seconds of this process plus its finished children (/proc/self/stat utime, stime, cutime, cstime). */
-function cpuSeconds(): number {
+/** CPU seconds of this process and of its finished children (/proc/self/stat utime + stime, cutime + cstime). */
+function cpuSeconds(): { self: number; children: number } {
   const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  const ticks = [11, 12, 13, 14].map((i) => Number(fields[i])).reduce((a, b) => a + b, 0);
-  return ticks / 100; // USER_HZ is 100 on Linux
+  const ticks = (a: number, b: number) => (Number(fields[a]) + Number(fields[b])) / 100; // USER_HZ is 100 on Linux
+  return { self: ticks(11, 12), children: ticks(13, 14) };
 }
 
-async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number }> {
+interface Timed<T> {
+  value: T;
+  wall: number;
+  /** CPU seconds in all, and the part spent in child processes (ffmpeg). */
+  cpu: number;
+  childCpu: number;
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<Timed<T>> {
   const cpu0 = cpuSeconds();
   const t0 = process.hrtime.bigint();
   const value = await fn();
-  return { value, wall: Number(process.hrtime.bigint() - t0) / 1e9, cpu: cpuSeconds() - cpu0 };
+  const cpu1 = cpuSeconds();
+  const childCpu = cpu1.children - cpu0.children;
+  return { value, wall: Number(process.hrtime.bigint() - t0) / 1e9, cpu: cpu1.self - cpu0.self + childCpu, childCpu };
 }
 
 /** Runs `work` over `inputs`, `limit` at a time. */
@@ -192,7 +205,7 @@ async function main() {
   }));
 
   // (a) this pipeline, from an empty store
-  const pipeline = new FramePipeline({ storeDir: path.join(work, 'store'), poolSize: args.pool });
+  const pipeline = new FramePipeline({ storeDir: path.join(work, 'store'), poolSize: args.pool, ffmpegThreads: args.threads });
   const a = await timed(async () => {
     let failed = 0;
     for await (const video of pipeline.prepareAhead(w.jobs)) {
@@ -226,9 +239,10 @@ async function main() {
   const cpuA = w.frames / a.cpu;
   const cpuB = naiveFrames / b.cpu;
   const cpuC = w.frames / c.cpu;
-  const row = (name: string, frames: number, t: { wall: number; cpu: number }, r: number, rcpu: number) =>
+  const row = (name: string, frames: number, t: Timed<unknown>, r: number, rcpu: number) =>
     console.log(`${name.padEnd(34)} ${String(frames).padStart(7)} frames ${t.wall.toFixed(2).padStart(8)} s wall ${r.toFixed(1).padStart(8)} frames/s` +
-      `   ${t.cpu.toFixed(2).padStart(8)} CPU s ${rcpu.toFixed(1).padStart(8)} frames/CPU s`);
+      `   ${t.cpu.toFixed(2).padStart(8)} CPU s (ffmpeg ${t.childCpu.toFixed(1)}) ${rcpu.toFixed(1).padStart(8)} frames/CPU s` +
+      `   ${(t.cpu / t.wall).toFixed(2)} cores busy`);
   row('(a) pipeline (decode once)', w.frames, a, ra, cpuA);
   row(`(b) naive seek per frame (${naiveRequests} req)`, naiveFrames, b, rb, cpuB);
   row('(c) decode limit (ffmpeg -f null)', w.frames, c, rc, cpuC);
