@@ -75,16 +75,20 @@ export function finishedOf(c: CellView): number {
 }
 
 export function fromWorkerStatus(s: WorkerStatus, live: boolean): ProgressView {
-  const cells: CellView[] = s.cells.map((c) => ({
-    benchmark: c.benchmark,
-    condition: c.condition,
-    total: c.total,
-    done: c.done,
-    todo: c.todo,
-    na: c.na,
-    reuse: c.reuse,
-    failed: c.failed + c.noVideo,
-  }));
+  const cells: CellView[] = s.cells.map((c) => {
+    // As in fromDryRun: units that failed in an earlier run are failed, not todo, until asked again.
+    const failedBefore = Math.min(c.failedBefore, c.todo);
+    return {
+      benchmark: c.benchmark,
+      condition: c.condition,
+      total: c.total,
+      done: c.done,
+      todo: c.todo - failedBefore,
+      na: c.na,
+      reuse: c.reuse,
+      failed: c.failed + c.noVideo + failedBefore,
+    };
+  });
   const benchmarks = group(cells);
   return {
     source: 'worker',

@@ -35,6 +35,22 @@ describe('extension progress data', () => {
     assert.equal(v.servers[0].state, 'up');
   });
 
+  it('counts units that failed in an earlier run as failed, not todo, in the live view as in the artifact view', () => {
+    const live = fromWorkerStatus(status({
+      cells: [{ benchmark: 'TimeScope', condition: 'v_fps2_s224', total: 10, done: 6, todo: 4, na: 0, reuse: 0, failed: 0, noVideo: 0, failedBefore: 2 }],
+    }), true);
+    const artifacts = fromDryRun(dryRunJsonSchema.parse({
+      rows: [{ benchmark: 'TimeScope', condition: 'v_fps2_s224', todo: 4, NA: 0, reuse: 0, done: 6, no_video: 0, context_refusals: 2, failed_before: 2 }],
+      totals: {},
+    }));
+    const [a] = live.benchmarks[0].cells;
+    const [b] = artifacts.benchmarks[0].cells;
+    assert.deepEqual([a.done, a.todo, a.failed], [6, 2, 2]);
+    assert.deepEqual([a.total, a.done, a.todo, a.failed], [b.total, b.done, b.todo, b.failed]);
+    // A status file written before the field existed reads as none failed before.
+    assert.equal(status().cells[0].failedBefore, 0);
+  });
+
   it('a status that is not live shows no ETA and its servers as down', () => {
     const v = fromWorkerStatus(status({ state: 'done' }), false);
     assert.equal(v.live, false);

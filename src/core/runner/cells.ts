@@ -1,5 +1,6 @@
 // Per benchmark × condition accounting for the status file and p1_timing.jsonl. A cell's timing line is
 // written when the last unit of that cell in this run is resolved (row written or failure logged).
+import { unitKey } from '../dryrun/failedBefore';
 import type { WorkPlan, WorkUnit } from '../plan/types';
 import type { FailureKind, TimingRecord } from '../package/schemas';
 import type { CellProgress } from './statusSchema';
@@ -16,6 +17,8 @@ export interface Cell {
   reuse: number;
   failed: number;
   noVideo: number;
+  /** Unresolved units of this run that failed in an earlier one (a subset of `pending`). */
+  failedBefore: number;
   // timing (this run)
   infer: number;
   infer_s: number;
@@ -29,25 +32,44 @@ export interface Cell {
 
 export class CellBook {
   readonly cells = new Map<string, Cell>();
-  constructor(plan: WorkPlan, itemCounts: Map<string, number>, private readonly startedAt = Date.now()) {
+  /** unitKey()s of the pending units that failed before (failedKeys ∩ todo/reuse units), until resolved. */
+  private readonly retrying = new Set<string>();
+  /**
+   * `failedKeys`: unitKey()s with a line in failures.jsonl. A todo or reuse unit among them counts as
+   * `failedBefore` until it is resolved, as the dry run counts it, so the live view and the artifact view agree.
+   */
+  constructor(plan: WorkPlan, itemCounts: Map<string, number>, private readonly startedAt = Date.now(), failedKeys: ReadonlySet<string> = new Set()) {
     for (const b of plan.benchmarks) {
       for (const c of plan.conditions) {
         const n = plan.counts.get(b)?.get(c);
         this.cells.set(key(b, c), {
           benchmark: b, condition: c, total: itemCounts.get(b) ?? 0, done: n?.done ?? 0, pending: 0,
-          na: n?.NA ?? 0, reuse: n?.reuse ?? 0, failed: 0, noVideo: 0,
+          na: n?.NA ?? 0, reuse: n?.reuse ?? 0, failed: 0, noVideo: 0, failedBefore: 0,
           infer: 0, infer_s: 0, decode_s: 0, prompt_tokens: 0, naWritten: 0, reuseWritten: 0, firstAt: null, timingWritten: false,
         });
       }
     }
-    for (const u of plan.units) this.of(u).pending++;
+    for (const u of plan.units) {
+      const c = this.of(u);
+      c.pending++;
+      const k = unitKey(u.benchmark, u.item.item_id, u.condition);
+      if ((u.status === 'todo' || u.status === 'reuse') && failedKeys.has(k)) {
+        this.retrying.add(k);
+        c.failedBefore++;
+      }
+    }
+  }
+
+  /** A unit is resolved (row written or failure logged): it no longer counts as failed before. */
+  private resolved(u: WorkUnit, c: Cell): void {
+    if (this.retrying.delete(unitKey(u.benchmark, u.item.item_id, u.condition))) c.failedBefore--;
   }
 
   of(u: Pick<WorkUnit, 'benchmark' | 'condition'>): Cell {
     let c = this.cells.get(key(u.benchmark, u.condition));
     if (!c) {
       // v_32 added for reuse rows only (the plan lists it among its conditions too, but be safe)
-      c = { benchmark: u.benchmark, condition: u.condition, total: 0, done: 0, pending: 0, na: 0, reuse: 0, failed: 0, noVideo: 0,
+      c = { benchmark: u.benchmark, condition: u.condition, total: 0, done: 0, pending: 0, na: 0, reuse: 0, failed: 0, noVideo: 0, failedBefore: 0,
         infer: 0, infer_s: 0, decode_s: 0, prompt_tokens: 0, naWritten: 0, reuseWritten: 0, firstAt: null, timingWritten: false };
       this.cells.set(key(u.benchmark, u.condition), c);
     }
@@ -62,6 +84,7 @@ export class CellBook {
   rowWritten(u: WorkUnit, status: 'ok' | 'NA' | 'reuse', t?: { latency_s: number; decode_s: number; prompt_tokens: number }): TimingRecord | null {
     const c = this.of(u);
     this.touch(c);
+    this.resolved(u, c);
     c.done++;
     c.pending--;
     if (status === 'ok' && t) {
@@ -77,6 +100,7 @@ export class CellBook {
   failed(u: WorkUnit, kind: FailureKind, decode_s = 0): TimingRecord | null {
     const c = this.of(u);
     this.touch(c);
+    this.resolved(u, c);
     c.pending--;
     c.decode_s += decode_s;
     if (kind === 'no_video' || kind === 'bad_meta') c.noVideo++;
@@ -97,7 +121,7 @@ export class CellBook {
   progress(): CellProgress[] {
     return [...this.cells.values()].filter((c) => c.total > 0 || c.pending > 0).map((c) => ({
       benchmark: c.benchmark, condition: c.condition, total: Math.max(c.total, c.done + c.pending + c.failed + c.noVideo),
-      done: c.done, todo: c.pending, na: c.na, reuse: c.reuse, failed: c.failed, noVideo: c.noVideo,
+      done: c.done, todo: c.pending, na: c.na, reuse: c.reuse, failed: c.failed, noVideo: c.noVideo, failedBefore: c.failedBefore,
     }));
   }
 }

@@ -12,7 +12,8 @@ function dur(s: number | null): string {
 export function statusLine(s: WorkerStatus): string {
   const t = s.totals;
   const pct = t.total > 0 ? ((100 * t.done) / t.total).toFixed(1) : '0.0';
-  return `${s.state}: ${t.done}/${t.total} rows (${pct}%), ${t.todo} to do, ${t.inFlight} in flight, ${t.failed} failed, `
+  const before = t.failedBefore ? ` (${t.failedBefore} failed before)` : '';
+  return `${s.state}: ${t.done}/${t.total} rows (${pct}%), ${t.todo} to do${before}, ${t.inFlight} in flight, ${t.failed} failed, `
     + `+${t.addedThisRun} this run, ${s.throughput.requestsPerMin.toFixed(1)} req/min, ETA ${dur(s.etaSeconds)}`;
 }
 

@@ -13,6 +13,11 @@ export const cellProgressSchema = z.object({
   reuse: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
   noVideo: z.number().int().nonnegative(),
+  /**
+   * Of `todo`: units whose last attempt, in an earlier run, failed (failures.jsonl), not yet asked again.
+   * The dry run's `failed_before`; views count them as failed until this run resolves them.
+   */
+  failedBefore: z.number().int().nonnegative().default(0),
 });
 export type CellProgress = z.infer<typeof cellProgressSchema>;
 
@@ -47,6 +52,8 @@ export const workerStatusSchema = z.object({
     todo: z.number().int().nonnegative(),
     inFlight: z.number().int().nonnegative(),
     failed: z.number().int().nonnegative(),
+    /** Of `todo`: units that failed in an earlier run and are not yet asked again (cells' failedBefore). */
+    failedBefore: z.number().int().nonnegative().default(0),
     addedThisRun: z.number().int().nonnegative(),
   }),
   cells: z.array(cellProgressSchema),

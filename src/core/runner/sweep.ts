@@ -20,6 +20,7 @@ import type { SendPlan } from '../protocol/plan';
 import { buildChatRequest } from '../serving/chatRequest';
 import { VllmClient } from '../serving/client';
 import { parseVllmMetrics } from '../serving/metrics';
+import { readFailedKeys } from '../dryrun/failedBefore';
 import { CellBook } from './cells';
 import { stopFile } from './control';
 import type { FrameSource, PreparedVideoFrames } from './frameSource';
@@ -140,7 +141,10 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     for (const p of pkg.problems) await log.problem(p);
     const plan = await buildWorkPlan(pkg, resumed.csv, { conditions, metaCache: 'update' });
     const itemCounts = new Map([...pkg.items].map(([b, items]) => [b, items.length]));
-    const book = new CellBook(plan, itemCounts, t0);
+    // Units that failed in an earlier run count as failed (not untouched work) until asked again, as in the dry run.
+    const failedBefore = await readFailedKeys(layout.failuresLog);
+    for (const p of failedBefore.problems) await log.problem(p);
+    const book = new CellBook(plan, itemCounts, t0, failedBefore.keys);
     const todoCount = plan.units.filter((u) => u.status === 'todo').length;
     await log.info(`plan: ${plan.units.length} unit(s) to resolve — ${todoCount} request(s) over ${plan.videos.length} video(s), `
       + `${plan.units.filter((u) => u.status === 'NA').length} NA, ${plan.units.filter((u) => u.status === 'reuse').length} reuse, `
@@ -167,6 +171,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
         todo: cells.reduce((s, c) => s + c.todo, 0),
         inFlight: inFlight(),
         failed: cells.reduce((s, c) => s + c.failed + c.noVideo, 0),
+        failedBefore: cells.reduce((s, c) => s + c.failedBefore, 0),
         addedThisRun: writer.added.ok + writer.added.NA + writer.added.reuse,
       };
       const svs: ServerStatus[] = (servers?.endpoints ?? []).map((e, index) => ({

@@ -18,6 +18,7 @@ import { defaultSweepDeps } from '../../../src/core/runner/adapters';
 import { runOptionsSchema, type RunOptionsInput } from '../../../src/core/runner/runOptions';
 import { acquireLock } from '../../../src/core/runner/lock';
 import { readStatus } from '../../../src/core/runner/status';
+import type { WorkerStatus } from '../../../src/core/runner/statusSchema';
 import { main as cliMain } from '../../../src/cli/main';
 import { FAKE_VLLM, assertConsistent, freePortRange, readArtifacts, rowKeySet, startStandin, withEnv, artifactKey } from './helpers';
 
@@ -263,6 +264,23 @@ describe('runner: the sweep on the sample package', function () {
     }
     assert.equal(failures.filter((f) => !['context', 'no_video'].includes(f.kind)).length, 0);
     assert.ok(res.added.ok > 0);
+
+    // A second run asks the refused requests again. Until it does, its live status counts them as
+    // failed before (as the dry run does), not as untouched work; once asked, they are failed again.
+    const afterFirst = await dryRun(sample.root, { benchmarks: ['TimeScope'], conditions: ['v_fps2_s224'] });
+    assert.equal(afterFirst.totals.failed_before, context.length);
+    const seen: WorkerStatus[] = [];
+    const again = await withEnv({ VLLM_BIN: FAKE_VLLM }, () => runSweep(runOptionsSchema.parse({
+      package: sample.root, ngpu: 2, basePort: base, vllmBin: FAKE_VLLM, benchmarks: ['TimeScope'], conditions: ['v_fps2_s224'],
+    }), { servers: defaultSweepDeps.servers, frames: async () => frames }, { onStatus: (st) => seen.push(st) }));
+    assert.equal(again.exitCode, 0, again.summary);
+    const first = seen[0];
+    const last = seen[seen.length - 1];
+    assert.equal(first.totals.failedBefore, context.length, 'the first status counts the earlier failures');
+    assert.equal(first.cells.reduce((n, c) => n + c.failedBefore, 0), context.length);
+    assert.equal(first.totals.todo, context.length, 'they are still work for this run (the subset failedBefore)');
+    assert.equal(last.totals.failedBefore, 0, 'asked again: resolved');
+    assert.equal(last.cells.reduce((n, c) => n + c.failed, 0), context.length);
   });
 
   it('a second run on a package whose lock is held by a live process is refused naming the pid (exit 2)', async () => {
