@@ -19,14 +19,18 @@
 // printed too: on a shared machine the CPU ratio is steadier than the wall-clock one.
 // Targets: a/b ≥ 5, a/c ≥ 0.7.
 //
-// Where (a)'s CPU goes (perf, cpu-clock, natural scale-1 package, 126 CPU s in all, 2 shared cores):
-// ffmpeg decode (libavcodec) 57 s; ffmpeg's rgb24 conversion 1.6 s, frame copy + writes to node ~10 s,
-// process start ~2 s; 14 ffprobe size checks 3.8 s; sharp/libvips resize + JPEG ~27 s (Lanczos-3
-// reduce dominates a 224-px frame; a nearest-neighbour resize would save only ~1.4 ms of ~4 ms); kernel
-// time in node for vips allocations, thread hand-offs and 7,244 file writes ~15 s. So (c), which is the
-// decode alone, costs ~half of (a)'s CPU: with both using every core, a/c ≈ CPU a/c ≈ 0.5-0.55.
-// Reading raw frames over a Unix socket in place (rawTransport.ts) instead of a pipe in 64 KiB chunks
-// cut node's cost of moving 2.3 GB (one 1024-frame 720p video) from 3-8 CPU s to ~0.9.
+// Where (a)'s CPU goes (natural scale-1 package, 2 shared cores; bench lines split ffmpeg from node):
+// - ffmpeg: 60-62 CPU s against (c)'s 53-55 for the same decode. The extra 6-7 s: the rgb24 conversion
+//   (~1.4 s), the rawvideo encoder's copy of each selected frame (~1.5 s), socket writes (~3 s).
+// - node: ~30 CPU s, of which sharp ~26 (7,244 JPEGs at ~3.3 ms: ~1.2 ms fixed per sharp call even for a
+//   tiny image, thread hand-offs between libuv and libvips workers included, which cost ~18% more in this
+//   VM than when pinned to one CPU; a whole-frame memmove inside libvips, seen in perf; Lanczos-3 itself) and ~4 s
+//   reading frames off the socket.
+// Removed since the first profile: 14 ffprobe runs (~2.5 s; the size is now checked by a crop inside the
+// ffmpeg run) and one 32 KiB write per chunk of a raw frame (-avioflags direct: ~5 s of ffmpeg + node).
+// Tried without gain: ffmpeg -threads 2 (lower utilisation), pool 2 with -threads 1, glibc malloc
+// tunables (mmap/trim thresholds), jemalloc, UV_THREADPOOL_SIZE 2, fewer sharp calls in flight, a smaller
+// raw-frame budget. So (a) ≈ decode + ~35 s and a/c ≈ 0.6 (CPU) / 0.62-0.67 (wall) on this machine.
 import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
