@@ -42,7 +42,7 @@ describe('runner: the background worker', function () {
     this.timeout(SAMPLE_TIMEOUT_MS);
     await getSamplePackage();
     // Slow enough that a kill lands while requests and writes are under way.
-    servers = await Promise.all([0, 1].map(() => startStandin({ env: { FPSWEEP_STANDIN_LATENCY: 'a=0.12,b=0.00001' } })));
+    servers = await Promise.all([0, 1].map(() => startStandin({ env: { FPSWEEP_STANDIN_LATENCY: 'a=0.2,b=0.00001' } })));
     origin = (s) => new Set(s.plan.existing.map((e) => artifactKey(e.benchmark, e.item_id, e.condition)));
   });
   after(async () => {
@@ -55,16 +55,35 @@ describe('runner: the background worker', function () {
     const opts = { package: sample.root, benchmarks: BENCHES, conditions: CONDS, endpoints: servers.map((s) => s.url), decodeWorkers: 2 };
     const seed = Number(process.env.FPSWEEP_TEST_SEED) || Date.now() % 100000;
     const rand = rng(seed);
-    const moments: number[] = [];
+    const moments: string[] = [];
+    let kills = 0;
     for (let k = 0; k < 3; k++) {
       const w = await startDetachedWorker(opts);
       // Wait until the worker is past its start (it holds the lock), then a random moment more.
       const t0 = Date.now();
       while (!(await isWorkerAlive(layout)) && Date.now() - t0 < 30_000) await sleep(100);
       const ms = Math.round(200 + rand() * 3000);
-      moments.push(ms);
-      await sleep(ms);
-      process.kill(w.pid, 'SIGKILL');
+      // The kill comes at that moment, or sooner when the run is near its end (few units left in the
+      // status file, written about once a second): a kill must land while work is under way.
+      const deadline = Date.now() + ms;
+      let left: number | null = null;
+      while (Date.now() < deadline) {
+        await sleep(25);
+        const st = await readStatus(layout).catch(() => null);
+        if (st && st.pid === w.pid) left = st.totals.todo;
+        if (left !== null && left <= 20) break;
+      }
+      try {
+        process.kill(w.pid, 'SIGKILL');
+        kills++;
+        moments.push(`${Date.now() - deadline + ms} ms (${left ?? '?'} left)`);
+      } catch (err) {
+        // It finished on its own first: a clean end, as the status must say.
+        if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+        const st = await readStatus(layout);
+        assert.equal(st?.state, 'done', `seed ${seed}: worker ${w.pid} exited before the kill but not cleanly`);
+        moments.push('none (it had finished)');
+      }
       while (await isWorkerAlive(layout)) await sleep(50);
       const a = await readArtifacts(layout).catch(() => null); // a torn tail may be there until the next start
       void a;
@@ -75,6 +94,7 @@ describe('runner: the background worker', function () {
       assert.equal(live.alive, false);
       assert.ok(['failed', 'done'].includes(live.status.state), `seed ${seed}`);
     }
+    assert.ok(kills >= 1, `seed ${seed}: no kill landed (${moments.join(', ')})`);
     const res = await runSweep(runOptionsSchema.parse(opts), defaultSweepDeps);
     assert.equal(res.exitCode, 0, `seed ${seed}, kills at ${moments.join(', ')} ms: ${res.summary}`);
     const a = await readArtifacts(layout);
