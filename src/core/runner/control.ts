@@ -47,33 +47,55 @@ export interface DetachedWorker {
   logFile: string;
 }
 
+/** How long startDetachedWorker waits for the new worker to take the package lock. */
+export const WORKER_START_TIMEOUT_MS = 60_000;
+
 /**
- * Starts the sweep in a detached worker and returns at once with its pid. The worker takes the lock
- * itself; if another worker holds it, the new one exits at once and says why in logs/runner.log —
- * callers that want the refusal up front check isWorkerAlive() first (the `run` verb does).
+ * Starts the sweep in a detached worker and returns once it holds the package lock (well under a
+ * second), so whoever follows it next (`status --wait`, the runbook) sees this worker and not the
+ * status of the one before. A worker that exits first (another worker holds the lock, bad options)
+ * is an error carrying what it wrote to logs/runner.log; callers that want the refusal before the
+ * spawn check isWorkerAlive() first (the `run` verb does).
  */
-export async function startDetachedWorker(opts: RunOptionsInput, env: NodeJS.ProcessEnv = process.env): Promise<DetachedWorker> {
+export async function startDetachedWorker(opts: RunOptionsInput, env: NodeJS.ProcessEnv = process.env,
+  startTimeoutMs = WORKER_START_TIMEOUT_MS): Promise<DetachedWorker> {
   const options = runOptionsSchema.parse(opts);
   const layout = new PackageLayout(options.package);
   options.package = layout.root;
   mkdirSync(layout.logsDir, { recursive: true });
   await fs.rm(stopFile(layout), { force: true });
   const { command, args } = workerCommand();
+  const logStart = await fs.stat(layout.runnerLog).then((st) => st.size, () => 0);
   const fd = openSync(layout.runnerLog, 'a');
+  let child: ReturnType<typeof spawn>;
   try {
-    const child = spawn(command, [...args, '--options', JSON.stringify(options)], {
+    child = spawn(command, [...args, '--options', JSON.stringify(options)], {
       detached: true,
       stdio: ['ignore', fd, fd],
       env,
       cwd: layout.root,
     });
-    const pid = child.pid;
-    if (pid === undefined) throw new Error(`could not start the worker (${command} ${args.join(' ')})`);
-    child.unref();
-    return { pid, logFile: layout.runnerLog };
   } finally {
     closeSync(fd);
   }
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`could not start the worker (${command} ${args.join(' ')})`);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    const deadline = Date.now() + startTimeoutMs;
+    while (Date.now() < deadline) {
+      if ((await readLock(layout))?.pid === pid) break;
+      const code = await Promise.race([exited, new Promise<undefined>((r) => setTimeout(r, 50, undefined))]);
+      if (code === undefined) continue;
+      if (code === 0) break; // a run with nothing to do can take and release the lock between two looks
+      const said = await fs.readFile(layout.runnerLog, 'utf8').then((t) => t.slice(logStart).trim(), () => '');
+      throw new Error(`the worker (pid ${pid}) exited with code ${code} before taking the package lock`
+        + `${said ? `: ${said.split('\n').slice(-5).join(' | ')}` : ''}`);
+    }
+  } finally {
+    child.unref();
+  }
+  return { pid, logFile: layout.runnerLog };
 }
 
 export async function isWorkerAlive(layout: PackageLayout): Promise<boolean> {

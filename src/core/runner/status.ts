@@ -48,7 +48,8 @@ export interface LiveStatus {
 export async function readLiveStatus(layout: PackageLayout): Promise<LiveStatus> {
   const holder = await liveLockHolder(layout);
   const status = await readStatus(layout);
-  if (holder) return { status, alive: true, pid: holder.pid };
+  // A worker that has not written its first status yet: what the file holds is the previous run's.
+  if (holder) return { status: status && status.pid === holder.pid ? status : null, alive: true, pid: holder.pid };
   if (!status) return { status: null, alive: false, pid: null };
   const csv = await readResultsCsv(layout.resultsCsv);
   let done = 0;

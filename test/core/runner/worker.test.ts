@@ -10,6 +10,7 @@ import { defaultSweepDeps } from '../../../src/core/runner/adapters';
 import { runOptionsSchema } from '../../../src/core/runner/runOptions';
 import { isWorkerAlive, startDetachedWorker, waitForWorkerExit } from '../../../src/core/runner/control';
 import { readLiveStatus, readStatus } from '../../../src/core/runner/status';
+import { acquireLock } from '../../../src/core/runner/lock';
 import { main as cliMain } from '../../../src/cli/main';
 import { artifactKey, assertConsistent, readArtifacts, rowKeySet, startStandin, type Standin } from './helpers';
 
@@ -144,5 +145,36 @@ describe('runner: the background worker', function () {
     assert.match(final!.summary ?? '', /rows added/);
     assertConsistent(await readArtifacts(layout), origin(sample));
     await fs.access(layout.lockFile).then(() => assert.fail('lock left behind'), () => undefined);
+  });
+  it('run --detach returns once the new worker holds the lock: a follower right after sees it, not the last run', async () => {
+    const sample = await copySamplePackage();
+    const layout = new PackageLayout(sample.root);
+    const opts = { package: sample.root, benchmarks: ['EgoSchema'], conditions: ['v_blind'], endpoints: servers.map((s) => s.url) };
+    // A finished run leaves its status (another pid, state done) behind.
+    const first = await startDetachedWorker(opts);
+    assert.equal(await waitForWorkerExit(layout, 60_000, 50), true);
+    assert.equal((await readStatus(layout))?.pid, first.pid);
+    const second = await startDetachedWorker({ ...opts, conditions: ['v_1'] });
+    // What `status --wait` (the runbook's full-run cell) looks at first.
+    const live = await readLiveStatus(layout);
+    assert.equal(live.alive || (await readStatus(layout))?.pid === second.pid, true, 'the new worker is seen at once');
+    if (live.alive) {
+      assert.equal(live.pid, second.pid);
+      assert.ok(live.status === null || live.status.pid === second.pid, `status of pid ${live.status?.pid} shown for worker ${second.pid}`);
+    }
+    assert.equal(await waitForWorkerExit(layout, 60_000, 50), true);
+  });
+
+  it('a detached worker refused the lock is an error with its reason, not "started"', async () => {
+    const sample = await copySamplePackage();
+    const layout = new PackageLayout(sample.root);
+    const held = await acquireLock(layout, 'test-holder');
+    try {
+      await assert.rejects(
+        startDetachedWorker({ package: sample.root, benchmarks: ['EgoSchema'], conditions: ['v_blind'], endpoints: servers.map((s) => s.url) }),
+        new RegExp(`exited with code 2 before taking the package lock.*pid ${process.pid}`));
+    } finally {
+      await held.release();
+    }
   });
 });
