@@ -55,6 +55,11 @@ export interface DecodeSpec {
   transport?: RawTransportKind;
   signal?: AbortSignal;
   /**
+   * Called once ffmpeg has exited, before the last onFrame promises settle: the decode's CPU is free
+   * from then on (the pipeline hands its pool slot to the next video while this one's JPEGs finish).
+   */
+  onDecoderExit?(): void;
+  /**
    * Called once per selected frame, in index order, with packed RGB (width·height·3 bytes). The buffer
    * is reused once the returned promise settles: copy what must outlive it. A rejection stops the decode.
    */
@@ -232,6 +237,7 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
   const extraBytes = asm.extraBytes;
   if (consumerError !== null) kill.abort();
   const result = await proc;
+  spec.onDecoderExit?.();
   await Promise.allSettled([...pending]);
   spec.signal?.removeEventListener('abort', onOuterAbort);
 

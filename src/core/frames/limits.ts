@@ -9,16 +9,27 @@ export class Limiter {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`limiter size must be a whole number ≥ 1, got ${size}`);
   }
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.active++;
+    const release = await this.acquire();
     try {
       return await fn();
     } finally {
+      release();
+    }
+  }
+
+  /** Takes a slot; the returned function gives it back (calling it again does nothing). */
+  async acquire(): Promise<() => void> {
+    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
       const next = this.waiting.shift();
       // The slot passes straight to the next waiter, so `active` never dips and a newcomer cannot jump the queue.
       if (next) next();
       else this.active--;
-    }
+    };
   }
   get running(): number { return this.active; }
   get queued(): number { return this.waiting.length; }

@@ -184,7 +184,15 @@ export class FramePipeline {
       return this.result(job, store, requestPaths, null, 0, 0, 0, reused);
     }
 
-    const decoded = await this.pool.run(() => this.decodeMissing(job, store, stored, missing));
+    // The pool slot is held while ffmpeg runs, not while the last JPEGs are made: the next video's
+    // decode starts as this one's ends, and the raw-frame budget still bounds what is held.
+    const freeSlot = await this.pool.acquire();
+    let decoded: Awaited<ReturnType<FramePipeline['decodeMissing']>>;
+    try {
+      decoded = await this.decodeMissing(job, store, stored, missing, freeSlot);
+    } finally {
+      freeSlot();
+    }
     if (decoded.failure) {
       return this.result(job, store, requestPaths, { kind: 'decode', message: decoded.failure }, decoded.seconds, 0, 0, 0);
     }
@@ -198,8 +206,8 @@ export class FramePipeline {
   }
 
   /** One ffmpeg run; JPEGs go to temp files, renamed only once the frame count has been confirmed. */
-  private async decodeMissing(job: VideoJob, store: FrameStore, stored: Dims, missing: Map<number, Map<string, Dims>>):
-    Promise<{ failure: string | null; seconds: number; frames: number }> {
+  private async decodeMissing(job: VideoJob, store: FrameStore, stored: Dims, missing: Map<number, Map<string, Dims>>,
+    onDecoderExit: () => void): Promise<{ failure: string | null; seconds: number; frames: number }> {
     await fs.mkdir(store.videoDir(job.hash), { recursive: true });
     const temps: Array<{ temp: string; final: string; bytes: number }> = [];
     const started = process.hrtime.bigint();
@@ -208,6 +216,7 @@ export class FramePipeline {
         videoPath: job.videoPath, width: stored.width, height: stored.height, expectedFrames: job.meta.n_frames,
         indices: [...missing.keys()], ffmpegPath: this.settings.ffmpegPath, ffprobePath: this.settings.ffprobePath,
         threads: this.settings.ffmpegThreads, transport: this.settings.rawTransport, budget: this.budget, signal: this.abort.signal,
+        onDecoderExit,
         onFrame: async (index, rgb) => {
           await Promise.all([...missing.get(index)!].map(async ([final, dims]) => {
             const temp = store.tempPath(final);

@@ -57,6 +57,24 @@ describe('frame pipeline limits', () => {
     assert.equal(most, 2);
   });
 
+  it('Limiter.acquire hands a slot to the first waiter; giving it back twice frees it once', async () => {
+    const limiter = new Limiter(1);
+    const release = await limiter.acquire();
+    const order: string[] = [];
+    const a = limiter.acquire().then((r) => { order.push('a'); return r; });
+    const b = limiter.acquire().then((r) => { order.push('b'); return r; });
+    await tick(2);
+    assert.deepEqual([limiter.running, limiter.queued, order], [1, 2, []]);
+    release();
+    release(); // a second call must not free b's slot too
+    const releaseA = await a;
+    await tick(2);
+    assert.deepEqual([limiter.running, limiter.queued, order], [1, 1, ['a']]);
+    releaseA();
+    (await b)();
+    assert.deepEqual([limiter.running, limiter.queued, order], [0, 0, ['a', 'b']]);
+  });
+
   it('KeyedMutex serialises one key and lets others run', async () => {
     const mutex = new KeyedMutex();
     const log: string[] = [];

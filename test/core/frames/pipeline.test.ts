@@ -7,6 +7,8 @@ import { FramePipeline, jpegPipeline, readJpegs, jpegFileUrls, type VideoJob, ty
 import { parseCondition, planFrames, resizeDims } from '../../../src/core/protocol';
 import { decodeFrameIndex } from '../../../src/core/sample/frameCode';
 import { makeCodedVideo, type CodedVideo } from './codedVideo';
+import { decodeSelectedFrames } from '../../../src/core/frames/ffmpegDecode';
+import { ByteBudget } from '../../../src/core/frames/limits';
 import { IJG_CHROMA, IJG_LUMA, readJpegMarkers } from './jpegInspect';
 
 const loadExeca = () => import('execa').then((m) => m.execa);
@@ -281,6 +283,28 @@ describe('frame pipeline', function () {
     await assert.rejects(p.prepare(jobFor(v169, [{ key: 'k', indices: [40], width: 398, height: 224 }])), /asks frame 40 of 40/);
     await assert.rejects(p.prepare(jobFor(v169, [{ key: 'k', indices: [0], width: 1920, height: 1080 }])), /asks 1920x1080/);
     await assert.rejects(p.prepare(jobFor(v169, [{ key: 'k', indices: [0], width: 398, height: 224 }, { key: 'k', indices: [1], width: 398, height: 224 }])), /appears twice/);
+  });
+
+  it('frees the decoder (pool slot) once ffmpeg exits, while the last frames are still being encoded', async () => {
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => { openGate = resolve; });
+    const events: string[] = [];
+    const decoding = decodeSelectedFrames({
+      videoPath: v43.videoPath, width: v43.meta.width, height: v43.meta.height, expectedFrames: v43.meta.n_frames,
+      indices: [0, 5], ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe', threads: 0, budget: new ByteBudget(64 * 2 ** 20),
+      onDecoderExit: () => events.push('exit'),
+      onFrame: async (index) => {
+        events.push(`frame ${index}`);
+        await gate; // an encode that is slow to finish
+        events.push(`encoded ${index}`);
+      },
+    });
+    for (let i = 0; i < 200 && !events.includes('exit'); i++) await new Promise((r) => setTimeout(r, 25));
+    assert.deepEqual(events, ['frame 0', 'frame 5', 'exit'], 'ffmpeg is done before the encodes are');
+    openGate();
+    const r = await decoding;
+    assert.deepEqual([r.decodedFrames, r.deliveredFrames], [6, 2]);
+    assert.deepEqual(events.slice(3).sort(), ['encoded 0', 'encoded 5']);
   });
 
   it('rejects (fatal, not a per-video failure) when ffmpeg cannot be started', async () => {
