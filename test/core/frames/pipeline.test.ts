@@ -2,6 +2,8 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { FramePipeline, jpegPipeline, readJpegs, jpegFileUrls, type VideoJob, type PreparedFrames, type FrameRequest } from '../../../src/core/frames';
 import { parseCondition, planFrames, resizeDims } from '../../../src/core/protocol';
@@ -9,6 +11,8 @@ import { decodeFrameIndex } from '../../../src/core/sample/frameCode';
 import { makeCodedVideo, type CodedVideo } from './codedVideo';
 import { decodeSelectedFrames } from '../../../src/core/frames/ffmpegDecode';
 import { ByteBudget } from '../../../src/core/frames/limits';
+
+const execFileAsync = promisify(execFile);
 import { IJG_CHROMA, IJG_LUMA, readJpegMarkers } from './jpegInspect';
 
 const loadExeca = () => import('execa').then((m) => m.execa);
@@ -283,6 +287,19 @@ describe('frame pipeline', function () {
     await assert.rejects(p.prepare(jobFor(v169, [{ key: 'k', indices: [40], width: 398, height: 224 }])), /asks frame 40 of 40/);
     await assert.rejects(p.prepare(jobFor(v169, [{ key: 'k', indices: [0], width: 1920, height: 1080 }])), /asks 1920x1080/);
     await assert.rejects(p.prepare(jobFor(v169, [{ key: 'k', indices: [0], width: 398, height: 224 }, { key: 'k', indices: [1], width: 398, height: 224 }])), /appears twice/);
+  });
+
+  it('passes frames of an odd width and height through the size check untouched (853x481, 4:2:0)', async () => {
+    // libx264 needs even sizes in 4:2:0; MPEG-4 part 2 takes odd ones, as some stored videos may have.
+    const odd = path.join(tmp, 'odd.mp4');
+    await execFileAsync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=853x481:rate=2',
+      '-frames:v', '4', '-pix_fmt', 'yuv420p', '-c:v', 'mpeg4', odd]);
+    const sizes: number[] = [];
+    const r = await decodeSelectedFrames({
+      videoPath: odd, width: 853, height: 481, expectedFrames: 4, indices: [0, 3], ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe',
+      threads: 0, budget: new ByteBudget(64 * 2 ** 20), onFrame: async (_i, rgb) => { sizes.push(rgb.length); },
+    });
+    assert.deepEqual([r.decodedFrames, r.deliveredFrames, sizes], [4, 2, [853 * 481 * 3, 853 * 481 * 3]]);
   });
 
   it('frees the decoder (pool slot) once ffmpeg exits, while the last frames are still being encoded', async () => {
