@@ -74,21 +74,26 @@ export function finishedOf(c: CellView): number {
   return c.done;
 }
 
+/**
+ * Units still to write whose last attempt (in an earlier run) failed are shown as failed, not todo,
+ * until a run asks them again: the same rule for the live worker and the dry run. `failedBefore` is a
+ * subset of `todo`.
+ */
+function moveFailedBefore(todo: number, failed: number, failedBefore: number): { todo: number; failed: number } {
+  const moved = Math.min(failedBefore, todo);
+  return { todo: todo - moved, failed: failed + moved };
+}
+
 export function fromWorkerStatus(s: WorkerStatus, live: boolean): ProgressView {
-  const cells: CellView[] = s.cells.map((c) => {
-    // As in fromDryRun: units that failed in an earlier run are failed, not todo, until asked again.
-    const failedBefore = Math.min(c.failedBefore, c.todo);
-    return {
-      benchmark: c.benchmark,
-      condition: c.condition,
-      total: c.total,
-      done: c.done,
-      todo: c.todo - failedBefore,
-      na: c.na,
-      reuse: c.reuse,
-      failed: c.failed + c.noVideo + failedBefore,
-    };
-  });
+  const cells: CellView[] = s.cells.map((c) => ({
+    benchmark: c.benchmark,
+    condition: c.condition,
+    total: c.total,
+    done: c.done,
+    ...moveFailedBefore(c.todo, c.failed + c.noVideo, c.failedBefore),
+    na: c.na,
+    reuse: c.reuse,
+  }));
   const benchmarks = group(cells);
   return {
     source: 'worker',
@@ -109,22 +114,17 @@ export function fromWorkerStatus(s: WorkerStatus, live: boolean): ProgressView {
 }
 
 export function fromDryRun(d: DryRunJson): ProgressView {
-  const cells: CellView[] = d.rows.map((r) => {
-    // A subset of todo + reuse: units whose last attempt failed (the worker counted them as failed too).
-    const failedBefore = Math.min(r.failed_before ?? 0, r.todo + r.reuse);
-    return {
-      benchmark: r.benchmark,
-      condition: r.condition,
-      total: r.todo + r.NA + r.reuse + r.done + r.no_video + (r.bad_meta ?? 0),
-      done: r.done,
-      // Every unit is one of done / NA / reuse / todo / no_video / bad_meta: NA and reuse rows are still to write.
-      todo: r.todo + r.NA + r.reuse - failedBefore,
-      na: r.NA,
-      reuse: r.reuse,
-      // Items that cannot run as they are (no video, an invalid meta.json) or that failed when asked.
-      failed: r.no_video + (r.bad_meta ?? 0) + failedBefore,
-    };
-  });
+  const cells: CellView[] = d.rows.map((r) => ({
+    benchmark: r.benchmark,
+    condition: r.condition,
+    total: r.todo + r.NA + r.reuse + r.done + r.no_video + (r.bad_meta ?? 0),
+    done: r.done,
+    // Every unit is one of done / NA / reuse / todo / no_video / bad_meta: NA and reuse rows are still to
+    // write; no video or an invalid meta.json is failed. failed_before is a subset of todo + reuse.
+    ...moveFailedBefore(r.todo + r.NA + r.reuse, r.no_video + (r.bad_meta ?? 0), Math.min(r.failed_before ?? 0, r.todo + r.reuse)),
+    na: r.NA,
+    reuse: r.reuse,
+  }));
   const benchmarks = group(cells);
   return {
     source: 'artifacts',

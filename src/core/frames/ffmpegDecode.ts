@@ -135,20 +135,20 @@ async function probeSize(spec: DecodeSpec): Promise<{ width: number; height: num
   }
 }
 
-/** The name of the size-check filter instance; ffmpeg's log lines for it carry this name. */
-const SIZE_CHECK = 'crop@fpsweep_size_check';
+/** The size-check filter instance's name; ffmpeg's log lines for it carry this name. */
+const SIZE_CHECK_NAME = 'fpsweep_size_check';
 
 /**
  * `crop` that passes a W×H frame untouched and refuses (width 0) a frame of any other size. `exact=1`:
  * without it, crop rounds an odd width or height down to the chroma grid (853x481 → 852x480 in 4:2:0).
  */
 export function sizeCheckFilter(width: number, height: number): string {
-  return `${SIZE_CHECK}=w='if(eq(iw,${width})*eq(ih,${height}),iw,0)':h=ih:x=0:y=0:exact=1`;
+  return `crop@${SIZE_CHECK_NAME}=w='if(eq(iw,${width})*eq(ih,${height}),iw,0)':h=ih:x=0:y=0:exact=1`;
 }
 
 /** ffmpeg failed because the frames are not the size meta.json gives (the size-check filter refused them). */
 function isSizeCheckFailure(stderr: string): boolean {
-  return stderr.includes('fpsweep_size_check');
+  return stderr.includes(SIZE_CHECK_NAME);
 }
 
 export function ffmpegDecodeArgs(spec: Pick<DecodeSpec, 'videoPath' | 'threads' | 'width' | 'height'>, selected: readonly number[]): string[] {

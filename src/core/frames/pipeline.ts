@@ -187,12 +187,7 @@ export class FramePipeline {
     // The pool slot is held while ffmpeg runs, not while the last JPEGs are made: the next video's
     // decode starts as this one's ends, and the raw-frame budget still bounds what is held.
     const freeSlot = await this.pool.acquire();
-    let decoded: Awaited<ReturnType<FramePipeline['decodeMissing']>>;
-    try {
-      decoded = await this.decodeMissing(job, store, stored, missing, freeSlot);
-    } finally {
-      freeSlot();
-    }
+    const decoded = await this.decodeMissing(job, store, stored, missing, freeSlot).finally(freeSlot);
     if (decoded.failure) {
       return this.result(job, store, requestPaths, { kind: 'decode', message: decoded.failure }, decoded.seconds, 0, 0, 0);
     }

@@ -62,6 +62,7 @@ export class CellBook {
 
   /** A unit is resolved (row written or failure logged): it no longer counts as failed before. */
   private resolved(u: WorkUnit, c: Cell): void {
+    if (this.retrying.size === 0) return; // the usual case: no key to build per row
     if (this.retrying.delete(unitKey(u.benchmark, u.item.item_id, u.condition))) c.failedBefore--;
   }
 
