@@ -1,5 +1,7 @@
 // Frame pipeline benchmark (not a test):
 //   npx tsx bench/frames.ts [--scale N] [--source sample|natural] [--pool N] [--threads N] [--naive-frames N] [--keep] [--package DIR]
+// On more than 4 cores, run it as `UV_THREADPOOL_SIZE=<cores> npx tsx bench/frames.ts …`: tsx starts libuv's pool
+// before this file runs, so the sizing fpsweep's own entry points do (threadPool.ts) cannot happen here.
 // --keep leaves the work folder (its pkg/ is the package); --package DIR reuses such a package (same --scale)
 // instead of making one (the natural package takes minutes to encode).
 //
@@ -35,7 +37,7 @@ import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { FramePipeline, defaultPoolSize, jpegPipeline, type FrameRequest, type VideoJob } from '../src/core/frames';
+import { FramePipeline, defaultPoolSize, jpegPipeline, resolveOptions, type FrameRequest, type VideoJob } from '../src/core/frames';
 import { PackageLayout } from '../src/core/package/layout';
 import { videoMetaSchema, type VideoMeta } from '../src/core/package/schemas';
 import { DEFAULT_CONDITIONS, parseCondition, planFrames } from '../src/core/protocol';
@@ -48,8 +50,8 @@ interface Args {
   scale: number;
   source: 'sample' | 'natural';
   pool: number;
-  /** ffmpeg decoder threads per video in (a); 0 = ffmpeg's choice (the pipeline's default). */
-  threads: number;
+  /** ffmpeg decoder threads per video in (a); 0 = ffmpeg's choice; unset = the pipeline's default for the pool. */
+  threads: number | undefined;
   naiveFrames: number;
   keep: boolean;
   package: string | null;
@@ -61,7 +63,7 @@ function parse(): Args {
       scale: { type: 'string', default: '1' },
       source: { type: 'string', default: 'sample' },
       pool: { type: 'string' },
-      threads: { type: 'string', default: '0' },
+      threads: { type: 'string' },
       'naive-frames': { type: 'string', default: '400' },
       keep: { type: 'boolean', default: false },
       package: { type: 'string' },
@@ -71,7 +73,7 @@ function parse(): Args {
   if (source !== 'sample' && source !== 'natural') throw new Error('--source is sample or natural');
   return {
     scale: Number(values.scale), source, pool: values.pool ? Number(values.pool) : defaultPoolSize(),
-    threads: Number(values.threads), naiveFrames: Number(values['naive-frames']), keep: Boolean(values.keep),
+    threads: values.threads === undefined ? undefined : Number(values.threads), naiveFrames: Number(values['naive-frames']), keep: Boolean(values.keep),
     package: values.package ? path.resolve(values.package) : null,
   };
 }
@@ -190,8 +192,10 @@ async function main() {
   const args = parse();
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'fpsweep-bench-frames-'));
   const root = args.package ?? path.join(work, 'pkg');
+  const settings = resolveOptions({ storeDir: work, poolSize: args.pool, ffmpegThreads: args.threads });
   console.log(`bench/frames: scale ${args.scale}, ${args.package ? `package ${args.package}` : `source ${args.source}`}, pool ${args.pool}, ` +
-    `${os.availableParallelism()} cores, ffmpeg + sharp`);
+    `ffmpeg threads ${settings.ffmpegThreads || 'auto'}, ${os.availableParallelism()} cores, ` +
+    `sharp on ${process.env.UV_THREADPOOL_SIZE ?? 4} libuv threads, ffmpeg + sharp`);
   const made = await timed(async () => (args.package ? planSample(args.scale) : preparePackage(args, root)));
   const plan = made.value;
   const w = await buildWorkload(root, plan);

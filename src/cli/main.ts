@@ -1,5 +1,6 @@
 // fpsweep <verb> --package DIR [options]: the same engine the extension drives.
 import { InputError, UsageError } from '../core/errors';
+import { sizeThreadPool } from '../core/frames/threadPool';
 
 type VerbModule = { run(args: string[]): Promise<number>; summary: string };
 
@@ -60,6 +61,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
+  sizeThreadPool(); // before anything starts libuv's pool (threadPool.ts)
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -7,8 +7,22 @@ export const MiB = 1024 * 1024;
 export const GiB = 1024 * MiB;
 
 /** Cores − 1 (one core left for the runner, sharp's threads and the servers' clients), at least 1. */
-export function defaultPoolSize(): number {
-  return Math.max(1, os.availableParallelism() - 1);
+export function defaultPoolSize(cores = os.availableParallelism()): number {
+  return Math.max(1, cores - 1);
+}
+
+/**
+ * ffmpeg's decoder threads per video. One decode alone gets ffmpeg's own choice (0: frame threads over all
+ * cores). Several decodes share the cores instead: ffmpeg's choice in each of them would start about
+ * cores + 1 threads per video (cores − 1 videos × ~cores threads on a many-core host), most of them waiting.
+ */
+export function defaultFfmpegThreads(poolSize: number, cores = os.availableParallelism()): number {
+  return poolSize <= 1 ? 0 : Math.max(1, Math.floor(cores / poolSize));
+}
+
+/** Raw-frame budget: 128 MiB, or 24 MiB per decode (eight 720p frames) when the pool is larger than 5. */
+export function defaultMaxBufferedBytes(poolSize: number): number {
+  return Math.max(128 * MiB, poolSize * 24 * MiB);
 }
 
 export const framePipelineOptionsSchema = z.object({
@@ -18,22 +32,28 @@ export const framePipelineOptionsSchema = z.object({
   poolSize: z.number().int().min(1).default(defaultPoolSize),
   /** Videos prepare-ahead() keeps in preparation or ready before the consumer takes them; default 2 × poolSize. */
   prefetchDepth: z.number().int().min(1).optional(),
-  /** Raw decoded frames held in memory at once, over all decodes (720p RGB is 2.76 MB a frame). */
-  maxBufferedBytes: z.number().int().min(1).default(128 * MiB),
+  /** Raw decoded frames held in memory at once, over all decodes (720p RGB is 2.76 MB a frame); default defaultMaxBufferedBytes. */
+  maxBufferedBytes: z.number().int().min(1).optional(),
   /** Store size above which unpinned JPEGs are evicted, least recently used first. */
   storeCapBytes: z.number().int().min(0).default(20 * GiB),
   ffmpegPath: z.string().min(1).default(() => process.env.FFMPEG_BIN ?? 'ffmpeg'),
   ffprobePath: z.string().min(1).default(() => process.env.FFPROBE_BIN ?? 'ffprobe'),
-  /** ffmpeg's decoder threads per video; 0 = ffmpeg's own choice. */
-  ffmpegThreads: z.number().int().min(0).default(0),
+  /** ffmpeg's decoder threads per video; 0 = ffmpeg's own choice; default defaultFfmpegThreads. */
+  ffmpegThreads: z.number().int().min(0).optional(),
   /** How raw frames reach node: a Unix socket read in place (default where available) or a pipe (rawTransport.ts). */
   rawTransport: z.enum(['socket', 'pipe']).default(defaultRawTransport),
 }).strict();
 
 export type FramePipelineOptions = z.input<typeof framePipelineOptionsSchema>;
-export type FramePipelineSettings = z.output<typeof framePipelineOptionsSchema> & { prefetchDepth: number };
+export type FramePipelineSettings = z.output<typeof framePipelineOptionsSchema>
+  & { prefetchDepth: number; maxBufferedBytes: number; ffmpegThreads: number };
 
 export function resolveOptions(opts: FramePipelineOptions): FramePipelineSettings {
   const s = framePipelineOptionsSchema.parse(opts);
-  return { ...s, prefetchDepth: s.prefetchDepth ?? 2 * s.poolSize };
+  return {
+    ...s,
+    prefetchDepth: s.prefetchDepth ?? 2 * s.poolSize,
+    maxBufferedBytes: s.maxBufferedBytes ?? defaultMaxBufferedBytes(s.poolSize),
+    ffmpegThreads: s.ffmpegThreads ?? defaultFfmpegThreads(s.poolSize),
+  };
 }

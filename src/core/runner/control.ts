@@ -6,6 +6,7 @@ import { existsSync, openSync, closeSync, mkdirSync, promises as fs } from 'node
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { sizeThreadPool } from '../frames/threadPool';
 import { PackageLayout } from '../package/layout';
 import { liveLockHolder, readLock } from './lock';
 import { runOptionsSchema, type RunOptionsInput } from './runOptions';
@@ -57,6 +58,12 @@ export const WORKER_START_TIMEOUT_MS = 60_000;
  * is an error carrying what it wrote to logs/runner.log; callers that want the refusal before the
  * spawn check isWorkerAlive() first (the `run` verb does).
  */
+function withThreadPoolSize(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const sized = { ...env };
+  sizeThreadPool(sized);
+  return sized;
+}
+
 export async function startDetachedWorker(opts: RunOptionsInput, env: NodeJS.ProcessEnv = process.env,
   startTimeoutMs = WORKER_START_TIMEOUT_MS): Promise<DetachedWorker> {
   const options = runOptionsSchema.parse(opts);
@@ -72,7 +79,8 @@ export async function startDetachedWorker(opts: RunOptionsInput, env: NodeJS.Pro
     child = spawn(command, [...args, '--options', JSON.stringify(options)], {
       detached: true,
       stdio: ['ignore', fd, fd],
-      env,
+      // Sized before the worker starts: a loader (tsx in a source checkout) may start libuv's pool first.
+      env: withThreadPoolSize(env),
       cwd: layout.root,
     });
   } finally {

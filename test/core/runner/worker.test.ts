@@ -3,6 +3,7 @@
 // cannot clean up servers it launched; given ones outlive it, as on a real host).
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
 import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS, type SampleFixture } from '../sample/fixture';
 import { PackageLayout } from '../../../src/core/package/layout';
 import { runSweep } from '../../../src/core/runner/sweep';
@@ -11,6 +12,7 @@ import { runOptionsSchema } from '../../../src/core/runner/runOptions';
 import { isWorkerAlive, startDetachedWorker, waitForWorkerExit } from '../../../src/core/runner/control';
 import { readLiveStatus, readStatus } from '../../../src/core/runner/status';
 import { acquireLock } from '../../../src/core/runner/lock';
+import { threadPoolSizeFor } from '../../../src/core/frames/threadPool';
 import { main as cliMain } from '../../../src/cli/main';
 import { artifactKey, assertConsistent, readArtifacts, rowKeySet, startStandin, type Standin } from './helpers';
 
@@ -163,6 +165,22 @@ describe('runner: the background worker', function () {
       assert.ok(live.status === null || live.status.pid === second.pid, `status of pid ${live.status?.pid} shown for worker ${second.pid}`);
     }
     assert.equal(await waitForWorkerExit(layout, 60_000, 50), true);
+  });
+
+  it('the detached worker starts with libuv\'s pool sized for the cores, or as the user set it', async () => {
+    const sample = await copySamplePackage();
+    const layout = new PackageLayout(sample.root);
+    const opts = { package: sample.root, benchmarks: BENCHES, conditions: CONDS, endpoints: servers.map((s) => s.url) };
+    const environOf = async (pid: number) => (await fs.readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
+    const { UV_THREADPOOL_SIZE: _unset, ...env } = process.env;
+    for (const [given, expected] of [[undefined, String(threadPoolSizeFor(os.availableParallelism()))], ['3', '3']] as const) {
+      const w = await startDetachedWorker(opts, given === undefined ? env : { ...env, UV_THREADPOOL_SIZE: given });
+      // It holds the lock when startDetachedWorker returns, with minutes of slow requests ahead.
+      const environ = await environOf(w.pid);
+      process.kill(w.pid, 'SIGKILL');
+      assert.equal(await waitForWorkerExit(layout, 30_000, 50), true);
+      assert.deepEqual(environ.filter((e) => e.startsWith('UV_THREADPOOL_SIZE=')), [`UV_THREADPOOL_SIZE=${expected}`]);
+    }
   });
 
   it('a detached worker refused the lock is an error with its reason, not "started"', async () => {
