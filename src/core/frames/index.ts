@@ -29,6 +29,8 @@
 //   meta width×height → `decode` with ffmpeg's last stderr lines / the numbers; these fail that video's
 //   requests only. A rejected prepare() is fatal (malformed job, disk, ffmpeg missing, close()).
 // - Memory: raw frames held at once ≤ maxBufferedBytes over all decodes (ffmpeg is blocked beyond it).
+// - Cores: `poolSize` decodes share them (ffmpegThreads: ffmpeg's own choice for one decode, cores ÷ pool
+//   for several); sharp's encodes run on libuv's pool, which a process entry point sizes (threadPool.ts).
 // - Raw frames travel from ffmpeg over a Unix socket read in place (rawTransport.ts; `rawTransport: 'pipe'`
 //   is the portable fallback, default on Windows); frameAssembler.ts cuts the bytes into frames.
 // - Store: <frameStoreDir>/<hash>/<index>_<w>x<h>.jpg, atomic writes, LRU eviction of unpinned files
@@ -39,7 +41,10 @@ export { FramePipeline, readJpegs, jpegFileUrls, jpegDataUrl } from './pipeline'
 export type {
   FrameRequest, VideoJob, PreparedVideo, PreparedRequest, PreparedFrames, FailedFrames, FrameFailureKind, PipelineStats,
 } from './pipeline';
-export { framePipelineOptionsSchema, defaultPoolSize, resolveOptions, MiB, GiB } from './options';
+export {
+  framePipelineOptionsSchema, defaultPoolSize, defaultFfmpegThreads, defaultMaxBufferedBytes, resolveOptions, MiB, GiB,
+} from './options';
+export { sizeThreadPool, threadPoolSizeFor } from './threadPool';
 export type { FramePipelineOptions, FramePipelineSettings } from './options';
 export { FrameStore, frameFileName } from './store';
 export type { StoreStats } from './store';
