@@ -120,13 +120,18 @@ const probeSchema = z.object({
   streams: z.array(z.object({ width: z.number().int(), height: z.number().int() }).passthrough()).min(1),
 });
 
+/** execa's result for a program that could not be started at all (missing, not executable): no exit, no signal. */
+function neverStarted(r: { exitCode?: number; signal?: string; isCanceled: boolean }): boolean {
+  return r.exitCode === undefined && r.signal === undefined && !r.isCanceled;
+}
+
 /** The coded size of the first video stream (what ffmpeg outputs with -noautorotate), or why it is not known. */
 async function probeSize(spec: DecodeSpec): Promise<{ width: number; height: number } | string> {
   const execa = await loadExeca();
   const r = await execa(spec.ffprobePath, [
     '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'json', spec.videoPath,
   ], { reject: false, cancelSignal: spec.signal, stdin: 'ignore' });
-  if (r.exitCode === undefined && r.signal === undefined && !r.isCanceled) return `cannot run ffprobe (${spec.ffprobePath})`;
+  if (neverStarted(r)) return `cannot run ffprobe (${spec.ffprobePath})`;
   if (r.exitCode !== 0) return `ffprobe exit ${r.exitCode}: ${lastLinesOf(String(r.stderr)) || 'no message'}`;
   try {
     return probeSchema.parse(JSON.parse(String(r.stdout))).streams[0];
@@ -247,7 +252,7 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
   if (spec.signal?.aborted) throw spec.signal.reason ?? new Error('decode aborted');
   if (consumerError !== null) throw consumerError;
 
-  if (result.exitCode === undefined && result.signal === undefined && !result.isCanceled) {
+  if (neverStarted(result)) {
     throw new Error(`cannot run ffmpeg (${spec.ffmpegPath}): ${result.originalMessage ?? result.message}`);
   }
   const decoded = progress.frames();

@@ -57,11 +57,14 @@ export async function readLiveStatus(layout: PackageLayout): Promise<LiveStatus>
     const now = csv.done.count(c.benchmark, c.condition);
     c.done = now;
     c.todo = Math.max(0, c.total - c.done - c.failed - c.noVideo);
+    // Rows written after the last status may be earlier failures asked again: failed-before is part of todo.
+    c.failedBefore = Math.min(c.failedBefore, c.todo);
     done += now;
   }
   status.totals.done = done;
   status.totals.inFlight = 0;
   status.totals.todo = status.cells.reduce((s, c) => s + c.todo, 0);
+  status.totals.failedBefore = status.cells.reduce((s, c) => s + c.failedBefore, 0);
   if (!['done', 'failed', 'stopped'].includes(status.state)) {
     status.message = `the worker (pid ${status.pid}) is no longer running and did not finish; see logs/runner.log, then run again to resume`;
     status.state = 'failed';
