@@ -4,10 +4,7 @@
 import type { LineProblem } from '../errors';
 import { readJsonl } from '../package/jsonl';
 import { failureRecordSchema } from '../package/schemas';
-
-export function unitKey(benchmark: string, itemId: string, condition: string): string {
-  return `${benchmark}\0${itemId}\0${condition}`;
-}
+import { unitKey } from '../package/unitKey';
 
 /** The failed units' keys; a missing log is no failure, a bad line a problem (file:line). */
 export async function readFailedKeys(file: string): Promise<{ keys: Set<string>; problems: LineProblem[] }> {

@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { InputError, type LineProblem } from '../errors';
 import { REUSE_RULES } from '../protocol/rules';
+import { unitKey } from './unitKey';
 
 const NL = 0x0a;
 
@@ -69,14 +70,11 @@ export const REQUIRED_COLUMNS = ['benchmark', 'item_id', 'condition'] as const;
 /** Conditions whose rows are indexed for the reuse rules (SPEC §2.4). */
 const REUSE_SOURCES: ReadonlySet<string> = new Set(REUSE_RULES.map((r) => r.from));
 
-function answerKey(benchmark: string, itemId: string, condition: string): string {
-  return `${benchmark}\u0000${itemId}\u0000${condition}`;
-}
 
 /** pred/correct of the stored row (benchmark, item_id, condition), for a reuse source condition. */
 export function storedAnswer(csv: Pick<ResultsCsv, 'reuseAnswers'>, benchmark: string, itemId: string,
   condition = 'v_32'): StoredAnswer | undefined {
-  return csv.reuseAnswers.get(answerKey(benchmark, itemId, condition));
+  return csv.reuseAnswers.get(unitKey(benchmark, itemId, condition));
 }
 
 interface Scanned {
@@ -205,7 +203,7 @@ export async function readResultsCsv(file: string, opts: ReadResultsOptions = {}
       return;
     }
     if (REUSE_SOURCES.has(c)) {
-      reuseAnswers.set(answerKey(b, it, c), {
+      reuseAnswers.set(unitKey(b, it, c), {
         pred: cols.pred >= 0 ? record[cols.pred] ?? '' : '',
         correct: cols.correct >= 0 ? record[cols.correct] ?? '' : '',
       });

@@ -7,12 +7,10 @@ import * as path from 'node:path';
 import type { PackageLayout } from '../package/layout';
 import { CSV_HEADER, rawRecordSchema, type RawRecord } from '../package/schemas';
 import type { DoneSet } from '../package/resultsCsv';
+import { unitKey } from '../package/unitKey';
 import { AppendFile, AppendFiles } from './appendFile';
 import { csvHeaderLine, csvLine } from './csvRow';
 
-export function rowKey(benchmark: string, itemId: string, condition: string): string {
-  return `${benchmark}\u0000${itemId}\u0000${condition}`;
-}
 
 export class DuplicateRowError extends Error {}
 
@@ -49,13 +47,13 @@ export class ResultsWriter {
   }
 
   isDone(benchmark: string, itemId: string, condition: string): boolean {
-    return this.done.has(benchmark, itemId, condition) || this.written.has(rowKey(benchmark, itemId, condition));
+    return this.done.has(benchmark, itemId, condition) || this.written.has(unitKey(benchmark, itemId, condition));
   }
 
   /** Raw record (fsynced), then CSV row. Resolves when both are written. */
   write(record: RawRecord): Promise<void> {
     const rec = rawRecordSchema.parse(record); // every key present, right types: fail before touching disk
-    const key = rowKey(rec.benchmark, rec.item_id, rec.condition);
+    const key = unitKey(rec.benchmark, rec.item_id, rec.condition);
     if (this.isDone(rec.benchmark, rec.item_id, rec.condition)) {
       return Promise.reject(new DuplicateRowError(`a row for (${rec.benchmark}, ${rec.item_id}, ${rec.condition}) exists already; not written twice`));
     }
@@ -76,7 +74,7 @@ export class ResultsWriter {
    * two writes). Appends the row from the raw record; the raw line is not written again.
    */
   completeRow(record: RawRecord): Promise<void> {
-    const key = rowKey(record.benchmark, record.item_id, record.condition);
+    const key = unitKey(record.benchmark, record.item_id, record.condition);
     if (this.isDone(record.benchmark, record.item_id, record.condition)) return Promise.resolve();
     this.written.add(key);
     const p = this.chain.then(() => this.csv.append(csvLine(this.header, record), true));

@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import { PackageLayout } from '../package/layout';
 import { loadPackage } from '../package/load';
 import type { FailureKind, RawRecord, TimingRecord } from '../package/schemas';
+import { unitKey } from '../package/unitKey';
 import { buildWorkPlan, loadVideoFramePlans, type VideoWork, type WorkUnit } from '../plan';
 import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS } from '../protocol/conditions';
 import { MAX_MODEL_LEN } from '../protocol/constants';
@@ -73,9 +74,6 @@ interface VideoJob extends SchedVideo {
   prepared: PreparedVideoFrames | null;
 }
 
-function unitKey(u: WorkUnit): string {
-  return `${u.benchmark}\u0000${u.item.item_id}\u0000${u.condition}`;
-}
 
 function isoNow(): string {
   return new Date().toISOString();
@@ -301,7 +299,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
         const units = new Map<string, WorkUnit>();
         const tasks: SchedTask[] = [];
         for (const u of work.units) {
-          const key = unitKey(u);
+          const key = unitKey(u.benchmark, u.item.item_id, u.condition);
           units.set(key, u);
           tasks.push({ key, group: `${work.hash}\u0000${u.condition}`, cost: Math.max(1, Number.isFinite(u.predictedPromptTokens) ? u.predictedPromptTokens! : 1) });
         }
