@@ -13,12 +13,25 @@ interface ItemView {
 }
 
 let card: HTMLElement | undefined;
+let lookup: HTMLElement | undefined;
 
+/**
+ * The lookup form, made once for the panel's life: the report is drawn again whenever the artifacts
+ * change (every few seconds while a sweep runs), and what the user typed or is reading must survive it.
+ */
 export function itemLookup(benchmarks: string[]): Node {
+  lookup ??= makeLookup(benchmarks);
+  return lookup;
+}
+
+function makeLookup(benchmarks: string[]): HTMLElement {
   const bench = el('vscode-textfield', { id: 'item-bench', placeholder: 'benchmark', value: benchmarks[0] ?? '' }) as HTMLElement & { value: string };
   const id = el('vscode-textfield', { id: 'item-id', placeholder: 'item id' }) as HTMLElement & { value: string };
   const show = el('vscode-button', { id: 'item-show' }, 'Show item');
   show.addEventListener('click', () => void showItem(bench.value.trim(), id.value.trim()));
+  id.addEventListener('keydown', (e) => {
+    if ((e as KeyboardEvent).key === 'Enter') void showItem(bench.value.trim(), id.value.trim());
+  });
   card = el('div', { id: 'item-card', 'aria-live': 'polite' });
   return el('div', { class: 'lookup' }, bench, ' ', id, ' ', show, card);
 }

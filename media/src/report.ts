@@ -47,11 +47,15 @@ function draw(body: () => Node): void {
     // A report whose shape we do not know: say so and still show it (escaped) rather than nothing.
     content = el('div', {}, el('p', { class: 'error' }, `Could not lay out this report: ${(err as Error).message}`));
   }
+  // A redraw keeps what the reader did: scroll position, the field being typed in (items.ts keeps its value).
   const scroll = { x: window.scrollX, y: window.scrollY };
+  const focused = document.activeElement;
   clear(app);
   app.appendChild(el('header', {}, el('h1', {}, `fpsweep: ${REPORT_TITLES[kind]}`), refresh));
   app.appendChild(content);
+  if (focused instanceof HTMLElement && focused.isConnected && document.activeElement !== focused) focused.focus();
   window.scrollTo(scroll.x, scroll.y);
+  app.dataset.draws = String(Number(app.dataset.draws ?? 0) + 1); // lets a UI test wait for a redraw
 }
 
 async function main(): Promise<void> {

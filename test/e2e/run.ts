@@ -200,9 +200,22 @@ async function main(): Promise<void> {
       if (!/\d+ failure\(s\)/.test(text)) throw new Error(`the failures webview shows no failure count:\n${text.slice(0, 1500)}`);
       // The sample's MVBench item whose question holds markup, looked up in the webview like a user would.
       const xss = xssItem(pkg);
+      // The report is drawn again whenever the artifacts change (a sweep may be running): what was typed
+      // and the card shown must survive a redraw, here forced with the Refresh button.
+      const redraw = async () => {
+        const draws = () => frame.evaluate<string>("document.getElementById('app').dataset.draws");
+        const before = await draws();
+        await frame.locator('header vscode-button', { hasText: 'Refresh' }).click();
+        // Polled from here: the webview's CSP (no eval) refuses waitForFunction's string form.
+        for (const t0 = Date.now(); (await draws()) === before;) {
+          if (Date.now() - t0 > 30_000) throw new Error('the failures report was not drawn again after Refresh');
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
       await frame.locator('#item-bench input').fill('MVBench');
       await frame.locator('#item-id input').fill(xss.item_id);
-      await frame.locator('#item-show').click();
+      await redraw();
+      await frame.locator('#item-id input').press('Enter'); // as the Show button does
       const q = frame.locator('#item-card .question');
       await q.waitFor({ timeout: 20_000 });
       const shown = await q.innerText();
