@@ -70,7 +70,6 @@ export const REQUIRED_COLUMNS = ['benchmark', 'item_id', 'condition'] as const;
 /** Conditions whose rows are indexed for the reuse rules (SPEC §2.4). */
 const REUSE_SOURCES: ReadonlySet<string> = new Set(REUSE_RULES.map((r) => r.from));
 
-
 /** pred/correct of the stored row (benchmark, item_id, condition), for a reuse source condition. */
 export function storedAnswer(csv: Pick<ResultsCsv, 'reuseAnswers'>, benchmark: string, itemId: string,
   condition = 'v_32'): StoredAnswer | undefined {

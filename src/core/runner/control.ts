@@ -51,6 +51,13 @@ export interface DetachedWorker {
 /** How long startDetachedWorker waits for the new worker to take the package lock. */
 export const WORKER_START_TIMEOUT_MS = 60_000;
 
+/** The worker's environment: libuv's pool sized for sharp's encodes unless the user sized it (threadPool.ts). */
+function withThreadPoolSize(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const sized = { ...env };
+  sizeThreadPool(sized);
+  return sized;
+}
+
 /**
  * Starts the sweep in a detached worker and returns once it holds the package lock (well under a
  * second), so whoever follows it next (`status --wait`, the runbook) sees this worker and not the
@@ -58,12 +65,6 @@ export const WORKER_START_TIMEOUT_MS = 60_000;
  * is an error carrying what it wrote to logs/runner.log; callers that want the refusal before the
  * spawn check isWorkerAlive() first (the `run` verb does).
  */
-function withThreadPoolSize(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const sized = { ...env };
-  sizeThreadPool(sized);
-  return sized;
-}
-
 export async function startDetachedWorker(opts: RunOptionsInput, env: NodeJS.ProcessEnv = process.env,
   startTimeoutMs = WORKER_START_TIMEOUT_MS): Promise<DetachedWorker> {
   const options = runOptionsSchema.parse(opts);
