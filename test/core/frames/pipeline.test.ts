@@ -396,6 +396,23 @@ describe('frame pipeline', function () {
     for (const k of [0, 100, every3rd.length - 1]) assert.equal(await decodeFrameIndex(await fs.readFile(paths[k])), every3rd[k]);
   });
 
+  it('more decodes than the raw-frame budget holds frames (a many-core pool): every video completes, within the budget', async () => {
+    // Four decodes at once share a budget of one 1280x720 frame: each waits its turn for a buffer.
+    const frameBytes = 1280 * 720 * 3;
+    const p = newPipeline('pool-over-budget', { poolSize: 4, ffmpegThreads: 1, maxBufferedBytes: frameBytes });
+    const videos = [v169, v43, v916, v480];
+    const jobs = videos.map((v) => jobFor(v, [{ ...planned(v, 'v_8_s224'), key: 'a' }, { ...planned(v, 'v_1'), key: 'b' }]));
+    const prepared = await Promise.all(jobs.map((j) => p.prepare(j)));
+    for (const [k, v] of videos.entries()) {
+      for (const r of jobs[k].requests) {
+        const shown = await Promise.all((await readJpegs(ok(prepared[k], r.key).paths)).map((b) => decodeFrameIndex(b)));
+        assert.deepEqual(shown, r.indices, `${v.hash} ${r.key}`);
+      }
+    }
+    const stats = await p.stats();
+    assert.ok(stats.peakBufferedBytes <= frameBytes, `peak ${stats.peakBufferedBytes} ≤ ${frameBytes}`);
+  });
+
   it('prepareAhead keeps at most prefetchDepth videos ahead of its consumer and yields them all', async () => {
     const p = newPipeline('ahead', { poolSize: 1, prefetchDepth: 2 });
     let pulled = 0;
