@@ -8,7 +8,7 @@ import { loadPackage } from '../package/load';
 import { readResultsCsv, type TornTail } from '../package/resultsCsv';
 import { buildWorkPlan } from '../plan/buildWorkPlan';
 import { emptyCounts, type UnitCounts, type WorkPlan } from '../plan/types';
-import { readFailedKeys } from './failedBefore';
+import { readFailedKeys } from '../package/failedKeys';
 import { unitKey } from '../package/unitKey';
 
 export const COUNT_KEYS = ['todo', 'NA', 'reuse', 'done', 'no_video', 'bad_meta', 'context_refusals', 'failed_before'] as const;

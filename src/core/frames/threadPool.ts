@@ -9,7 +9,8 @@ export function threadPoolSizeFor(cores: number): number {
   return Math.max(4, Math.min(1024, cores));
 }
 
-/** Sets UV_THREADPOOL_SIZE for this process (and its children) unless the user set it. */
-export function sizeThreadPool(env: NodeJS.ProcessEnv = process.env, cores = os.availableParallelism()): void {
+/** Sets UV_THREADPOOL_SIZE in `env` (this process's by default) unless the user set it; returns `env`. */
+export function sizeThreadPool(env: NodeJS.ProcessEnv = process.env, cores = os.availableParallelism()): NodeJS.ProcessEnv {
   if (!env.UV_THREADPOOL_SIZE) env.UV_THREADPOOL_SIZE = String(threadPoolSizeFor(cores));
+  return env;
 }

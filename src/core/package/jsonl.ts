@@ -61,6 +61,17 @@ export function parseJsonlText<T>(text: string, file: string, schema: z.ZodType<
   return { records, problems };
 }
 
+/** readJsonl for a log that may not exist yet (before the first run): a missing file is empty, not an error. */
+export async function readOptionalJsonl<T>(file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+  opts: JsonlOptions = {}): Promise<JsonlResult<T> & { present: boolean }> {
+  try {
+    return { present: true, ...(await readJsonl(file, schema, opts)) };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { present: false, records: [], problems: [] };
+    throw err;
+  }
+}
+
 /** Reads and validates a JSONL file. A missing file is an error for the caller (ENOENT is thrown). */
 export async function readJsonl<T>(file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>,
   opts: JsonlOptions = {}): Promise<JsonlResult<T>> {

@@ -117,6 +117,9 @@ export const rawRecordSchema = z.object({
 });
 export type RawRecord = z.infer<typeof rawRecordSchema>;
 
+/** What a failures.jsonl line should be, for problem messages. */
+export const FAILURE_LINE = 'a failure line {benchmark, item_id, condition, kind, message, endpoint, attempts, ts}';
+
 export const failureRecordSchema = z.object({
   benchmark: z.string(),
   item_id: z.string(),

@@ -5,9 +5,9 @@ import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import type { LineProblem } from '../errors';
 import { PackageLayout } from '../package/layout';
-import { readJsonl } from '../package/jsonl';
+import { readOptionalJsonl } from '../package/jsonl';
 import { readResultsCsv } from '../package/resultsCsv';
-import { failureRecordSchema, timingRecordSchema, type FailureRecord, type TimingRecord } from '../package/schemas';
+import { FAILURE_LINE, failureRecordSchema, timingRecordSchema, type FailureRecord, type TimingRecord } from '../package/schemas';
 import { runIdentityFile, runIdentitySchema } from '../runner/identity';
 import { DEFAULT_CONDITIONS } from '../protocol';
 import { aggregateTiming } from './timing';
@@ -24,15 +24,10 @@ export interface BuildReportOptions {
   now?: Date;
 }
 
-async function readOptionalJsonl<T>(file: string, schema: Parameters<typeof readJsonl<T>>[1], expected: string, problems: LineProblem[]): Promise<{ present: boolean; records: T[]; lines: number }> {
-  try {
-    const res = await readJsonl(file, schema, { expected });
-    problems.push(...res.problems);
-    return { present: true, records: res.records.map((r) => r.value), lines: res.records.length + res.problems.length };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { present: false, records: [], lines: 0 };
-    throw err;
-  }
+async function readLog<T>(file: string, schema: Parameters<typeof readOptionalJsonl<T>>[1], expected: string, problems: LineProblem[]): Promise<{ present: boolean; records: T[]; lines: number }> {
+  const res = await readOptionalJsonl(file, schema, { expected });
+  problems.push(...res.problems);
+  return { present: res.present, records: res.records.map((r) => r.value), lines: res.records.length + res.problems.length };
 }
 
 async function defaultTodo(root: string): Promise<TodoRow[]> {
@@ -47,9 +42,9 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
   const layout = new PackageLayout(packageDir);
   const problems: LineProblem[] = [];
 
-  const timing = await readOptionalJsonl<TimingRecord>(layout.timingLog, timingRecordSchema, 'a timing line {benchmark, condition, infer, infer_s, decode_s, prompt_tokens, na, reuse, failed, wall_s}', problems);
-  const failures = await readOptionalJsonl<FailureRecord>(layout.failuresLog, failureRecordSchema, 'a failure line {benchmark, item_id, condition, kind, message, endpoint, attempts, ts}', problems);
-  const identities = await readOptionalJsonl(runIdentityFile(layout), runIdentitySchema, 'a run identity line', problems);
+  const timing = await readLog<TimingRecord>(layout.timingLog, timingRecordSchema, 'a timing line {benchmark, condition, infer, infer_s, decode_s, prompt_tokens, na, reuse, failed, wall_s}', problems);
+  const failures = await readLog<FailureRecord>(layout.failuresLog, failureRecordSchema, FAILURE_LINE, problems);
+  const identities = await readLog(runIdentityFile(layout), runIdentitySchema, 'a run identity line', problems);
   const runs = identities.records
     .map((r) => ({ run_id: r.run_id, started_at: r.started_at, t: Date.parse(r.started_at) }))
     .filter((r) => Number.isFinite(r.t))

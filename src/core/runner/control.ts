@@ -51,13 +51,6 @@ export interface DetachedWorker {
 /** How long startDetachedWorker waits for the new worker to take the package lock. */
 export const WORKER_START_TIMEOUT_MS = 60_000;
 
-/** The worker's environment: libuv's pool sized for sharp's encodes unless the user sized it (threadPool.ts). */
-function withThreadPoolSize(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const sized = { ...env };
-  sizeThreadPool(sized);
-  return sized;
-}
-
 /**
  * Starts the sweep in a detached worker and returns once it holds the package lock (well under a
  * second), so whoever follows it next (`status --wait`, the runbook) sees this worker and not the
@@ -81,7 +74,7 @@ export async function startDetachedWorker(opts: RunOptionsInput, env: NodeJS.Pro
       detached: true,
       stdio: ['ignore', fd, fd],
       // Sized before the worker starts: a loader (tsx in a source checkout) may start libuv's pool first.
-      env: withThreadPoolSize(env),
+      env: sizeThreadPool({ ...env }),
       cwd: layout.root,
     });
   } finally {

@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import { PackageLayout } from '../package/layout';
 import { loadPackage } from '../package/load';
 import type { FailureKind, RawRecord, TimingRecord } from '../package/schemas';
+import { readFailedKeys } from '../package/failedKeys';
 import { unitKey } from '../package/unitKey';
 import { buildWorkPlan, loadVideoFramePlans, type VideoWork, type WorkUnit } from '../plan';
 import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS } from '../protocol/conditions';
@@ -21,7 +22,6 @@ import type { SendPlan } from '../protocol/plan';
 import { buildChatRequest } from '../serving/chatRequest';
 import { VllmClient } from '../serving/client';
 import { parseVllmMetrics } from '../serving/metrics';
-import { readFailedKeys } from '../dryrun/failedBefore';
 import { CellBook } from './cells';
 import { stopFile } from './control';
 import type { FrameSource, PreparedVideoFrames } from './frameSource';
@@ -73,7 +73,6 @@ interface VideoJob extends SchedVideo {
   plans: Map<string, SendPlan> | null;
   prepared: PreparedVideoFrames | null;
 }
-
 
 function isoNow(): string {
   return new Date().toISOString();
