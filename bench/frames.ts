@@ -199,7 +199,8 @@ async function main() {
   const args = parse();
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'fpsweep-bench-frames-'));
   const root = args.package ?? path.join(work, 'pkg');
-  const settings = resolveOptions({ storeDir: work, poolSize: args.pool, ffmpegThreads: args.threads });
+  const pipelineOptions = { storeDir: path.join(work, 'store'), poolSize: args.pool, ffmpegThreads: args.threads };
+  const settings = resolveOptions(pipelineOptions);
   console.log(`bench/frames: scale ${args.scale}, ${args.package ? `package ${args.package}` : `source ${args.source}`}, pool ${args.pool}, ` +
     `ffmpeg threads ${settings.ffmpegThreads || 'auto'}, ${os.availableParallelism()} cores, ` +
     `sharp on ${process.env.UV_THREADPOOL_SIZE ?? 4} libuv threads, ffmpeg + sharp`);
@@ -220,7 +221,7 @@ async function main() {
   }));
 
   // (a) this pipeline, from an empty store
-  const pipeline = new FramePipeline({ storeDir: path.join(work, 'store'), poolSize: args.pool, ffmpegThreads: args.threads });
+  const pipeline = new FramePipeline(pipelineOptions);
   const a = await timed(async () => {
     let failed = 0;
     for await (const video of pipeline.prepareAhead(w.jobs)) {
