@@ -137,6 +137,8 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
       return;
     }
     const raw = await readBody(req);
+    // A test's pause: the run cannot finish while the file is there, so a kill lands with work left.
+    while (env.holdFile && fs.existsSync(env.holdFile)) await new Promise((r) => setTimeout(r, 20));
     if (status503Every > 0 && n % status503Every === 0) {
       sendJson(res, 503, msg.errorBody('Service Unavailable (stand-in fault: every ' + status503Every + 'th request)', 503, 'ServiceUnavailableError'));
       return;
