@@ -129,7 +129,8 @@ describe('stand-in vLLM: rules from vLLM 0.11', function () {
       }
     });
 
-    it('refuses connections while the model loads (the port is bound, not listened on)', async () => {
+    it('refuses connections while the model loads (the port is bound, not listened on)', async function () {
+      this.timeout(15_000);
       await buildStandin();
       const port = await freePortBase();
       const { execa } = await import('execa');
@@ -139,12 +140,12 @@ describe('stand-in vLLM: rules from vLLM 0.11', function () {
         env: { FPSWEEP_STANDIN_FAULTS: 'startupDelayMs=60000' },
       });
       try {
-        // The args line is printed before the load starts; the load lasts 60 s.
+        // The load starts with this line and lasts 60 s; the port opens only after it.
         await new Promise<void>((resolve) => {
           let out = '';
           proc.all?.on('data', (d: Buffer) => {
             out += d.toString();
-            if (out.includes('non-default args')) resolve();
+            if (out.includes('Starting to load model')) resolve();
           });
         });
         assert.ok(await refused(port));

@@ -238,6 +238,7 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
 
   // vllm/entrypoints/openai/api_server.py create_server_socket binds the port but listens only once the
   // engine is up (uvicorn starts after the model loads): while loading, connections are refused.
+  logLine('INFO', 'gpu_model_runner.py:2602', `Starting to load model ${args.model}...`, process.stdout);
   if (env.faults.startupDelayMs > 0) await new Promise((r) => setTimeout(r, env.faults.startupDelayMs));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
