@@ -12,6 +12,7 @@ import { checkHealth } from './health';
 import { fileSize, lastLines, readTail } from './logTail';
 import { stopLeftoverServers, writeServerRecords } from './leftovers';
 import { isKvCacheRefusal, isOutOfMemory } from './vllmMessages';
+import { realFrameStoreDir } from '../frames/realStore';
 
 // execa 9 is ESM-only: a dynamic import loads it natively under tsx (mocha) and in the esbuild bundle.
 const loadExeca = () => import('execa').then((m) => m.execa);
@@ -196,7 +197,8 @@ class LaunchedServer extends BaseServer {
       '--gpu-memory-utilization', String(opts.gpuUtil),
       '--port', String(port),
       '--host', '127.0.0.1',
-      '--allowed-local-media-path', opts.layout.frameStoreDir,
+      // The real path: vLLM takes this flag literally but resolves each file (vllm/multimodal/utils.py).
+      '--allowed-local-media-path', realFrameStoreDir(opts.layout.frameStoreDir),
     ];
     // The key travels in VLLM_API_KEY (vLLM reads it when --api-key is absent), so it is in no
     // command line, no `ps` listing and no log; the recorded line says where it went.
