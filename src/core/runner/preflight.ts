@@ -14,48 +14,13 @@ import type { ChatResult, VllmClient } from '../serving/client';
 import type { FrameRef } from '../serving/chatRequest';
 import type { FrameSource } from './frameSource';
 import { adviseFailure } from './failureAdvice';
+import { preflightRecordSchema, type PreflightRecord, type PreflightServer, type PreflightUnit } from './preflightSchema';
 import { unitRequestBody } from './unitRequest';
 
 /** Finish reasons of a normal answer (vLLM 0.11's OpenAI layer: the stop string/EOS, or max_tokens reached). */
 export const KNOWN_FINISH_REASONS = ['stop', 'length'] as const;
 /** Videos tried for a probe whose frames can be made (a bad video is data, not the setup). */
 const PROBE_VIDEOS = 5;
-
-export interface PreflightUnit {
-  benchmark: string;
-  item_id: string;
-  condition: string;
-  n_frames: number;
-  width: number | null;
-  height: number | null;
-  /** How the frames travel, as the sweep sends them. */
-  frames_as: 'file' | 'data' | 'none';
-  predicted_prompt_tokens: number | null;
-}
-
-export interface PreflightServer {
-  endpoint: string;
-  ok: boolean;
-  http_status: number | null;
-  prompt_tokens: number | null;
-  completion_tokens: number | null;
-  finish_reason: string | null;
-  latency_s: number | null;
-  /** What was wrong (the server's words for a refusal); null when ok. */
-  problem: string | null;
-  meaning: string | null;
-  action: string | null;
-}
-
-export interface PreflightRecord {
-  run_id: string;
-  ts: string;
-  ok: boolean;
-  unit: PreflightUnit | null;
-  /** Set when no probe could be built (no frames could be made for any tried video). */
-  problem: string | null;
-  servers: PreflightServer[];
-}
 
 export interface Probe {
   unit: WorkUnit;
@@ -147,4 +112,17 @@ export async function writePreflight(layout: PackageLayout, rec: PreflightRecord
   const f = preflightFile(layout);
   await fs.writeFile(`${f}.tmp`, JSON.stringify(rec, null, 2) + '\n');
   await fs.rename(`${f}.tmp`, f);
+}
+
+/** The pre-flight on disk, or null when no run has made one yet (a malformed file is an error). */
+export async function readPreflight(layout: PackageLayout): Promise<PreflightRecord | null> {
+  const f = preflightFile(layout);
+  const text = await fs.readFile(f, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return null;
+    throw e;
+  });
+  if (text === null) return null;
+  const r = preflightRecordSchema.safeParse(JSON.parse(text));
+  if (!r.success) throw new Error(`${f}: not a pre-flight record (${r.error.issues[0]?.path.join('.')}: ${r.error.issues[0]?.message})`);
+  return r.data;
 }
