@@ -24,6 +24,25 @@ function dur(s: number | null): string {
 export function reportMarkdown(r: Report): string {
   const out: string[] = [`# fpsweep report`, '', `Package: \`${r.packageDir}\` — generated ${r.generatedAt}`, ''];
 
+  const stop = r.lastRun?.stopReason;
+  if (stop) {
+    out.push('## The last run stopped on its own', '', `Run ${r.lastRun!.runId} (${r.lastRun!.state}): ${esc(stop.detail)}.`, '');
+    out.push(`- the server said: \`${stop.message.replace(/`/g, "'")}\`${stop.server ? ` (${stop.server})` : ''}`,
+      `- likely: ${esc(stop.meaning)}`, `- do: ${esc(stop.action)}`, '');
+  }
+  out.push('## Pre-flight', '');
+  const pf = r.preflight;
+  if (!pf) out.push('No `logs/preflight.json` yet (no run has sent work).', '');
+  else {
+    const u = pf.unit;
+    out.push(`Run ${pf.run_id}, ${pf.ts}: **${pf.ok ? 'ok' : 'FAILED'}**${u ? ` — ${u.benchmark} / ${u.item_id} / ${u.condition}, ${u.n_frames} frame(s)`
+      + `${u.width ? ` ${u.width}×${u.height}` : ''} as ${u.frames_as}, predicted ${u.predicted_prompt_tokens ?? '?'} prompt tokens` : ''}`
+      + `${pf.problem ? `; ${esc(pf.problem)}` : ''}.`, '');
+    if (pf.servers.length) {
+      out.push(...table(['server', 'result', 'HTTP', 'prompt_tokens', 'finish_reason', 'latency_s', 'problem'], pf.servers.map((x) => [
+        x.endpoint, x.ok ? 'ok' : 'FAILED', x.http_status, x.prompt_tokens, x.finish_reason, x.latency_s, x.problem ? x.problem.slice(0, 200) : null])), '');
+    }
+  }
   out.push('## Pilot timing (seed §4)', '');
   if (!r.timing.present) out.push('No `data/logs/p1_timing.jsonl` yet.', '');
   else {
