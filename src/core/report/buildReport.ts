@@ -159,6 +159,7 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
     },
     launch: { file: layout.launchParams, present: launch.present, lines: launch.lines, servers: launch.servers, launches: launch.launches },
     checks: raw.checks,
+    tokenPrediction: raw.tokenPrediction,
     rawRecords: { files: raw.files, records: raw.records },
     problems: problems.slice(0, 100),
     problemCount: problems.length + (raw.problemCount - raw.problems.length),

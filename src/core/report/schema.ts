@@ -1,6 +1,7 @@
 // The report's data (report.json), defined once: `fpsweep report` writes it, the VS Code webviews
 // (timing, failures, checks) render exactly this and nothing they compute themselves.
 import { z } from 'zod';
+import { tokenPredictionSchema } from './tokenPrediction';
 
 export const lineProblemSchema = z.object({ file: z.string(), line: z.number().int(), message: z.string() });
 
@@ -158,6 +159,7 @@ export const reportSchema = z.object({
   failures: failuresSchema,
   launch: launchSchema,
   checks: z.array(checkSchema),
+  tokenPrediction: tokenPredictionSchema,
   rawRecords: z.object({ files: z.number().int(), records: z.number().int() }),
   problems: z.array(lineProblemSchema),
   problemCount: z.number().int(),
