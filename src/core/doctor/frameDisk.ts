@@ -15,7 +15,6 @@ import { readResultsCsv } from '../package/resultsCsv';
 import { buildWorkPlan } from '../plan/buildWorkPlan';
 import { loadVideoFramePlans } from '../plan/framePlans';
 import { DEFAULT_CONDITIONS } from '../protocol';
-import { frameFileName } from '../frames/store';
 import { GiB } from '../frames/options';
 import { formatBytes } from '../prepare/progressMeter';
 import { defaultFreeBytes } from '../prepare/prepare';
@@ -44,16 +43,17 @@ export async function estimatePlanJpegs(packageDir: string, conditions: readonly
   for (const video of plan.videos) {
     const fp = await loadVideoFramePlans(layout, video);
     if (fp.kind !== 'ok') continue;
-    const seen = new Set<string>();
+    // One file per (index, size), as frameFileName names them: stored indices per size.
+    const bySize = new Map<number, Set<number>>();
     for (const p of fp.plans.values()) {
       if (p.width === null || p.height === null) continue;
-      for (const i of p.indices) {
-        const name = frameFileName(i, { width: p.width, height: p.height });
-        if (seen.has(name)) continue;
-        seen.add(name);
-        jpegs++;
-        pixels += p.width * p.height;
-      }
+      const sizeKey = p.width * 65536 + p.height;
+      let seen = bySize.get(sizeKey);
+      if (!seen) bySize.set(sizeKey, (seen = new Set()));
+      const before = seen.size;
+      for (const i of p.indices) seen.add(i);
+      jpegs += seen.size - before;
+      pixels += (seen.size - before) * p.width * p.height;
     }
   }
   return { jpegs, pixels };
