@@ -27,9 +27,10 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
   const lines: DoctorLine[] = [gpuLine, vllm, model, ffmpeg, checkContext(used, gpuUtil), checkMaxSeqs(used, gpuUtil, env.MAX_SEQS), checkCores(opts.cores ?? machineCores(), used.length || 1)];
   lines.push(await checkDisk(opts.packageDir ?? null, opts.freeBytes));
   if (opts.packageDir) {
+    const pkg = await checkPackage(opts.packageDir);
     lines.push(...(await checkPaths(opts.packageDir)));
-    lines.push(await checkFrameStoreDisk(opts.packageDir, opts.freeBytes));
-    lines.push(...(await checkPackage(opts.packageDir)));
+    lines.push(await checkFrameStoreDisk(opts.packageDir, pkg.plan, opts.freeBytes));
+    lines.push(...pkg.lines);
   }
   return { packageDir: opts.packageDir ?? null, lines, ok: lines.every((l) => l.status !== 'fail') };
 }

@@ -1,5 +1,5 @@
 // Room for the frame store (SPEC §3: the JPEGs the engine writes and serves as file:// URLs), estimated
-// from the plan: every distinct JPEG the todo units need, one per (video, stored frame index, size)
+// from the dry run's plan: every distinct JPEG the todo units need, one per (video, stored frame index, size)
 // as frames/store.ts keys them, at an assumed size per pixel.
 //
 // Bytes per pixel: JPEG at quality 85, 4:2:0, of natural video frames runs about 1.5–2.5 bits a pixel;
@@ -10,11 +10,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { DoctorLine } from './schema';
 import { PackageLayout } from '../package/layout';
-import { loadPackage } from '../package/load';
-import { readResultsCsv } from '../package/resultsCsv';
-import { buildWorkPlan } from '../plan/buildWorkPlan';
 import { loadVideoFramePlans } from '../plan/framePlans';
-import { DEFAULT_CONDITIONS } from '../protocol';
+import type { WorkPlan } from '../plan/types';
 import { GiB } from '../frames/options';
 import { formatBytes } from '../prepare/progressMeter';
 import { defaultFreeBytes } from '../prepare/prepare';
@@ -33,11 +30,8 @@ export interface FramePlanEstimate {
 }
 
 /** Distinct (video, frame, size) JPEGs of the plan's todo units, and their pixels. */
-export async function estimatePlanJpegs(packageDir: string, conditions: readonly string[] = DEFAULT_CONDITIONS): Promise<FramePlanEstimate> {
-  const layout = new PackageLayout(packageDir);
-  const pkg = await loadPackage(layout, {});
-  const csv = await readResultsCsv(layout.resultsCsv);
-  const plan = await buildWorkPlan(pkg, csv, { conditions: [...conditions] });
+export async function estimatePlanJpegs(plan: WorkPlan): Promise<FramePlanEstimate> {
+  const layout = plan.layout;
   let jpegs = 0;
   let pixels = 0;
   for (const video of plan.videos) {
@@ -90,15 +84,12 @@ export async function measuredBytesPerPixel(storeDir: string): Promise<{ bytesPe
   return files >= CALIBRATE_MIN_FILES && pixels > 0 ? { bytesPerPixel: bytes / pixels, files } : null;
 }
 
-export async function checkFrameStoreDisk(packageDir: string, freeBytes: (dir: string) => Promise<number> = defaultFreeBytes): Promise<DoctorLine> {
+/** `plan`: the dry run's (null when it failed: nothing to estimate from). */
+export async function checkFrameStoreDisk(packageDir: string, plan: WorkPlan | null, freeBytes: (dir: string) => Promise<number> = defaultFreeBytes): Promise<DoctorLine> {
   const base = { id: 'frame_store_disk', title: 'disk for the frame store' };
   const layout = new PackageLayout(packageDir);
-  let est: FramePlanEstimate;
-  try {
-    est = await estimatePlanJpegs(packageDir);
-  } catch (err) {
-    return { ...base, status: 'warn', detail: `cannot estimate from the plan: ${(err as Error).message}`, action: 'see the run package line' };
-  }
+  if (!plan) return { ...base, status: 'warn', detail: 'cannot estimate: the dry run failed', action: 'see the run package line' };
+  const est = await estimatePlanJpegs(plan);
   const measured = await measuredBytesPerPixel(layout.frameStoreDir);
   const bpp = measured?.bytesPerPixel ?? ASSUMED_JPEG_BYTES_PER_PIXEL;
   const estimate = est.pixels * bpp;
