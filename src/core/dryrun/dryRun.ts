@@ -31,11 +31,14 @@ export interface DryRunReport {
   torn: TornTail | null;
   /** v_32 was added to the plan because reuse rows need it (CONDS left it out). */
   addedConditions: string[];
+  /** The plan itself, when asked for with keepPlan (doctor reuses it rather than planning twice). */
+  plan?: WorkPlan;
 }
 
 export interface DryRunOptions {
   conditions: readonly string[];
   benchmarks?: readonly string[];
+  keepPlan?: boolean;
 }
 
 /**
@@ -79,6 +82,7 @@ export async function dryRun(root: string, opts: DryRunOptions): Promise<DryRunR
     problems: [...pkg.problems, ...csv.problems, ...failed.problems],
     torn: csv.torn,
     addedConditions: plan.conditions.filter((c) => !opts.conditions.includes(c)),
+    ...(opts.keepPlan ? { plan } : {}),
   };
 }
 

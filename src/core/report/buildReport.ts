@@ -167,6 +167,7 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
       .catch(() => null),
     launch: { file: layout.launchParams, present: launch.present, lines: launch.lines, servers: launch.servers, launches: launch.launches },
     checks: raw.checks,
+    tokenPrediction: raw.tokenPrediction,
     rawRecords: { files: raw.files, records: raw.records },
     problems: problems.slice(0, 100),
     problemCount: problems.length + (raw.problemCount - raw.problems.length),

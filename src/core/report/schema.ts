@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { preflightRecordSchema } from '../runner/preflightSchema';
 import { stopReasonSchema } from '../runner/statusSchema';
+import { tokenPredictionSchema } from './tokenPrediction';
 
 export const lineProblemSchema = z.object({ file: z.string(), line: z.number().int(), message: z.string() });
 
@@ -165,6 +166,7 @@ export const reportSchema = z.object({
     .nullable().default(null),
   launch: launchSchema,
   checks: z.array(checkSchema),
+  tokenPrediction: tokenPredictionSchema,
   rawRecords: z.object({ files: z.number().int(), records: z.number().int() }),
   problems: z.array(lineProblemSchema),
   problemCount: z.number().int(),
