@@ -9,13 +9,13 @@ import { liveLockHolder, LockHeldError } from '../../core/runner/lock';
 import { runOptionsSchema, type RunOptions } from '../../core/runner/runOptions';
 import { runSweep } from '../../core/runner/sweep';
 import { statusLine } from '../../core/runner/formatStatus';
-import { intOption, listOption, numberOption, parseVerbArgs, pilotOption, requirePackage } from '../options';
+import { intOption, listOption, numberOption, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../options';
 import { UsageError } from '../../core/errors';
 
 export const summary = 'the sweep (foreground; --detach for a background worker); --pilot, --bench, --conds, --endpoints';
 
 const HELP = `usage: fpsweep run --package DIR [--pilot] [--bench A,B] [--conds c1,c2] [--endpoints URL,...]
-                   [--detach] [--ngpu N] [--workers N] [--max-seqs N] [--gpu-util X]
+                   [--detach] [--ngpu N] [--workers N] [--max-seqs N] [--gpu-util X] [--shard K/N]
 
 Runs the sweep: launches one vLLM server per GPU (or uses --endpoints), sends every missing
 (benchmark, item, condition) and appends its raw record and CSV row. Resumable: rows already in
@@ -34,6 +34,9 @@ results/conditions_results.csv are skipped; re-running continues where it stoppe
   --max-seqs N      vLLM --max-num-seqs (MAX_SEQS; default 32)
   --gpu-util X      vLLM --gpu-memory-utilization (GPU_UTIL; default 0.85)
   --decode-workers N  videos decoded in parallel (default: cores - 1)
+  --shard K/N       only part K of N (1-based; SHARD): the items whose video hash falls in it,
+                    for N hosts each on its own copy of the package; bring the copies back
+                    with \`fpsweep merge --into DIR COPY...\`
 
 VLLM_BIN names the vLLM executable (default vllm). Exit: 0 done (failures are logged and counted),
 1 failed (e.g. a server cannot serve the 65,536-token context), 2 bad usage or input, or the
@@ -51,6 +54,7 @@ export function parseRunArgs(args: string[]): { options: RunOptions; detach: boo
     'max-seqs': { type: 'string' },
     'gpu-util': { type: 'string' },
     'decode-workers': { type: 'string' },
+    shard: { type: 'string' },
   }, HELP);
   const root = requirePackage(v, HELP);
   const pilot = pilotOption(v.pilot);
@@ -71,6 +75,7 @@ export function parseRunArgs(args: string[]): { options: RunOptions; detach: boo
     gpuUtil: numberOption(v['gpu-util'], 'GPU_UTIL', 0.85, 0.01, 1),
     vllmBin: process.env.VLLM_BIN || 'vllm',
     decodeWorkers: intOption(v['decode-workers'], 'DECODE_WORKERS', undefined),
+    shard: shardOption(v.shard),
   });
   if (!parsed.success) throw new UsageError(`${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n\n${HELP}`);
   return { options: parsed.data, detach: v.detach === true };

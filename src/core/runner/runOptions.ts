@@ -1,6 +1,7 @@
 // What a run is asked to do: the `run` verb builds it from flags + environment knobs, `--detach`
 // hands it to the worker as JSON, and the extension can build it directly. Knobs change speed only.
 import { z } from 'zod';
+import { shardSpecSchema } from '../shard/shard';
 
 export const runOptionsSchema = z.object({
   package: z.string().min(1),
@@ -22,6 +23,8 @@ export const runOptionsSchema = z.object({
   basePort: z.number().int().min(1).max(65535).default(8011),
   /** Parallel video decodes (default: cores − 1, at least 1). */
   decodeWorkers: z.number().int().positive().optional(),
+  /** `--shard K/N`: only the items whose video is in part K of N (shard/shard.ts); none = all. */
+  shard: shardSpecSchema.optional(),
 });
 export type RunOptions = z.infer<typeof runOptionsSchema>;
 export type RunOptionsInput = z.input<typeof runOptionsSchema>;
