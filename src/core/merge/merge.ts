@@ -143,7 +143,8 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
         continue;
       }
       const ids = await readIdentities(s);
-      const name = shardName(s.root, ids);
+      let name = shardName(s.root, ids);
+      if (names.has(name)) name = path.basename(s.root); // two copies of one shard: told apart by folder
       if (names.has(name)) throw new UsageError(`two shards would both be logged as logs/shards/${name}/; rename one copy's folder`);
       names.add(name);
       shardInfo.push({ layout: s, name, ids });
