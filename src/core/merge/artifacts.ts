@@ -1,6 +1,7 @@
 // A package's results as the merge compares them: every CSV row with its line, every raw record
 // (our schema) with its file and line, keyed by unitKey. Lines in another format (the origin's raw
 // records) are not ours and are left out; a torn last line is reported, never taken as a row.
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { PackageLayout } from '../package/layout';
 import { scanResultsCsv } from '../package/resultsCsv';
@@ -21,9 +22,11 @@ export interface CsvRowAt extends Where {
 }
 
 export interface RawAt extends Where {
-  record: RawRecord;
-  /** The record as the writer writes it (JSON.stringify of the parsed record): equal text = same content. */
-  text: string;
+  /** sha256 of the record as the writer writes it (JSON.stringify of the parsed record): equal = same content. */
+  digest: string;
+  /** The record and that text, kept only when asked (a shard's, to be written; PKG's are only compared). */
+  record?: RawRecord;
+  text?: string;
 }
 
 export interface PackageResults {
@@ -35,7 +38,8 @@ export interface PackageResults {
   notes: string[];
 }
 
-export async function readPackageResults(layout: PackageLayout): Promise<PackageResults> {
+/** `keepRecords`: keep each raw record and its text (a full package's raw records run to hundreds of MB). */
+export async function readPackageResults(layout: PackageLayout, keepRecords: boolean): Promise<PackageResults> {
   const out: PackageResults = { header: null, rows: new Map(), raws: new Map(), conflicts: [], notes: [] };
   const buf = await fs.readFile(layout.resultsCsv).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return Buffer.alloc(0);
@@ -74,10 +78,11 @@ export async function readPackageResults(layout: PackageLayout): Promise<Package
       const record = parsed.data;
       if (record.benchmark !== r.bench || record.condition !== r.cond) return; // resume says so; not ours to place
       const key = unitKey(record.benchmark, record.item_id, record.condition);
-      const here = { file: r.file, line: i + 1, record, text: JSON.stringify(record) };
+      const text = JSON.stringify(record);
+      const here: RawAt = { file: r.file, line: i + 1, digest: createHash('sha256').update(text).digest('hex'), ...(keepRecords ? { record, text } : {}) };
       const prev = out.raws.get(key);
       if (prev) {
-        if (prev.text !== here.text) out.conflicts.push([prev, here]);
+        if (prev.digest !== here.digest) out.conflicts.push([prev, here]);
         return;
       }
       out.raws.set(key, here);

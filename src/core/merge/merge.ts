@@ -129,7 +129,7 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
 
     // Check everything first: a refused merge writes nothing.
     const pkgInputs = await inputsFingerprint(layout);
-    const pkg = await readPackageResults(layout);
+    const pkg = await readPackageResults(layout, false);
     const problems: string[] = [];
     for (const [a, b] of pkg.conflicts) problems.push(`${at(a)} and ${at(b)}: the same key with different content`);
     const newRows = new Map<string, NewRow>();
@@ -148,7 +148,7 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
       if (names.has(name)) throw new UsageError(`two shards would both be logged as logs/shards/${name}/; rename one copy's folder`);
       names.add(name);
       shardInfo.push({ layout: s, name, ids });
-      const res = await readPackageResults(s);
+      const res = await readPackageResults(s, true);
       notes.push(...res.notes);
       for (const [a, b] of res.conflicts) problems.push(`${at(a)} and ${at(b)}: the same key with different content`);
       const rowKeys = new Set<string>();
@@ -165,26 +165,26 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
           problems.push(`${at(row)}: a row without its raw record (${s.rawFile(row.values.get('condition')!, row.values.get('benchmark')!)} has none for it)`);
           continue;
         }
-        if (!rowMatchesRecord(row.values, raw.record)) {
+        if (!rowMatchesRecord(row.values, raw.record!)) {
           problems.push(`${at(row)} does not say what its raw record ${at(raw)} says`);
           continue;
         }
         const pkgRaw = pkg.raws.get(key);
-        if (pkgRaw && pkgRaw.text !== raw.text) {
+        if (pkgRaw && pkgRaw.digest !== raw.digest) {
           problems.push(`${at(pkgRaw)} and ${at(raw)}: the same key with different content`);
           continue;
         }
         const prev = newRows.get(key);
         if (prev) {
-          if (prev.raw.text !== raw.text) problems.push(`${at(prev.row)} and ${at(row)}: the same key with different content (raw ${at(prev.raw)} vs ${at(raw)})`);
+          if (prev.raw.digest !== raw.digest) problems.push(`${at(prev.row)} and ${at(row)}: the same key with different content (raw ${at(prev.raw)} vs ${at(raw)})`);
           continue;
         }
-        newRows.set(key, { record: raw.record, raw, row, shard: si, inPkgRaw: pkgRaw !== undefined });
+        newRows.set(key, { record: raw.record!, raw, row, shard: si, inPkgRaw: pkgRaw !== undefined });
       }
       for (const [key, raw] of res.raws) {
         if (rowKeys.has(key)) continue;
         const pkgRaw = pkg.raws.get(key);
-        if (pkgRaw && pkgRaw.text === raw.text) continue; // PKG's own (e.g. the origin's, copied with the package)
+        if (pkgRaw && pkgRaw.digest === raw.digest) continue; // PKG's own (e.g. the origin's, copied with the package)
         problems.push(`${at(raw)}: a raw record without its CSV row (the shard's run stopped between the two writes); `
           + `run \`fpsweep run\` on ${s.root} once more (it completes the row at start), then merge`);
       }
@@ -214,7 +214,7 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
     for (const n of newRows.values()) {
       const st = stats[n.shard];
       if (!n.inPkgRaw) {
-        await raws.get(layout.rawFile(n.record.condition, n.record.benchmark)).append(n.raw.text + '\n', true);
+        await raws.get(layout.rawFile(n.record.condition, n.record.benchmark)).append(n.raw.text! + '\n', true);
         st.rawRecords++;
         if (crashAt && ++rawWritten === crashAt) process.exit(75); // test hook: a crash between the two writes
       } else st.rowsCompleted++;

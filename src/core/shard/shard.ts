@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { UsageError } from '../errors';
 import type { LoadedPackage } from '../package/load';
-import { hashOf } from '../package/load';
+import { hashOf, loadPackage } from '../package/load';
+import { readResultsCsv } from '../package/resultsCsv';
 import type { Item } from '../package/schemas';
 
 export const shardSpecSchema = z.object({
@@ -66,9 +67,6 @@ export function applyShard(pkg: LoadedPackage, spec: ShardSpec | undefined | nul
  * holds the origin's rows of every shard's items; its status counts only its own).
  */
 export async function shardDoneCounts(root: string, spec: ShardSpec): Promise<(benchmark: string, condition: string) => number> {
-  // Loaded lazily: `fpsweep status` without a shard reads no items.
-  const { loadPackage } = await import('../package/load');
-  const { readResultsCsv } = await import('../package/resultsCsv');
   const pkg = applyShard(await loadPackage(root), spec);
   const mine = new Set<string>();
   for (const [b, list] of pkg.items) for (const it of list) mine.add(`${b}\u0000${it.item_id}`);

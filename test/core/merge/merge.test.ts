@@ -17,7 +17,8 @@ import { InputError } from '../../../src/core/errors';
 import { runSweep, type SweepResult } from '../../../src/core/runner/sweep';
 import { defaultSweepDeps } from '../../../src/core/runner/adapters';
 import { runOptionsSchema } from '../../../src/core/runner/runOptions';
-import { readStatus } from '../../../src/core/runner/status';
+import { readLiveStatus, readStatus } from '../../../src/core/runner/status';
+import { statusLine } from '../../../src/core/runner/formatStatus';
 import { runIdentityFile } from '../../../src/core/runner/identity';
 import { dryRun, type DryRunReport } from '../../../src/core/dryrun/dryRun';
 import { buildReport } from '../../../src/core/report/buildReport';
@@ -113,6 +114,14 @@ describe('merge: two shards on two servers equal one host', function () {
     for (const r of runs) assert.equal(r.exitCode, 0, r.summary);
     assert.equal(r1.added.ok + r2.added.ok, rs.added.ok);
     assert.equal((await readStatus(new PackageLayout(shard1)))?.shard, '1/2');
+    // With the worker gone, status recounts done rows from the CSV: the shard's own items only (the
+    // copy also holds the origin's rows of the other shard's items).
+    const live = await Promise.all([shard1, shard2, single].map((p) => readLiveStatus(new PackageLayout(p))));
+    // Over the conditions asked (a v_32 cell exists only where a plan added v_32, which differs by shard).
+    const sum = (i: number, k: 'done' | 'total') => live[i].status!.cells.filter((c) => CONDS.includes(c.condition)).reduce((a, c) => a + c[k], 0);
+    assert.equal(sum(0, 'done') + sum(1, 'done'), sum(2, 'done'));
+    assert.equal(sum(0, 'total') + sum(1, 'total'), sum(2, 'total'));
+    assert.match(statusLine(live[0].status!), /^done \(shard 1\/2\): /);
     const id = JSON.parse((await fs.readFile(runIdentityFile(new PackageLayout(shard2)), 'utf8')).trim().split('\n').pop()!);
     assert.deepEqual(id.options.shard, { index: 2, count: 2 });
     const framesOf = async (p: string) => new Set(await fs.readdir(new PackageLayout(p).frameStoreDir).catch(() => [] as string[]));

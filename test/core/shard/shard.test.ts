@@ -7,6 +7,7 @@ import { PackageLayout } from '../../../src/core/package/layout';
 import type { LoadedPackage } from '../../../src/core/package/load';
 import { applyShard, itemShardKey, parseShard, shardOf } from '../../../src/core/shard/shard';
 import { parseRunArgs } from '../../../src/cli/verbs/run';
+import { knobEnv, settingsSchema } from '../../../src/extension/settingsModel';
 
 describe('shard: partition by video hash', () => {
   it('puts every key in exactly one shard 1..n, the same on every call', () => {
@@ -80,5 +81,22 @@ describe('shard: partition by video hash', () => {
     assert.deepEqual(parseRunArgs(['--package', '/tmp/x', '--shard', '2/3']).options.shard, { index: 2, count: 3 });
     assert.equal(parseRunArgs(['--package', '/tmp/x']).options.shard, undefined);
     assert.throws(() => parseRunArgs(['--package', '/tmp/x', '--shard', '4/3']), UsageError);
+  });
+
+  it('the fpsweep.shard setting reaches the CLI and the worker as SHARD; a bad one is named', () => {
+    assert.equal(knobEnv(settingsSchema.parse({ shard: '2/4' })).SHARD, '2/4');
+    assert.equal(knobEnv(settingsSchema.parse({ shard: '' })).SHARD, undefined);
+    assert.equal(knobEnv(settingsSchema.parse({})).SHARD, undefined);
+    for (const bad of ['5/4', '0/1', 'x']) assert.equal(settingsSchema.safeParse({ shard: bad }).success, false, bad);
+    const old = process.env.SHARD;
+    process.env.SHARD = '1/3';
+    try {
+      assert.deepEqual(parseRunArgs(['--package', '/tmp/x']).options.shard, { index: 1, count: 3 });
+      process.env.SHARD = '4/3';
+      assert.throws(() => parseRunArgs(['--package', '/tmp/x']), (e: unknown) => e instanceof UsageError && /SHARD must be K\/N/.test((e as Error).message));
+    } finally {
+      if (old === undefined) delete process.env.SHARD;
+      else process.env.SHARD = old;
+    }
   });
 });
