@@ -11,6 +11,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import * as tar from 'tar';
 import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS } from '../sample/fixture';
 import { PackageLayout } from '../../../src/core/package/layout';
 import { InputError } from '../../../src/core/errors';
@@ -23,6 +24,7 @@ import { runIdentityFile } from '../../../src/core/runner/identity';
 import { dryRun, type DryRunReport } from '../../../src/core/dryrun/dryRun';
 import { buildReport } from '../../../src/core/report/buildReport';
 import { mergeShards, type MergeResult } from '../../../src/core/merge/merge';
+import { makeReturnsTarball } from '../../../src/core/returns/tarball';
 import { REPO, assertConsistent, artifactKey, readArtifacts, rowKeySet, startStandin, type Artifacts, type Standin } from '../runner/helpers';
 
 // A video shared by two benchmarks (MVBench, NExTQA), an item without a manifest row and a short video (MVBench),
@@ -145,7 +147,7 @@ describe('merge: two shards on two servers equal one host', function () {
     assert.ok((await fs.stat(path.join(into, 'logs', 'shards', 'shard-1-of-2', 'runner.log'))).size > 0);
   });
 
-  it('the merged package passes the report\'s checks and counts the rows as the single host does', async () => {
+  it('the merged package passes the report\'s checks, counts the rows as the single host does, and packs for return', async () => {
     const noTodo = { todo: async () => [] };
     const [m, s] = await Promise.all([buildReport(into, noTodo), buildReport(single, noTodo)]);
     assert.deepEqual(m.checks.filter((c) => c.status === 'fail').map((c) => c.id), []);
@@ -156,6 +158,12 @@ describe('merge: two shards on two servers equal one host', function () {
     assert.equal(m.failures.total, s.failures.total);
     const [dm, ds] = await Promise.all([dryRun(into, { benchmarks: BENCH, conditions: CONDS }), dryRun(single, { benchmarks: BENCH, conditions: CONDS })]);
     assert.deepEqual(dm.totals, ds.totals);
+    // `return` packs the merged results and the shards' logs.
+    const t = await makeReturnsTarball(into, { hostname: 'merged' });
+    const entries: string[] = [];
+    await tar.t({ file: t.tarballPath, onReadEntry: (e) => void entries.push(e.path) });
+    assert.ok(entries.some((e) => e.endsWith('results/conditions_results.csv')), entries.join(' '));
+    assert.ok(entries.some((e) => e.endsWith('logs/shards/shard-2-of-2/runner.log')), entries.join(' '));
   });
 
   it('merging the same shards again adds nothing', async () => {
