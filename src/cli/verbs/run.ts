@@ -10,13 +10,13 @@ import { runOptionsSchema, type RunOptions } from '../../core/runner/runOptions'
 import { runSweep } from '../../core/runner/sweep';
 import { DEFAULT_FAIL_FAST } from '../../core/runner/failFast';
 import { statusLine, stopReasonLines } from '../../core/runner/formatStatus';
-import { intOption, listOption, numberOption, parseVerbArgs, pilotOption, requirePackage } from '../options';
+import { intOption, listOption, numberOption, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../options';
 import { UsageError } from '../../core/errors';
 
 export const summary = 'the sweep (foreground; --detach for a background worker); --pilot, --bench, --conds, --endpoints';
 
 const HELP = `usage: fpsweep run --package DIR [--pilot] [--bench A,B] [--conds c1,c2] [--endpoints URL,...]
-                   [--detach] [--ngpu N] [--workers N] [--max-seqs N] [--gpu-util X]
+                   [--detach] [--ngpu N] [--workers N] [--max-seqs N] [--gpu-util X] [--shard K/N]
 
 Runs the sweep: launches one vLLM server per GPU (or uses --endpoints), sends every missing
 (benchmark, item, condition) and appends its raw record and CSV row. Resumable: rows already in
@@ -39,6 +39,9 @@ results/conditions_results.csv are skipped; re-running continues where it stoppe
                     (FPSWEEP_FAIL_SAME; default ${DEFAULT_FAIL_FAST.sameInARow}; 0 = off)
   --fail-first N    stop when most of the run's first N requests fail (FPSWEEP_FAIL_FIRST; default ${DEFAULT_FAIL_FAST.firstRequests})
   --fail-videos M   stop when the first M videos all fail to decode (FPSWEEP_FAIL_VIDEOS; default ${DEFAULT_FAIL_FAST.firstVideos})
+  --shard K/N       only part K of N (1-based; SHARD): the items whose video hash falls in it,
+                    for N hosts each on its own copy of the package; bring the copies back
+                    with \`fpsweep merge --into DIR COPY...\`
 
 Before any row, one unit of the plan goes to each server as the sweep sends it (the pre-flight,
 logs/preflight.json); a refusal stops the run with the server's words.
@@ -63,6 +66,7 @@ export function parseRunArgs(args: string[]): { options: RunOptions; detach: boo
     'fail-same': { type: 'string' },
     'fail-first': { type: 'string' },
     'fail-videos': { type: 'string' },
+    shard: { type: 'string' },
   }, HELP);
   const root = requirePackage(v, HELP);
   const pilot = pilotOption(v.pilot);
@@ -86,6 +90,7 @@ export function parseRunArgs(args: string[]): { options: RunOptions; detach: boo
     failSameInARow: intOption(v['fail-same'], 'FPSWEEP_FAIL_SAME', DEFAULT_FAIL_FAST.sameInARow, 0),
     failFirstRequests: intOption(v['fail-first'], 'FPSWEEP_FAIL_FIRST', DEFAULT_FAIL_FAST.firstRequests, 0),
     failFirstVideos: intOption(v['fail-videos'], 'FPSWEEP_FAIL_VIDEOS', DEFAULT_FAIL_FAST.firstVideos, 0),
+    shard: shardOption(v.shard),
   });
   if (!parsed.success) throw new UsageError(`${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n\n${HELP}`);
   return { options: parsed.data, detach: v.detach === true };

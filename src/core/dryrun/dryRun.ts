@@ -10,6 +10,7 @@ import { buildWorkPlan } from '../plan/buildWorkPlan';
 import { emptyCounts, type UnitCounts, type WorkPlan } from '../plan/types';
 import { readFailedKeys } from '../package/failedKeys';
 import { unitKey } from '../package/unitKey';
+import { applyShard, type ShardSpec } from '../shard/shard';
 
 export const COUNT_KEYS = ['todo', 'NA', 'reuse', 'done', 'no_video', 'bad_meta', 'context_refusals', 'failed_before'] as const;
 
@@ -39,6 +40,8 @@ export interface DryRunOptions {
   conditions: readonly string[];
   benchmarks?: readonly string[];
   keepPlan?: boolean;
+  /** `--shard K/N`: count only the shard's items (shard/shard.ts). */
+  shard?: ShardSpec;
 }
 
 /**
@@ -72,7 +75,7 @@ export function countsFromPlan(plan: WorkPlan, failedKeys: ReadonlySet<string> =
 
 export async function dryRun(root: string, opts: DryRunOptions): Promise<DryRunReport> {
   const layout = new PackageLayout(root);
-  const pkg = await loadPackage(layout, { benchmarks: opts.benchmarks });
+  const pkg = applyShard(await loadPackage(layout, { benchmarks: opts.benchmarks }), opts.shard);
   const csv = await readResultsCsv(layout.resultsCsv);
   const plan = await buildWorkPlan(pkg, csv, { conditions: opts.conditions });
   const failed = await readFailedKeys(layout.failuresLog);

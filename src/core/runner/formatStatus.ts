@@ -13,7 +13,7 @@ export function statusLine(s: WorkerStatus): string {
   const t = s.totals;
   const pct = t.total > 0 ? ((100 * t.done) / t.total).toFixed(1) : '0.0';
   const before = t.failedBefore ? ` (${t.failedBefore} failed before)` : '';
-  return `${s.state}: ${t.done}/${t.total} rows (${pct}%), ${t.todo} to do${before}, ${t.inFlight} in flight, ${t.failed} failed, `
+  return `${s.state}${s.shard ? ` (shard ${s.shard})` : ''}: ${t.done}/${t.total} rows (${pct}%), ${t.todo} to do${before}, ${t.inFlight} in flight, ${t.failed} failed, `
     + `+${t.addedThisRun} this run, ${s.throughput.requestsPerMin.toFixed(1)} req/min, ETA ${dur(s.etaSeconds)}`;
 }
 

@@ -2,6 +2,7 @@
 // hands it to the worker as JSON, and the extension can build it directly. Knobs change speed only.
 import { z } from 'zod';
 import { DEFAULT_FAIL_FAST } from './failFast';
+import { shardSpecSchema } from '../shard/shard';
 
 export const runOptionsSchema = z.object({
   package: z.string().min(1),
@@ -30,6 +31,8 @@ export const runOptionsSchema = z.object({
   failSameInARow: z.number().int().min(0).default(DEFAULT_FAIL_FAST.sameInARow),
   failFirstRequests: z.number().int().min(0).default(DEFAULT_FAIL_FAST.firstRequests),
   failFirstVideos: z.number().int().min(0).default(DEFAULT_FAIL_FAST.firstVideos),
+  /** `--shard K/N`: only the items whose video is in part K of N (shard/shard.ts); none = all. */
+  shard: shardSpecSchema.optional(),
 });
 export type RunOptions = z.infer<typeof runOptionsSchema>;
 export type RunOptionsInput = z.input<typeof runOptionsSchema>;

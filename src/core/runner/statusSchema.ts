@@ -59,6 +59,8 @@ export const workerStatusSchema = z.object({
   updatedAt: z.string(),
   state: z.enum(WORKER_STATES),
   mode: z.enum(['pilot', 'full', 'custom']),
+  /** `--shard K/N` of this run (its counts are the shard's own), null for the whole package. */
+  shard: z.string().nullable().optional(),
   benchmarks: z.array(z.string()),
   conditions: z.array(z.string()),
   message: z.string().nullable(),

@@ -14,6 +14,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import { PackageLayout } from '../package/layout';
 import { loadPackage } from '../package/load';
+import { applyShard, formatShard } from '../shard/shard';
 import type { FailureKind, RawRecord, TimingRecord } from '../package/schemas';
 import { readFailedKeys } from '../package/failedKeys';
 import { unitKey } from '../package/unitKey';
@@ -164,7 +165,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     await writeRunIdentity(layout, identity);
     await log.info(`run ${runId} starting: pid ${process.pid} on ${os.hostname()}, commit ${identity.git_commit ?? '(none)'}, `
       + `${identity.fpsweep_version ?? ''}, node ${process.version}; ${benchmarks ? `benchmarks ${benchmarks.join(',')}` : 'all benchmarks'}; `
-      + `conditions ${conditions.join(',')}; workers ${opts.workers}/server`);
+      + `conditions ${conditions.join(',')}; workers ${opts.workers}/server${opts.shard ? `; shard ${formatShard(opts.shard)}` : ''}`);
 
     // Resume: torn tails aside, rows completed from raw records that lost theirs.
     const resumed = await resumeResults(layout);
@@ -177,7 +178,8 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     for (const n of rep.notes) await log.warn(n);
     for (const p of resumed.csv.problems) await log.problem(p);
 
-    const pkg = await loadPackage(layout, { benchmarks });
+    // --shard K/N: the shard's items only, so the plan, the cells and the status count the shard's own work.
+    const pkg = applyShard(await loadPackage(layout, { benchmarks }), opts.shard);
     for (const p of pkg.problems) await log.problem(p);
     const plan = await buildWorkPlan(pkg, resumed.csv, { conditions, metaCache: 'update' });
     const itemCounts = new Map([...pkg.items].map(([b, items]) => [b, items.length]));
@@ -220,7 +222,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
       }));
       return {
         version: 1, pid: process.pid, runId, startedAt: new Date(t0).toISOString(), updatedAt: new Date(now).toISOString(),
-        state: workerState, mode, benchmarks: plan.benchmarks, conditions: plan.conditions, message, totals, cells,
+        state: workerState, mode, shard: opts.shard ? formatShard(opts.shard) : null, benchmarks: plan.benchmarks, conditions: plan.conditions, message, totals, cells,
         throughput: { requestsPerMin: rpm, framesPerSec: fps },
         etaSeconds: totals.todo === 0 ? 0 : tps > 0 ? remainingTokens / tps : rpm > 0 ? (totals.todo / rpm) * 60 : null,
         servers: svs, summary, stopReason,
