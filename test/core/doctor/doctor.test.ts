@@ -186,19 +186,23 @@ describe('doctor: what would break or mislead a real run', function () {
     assert.match(other.action!, /pip install vllm==0\.11\.0/);
   });
 
-  it('MAX_SEQS against the KV cache: 32 on a B200 (15 full-length sequences fit) warns, 8 does not, nonsense fails', async () => {
+  it('MAX_SEQS against the KV cache: what is sent at once (min of MAX_SEQS and WORKERS) must fit; nonsense fails', async () => {
     // 183,359 MiB × 0.85 − 16.4 GB − 2 GB = 145.0 GB of KV; 65,536 × 147,456 B = 9.66 GB a sequence → 15.
     const env = await fakeHost({ gpus: [B200], vllmVersion: '0.11.0' });
-    const l = byId(await runDoctor({ env, cores: 32, freeBytes: plenty }));
+    const dflt = byId(await runDoctor({ env, cores: 32, freeBytes: plenty }));
+    // The defaults (32 and 6 workers) send 6 at once: they fit.
+    assert.equal(dflt.max_seqs.status, 'ok', dflt.max_seqs.detail);
+    assert.match(dflt.max_seqs.detail, /^MAX_SEQS=32, WORKERS=6 \(at most 6 at once\); NVIDIA B200 holds KV for 15 full-length sequence\(s\) of 65536 tokens/);
+    const many = { ...env, WORKERS: '32' };
+    const l = byId(await runDoctor({ env: many, cores: 32, freeBytes: plenty }));
     assert.equal(l.max_seqs.status, 'warn');
-    assert.match(l.max_seqs.detail, /^MAX_SEQS=32; NVIDIA B200 holds KV for 15 full-length sequence\(s\) of 65536 tokens/);
     assert.match(l.max_seqs.action!, /MAX_SEQS=15/);
-    assert.equal(byId(await runDoctor({ env: { ...env, MAX_SEQS: '8' }, cores: 32, freeBytes: plenty })).max_seqs.status, 'ok');
-    assert.equal(byId(await runDoctor({ env: { ...env, MAX_SEQS: '15' }, cores: 32, freeBytes: plenty })).max_seqs.status, 'ok');
-    assert.equal(byId(await runDoctor({ env: { ...env, MAX_SEQS: '16' }, cores: 32, freeBytes: plenty })).max_seqs.status, 'warn');
+    assert.equal(byId(await runDoctor({ env: { ...many, MAX_SEQS: '8' }, cores: 32, freeBytes: plenty })).max_seqs.status, 'ok');
+    assert.equal(byId(await runDoctor({ env: { ...many, MAX_SEQS: '15' }, cores: 32, freeBytes: plenty })).max_seqs.status, 'ok');
+    assert.equal(byId(await runDoctor({ env: { ...many, MAX_SEQS: '16' }, cores: 32, freeBytes: plenty })).max_seqs.status, 'warn');
     assert.equal(checkMaxSeqs([{ name: 'x', memoryMiB: 183359 }], 0.85, 'lots').status, 'fail');
     // A 32 GB card at 0.85 holds one: even MAX_SEQS=8 (the seed's advice) is more than fits at full length.
-    assert.match(checkMaxSeqs([{ name: 'x', memoryMiB: 32607 }], 0.85, '8').action!, /MAX_SEQS=1\b/);
+    assert.match(checkMaxSeqs([{ name: 'x', memoryMiB: 32607 }], 0.85, '8', '8').action!, /MAX_SEQS=1\b/);
   });
 
   it('frame store disk: distinct (frame, size) JPEGs of the plan × bytes per pixel, against free space where the store lives', async () => {
