@@ -112,8 +112,8 @@ class Matcher {
   private stampPrev: Float64Array;
   private stampCur: Float64Array;
   private clock = 0;
-  a = new Int32Array(0);
-  b = new Int32Array(0);
+  a: Int32Array = new Int32Array(0);
+  b: Int32Array = new Int32Array(0);
   b2j = new Map<number, number[]>();
 
   constructor(readonly capacity: number) {
