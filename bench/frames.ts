@@ -1,9 +1,13 @@
 // Frame pipeline benchmark (not a test):
-//   npx tsx bench/frames.ts [--scale N] [--source sample|natural] [--pool N] [--threads N] [--naive-frames N] [--keep] [--package DIR]
+//   npx tsx bench/frames.ts [--scale N] [--source sample|natural] [--pool N] [--threads N] [--raw-budget MiB] [--naive-frames N] [--keep] [--package DIR]
+//                           [--phases a,b,c,d] [--json FILE] [--workload-json FILE] [--prepare-only --package DIR]
 // On more than 4 cores, run it as `UV_THREADPOOL_SIZE=<cores> npx tsx bench/frames.ts …`: tsx starts libuv's pool
 // before this file runs, so the sizing fpsweep's own entry points do (threadPool.ts) cannot happen here.
 // --keep leaves the work folder (its pkg/ is the package); --package DIR reuses such a package (same --scale)
-// instead of making one (the natural package takes minutes to encode).
+// instead of making one (the natural package takes minutes to encode). --prepare-only --package DIR makes the
+// package in DIR and stops. --phases runs only some of (a)-(d); --json FILE writes the figures as JSON;
+// --workload-json FILE writes each video's distinct (index, width, height) JPEGs, the workload of (a) and (d),
+// for bench/device/opencv_baseline.py. bench/device/ runs all of it on a borrowed 16-core host.
 //
 // Workload: every (item, condition) of the default condition list (SPEC §2) that sends frames, over
 // every item of a sample package (`fpsweep sample` at --scale; or, with --source natural, the same
@@ -17,6 +21,10 @@
 //      stops after --naive-frames frames; its rate is frames/s over that sample.
 //  (c) decode limit: `ffmpeg -i video.mp4 -f null -` once per distinct video, --pool at a time; its
 //      rate is the same frame count as (a) divided by its wall time, so a/c = t_c / t_a.
+//  (d) floor: (c) + each distinct JPEG made once (the same sharp resize + JPEG as (a), from raw frames
+//      already in memory, decoded beforehand outside the clock, up to 64 sharp calls in flight). Its wall
+//      time is t_c + t_jpeg (two phases, each on every core), its CPU the sum of both: what (a) must pay
+//      at least, since (a) decodes every frame once and makes each distinct JPEG once.
 // All three in one run, same machine state. CPU seconds (this process + its reaped children) are
 // printed too: on a shared machine the CPU ratio is steadier than the wall-clock one.
 // Targets: a/b ≥ 5, a/c ≥ 0.7.
@@ -44,7 +52,8 @@ import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { FramePipeline, defaultPoolSize, jpegPipeline, resolveOptions, type FrameRequest, type VideoJob } from '../src/core/frames';
+import { FramePipeline, GiB, MiB, decodeSelectedFrames, defaultPoolSize, encodeJpegFile, jpegPipeline, resolveOptions, type FrameRequest, type PipelineStats, type VideoJob } from '../src/core/frames';
+import { ByteBudget } from '../src/core/frames/limits';
 import { PackageLayout } from '../src/core/package/layout';
 import { videoMetaSchema, type VideoMeta } from '../src/core/package/schemas';
 import { DEFAULT_CONDITIONS, parseCondition, planFrames } from '../src/core/protocol';
@@ -59,9 +68,15 @@ interface Args {
   pool: number;
   /** ffmpeg decoder threads per video in (a); 0 = ffmpeg's choice; unset = the pipeline's default for the pool. */
   threads: number | undefined;
+  /** Raw-frame budget in MiB; unset = the pipeline's default for the pool. */
+  rawBudgetMiB: number | undefined;
   naiveFrames: number;
   keep: boolean;
   package: string | null;
+  prepareOnly: boolean;
+  phases: Set<string>;
+  json: string | null;
+  workloadJson: string | null;
 }
 
 function parse(): Args {
@@ -71,18 +86,33 @@ function parse(): Args {
       source: { type: 'string', default: 'sample' },
       pool: { type: 'string' },
       threads: { type: 'string' },
+      'raw-budget': { type: 'string' },
       'naive-frames': { type: 'string', default: '400' },
       keep: { type: 'boolean', default: false },
       package: { type: 'string' },
+      'prepare-only': { type: 'boolean', default: false },
+      phases: { type: 'string', default: 'a,b,c,d' },
+      json: { type: 'string' },
+      'workload-json': { type: 'string' },
     },
   });
   const source = values.source;
   if (source !== 'sample' && source !== 'natural') throw new Error('--source is sample or natural');
   return {
     scale: Number(values.scale), source, pool: values.pool ? Number(values.pool) : defaultPoolSize(),
-    threads: values.threads === undefined ? undefined : Number(values.threads), naiveFrames: Number(values['naive-frames']), keep: Boolean(values.keep),
+    threads: values.threads === undefined ? undefined : Number(values.threads),
+    rawBudgetMiB: values['raw-budget'] === undefined ? undefined : Number(values['raw-budget']), naiveFrames: Number(values['naive-frames']), keep: Boolean(values.keep),
     package: values.package ? path.resolve(values.package) : null,
+    prepareOnly: Boolean(values['prepare-only']), phases: parsePhases(values.phases),
+    json: values.json ? path.resolve(values.json) : null, workloadJson: values['workload-json'] ? path.resolve(values['workload-json']) : null,
   };
+}
+
+function parsePhases(list: string): Set<string> {
+  const phases = new Set(list.split(',').map((p) => p.trim()).filter(Boolean));
+  const unknown = [...phases].filter((p) => !['a', 'b', 'c', 'd'].includes(p));
+  if (unknown.length || phases.size === 0) throw new Error(`--phases is a comma list of a, b, c, d; got ${list}`);
+  return phases;
 }
 
 /** CPU seconds of this process and of its finished children (/proc/self/stat utime + stime, cutime + cstime). */
@@ -119,7 +149,7 @@ async function lanes<T>(inputs: readonly T[], limit: number, work: (x: T) => Pro
 
 /** Package with the sample's shape; --source natural re-encodes each video from busy 720p content. */
 async function preparePackage(args: Args, root: string): Promise<SamplePlan> {
-  const summary = await makeSamplePackage({ out: root, scale: args.scale });
+  const summary = await makeSamplePackage({ out: root, scale: args.scale, concurrency: os.availableParallelism() });
   if (args.source === 'natural') {
     const layout = new PackageLayout(root);
     const execa = await loadExeca();
@@ -179,6 +209,9 @@ async function buildWorkload(root: string, plan: SamplePlan): Promise<Workload> 
   return { jobs, requests, frames: requests.reduce((a, r) => a + r.req.indices.length, 0) };
 }
 
+/** Seeks in (b) that gave no frame and were made again 0.25 s earlier. */
+let naiveRetries = 0;
+
 /** (b): one seek + decode per selected frame, then the same resize + JPEG. */
 async function naiveRequest(meta: VideoMeta, videoPath: string, req: FrameRequest, outDir: string, budget: () => boolean): Promise<number> {
   const execa = await loadExeca();
@@ -186,86 +219,202 @@ async function naiveRequest(meta: VideoMeta, videoPath: string, req: FrameReques
   for (const index of req.indices) {
     if (!budget()) break; // the rate is what is measured: stop at the frame budget, even mid-request
     const t = meta.timestamps[index];
-    const r = await execa('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-ss', t.toFixed(3), '-i', videoPath,
-      '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { encoding: 'buffer', stdin: 'ignore' });
-    const rgb = Buffer.from(r.stdout as Uint8Array);
+    const seek = async (at: number) => Buffer.from((await execa('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-ss', at.toFixed(3), '-i', videoPath,
+      '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { encoding: 'buffer', stdin: 'ignore' })).stdout as Uint8Array);
+    let rgb = await seek(t);
+    // A seek to (near) the last frame can yield no frame at all (seen on the natural package at 16 cores):
+    // a per-request runner would seek again, a little earlier; the retry is counted in (b)'s cost.
+    if (rgb.length === 0) {
+      naiveRetries++;
+      rgb = await seek(Math.max(0, t - 0.25));
+    }
     if (rgb.length !== meta.width * meta.height * 3) throw new Error(`naive decode of ${videoPath} at ${t}s gave ${rgb.length} bytes`);
     await jpegPipeline(rgb, meta, req).toFile(path.join(outDir, `${k++}.jpg`));
   }
   return k;
 }
 
+/** The distinct JPEGs of a video, as (a) makes them: one per (index, width, height). */
+function distinctJpegs(job: VideoJob): Array<{ index: number; width: number; height: number }> {
+  const seen = new Map<string, { index: number; width: number; height: number }>();
+  for (const r of job.requests) {
+    for (const index of r.indices) seen.set(`${index}_${r.width}x${r.height}`, { index, width: r.width, height: r.height });
+  }
+  return [...seen.values()].sort((x, y) => x.index - y.index || x.width - y.width);
+}
+
+/** The workload of (a) and (d) for another implementation (bench/device/opencv_baseline.py). */
+async function writeWorkload(file: string, root: string, w: Workload): Promise<void> {
+  const videos = w.jobs.map((j) => ({
+    path: path.relative(root, j.videoPath), width: j.meta.width, height: j.meta.height, n_frames: j.meta.n_frames,
+    jpegs: distinctJpegs(j).map((d) => [d.index, d.width, d.height]),
+  }));
+  await fs.writeFile(file, JSON.stringify({ frames_served: w.frames, jpegs: videos.reduce((a, v) => a + v.jpegs.length, 0), videos }));
+}
+
+/**
+ * (d)'s JPEG part: raw frames decoded beforehand (not timed), in batches of up to `batchBytes`, then each
+ * distinct JPEG made once from memory, `inFlight` sharp calls at a time; only the encodes are timed.
+ */
+async function jpegsOnce(w: Workload, outDir: string, ffmpegThreads: number, batchBytes: number, inFlight: number) {
+  // The untimed decodes use ffmpegThreads (0: ffmpeg's frame threads over all cores, the quickest for one decode).
+  const total = { wall: 0, cpu: 0, jpegs: 0 };
+  let batch: Array<{ job: VideoJob; frames: Map<number, Buffer>; jpegs: ReturnType<typeof distinctJpegs> }> = [];
+  let held = 0;
+  const encodeBatch = async () => {
+    const work = batch.flatMap((v) => v.jpegs.map((d) => ({ v, d })));
+    const t = await timed(() => lanes(work, inFlight, async ({ v, d }) => {
+      const file = path.join(outDir, `${v.job.hash}_${d.index}_${d.width}x${d.height}.jpg`);
+      await encodeJpegFile(v.frames.get(d.index)!, v.job.meta, d, file);
+    }));
+    total.wall += t.wall;
+    total.cpu += t.cpu;
+    total.jpegs += work.length;
+    batch = [];
+    held = 0;
+    await fs.rm(outDir, { recursive: true, force: true });
+    await fs.mkdir(outDir);
+  };
+  for (const job of w.jobs) {
+    const jpegs = distinctJpegs(job);
+    const indices = [...new Set(jpegs.map((d) => d.index))];
+    const frameBytes = job.meta.width * job.meta.height * 3;
+    if (held > 0 && held + indices.length * frameBytes > batchBytes) await encodeBatch();
+    const frames = new Map<number, Buffer>();
+    await decodeSelectedFrames({
+      videoPath: job.videoPath, width: job.meta.width, height: job.meta.height, expectedFrames: job.meta.n_frames, indices,
+      ffmpegPath: process.env.FFMPEG_BIN ?? 'ffmpeg', ffprobePath: process.env.FFPROBE_BIN ?? 'ffprobe', threads: ffmpegThreads,
+      budget: new ByteBudget(64 * frameBytes), onFrame: async (index, rgb) => { frames.set(index, Buffer.from(rgb)); },
+    });
+    batch.push({ job, frames, jpegs });
+    held += indices.length * frameBytes;
+  }
+  if (batch.length) await encodeBatch();
+  return total;
+}
+
 async function main() {
   const args = parse();
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'fpsweep-bench-frames-'));
+  if (args.prepareOnly) {
+    if (!args.package) throw new Error('--prepare-only needs --package DIR (the folder to make the package in)');
+    const made = await timed(() => preparePackage(args, args.package!));
+    console.log(`bench/frames: ${args.source} package at scale ${args.scale} made in ${args.package} in ${made.wall.toFixed(1)} s`);
+    await fs.rm(work, { recursive: true, force: true });
+    return;
+  }
   const root = args.package ?? path.join(work, 'pkg');
-  const pipelineOptions = { storeDir: path.join(work, 'store'), poolSize: args.pool, ffmpegThreads: args.threads };
+  const pipelineOptions = {
+    storeDir: path.join(work, 'store'), poolSize: args.pool, ffmpegThreads: args.threads,
+    maxBufferedBytes: args.rawBudgetMiB === undefined ? undefined : Math.round(args.rawBudgetMiB * MiB),
+  };
   const settings = resolveOptions(pipelineOptions);
+  const uvThreads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
   console.log(`bench/frames: scale ${args.scale}, ${args.package ? `package ${args.package}` : `source ${args.source}`}, pool ${args.pool}, ` +
-    `ffmpeg threads ${settings.ffmpegThreads || 'auto'}, ${os.availableParallelism()} cores, ` +
-    `sharp on ${process.env.UV_THREADPOOL_SIZE ?? 4} libuv threads, ffmpeg + sharp`);
+    `ffmpeg threads ${settings.ffmpegThreads || 'auto'}, raw budget ${(settings.maxBufferedBytes / MiB).toFixed(0)} MiB, ${os.availableParallelism()} cores, ` +
+    `sharp on ${uvThreads} libuv threads, ffmpeg + sharp, phases ${[...args.phases].join(',')}`);
   const made = await timed(async () => (args.package ? planSample(args.scale) : preparePackage(args, root)));
   const plan = made.value;
   const w = await buildWorkload(root, plan);
   const distinctVideos = w.jobs.length;
   const decodedTotal = w.jobs.reduce((a, j) => a + j.meta.n_frames, 0);
+  const distinctJpegCount = w.jobs.reduce((a, j) => a + distinctJpegs(j).length, 0);
   console.log(`package ready in ${made.wall.toFixed(1)} s: ${distinctVideos} videos (${decodedTotal} stored frames), ` +
-    `${w.requests.length} requests, ${w.frames} frames to serve`);
+    `${w.requests.length} requests, ${w.frames} frames to serve, ${distinctJpegCount} distinct JPEGs`);
+  if (args.workloadJson) await writeWorkload(args.workloadJson, root, w);
   // Warm the page cache so no phase pays for the first read.
   for (const j of w.jobs) await fs.readFile(j.videoPath);
+  const none: Timed<void> = { value: undefined, wall: NaN, cpu: NaN, childCpu: NaN };
 
   // (c) decode limit
   const execa = await loadExeca();
-  const c = await timed(() => lanes(w.jobs, args.pool, async (j) => {
-    await execa('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', j.videoPath, '-f', 'null', '-']);
-  }));
+  const c = args.phases.has('c') || args.phases.has('d') ? await timed(() => lanes(w.jobs, args.pool, async (j) => {
+    await execa(process.env.FFMPEG_BIN ?? 'ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', j.videoPath, '-f', 'null', '-']);
+  })) : none;
 
   // (a) this pipeline, from an empty store
-  const pipeline = new FramePipeline(pipelineOptions);
-  const a = await timed(async () => {
-    let failed = 0;
-    for await (const video of pipeline.prepareAhead(w.jobs)) {
-      failed += video.requests.filter((r) => !r.ok).length;
-      video.release();
-    }
-    if (failed) throw new Error(`${failed} requests failed in the pipeline`);
-  });
-  const stats = await pipeline.stats();
+  let a = none;
+  let stats: PipelineStats | null = null;
+  if (args.phases.has('a')) {
+    const pipeline = new FramePipeline(pipelineOptions);
+    a = await timed(async () => {
+      let failed = 0;
+      for await (const video of pipeline.prepareAhead(w.jobs)) {
+        failed += video.requests.filter((r) => !r.ok).length;
+        video.release();
+      }
+      if (failed) throw new Error(`${failed} requests failed in the pipeline`);
+    });
+    stats = await pipeline.stats();
+  }
+
+  // (d) floor: (c) + each distinct JPEG once
+  let d = none;
+  let floorJpegs = 0;
+  if (args.phases.has('d')) {
+    const floorDir = path.join(work, 'floor');
+    await fs.mkdir(floorDir);
+    const j = await jpegsOnce(w, floorDir, 0, Math.max(1, Math.min(8, os.totalmem() / GiB / 8)) * GiB, 64);
+    floorJpegs = j.jpegs;
+    d = { value: undefined, wall: c.wall + j.wall, cpu: c.cpu + j.cpu, childCpu: c.childCpu };
+  }
 
   // (b) naive, on a seeded random sample of requests
-  const rnd = new SeededRandom(7);
-  const sample = rnd.shuffle([...w.requests]);
-  const naiveDir = path.join(work, 'naive');
-  await fs.mkdir(naiveDir);
+  let b = none;
   let naiveFrames = 0;
   let naiveRequests = 0;
-  const b = await timed(() => lanes(sample, args.pool, async (r) => {
-    if (naiveFrames >= args.naiveFrames) return;
-    const dir = path.join(naiveDir, String(naiveRequests++));
-    await fs.mkdir(dir);
-    let started = 0;
-    const done = await naiveRequest(r.meta, r.job.videoPath, r.req, dir, () => naiveFrames + ++started <= args.naiveFrames);
-    naiveFrames += done;
-  }));
+  if (args.phases.has('b')) {
+    const rnd = new SeededRandom(7);
+    const sample = rnd.shuffle([...w.requests]);
+    const naiveDir = path.join(work, 'naive');
+    await fs.mkdir(naiveDir);
+    b = await timed(() => lanes(sample, args.pool, async (r) => {
+      if (naiveFrames >= args.naiveFrames) return;
+      const dir = path.join(naiveDir, String(naiveRequests++));
+      await fs.mkdir(dir);
+      let started = 0;
+      const done = await naiveRequest(r.meta, r.job.videoPath, r.req, dir, () => naiveFrames + ++started <= args.naiveFrames);
+      naiveFrames += done;
+    }));
+  }
 
   const rate = (frames: number, s: number) => frames / s;
   const ra = rate(w.frames, a.wall);
   const rb = rate(naiveFrames, b.wall);
   const rc = rate(w.frames, c.wall);
+  const rd = rate(w.frames, d.wall);
   const cpuA = w.frames / a.cpu;
   const cpuB = naiveFrames / b.cpu;
   const cpuC = w.frames / c.cpu;
-  const row = (name: string, frames: number, t: Timed<unknown>, r: number, rcpu: number) =>
+  const cpuD = w.frames / d.cpu;
+  const row = (name: string, frames: number, t: Timed<unknown>, r: number, rcpu: number) => {
+    if (Number.isNaN(t.wall)) return;
     console.log(`${name.padEnd(34)} ${String(frames).padStart(7)} frames ${t.wall.toFixed(2).padStart(8)} s wall ${r.toFixed(1).padStart(8)} frames/s` +
       `   ${t.cpu.toFixed(2).padStart(8)} CPU s (ffmpeg ${t.childCpu.toFixed(1)}) ${rcpu.toFixed(1).padStart(8)} frames/CPU s` +
       `   ${(t.cpu / t.wall).toFixed(2)} cores busy`);
+  };
   row('(a) pipeline (decode once)', w.frames, a, ra, cpuA);
-  row(`(b) naive seek per frame (${naiveRequests} req)`, naiveFrames, b, rb, cpuB);
+  row(`(b) naive seek per frame (${naiveRequests} req, ${naiveRetries} re-seeks)`, naiveFrames, b, rb, cpuB);
   row('(c) decode limit (ffmpeg -f null)', w.frames, c, rc, cpuC);
-  console.log(`pipeline: ${stats.videosDecoded} videos decoded once (${stats.framesDecoded} frames), ${stats.jpegsWritten} JPEGs written for ${w.frames} frames served, ` +
-    `peak raw buffer ${(stats.peakBufferedBytes / 2 ** 20).toFixed(0)} MiB, store ${(stats.store.bytes / 2 ** 20).toFixed(0)} MiB`);
-  console.log(`a/b = ${(ra / rb).toFixed(2)} (target ≥ 5)   a/c = ${(ra / rc).toFixed(2)} (target ≥ 0.7)   ` +
-    `[CPU: a/b = ${(cpuA / cpuB).toFixed(2)}, a/c = ${(cpuA / cpuC).toFixed(2)}]`);
+  row(`(d) floor (c + ${floorJpegs} JPEGs once)`, w.frames, d, rd, cpuD);
+  if (stats) {
+    console.log(`pipeline: ${stats.videosDecoded} videos decoded once (${stats.framesDecoded} frames), ${stats.jpegsWritten} JPEGs written for ${w.frames} frames served, ` +
+      `peak raw buffer ${(stats.peakBufferedBytes / 2 ** 20).toFixed(0)} MiB, store ${(stats.store.bytes / 2 ** 20).toFixed(0)} MiB`);
+  }
+  const ratio = (x: number, y: number) => (Number.isFinite(x / y) ? (x / y).toFixed(2) : '-');
+  console.log(`a/b = ${ratio(ra, rb)} (target ≥ 5)   a/c = ${ratio(ra, rc)} (target ≥ 0.7)   a/d = ${ratio(ra, rd)}   ` +
+    `[CPU: a/b = ${ratio(cpuA, cpuB)}, a/c = ${ratio(cpuA, cpuC)}, a/d = ${ratio(cpuA, cpuD)}]`);
+  if (args.json) {
+    const phase = (t: Timed<unknown>, frames: number) => (Number.isNaN(t.wall) ? null
+      : { frames, wall_s: t.wall, cpu_s: t.cpu, ffmpeg_cpu_s: t.childCpu, frames_per_s: frames / t.wall, cores_busy: t.cpu / t.wall });
+    await fs.writeFile(args.json, JSON.stringify({
+      scale: args.scale, source: args.package ? 'package' : args.source, pool: args.pool, ffmpeg_threads: settings.ffmpegThreads,
+      raw_budget_bytes: settings.maxBufferedBytes, uv_threads: uvThreads, cores: os.availableParallelism(),
+      videos: distinctVideos, stored_frames: decodedTotal, requests: w.requests.length, frames_served: w.frames, distinct_jpegs: distinctJpegCount,
+      a: phase(a, w.frames), b: phase(b, naiveFrames), naive_reseeks: naiveRetries, c: phase(c, w.frames), d: phase(d, w.frames),
+      pipeline: stats && { jpegs_written: stats.jpegsWritten, frames_decoded: stats.framesDecoded, peak_raw_bytes: stats.peakBufferedBytes },
+    }, null, 1));
+  }
   if (!args.keep) await fs.rm(work, { recursive: true, force: true });
   else console.log(`kept ${work}`);
 }
