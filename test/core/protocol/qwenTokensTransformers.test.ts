@@ -13,8 +13,9 @@ describe('protocol/qwenTokens against transformers (device fixture)', () => {
     const bad = compare(fixture).mismatches.filter((m) => m.set === 'sent');
     assert.deepEqual(bad.slice(0, 5), []);
   });
-  it('agrees on the edge cases and the grid (extreme aspect ratios included)', () => {
-    const bad = compare(fixture).mismatches.filter((m) => m.set !== 'sent');
+  it('agrees on the edge cases and the grid, except where transformers refuses the size (aspect ratio over 200)', () => {
+    // Those get a prediction here on purpose (qwenTokens.ts): one odd video must not stop the plan.
+    const bad = compare(fixture).mismatches.filter((m) => m.set !== 'sent' && m.theirs !== null);
     assert.equal(bad.length, 0, `${bad.length} mismatches, e.g. ${JSON.stringify(bad.slice(0, 3))}`);
   });
 });
