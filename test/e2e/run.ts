@@ -20,6 +20,7 @@ const execFileP = promisify(execFile);
 const SMOKE = process.argv.includes('--smoke');
 const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 900);
 const OUT = path.join(REPO, 'test-output', 'e2e');
+const HOLD = path.join(OUT, 'stand-in-hold');
 const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
 const CLI = path.join(REPO, 'dist', 'cli.js');
 const PILOT = ['MVBench', 'LVBench', 'TimeScope'];
@@ -128,6 +129,7 @@ async function main(): Promise<void> {
     });
 
     await check('"fpsweep: Start pilot" from the command palette starts the worker', async () => {
+      fs.writeFileSync(HOLD, ''); // removed once the mid-run checks are done
       await wb!.runCommand('fpsweep: Start pilot');
       seenLive = await wb!.until(
         'live pilot progress in the status bar',
@@ -151,7 +153,7 @@ async function main(): Promise<void> {
         120_000,
         async () => {
           const t = await wb!.statusBarText();
-          // Either still running (and not behind what we saw), or already finished meanwhile.
+          // Still running (the stand-ins hold their answers), and not behind what we saw.
           return /fpsweep pilot \d+%/.test(t) && pct(t) >= before ? t : undefined;
         },
         () => wb!.statusBarText(),
@@ -159,6 +161,7 @@ async function main(): Promise<void> {
       log(`after reload: ${again}`);
       await wb!.runCommand('fpsweep: Attach to running sweep');
       await wb!.screenshot('pilot-after-reload');
+      fs.rmSync(HOLD, { force: true });
     });
 
     await check('the tree shows the pilot done', async () => {
@@ -391,6 +394,7 @@ async function main(): Promise<void> {
     log(`✗ ${step}: ${(err as Error).stack ?? err}`);
     await wb?.screenshot('failed').catch(() => undefined);
   } finally {
+    fs.rmSync(HOLD, { force: true }); // a held stand-in would keep the stop below waiting
     // The worker outlives windows by design: stop it here, then code-server and the browser.
     if (fs.existsSync(path.join(pkg, '.fpsweep'))) await cli(['stop', '--package', pkg]).catch((e) => log(`stop: ${e}`));
     await browser?.close().catch(() => undefined);
@@ -419,7 +423,8 @@ function writeSettings(pkg: string, latency: string, hubUrl: string): void {
     'fpsweep.workers': 4,
     // The stand-in's latency model (src/core/serving/standin/config.ts): a seconds + b per prompt token.
     // HF_ENDPOINT points `fpsweep return --upload` at the stand-in hub, as it does for huggingface_hub.
-    'fpsweep.extraEnv': { FPSWEEP_STANDIN_LATENCY: latency, HF_ENDPOINT: hubUrl },
+    // While HOLD exists the stand-ins answer nothing: the mid-run checks cannot race the pilot's end.
+    'fpsweep.extraEnv': { FPSWEEP_STANDIN_LATENCY: latency, HF_ENDPOINT: hubUrl, FPSWEEP_STANDIN_HOLD_FILE: HOLD },
   };
   fs.writeFileSync(path.join(pkg, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
 }

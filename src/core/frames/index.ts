@@ -53,3 +53,4 @@ export type { Dims } from './jpeg';
 export { decodeSelectedFrames, DecodeError, ffmpegDecodeArgs } from './ffmpegDecode';
 export type { RawTransportKind } from './rawTransport';
 export { selectExpression } from './selectExpr';
+export { realFrameStoreDir } from './realStore';

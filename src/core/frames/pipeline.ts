@@ -318,7 +318,10 @@ export async function readJpegs(paths: readonly string[]): Promise<Buffer[]> {
   return Promise.all(paths.map((p) => fs.readFile(p)));
 }
 
-/** `file://` URLs of a request's JPEGs, for a server started with --allowed-local-media-path. */
+/**
+ * `file://` URLs of a request's JPEGs, for a server started with --allowed-local-media-path. The paths
+ * must be under the store's real path (realStore.ts), as the flag is: vLLM resolves the file, not the flag.
+ */
 export function jpegFileUrls(paths: readonly string[]): string[] {
   return paths.map((p) => pathToFileURL(p).href);
 }

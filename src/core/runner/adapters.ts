@@ -1,10 +1,10 @@
 // The real servers and frames behind the sweep: the serving layer's launcher (or --endpoints) and the
 // frame pipeline. Tests and the bench can pass their own SweepDeps instead.
 import * as os from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { promises as fs } from 'node:fs';
 import type { PackageLayout } from '../package/layout';
-import { FramePipeline, type FrameRequest } from '../frames';
+import { FramePipeline, jpegFileUrls, type FrameRequest } from '../frames';
+import { realFrameStoreDir } from '../frames/realStore';
 import { launchServers, useEndpoints, type Fleet, type ServerStateEvent } from '../serving/launcher';
 import type { FrameRef } from '../serving/chatRequest';
 import type { Endpoint } from '../serving/client';
@@ -89,7 +89,8 @@ export class PipelineFrames implements FrameSource {
   readonly concurrency: number;
 
   constructor(layout: PackageLayout, opts: { poolSize?: number; fileUrls: boolean }) {
-    this.pipeline = new FramePipeline({ storeDir: layout.frameStoreDir, poolSize: opts.poolSize ?? Math.max(1, os.availableParallelism() - 1) });
+    // The store by its real path, so every file:// URL names the path vLLM resolves it to (realStore.ts).
+    this.pipeline = new FramePipeline({ storeDir: realFrameStoreDir(layout.frameStoreDir), poolSize: opts.poolSize ?? Math.max(1, os.availableParallelism() - 1) });
     this.concurrency = this.pipeline.settings.poolSize;
     this.fileUrls = opts.fileUrls;
     this.layout = layout;
@@ -118,7 +119,7 @@ export class PipelineFrames implements FrameSource {
         return {
           ok: true, decodeS: r.decodeSeconds, nFrames: paths.length,
           images: async (): Promise<FrameRef[]> => fileUrls
-            ? paths.map((p) => ({ fileUrl: pathToFileURL(p).href }))
+            ? jpegFileUrls(paths).map((fileUrl) => ({ fileUrl }))
             : (await Promise.all(paths.map((p) => fs.readFile(p)))).map((jpeg) => ({ jpeg })),
         };
       },

@@ -5,7 +5,7 @@
 //                  intervalMs?, failThreshold?, healthTimeoutMs?, maxRestarts?, killGraceMs?, log?}) → Fleet
 //     One `<vllmBin> serve Qwen/Qwen3-VL-8B-Instruct --revision … --max-model-len 65536
 //     --limit-mm-per-prompt '{"image": 1024}' --max-num-seqs S --gpu-memory-utilization U --port 8011+i
-//     --host 127.0.0.1 --allowed-local-media-path <package>/.fpsweep/frames` per GPU i (nvidia-smi's list
+//     --host 127.0.0.1 --allowed-local-media-path <real path of package/.fpsweep/frames>` per GPU i (nvidia-smi's list
 //     cut to NGPU; NGPU GPUs without nvidia-smi; else GPU 0 with a warning through `log`), with
 //     CUDA_VISIBLE_DEVICES=i and a fresh random key in VLLM_API_KEY (vLLM reads it when --api-key is
 //     absent, so the key is in no command line and no log). Each launch line is appended to

@@ -12,6 +12,7 @@ import { checkHealth } from './health';
 import { fileSize, lastLines, readTail } from './logTail';
 import { stopLeftoverServers, writeServerRecords } from './leftovers';
 import { isKvCacheRefusal, isOutOfMemory } from './vllmMessages';
+import { realFrameStoreDir } from '../frames/realStore';
 
 // execa 9 is ESM-only: a dynamic import loads it natively under tsx (mocha) and in the esbuild bundle.
 const loadExeca = () => import('execa').then((m) => m.execa);
@@ -494,7 +495,8 @@ export async function launchServers(options: LaunchOptions): Promise<Fleet> {
       '--gpu-memory-utilization', String(options.gpuUtil),
       '--port', String(basePort + gpu),
       '--host', '127.0.0.1',
-      '--allowed-local-media-path', layout.frameStoreDir,
+      // The real path: vLLM takes this flag literally but resolves each file (vllm/multimodal/utils.py).
+      '--allowed-local-media-path', realFrameStoreDir(layout.frameStoreDir),
     ],
   }));
   return launchServerGroups({

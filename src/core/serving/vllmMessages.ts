@@ -43,10 +43,13 @@ export function preprocessingMessage(message: string): string {
   return `${message} None`;
 }
 
-/** Startup refusal when --max-model-len does not fit the KV cache (printed, then the server exits). */
+/**
+ * Startup refusal when --max-model-len does not fit the KV cache (printed, then the server exits).
+ * vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory, its own spelling ("models's") kept.
+ */
 export function kvCacheTooSmall(maxModelLen: number, neededGiB: number, availableGiB: number, estimatedMaxLen: number): string {
   return (
-    `ValueError: To serve at least one request with the model's max seq len (${maxModelLen}), ` +
+    `ValueError: To serve at least one request with the models's max seq len (${maxModelLen}), ` +
     `(${neededGiB.toFixed(2)} GiB KV cache is needed, which is larger than the available KV cache memory ` +
     `(${availableGiB.toFixed(2)} GiB). Based on the available memory, the estimated maximum model length is ` +
     `${estimatedMaxLen}. Try increasing \`gpu_memory_utilization\` or decreasing \`max_model_len\` when initializing the engine.`
@@ -76,6 +79,8 @@ export function isContextRefusal(message: string): boolean {
 /** Does a server log say it could not start because the KV cache cannot hold --max-model-len? */
 export function isKvCacheRefusal(logText: string): boolean {
   return (
+    // vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory (a log line may wrap, so either half counts).
+    /To serve at least one request with the models?'s max seq len/.test(logText) ||
     /KV cache is needed, which is larger than the available KV cache memory/.test(logText) ||
     /No available memory for the cache blocks/.test(logText) ||
     /is larger than the maximum number of tokens that can be stored in KV cache/.test(logText)

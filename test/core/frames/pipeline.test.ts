@@ -316,7 +316,7 @@ describe('frame pipeline', function () {
         events.push(`encoded ${index}`);
       },
     });
-    for (let i = 0; i < 200 && !events.includes('exit'); i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 1200 && !events.includes('exit'); i++) await new Promise((r) => setTimeout(r, 25)); // ffmpeg ends on its own; 30 s for a loaded host
     assert.deepEqual(events, ['frame 0', 'frame 5', 'exit'], 'ffmpeg is done before the encodes are');
     openGate();
     const r = await decoding;

@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS, type SampleFixture } from '../sample/fixture';
 import { PackageLayout } from '../../../src/core/package/layout';
 import { runSweep } from '../../../src/core/runner/sweep';
@@ -40,16 +41,28 @@ async function capture(fn: () => Promise<number>): Promise<{ code: number; out: 
 describe('runner: the background worker', function () {
   this.timeout(180_000);
   let servers: Standin[] = [];
+  let work: string;
+  /** While this file exists the servers answer nothing (FPSWEEP_STANDIN_HOLD_FILE). */
+  let hold: string;
+  /** One line per chat request the servers finished (FPSWEEP_STANDIN_INSPECT). */
+  let inspect: string;
+  const answeredCount = async () => (await fs.readFile(inspect, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
   let origin: (s: SampleFixture) => Set<string>;
   before(async function () {
     this.timeout(SAMPLE_TIMEOUT_MS);
     await getSamplePackage();
     // Slow enough that a kill lands while requests and writes are under way.
-    servers = await Promise.all([0, 1].map(() => startStandin({ env: { FPSWEEP_STANDIN_LATENCY: 'a=0.2,b=0.00001' } })));
+    work = await fs.mkdtemp(path.join(os.tmpdir(), 'fpsweep-worker-test-'));
+    hold = path.join(work, 'hold');
+    inspect = path.join(work, 'answered.jsonl');
+    const env = { FPSWEEP_STANDIN_LATENCY: 'a=0.2,b=0.00001', FPSWEEP_STANDIN_HOLD_FILE: hold, FPSWEEP_STANDIN_INSPECT: inspect };
+    servers = await Promise.all([0, 1].map(() => startStandin({ env })));
     origin = (s) => new Set(s.plan.existing.map((e) => artifactKey(e.benchmark, e.item_id, e.condition)));
   });
+  afterEach(() => fs.rm(hold, { force: true })); // a failed test must not leave the servers holding
   after(async () => {
     await Promise.all(servers.map((s) => s.stop()));
+    await fs.rm(work, { recursive: true, force: true });
   });
 
   it('kill -9 at random moments, then resume: every row once, every raw record matched', async () => {
@@ -59,45 +72,31 @@ describe('runner: the background worker', function () {
     const seed = Number(process.env.FPSWEEP_TEST_SEED) || Date.now() % 100000;
     const rand = rng(seed);
     const moments: string[] = [];
-    let kills = 0;
     for (let k = 0; k < 3; k++) {
-      const w = await startDetachedWorker(opts);
-      // Wait until the worker is past its start (it holds the lock), then a random moment more.
-      const t0 = Date.now();
-      while (!(await isWorkerAlive(layout)) && Date.now() - t0 < 30_000) await sleep(100);
-      const ms = Math.round(200 + rand() * 3000);
-      // The kill comes at that moment, or sooner when the run is near its end (few units left in the
-      // status file, written about once a second): a kill must land while work is under way.
-      const deadline = Date.now() + ms;
-      let left: number | null = null;
-      while (Date.now() < deadline) {
-        await sleep(25);
-        const st = await readStatus(layout).catch(() => null);
-        if (st && st.pid === w.pid) left = st.totals.todo;
-        if (left !== null && left <= 20) break;
+      // The kill lands while work is left, by construction rather than by timing: once a few more
+      // requests are answered, the servers hold every later answer (HOLD_FILE), so the worker cannot
+      // finish; the kill comes a random moment after that, while the last answers are being written.
+      const answeredBefore = await answeredCount();
+      const w = await startDetachedWorker(opts); // it holds the lock when this returns
+      const target = answeredBefore + 1 + Math.floor(rand() * 8);
+      for (let t0 = Date.now(); (await answeredCount()) < target; await sleep(10)) {
+        assert.ok(Date.now() - t0 < 60_000, `seed ${seed}: run ${k} answered no ${target}th request within a minute`);
+        assert.ok(await isWorkerAlive(layout), `seed ${seed}: worker ${w.pid} ended before request ${target}`);
       }
-      try {
-        process.kill(w.pid, 'SIGKILL');
-        kills++;
-        moments.push(`${Date.now() - deadline + ms} ms (${left ?? '?'} left)`);
-      } catch (err) {
-        // It finished on its own first: a clean end, as the status must say.
-        if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
-        const st = await readStatus(layout);
-        assert.equal(st?.state, 'done', `seed ${seed}: worker ${w.pid} exited before the kill but not cleanly`);
-        moments.push('none (it had finished)');
-      }
-      while (await isWorkerAlive(layout)) await sleep(50);
-      const a = await readArtifacts(layout).catch(() => null); // a torn tail may be there until the next start
-      void a;
+      await fs.writeFile(hold, '');
+      const ms = Math.round(rand() * 300);
+      await sleep(ms);
+      process.kill(w.pid, 'SIGKILL');
+      moments.push(`${ms} ms after request ${target}`);
+      assert.equal(await waitForWorkerExit(layout, 30_000, 50), true);
+      await fs.rm(hold);
     }
     // The status of a killed worker says so, with counts recomputed from the CSV.
     const live = await readLiveStatus(layout);
     if (live.status) {
       assert.equal(live.alive, false);
-      assert.ok(['failed', 'done'].includes(live.status.state), `seed ${seed}`);
+      assert.equal(live.status.state, 'failed', `seed ${seed}`);
     }
-    assert.ok(kills >= 1, `seed ${seed}: no kill landed (${moments.join(', ')})`);
     const res = await runSweep(runOptionsSchema.parse(opts), defaultSweepDeps);
     assert.equal(res.exitCode, 0, `seed ${seed}, kills at ${moments.join(', ')} ms: ${res.summary}`);
     const a = await readArtifacts(layout);
@@ -116,15 +115,17 @@ describe('runner: the background worker', function () {
     const sample = await copySamplePackage();
     const layout = new PackageLayout(sample.root);
     const args = ['--package', sample.root, '--bench', BENCHES.join(','), '--conds', CONDS.join(','), '--endpoints', servers.map((s) => s.url).join(',')];
-    const t0 = Date.now();
+    // The servers hold their answers until the checks below are made: the worker is running, not done.
+    await fs.writeFile(hold, '');
     const started = await capture(() => cliMain(['run', ...args, '--detach']));
     assert.equal(started.code, 0);
-    assert.ok(Date.now() - t0 < 5000, 'returns at once');
     const pid = Number(/pid (\d+)/.exec(started.out)![1]);
+    // It returned while the run cannot have ended (the servers hold every answer): it did not wait for it.
+    assert.equal(await isWorkerAlive(layout), true, 'returns while the worker runs');
     // A second run while it is alive is refused, naming its pid.
     let status = null;
-    for (let i = 0; i < 150 && !(status && status.totals.addedThisRun > 0); i++) {
-      await sleep(200);
+    for (let i = 0; i < 300 && !(status && status.state === 'running' && status.totals.inFlight > 0); i++) {
+      await sleep(100);
       status = await readStatus(layout);
     }
     assert.ok(status && status.pid === pid && status.state === 'running', JSON.stringify(status?.state));
@@ -138,6 +139,7 @@ describe('runner: the background worker', function () {
     const parsed = JSON.parse(shown.out);
     assert.equal(parsed.alive, true);
     assert.ok(parsed.status.cells.some((c: { benchmark: string; condition: string }) => c.benchmark === 'MVBench' && c.condition === 'v_8_s224'));
+    await fs.rm(hold);
     const stopped = await capture(() => cliMain(['stop', '--package', sample.root, '--wait']));
     assert.equal(stopped.code, 0);
     assert.match(stopped.out, /asked worker pid \d+ to drain/);
@@ -173,14 +175,16 @@ describe('runner: the background worker', function () {
     const opts = { package: sample.root, benchmarks: BENCHES, conditions: CONDS, endpoints: servers.map((s) => s.url) };
     const environOf = async (pid: number) => (await fs.readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
     const { UV_THREADPOOL_SIZE: _unset, ...env } = process.env;
+    await fs.writeFile(hold, ''); // the worker cannot finish before its environment is read
     for (const [given, expected] of [[undefined, String(threadPoolSizeFor(os.availableParallelism()))], ['3', '3']] as const) {
       const w = await startDetachedWorker(opts, given === undefined ? env : { ...env, UV_THREADPOOL_SIZE: given });
-      // It holds the lock when startDetachedWorker returns, with minutes of slow requests ahead.
+      // It holds the lock when startDetachedWorker returns, and the servers hold its requests.
       const environ = await environOf(w.pid);
       process.kill(w.pid, 'SIGKILL');
       assert.equal(await waitForWorkerExit(layout, 30_000, 50), true);
       assert.deepEqual(environ.filter((e) => e.startsWith('UV_THREADPOOL_SIZE=')), [`UV_THREADPOOL_SIZE=${expected}`]);
     }
+    await fs.rm(hold);
   });
 
   it('a detached worker refused the lock is an error with its reason, not "started"', async () => {

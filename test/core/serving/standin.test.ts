@@ -290,7 +290,7 @@ describe('stand-in vLLM scheduling, cache and faults', function () {
       env: { FPSWEEP_STANDIN_FAULTS: 'kvCacheTokens=40000' },
     });
     assert.equal(r.exitCode, 1);
-    assert.match(String(r.stderr), /To serve at least one request with the model's max seq len \(65536\), \(9\.00 GiB KV cache is needed, which is larger than the available KV cache memory/);
+    assert.match(String(r.stderr), /To serve at least one request with the models's max seq len \(65536\), \(9\.00 GiB KV cache is needed, which is larger than the available KV cache memory/);
     assert.match(String(r.stderr), /the estimated maximum model length is 40000/);
   });
 });

@@ -40,6 +40,8 @@ export interface StandinEnv {
   faults: Faults;
   /** When set, a crash happens only if this file does not exist yet (it is created at the crash). */
   crashOnceFile: string | null;
+  /** While this file exists, chat requests are held before they are answered (tests pause a run). */
+  holdFile: string | null;
   /** JSONL file that gets one summary line per chat request (tests read back what arrived). */
   inspectFile: string | null;
   /** Directory that gets every received image as <sha1>.jpg (tests read the pixels back). */
@@ -71,6 +73,7 @@ export function readStandinEnv(env: NodeJS.ProcessEnv = process.env): StandinEnv
     latency: LatencySchema.strict().parse(parseKv(lat, 'FPSWEEP_STANDIN_LATENCY')),
     faults: FaultsSchema.strict().parse(parseKv(fau, 'FPSWEEP_STANDIN_FAULTS')),
     crashOnceFile: scoped(env, 'FPSWEEP_STANDIN_CRASH_ONCE_FILE') || null,
+    holdFile: env.FPSWEEP_STANDIN_HOLD_FILE || null,
     inspectFile: env.FPSWEEP_STANDIN_INSPECT || null,
     inspectImagesDir: env.FPSWEEP_STANDIN_INSPECT_IMAGES || null,
   };

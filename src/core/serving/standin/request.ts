@@ -108,9 +108,34 @@ export function parseChatBody(raw: unknown, servedModelName: string): ParsedChat
   return { body, imageUrls, promptText: texts.join('\n') };
 }
 
-function isInside(dir: string, file: string): boolean {
-  const rel = path.relative(dir, file);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+/**
+ * `Path(allowed)` as Python builds it: redundant slashes and `.` parts dropped, nothing resolved
+ * (no symlink followed, `..` kept). vllm/multimodal/utils.py MediaConnector takes the flag this way.
+ */
+export function pythonPurePath(p: string): string {
+  const abs = p.startsWith('/');
+  const parts = p.split('/').filter((x) => x !== '' && x !== '.');
+  const joined = parts.join('/');
+  return abs ? '/' + joined : joined || '.';
+}
+
+/** Python's `Path.resolve()` (strict=False): symlinks followed as far as the path exists, the rest appended. */
+async function pythonResolve(p: string): Promise<string> {
+  const abs = path.resolve(p);
+  try {
+    return await fs.realpath(abs);
+  } catch {
+    const parent = path.dirname(abs);
+    if (parent === abs) return abs;
+    return path.join(await pythonResolve(parent), path.basename(abs));
+  }
+}
+
+/** `allowed in resolved.parents` (vllm/multimodal/utils.py _load_file_url): a strict ancestor, compared as text. */
+export function isUnderLiteral(allowed: string, resolvedFile: string): boolean {
+  if (!allowed.startsWith('/')) return false; // a relative Path never equals a parent of an absolute one
+  const prefix = allowed === '/' ? '/' : allowed + '/';
+  return resolvedFile.startsWith(prefix) && resolvedFile.length > prefix.length;
 }
 
 /**
@@ -132,11 +157,12 @@ const FILE_CACHE_MAX = 200_000;
 /** Loads and checks every image; the first problem refuses the request (vLLM stops at the first too). */
 export async function loadImages(urls: readonly string[], limit: number, allowedDir: string | null): Promise<LoadedImage[]> {
   if (urls.length > limit) throw new RequestRefusal(400, msg.preprocessingMessage(msg.tooManyItems(limit)));
-  const realAllowed = allowedDir ? await fs.realpath(allowedDir) : null;
-  return Promise.all(urls.map((url, index) => loadOne(url, index, realAllowed, allowedDir)));
+  // The allowed path is taken as given, never resolved (vllm/multimodal/utils.py MediaConnector.__init__).
+  const allowed = allowedDir ? pythonPurePath(allowedDir) : null;
+  return Promise.all(urls.map((url, index) => loadOne(url, index, allowed)));
 }
 
-async function loadOne(url: string, index: number, realAllowed: string | null, allowedDir: string | null): Promise<LoadedImage> {
+async function loadOne(url: string, index: number, allowed: string | null): Promise<LoadedImage> {
   let bytes: Buffer;
   let source: 'data' | 'file';
   let filePath: string | null = null;
@@ -150,7 +176,7 @@ async function loadOne(url: string, index: number, realAllowed: string | null, a
     bytes = Buffer.from(url.slice(comma + 1), 'base64');
   } else if (url.startsWith('file:')) {
     source = 'file';
-    if (!realAllowed || !allowedDir) throw new RequestRefusal(400, msg.preprocessingMessage(msg.NO_LOCAL_MEDIA_PATH));
+    if (!allowed) throw new RequestRefusal(400, msg.preprocessingMessage(msg.NO_LOCAL_MEDIA_PATH));
     let p: string;
     try {
       p = fileURLToPath(url);
@@ -158,14 +184,12 @@ async function loadOne(url: string, index: number, realAllowed: string | null, a
       throw new RequestRefusal(400, msg.preprocessingMessage(String((e as Error).message)));
     }
     filePath = p;
-    let resolved: string;
-    try {
-      resolved = await fs.realpath(p);
-    } catch {
-      resolved = path.resolve(p); // a missing file is judged by its path first, as vLLM does
-    }
-    if (!isInside(realAllowed, resolved)) {
-      throw new RequestRefusal(400, msg.preprocessingMessage(msg.fileOutsideAllowedPath(p, allowedDir)));
+    // vllm/multimodal/utils.py _load_file_url: the file's path is resolved (symlinks followed), the
+    // allowed path is not, so a store reached through a symlink is refused unless the URLs and the
+    // flag both name the real path. The message names the path as sent and the flag as given.
+    const resolved = await pythonResolve(p);
+    if (!isUnderLiteral(allowed, resolved)) {
+      throw new RequestRefusal(400, msg.preprocessingMessage(msg.fileOutsideAllowedPath(p, allowed)));
     }
     let st: Awaited<ReturnType<typeof fs.stat>>;
     try {

@@ -48,7 +48,6 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
   const cache = new PrefixCache(env.faults.cacheTokens);
   const counters = newCounters();
   const createdS = Date.now() / 1000;
-  const readyAt = Date.now() + env.faults.startupDelayMs;
   let chatCount = 0;
   let crashed = false;
 
@@ -94,21 +93,19 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://x');
+    // vllm/entrypoints/openai/api_server.py `health`: 200 with an empty body while the engine is alive,
+    // 503 (empty) once it is dead (EngineDeadError); no key needed (the middleware guards /v1 only).
+    if (req.method === 'GET' && url.pathname === '/health') {
+      res.writeHead(crashed ? 503 : 200, { 'content-length': '0' }).end();
+      return;
+    }
     if (crashed) {
       res.destroy();
       return;
     }
-    if (Date.now() < readyAt) {
-      // Model still loading: vLLM answers nothing useful yet.
-      sendJson(res, 503, msg.errorBody('The server is starting up (model loading).', 503, 'ServiceUnavailableError'));
-      return;
-    }
-    if (url.pathname.startsWith('/v1') && args.apiKey !== null && !authorized(req, args.apiKey)) {
+    // vllm/entrypoints/openai/api_server.py AuthenticationMiddleware: paths under /v1 only, OPTIONS exempt.
+    if (req.method !== 'OPTIONS' && url.pathname.startsWith('/v1') && args.apiKey !== null && !authorized(req, args.apiKey)) {
       sendJson(res, 401, msg.UNAUTHORIZED_BODY);
-      return;
-    }
-    if (req.method === 'GET' && url.pathname === '/health') {
-      res.writeHead(200, { 'content-length': '0' }).end();
       return;
     }
     if (req.method === 'GET' && url.pathname === '/metrics') {
@@ -137,6 +134,8 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
       return;
     }
     const raw = await readBody(req);
+    // A test's pause: the run cannot finish while the file is there, so a kill lands with work left.
+    while (env.holdFile && fs.existsSync(env.holdFile)) await new Promise((r) => setTimeout(r, 20));
     if (status503Every > 0 && n % status503Every === 0) {
       sendJson(res, 503, msg.errorBody('Service Unavailable (stand-in fault: every ' + status503Every + 'th request)', 503, 'ServiceUnavailableError'));
       return;
@@ -179,6 +178,7 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
         // Text-only prompts meet the OpenAI layer's check with their real size.
         throw new RequestRefusal(400, msg.preprocessingMessage(msg.contextLengthExceeded(promptTokens, requestedMax, L)));
       }
+      // vllm/v1/engine/processor.py _validate_model_input: strictly longer than max_model_len is refused.
       if (promptTokens > L) throw new RequestRefusal(400, msg.decoderPromptTooLong(promptTokens, L));
 
       const segments: Segment[] = images.map((img, k) => ({ key: imageKeys[k], tokens: qwenImageTokens(img.width, img.height) }));
@@ -194,12 +194,16 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
         },
       });
       const reply = standinAnswer(promptText, imageKeys);
-      const room = L - promptTokens;
+      // A prompt of exactly L tokens still gets one token: vllm/v1/engine/processor.py refuses only
+      // prompt_len > max_model_len, and vllm/v1/core/sched/utils.py check_stop ends a request once
+      // num_tokens >= max_model_len, which it checks after each sampled token.
+      const room = Math.max(1, L - promptTokens);
       const wanted = replyTokens(reply);
       const limit = Math.min(room, requestedMax ?? room);
       const completion = Math.min(wanted, limit);
-      const finish = completion < wanted ? 'length' : 'stop';
-      const content = finish === 'stop' ? reply : reply.split(' ').slice(0, Math.max(0, completion)).join(' ');
+      // 'stop' needs the end-of-sequence token sampled within the limit too (sched/utils.py check_stop).
+      const finish = wanted < limit ? 'stop' : 'length';
+      const content = completion >= wanted ? reply : reply.split(' ').slice(0, Math.max(0, completion)).join(' ');
       counters.promptTokens += promptTokens;
       counters.generationTokens += completion;
       counters.prefixQueries += promptTokens;
@@ -234,6 +238,10 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
   }, 10_000);
   statsTimer.unref();
 
+  // vllm/entrypoints/openai/api_server.py create_server_socket binds the port but listens only once the
+  // engine is up (uvicorn starts after the model loads): while loading, connections are refused.
+  logLine('INFO', 'gpu_model_runner.py:2602', `Starting to load model ${args.model}...`, process.stdout);
+  if (env.faults.startupDelayMs > 0) await new Promise((r) => setTimeout(r, env.faults.startupDelayMs));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(args.port, args.host, () => resolve());
@@ -252,11 +260,9 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
   };
 }
 
+/** The header must be exactly `Bearer <key>` (vllm/entrypoints/openai/api_server.py AuthenticationMiddleware). */
 function authorized(req: http.IncomingMessage, key: string): boolean {
-  const h = req.headers.authorization ?? '';
-  const sp = h.indexOf(' ');
-  if (sp < 0) return false;
-  return h.slice(0, sp).toLowerCase() === 'bearer' && h.slice(sp + 1) === key;
+  return req.headers.authorization === `Bearer ${key}`;
 }
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
