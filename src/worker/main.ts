@@ -12,7 +12,7 @@ async function main(argv: string[]): Promise<number> {
   if (a >= 0) {
     process.on('SIGHUP', () => undefined);
     // Loaded only for this job, so the sweep worker does not load the AVTime protocol.
-    const { runAvtimeJob } = await import('../core/protocols/avtime/stages/job');
+    const { runAvtimeJob } = require('../core/protocols/avtime/stages/job') as typeof import('../core/protocols/avtime/stages/job');
     return runAvtimeJob(argv[a + 1] ?? '');
   }
   const i = argv.indexOf('--options');

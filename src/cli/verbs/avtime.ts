@@ -113,7 +113,8 @@ function stageSub(verb: AvtimeVerb): Sub {
     summary: verb,
     async run(args) {
       const { options, detach } = avtimeOptionsFromArgs(args);
-      const { runAvtime } = await import('../../core/protocols/avtime/stages/run');
+      // Lazy (as main.ts loads verbs), so `fpsweep avtime --help` loads no protocol code.
+      const { runAvtime } = require('../../core/protocols/avtime/stages/run') as typeof import('../../core/protocols/avtime/stages/run');
       if (detach) {
         if (verb !== 'run') throw new UsageError('--detach goes with `avtime run`');
         // Every check first, in the foreground: a refusal (exit 2) writes nothing and is seen here.
@@ -122,7 +123,7 @@ function stageSub(verb: AvtimeVerb): Sub {
           process.stderr.write(`fpsweep avtime: ${checked.line}\n`);
           return checked.exitCode;
         }
-        const { startDetachedAvtime } = await import('../../core/protocols/avtime/stages/job');
+        const { startDetachedAvtime } = require('../../core/protocols/avtime/stages/job') as typeof import('../../core/protocols/avtime/stages/job');
         const w = await startDetachedAvtime(verb, options, checked.outputRoot, checked.runId);
         process.stdout.write(`avtime run started in the background: pid ${w.pid}, log ${w.logFile}, status ${path.join(checked.outputRoot, '.fpsweep', 'avtime-status.json')}\n`);
         return 0;
