@@ -90,6 +90,25 @@ describe('avtime stages: a whole run (SPEC-AVTIME §8)', function () {
     assert.equal(fs.existsSync(path.join(root, 'target_inputs.jsonl')), false, 'the target inputs are not written either');
   });
 
+  it('--resume of a root that holds no run, and a bad existing target_inputs.jsonl: exit 2, nothing written', async () => {
+    const { root } = makeBench();
+    const out = path.join(tmpDir('out'), 'r1');
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, 'notes.txt'), 'mine');
+    const s = await servers();
+    const resumed = await runAvtime('run', { benchRoot: root, outputRoot: out, runId: 'r1', resume: true, ...s }, hooks);
+    assert.equal(resumed.exitCode, 2);
+    assert.match(resumed.line, /holds no AVTime run to continue/);
+    assert.deepEqual(listFiles(out), ['notes.txt']);
+    fs.writeFileSync(path.join(root, 'target_inputs.jsonl'), '{"id": "rec_0", "videos": ["relative.mp4"], "messages": [], "metadata": {}}\n');
+    const out2 = path.join(tmpDir('out'), 'r2');
+    const bad = await runAvtime('run', { benchRoot: root, outputRoot: out2, runId: 'r2', ...s }, hooks);
+    assert.equal(bad.exitCode, 2);
+    assert.match(bad.line, /target_inputs\.jsonl:1: /);
+    assert.equal(fs.existsSync(out2), false);
+    assert.equal(s.j.bodies.length, 0);
+  });
+
   it('a judge that keeps answering invalid JSON fails the run after the retry pass (exit 1), with no scores', async () => {
     const { root } = makeBench();
     const out = path.join(tmpDir('out'), 'r1');
