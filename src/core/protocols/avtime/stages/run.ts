@@ -403,8 +403,10 @@ async function judgeStage(layout: AvtimeRunLayout, opts: AvtimeOptions,
         const i = passes.findIndex((x) => x.pass === p.pass);
         if (i >= 0) passes[i] = entry;
         else passes.push(entry);
+        // done: valid answers so far; failed: of the current pass (pass 1's go to the retry pass).
         st.done = passes.reduce((a, x) => a + x.done, 0);
-        st.failed = p.pass === 2 ? p.failed : p.failed;
+        st.failed = p.failed;
+        st.todo = Math.max(0, p.requests - p.done - p.failed);
       },
     });
     c.say(res.line);
