@@ -397,6 +397,7 @@ async function judgeStage(layout: AvtimeRunLayout, opts: AvtimeOptions,
     const res = await runJudge({
       layout, queries: c.queries, predictions: c.predictions, templates: c.templates, modelId: c.judgeId, servedModel: servers.servedModel,
       endpoints: servers.endpoints, batch: { 1: opts.judgeBatch, 2: opts.judgeRetryBatch }, log: c.log, clientOptions: c.hooks.clientOptions,
+      waitUp: () => servers!.waitUntilUp(c.hooks.startTimeoutMs ?? 20 * 60_000),
       onProgress: (p) => {
         const passes = c.status.status.judgePasses;
         const entry = { pass: p.pass, maxTokens: p.maxTokens, state: p.state, requests: p.requests, done: p.done, failed: p.failed };
