@@ -36,8 +36,8 @@ export interface AvtimeResult {
 
 export interface AvtimeHooks {
   log?: (line: string) => void;
-  /** Called once the output root is locked (the detached worker's parent waits for the lock). */
-  onLocked?: (layout: AvtimeRunLayout) => void;
+  /** Called once the output root is locked (the detached worker's parent waits for the lock), with the status writer. */
+  onLocked?: (layout: AvtimeRunLayout, status: AvtimeStatusWriter) => void;
   /** Server start timeout (tests). */
   startTimeoutMs?: number;
   /** Client knobs (tests shorten retries). */
@@ -207,9 +207,9 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
     if (!continuing && !rootEntries) await fs.rm(layout.root, { recursive: true, force: true });
     throw err;
   }
-  hooks.onLocked?.(layout);
   const status = new AvtimeStatusWriter(layout.statusFile, { runId: layout.runId, outputRoot: layout.root, canonical });
   status.start();
+  hooks.onLocked?.(layout, status);
   const inputFiles = { test: bench.test, inventory: bench.inventory, manifest: bench.manifest, target_inputs: targetInputsPath, target_prompt: promptFile };
   let line = '';
   let exitCode: 0 | 1 | 2 = 0;
