@@ -34,7 +34,7 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
-export async function readLock(layout: PackageLayout): Promise<LockInfo | null> {
+export async function readLock(layout: Pick<PackageLayout, 'lockFile'>): Promise<LockInfo | null> {
   let text: string;
   try {
     text = await fs.readFile(layout.lockFile, 'utf8');
@@ -50,7 +50,7 @@ export async function readLock(layout: PackageLayout): Promise<LockInfo | null> 
 }
 
 /** The holder, when the lock is held by a live process (on this host; another host's lock counts as held). */
-export async function liveLockHolder(layout: PackageLayout): Promise<LockInfo | null> {
+export async function liveLockHolder(layout: Pick<PackageLayout, 'lockFile'>): Promise<LockInfo | null> {
   const info = await readLock(layout);
   if (!info) return null;
   if (info.hostname !== os.hostname()) return info;
@@ -62,7 +62,7 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
-export async function acquireLock(layout: PackageLayout, runId?: string, onMessage?: (m: string) => void): Promise<HeldLock> {
+export async function acquireLock(layout: Pick<PackageLayout, 'stateDir' | 'lockFile'>, runId?: string, onMessage?: (m: string) => void): Promise<HeldLock> {
   await fs.mkdir(layout.stateDir, { recursive: true });
   const info: LockInfo = { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString(), runId };
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -145,7 +145,8 @@ export class VllmClient {
     return Number.isFinite(ra) ? Math.min(this.opts.maxDelayMs, Math.max(jittered, ra)) : jittered;
   }
 
-  async chat(body: ChatRequestBody, signal?: AbortSignal): Promise<ChatResult> {
+  /** `body` is any chat-completions body (the sweep sends ChatRequestBody; AVTime its own two kinds). */
+  async chat(body: ChatRequestBody | object, signal?: AbortSignal): Promise<ChatResult> {
     const payload = JSON.stringify(body);
     let attempts = 0;
     let last: ChatFailure = { ok: false, kind: 'server_down', message: 'not sent', attempts: 0, status: null };

@@ -36,7 +36,10 @@ export interface ServerStateEvent {
 
 export interface ServerHandle {
   readonly id: string;
+  /** The first (for one-GPU servers, the only) GPU; null for --endpoints. */
   readonly gpu: number | null;
+  /** Every GPU the server holds (a tensor-parallel group); [] for --endpoints. */
+  readonly gpus: readonly number[];
   /** Base URL, e.g. http://127.0.0.1:8011 (the client adds /v1/...). */
   readonly url: string;
   readonly apiKey: string | null;
@@ -98,6 +101,41 @@ export interface LaunchOptions extends MonitorOptions {
   log?: (line: string) => void;
 }
 
+/** One server of a group launch: its GPUs (CUDA_VISIBLE_DEVICES), port, `serve …` arguments and log file. */
+export interface ServerSpec {
+  id: string;
+  gpus: readonly number[];
+  port: number;
+  /** Everything after the binary, starting with 'serve' (the launcher adds nothing). */
+  args: readonly string[];
+  logFile: string;
+}
+
+/** Where a launch writes its bookkeeping: the launch lines, the server logs' folder, servers.json. */
+export interface LaunchPlaces {
+  logsDir: string;
+  launchParams: string;
+  /** servers.json lives here (leftovers.ts), so a later run can stop what a killed one left. */
+  stateDir: string;
+}
+
+export interface GroupLaunchOptions extends MonitorOptions {
+  servers: readonly ServerSpec[];
+  places: LaunchPlaces;
+  vllmBin?: string;
+  env?: Record<string, string | undefined>;
+  startTimeoutMs?: number;
+  /** Folders vLLM needs to exist before it starts (e.g. --allowed-local-media-path). */
+  mkdirs?: readonly string[];
+  /** The context every server must hold (--max-model-len), for the refusal message. */
+  contextTokens: number;
+  /** What to tell the user when vLLM says that context does not fit (it is never lowered). */
+  contextAdvice?: string;
+  /** Appended to an out-of-memory restart message (what to lower). */
+  oomAdvice?: string;
+  log?: (line: string) => void;
+}
+
 export interface Fleet extends EventEmitter {
   readonly handles: readonly ServerHandle[];
   on(event: 'state', listener: (e: ServerStateEvent) => void): this;
@@ -136,13 +174,17 @@ abstract class BaseServer implements ServerHandle {
   failures = 0;
   protected upController = new AbortController();
 
+  readonly gpu: number | null;
+
   constructor(
     readonly id: string,
-    readonly gpu: number | null,
+    readonly gpus: readonly number[],
     readonly url: string,
     readonly apiKey: string | null,
     protected readonly fleet: FleetImpl,
-  ) {}
+  ) {
+    this.gpu = gpus.length ? gpus[0] : null;
+  }
 
   get pid(): number | null {
     return null;
@@ -169,40 +211,33 @@ abstract class BaseServer implements ServerHandle {
   abstract stop(): Promise<void>;
 }
 
+type ServerOptions = Required<Pick<GroupLaunchOptions, 'startTimeoutMs' | 'contextAdvice' | 'oomAdvice'>> & GroupLaunchOptions;
+
 class LaunchedServer extends BaseServer {
   private child: ResultPromise | null = null;
   private exited: { code: number | null; signal: string | null; spawnError: string | null } | null = null;
   private logOffset = 0;
   private busy = false; // a restart is under way: polls stand aside
   private stopping = false;
-  readonly args: string[];
+  readonly args: readonly string[];
   private readonly line: string;
+  private readonly log: string;
+  private readonly devices: string;
 
   constructor(
-    gpu: number,
-    port: number,
+    spec: ServerSpec,
     key: string,
     private readonly bin: string,
-    private readonly opts: Required<Pick<LaunchOptions, 'maxSeqs' | 'gpuUtil' | 'startTimeoutMs'>> & LaunchOptions,
-    private readonly log: string,
+    private readonly opts: ServerOptions,
     fleet: FleetImpl,
   ) {
-    super(`gpu${gpu}`, gpu, `http://127.0.0.1:${port}`, key, fleet);
-    this.args = [
-      'serve', MODEL,
-      '--revision', MODEL_REVISION,
-      '--max-model-len', String(MAX_MODEL_LEN),
-      '--limit-mm-per-prompt', `{"image": ${MAX_IMAGES}}`,
-      '--max-num-seqs', String(opts.maxSeqs),
-      '--gpu-memory-utilization', String(opts.gpuUtil),
-      '--port', String(port),
-      '--host', '127.0.0.1',
-      // The real path: vLLM takes this flag literally but resolves each file (vllm/multimodal/utils.py).
-      '--allowed-local-media-path', realFrameStoreDir(opts.layout.frameStoreDir),
-    ];
+    super(spec.id, spec.gpus, `http://127.0.0.1:${spec.port}`, key, fleet);
+    this.args = spec.args;
+    this.log = spec.logFile;
+    this.devices = spec.gpus.join(',');
     // The key travels in VLLM_API_KEY (vLLM reads it when --api-key is absent), so it is in no
     // command line, no `ps` listing and no log; the recorded line says where it went.
-    this.line = `CUDA_VISIBLE_DEVICES=${gpu} VLLM_API_KEY=<redacted> ${[bin, ...this.args].map(shellQuote).join(' ')}`;
+    this.line = `CUDA_VISIBLE_DEVICES=${this.devices} VLLM_API_KEY=<redacted> ${[bin, ...this.args].map(shellQuote).join(' ')}`;
   }
 
   override get pid(): number | null {
@@ -216,13 +251,13 @@ class LaunchedServer extends BaseServer {
   }
 
   private async spawn(what: string): Promise<void> {
-    fs.appendFileSync(this.opts.layout.launchParams, `# ${new Date().toISOString()} ${this.id} ${what}\n${this.line}\n`);
+    fs.appendFileSync(this.opts.places.launchParams, `# ${new Date().toISOString()} ${this.id} ${what}\n${this.line}\n`);
     this.logOffset = fileSize(this.log);
     this.exited = null;
     const execa = await loadExeca();
-    const child = execa(this.bin, this.args, {
+    const child = execa(this.bin, [...this.args], {
       // FPSWEEP_STANDIN_OWNER_PID only matters to the stand-in (it exits when we are gone); vLLM ignores it.
-      env: { ...this.opts.env, CUDA_VISIBLE_DEVICES: String(this.gpu), VLLM_API_KEY: this.apiKey ?? '', FPSWEEP_STANDIN_OWNER_PID: String(process.pid) },
+      env: { ...this.opts.env, CUDA_VISIBLE_DEVICES: this.devices, VLLM_API_KEY: this.apiKey ?? '', FPSWEEP_STANDIN_OWNER_PID: String(process.pid) },
       stdin: 'ignore',
       stdout: { file: this.log, append: true },
       stderr: { file: this.log, append: true },
@@ -288,12 +323,7 @@ class LaunchedServer extends BaseServer {
 
   private contextMessage(tail: string): string {
     const line = tail.split('\n').find((l) => isKvCacheRefusal(l)) ?? '';
-    return (
-      `${this.id}: vLLM cannot serve the protocol's context of ${MAX_MODEL_LEN} tokens on this GPU:\n  ${line.trim()}\n` +
-      `The run stops here: the context is fixed by the protocol and is never lowered. Free the GPU's memory ` +
-      `(other processes: nvidia-smi), raise GPU_UTIL (now ${this.opts.gpuUtil}) or use a GPU with more memory, then run again ` +
-      `(finished rows are kept). Full log: ${this.log}`
-    );
+    return `${this.id}: vLLM cannot serve the protocol's context of ${this.opts.contextTokens} tokens on this GPU:\n  ${line.trim()}\n${this.opts.contextAdvice} Full log: ${this.log}`;
   }
 
   private async kill(): Promise<void> {
@@ -325,7 +355,7 @@ class LaunchedServer extends BaseServer {
       let why = reason;
       for (;;) {
         const oom = isOutOfMemory(this.tail());
-        const oomText = oom ? ` — CUDA out of memory (see ${this.log}); if it recurs, lower MAX_SEQS (now ${this.opts.maxSeqs})` : '';
+        const oomText = oom ? ` — CUDA out of memory (see ${this.log})${this.opts.oomAdvice}` : '';
         // The state changes before the (possibly slow) kill, so in-flight work is re-queued at once.
         if (this.restarts >= maxRestarts) {
           this.setState('down', `${why}${oomText}; restart budget (${maxRestarts}) used up, the server stays down`, oom);
@@ -370,7 +400,7 @@ class RemoteServer extends BaseServer {
     private readonly opts: MonitorOptions,
     fleet: FleetImpl,
   ) {
-    super(url, null, url.replace(/\/+$/, '').replace(/\/v1$/, ''), apiKey, fleet);
+    super(url, [], url.replace(/\/+$/, '').replace(/\/v1$/, ''), apiKey, fleet);
   }
 
   override async poll(): Promise<void> {
@@ -399,7 +429,7 @@ class FleetImpl extends EventEmitter implements Fleet {
 
   constructor(
     private readonly logSink?: (line: string) => void,
-    private readonly layout?: PackageLayout,
+    private readonly layout?: Pick<PackageLayout, 'stateDir'>,
   ) {
     super();
   }
@@ -443,24 +473,68 @@ class FleetImpl extends EventEmitter implements Fleet {
 
 /** Launches one server per GPU and resolves when all answer /health (or throws, having stopped them). */
 export async function launchServers(options: LaunchOptions): Promise<Fleet> {
-  const opts = { startTimeoutMs: 20 * 60_000, ...options };
-  const bin = opts.vllmBin ?? process.env.VLLM_BIN ?? 'vllm';
-  let gpus = opts.gpus;
+  let gpus = options.gpus;
   if (!gpus) {
-    const choice = await chooseGpus(opts.ngpu);
-    if (choice.warning) opts.log?.(`warning: ${choice.warning}`);
+    const choice = await chooseGpus(options.ngpu);
+    if (choice.warning) options.log?.(`warning: ${choice.warning}`);
     gpus = choice.gpus;
   }
-  const layout = opts.layout;
-  fs.mkdirSync(layout.logsDir, { recursive: true });
-  // vLLM refuses to start when --allowed-local-media-path does not exist.
-  fs.mkdirSync(layout.frameStoreDir, { recursive: true });
-  for (const line of await stopLeftoverServers(layout, opts.killGraceMs ?? DEFAULTS.killGraceMs)) opts.log?.(line);
-  const fleet = new FleetImpl(opts.log, layout);
-  const basePort = opts.basePort ?? 8011;
-  for (const gpu of gpus) {
+  const layout = options.layout;
+  const basePort = options.basePort ?? 8011;
+  const servers: ServerSpec[] = gpus.map((gpu) => ({
+    id: `gpu${gpu}`,
+    gpus: [gpu],
+    port: basePort + gpu,
+    logFile: layout.vllmLog(gpu),
+    args: [
+      'serve', MODEL,
+      '--revision', MODEL_REVISION,
+      '--max-model-len', String(MAX_MODEL_LEN),
+      '--limit-mm-per-prompt', `{"image": ${MAX_IMAGES}}`,
+      '--max-num-seqs', String(options.maxSeqs),
+      '--gpu-memory-utilization', String(options.gpuUtil),
+      '--port', String(basePort + gpu),
+      '--host', '127.0.0.1',
+      // The real path: vLLM takes this flag literally but resolves each file (vllm/multimodal/utils.py).
+      '--allowed-local-media-path', realFrameStoreDir(layout.frameStoreDir),
+    ],
+  }));
+  return launchServerGroups({
+    ...options,
+    servers,
+    places: { logsDir: layout.logsDir, launchParams: layout.launchParams, stateDir: layout.stateDir },
+    // vLLM refuses to start when --allowed-local-media-path does not exist.
+    mkdirs: [layout.frameStoreDir],
+    contextTokens: MAX_MODEL_LEN,
+    oomAdvice: `; if it recurs, lower MAX_SEQS (now ${options.maxSeqs})`,
+    contextAdvice:
+      'The run stops here: the context is fixed by the protocol and is never lowered. ' +
+      `Free the GPU's memory (other processes: nvidia-smi), raise GPU_UTIL (now ${options.gpuUtil}) or use a GPU with more memory, then run again ` +
+      '(finished rows are kept).',
+  });
+}
+
+/**
+ * Launches the given servers (each on its GPU group, CUDA_VISIBLE_DEVICES = the group) and resolves when
+ * all answer /health; one failure stops the others and throws (ContextLengthError | LaunchError).
+ */
+export async function launchServerGroups(options: GroupLaunchOptions): Promise<Fleet> {
+  // `??`, not a spread of defaults: an option passed as undefined must not erase its default.
+  const opts: ServerOptions = {
+    ...options,
+    startTimeoutMs: options.startTimeoutMs ?? 20 * 60_000,
+    contextAdvice: options.contextAdvice ?? 'The context is fixed by the protocol and is never lowered.',
+    oomAdvice: options.oomAdvice ?? '',
+  };
+  const bin = opts.vllmBin ?? process.env.VLLM_BIN ?? 'vllm';
+  fs.mkdirSync(opts.places.logsDir, { recursive: true });
+  for (const d of opts.mkdirs ?? []) fs.mkdirSync(d, { recursive: true });
+  const stateDir = { stateDir: opts.places.stateDir };
+  for (const line of await stopLeftoverServers(stateDir, opts.killGraceMs ?? DEFAULTS.killGraceMs)) opts.log?.(line);
+  const fleet = new FleetImpl(opts.log, stateDir);
+  for (const spec of opts.servers) {
     const key = randomBytes(24).toString('base64url');
-    fleet.servers.push(new LaunchedServer(gpu, basePort + gpu, key, bin, opts, layout.vllmLog(gpu), fleet));
+    fleet.servers.push(new LaunchedServer(spec, key, bin, opts, fleet));
   }
   const starts = fleet.servers.map(async (s) => {
     await (s as LaunchedServer).startAndWait('start');

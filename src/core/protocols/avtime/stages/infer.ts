@@ -1,0 +1,183 @@
+// Stage 2, target inference (SPEC-AVTIME §3): each shard sends its inputs to its own server and appends one
+// raw line per answer (one write + fsync). Canonical: a fresh shard, fail closed — the first row error stops
+// every shard (in-flight answers are still kept), exit 1; afterwards coverage must be exactly the assigned
+// ids, each once. Non-canonical (--resume --keep-going): ids already written are skipped and errors do not
+// stop the others, but any error still fails the stage.
+import { promises as fs } from 'node:fs';
+import { setMaxListeners } from 'node:events';
+import { z } from 'zod';
+import { VllmClient, type Endpoint } from '../../../serving/client';
+import { AppendFile } from '../../../runner/appendFile';
+import { setAsideTornJsonlTail } from '../../../runner/tornTail';
+import { readOptionalJsonl } from '../../../package/jsonl';
+import { writeFileAtomic } from './files';
+import type { TargetInput } from './inputSchemas';
+import type { AvtimeRunLayout } from './layout';
+import { splitShards } from './shards';
+import { buildTargetRequest } from './targetRequest';
+
+export const rawPredictionSchema = z.object({
+  id: z.string(),
+  video_id: z.string(),
+  response: z.string(),
+  finish_reason: z.string().nullable(),
+  usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() }),
+  latency_s: z.number(),
+  endpoint: z.string(),
+  ts: z.string(),
+});
+export type RawPrediction = z.infer<typeof rawPredictionSchema>;
+
+export const shardSummarySchema = z.object({
+  expected: z.number().int(),
+  written: z.number().int(),
+  failed: z.number().int(),
+  errors: z.array(z.object({ id: z.string(), kind: z.string(), message: z.string() })),
+});
+export type ShardSummary = z.infer<typeof shardSummarySchema>;
+
+export interface ShardProgress {
+  shard: number;
+  endpoint: string;
+  expected: number;
+  written: number;
+  failed: number;
+  state: 'todo' | 'running' | 'done' | 'failed' | 'stopped';
+}
+
+export interface InferOptions {
+  layout: AvtimeRunLayout;
+  inputs: readonly TargetInput[];
+  prompt: string;
+  /** The model name the servers answer to. */
+  model: string;
+  /** One per shard, in shard order. */
+  endpoints: readonly (Endpoint & { signal?: AbortSignal })[];
+  audioInVideo: boolean;
+  /** false: --resume --keep-going. */
+  canonical: boolean;
+  /** Requests in flight per shard (the seed's batch size per replica). */
+  concurrency: number;
+  onProgress?: (p: ShardProgress) => void;
+  log?: (line: string) => void;
+  /** Client knobs (tests shorten retries). */
+  clientOptions?: ConstructorParameters<typeof VllmClient>[1];
+}
+
+export interface InferResult {
+  ok: boolean;
+  shards: (ShardSummary & { shard: number; coverage: string | null })[];
+  /** The line that says what happened, in numbers. */
+  line: string;
+}
+
+export function assignShards(inputs: readonly TargetInput[], groups: number): TargetInput[][] {
+  return splitShards(inputs, groups);
+}
+
+/** The ids already written in a shard's raw file (resume); a torn tail is set aside first. */
+async function writtenIds(file: string, log?: (l: string) => void): Promise<Map<string, number>> {
+  const torn = await setAsideTornJsonlTail(file);
+  if (torn) log?.(`${file}: ${torn.reason}; its last ${torn.bytes} bytes moved to ${torn.sideFile}`);
+  const { records, problems } = await readOptionalJsonl(file, rawPredictionSchema);
+  if (problems.length) throw new Error(`${problems[0].file}:${problems[0].line}: ${problems[0].message}`);
+  const ids = new Map<string, number>();
+  for (const r of records) ids.set(r.value.id, (ids.get(r.value.id) ?? 0) + 1);
+  return ids;
+}
+
+/** Exact coverage: every assigned id once, nothing else. null when it holds, else what is wrong. */
+export async function checkCoverage(file: string, assigned: readonly string[]): Promise<string | null> {
+  const { records, problems } = await readOptionalJsonl(file, rawPredictionSchema);
+  if (problems.length) return `${problems[0].file}:${problems[0].line}: ${problems[0].message}`;
+  const want = new Set(assigned);
+  const seen = new Map<string, number>();
+  for (const r of records) seen.set(r.value.id, (seen.get(r.value.id) ?? 0) + 1);
+  const missing = assigned.filter((id) => !seen.has(id));
+  const doubled = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+  const foreign = [...seen.keys()].filter((id) => !want.has(id));
+  if (!missing.length && !doubled.length && !foreign.length) return null;
+  const show = (ids: string[]) => ids.slice(0, 5).join(', ') + (ids.length > 5 ? ` (+${ids.length - 5})` : '');
+  return [
+    missing.length ? `${missing.length} assigned id(s) missing: ${show(missing)}` : '',
+    doubled.length ? `${doubled.length} id(s) written more than once: ${show(doubled)}` : '',
+    foreign.length ? `${foreign.length} id(s) not assigned to this shard: ${show(foreign)}` : '',
+  ].filter(Boolean).join('; ');
+}
+
+export async function runInference(opts: InferOptions): Promise<InferResult> {
+  const shards = assignShards(opts.inputs, opts.endpoints.length);
+  const stop = new AbortController(); // canonical: the first row error stops every shard
+  const results = await Promise.all(shards.map((rows, k) => runShard(k, rows, opts, stop)));
+  const withCoverage = await Promise.all(
+    results.map(async (r, k) => ({ ...r, shard: k, coverage: await checkCoverage(opts.layout.rawPredictions(k), shards[k].map((x) => x.id)) })),
+  );
+  for (const r of withCoverage) {
+    await writeFileAtomic(opts.layout.shardSummary(r.shard), JSON.stringify(shardSummarySchema.parse({ expected: r.expected, written: r.written, failed: r.failed, errors: r.errors }), null, 1) + '\n');
+  }
+  const ok = withCoverage.every((r) => r.failed === 0 && r.coverage === null);
+  const parts = withCoverage.map((r) => `shard${r.shard} ${r.written}/${r.expected} written, ${r.failed} failed${r.coverage ? ` (coverage: ${r.coverage})` : ''}`);
+  return { ok, shards: withCoverage, line: `target inference ${ok ? 'done' : 'FAILED'}: ${parts.join('; ')}` };
+}
+
+async function runShard(k: number, rows: readonly TargetInput[], opts: InferOptions, stop: AbortController): Promise<ShardSummary> {
+  const file = opts.layout.rawPredictions(k);
+  const ep = opts.endpoints[k];
+  const expected = rows.length;
+  let todo = rows;
+  let written = 0;
+  if (!opts.canonical) {
+    const have = await writtenIds(file, opts.log);
+    todo = rows.filter((r) => !have.has(r.id));
+    written = rows.length - todo.length;
+  } else if (await fs.stat(file).then(() => true, () => false)) {
+    throw new Error(`${file} exists: a canonical target shard never resumes (start a new run, or one started with --resume --keep-going)`);
+  }
+  await fs.mkdir(opts.layout.shardDir(k), { recursive: true });
+  const out = new AppendFile(file);
+  const client = new VllmClient({ url: ep.url, apiKey: ep.apiKey }, { connections: opts.concurrency, ...opts.clientOptions });
+  const errors: ShardSummary['errors'] = [];
+  const progress = (state: ShardProgress['state']) => opts.onProgress?.({ shard: k, endpoint: ep.url, expected, written, failed: errors.length, state });
+  progress('running');
+  await fs.writeFile(file, '', { flag: 'a' }); // the shard's file exists from its start, empty or not
+  let next = 0;
+  const signal = ep.signal ? AbortSignal.any([ep.signal, stop.signal]) : stop.signal;
+  // Every request in flight listens on it: the default cap of 10 would warn at the seed's batch of 512.
+  setMaxListeners(opts.concurrency + 16, signal);
+  const worker = async () => {
+    while (next < todo.length && !stop.signal.aborted) {
+      const row = todo[next++];
+      const body = buildTargetRequest(opts.model, row.videos[0], opts.prompt, opts.audioInVideo);
+      const res = await client.chat(body, signal);
+      if (res.ok) {
+        const line: RawPrediction = {
+          id: row.id,
+          video_id: row.metadata.video_id,
+          response: res.text,
+          finish_reason: res.finishReason,
+          usage: res.usage,
+          latency_s: Math.round(res.latency_s * 1e6) / 1e6,
+          endpoint: ep.url,
+          ts: new Date().toISOString(),
+        };
+        await out.append(JSON.stringify(line) + '\n', true);
+        written++;
+      } else {
+        const stoppedByOther = stop.signal.aborted && !ep.signal?.aborted;
+        if (stoppedByOther) return; // cut because another row failed: not this row's error
+        errors.push({ id: row.id, kind: res.kind, message: res.message });
+        opts.log?.(`shard${k}: ${row.id} failed (${res.kind}): ${res.message}`);
+        if (opts.canonical) stop.abort(new Error(`shard${k} row ${row.id} failed`));
+      }
+      progress('running');
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length)) }, worker));
+  } finally {
+    await out.close();
+    await client.close();
+  }
+  progress(errors.length ? 'failed' : written === expected ? 'done' : 'stopped');
+  return { expected, written, failed: errors.length, errors };
+}

@@ -1,0 +1,243 @@
+// Stage 4, the judge (SPEC-AVTIME §6): one request per query that needs it (caption text only), pass 1 at
+// 512 tokens over all of them, then a retry pass at 4096 over what failed; any failure left is fatal.
+// Every valid answer is appended (one write + fsync) to semantic_responses.jsonl the moment it arrives, so a
+// crash loses at most what was in flight: a resumed stage re-asks only the queries with no stored response
+// under the full identity match (responseMatches), and a query that already failed pass 1 goes to the retry.
+import { promises as fs } from 'node:fs';
+import { setMaxListeners } from 'node:events';
+import { z } from 'zod';
+import { VllmClient, type Endpoint } from '../../../serving/client';
+import { AppendFile } from '../../../runner/appendFile';
+import { setAsideTornJsonlTail } from '../../../runner/tornTail';
+import { readOptionalJsonl } from '../../../package/jsonl';
+import { JUDGE_MAX_TOKENS, type JudgePass } from '../constants';
+import type { Prediction } from '../normalize';
+import type { Query } from '../queries';
+import { buildJudgeRequest, needsJudge, shownEventIds, type JudgeRequestLine } from '../judge/request';
+import { parseJudgeResponse, responseMatches, type JudgeResponseIdentity } from '../judge/response';
+import { JUDGE_KINDS, JUDGE_SCHEMAS, type JudgeKind } from '../judge/schemas';
+import type { JudgeTemplate } from '../judge/prompts';
+import type { AvtimeRunLayout } from './layout';
+import { writeFileAtomic } from './files';
+
+const identityShape = {
+  query_id: z.string(),
+  axis: z.enum(['A', 'V']),
+  branch: z.enum(['main', 'pair']),
+  video_id: z.string(),
+  request_type: z.enum(JUDGE_KINDS),
+  pass: z.number().int(),
+  request_sha256: z.string(),
+};
+
+export const judgeResponseLineSchema = z.object({
+  ...identityShape,
+  model_id: z.string(),
+  prompt_version: z.string(),
+  prompt_sha256: z.string(),
+  schema_version: z.string(),
+  schema_sha256: z.string(),
+  response: z.record(z.string(), z.unknown()),
+  raw: z.string(),
+  ts: z.string(),
+}).passthrough();
+export type JudgeResponseLine = z.infer<typeof judgeResponseLineSchema>;
+
+export const judgeFailureLineSchema = z.object({
+  ...identityShape,
+  model_id: z.string(),
+  reason: z.string(),
+  detail: z.string(),
+  raw: z.string().nullable(),
+  ts: z.string(),
+}).passthrough();
+export type JudgeFailureLine = z.infer<typeof judgeFailureLineSchema>;
+
+const requestLineSchema = z.object({ ...identityShape, body: z.record(z.string(), z.unknown()) }).passthrough();
+
+export interface JudgePassProgress {
+  pass: JudgePass;
+  maxTokens: number;
+  requests: number;
+  done: number;
+  failed: number;
+  state: 'todo' | 'running' | 'done' | 'failed' | 'skipped';
+}
+
+export interface JudgeStageOptions {
+  layout: AvtimeRunLayout;
+  queries: readonly Query[];
+  /** The normalized prediction per video_id; a video absent here is a prediction failure (no judge call). */
+  predictions: ReadonlyMap<string, Prediction>;
+  templates: Readonly<Record<JudgeKind, JudgeTemplate>>;
+  /** The judge's recorded identity (JUDGE_MODEL_ID) and the name its server answers to. */
+  modelId: string;
+  servedModel: string;
+  endpoints: readonly (Endpoint & { signal?: AbortSignal })[];
+  /** Requests in flight, pass 1 and the retry pass (the seed's 32 and 16). */
+  batch: Readonly<Record<JudgePass, number>>;
+  onProgress?: (p: JudgePassProgress) => void;
+  /** Before each pass: wait for the judge servers to be up again (a crash restarts them); false = give up. */
+  waitUp?: () => Promise<boolean>;
+  log?: (line: string) => void;
+  clientOptions?: ConstructorParameters<typeof VllmClient>[1];
+}
+
+export interface JudgeStageResult {
+  ok: boolean;
+  /** The response that counts, per query_id (only queries that need the judge). */
+  counted: Map<string, JudgeResponseLine>;
+  line: string;
+}
+
+interface Planned {
+  query: Query;
+  prediction: Prediction;
+  nShown: number;
+  request: Record<JudgePass, JudgeRequestLine>;
+  wanted: Record<JudgePass, JudgeResponseIdentity>;
+}
+
+export function wantedIdentity(req: JudgeRequestLine, template: JudgeTemplate, modelId: string): JudgeResponseIdentity {
+  const schema = JUDGE_SCHEMAS[req.request_type];
+  return {
+    query_id: req.query_id, axis: req.axis, branch: req.branch, video_id: req.video_id, request_type: req.request_type,
+    model_id: modelId, prompt_version: template.prompt_version, prompt_sha256: template.prompt_sha256,
+    schema_version: schema.schema_version, schema_sha256: schema.schema_sha256, request_sha256: req.request_sha256,
+  };
+}
+
+/** The judge requests of a run (both passes' bodies), in manifest order; queries that need no judge are left out. */
+export function planJudge(o: Pick<JudgeStageOptions, 'queries' | 'predictions' | 'templates' | 'servedModel' | 'modelId'>): Planned[] {
+  const out: Planned[] = [];
+  for (const query of o.queries) {
+    const prediction = o.predictions.get(query.video_id);
+    if (!prediction || !needsJudge(query, prediction)) continue;
+    const kind = query.direction === 't2e' ? 't2e_scalar' : query.direction === 'e2t' ? 'semantic_selector' : 'semantic_pair_selector';
+    const template = o.templates[kind];
+    const request = {
+      1: buildJudgeRequest(query, prediction, { template, model: o.servedModel, pass: 1 }),
+      2: buildJudgeRequest(query, prediction, { template, model: o.servedModel, pass: 2 }),
+    };
+    out.push({
+      query, prediction, nShown: shownEventIds(query, prediction).length, request,
+      wanted: { 1: wantedIdentity(request[1], template, o.modelId), 2: wantedIdentity(request[2], template, o.modelId) },
+    });
+  }
+  return out;
+}
+
+/** The counted response per query: a stored valid response matching the wanted identity, the retry pass's first. */
+export function countedResponses(planned: readonly Planned[], stored: readonly JudgeResponseLine[]): Map<string, JudgeResponseLine> {
+  const counted = new Map<string, JudgeResponseLine>();
+  for (const p of planned) {
+    for (const pass of [2, 1] as const) {
+      // A stored line counts only under the full identity match and if its raw text still parses as valid.
+      const hit = [...stored].reverse().find((s) => responseMatches(s, p.wanted[pass]) && parseJudgeResponse(s.request_type, s.raw, p.nShown).ok);
+      if (hit) {
+        counted.set(p.query.query_id, hit);
+        break;
+      }
+    }
+  }
+  return counted;
+}
+
+async function readStored<T>(file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>, log?: (l: string) => void): Promise<T[]> {
+  const torn = await setAsideTornJsonlTail(file);
+  if (torn) log?.(`${file}: ${torn.reason}; its last ${torn.bytes} bytes moved to ${torn.sideFile}`);
+  const { records, problems } = await readOptionalJsonl(file, schema);
+  if (problems.length) throw new Error(`${problems[0].file}:${problems[0].line}: ${problems[0].message}`);
+  return records.map((r) => r.value);
+}
+
+export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> {
+  const planned = planJudge(o);
+  const L = o.layout;
+  const stored = await readStored(L.semanticResponses, judgeResponseLineSchema, o.log);
+  const storedFailures = await readStored(L.semanticFailures, judgeFailureLineSchema, o.log);
+  const storedRequests = await readStored(L.semanticRequests, requestLineSchema, o.log);
+  const haveRequest = new Set(storedRequests.map((r) => `${r.query_id}\0${r.pass}\0${r.request_sha256}`));
+  const responses = new AppendFile(L.semanticResponses);
+  const failures = new AppendFile(L.semanticFailures);
+  const requests = new AppendFile(L.semanticRequests);
+  await fs.mkdir(L.root, { recursive: true });
+  for (const f of [L.semanticResponses, L.semanticFailures, L.semanticRequests]) await fs.writeFile(f, '', { flag: 'a' });
+  const counted = countedResponses(planned, stored);
+  const reused = counted.size;
+  const clients = o.endpoints.map((e) => new VllmClient({ url: e.url, apiKey: e.apiKey }, { connections: Math.max(o.batch[1], o.batch[2]), ...o.clientOptions }));
+  const passes: JudgePassProgress[] = [];
+  const failedIn1 = new Set(storedFailures.filter((f) => f.pass === 1).map((f) => `${f.query_id}\0${f.request_sha256}`));
+  try {
+    for (const pass of [1, 2] as const) {
+      const todo = planned.filter((p) => !counted.has(p.query.query_id) && (pass === 2 || !failedIn1.has(`${p.query.query_id}\0${p.request[1].request_sha256}`)));
+      const prog: JudgePassProgress = { pass, maxTokens: JUDGE_MAX_TOKENS[pass], requests: todo.length, done: 0, failed: 0, state: todo.length ? 'running' : 'skipped' };
+      passes.push(prog);
+      o.onProgress?.({ ...prog });
+      if (todo.length && o.waitUp && !(await o.waitUp())) o.log?.(`judge pass ${pass}: the judge server is not up; its requests will fail`);
+      const newRequests = todo.filter((p) => !haveRequest.has(`${p.query.query_id}\0${pass}\0${p.request[pass].request_sha256}`));
+      if (newRequests.length) await requests.append(newRequests.map((p) => JSON.stringify(p.request[pass]) + '\n').join(''), true);
+      let next = 0;
+      const worker = async (w: number) => {
+        while (next < todo.length) {
+          const p = todo[next++];
+          const req = p.request[pass];
+          const ep = w % clients.length;
+          const signal = o.endpoints[ep].signal; // read live: a restarted server has a new one
+          // Every request in flight listens on it (the default cap of 10 would warn).
+          if (signal) setMaxListeners(Math.max(o.batch[1], o.batch[2]) + 16, signal);
+          const res = await clients[ep].chat(req.body, signal);
+          const ident = { query_id: req.query_id, axis: req.axis, branch: req.branch, video_id: req.video_id, request_type: req.request_type, pass, request_sha256: req.request_sha256 };
+          const parsed = res.ok ? parseJudgeResponse(req.request_type, res.text, p.nShown) : null;
+          if (res.ok && parsed?.ok) {
+            const w8 = p.wanted[pass];
+            const line: JudgeResponseLine = {
+              ...ident, model_id: o.modelId, prompt_version: w8.prompt_version, prompt_sha256: w8.prompt_sha256,
+              schema_version: w8.schema_version, schema_sha256: w8.schema_sha256,
+              response: parsed.value as unknown as Record<string, unknown>, raw: res.text, ts: new Date().toISOString(),
+            };
+            await responses.append(JSON.stringify(line) + '\n', true);
+            counted.set(p.query.query_id, line);
+            prog.done++;
+          } else {
+            const reason = res.ok ? (parsed as { reason: string }).reason : res.kind;
+            const detail = res.ok ? (parsed as { detail: string }).detail : res.message;
+            const line: JudgeFailureLine = { ...ident, model_id: o.modelId, reason, detail, raw: res.ok ? res.text : null, ts: new Date().toISOString() };
+            await failures.append(JSON.stringify(line) + '\n', true);
+            prog.failed++;
+          }
+          o.onProgress?.({ ...prog });
+        }
+      };
+      const width = Math.max(1, Math.min(o.batch[pass], todo.length));
+      await Promise.all(Array.from({ length: width }, (_, w) => worker(w)));
+      prog.state = todo.length === 0 ? 'skipped' : prog.failed ? 'failed' : 'done';
+      o.onProgress?.({ ...prog });
+    }
+  } finally {
+    await Promise.all([responses.close(), failures.close(), requests.close(), ...clients.map((c) => c.close())]);
+  }
+  const left = planned.filter((p) => !counted.has(p.query.query_id)).map((p) => p.query.query_id);
+  const report = {
+    model_id: o.modelId,
+    served_model: o.servedModel,
+    queries: o.queries.length,
+    requests: planned.length,
+    no_judge_needed: o.queries.length - planned.length,
+    reused,
+    passes: passes.map((p) => ({ pass: p.pass, max_tokens: p.maxTokens, asked: p.requests, valid: p.done, failed: p.failed })),
+    failures_left: left.length,
+    failed_query_ids: left,
+    prompts: Object.fromEntries(JUDGE_KINDS.map((k) => [k, { prompt_version: o.templates[k].prompt_version, prompt_sha256: o.templates[k].prompt_sha256 }])),
+    schemas: Object.fromEntries(JUDGE_KINDS.map((k) => [k, { schema_version: JUDGE_SCHEMAS[k].schema_version, schema_sha256: JUDGE_SCHEMAS[k].schema_sha256 }])),
+    complete: left.length === 0,
+  };
+  await writeFileAtomic(L.semanticReport, JSON.stringify(report, null, 1) + '\n');
+  const ok = left.length === 0;
+  const passText = passes.map((p) => `pass ${p.pass} (${p.maxTokens} tokens) ${p.done}/${p.requests} valid, ${p.failed} failed`).join('; ');
+  return {
+    ok,
+    counted,
+    line: `judge ${ok ? 'done' : 'FAILED'}: ${planned.length} requests, ${reused} reused; ${passText}${ok ? '' : `; ${left.length} left without a valid response (see ${L.semanticFailures})`}`,
+  };
+}

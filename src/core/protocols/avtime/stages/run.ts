@@ -1,0 +1,422 @@
+// An AVTime-Bench run, stage by stage (SPEC-AVTIME §8–§9): inputs → infer → normalize → judge → score, each
+// stage reading the artifacts of the one before. A new run needs a new (or empty) output root; everything
+// the user gave is checked before the root is created, so bad input (exit 2) writes nothing. The only way
+// back into an existing root is `--resume` of that run (or a later stage verb): canonical target shards are
+// never resumed, normalization/judge/score continue from their artifacts. The root is locked while we write.
+import { promises as fs, realpathSync } from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { InputError, UsageError, formatLineProblem, type LineProblem } from '../../../errors';
+import { readJsonl } from '../../../package/jsonl';
+import { acquireLock, type HeldLock } from '../../../runner/lock';
+import { QuerySchema, type Query } from '../queries';
+import { judgeTemplate, type JudgeTemplate } from '../judge/prompts';
+import { JUDGE_KINDS, type JudgeKind } from '../judge/schemas';
+import type { Prediction, NormalizeOutcome } from '../normalize';
+import { buildTargetInputs, writeTargetInputs } from './inputs';
+import { targetInputSchema, TARGET_INPUT_LINE, type TargetInput } from './inputSchemas';
+import { AvtimeRunLayout, BenchRoot, checkRunId } from './layout';
+import { avtimeOptionsSchema, defaultRunId, modelId, STAGES, type AvtimeOptions, type AvtimeOptionsInput, type AvtimeVerb, type StageName } from './options';
+import { checkCoverage, runInference, shardSummarySchema, assignShards } from './infer';
+import { normalizeAll, readRawPredictions, runNormalize } from './normalizeStage';
+import { judgeFailureLineSchema, runJudge, countedResponses, planJudge, judgeResponseLineSchema } from './judgeStage';
+import { scoreAll, scoreLine, writeScores } from './scoreStage';
+import { buildRunConfig } from './runConfig';
+import { readServerRecords, startServers, type AvtimeServers } from './servers';
+import { AvtimeStatusWriter } from './statusWriter';
+import { exists, sha256Text, writeFileAtomic } from './files';
+
+export interface AvtimeResult {
+  exitCode: 0 | 1 | 2;
+  /** The last line: what happened, in numbers. */
+  line: string;
+  outputRoot: string | null;
+  runId: string | null;
+}
+
+export interface AvtimeHooks {
+  log?: (line: string) => void;
+  /** Called once the output root is locked (the detached worker's parent waits for the lock), with the status writer. */
+  onLocked?: (layout: AvtimeRunLayout, status: AvtimeStatusWriter) => void;
+  /** Server start timeout (tests). */
+  startTimeoutMs?: number;
+  /** Client knobs (tests shorten retries). */
+  clientOptions?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** Check the inputs and options, then stop before writing anything (`--detach` asks this first). */
+  checkOnly?: boolean;
+}
+
+const runStartSchema = z.object({
+  run_id: z.string(),
+  started_at: z.string(),
+  canonical: z.boolean(),
+  options: z.record(z.string(), z.unknown()),
+});
+
+/** Options a resume may change: where the servers are and how hard to push them, never what is computed. */
+const RUNTIME_KEYS = ['targetEndpoints', 'judgeEndpoint', 'vllmBin', 'targetGpus', 'targetTp', 'judgeGpus', 'judgeTp', 'targetBatch', 'judgeBatch', 'judgeRetryBatch', 'targetBasePort', 'judgeBasePort'] as const;
+
+class StageFailed extends Error {}
+
+function problemsError(what: string, problems: LineProblem[]): InputError {
+  return new InputError(`${what} (${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing written):\n` + problems.slice(0, 30).map((p) => `  ${formatLineProblem(p)}`).join('\n'));
+}
+
+async function readTargetInputs(file: string): Promise<TargetInput[]> {
+  const { records, problems } = await readJsonl(file, targetInputSchema, { expected: TARGET_INPUT_LINE });
+  if (problems.length) throw problemsError(`${file} is not a valid target-input file`, problems);
+  return records.map((r) => r.value);
+}
+
+async function readQueries(file: string, videos: ReadonlySet<string>): Promise<Query[]> {
+  let res;
+  try {
+    res = await readJsonl(file, QuerySchema, { expected: 'a query {"query_id", "video_id", "axis", "direction", ...} (SPEC-AVTIME §5)' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new InputError(`${file} does not exist (the bench root's private queries)`);
+    throw err;
+  }
+  const problems = [...res.problems];
+  const seen = new Map<string, number>();
+  for (const { line, value } of res.records) {
+    const first = seen.get(value.query_id);
+    if (first !== undefined) problems.push({ file, line, message: `duplicate query_id '${value.query_id}' (first on line ${first})` });
+    else seen.set(value.query_id, line);
+    if (!videos.has(value.video_id)) problems.push({ file, line, message: `video_id '${value.video_id}' is not a target input` });
+  }
+  if (problems.length) throw problemsError(`${file}: bad queries`, problems);
+  return res.records.map((r) => r.value);
+}
+
+async function readTemplates(bench: BenchRoot): Promise<Record<JudgeKind, JudgeTemplate>> {
+  const out = {} as Record<JudgeKind, JudgeTemplate>;
+  for (const kind of JUDGE_KINDS) {
+    const file = bench.prompt(`judge_${kind}`);
+    const text = await fs.readFile(file, 'utf8').catch((err) => ((err as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : Promise.reject(err)));
+    try {
+      out[kind] = judgeTemplate(kind, text);
+    } catch (err) {
+      throw new InputError(`${file}: ${(err as Error).message}`);
+    }
+  }
+  return out;
+}
+
+/** The folder every target video lies under (real paths): vLLM's --allowed-local-media-path. */
+export function mediaRoot(inputs: readonly TargetInput[]): string {
+  const dirs = inputs.map((t) => path.dirname(realpathSync(t.videos[0])));
+  let root = dirs[0] ?? '/';
+  for (const d of dirs) while (root !== '/' && d !== root && !d.startsWith(root + path.sep)) root = path.dirname(root);
+  return root;
+}
+
+/** Which stages this verb runs: `run` all of them; a stage verb itself. */
+function stagesOf(verb: AvtimeVerb): StageName[] {
+  return verb === 'run' ? [...STAGES] : [verb];
+}
+
+export async function runAvtime(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks: AvtimeHooks = {}): Promise<AvtimeResult> {
+  try {
+    return await runAvtimeInner(verb, input, hooks);
+  } catch (err) {
+    if (err instanceof InputError || err instanceof UsageError) return { exitCode: 2, line: err.message, outputRoot: null, runId: null };
+    throw err;
+  }
+}
+
+async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks: AvtimeHooks): Promise<AvtimeResult> {
+  const log = hooks.log ?? ((l: string) => process.stderr.write(`avtime: ${l}\n`));
+  const parsed = avtimeOptionsSchema.safeParse(input);
+  if (!parsed.success) throw new UsageError(`bad options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  let opts = parsed.data;
+  const bench = new BenchRoot(opts.benchRoot);
+  if (!(await exists(bench.root))) throw new InputError(`--bench-root ${bench.root} does not exist`);
+  const targetInputsPath = path.resolve(opts.targetInputs ?? bench.targetInputs);
+  const reportBeside = path.join(path.dirname(targetInputsPath), 'target_inputs_report.json');
+
+  // Stage 1 alone writes only next to the target inputs.
+  if (verb === 'inputs') {
+    if (await exists(targetInputsPath)) {
+      const rows = await readTargetInputs(targetInputsPath);
+      return { exitCode: 0, line: `target inputs already present: ${targetInputsPath} (${rows.length} rows, not rebuilt)`, outputRoot: null, runId: null };
+    }
+    const built = await buildTargetInputs(bench.test, bench.inventory, targetInputsPath);
+    await writeTargetInputs(built, targetInputsPath, [reportBeside]);
+    const c = built.report.counts;
+    return { exitCode: 0, line: `target inputs built: ${c.target_inputs} rows from ${c.test_rows} test rows and ${c.inventory_rows} inventory rows, ${c.assistant_messages_removed} assistant messages removed → ${targetInputsPath}`, outputRoot: null, runId: null };
+  }
+
+  // Where the run lives, and whether it is new.
+  const targetId = modelId(opts.targetModel, opts.targetModelId, 'target');
+  const judgeId = modelId(opts.judgeModel, opts.judgeModelId, 'judge');
+  const continuing = opts.resume || verb === 'normalize' || verb === 'judge' || verb === 'score';
+  if (continuing && !opts.runId && !opts.outputRoot) throw new UsageError(`--run-id (or --output-root) is required to continue a run`);
+  const runId = checkRunId(opts.runId ?? (opts.outputRoot ? path.basename(path.resolve(opts.outputRoot)) : defaultRunId(targetId, judgeId)));
+  const outputRoot = path.resolve(opts.outputRoot ?? path.join(process.cwd(), 'outputs', 'avtime-bench', runId));
+  let layout = new AvtimeRunLayout(outputRoot, runId);
+  const rootEntries = await fs.readdir(outputRoot).catch(() => null);
+  let canonical = !opts.keepGoing;
+  let startedAt = new Date().toISOString();
+  if (!continuing) {
+    // `.fpsweep/` alone is not a run (a detached worker's log may be there first); anything else is.
+    const runThere = rootEntries?.some((e) => e !== '.fpsweep') || (await exists(layout.runStart));
+    if (runThere) {
+      throw new InputError(`output root ${outputRoot} already exists and is not empty: a run's artifacts are immutable. Choose a new --run-id or --output-root (or continue that run with --resume)`);
+    }
+  } else {
+    const start = await fs.readFile(layout.runStart, 'utf8').then((t) => runStartSchema.parse(JSON.parse(t)), () => null);
+    if (!start) throw new InputError(`${outputRoot} holds no AVTime run to continue (no ${layout.runStart}); start one with \`fpsweep avtime run\``);
+    layout = new AvtimeRunLayout(outputRoot, start.run_id);
+    canonical = start.canonical;
+    startedAt = start.started_at;
+    const stored = avtimeOptionsSchema.parse(start.options);
+    const runtime: Partial<AvtimeOptions> = {};
+    for (const k of RUNTIME_KEYS) if ((input as Record<string, unknown>)[k] !== undefined) (runtime as Record<string, unknown>)[k] = opts[k];
+    opts = { ...stored, ...runtime, resume: opts.resume, keepGoing: opts.keepGoing };
+    if (opts.keepGoing && canonical) log('--keep-going does not make a canonical run non-canonical: its target shards are never resumed');
+  }
+
+  // Everything the user gave, checked before anything is written.
+  const promptFile = bench.prompt('target');
+  const prompt = await fs.readFile(promptFile, 'utf8').catch(() => {
+    throw new InputError(`${promptFile} does not exist (the frozen target prompt; the tool never writes it)`);
+  });
+  let built: Awaited<ReturnType<typeof buildTargetInputs>> | null = null;
+  let inputs: TargetInput[];
+  if (await exists(targetInputsPath)) inputs = await readTargetInputs(targetInputsPath);
+  else {
+    if (continuing) throw new InputError(`${targetInputsPath} is gone: this run's target inputs must stay where they were`);
+    built = await buildTargetInputs(bench.test, bench.inventory, targetInputsPath);
+    inputs = built.rows;
+  }
+  const queries = await readQueries(bench.manifest, new Set(inputs.map((t) => t.metadata.video_id)));
+  const templates = await readTemplates(bench);
+  const groups = opts.targetEndpoints?.length ? opts.targetEndpoints.length : opts.targetGpus.length;
+  const stages = stagesOf(verb);
+  if (stages.includes('infer') && !opts.targetEndpoints?.length && !opts.targetModel) throw new UsageError('TARGET_MODEL (--target-model) or --target-endpoints is required');
+  if (stages.includes('judge') && !opts.judgeEndpoint && !opts.judgeModel) throw new UsageError('JUDGE_MODEL (--judge-model) or --judge-endpoint is required');
+
+  if (hooks.checkOnly) return { exitCode: 0, line: `checked: ${inputs.length} target inputs, ${queries.length} queries → ${layout.root}`, outputRoot: layout.root, runId: layout.runId };
+
+  // From here on we write: the root, its lock, the run's start record.
+  await fs.mkdir(layout.root, { recursive: true });
+  let lock: HeldLock;
+  try {
+    lock = await acquireLock(layout, layout.runId, log);
+  } catch (err) {
+    if (!continuing && !rootEntries) await fs.rm(layout.root, { recursive: true, force: true });
+    throw err;
+  }
+  const status = new AvtimeStatusWriter(layout.statusFile, { runId: layout.runId, outputRoot: layout.root, canonical });
+  status.start();
+  hooks.onLocked?.(layout, status);
+  const inputFiles = { test: bench.test, inventory: bench.inventory, manifest: bench.manifest, target_inputs: targetInputsPath, target_prompt: promptFile };
+  let line = '';
+  let exitCode: 0 | 1 | 2 = 0;
+  const lines: string[] = [];
+  const finish = (l: string) => {
+    line = l;
+  };
+  const say = (l: string) => {
+    lines.push(l);
+    log(l);
+  };
+  try {
+    // One function, so a stage verb can end the sequence with a plain return.
+    await (async (): Promise<void> => {
+    if (!continuing) {
+      await writeFileAtomic(layout.runStart, JSON.stringify({ run_id: layout.runId, started_at: startedAt, canonical, options: opts }, null, 1) + '\n');
+    }
+    // 1. inputs
+    const st1 = status.stage('inputs');
+    if (built) {
+      await writeTargetInputs(built, targetInputsPath, [reportBeside, layout.targetInputsReport]);
+      st1.state = 'done';
+      st1.done = built.rows.length;
+      say(`target inputs built: ${built.rows.length} rows → ${targetInputsPath}`);
+    } else st1.state = 'skipped';
+
+    // 2. infer
+    const shards = assignShards(inputs, groups);
+    if (stages.includes('infer')) await inferStage(layout, opts, { inputs, prompt, canonical, groups, status, say, log, hooks, targetId });
+    else await requireStage('infer', await inferComplete(layout, shards));
+    if (verb === 'infer') return finish(lines[lines.length - 1] ?? 'target inference: already complete');
+
+    // 3. normalize
+    let outcomes: NormalizeOutcome[];
+    const st3 = status.stage('normalize');
+    if (await exists(layout.predictionReport)) {
+      const { raw } = await readRawPredictions(layout, groups);
+      outcomes = normalizeAll(inputs, raw);
+      st3.state = 'skipped';
+    } else if (stages.includes('normalize')) {
+      st3.state = 'running';
+      const res = await runNormalize({ layout, inputs, shards: groups, modelId: targetId, modelPath: opts.targetModel, audioInVideo: opts.audioInVideo });
+      outcomes = res.outcomes;
+      st3.state = 'done';
+      st3.done = outcomes.length;
+      st3.failed = outcomes.filter((o) => o.kind === 'failure').length;
+      say(res.line);
+    } else throw new InputError(`normalization has not run in ${layout.root}: run \`fpsweep avtime normalize\` first`);
+    const predictions = new Map<string, Prediction>();
+    for (const o of outcomes) if (o.kind === 'ok') predictions.set(o.prediction.video_id, o.prediction);
+    if (verb === 'normalize') return finish(lines[lines.length - 1] ?? `normalization: already complete (${layout.predictionReport})`);
+
+    // 4. judge
+    const st4 = status.stage('judge');
+    let counted;
+    const judgeReport = await fs.readFile(layout.semanticReport, 'utf8').then((t) => JSON.parse(t) as { complete?: boolean; model_id?: string; served_model?: string }, () => null);
+    if (judgeReport?.complete) {
+      const planned = planJudge({ queries, predictions, templates, servedModel: judgeReport.served_model ?? '', modelId: judgeReport.model_id ?? judgeId });
+      const stored = (await readJsonl(layout.semanticResponses, judgeResponseLineSchema)).records.map((r) => r.value);
+      counted = countedResponses(planned, stored);
+      st4.state = 'skipped';
+    } else if (stages.includes('judge')) {
+      counted = await judgeStage(layout, opts, { queries, predictions, templates, judgeId, status, say, log, hooks });
+    } else throw new InputError(`the judge has not completed in ${layout.root}: run \`fpsweep avtime judge\` first`);
+    if (verb === 'judge') return finish(lines[lines.length - 1] ?? `judge: already complete (${layout.semanticReport})`);
+
+    // 5. score
+    const st5 = status.stage('score');
+    {
+      if (await exists(layout.runConfig)) {
+        st5.state = 'skipped';
+        line = `already scored: ${layout.summary}`;
+      } else {
+        st5.state = 'running';
+        const { traces, summary } = scoreAll(queries, outcomes, counted);
+        await writeScores(layout, traces, summary);
+        const config = await buildRunConfig({
+          layout, options: opts, canonical, startedAt, inputFiles, targetModelId: targetId, judgeModelId: judgeId,
+          servers: await readServerRecords(layout), targetPromptSha256: sha256Text(prompt), templates, shards: groups,
+        });
+        await writeFileAtomic(layout.runConfig, JSON.stringify(config, null, 1) + '\n');
+        st5.state = 'done';
+        st5.done = traces.length;
+        line = `${canonical ? '' : 'NON-CANONICAL '}${scoreLine(summary)} → ${layout.evalDir}`;
+        say(line);
+      }
+    }
+    })();
+  } catch (err) {
+    if (err instanceof StageFailed) {
+      exitCode = 1;
+      line = err.message;
+    } else if (err instanceof InputError || err instanceof UsageError) {
+      exitCode = 2;
+      line = err.message;
+    } else {
+      exitCode = 1;
+      line = `${verb} failed: ${(err as Error)?.message ?? String(err)}`;
+      log((err as Error)?.stack ?? String(err));
+    }
+  } finally {
+    await status.end(exitCode === 0 ? 'done' : 'failed', line);
+    await lock.release();
+  }
+  return { exitCode, line, outputRoot: layout.root, runId: layout.runId };
+}
+
+async function requireStage(stage: StageName, problem: string | null): Promise<void> {
+  if (problem) throw new InputError(`${stage} has not completed: ${problem}; run \`fpsweep avtime ${stage}\` (or \`run --resume\`) first`);
+}
+
+/** null when every shard has its summary, no failure and exact coverage; else what is missing. */
+async function inferComplete(layout: AvtimeRunLayout, shards: TargetInput[][]): Promise<string | null> {
+  for (let k = 0; k < shards.length; k++) {
+    const s = await fs.readFile(layout.shardSummary(k), 'utf8').then((t) => shardSummarySchema.parse(JSON.parse(t)), () => null);
+    if (!s) return `shard${k} has no summary`;
+    if (s.failed) return `shard${k} had ${s.failed} failed row(s)`;
+    const cov = await checkCoverage(layout.rawPredictions(k), shards[k].map((x) => x.id));
+    if (cov) return `shard${k}: ${cov}`;
+  }
+  return null;
+}
+
+interface StageCtx {
+  status: AvtimeStatusWriter;
+  say: (l: string) => void;
+  log: (l: string) => void;
+  hooks: AvtimeHooks;
+}
+
+async function inferStage(layout: AvtimeRunLayout, opts: AvtimeOptions,
+  c: StageCtx & { inputs: TargetInput[]; prompt: string; canonical: boolean; groups: number; targetId: string }): Promise<void> {
+  const st = c.status.stage('infer');
+  const shards = assignShards(c.inputs, c.groups);
+  const done = await inferComplete(layout, shards);
+  if (done === null) {
+    st.state = 'skipped';
+    return;
+  }
+  const started = await Promise.all(shards.map((_, k) => exists(layout.rawPredictions(k))));
+  if (c.canonical && started.some(Boolean)) {
+    throw new InputError(`target inference of this canonical run is incomplete (${done}): canonical shards never resume — start a new run (new --run-id), or start runs with --keep-going to allow --resume`);
+  }
+  if (!c.canonical && !opts.resume && started.some(Boolean)) throw new InputError(`target shards already started in ${layout.root}: continue with --resume`);
+  st.state = 'running';
+  st.todo = c.inputs.length;
+  c.status.status.shards = shards.map((rows, k) => ({ shard: k, endpoint: '', state: 'todo', expected: rows.length, written: 0, failed: 0 }));
+  let servers: AvtimeServers | null = null;
+  try {
+    servers = await startServers({
+      role: 'target', layout, model: opts.targetModel, revision: opts.targetRevision, groups: opts.targetGpus, tp: opts.targetTp,
+      basePort: opts.targetBasePort, endpoints: opts.targetEndpoints, mediaRoot: mediaRoot(c.inputs), vllmBin: opts.vllmBin, log: c.log,
+      startTimeoutMs: c.hooks.startTimeoutMs,
+    });
+    const res = await runInference({
+      layout, inputs: c.inputs, prompt: c.prompt, model: servers.servedModel, endpoints: servers.endpoints, audioInVideo: opts.audioInVideo,
+      canonical: c.canonical, concurrency: opts.targetBatch, log: c.log, clientOptions: c.hooks.clientOptions,
+      onProgress: (p) => {
+        c.status.status.shards[p.shard] = { shard: p.shard, endpoint: p.endpoint, state: p.state, expected: p.expected, written: p.written, failed: p.failed };
+        const all = c.status.status.shards;
+        st.done = all.reduce((a, s) => a + s.written, 0);
+        st.failed = all.reduce((a, s) => a + s.failed, 0);
+        st.todo = c.inputs.length - st.done;
+      },
+    });
+    c.say(res.line);
+    st.state = res.ok ? 'done' : 'failed';
+    if (!res.ok) throw new StageFailed(`${res.line}; nothing later runs`);
+  } finally {
+    await servers?.fleet.stop();
+  }
+}
+
+async function judgeStage(layout: AvtimeRunLayout, opts: AvtimeOptions,
+  c: StageCtx & { queries: Query[]; predictions: Map<string, Prediction>; templates: Record<JudgeKind, JudgeTemplate>; judgeId: string }) {
+  const st = c.status.stage('judge');
+  st.state = 'running';
+  let servers: AvtimeServers | null = null;
+  try {
+    servers = await startServers({
+      role: 'judge', layout, model: opts.judgeModel, revision: opts.judgeRevision, groups: opts.judgeGpus, tp: opts.judgeTp,
+      basePort: opts.judgeBasePort, endpoints: opts.judgeEndpoint ? [opts.judgeEndpoint] : undefined, vllmBin: opts.vllmBin, log: c.log,
+      startTimeoutMs: c.hooks.startTimeoutMs,
+    });
+    const res = await runJudge({
+      layout, queries: c.queries, predictions: c.predictions, templates: c.templates, modelId: c.judgeId, servedModel: servers.servedModel,
+      endpoints: servers.endpoints, batch: { 1: opts.judgeBatch, 2: opts.judgeRetryBatch }, log: c.log, clientOptions: c.hooks.clientOptions,
+      waitUp: () => servers!.waitUntilUp(c.hooks.startTimeoutMs ?? 20 * 60_000),
+      onProgress: (p) => {
+        const passes = c.status.status.judgePasses;
+        const entry = { pass: p.pass, maxTokens: p.maxTokens, state: p.state, requests: p.requests, done: p.done, failed: p.failed };
+        const i = passes.findIndex((x) => x.pass === p.pass);
+        if (i >= 0) passes[i] = entry;
+        else passes.push(entry);
+        // done: valid answers so far; failed: of the current pass (pass 1's go to the retry pass).
+        st.done = passes.reduce((a, x) => a + x.done, 0);
+        st.failed = p.failed;
+        st.todo = Math.max(0, p.requests - p.done - p.failed);
+      },
+    });
+    c.say(res.line);
+    st.state = res.ok ? 'done' : 'failed';
+    if (!res.ok) throw new StageFailed(`${res.line}; no scores written`);
+    return res.counted;
+  } finally {
+    await servers?.fleet.stop();
+  }
+}
+
+export { judgeFailureLineSchema };

@@ -1,0 +1,181 @@
+// The target and judge servers of an AVTime run, on the engine's launcher: one `vllm serve` per GPU group
+// (CUDA_VISIBLE_DEVICES = the group, --tensor-parallel-size TP), on 127.0.0.1 with a generated key; or the
+// endpoints the user gave. Also what run_config.json records about them (launch lines, vLLM version).
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { launchServerGroups, useEndpoints, type Fleet, type ServerSpec } from '../../../serving/launcher';
+import { VllmClient, type Endpoint } from '../../../serving/client';
+import { UsageError } from '../../../errors';
+import type { AvtimeRunLayout } from './layout';
+import { TARGET_MAX_MODEL_LEN } from './targetRequest';
+
+export type ServerRole = 'target' | 'judge';
+
+export const serverRecordSchema = z.object({
+  role: z.enum(['target', 'judge']),
+  model: z.string(),
+  served_model: z.string(),
+  launched: z.boolean(),
+  gpu_groups: z.array(z.array(z.number().int())),
+  tensor_parallel_size: z.number().int().nullable(),
+  endpoints: z.array(z.string()),
+  launch_lines: z.array(z.string()),
+  vllm_version: z.string().nullable(),
+  max_model_len: z.number().int().nullable(),
+  at: z.string(),
+});
+export type ServerRecord = z.infer<typeof serverRecordSchema>;
+
+export interface AvtimeServers {
+  fleet: Fleet;
+  /** `signal` is read live: it is the current incarnation's upSignal (a restart makes a new one). */
+  endpoints: (Endpoint & { readonly signal: AbortSignal })[];
+  /** Resolves true once every server is up (after a restart), false if one is down for good or at the timeout. */
+  waitUntilUp(timeoutMs: number): Promise<boolean>;
+  /** The model name to put in request bodies. */
+  servedModel: string;
+  record: ServerRecord;
+}
+
+export interface StartServersOptions {
+  role: ServerRole;
+  layout: AvtimeRunLayout;
+  model?: string;
+  revision?: string;
+  groups: number[][];
+  tp: number;
+  basePort: number;
+  endpoints?: string[];
+  /** The target's --allowed-local-media-path (already a real path). */
+  mediaRoot?: string;
+  vllmBin?: string;
+  log?: (line: string) => void;
+  startTimeoutMs?: number;
+}
+
+export function serveArgs(o: { model: string; revision?: string; tp: number; port: number; maxModelLen?: number; mediaRoot?: string }): string[] {
+  return [
+    'serve', o.model,
+    ...(o.revision ? ['--revision', o.revision] : []),
+    '--tensor-parallel-size', String(o.tp),
+    ...(o.maxModelLen ? ['--max-model-len', String(o.maxModelLen)] : []),
+    ...(o.mediaRoot ? ['--allowed-local-media-path', o.mediaRoot] : []),
+    '--port', String(o.port),
+    '--host', '127.0.0.1',
+  ];
+}
+
+export async function startServers(o: StartServersOptions): Promise<AvtimeServers> {
+  let fleet: Fleet;
+  const launched = !o.endpoints?.length;
+  if (launched) {
+    if (!o.model) throw new UsageError(`${o.role === 'target' ? 'TARGET_MODEL (--target-model)' : 'JUDGE_MODEL (--judge-model)'} is required unless --${o.role}-endpoint${o.role === 'target' ? 's' : ''} is given`);
+    for (const g of o.groups) {
+      if (g.length !== o.tp) throw new UsageError(`--${o.role}-gpus group ${g.join(',')} has ${g.length} GPU(s) but --${o.role}-tp is ${o.tp}: a group holds exactly TP GPUs`);
+    }
+    const specs: ServerSpec[] = o.groups.map((gpus, k) => ({
+      id: `${o.role}${k}`,
+      gpus,
+      port: o.basePort + k,
+      logFile: o.layout.vllmLog(`${o.role}${k}`),
+      args: serveArgs({ model: o.model!, revision: o.revision, tp: o.tp, port: o.basePort + k, maxModelLen: o.role === 'target' ? TARGET_MAX_MODEL_LEN : undefined, mediaRoot: o.mediaRoot }),
+    }));
+    fleet = await launchServerGroups({
+      servers: specs,
+      places: { logsDir: o.layout.logsDir, launchParams: o.layout.launchParams, stateDir: o.layout.stateDir },
+      vllmBin: o.vllmBin,
+      mkdirs: o.mediaRoot ? [o.mediaRoot] : [],
+      contextTokens: TARGET_MAX_MODEL_LEN,
+      contextAdvice: 'The context is fixed by the protocol and is never lowered: use more GPUs per group (--target-tp) or free their memory.',
+      startTimeoutMs: o.startTimeoutMs,
+      log: o.log,
+    });
+  } else {
+    fleet = await useEndpoints(o.endpoints!, { log: o.log });
+  }
+  const handles = fleet.handles;
+  const probe = new VllmClient({ url: handles[0].url, apiKey: handles[0].apiKey }, { connections: 1, maxRetries: 0 });
+  let servedModel = o.model;
+  let maxModelLen: number | null = null;
+  let version: string | null = null;
+  try {
+    const models = await probe.get('/v1/models').catch(() => null);
+    const data = models?.status === 200 ? (JSON.parse(models.text).data as { id: string; max_model_len?: number }[]) : [];
+    if (!servedModel) servedModel = data[0]?.id;
+    maxModelLen = data.find((m) => m.id === servedModel)?.max_model_len ?? null;
+    const v = await probe.get('/version').catch(() => null);
+    if (v?.status === 200) version = (JSON.parse(v.text) as { version?: string }).version ?? null;
+  } finally {
+    await probe.close();
+  }
+  if (version === null && launched) version = await binVersion(o.vllmBin ?? process.env.VLLM_BIN ?? 'vllm');
+  if (!servedModel) {
+    await fleet.stop();
+    throw new UsageError(`--${o.role}-endpoint: ${handles[0].url}/v1/models names no model; give --${o.role}-model`);
+  }
+  const record: ServerRecord = {
+    role: o.role,
+    model: o.model ?? servedModel,
+    served_model: servedModel,
+    launched,
+    gpu_groups: launched ? o.groups : [],
+    tensor_parallel_size: launched ? o.tp : null,
+    endpoints: handles.map((h) => h.url),
+    launch_lines: handles.map((h) => h.launchLine).filter((l): l is string => l !== null),
+    vllm_version: version,
+    max_model_len: maxModelLen,
+    at: new Date().toISOString(),
+  };
+  await fs.mkdir(o.layout.stateDir, { recursive: true });
+  await fs.appendFile(serversLog(o.layout), JSON.stringify(record) + '\n');
+  const endpoints = handles.map((h) => ({ url: h.url, apiKey: h.apiKey, get signal() { return h.upSignal; } }));
+  return { fleet, endpoints, servedModel, record, waitUntilUp: (ms) => waitUntilUp(fleet, ms) };
+}
+
+/** `vllm --version` when the server does not answer GET /version (older builds, the stand-in). */
+async function binVersion(bin: string): Promise<string | null> {
+  try {
+    const { execa } = await import('execa');
+    const r = await execa(bin, ['--version'], { timeout: 60_000, reject: false });
+    const v = String(r.stdout).trim().split('\n').pop() ?? '';
+    return r.exitCode === 0 && /^\d+\.\d+/.test(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function waitUntilUp(fleet: Fleet, timeoutMs: number): Promise<boolean> {
+  const verdict = () => (fleet.handles.some((h) => h.state === 'down') ? false : fleet.handles.every((h) => h.state === 'up') ? true : null);
+  const now = verdict();
+  if (now !== null) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const done = (v: boolean) => {
+      clearTimeout(timer);
+      fleet.off('state', onState);
+      resolve(v);
+    };
+    const onState = () => {
+      const v = verdict();
+      if (v !== null) done(v);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    fleet.on('state', onState);
+  });
+}
+
+export function serversLog(layout: AvtimeRunLayout): string {
+  return path.join(layout.stateDir, 'avtime-servers.jsonl');
+}
+
+/** The last record per role (run_config.json). */
+export async function readServerRecords(layout: AvtimeRunLayout): Promise<Partial<Record<ServerRole, ServerRecord>>> {
+  const text = await fs.readFile(serversLog(layout), 'utf8').catch(() => '');
+  const out: Partial<Record<ServerRole, ServerRecord>> = {};
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const r = serverRecordSchema.safeParse(JSON.parse(line));
+    if (r.success) out[r.data.role] = r.data;
+  }
+  return out;
+}

@@ -1,0 +1,24 @@
+// `<output root>/.fpsweep/avtime-status.json`: what an AVTime run is doing, written by the run about once a
+// second (tmp + rename) and read by the progress tree. Small on purpose: stages, shards, judge passes.
+import { z } from 'zod';
+
+const count = z.number().int().nonnegative();
+const stageState = z.enum(['todo', 'running', 'done', 'failed', 'skipped']);
+
+export const avtimeStatusSchema = z.object({
+  kind: z.literal('avtime'),
+  runId: z.string(),
+  outputRoot: z.string(),
+  pid: z.number().int(),
+  state: z.enum(['running', 'done', 'failed']),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+  canonical: z.boolean(),
+  stages: z.array(z.object({ name: z.enum(['inputs', 'infer', 'normalize', 'judge', 'score']), state: stageState, done: count, todo: count, failed: count })),
+  shards: z.array(z.object({ shard: count, endpoint: z.string(), state: z.enum(['todo', 'running', 'done', 'failed', 'stopped']), expected: count, written: count, failed: count })),
+  judgePasses: z.array(z.object({ pass: z.number().int().positive(), maxTokens: count, state: stageState, requests: count, done: count, failed: count })),
+  /** The run's last line once it has ended. */
+  summary: z.string().nullable(),
+});
+export type AvtimeStatus = z.infer<typeof avtimeStatusSchema>;
+export type AvtimeStageStatus = AvtimeStatus['stages'][number];

@@ -1,0 +1,61 @@
+// Hand-made bench roots for the stage tests: N videos (small files, not real media — the stages only
+// check that the path exists; the target stand-in in these tests never opens them).
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export function tmpDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `fpsweep-avtime-${prefix}-`));
+}
+
+export interface FixtureRow {
+  test: Record<string, unknown>;
+  inventory: Record<string, unknown>;
+}
+
+export function fixtureRows(root: string, n: number): FixtureRow[] {
+  const media = path.join(root, 'media');
+  fs.mkdirSync(media, { recursive: true });
+  const rows: FixtureRow[] = [];
+  for (let i = 0; i < n; i++) {
+    const vid = `vid_${String(i).padStart(3, '0')}`;
+    const file = path.join(media, `${vid}.mp4`);
+    fs.writeFileSync(file, `fake video ${i}\n`);
+    rows.push({
+      test: {
+        id: `rec_${i}`,
+        videos: [`/data/${vid}.mp4`],
+        messages: [
+          { role: 'system', content: 'placeholder' },
+          { role: 'user', content: '<video>' },
+          { role: 'assistant', content: `From 00 to 10, reference of ${vid}` },
+        ],
+        metadata: { video_id: vid, duration_ms: 60_000 + i * 1000 },
+      },
+      inventory: { stable_id: `s${i}`, video_id: vid, duration_ms: 60_000 + i * 1000, sha256: 'a'.repeat(64), resolved_media_path: file },
+    });
+  }
+  return rows;
+}
+
+export function writeBench(root: string, rows: FixtureRow[], opts: { testText?: string; inventoryText?: string } = {}): void {
+  fs.mkdirSync(root, { recursive: true });
+  fs.writeFileSync(path.join(root, 'test.jsonl'), opts.testText ?? rows.map((r) => JSON.stringify(r.test) + '\n').join(''));
+  fs.writeFileSync(path.join(root, 'inventory.jsonl'), opts.inventoryText ?? rows.map((r) => JSON.stringify(r.inventory) + '\n').join(''));
+  fs.mkdirSync(path.join(root, 'prompts'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'prompts', 'target.txt'), 'Describe the events. One line per event: From XX to YY, caption\n');
+}
+
+/** Every file under a folder (relative paths), to prove a refusal wrote nothing. */
+export function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(path.relative(dir, p));
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir);
+  return out.sort();
+}
