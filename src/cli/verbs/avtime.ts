@@ -5,20 +5,18 @@ import { UsageError } from '../../core/errors';
 import { intOption, parseVerbArgs, type OptionSpec } from '../options';
 import { AVTIME_VERBS, parseGpuGroups, type AvtimeOptionsInput, type AvtimeVerb } from '../../core/protocols/avtime/stages/options';
 
-export const summary = 'AVTime-Bench: avtime <inputs|infer|normalize|judge|score|run|sample> --bench-root DIR';
+export const summary = 'AVTime-Bench: avtime <inputs|infer|normalize|judge|score|run> --bench-root DIR';
 
 type Sub = { summary: string; run(args: string[]): Promise<number> };
 
-/** The stages verb by verb; `sample` lives in its own module (avtimeSample.ts) when built. */
+/** The stages verb by verb. `avtime sample` (the stand-in side's bench root) is not in this build yet. */
 const subs: Record<string, () => Sub> = {
-  sample: () => require('./avtimeSample'),
   ...Object.fromEntries(AVTIME_VERBS.map((v) => [v, () => stageSub(v)])),
 };
 
 const HELP = `usage: fpsweep avtime <stage> --bench-root DIR [--run-id ID] [--output-root DIR] [options]
 
 stages:
-  sample --out DIR   a small complete bench root (ffmpeg; videos with audio)
   inputs             build target_inputs.jsonl (+ report) when absent; fail closed on bad input
   infer              target inference on two shards (GPU groups, TP), canonical: no resume, fail closed
   normalize          LongVALE lines → predictions (official adjacent merge)
