@@ -129,6 +129,31 @@ interface FileFacts {
 const fileCache = new Map<string, FileFacts>();
 const FILE_CACHE_MAX = 200_000;
 
+/**
+ * A `file:` URL checked against `--allowed-local-media-path` (vLLM's MediaConnector._load_file_url):
+ * the path as requested and its real path, which must lie inside the allowed folder's real path.
+ * Shared by images and (AVTime) videos. `realAllowed` is `fs.realpath(allowedDir)`.
+ */
+export async function localMediaFile(url: string, realAllowed: string | null, allowedDir: string | null): Promise<{ requested: string; resolved: string }> {
+  if (!realAllowed || !allowedDir) throw new RequestRefusal(400, msg.preprocessingMessage(msg.NO_LOCAL_MEDIA_PATH));
+  let p: string;
+  try {
+    p = fileURLToPath(url);
+  } catch (e) {
+    throw new RequestRefusal(400, msg.preprocessingMessage(String((e as Error).message)));
+  }
+  let resolved: string;
+  try {
+    resolved = await fs.realpath(p);
+  } catch {
+    resolved = path.resolve(p); // a missing file is judged by its path first, as vLLM does
+  }
+  if (!isInside(realAllowed, resolved)) {
+    throw new RequestRefusal(400, msg.preprocessingMessage(msg.fileOutsideAllowedPath(p, allowedDir)));
+  }
+  return { requested: p, resolved };
+}
+
 /** Loads and checks every image; the first problem refuses the request (vLLM stops at the first too). */
 export async function loadImages(urls: readonly string[], limit: number, allowedDir: string | null): Promise<LoadedImage[]> {
   if (urls.length > limit) throw new RequestRefusal(400, msg.preprocessingMessage(msg.tooManyItems(limit)));
@@ -150,23 +175,8 @@ async function loadOne(url: string, index: number, realAllowed: string | null, a
     bytes = Buffer.from(url.slice(comma + 1), 'base64');
   } else if (url.startsWith('file:')) {
     source = 'file';
-    if (!realAllowed || !allowedDir) throw new RequestRefusal(400, msg.preprocessingMessage(msg.NO_LOCAL_MEDIA_PATH));
-    let p: string;
-    try {
-      p = fileURLToPath(url);
-    } catch (e) {
-      throw new RequestRefusal(400, msg.preprocessingMessage(String((e as Error).message)));
-    }
+    const { requested: p, resolved } = await localMediaFile(url, realAllowed, allowedDir);
     filePath = p;
-    let resolved: string;
-    try {
-      resolved = await fs.realpath(p);
-    } catch {
-      resolved = path.resolve(p); // a missing file is judged by its path first, as vLLM does
-    }
-    if (!isInside(realAllowed, resolved)) {
-      throw new RequestRefusal(400, msg.preprocessingMessage(msg.fileOutsideAllowedPath(p, allowedDir)));
-    }
     let st: Awaited<ReturnType<typeof fs.stat>>;
     try {
       st = await fs.stat(resolved);
@@ -201,7 +211,7 @@ async function loadOne(url: string, index: number, realAllowed: string | null, a
 }
 
 /** Python's FileNotFoundError text, as vLLM passes it on. */
-function noSuchFile(p: string): RequestRefusal {
+export function noSuchFile(p: string): RequestRefusal {
   return new RequestRefusal(400, msg.preprocessingMessage(`[Errno 2] No such file or directory: '${p}'`));
 }
 
