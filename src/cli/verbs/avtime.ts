@@ -1,22 +1,24 @@
 // fpsweep avtime <stage>: AVTime-Bench on the same engine (SPEC-AVTIME §9). A dispatch table of stages;
-// `sample` (a small bench root) comes from the stand-in side and is added here by name.
+// `sample` (a small bench root for the stand-ins) has its own verb file.
 import * as path from 'node:path';
 import { UsageError } from '../../core/errors';
 import { intOption, parseVerbArgs, type OptionSpec } from '../options';
 import { AVTIME_VERBS, parseGpuGroups, type AvtimeOptionsInput, type AvtimeVerb } from '../../core/protocols/avtime/stages/options';
 
-export const summary = 'AVTime-Bench: avtime <inputs|infer|normalize|judge|score|run> --bench-root DIR';
+export const summary = 'AVTime-Bench: avtime <sample|inputs|infer|normalize|judge|score|run> --bench-root DIR';
 
 type Sub = { summary: string; run(args: string[]): Promise<number> };
 
-/** The stages verb by verb. `avtime sample` (the stand-in side's bench root) is not in this build yet. */
+/** The stages verb by verb, and `avtime sample`. */
 const subs: Record<string, () => Sub> = {
+  sample: () => require('./avtimeSample') as Sub,
   ...Object.fromEntries(AVTIME_VERBS.map((v) => [v, () => stageSub(v)])),
 };
 
 const HELP = `usage: fpsweep avtime <stage> --bench-root DIR [--run-id ID] [--output-root DIR] [options]
 
 stages:
+  sample --out DIR   a small complete bench root made with ffmpeg (videos with audio), for the stand-ins
   inputs             build target_inputs.jsonl (+ report) when absent; fail closed on bad input
   infer              target inference on two shards (GPU groups, TP), canonical: no resume, fail closed
   normalize          LongVALE lines → predictions (official adjacent merge)

@@ -32,6 +32,7 @@ const FLAGS: Record<string, Kind> = {
   '--allowed-local-media-path': 'str',
   '--revision': 'str',
   '--served-model-name': 'str',
+  '--tensor-parallel-size': 'int',
   '--dtype': 'str',
   '--seed': 'int',
   '--uvicorn-log-level': 'str',

@@ -66,7 +66,7 @@ export function parseKv(raw: string, what: string): Record<string, number> {
   return out;
 }
 
-function scoped(env: NodeJS.ProcessEnv, name: string): string | undefined {
+export function scoped(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const gpu = env.CUDA_VISIBLE_DEVICES;
   if (gpu !== undefined && /^\d+$/.test(gpu) && env[`${name}_${gpu}`] !== undefined) return env[`${name}_${gpu}`];
   return env[name];

@@ -2,6 +2,7 @@
 // Started exactly like `vllm serve MODEL --port … --max-model-len … …`; knobs in ./README.md.
 import { ArgError, USAGE, parseServeArgs, type ServeArgs } from './args';
 import { readStandinEnv, type StandinEnv } from './config';
+import { readAvtimeKnobs, standinRole } from './avtime/knobs';
 import { logLine } from './log';
 import { startStandinServer } from './server';
 import * as msg from '../vllmMessages';
@@ -51,6 +52,8 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     env = readStandinEnv();
+    standinRole(args);
+    readAvtimeKnobs(); // read again by the server; checked here so a bad knob exits 2 before the port opens
   } catch (e) {
     process.stderr.write(`stand-in vLLM: bad environment: ${(e as Error).message}\n`);
     return 2;

@@ -154,6 +154,29 @@ interface FileFacts {
 const fileCache = new Map<string, FileFacts>();
 const FILE_CACHE_MAX = 200_000;
 
+/**
+ * A `file:` URL checked against `--allowed-local-media-path` (vLLM's MediaConnector._load_file_url):
+ * the path as requested and its resolved path. Shared by images and (AVTime) videos. `allowed` is the
+ * flag as given (pure path, never resolved: vllm/multimodal/utils.py MediaConnector.__init__).
+ */
+export async function localMediaFile(url: string, allowed: string | null): Promise<{ requested: string; resolved: string }> {
+  if (!allowed) throw new RequestRefusal(400, msg.preprocessingMessage(msg.NO_LOCAL_MEDIA_PATH));
+  let p: string;
+  try {
+    p = fileURLToPath(url);
+  } catch (e) {
+    throw new RequestRefusal(400, msg.preprocessingMessage(String((e as Error).message)));
+  }
+  // vllm/multimodal/utils.py _load_file_url: the file's path is resolved (symlinks followed), the
+  // allowed path is not, so a store reached through a symlink is refused unless the URLs and the
+  // flag both name the real path. The message names the path as sent and the flag as given.
+  const resolved = await pythonResolve(p);
+  if (!isUnderLiteral(allowed, resolved)) {
+    throw new RequestRefusal(400, msg.preprocessingMessage(msg.fileOutsideAllowedPath(p, allowed)));
+  }
+  return { requested: p, resolved };
+}
+
 /** Loads and checks every image; the first problem refuses the request (vLLM stops at the first too). */
 export async function loadImages(urls: readonly string[], limit: number, allowedDir: string | null): Promise<LoadedImage[]> {
   if (urls.length > limit) throw new RequestRefusal(400, msg.preprocessingMessage(msg.tooManyItems(limit)));
@@ -176,21 +199,8 @@ async function loadOne(url: string, index: number, allowed: string | null): Prom
     bytes = Buffer.from(url.slice(comma + 1), 'base64');
   } else if (url.startsWith('file:')) {
     source = 'file';
-    if (!allowed) throw new RequestRefusal(400, msg.preprocessingMessage(msg.NO_LOCAL_MEDIA_PATH));
-    let p: string;
-    try {
-      p = fileURLToPath(url);
-    } catch (e) {
-      throw new RequestRefusal(400, msg.preprocessingMessage(String((e as Error).message)));
-    }
+    const { requested: p, resolved } = await localMediaFile(url, allowed);
     filePath = p;
-    // vllm/multimodal/utils.py _load_file_url: the file's path is resolved (symlinks followed), the
-    // allowed path is not, so a store reached through a symlink is refused unless the URLs and the
-    // flag both name the real path. The message names the path as sent and the flag as given.
-    const resolved = await pythonResolve(p);
-    if (!isUnderLiteral(allowed, resolved)) {
-      throw new RequestRefusal(400, msg.preprocessingMessage(msg.fileOutsideAllowedPath(p, allowed)));
-    }
     let st: Awaited<ReturnType<typeof fs.stat>>;
     try {
       st = await fs.stat(resolved);
@@ -225,7 +235,7 @@ async function loadOne(url: string, index: number, allowed: string | null): Prom
 }
 
 /** Python's FileNotFoundError text, as vLLM passes it on. */
-function noSuchFile(p: string): RequestRefusal {
+export function noSuchFile(p: string): RequestRefusal {
   return new RequestRefusal(400, msg.preprocessingMessage(`[Errno 2] No such file or directory: '${p}'`));
 }
 

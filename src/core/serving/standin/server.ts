@@ -14,6 +14,8 @@ import { newCounters, renderMetrics } from './metrics';
 import { loadImages, parseChatBody, RequestRefusal, type LoadedImage } from './request';
 import { replyTokens, standinAnswer } from './answer';
 import { logLine } from './log';
+import { readAvtimeKnobs, standinRole } from './avtime/knobs';
+import { avtimeModel } from './avtime/model';
 
 export interface StandinServer {
   port: number;
@@ -50,6 +52,9 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
   const counters = newCounters();
   const createdS = Date.now() / 1000;
   let chatCount = 0;
+  // The served model's name picks the model played: Frames × Pixels' VL model, or AVTime's target or judge.
+  const role = standinRole(args);
+  const avtime = role === 'fp' ? null : avtimeModel(role, args, readAvtimeKnobs());
   let crashed = false;
 
   const inspect = (r: InspectRecord) => {
@@ -128,7 +133,8 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
   async function chat(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     chatCount++;
     const n = chatCount;
-    const { crashAfter, status503Every } = env.faults;
+    const { status503Every } = env.faults;
+    const crashAfter = avtime?.crashAfter || env.faults.crashAfter;
     if (crashAfter > 0 && n > crashAfter && !(env.crashOnceFile && fs.existsSync(env.crashOnceFile))) {
       crash();
       res.destroy();
@@ -158,6 +164,10 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
         json = JSON.parse(raw.toString('utf8'));
       } catch (e) {
         throw new RequestRefusal(400, `JSON decode error: ${(e as Error).message}`);
+      }
+      if (avtime) {
+        await avtimeChat(json, rec, t0, res);
+        return;
       }
       const parsed = parseChatBody(json, args.servedModelName);
       const { body, promptText } = parsed;
@@ -234,6 +244,21 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
       inspect(rec);
       sendJson(res, err.status, msg.errorBody(err.message, err.status, err.type));
     }
+  }
+
+  /** An AVTime target or judge request: the same latency model, counters and inspect line as above. */
+  async function avtimeChat(json: unknown, rec: InspectRecord, t0: number, res: http.ServerResponse): Promise<void> {
+    const r = await avtime!.reply(json);
+    Object.assign(rec, { model: r.model, prompt_text: r.promptText, max_tokens: r.maxTokens, temperature: r.temperature, prompt_tokens: r.promptTokens, cached_tokens: 0 });
+    await engine.run({ workS: env.latency.b * r.promptTokens, fixedS: env.latency.a });
+    counters.promptTokens += r.promptTokens;
+    counters.generationTokens += r.completionTokens;
+    counters.prefixQueries += r.promptTokens;
+    if (r.finish === 'stop') counters.successStop++;
+    else counters.successLength++;
+    Object.assign(rec, { status: 200, reply: r.content, latency_s: (performance.now() - t0) / 1000 });
+    inspect(rec);
+    sendJson(res, 200, completionBody(args.servedModelName, r.content, r.finish, r.promptTokens, r.completionTokens));
   }
 
   // Engine stats line every 10 s while there is traffic, like vLLM's LoggingStatLogger.

@@ -1,0 +1,19 @@
+// fpsweep avtime sample --out DIR: a small complete AVTime bench root made with ffmpeg.
+import { UsageError } from '../../core/errors';
+import { parseVerbArgs } from '../options';
+import { makeAvtimeSample } from '../../core/protocols/avtime/sample';
+
+export const summary = 'make a small complete AVTime bench root with ffmpeg (videos with audio, test/inventory/manifest, prompts)';
+
+const HELP = `usage: fpsweep avtime sample --out DIR
+
+Makes a small AVTime bench root in DIR (SPEC-AVTIME §1; DIR must be absent or empty).`;
+
+export async function run(args: string[]): Promise<number> {
+  const v = parseVerbArgs(args, { out: { type: 'string', short: 'o' } }, HELP);
+  if (typeof v.out !== 'string' || v.out === '') throw new UsageError(`--out DIR is required\n\n${HELP}`);
+  const s = await makeAvtimeSample({ out: v.out });
+  const q = Object.entries(s.queries).map(([k, n]) => `${k} ${n}`).join(', ');
+  process.stdout.write(`AVTime sample bench: ${s.root}\n  ${s.videos} videos (${(s.totalMs / 1000).toFixed(1)} s with audio), queries: ${q}\nmade in ${s.seconds.toFixed(1)} s\n`);
+  return 0;
+}

@@ -1,0 +1,3 @@
+export { makeAvtimeSample, referenceAnswer, type AvtimeSampleSummary } from './make';
+export { planAvtimeSample, planQueries, referenceEvents, relationOf, type Query, type RefEvent, type SampleAvVideo } from './plan';
+export { SAMPLE_TARGET_PROMPT } from './prompt';
