@@ -1,5 +1,5 @@
 // The webview side of the {req, command, args} → {seq, res | err} exchange: one Promise per request.
-import type { HostNotice, ReportViewState } from '../../src/extension/reports/protocol';
+import type { HostNotice, ReportViewState } from '../../src/extension/reports/messages';
 
 interface VsCodeApi {
   postMessage(m: unknown): void;

@@ -5,7 +5,7 @@ import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import './report.css';
-import { isReportKind, REPORT_TITLES, type ReportViewState } from '../../src/extension/reports/protocol';
+import { isReportKind, REPORT_TITLES, type ReportViewState } from '../../src/extension/reports/messages';
 import { clear, el, renderValue } from './dom';
 import { getState, onNotice, request, setState } from './messages';
 import { renderKind } from './views';

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { PackageLayout } from '../core/package/layout';
 import { errorLine, isNotAvailable, lastLine, startCli, type CliResult } from './cli';
 import { Disposable } from './lifecycle';
-import type { ReportKind } from './reports/protocol';
+import type { ReportKind } from './reports/messages';
 import { defaultRunbook, stringifyRunbook } from './runbook/format';
 import { knobEnv, readSettings, resolvePackageDir, SettingsError, type Settings } from './settings';
 import type { SweepModel } from './sweepModel';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
-import { isReportKind, REPORT_TITLES, type CellFocus, type HostNotice, type HostReply, type ReportKind, type ReportViewState, type WebviewRequest } from './protocol';
+import { isReportKind, REPORT_TITLES, type CellFocus, type HostNotice, type HostReply, type ReportKind, type ReportViewState, type WebviewRequest } from './messages';
 
 export const REPORT_VIEW_TYPE = 'fpsweep.report';
 
