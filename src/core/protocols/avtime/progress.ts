@@ -295,3 +295,21 @@ export async function fromArtifacts(outputRoot: string, lastStatus: AvtimeStatus
 export function viewKey(v: AvtimeRunView): string {
   return JSON.stringify(v);
 }
+
+/**
+ * A cheap fingerprint of the files the artifact reader looks at (sizes and mtimes): a reader that sees the
+ * same stamp for a run with no live worker need not count its lines again.
+ */
+export async function artifactStamp(root: string): Promise<string> {
+  const files = [
+    path.join('.fpsweep', 'avtime-status.json'), path.join('.fpsweep', 'avtime-run.json'), 'target_inputs_report.json',
+    'predictions.jsonl', 'prediction_failures.jsonl', 'prediction_report.json',
+    'semantic_requests.jsonl', 'semantic_responses.jsonl', 'semantic_failures.jsonl', 'semantic_report.json',
+  ];
+  const shardDirs = (await fs.readdir(path.join(root, 'inference')).catch(() => [] as string[])).filter((d) => /^shard\d+$/.test(d)).sort();
+  for (const d of shardDirs) files.push(path.join('inference', d, 'raw_predictions.jsonl'), path.join('inference', d, 'summary.json'));
+  const evals = (await fs.readdir(path.join(root, 'eval')).catch(() => [] as string[])).sort();
+  for (const e of evals) files.push(path.join('eval', e, 'summary.json'));
+  const parts = await Promise.all(files.map((f) => fs.stat(path.join(root, f)).then((s) => `${f}:${s.size}:${s.mtimeMs}`, () => `${f}:-`)));
+  return parts.join('|');
+}

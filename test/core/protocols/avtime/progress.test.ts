@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { discoverAvtimeRuns, readAvtimeProgress, type AvtimeRunView } from '../../../../src/core/protocols/avtime/progress';
+import { artifactStamp, discoverAvtimeRuns, readAvtimeProgress, type AvtimeRunView } from '../../../../src/core/protocols/avtime/progress';
 import type { AvtimeStatus } from '../../../../src/core/protocols/avtime/stages/statusSchema';
 import { tmpDir } from './stages/fixtures';
 import { writeRun } from './runFixture';
@@ -113,5 +113,16 @@ describe('AVTime progress from the artifacts', () => {
       assert.equal(v.live, false);
       assert.equal(v.state, 'done');
     });
+  });
+});
+
+describe('AVTime artifact stamp', () => {
+  it('changes when a shard gains a line, and not otherwise', async () => {
+    const outputs = path.join(tmpDir('stamp'), 'outputs', 'avtime-bench');
+    const root = writeRun(outputs, 'infer-half');
+    const a = await artifactStamp(root);
+    assert.equal(await artifactStamp(root), a);
+    fs.appendFileSync(path.join(root, 'inference', 'shard0', 'raw_predictions.jsonl'), '\n');
+    assert.notEqual(await artifactStamp(root), a);
   });
 });
