@@ -16,6 +16,7 @@ const verbs: Record<string, () => VerbModule> = {
   report: () => require('./verbs/report'),
   return: () => require('./verbs/return'),
   demo: () => require('./verbs/demo'),
+  avtime: () => require('./verbs/avtime'),
 };
 
 function usage(): string {

@@ -1,11 +1,20 @@
 // The detached background worker: `node dist/worker.js --options '<RunOptions JSON>'`, started by
 // `fpsweep run --detach` (startDetachedWorker). Its stdout/stderr are logs/runner.log; it holds the
 // package lock, writes .fpsweep/status.json each second and drains on SIGTERM or the stop file.
+// `--avtime '<job JSON>'` runs an AVTime-Bench job instead (`fpsweep avtime run --detach`): it holds the
+// output root's lock and writes .fpsweep/avtime-status.json there.
 import { defaultSweepDeps } from '../core/runner/adapters';
 import { runOptionsSchema } from '../core/runner/runOptions';
 import { runSweep } from '../core/runner/sweep';
 
 async function main(argv: string[]): Promise<number> {
+  const a = argv.indexOf('--avtime');
+  if (a >= 0) {
+    process.on('SIGHUP', () => undefined);
+    // Loaded only for this job, so the sweep worker does not load the AVTime protocol.
+    const { runAvtimeJob } = require('../core/protocols/avtime/stages/job') as typeof import('../core/protocols/avtime/stages/job');
+    return runAvtimeJob(argv[a + 1] ?? '');
+  }
   const i = argv.indexOf('--options');
   if (i < 0 || !argv[i + 1]) {
     process.stderr.write('usage: worker --options JSON (started by `fpsweep run --detach`)\n');

@@ -65,17 +65,36 @@ export async function startDetachedWorker(opts: RunOptionsInput, env: NodeJS.Pro
   options.package = layout.root;
   mkdirSync(layout.logsDir, { recursive: true });
   await fs.rm(stopFile(layout), { force: true });
+  return spawnDetached({ job: ['--options', JSON.stringify(options)], logFile: layout.runnerLog, lock: layout, lockName: 'package lock', cwd: layout.root, env, startTimeoutMs });
+}
+
+/** What a detached worker runs and where: its job arguments, its log, the lock it must take, its folder. */
+export interface DetachedJob {
+  /** Worker arguments naming the job: `--options <RunOptions>` (the sweep) or `--avtime <job>`. */
+  job: string[];
+  logFile: string;
+  lock: Pick<PackageLayout, 'lockFile'>;
+  /** For the error when the worker exits before taking it, e.g. 'package lock'. */
+  lockName: string;
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  startTimeoutMs?: number;
+}
+
+/** Spawns the worker in its own session (stdio → logFile) and returns once it holds `lock` (see above). */
+export async function spawnDetached(j: DetachedJob): Promise<DetachedWorker> {
   const { command, args } = workerCommand();
-  const logStart = await fs.stat(layout.runnerLog).then((st) => st.size, () => 0);
-  const fd = openSync(layout.runnerLog, 'a');
+  mkdirSync(path.dirname(j.logFile), { recursive: true });
+  const logStart = await fs.stat(j.logFile).then((st) => st.size, () => 0);
+  const fd = openSync(j.logFile, 'a');
   let child: ReturnType<typeof spawn>;
   try {
-    child = spawn(command, [...args, '--options', JSON.stringify(options)], {
+    child = spawn(command, [...args, ...j.job], {
       detached: true,
       stdio: ['ignore', fd, fd],
       // Sized before the worker starts: a loader (tsx in a source checkout) may start libuv's pool first.
-      env: sizeThreadPool({ ...env }),
-      cwd: layout.root,
+      env: sizeThreadPool({ ...(j.env ?? process.env) }),
+      cwd: j.cwd,
     });
   } finally {
     closeSync(fd);
@@ -84,20 +103,20 @@ export async function startDetachedWorker(opts: RunOptionsInput, env: NodeJS.Pro
   if (pid === undefined) throw new Error(`could not start the worker (${command} ${args.join(' ')})`);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
-    const deadline = Date.now() + startTimeoutMs;
+    const deadline = Date.now() + (j.startTimeoutMs ?? WORKER_START_TIMEOUT_MS);
     while (Date.now() < deadline) {
-      if ((await readLock(layout))?.pid === pid) break;
+      if ((await readLock(j.lock))?.pid === pid) break;
       const code = await Promise.race([exited, new Promise<undefined>((r) => setTimeout(r, 50, undefined))]);
       if (code === undefined) continue;
       if (code === 0) break; // a run with nothing to do can take and release the lock between two looks
-      const said = await fs.readFile(layout.runnerLog, 'utf8').then((t) => t.slice(logStart).trim(), () => '');
-      throw new Error(`the worker (pid ${pid}) exited with code ${code} before taking the package lock`
+      const said = await fs.readFile(j.logFile, 'utf8').then((t) => t.slice(logStart).trim(), () => '');
+      throw new Error(`the worker (pid ${pid}) exited with code ${code} before taking the ${j.lockName}`
         + `${said ? `: ${said.split('\n').slice(-5).join(' | ')}` : ''}`);
     }
   } finally {
     child.unref();
   }
-  return { pid, logFile: layout.runnerLog };
+  return { pid, logFile: j.logFile };
 }
 
 export async function isWorkerAlive(layout: PackageLayout): Promise<boolean> {

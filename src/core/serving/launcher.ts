@@ -519,7 +519,13 @@ export async function launchServers(options: LaunchOptions): Promise<Fleet> {
  * all answer /health; one failure stops the others and throws (ContextLengthError | LaunchError).
  */
 export async function launchServerGroups(options: GroupLaunchOptions): Promise<Fleet> {
-  const opts: ServerOptions = { startTimeoutMs: 20 * 60_000, contextAdvice: 'The context is fixed by the protocol and is never lowered.', oomAdvice: '', ...options };
+  // `??`, not a spread of defaults: an option passed as undefined must not erase its default.
+  const opts: ServerOptions = {
+    ...options,
+    startTimeoutMs: options.startTimeoutMs ?? 20 * 60_000,
+    contextAdvice: options.contextAdvice ?? 'The context is fixed by the protocol and is never lowered.',
+    oomAdvice: options.oomAdvice ?? '',
+  };
   const bin = opts.vllmBin ?? process.env.VLLM_BIN ?? 'vllm';
   fs.mkdirSync(opts.places.logsDir, { recursive: true });
   for (const d of opts.mkdirs ?? []) fs.mkdirSync(d, { recursive: true });

@@ -1,4 +1,4 @@
-// Small file helpers the AVTime stages share: sha256 of a file, canonical JSON, a whole-file write that
+// Small file helpers the AVTime stages share: sha256 of a file or text, a whole-file write that
 // lands all at once (temp + fsync + rename) so a crash or a refusal never leaves half an artifact.
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
@@ -12,21 +12,6 @@ export async function sha256File(file: string): Promise<string> {
 
 export function sha256Text(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
-}
-
-/** JSON with object keys sorted at every depth: the same value always gives the same bytes. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v as object).sort()) out[k] = sortKeys((v as Record<string, unknown>)[k]);
-    return out;
-  }
-  return v;
 }
 
 let seq = 0;

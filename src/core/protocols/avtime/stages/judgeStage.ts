@@ -129,7 +129,8 @@ export function countedResponses(planned: readonly Planned[], stored: readonly J
   const counted = new Map<string, JudgeResponseLine>();
   for (const p of planned) {
     for (const pass of [2, 1] as const) {
-      const hit = [...stored].reverse().find((s) => responseMatches(s, p.wanted[pass]));
+      // A stored line counts only under the full identity match and if its raw text still parses as valid.
+      const hit = [...stored].reverse().find((s) => responseMatches(s, p.wanted[pass]) && parseJudgeResponse(s.request_type, s.raw, p.nShown).ok);
       if (hit) {
         counted.set(p.query.query_id, hit);
         break;

@@ -31,6 +31,7 @@ export interface AvtimeResult {
   /** The last line: what happened, in numbers. */
   line: string;
   outputRoot: string | null;
+  runId: string | null;
 }
 
 export interface AvtimeHooks {
@@ -41,6 +42,8 @@ export interface AvtimeHooks {
   startTimeoutMs?: number;
   /** Client knobs (tests shorten retries). */
   clientOptions?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** Check the inputs and options, then stop before writing anything (`--detach` asks this first). */
+  checkOnly?: boolean;
 }
 
 const runStartSchema = z.object({
@@ -116,7 +119,7 @@ export async function runAvtime(verb: AvtimeVerb, input: AvtimeOptionsInput, hoo
   try {
     return await runAvtimeInner(verb, input, hooks);
   } catch (err) {
-    if (err instanceof InputError || err instanceof UsageError) return { exitCode: 2, line: err.message, outputRoot: null };
+    if (err instanceof InputError || err instanceof UsageError) return { exitCode: 2, line: err.message, outputRoot: null, runId: null };
     throw err;
   }
 }
@@ -135,12 +138,12 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
   if (verb === 'inputs') {
     if (await exists(targetInputsPath)) {
       const rows = await readTargetInputs(targetInputsPath);
-      return { exitCode: 0, line: `target inputs already present: ${targetInputsPath} (${rows.length} rows, not rebuilt)`, outputRoot: null };
+      return { exitCode: 0, line: `target inputs already present: ${targetInputsPath} (${rows.length} rows, not rebuilt)`, outputRoot: null, runId: null };
     }
     const built = await buildTargetInputs(bench.test, bench.inventory, targetInputsPath);
     await writeTargetInputs(built, targetInputsPath, [reportBeside]);
     const c = built.report.counts;
-    return { exitCode: 0, line: `target inputs built: ${c.target_inputs} rows from ${c.test_rows} test rows and ${c.inventory_rows} inventory rows, ${c.assistant_messages_removed} assistant messages removed → ${targetInputsPath}`, outputRoot: null };
+    return { exitCode: 0, line: `target inputs built: ${c.target_inputs} rows from ${c.test_rows} test rows and ${c.inventory_rows} inventory rows, ${c.assistant_messages_removed} assistant messages removed → ${targetInputsPath}`, outputRoot: null, runId: null };
   }
 
   // Where the run lives, and whether it is new.
@@ -155,7 +158,9 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
   let canonical = !opts.keepGoing;
   let startedAt = new Date().toISOString();
   if (!continuing) {
-    if (rootEntries && rootEntries.length) {
+    // `.fpsweep/` alone is not a run (a detached worker's log may be there first); anything else is.
+    const runThere = rootEntries?.some((e) => e !== '.fpsweep') || (await exists(layout.runStart));
+    if (runThere) {
       throw new InputError(`output root ${outputRoot} already exists and is not empty: a run's artifacts are immutable. Choose a new --run-id or --output-root (or continue that run with --resume)`);
     }
   } else {
@@ -190,6 +195,8 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
   const stages = stagesOf(verb);
   if (stages.includes('infer') && !opts.targetEndpoints?.length && !opts.targetModel) throw new UsageError('TARGET_MODEL (--target-model) or --target-endpoints is required');
   if (stages.includes('judge') && !opts.judgeEndpoint && !opts.judgeModel) throw new UsageError('JUDGE_MODEL (--judge-model) or --judge-endpoint is required');
+
+  if (hooks.checkOnly) return { exitCode: 0, line: `checked: ${inputs.length} target inputs, ${queries.length} queries → ${layout.root}`, outputRoot: layout.root, runId: layout.runId };
 
   // From here on we write: the root, its lock, the run's start record.
   await fs.mkdir(layout.root, { recursive: true });
@@ -307,7 +314,7 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
     await status.end(exitCode === 0 ? 'done' : 'failed', line);
     await lock.release();
   }
-  return { exitCode, line, outputRoot: layout.root };
+  return { exitCode, line, outputRoot: layout.root, runId: layout.runId };
 }
 
 async function requireStage(stage: StageName, problem: string | null): Promise<void> {

@@ -15,7 +15,8 @@ export function scoreAll(queries: readonly Query[], outcomes: readonly Normalize
     const video = byVideo.get(q.video_id);
     if (!video) throw new Error(`query ${q.query_id}: no target input for video ${q.video_id}`);
     const r = counted.get(q.query_id);
-    const judged = r ? ({ response_id: r.request_sha256, value: r.response } as AnyJudged) : null;
+    // r.response was checked by parseJudgeResponse when it was counted (judgeStage countedResponses / runJudge).
+    const judged = r ? ({ response_id: r.request_sha256, value: r.response } as unknown as AnyJudged) : null;
     return scoreQuery(q, video, judged);
   });
   const failures = outcomes.filter((o) => o.kind === 'failure').length;

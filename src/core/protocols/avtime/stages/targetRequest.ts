@@ -1,15 +1,7 @@
 // The one target chat request of AVTime-Bench (SPEC-AVTIME §3): the video as a file:// video_url, then the
 // frozen target prompt; the seed's canonical decoding; audio in video on unless --no-audio-in-video.
 import { pathToFileURL } from 'node:url';
-
-export const TARGET_DECODING = {
-  temperature: 0,
-  top_p: 1,
-  top_k: 20,
-  repetition_penalty: 1,
-  max_tokens: 8192,
-  seed: 1234,
-} as const;
+import { TARGET_DECODING } from '../constants';
 
 export const TARGET_MAX_MODEL_LEN = 65536;
 

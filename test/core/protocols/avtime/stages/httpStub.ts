@@ -22,6 +22,10 @@ export async function startStub(answer: (body: Record<string, any>) => StubReply
       if (req.method === 'GET' && req.url === '/v1/models') {
         return void res.end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model', root: id, max_model_len: 65536 })) }));
       }
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify({ detail: 'Not Found' }));
+      }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       bodies.push(body);
       const r = await answer(body);

@@ -1,0 +1,147 @@
+// fpsweep avtime <stage>: AVTime-Bench on the same engine (SPEC-AVTIME §9). A dispatch table of stages;
+// `sample` (a small bench root) comes from the stand-in side and is added here by name.
+import * as path from 'node:path';
+import { UsageError } from '../../core/errors';
+import { intOption, parseVerbArgs, type OptionSpec } from '../options';
+import { AVTIME_VERBS, parseGpuGroups, type AvtimeOptionsInput, type AvtimeVerb } from '../../core/protocols/avtime/stages/options';
+
+export const summary = 'AVTime-Bench: avtime <inputs|infer|normalize|judge|score|run|sample> --bench-root DIR';
+
+type Sub = { summary: string; run(args: string[]): Promise<number> };
+
+/** The stages verb by verb; `sample` lives in its own module (avtimeSample.ts) when built. */
+const subs: Record<string, () => Sub> = {
+  sample: () => require('./avtimeSample'),
+  ...Object.fromEntries(AVTIME_VERBS.map((v) => [v, () => stageSub(v)])),
+};
+
+const HELP = `usage: fpsweep avtime <stage> --bench-root DIR [--run-id ID] [--output-root DIR] [options]
+
+stages:
+  sample --out DIR   a small complete bench root (ffmpeg; videos with audio)
+  inputs             build target_inputs.jsonl (+ report) when absent; fail closed on bad input
+  infer              target inference on two shards (GPU groups, TP), canonical: no resume, fail closed
+  normalize          LongVALE lines → predictions (official adjacent merge)
+  judge              caption-only judge requests: pass 1 at 512 tokens, retry pass at 4096
+  score              the six scores, traces, run_config.json
+  run                all of the above in order (--detach: in the background worker)
+
+  --bench-root DIR        test.jsonl, inventory.jsonl, benchmark_reference_manifest.jsonl, prompts/
+  --run-id ID             (RUN_ID) default <target>__<judge>__<date>
+  --output-root DIR       (OUTPUT_ROOT) default outputs/avtime-bench/<RUN_ID> under the current folder
+  --target-inputs PATH    (TARGET_INPUTS) default <bench root>/target_inputs.jsonl
+  --target-model M        (TARGET_MODEL) served with vllm serve M; --target-model-id (TARGET_MODEL_ID)
+  --judge-model M         (JUDGE_MODEL); --judge-model-id (JUDGE_MODEL_ID)
+  --target-gpus G         GPU groups, one shard each (default "0,1,2,3;4,5,6,7"); --target-tp N (default 4)
+  --judge-gpus G          (default "0,1,2,3,4,5,6,7"), started after target inference; --judge-tp N (default 8)
+  --target-endpoints U,U  running target servers, one per shard (key: FPSWEEP_API_KEY)
+  --judge-endpoint U      a running judge server
+  --no-audio-in-video     send use_audio_in_video false (recorded)
+  --keep-going            non-canonical: target row errors do not stop the other rows (recorded)
+  --resume                back into an existing run: canonical shards never resume; normalize,
+                          judge and score continue from their artifacts
+  --target-batch N        requests in flight per target server (default 512)
+  --judge-batch N         judge requests in flight, pass 1 (default 32; retry pass --judge-retry-batch 16)
+  --detach                (run) in the background worker; returns once it holds the output root's lock
+
+VLLM_BIN names the vLLM executable (default vllm). Exit: 0 done, 1 a fail-closed stage stopped,
+2 bad usage or input (nothing written). The last line says what happened, in numbers.`;
+
+const FLAGS: OptionSpec = {
+  'bench-root': { type: 'string' },
+  'run-id': { type: 'string' },
+  'output-root': { type: 'string' },
+  'target-inputs': { type: 'string' },
+  'target-model': { type: 'string' },
+  'target-model-id': { type: 'string' },
+  'target-revision': { type: 'string' },
+  'judge-model': { type: 'string' },
+  'judge-model-id': { type: 'string' },
+  'judge-revision': { type: 'string' },
+  'target-gpus': { type: 'string' },
+  'target-tp': { type: 'string' },
+  'judge-gpus': { type: 'string' },
+  'judge-tp': { type: 'string' },
+  'target-endpoints': { type: 'string' },
+  'judge-endpoint': { type: 'string' },
+  'no-audio-in-video': { type: 'boolean' },
+  'keep-going': { type: 'boolean' },
+  resume: { type: 'boolean' },
+  'target-batch': { type: 'string' },
+  'judge-batch': { type: 'string' },
+  'judge-retry-batch': { type: 'string' },
+  detach: { type: 'boolean' },
+};
+
+const str = (flag: unknown, env: string): string | undefined => (typeof flag === 'string' && flag !== '' ? flag : process.env[env] || undefined);
+
+export function avtimeOptionsFromArgs(args: string[]): { options: AvtimeOptionsInput; detach: boolean } {
+  const v = parseVerbArgs(args, FLAGS, HELP);
+  const benchRoot = str(v['bench-root'], 'BENCH_ROOT');
+  if (!benchRoot) throw new UsageError(`--bench-root DIR is required\n\n${HELP}`);
+  const endpoints = str(v['target-endpoints'], 'TARGET_ENDPOINTS');
+  const options: AvtimeOptionsInput = {
+    benchRoot: path.resolve(benchRoot),
+    outputRoot: str(v['output-root'], 'OUTPUT_ROOT'),
+    runId: str(v['run-id'], 'RUN_ID'),
+    targetInputs: str(v['target-inputs'], 'TARGET_INPUTS'),
+    targetModel: str(v['target-model'], 'TARGET_MODEL'),
+    targetModelId: str(v['target-model-id'], 'TARGET_MODEL_ID'),
+    targetRevision: str(v['target-revision'], 'TARGET_REVISION'),
+    judgeModel: str(v['judge-model'], 'JUDGE_MODEL'),
+    judgeModelId: str(v['judge-model-id'], 'JUDGE_MODEL_ID'),
+    judgeRevision: str(v['judge-revision'], 'JUDGE_REVISION'),
+    targetGpus: v['target-gpus'] !== undefined ? parseGpuGroups(String(v['target-gpus']), '--target-gpus') : undefined,
+    targetTp: intOption(v['target-tp'], 'TARGET_TP', undefined),
+    judgeGpus: v['judge-gpus'] !== undefined ? parseGpuGroups(String(v['judge-gpus']), '--judge-gpus') : undefined,
+    judgeTp: intOption(v['judge-tp'], 'JUDGE_TP', undefined),
+    targetEndpoints: endpoints ? endpoints.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    judgeEndpoint: str(v['judge-endpoint'], 'JUDGE_ENDPOINT'),
+    vllmBin: process.env.VLLM_BIN || undefined,
+    audioInVideo: v['no-audio-in-video'] ? false : undefined,
+    keepGoing: v['keep-going'] === true ? true : undefined,
+    resume: v.resume === true ? true : undefined,
+    targetBatch: intOption(v['target-batch'], 'TARGET_BATCH_SIZE', undefined),
+    judgeBatch: intOption(v['judge-batch'], 'JUDGE_BATCH_SIZE', undefined),
+    judgeRetryBatch: intOption(v['judge-retry-batch'], 'JUDGE_RETRY_BATCH_SIZE', undefined),
+  };
+  return { options, detach: v.detach === true };
+}
+
+function stageSub(verb: AvtimeVerb): Sub {
+  return {
+    summary: verb,
+    async run(args) {
+      const { options, detach } = avtimeOptionsFromArgs(args);
+      // Lazy (as main.ts loads verbs), so `fpsweep avtime --help` loads no protocol code.
+      const { runAvtime } = require('../../core/protocols/avtime/stages/run') as typeof import('../../core/protocols/avtime/stages/run');
+      if (detach) {
+        if (verb !== 'run') throw new UsageError('--detach goes with `avtime run`');
+        // Every check first, in the foreground: a refusal (exit 2) writes nothing and is seen here.
+        const checked = await runAvtime(verb, options, { checkOnly: true });
+        if (checked.exitCode !== 0 || !checked.outputRoot || !checked.runId) {
+          process.stderr.write(`fpsweep avtime: ${checked.line}\n`);
+          return checked.exitCode;
+        }
+        const { startDetachedAvtime } = require('../../core/protocols/avtime/stages/job') as typeof import('../../core/protocols/avtime/stages/job');
+        const w = await startDetachedAvtime(verb, options, checked.outputRoot, checked.runId);
+        process.stdout.write(`avtime run started in the background: pid ${w.pid}, log ${w.logFile}, status ${path.join(checked.outputRoot, '.fpsweep', 'avtime-status.json')}\n`);
+        return 0;
+      }
+      const res = await runAvtime(verb, options);
+      (res.exitCode === 0 ? process.stdout : process.stderr).write(`${res.line}\n`);
+      return res.exitCode;
+    },
+  };
+}
+
+export async function run(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (!sub || sub === '--help' || sub === '-h') {
+    process.stdout.write(HELP + '\n');
+    return sub ? 0 : 2;
+  }
+  const load = subs[sub];
+  if (!load) throw new UsageError(`unknown avtime stage '${sub}'\n\n${HELP}`);
+  return load().run(rest);
+}

@@ -1,0 +1,105 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { main } from '../../../../../src/cli/main';
+import { waitForWorkerExit } from '../../../../../src/core/runner/control';
+import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
+import { readAvtimeStatus } from '../../../../../src/core/protocols/avtime/stages/statusWriter';
+import { listFiles, tmpDir } from './fixtures';
+import { makeBench, judgeStub, targetStub } from './benchFixture';
+import type { Stub } from './httpStub';
+
+/** Runs `fpsweep avtime …` with stdout and stderr captured. */
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const w = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
+  let out = '';
+  let err = '';
+  process.stdout.write = ((c: string | Uint8Array) => ((out += String(c)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((c: string | Uint8Array) => ((err += String(c)), true)) as typeof process.stderr.write;
+  try {
+    return { code: await main(['avtime', ...args]), out, err };
+  } finally {
+    process.stdout.write = w.out;
+    process.stderr.write = w.err;
+  }
+}
+
+describe('fpsweep avtime: the command (SPEC-AVTIME §9)', function () {
+  this.timeout(60_000);
+  const stubs: Stub[] = [];
+  afterEach(async () => {
+    await Promise.all(stubs.splice(0).map((s) => s.close()));
+  });
+  async function endpoints(): Promise<string[]> {
+    const s = [await targetStub(), await targetStub(), await judgeStub()];
+    stubs.push(...s);
+    return ['--target-endpoints', `${s[0].url},${s[1].url}`, '--judge-endpoint', s[2].url];
+  }
+
+  it('run: exit 0 with the six scores as the last line; a second run into the root: exit 2', async () => {
+    const { root } = makeBench();
+    const out = path.join(tmpDir('cli'), 'r1');
+    const args = ['run', '--bench-root', root, '--output-root', out, '--run-id', 'r1', ...(await endpoints())];
+    const first = await cli(args);
+    assert.equal(first.code, 0, first.err);
+    assert.match(first.out.trim().split('\n').pop()!, /^scores: T2E-A [\d.]+ .* over 14 queries/);
+    const second = await cli(args);
+    assert.equal(second.code, 2);
+    assert.match(second.err, /already exists and is not empty/);
+  });
+
+  it('the stages one by one: inputs, infer, normalize, judge, score', async () => {
+    const { root } = makeBench();
+    const out = path.join(tmpDir('cli'), 'r1');
+    const eps = await endpoints();
+    const common = ['--bench-root', root, '--output-root', out, '--run-id', 'r1'];
+    const inputs = await cli(['inputs', '--bench-root', root]);
+    assert.equal(inputs.code, 0, inputs.err);
+    assert.match(inputs.out, /target inputs built: 3 rows from 3 test rows and 3 inventory rows, 3 assistant messages removed/);
+    assert.equal((await cli(['judge', ...common, ...eps])).code, 2, 'no run to continue yet');
+    const infer = await cli(['infer', ...common, ...eps]);
+    assert.equal(infer.code, 0, infer.err);
+    assert.match(infer.out, /target inference done: shard0 2\/2 written, 0 failed; shard1 1\/1 written, 0 failed/);
+    const judgeEarly = await cli(['judge', ...common, ...eps]);
+    assert.equal(judgeEarly.code, 2);
+    assert.match(judgeEarly.err, /normalization has not run/);
+    assert.match((await cli(['normalize', ...common])).out, /normalized 3 answers: 2 predictions/);
+    assert.match((await cli(['judge', ...common, ...eps])).out, /judge done: 10 requests/);
+    const score = await cli(['score', ...common]);
+    assert.equal(score.code, 0, score.err);
+    assert.match(score.out, /^scores: /m);
+    assert.ok(fs.existsSync(new AvtimeRunLayout(out, 'r1').runConfig));
+  });
+
+  it('bad usage is exit 2: an unknown stage, no --bench-root, a bad GPU list', async () => {
+    assert.equal((await cli(['bogus'])).code, 2);
+    assert.match((await cli(['run'])).err, /--bench-root DIR is required/);
+    const bad = await cli(['run', '--bench-root', '/tmp', '--target-gpus', '0,1;x']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--target-gpus '0,1;x': expected GPU indices/);
+  });
+
+  it('run --detach: the detached worker runs it, holds the root\'s lock, and leaves the status file done', async () => {
+    const { root } = makeBench();
+    const out = path.join(tmpDir('cli'), 'r1');
+    const res = await cli(['run', '--detach', '--bench-root', root, '--output-root', out, '--run-id', 'r1', ...(await endpoints())]);
+    assert.equal(res.code, 0, res.err);
+    assert.match(res.out, /avtime run started in the background: pid \d+/);
+    const layout = new AvtimeRunLayout(out, 'r1');
+    assert.ok(await waitForWorkerExit(layout, 50_000, 100));
+    const status = await readAvtimeStatus(layout.statusFile);
+    assert.equal(status?.state, 'done', fs.readFileSync(layout.runnerLog, 'utf8'));
+    assert.match(status!.summary!, /^scores: /);
+    assert.ok(listFiles(out).includes('eval/r1/summary.json'));
+  });
+
+  it('run --detach with bad input: exit 2 in the foreground, nothing written', async () => {
+    const { root } = makeBench();
+    fs.rmSync(path.join(root, 'prompts', 'target.txt'));
+    const out = path.join(tmpDir('cli'), 'r1');
+    const res = await cli(['run', '--detach', '--bench-root', root, '--output-root', out, '--run-id', 'r1', ...(await endpoints())]);
+    assert.equal(res.code, 2);
+    assert.match(res.err, /prompts\/target\.txt does not exist/);
+    assert.equal(fs.existsSync(out), false);
+  });
+});
