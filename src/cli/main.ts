@@ -11,6 +11,7 @@ const verbs: Record<string, () => VerbModule> = {
   doctor: () => require('./verbs/doctor'),
   'dry-run': () => require('./verbs/dryRun'),
   run: () => require('./verbs/run'),
+  merge: () => require('./verbs/merge'),
   status: () => require('./verbs/status'),
   stop: () => require('./verbs/stop'),
   report: () => require('./verbs/report'),

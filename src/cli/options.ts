@@ -1,6 +1,7 @@
 // Flags shared by several verbs, with the seed's environment knobs as their defaults.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors';
+import { parseShard, type ShardSpec } from '../core/shard/shard';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -57,4 +58,11 @@ export function numberOption(flag: unknown, envName: string, fallback: number, m
 /** PILOT=1 in the environment or --pilot. */
 export function pilotOption(flag: unknown): boolean {
   return flag === true || process.env.PILOT === '1';
+}
+
+/** --shard K/N, else the SHARD knob; undefined = the whole package. */
+export function shardOption(flag: unknown): ShardSpec | undefined {
+  if (typeof flag === 'string') return parseShard(flag);
+  const env = process.env.SHARD;
+  return env === undefined || env.trim() === '' ? undefined : parseShard(env, 'SHARD');
 }

@@ -3,6 +3,7 @@
 // Pure functions, no vscode: tested under plain mocha.
 import type { DryRunJson } from '../core/dryrun/jsonSchema';
 import type { WorkerStatus, ServerStatus } from '../core/runner/statusSchema';
+import { stopReasonLines } from '../core/runner/formatStatus';
 
 /**
  * One benchmark × condition. `done` counts rows in the CSV (any status); `todo` what is left to write
@@ -45,6 +46,8 @@ export interface ProgressView {
   etaSeconds: number | null;
   servers: ServerStatus[];
   summary: string | null;
+  /** Why the run stopped on its own (fail-fast, pre-flight, no server left), as lines for the tree's top; empty otherwise. */
+  stopLines: string[];
 }
 
 // The shape of `dry-run --json` is defined once, beside the dry run that prints it.
@@ -110,6 +113,7 @@ export function fromWorkerStatus(s: WorkerStatus, live: boolean): ProgressView {
     etaSeconds: live ? s.etaSeconds : null,
     servers: live ? s.servers : s.servers.map((x) => ({ ...x, state: 'down' as const, running: null, waiting: null })),
     summary: s.summary,
+    stopLines: s.stopReason ? stopReasonLines(s.stopReason).map((l) => l.trim()) : [],
   };
 }
 
@@ -141,6 +145,7 @@ export function fromDryRun(d: DryRunJson): ProgressView {
     etaSeconds: null,
     servers: [],
     summary: null,
+    stopLines: [],
   };
 }
 

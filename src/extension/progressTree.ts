@@ -88,6 +88,7 @@ export class ProgressTreeProvider extends Disposable implements vscode.TreeDataP
       if (!this.model.message) out.push({ kind: 'message', text: 'Reading progress…' });
       return out;
     }
+    for (const text of view.stopLines) out.push({ kind: 'message', text });
     if (view.servers.length) out.push({ kind: 'servers', servers: view.servers });
     // The worker gives one ETA for the run; a benchmark's share is in proportion to what it has left.
     const todoAll = view.benchmarks.reduce((a, b) => a + b.cells.reduce((x, c) => x + c.todo, 0), 0);

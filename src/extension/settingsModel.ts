@@ -14,6 +14,11 @@ export const settingsSchema = z.object({
   conditions: z.array(z.string().min(1)).default([]),
   vllmBin: z.string().default(''),
   endpoints: z.array(z.string().url()).default([]),
+  /** `--shard K/N` (SHARD): this host runs part K of N; empty = the whole package. */
+  shard: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    z.string().regex(/^\s*\d+\s*\/\s*\d+\s*$/, 'must be K/N, e.g. 1/2')
+      .refine((v) => { const [k, n] = v.split('/').map(Number); return k >= 1 && k <= n; }, 'must be K/N with 1 ≤ K ≤ N')
+      .nullable()).default(null),
   // Extra environment for the CLI and worker (e.g. the stand-in server's knobs). Never a token:
   // tokens live in SecretStorage only (DEVELOPERS.md, security by default).
   extraEnv: z
@@ -36,5 +41,6 @@ export function knobEnv(settings: Settings): Record<string, string> {
   if (settings.benchmarks.length) env.BENCH = settings.benchmarks.join(',');
   if (settings.conditions.length) env.CONDS = settings.conditions.join(',');
   if (settings.vllmBin.trim()) env.VLLM_BIN = settings.vllmBin.trim();
+  if (settings.shard !== null) env.SHARD = settings.shard.trim();
   return env;
 }

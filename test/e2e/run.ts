@@ -161,6 +161,31 @@ async function main(): Promise<void> {
       log(`after reload: ${again}`);
       await wb!.runCommand('fpsweep: Attach to running sweep');
       await wb!.screenshot('pilot-after-reload');
+    });
+
+    await check('the vLLM server ports carry the extension\'s attributes: never offered, labelled when forwarded', async () => {
+      // The servers listen now (their answers are held). remote.portsAttributes from package.json.
+      const offered = await wb!.notificationsText();
+      if (/is available|forward/i.test(offered) && /801[12]/.test(offered)) throw new Error(`VS Code offered a server port: ${offered}`);
+      await wb!.runCommand('Ports: Focus on Ports View');
+      const view = wb!.page.locator('.pane', { has: wb!.page.locator('.pane-header', { hasText: 'Ports' }) });
+      await view.first().waitFor({ timeout: 30_000 });
+      const before = await view.first().innerText();
+      fs.writeFileSync(path.join(OUT, 'ports-view-before.txt'), before);
+      if (/\b801[12]\b/.test(before)) throw new Error(`a server port was forwarded on its own:\n${before}`);
+      // Forwarded by hand, the port shows the label VS Code took from the extension's attributes.
+      // (code-server's own process scan may list other programs' ports here: only ours are checked.)
+      await view.first().getByRole('button', { name: /Add Port|Forward a Port/ }).first().click();
+      await wb!.page.waitForTimeout(500);
+      await wb!.page.keyboard.type('8011');
+      await wb!.page.keyboard.press('Enter');
+      const labelled = await wb!.until('the forwarded 8011 labelled "fpsweep vLLM server"', 30_000,
+        async () => ((await view.first().innerText()).includes('fpsweep vLLM server') ? true : undefined),
+        () => view.first().innerText());
+      void labelled;
+      fs.writeFileSync(path.join(OUT, 'ports-view-forwarded.txt'), await view.first().innerText());
+      await wb!.screenshot('ports-view');
+      await wb!.runCommand('View: Close Panel'); // the notebook steps below need the room
       fs.rmSync(HOLD, { force: true });
     });
 

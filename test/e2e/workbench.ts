@@ -127,6 +127,11 @@ export class Workbench {
   }
 
   /** The text of the first notification toast matching `re`, waiting for it. */
+  /** The text of every notification shown now (toasts and the notification centre's list). */
+  async notificationsText(): Promise<string> {
+    return (await this.page.locator('.notification-toast, .notifications-list-container .monaco-list-row').allInnerTexts()).join('\n');
+  }
+
   async notification(re: RegExp, timeoutMs = 60_000): Promise<string> {
     return this.until(
       `a notification matching ${re}`,

@@ -51,6 +51,20 @@ describe('extension progress data', () => {
     assert.equal(status().cells[0].failedBefore, 0);
   });
 
+  it('a run that stopped on its own shows why at the top: the server\'s words, what they mean, what to do', () => {
+    assert.deepEqual(fromWorkerStatus(status(), true).stopLines, []);
+    const v = fromWorkerStatus(status({ state: 'failed', stopReason: {
+      rule: 'same_in_a_row', kind: 'request', message: 'The file path /x must be a subpath of `--allowed-local-media-path` /y. None',
+      meaning: 'symlinked package', action: 'run on realpath', server: 'http://127.0.0.1:8011', detail: 'fail-fast: 20 requests in a row',
+    } }), false);
+    assert.deepEqual(v.stopLines, [
+      'stopped on its own: fail-fast: 20 requests in a row',
+      'the server said: The file path /x must be a subpath of `--allowed-local-media-path` /y. None (http://127.0.0.1:8011)',
+      'likely: symlinked package',
+      'do: run on realpath',
+    ]);
+  });
+
   it('a status that is not live shows no ETA and its servers as down', () => {
     const v = fromWorkerStatus(status({ state: 'done' }), false);
     assert.equal(v.live, false);

@@ -2,11 +2,12 @@
 import { formatLineProblem } from '../../core/errors';
 import { dryRun, dryRunJson, formatDryRunTable } from '../../core/dryrun/dryRun';
 import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS } from '../../core/protocol/conditions';
-import { listOption, parseVerbArgs, pilotOption, requirePackage } from '../options';
+import { listOption, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../options';
+import { formatShard } from '../../core/shard/shard';
 
 export const summary = 'per benchmark × condition: todo, NA, reuse, done, no_video (--json too)';
 
-const HELP = `usage: fpsweep dry-run --package DIR [--bench A,B] [--conds c1,c2] [--pilot] [--json]
+const HELP = `usage: fpsweep dry-run --package DIR [--bench A,B] [--conds c1,c2] [--pilot] [--shard K/N] [--json]
 
 Counts, per benchmark × condition, the items a run would send (todo), write as NA, write as reuse,
 skip (done: a row exists) or fail (no_video, bad_meta), the todo items a 65,536-token server
@@ -17,6 +18,7 @@ is predicted to refuse (ctx_refusals), and the items still to write whose last a
   --bench A,B     only these benchmarks (default: BENCH, else all)
   --conds c1,c2   only these conditions (default: CONDS, else the 13 task-11 conditions)
   --pilot         the pilot benchmarks (${PILOT_BENCHMARKS.join(', ')}; or PILOT=1)
+  --shard K/N     count only shard K of N (SHARD), as \`run --shard K/N\` would run it
   --json          print one JSON object {"rows": [...], "totals": {...}}`;
 
 export async function run(args: string[]): Promise<number> {
@@ -25,13 +27,16 @@ export async function run(args: string[]): Promise<number> {
     conds: { type: 'string' },
     pilot: { type: 'boolean' },
     json: { type: 'boolean' },
+    shard: { type: 'string' },
   }, HELP);
   const root = requirePackage(values, HELP);
   // --bench beats --pilot, which beats the BENCH knob (a flag on the command line is the latest word).
   const benchmarks = typeof values.bench === 'string' ? listOption(values.bench, 'BENCH')
     : pilotOption(values.pilot) ? [...PILOT_BENCHMARKS] : listOption(undefined, 'BENCH');
   const conditions = listOption(values.conds, 'CONDS') ?? [...DEFAULT_CONDITIONS];
-  const report = await dryRun(root, { benchmarks, conditions });
+  const shard = shardOption(values.shard);
+  const report = await dryRun(root, { benchmarks, conditions, shard });
+  if (shard) (values.json ? process.stderr : process.stdout).write(`shard ${formatShard(shard)}: the counts are this shard's own items\n`);
   for (const p of report.problems) process.stderr.write(formatLineProblem(p) + '\n');
   if (report.torn) {
     process.stderr.write(`results/conditions_results.csv: torn last line at byte ${report.torn.offset} (${report.torn.reason}); `

@@ -8,14 +8,15 @@ import { startDetachedWorker } from '../../core/runner/control';
 import { liveLockHolder, LockHeldError } from '../../core/runner/lock';
 import { runOptionsSchema, type RunOptions } from '../../core/runner/runOptions';
 import { runSweep } from '../../core/runner/sweep';
-import { statusLine } from '../../core/runner/formatStatus';
-import { intOption, listOption, numberOption, parseVerbArgs, pilotOption, requirePackage } from '../options';
+import { DEFAULT_FAIL_FAST } from '../../core/runner/failFast';
+import { statusLine, stopReasonLines } from '../../core/runner/formatStatus';
+import { intOption, listOption, numberOption, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../options';
 import { UsageError } from '../../core/errors';
 
 export const summary = 'the sweep (foreground; --detach for a background worker); --pilot, --bench, --conds, --endpoints';
 
 const HELP = `usage: fpsweep run --package DIR [--pilot] [--bench A,B] [--conds c1,c2] [--endpoints URL,...]
-                   [--detach] [--ngpu N] [--workers N] [--max-seqs N] [--gpu-util X]
+                   [--detach] [--ngpu N] [--workers N] [--max-seqs N] [--gpu-util X] [--shard K/N]
 
 Runs the sweep: launches one vLLM server per GPU (or uses --endpoints), sends every missing
 (benchmark, item, condition) and appends its raw record and CSV row. Resumable: rows already in
@@ -34,9 +35,20 @@ results/conditions_results.csv are skipped; re-running continues where it stoppe
   --max-seqs N      vLLM --max-num-seqs (MAX_SEQS; default 32)
   --gpu-util X      vLLM --gpu-memory-utilization (GPU_UTIL; default 0.85)
   --decode-workers N  videos decoded in parallel (default: cores - 1)
+  --fail-same K     stop when K requests in a row on one server fail the same way
+                    (FPSWEEP_FAIL_SAME; default ${DEFAULT_FAIL_FAST.sameInARow}; 0 = off)
+  --fail-first N    stop when most of the run's first N requests fail (FPSWEEP_FAIL_FIRST; default ${DEFAULT_FAIL_FAST.firstRequests})
+  --fail-videos M   stop when the first M videos all fail to decode (FPSWEEP_FAIL_VIDEOS; default ${DEFAULT_FAIL_FAST.firstVideos})
+  --shard K/N       only part K of N (1-based; SHARD): the items whose video hash falls in it,
+                    for N hosts each on its own copy of the package; bring the copies back
+                    with \`fpsweep merge --into DIR COPY...\`
+
+Before any row, one unit of the plan goes to each server as the sweep sends it (the pre-flight,
+logs/preflight.json); a refusal stops the run with the server's words.
 
 VLLM_BIN names the vLLM executable (default vllm). Exit: 0 done (failures are logged and counted),
-1 failed (e.g. a server cannot serve the 65,536-token context), 2 bad usage or input, or the
+1 failed (e.g. a server cannot serve the 65,536-token context, the pre-flight or fail-fast stopped
+the run: the reason, what it likely means and what to do are printed), 2 bad usage or input, or the
 package is busy with another worker.`;
 
 export function parseRunArgs(args: string[]): { options: RunOptions; detach: boolean } {
@@ -51,6 +63,10 @@ export function parseRunArgs(args: string[]): { options: RunOptions; detach: boo
     'max-seqs': { type: 'string' },
     'gpu-util': { type: 'string' },
     'decode-workers': { type: 'string' },
+    'fail-same': { type: 'string' },
+    'fail-first': { type: 'string' },
+    'fail-videos': { type: 'string' },
+    shard: { type: 'string' },
   }, HELP);
   const root = requirePackage(v, HELP);
   const pilot = pilotOption(v.pilot);
@@ -71,6 +87,10 @@ export function parseRunArgs(args: string[]): { options: RunOptions; detach: boo
     gpuUtil: numberOption(v['gpu-util'], 'GPU_UTIL', 0.85, 0.01, 1),
     vllmBin: process.env.VLLM_BIN || 'vllm',
     decodeWorkers: intOption(v['decode-workers'], 'DECODE_WORKERS', undefined),
+    failSameInARow: intOption(v['fail-same'], 'FPSWEEP_FAIL_SAME', DEFAULT_FAIL_FAST.sameInARow, 0),
+    failFirstRequests: intOption(v['fail-first'], 'FPSWEEP_FAIL_FIRST', DEFAULT_FAIL_FAST.firstRequests, 0),
+    failFirstVideos: intOption(v['fail-videos'], 'FPSWEEP_FAIL_VIDEOS', DEFAULT_FAIL_FAST.firstVideos, 0),
+    shard: shardOption(v.shard),
   });
   if (!parsed.success) throw new UsageError(`${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n\n${HELP}`);
   return { options: parsed.data, detach: v.detach === true };
@@ -109,6 +129,7 @@ export async function run(args: string[]): Promise<number> {
   });
   if (tty && lastLine) process.stderr.write('\n');
   process.stdout.write(res.summary + '\n');
+  if (res.stopReason) process.stdout.write(stopReasonLines(res.stopReason).slice(2).join('\n') + '\n');
   return res.exitCode;
 }
 

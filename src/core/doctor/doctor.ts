@@ -5,10 +5,13 @@ import { checkContext } from './context';
 import { checkVllm, checkFfmpeg, checkModel } from './tools';
 import { checkCores, checkDisk, cores as machineCores } from './machine';
 import { checkPackage } from './packageSummary';
+import { checkMaxSeqs } from './maxSeqs';
+import { checkFrameStoreDisk } from './frameDisk';
+import { checkPaths } from './paths';
 
 export interface DoctorOptions {
   packageDir?: string | null;
-  /** Environment for the probes and caches (PATH, VLLM_BIN, HF_HOME, HF_HUB_CACHE, GPU_UTIL, NGPU). */
+  /** Environment for the probes and caches (PATH, VLLM_BIN, HF_HOME, HF_HUB_CACHE, GPU_UTIL, NGPU, MAX_SEQS, WORKERS). */
   env?: NodeJS.ProcessEnv;
   gpuUtil?: number;
   cores?: number;
@@ -21,9 +24,14 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
   const [{ line: gpuLine, gpus }, vllm, model, ffmpeg] = await Promise.all([checkGpus(env), checkVllm(env), checkModel(env), checkFfmpeg(env)]);
   const ngpuEnv = env.NGPU ? Number(env.NGPU) : NaN;
   const used = Number.isInteger(ngpuEnv) && ngpuEnv > 0 ? gpus.slice(0, ngpuEnv) : gpus;
-  const lines: DoctorLine[] = [gpuLine, vllm, model, ffmpeg, checkContext(used, gpuUtil), checkCores(opts.cores ?? machineCores(), used.length || 1)];
+  const lines: DoctorLine[] = [gpuLine, vllm, model, ffmpeg, checkContext(used, gpuUtil), checkMaxSeqs(used, gpuUtil, env.MAX_SEQS, env.WORKERS), checkCores(opts.cores ?? machineCores(), used.length || 1)];
   lines.push(await checkDisk(opts.packageDir ?? null, opts.freeBytes));
-  if (opts.packageDir) lines.push(...(await checkPackage(opts.packageDir)));
+  if (opts.packageDir) {
+    const pkg = await checkPackage(opts.packageDir);
+    lines.push(...(await checkPaths(opts.packageDir)));
+    lines.push(await checkFrameStoreDisk(opts.packageDir, pkg.plan, opts.freeBytes));
+    lines.push(...pkg.lines);
+  }
   return { packageDir: opts.packageDir ?? null, lines, ok: lines.every((l) => l.status !== 'fail') };
 }
 

@@ -2,13 +2,15 @@
 import type { DoctorLine } from './schema';
 import { DEFAULT_CONDITIONS } from '../protocol';
 import { dryRun } from '../dryrun/dryRun';
+import type { WorkPlan } from '../plan/types';
 
-export async function checkPackage(packageDir: string): Promise<DoctorLine[]> {
+/** The package's lines, and the dry run's plan (null when it failed) for the frame-store estimate. */
+export async function checkPackage(packageDir: string): Promise<{ lines: DoctorLine[]; plan: WorkPlan | null }> {
   let r;
   try {
-    r = await dryRun(packageDir, { conditions: DEFAULT_CONDITIONS });
+    r = await dryRun(packageDir, { conditions: DEFAULT_CONDITIONS, keepPlan: true });
   } catch (err) {
-    return [{ id: 'package', title: 'run package (dry run)', status: 'fail', detail: (err as Error).message, action: 'check --package (it must hold items/samples/, manifest/ and data/store/normalized/)' }];
+    return { plan: null, lines: [{ id: 'package', title: 'run package (dry run)', status: 'fail', detail: (err as Error).message, action: 'check --package (it must hold items/samples/, manifest/ and data/store/normalized/)' }] };
   }
   const t = r.totals;
   const benches = new Set(r.rows.map((x) => x.benchmark)).size;
@@ -32,5 +34,5 @@ export async function checkPackage(packageDir: string): Promise<DoctorLine[]> {
       : 'no request is predicted to exceed 65,536 tokens',
     action: refusals ? 'nothing to change: the protocol stays as it is; these are logged as `context` failures and reported' : null,
   });
-  return lines;
+  return { lines, plan: r.plan ?? null };
 }

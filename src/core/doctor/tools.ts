@@ -9,6 +9,11 @@ import { hfHome } from '../returns/token';
 /** The vLLM the seed pins (seed §2, code/requirements.txt). */
 export const EXPECTED_VLLM = '0.11.0';
 
+/** 0.11.x, with or without a local suffix (0.11.0+cu128, 0.11.1rc1). */
+export function isVllm011(version: string): boolean {
+  return /^0\.11\.\d+(?:\D.*)?$/.test(version);
+}
+
 export async function checkVllm(env: NodeJS.ProcessEnv): Promise<DoctorLine> {
   const base = { id: 'vllm', title: 'vLLM' };
   const bin = env.VLLM_BIN || 'vllm';
@@ -28,10 +33,10 @@ export async function checkVllm(env: NodeJS.ProcessEnv): Promise<DoctorLine> {
     }
   }
   const plain = version.replace(/^v/, '').match(/\d+\.\d+\.\d+\S*/)?.[0] ?? version;
-  if (plain !== EXPECTED_VLLM) {
-    return { ...base, status: 'warn', detail: `vLLM ${plain} (from ${how}); the seed pins ${EXPECTED_VLLM}`, action: `pip install vllm==${EXPECTED_VLLM} to match the origin's runs (token counts and error bodies can differ between versions)` };
+  if (!isVllm011(plain)) {
+    return { ...base, status: 'warn', detail: `vLLM ${plain} (from ${how}) is not 0.11.x: the engine follows vLLM 0.11's rules (media paths, context checks, error wording, /health), and the seed pins ${EXPECTED_VLLM}`, action: `pip install vllm==${EXPECTED_VLLM} (another version can refuse the frames, count tokens or word errors differently, and mislead the run)` };
   }
-  return { ...base, status: 'ok', detail: `vLLM ${plain} (from ${how})`, action: null };
+  return { ...base, status: 'ok', detail: `vLLM ${plain} (from ${how})${plain === EXPECTED_VLLM ? '' : `; the seed pins ${EXPECTED_VLLM}`}`, action: null };
 }
 
 export async function checkFfmpeg(env: NodeJS.ProcessEnv): Promise<DoctorLine> {

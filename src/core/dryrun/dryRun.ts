@@ -10,6 +10,7 @@ import { buildWorkPlan } from '../plan/buildWorkPlan';
 import { emptyCounts, type UnitCounts, type WorkPlan } from '../plan/types';
 import { readFailedKeys } from '../package/failedKeys';
 import { unitKey } from '../package/unitKey';
+import { applyShard, type ShardSpec } from '../shard/shard';
 
 export const COUNT_KEYS = ['todo', 'NA', 'reuse', 'done', 'no_video', 'bad_meta', 'context_refusals', 'failed_before'] as const;
 
@@ -31,11 +32,16 @@ export interface DryRunReport {
   torn: TornTail | null;
   /** v_32 was added to the plan because reuse rows need it (CONDS left it out). */
   addedConditions: string[];
+  /** The plan itself, when asked for with keepPlan (doctor reuses it rather than planning twice). */
+  plan?: WorkPlan;
 }
 
 export interface DryRunOptions {
   conditions: readonly string[];
   benchmarks?: readonly string[];
+  keepPlan?: boolean;
+  /** `--shard K/N`: count only the shard's items (shard/shard.ts). */
+  shard?: ShardSpec;
 }
 
 /**
@@ -69,7 +75,7 @@ export function countsFromPlan(plan: WorkPlan, failedKeys: ReadonlySet<string> =
 
 export async function dryRun(root: string, opts: DryRunOptions): Promise<DryRunReport> {
   const layout = new PackageLayout(root);
-  const pkg = await loadPackage(layout, { benchmarks: opts.benchmarks });
+  const pkg = applyShard(await loadPackage(layout, { benchmarks: opts.benchmarks }), opts.shard);
   const csv = await readResultsCsv(layout.resultsCsv);
   const plan = await buildWorkPlan(pkg, csv, { conditions: opts.conditions });
   const failed = await readFailedKeys(layout.failuresLog);
@@ -79,6 +85,7 @@ export async function dryRun(root: string, opts: DryRunOptions): Promise<DryRunR
     problems: [...pkg.problems, ...csv.problems, ...failed.problems],
     torn: csv.torn,
     addedConditions: plan.conditions.filter((c) => !opts.conditions.includes(c)),
+    ...(opts.keepPlan ? { plan } : {}),
   };
 }
 

@@ -97,6 +97,13 @@ export const rawMetaSchema = z.object({
   n_grid: z.number().int().nullable(),
   n_max: z.number().int().nullable(),
   reused_from: z.string().nullable(),
+  /**
+   * Not in SPEC §4's list (an added key, so readers of the SPEC's keys are unaffected): the prompt
+   * tokens the engine predicted for the request (protocol/qwenTokens), kept beside usage.prompt_tokens so
+   * the pilot report can measure the prediction's error. Null where no request was sent; absent in
+   * records written before it existed.
+   */
+  predicted_prompt_tokens: z.number().int().nullable().optional(),
 });
 
 /** One line of results/p1_raw/<cond>/<bench>__DIAG_V.jsonl; every key present, null where n/a. */

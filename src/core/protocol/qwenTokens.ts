@@ -1,5 +1,17 @@
 // What vLLM's Qwen3-VL processor really charges (SPEC §2.5). Prediction only: it never changes
 // frame selection, which follows the seed's formula (resize.ts).
+//
+// The image rule mirrors transformers' `smart_resize` (src/transformers/models/qwen2_vl/
+// image_processing_qwen2_vl.py; the v5 copy in image_processing_pil_qwen2_vl.py reads the same),
+// which Qwen3-VL's image processor calls with patch 16 × merge 2 = factor 32 and size
+// {shortest_edge: 65,536, longest_edge: 16,777,216} (the model's preprocessor_config.json; SPEC §2.5).
+// Each step is the same IEEE-754 double operation Python performs, with no tolerance:
+//   h̄ = round(h/32)·32, w̄ = round(w/32)·32 (Python's round: ties to even, on the double);
+//   h̄·w̄ > max: β = √(h·w/max), h̄ = max(32, ⌊h/β/32⌋·32), w̄ likewise;
+//   h̄·w̄ < min: β = √(min/(h·w)), h̄ = ⌈h·β/32⌉·32, w̄ likewise (no clamp: a 16-px side rounds to 0 first).
+// So 239×239 → 288×288 (239·√(65536/57121) is 256.00000000000006 as a double, so ⌈8.000…⌉ = 9): 81 + 2 = 83 tokens;
+// 16×2160 → 32×2976: 93 + 2 = 95 tokens. Checked against transformers 5.17's own processor on 4,500 sizes
+// (test/fixtures/qwen3vl_image_tokens.json, test/core/protocol/qwenTokens.test.ts).
 import { MAX_TOKENS } from './constants';
 import type { Dims } from './resize';
 
@@ -8,31 +20,47 @@ const MIN_PIXELS = 65_536;
 const MAX_PIXELS = 16_777_216;
 /** Vision start/end tokens around each image. */
 const IMAGE_WRAP_TOKENS = 2;
-/** Chat-template tokens around one user turn and the assistant header (Qwen chat format). */
-const TEMPLATE_TOKENS = 14;
-// Floating-point slack before ceil/floor so exact multiples (224·8/7 = 256) stay exact.
-const EPS = 1e-9;
+/**
+ * The chat template's fixed tokens for one user turn and the generation prompt. Qwen3-VL-8B-Instruct's
+ * template (chat_template.json of the model, revision in constants.ts) has no default system message;
+ * for one user message of N images then the text T, with add_generation_prompt, it renders
+ *   <|im_start|>user\n  (<|vision_start|><|image_pad|><|vision_end|>)×N  T  <|im_end|>\n<|im_start|>assistant\n
+ * ({%- … %} and {% … -%} trim the template's own indentation and newlines around the image part).
+ * Tokens: <|im_start|>, "user", "\n" | T | <|im_end|>, "\n", <|im_start|>, "assistant", "\n" = 8.
+ * (Qwen2's pre-tokenizer keeps a letter run and a newline apart, and special tokens split the text,
+ * so "user\n" is always 2 tokens, whatever T starts with.) The per-image vision start/end are counted
+ * with each image (IMAGE_WRAP_TOKENS); <|image_pad|> becomes the image's (h'/32)·(w'/32) tokens.
+ */
+export const TEMPLATE_TOKENS = 8;
 
-/** Python's round(): half to even. */
-function roundHalfEven(x: number): number {
+/** Python's round() on a double: nearest integer, exact halves to the even one. */
+export function roundHalfEven(x: number): number {
   const f = Math.floor(x);
-  const diff = x - f;
-  if (Math.abs(diff - 0.5) < EPS) return f % 2 === 0 ? f : f + 1;
-  return Math.round(x);
+  const diff = x - f; // exact for |x| < 2^52: the fraction of a double is a double
+  if (diff > 0.5) return f + 1;
+  if (diff < 0.5) return f;
+  return f % 2 === 0 ? f : f + 1;
 }
 
-/** The dims Qwen3-VL's smart resize gives an image of `width × height`. */
+/**
+ * The dims Qwen3-VL's smart resize gives an image of `width × height` (positive integers). transformers
+ * refuses an aspect ratio above 200 (vLLM then answers an error); this still returns dims for one, since
+ * it only predicts, and no video of the protocol comes near that shape.
+ */
 export function qwenResizedDims(width: number, height: number): Dims {
-  let h = Math.max(FACTOR, roundHalfEven(height / FACTOR) * FACTOR);
-  let w = Math.max(FACTOR, roundHalfEven(width / FACTOR) * FACTOR);
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
+    throw new RangeError(`image size must be positive integers, got ${width}×${height}`);
+  }
+  let h = roundHalfEven(height / FACTOR) * FACTOR;
+  let w = roundHalfEven(width / FACTOR) * FACTOR;
   if (h * w > MAX_PIXELS) {
     const beta = Math.sqrt((height * width) / MAX_PIXELS);
-    h = Math.max(FACTOR, Math.floor(height / beta / FACTOR + EPS) * FACTOR);
-    w = Math.max(FACTOR, Math.floor(width / beta / FACTOR + EPS) * FACTOR);
+    h = Math.max(FACTOR, Math.floor(height / beta / FACTOR) * FACTOR);
+    w = Math.max(FACTOR, Math.floor(width / beta / FACTOR) * FACTOR);
   } else if (h * w < MIN_PIXELS) {
     const beta = Math.sqrt(MIN_PIXELS / (height * width));
-    h = Math.ceil((height * beta) / FACTOR - EPS) * FACTOR;
-    w = Math.ceil((width * beta) / FACTOR - EPS) * FACTOR;
+    h = Math.ceil((height * beta) / FACTOR) * FACTOR;
+    w = Math.ceil((width * beta) / FACTOR) * FACTOR;
   }
   return { width: w, height: h };
 }

@@ -9,6 +9,8 @@ import { readOptionalJsonl } from '../package/jsonl';
 import { readResultsCsv } from '../package/resultsCsv';
 import { FAILURE_LINE, failureRecordSchema, timingRecordSchema, type FailureRecord, type TimingRecord } from '../package/schemas';
 import { runIdentityFile, runIdentitySchema } from '../runner/identity';
+import { preflightFile, readPreflight } from '../runner/preflight';
+import { readStatus } from '../runner/status';
 import { DEFAULT_CONDITIONS } from '../protocol';
 import { aggregateTiming } from './timing';
 import { readLaunchParams } from './launchParams';
@@ -157,8 +159,15 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
       diagnoses: diagnose(groups, serverLogLines),
       serverLogLines,
     },
+    preflight: await readPreflight(layout).catch((err) => {
+      problems.push({ file: preflightFile(layout), line: 1, message: (err as Error).message });
+      return null;
+    }),
+    lastRun: await readStatus(layout).then((st) => st && { runId: st.runId, state: st.state, summary: st.summary, stopReason: st.stopReason ?? null })
+      .catch(() => null),
     launch: { file: layout.launchParams, present: launch.present, lines: launch.lines, servers: launch.servers, launches: launch.launches },
     checks: raw.checks,
+    tokenPrediction: raw.tokenPrediction,
     rawRecords: { files: raw.files, records: raw.records },
     problems: problems.slice(0, 100),
     problemCount: problems.length + (raw.problemCount - raw.problems.length),

@@ -24,6 +24,25 @@ function dur(s: number | null): string {
 export function reportMarkdown(r: Report): string {
   const out: string[] = [`# fpsweep report`, '', `Package: \`${r.packageDir}\` — generated ${r.generatedAt}`, ''];
 
+  const stop = r.lastRun?.stopReason;
+  if (stop) {
+    out.push('## The last run stopped on its own', '', `Run ${r.lastRun!.runId} (${r.lastRun!.state}): ${esc(stop.detail)}.`, '');
+    out.push(`- the server said: \`${stop.message.replace(/`/g, "'")}\`${stop.server ? ` (${stop.server})` : ''}`,
+      `- likely: ${esc(stop.meaning)}`, `- do: ${esc(stop.action)}`, '');
+  }
+  out.push('## Pre-flight', '');
+  const pf = r.preflight;
+  if (!pf) out.push('No `logs/preflight.json` yet (no run has sent work).', '');
+  else {
+    const u = pf.unit;
+    out.push(`Run ${pf.run_id}, ${pf.ts}: **${pf.ok ? 'ok' : 'FAILED'}**${u ? ` — ${u.benchmark} / ${u.item_id} / ${u.condition}, ${u.n_frames} frame(s)`
+      + `${u.width ? ` ${u.width}×${u.height}` : ''} as ${u.frames_as}, predicted ${u.predicted_prompt_tokens ?? '?'} prompt tokens` : ''}`
+      + `${pf.problem ? `; ${esc(pf.problem)}` : ''}.`, '');
+    if (pf.servers.length) {
+      out.push(...table(['server', 'result', 'HTTP', 'prompt_tokens', 'finish_reason', 'latency_s', 'problem'], pf.servers.map((x) => [
+        x.endpoint, x.ok ? 'ok' : 'FAILED', x.http_status, x.prompt_tokens, x.finish_reason, x.latency_s, x.problem ? x.problem.slice(0, 200) : null])), '');
+    }
+  }
   out.push('## Pilot timing (seed §4)', '');
   if (!r.timing.present) out.push('No `data/logs/p1_timing.jsonl` yet.', '');
   else {
@@ -75,9 +94,30 @@ export function reportMarkdown(r: Report): string {
     out.push(`Examples for ${c.id}:`, '', ...c.examples.map((e) => esc(`- ${e.benchmark} / ${e.condition} / ${e.item_id}: ${e.detail}`)), '');
   }
 
+  out.push(...tokenPredictionMarkdown(r.tokenPrediction));
+
   if (r.problemCount) {
     out.push('## Problems in the artifacts', '', `${r.problemCount} problem(s)${r.problemCount > r.problems.length ? ` (first ${r.problems.length})` : ''}:`, '');
     out.push(...r.problems.map((p) => esc(`- ${p.file}:${p.line}: ${p.message}`)), '');
   }
   return out.join('\n');
+}
+
+function signed(x: number | null, digits: number): string | null {
+  return x === null ? null : `${x > 0 ? '+' : ''}${x.toFixed(digits)}`;
+}
+
+function pct(x: number | null): string | null {
+  return x === null ? null : `${x > 0 ? '+' : ''}${(100 * x).toFixed(2)} %`;
+}
+
+function tokenPredictionMarkdown(t: Report['tokenPrediction']): string[] {
+  const out = ['## Prompt-token prediction', '', `Error = ${esc(t.method)}.`, ''];
+  if (!t.count) out.push('No answered record carries both numbers yet.', '');
+  else {
+    out.push(`**${t.count}** answered record(s): mean error ${signed(t.mean, 1)} tokens (min ${signed(t.min, 0)}, max ${signed(t.max, 0)}), mean relative ${pct(t.meanRelative)}, largest |relative| ${pct(t.maxAbsRelative)}.`, '');
+    out.push(...table(['condition', 'records', 'mean', 'min', 'max', 'mean relative'], t.byCondition.map((c) => [c.condition, c.count, signed(c.mean, 1), signed(c.min, 0), signed(c.max, 0), pct(c.meanRelative)])), '');
+  }
+  if (t.withoutPrediction) out.push(`${t.withoutPrediction} answered record(s) lack usage.prompt_tokens or the prediction (written before predictions were kept) and are left out.`, '');
+  return out;
 }

@@ -9,6 +9,7 @@ import type { LineProblem } from '../errors';
 import { describeZodError } from '../package/jsonl';
 import { parseCondition, seedTokensPerFrame, fpsFrameCap } from '../protocol';
 import type { Check } from './schema';
+import { TokenPredictionAcc, type TokenPrediction } from './tokenPrediction';
 
 /** The fields the checks read (a light schema: the full one is the runner's business). */
 const rawLineSchema = z.object({
@@ -17,6 +18,7 @@ const rawLineSchema = z.object({
   condition: z.string(),
   status: z.string(),
   ts: z.string(),
+  usage: z.object({ prompt_tokens: z.number().nullable().optional() }).passthrough().nullable().optional(),
   meta: z.object({
     n_frames_used: z.number().nullable(),
     timestamps: z.array(z.number()).nullable(),
@@ -26,6 +28,7 @@ const rawLineSchema = z.object({
     capped_ctx: z.boolean().nullable(),
     n_grid: z.number().nullable(),
     n_max: z.number().nullable(),
+    predicted_prompt_tokens: z.number().nullable().optional(),
   }).passthrough(),
 }).passthrough();
 type RawLine = z.infer<typeof rawLineSchema>;
@@ -65,6 +68,8 @@ export interface RawScan {
   lastWriteByRun: Array<number | null>;
   problems: LineProblem[];
   problemCount: number;
+  /** usage.prompt_tokens against the predicted prompt tokens, over answered records. */
+  tokenPrediction: TokenPrediction;
 }
 
 function fpsOf(condition: string): number | null {
@@ -125,6 +130,7 @@ export async function scanRawRecords(rawRoot: string, runStarts: readonly number
   const longCapped = new CheckAcc('long_videos_capped', 'LVBench / TimeScope: long videos capped at fps1 and fps2; fps0.25 capped only beyond ~n_max / 0.25 s (≈ 2,330 s)');
   const longCounts = new Map<string, { capped: number; total: number }>();
   const inWindow = new Map<string, Map<string, number>>();
+  const prediction = new TokenPredictionAcc();
   const problems: LineProblem[] = [];
   let problemCount = 0;
   let records = 0;
@@ -159,6 +165,7 @@ export async function scanRawRecords(rawRoot: string, runStarts: readonly number
       }
       const fps = fpsOf(r.condition);
       const m = r.meta;
+      if (r.status === 'ok') prediction.add(r.condition, r.usage?.prompt_tokens, m.predicted_prompt_tokens);
       if (r.benchmark === 'MVBench' && fps !== null && r.status === 'ok') {
         if (m.capped_ctx === false) mvbench.pass();
         else mvbench.fail(r, `capped_ctx = ${m.capped_ctx} (n_grid ${m.n_grid}, n_max ${m.n_max})`);
@@ -210,5 +217,5 @@ export async function scanRawRecords(rawRoot: string, runStarts: readonly number
     mvbench.result('MVBench never capped', 'MVBench capped', 'no MVBench fps records yet'),
     longCapped.result(`capping matches the videos' lengths (${longSummary})`, `capping contradicts the video length (${longSummary})`, 'no LVBench / TimeScope fps records yet'),
   ];
-  return { files: files.length, records, checks, inWindow, lastWriteByRun, problems, problemCount };
+  return { files: files.length, records, checks, inWindow, lastWriteByRun, problems, problemCount, tokenPrediction: prediction.result() };
 }

@@ -1,6 +1,9 @@
 // The report's data (report.json), defined once: `fpsweep report` writes it, the VS Code webviews
 // (timing, failures, checks) render exactly this and nothing they compute themselves.
 import { z } from 'zod';
+import { preflightRecordSchema } from '../runner/preflightSchema';
+import { stopReasonSchema } from '../runner/statusSchema';
+import { tokenPredictionSchema } from './tokenPrediction';
 
 export const lineProblemSchema = z.object({ file: z.string(), line: z.number().int(), message: z.string() });
 
@@ -156,8 +159,14 @@ export const reportSchema = z.object({
   wallTime: wallTimeSchema,
   rowsAdded: rowsAddedSchema,
   failures: failuresSchema,
+  /** The last run's pre-flight (logs/preflight.json), null before any. */
+  preflight: preflightRecordSchema.nullable().default(null),
+  /** How the last run ended, from .fpsweep/status.json: its reason when it stopped on its own. */
+  lastRun: z.object({ runId: z.string(), state: z.string(), summary: z.string().nullable(), stopReason: stopReasonSchema.nullable() })
+    .nullable().default(null),
   launch: launchSchema,
   checks: z.array(checkSchema),
+  tokenPrediction: tokenPredictionSchema,
   rawRecords: z.object({ files: z.number().int(), records: z.number().int() }),
   problems: z.array(lineProblemSchema),
   problemCount: z.number().int(),

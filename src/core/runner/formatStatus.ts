@@ -1,6 +1,6 @@
 // The status as text: one line for the whole run plus a table of the benchmark × condition cells
 // that still have work or failures (a full sweep has ~1,100 cells; finished ones are counted, not listed).
-import type { WorkerStatus } from './statusSchema';
+import type { StopReason, WorkerStatus } from './statusSchema';
 
 function dur(s: number | null): string {
   if (s === null || !Number.isFinite(s)) return '?';
@@ -13,7 +13,7 @@ export function statusLine(s: WorkerStatus): string {
   const t = s.totals;
   const pct = t.total > 0 ? ((100 * t.done) / t.total).toFixed(1) : '0.0';
   const before = t.failedBefore ? ` (${t.failedBefore} failed before)` : '';
-  return `${s.state}: ${t.done}/${t.total} rows (${pct}%), ${t.todo} to do${before}, ${t.inFlight} in flight, ${t.failed} failed, `
+  return `${s.state}${s.shard ? ` (shard ${s.shard})` : ''}: ${t.done}/${t.total} rows (${pct}%), ${t.todo} to do${before}, ${t.inFlight} in flight, ${t.failed} failed, `
     + `+${t.addedThisRun} this run, ${s.throughput.requestsPerMin.toFixed(1)} req/min, ETA ${dur(s.etaSeconds)}`;
 }
 
@@ -23,6 +23,7 @@ export function formatStatus(s: WorkerStatus, alive: boolean): string {
     statusLine(s),
   ];
   if (s.message) lines.push(s.message);
+  if (s.stopReason) lines.push(...stopReasonLines(s.stopReason));
   for (const sv of s.servers) {
     lines.push(`  server ${sv.index} ${sv.endpoint}: ${sv.state}${sv.running !== null ? `, running ${sv.running}, waiting ${sv.waiting ?? '?'}` : ''}`
       + `${sv.restarts ? `, ${sv.restarts} restart(s)` : ''}${sv.message ? ` (${sv.message})` : ''}`);
@@ -40,4 +41,14 @@ export function formatStatus(s: WorkerStatus, alive: boolean): string {
   if (finished) lines.push(`  ${finished} benchmark × condition cell(s) complete`);
   if (s.summary) lines.push(s.summary);
   return lines.join('\n');
+}
+
+/** Why a run stopped on its own, as the CLI and the status print it. */
+export function stopReasonLines(r: StopReason): string[] {
+  return [
+    `stopped on its own: ${r.detail}`,
+    `  the server said: ${r.message}${r.server ? ` (${r.server})` : ''}`,
+    `  likely: ${r.meaning}`,
+    `  do: ${r.action}`,
+  ];
 }

@@ -1,15 +1,24 @@
 // Raw records (SPEC §4) for the three row kinds. Every key is present; what does not apply is null.
 import type { RawRecord } from '../package/schemas';
 import type { SendPlan } from '../protocol/plan';
+import { buildPromptText } from '../protocol/prompt';
+import { predictPromptTokens } from '../protocol/qwenTokens';
 import type { WorkUnit } from '../plan/types';
 
 const NULL_META: RawRecord['meta'] = {
   n_frames_used: null, frame_indices: null, timestamps: null, short_side: null, width: null, height: null,
   tokens_per_frame: null, capped: null, capped_ctx: null, n_grid: null, n_max: null, reused_from: null,
+  predicted_prompt_tokens: null,
 };
 
+/** The prompt tokens predicted for this unit's request: its frames at the dims sent, and its prompt text. */
+export function predictedPromptTokens(unit: WorkUnit, plan: SendPlan): number {
+  const dims = plan.width !== null && plan.height !== null ? plan.indices.map(() => ({ width: plan.width!, height: plan.height! })) : [];
+  return predictPromptTokens(dims, buildPromptText(unit.item.question, unit.item.options));
+}
+
 /** The frame meta of a sent request: exactly what planFrames chose. v_blind: 0 frames, [] indices. */
-export function sendMeta(plan: SendPlan): RawRecord['meta'] {
+export function sendMeta(plan: SendPlan, predicted: number): RawRecord['meta'] {
   return {
     n_frames_used: plan.indices.length,
     frame_indices: [...plan.indices],
@@ -23,6 +32,7 @@ export function sendMeta(plan: SendPlan): RawRecord['meta'] {
     n_grid: plan.nGrid,
     n_max: plan.nMax,
     reused_from: null,
+    predicted_prompt_tokens: predicted,
   };
 }
 
@@ -33,7 +43,7 @@ export function okRecord(unit: WorkUnit, plan: SendPlan, r: {
     benchmark: unit.benchmark, item_id: unit.item.item_id, condition: unit.condition, status: 'ok',
     response: r.response, pred: r.pred, answer: unit.item.answer, correct: r.correct,
     usage: { prompt_tokens: r.promptTokens, completion_tokens: r.completionTokens },
-    latency_s: r.latency_s, endpoint: r.endpoint, ts: new Date().toISOString(), meta: sendMeta(plan),
+    latency_s: r.latency_s, endpoint: r.endpoint, ts: new Date().toISOString(), meta: sendMeta(plan, predictedPromptTokens(unit, plan)),
   };
 }
 

@@ -38,7 +38,7 @@ async function mtimeMs(file: string): Promise<number | null> {
 }
 
 /** Every results/p1_raw/<cond>/<bench>__DIAG_V.jsonl with its mtime. */
-async function rawFiles(layout: PackageLayout): Promise<{ file: string; cond: string; bench: string; mtime: number }[]> {
+export async function rawFiles(layout: PackageLayout): Promise<{ file: string; cond: string; bench: string; mtime: number }[]> {
   const root = path.join(layout.resultsDir, 'p1_raw');
   const out: { file: string; cond: string; bench: string; mtime: number }[] = [];
   let conds: string[];

@@ -1,6 +1,8 @@
 // What a run is asked to do: the `run` verb builds it from flags + environment knobs, `--detach`
 // hands it to the worker as JSON, and the extension can build it directly. Knobs change speed only.
 import { z } from 'zod';
+import { DEFAULT_FAIL_FAST } from './failFast';
+import { shardSpecSchema } from '../shard/shard';
 
 export const runOptionsSchema = z.object({
   package: z.string().min(1),
@@ -22,6 +24,15 @@ export const runOptionsSchema = z.object({
   basePort: z.number().int().min(1).max(65535).default(8011),
   /** Parallel video decodes (default: cores − 1, at least 1). */
   decodeWorkers: z.number().int().positive().optional(),
+  /**
+   * Fail-fast (failFast.ts; 0 turns a rule off): stop when K requests in a row on one server fail the
+   * same way, when most of the first N requests fail, or when the first M videos all fail to decode.
+   */
+  failSameInARow: z.number().int().min(0).default(DEFAULT_FAIL_FAST.sameInARow),
+  failFirstRequests: z.number().int().min(0).default(DEFAULT_FAIL_FAST.firstRequests),
+  failFirstVideos: z.number().int().min(0).default(DEFAULT_FAIL_FAST.firstVideos),
+  /** `--shard K/N`: only the items whose video is in part K of N (shard/shard.ts); none = all. */
+  shard: shardSpecSchema.optional(),
 });
 export type RunOptions = z.infer<typeof runOptionsSchema>;
 export type RunOptionsInput = z.input<typeof runOptionsSchema>;

@@ -7,6 +7,7 @@ import type { PackageLayout } from '../package/layout';
 import { readResultsCsv } from '../package/resultsCsv';
 import { workerStatusSchema, type WorkerStatus } from './statusSchema';
 import { liveLockHolder } from './lock';
+import { parseShard, shardDoneCounts } from '../shard/shard';
 
 let tmpSeq = 0;
 
@@ -51,10 +52,12 @@ export async function readLiveStatus(layout: PackageLayout): Promise<LiveStatus>
   // A worker that has not written its first status yet: what the file holds is the previous run's.
   if (holder) return { status: status && status.pid === holder.pid ? status : null, alive: true, pid: holder.pid };
   if (!status) return { status: null, alive: false, pid: null };
-  const csv = await readResultsCsv(layout.resultsCsv);
+  // A shard's copy holds every shard's origin rows: count only the shard's own items.
+  const doneCount = status.shard ? await shardDoneCounts(layout.root, parseShard(status.shard))
+    : ((csv) => (b: string, c: string) => csv.done.count(b, c))(await readResultsCsv(layout.resultsCsv));
   let done = 0;
   for (const c of status.cells) {
-    const now = csv.done.count(c.benchmark, c.condition);
+    const now = doneCount(c.benchmark, c.condition);
     c.done = now;
     c.todo = Math.max(0, c.total - c.done - c.failed - c.noVideo);
     // Rows written after the last status may be earlier failures asked again: failed-before is part of todo.

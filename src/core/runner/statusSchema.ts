@@ -32,6 +32,22 @@ export const serverStatusSchema = z.object({
 });
 export type ServerStatus = z.infer<typeof serverStatusSchema>;
 
+/**
+ * Why a run stopped on its own (fail-fast, pre-flight, every server gone): the server's words, what they
+ * likely mean, what to do. Null while running and after a run that ended normally or on request.
+ */
+export const stopReasonSchema = z.object({
+  rule: z.enum(['same_in_a_row', 'first_requests', 'decode', 'preflight', 'servers_down']),
+  kind: z.string(),
+  message: z.string(),
+  meaning: z.string(),
+  action: z.string(),
+  /** The server's URL, when one server's answers decided it. */
+  server: z.string().nullable(),
+  detail: z.string(),
+});
+export type StopReason = z.infer<typeof stopReasonSchema>;
+
 export const WORKER_STATES = ['starting', 'launching', 'running', 'draining', 'done', 'failed', 'stopped'] as const;
 export type WorkerState = (typeof WORKER_STATES)[number];
 
@@ -43,6 +59,8 @@ export const workerStatusSchema = z.object({
   updatedAt: z.string(),
   state: z.enum(WORKER_STATES),
   mode: z.enum(['pilot', 'full', 'custom']),
+  /** `--shard K/N` of this run (its counts are the shard's own), null for the whole package. */
+  shard: z.string().nullable().optional(),
   benchmarks: z.array(z.string()),
   conditions: z.array(z.string()),
   message: z.string().nullable(),
@@ -62,5 +80,7 @@ export const workerStatusSchema = z.object({
   servers: z.array(serverStatusSchema),
   /** The run's last line, in numbers, once it has ended. */
   summary: z.string().nullable(),
+  /** Why the run stopped on its own judgement; absent or null otherwise. */
+  stopReason: stopReasonSchema.nullish(),
 });
 export type WorkerStatus = z.infer<typeof workerStatusSchema>;

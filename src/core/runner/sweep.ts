@@ -6,10 +6,15 @@
 //   → status file each second → summary line → lock released.
 // A stop request (SIGTERM or the stop file) drains: no new request, the in-flight ones finish and their
 // rows are written. A server that cannot serve 65,536 tokens stops the run with a report.
+// Before any row: the pre-flight (preflight.ts) sends one real unit to each server; a refusal stops the
+// run. During the sweep the fail-fast monitor (failFast.ts) sees every outcome; when requests keep
+// failing the same way it stops the run (stopReason in the status file, exit 1) instead of logging the
+// whole plan as failures: no new request, in-flight ones cut after STOP_GRACE_MS, unsent units stay todo.
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import { PackageLayout } from '../package/layout';
 import { loadPackage } from '../package/load';
+import { applyShard, formatShard } from '../shard/shard';
 import type { FailureKind, RawRecord, TimingRecord } from '../package/schemas';
 import { readFailedKeys } from '../package/failedKeys';
 import { unitKey } from '../package/unitKey';
@@ -17,12 +22,15 @@ import { buildWorkPlan, loadVideoFramePlans, type VideoWork, type WorkUnit } fro
 import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS } from '../protocol/conditions';
 import { MAX_MODEL_LEN } from '../protocol/constants';
 import { parseAnswerLetter, scoreAnswer } from '../protocol/answer';
-import { buildPromptText } from '../protocol/prompt';
 import type { SendPlan } from '../protocol/plan';
-import { buildChatRequest } from '../serving/chatRequest';
 import { VllmClient } from '../serving/client';
 import { parseVllmMetrics } from '../serving/metrics';
 import { CellBook } from './cells';
+import { FailFastMonitor, type Trip } from './failFast';
+import { adviseFailure } from './failureAdvice';
+import { buildProbe, preflightServers, writePreflight } from './preflight';
+import type { PreflightRecord } from './preflightSchema';
+import { unitRequestBody } from './unitRequest';
 import { stopFile } from './control';
 import type { FrameSource, PreparedVideoFrames } from './frameSource';
 import { makeRunIdentity, newRunId, writeRunIdentity } from './identity';
@@ -34,7 +42,7 @@ import type { RunOptions } from './runOptions';
 import { Scheduler, longestFirstWithinWindows, type SchedServerInfo, type SchedTask, type SchedVideo, type TaskOutcome } from './scheduler';
 import { ContextCapacityError, refusalContextLength, type ServerSet, type ServerState } from './servers';
 import { writeStatusAtomic } from './status';
-import type { ServerStatus, WorkerState, WorkerStatus } from './statusSchema';
+import type { ServerStatus, StopReason, WorkerState, WorkerStatus } from './statusSchema';
 
 export interface SweepDeps {
   /** Starts (or attaches to) the servers. */
@@ -58,6 +66,8 @@ export interface SweepResult {
   added: { ok: number; NA: number; reuse: number };
   failures: number;
   wallS: number;
+  /** Why the run stopped on its own judgement (fail-fast, pre-flight, no server left); null otherwise. */
+  stopReason: StopReason | null;
 }
 
 /** A re-queued request goes to another server at most this many times before it is a failure. */
@@ -66,6 +76,16 @@ const MAX_REQUEUES = 3;
 const VIDEO_WINDOW = 64;
 /** With every server down this long, the run stops (launched servers restart within minutes). */
 const ALL_DOWN_LIMIT_MS = Number(process.env.FPSWEEP_ALL_DOWN_LIMIT_MS) || 10 * 60_000;
+/** After a fail-fast stop, in-flight requests get this long to end before they are cut (and stay todo). */
+const STOP_GRACE_MS = 20_000;
+
+/** A run stopped by its own judgement (fail-fast, pre-flight, no server left), with the reason to show. */
+export class SystematicFailureError extends Error {
+  constructor(readonly reason: StopReason) {
+    super(`${reason.detail}; the server said: "${reason.message}"`);
+    this.name = 'SystematicFailureError';
+  }
+}
 
 interface VideoJob extends SchedVideo {
   work: VideoWork;
@@ -102,6 +122,10 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
   let drainRequested: string | null = null;
   let scheduler: Scheduler<VideoJob> | null = null;
   let fatal: Error | null = null;
+  let stopReason: StopReason | null = null;
+  /** Cuts in-flight requests after a fail-fast stop (their units stay todo). */
+  const cutInFlight = new AbortController();
+  let cutTimer: NodeJS.Timeout | null = null;
   let closing = false;
   function requestDrain(why: string) {
     if (drainRequested) return;
@@ -109,6 +133,26 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     void log.info(`stop requested (${why}): draining — no new requests; in-flight ones finish and are written`);
     scheduler?.drain();
   }
+  /** Stops the run on its own judgement: the reason in the log, the status file and the last line. */
+  function stopFor(reason: StopReason) {
+    if (fatal) return;
+    stopReason = reason;
+    fatal = new SystematicFailureError(reason);
+    void log.error(`stopping: ${reason.detail}`);
+    void log.error(`  the server said: ${reason.message}${reason.server ? ` (${reason.server})` : ''}`);
+    void log.error(`  likely: ${reason.meaning}`);
+    void log.error(`  do: ${reason.action}`);
+    requestDrain(reason.rule === 'preflight' ? 'pre-flight failed' : 'systematic failure');
+    cutTimer = setTimeout(() => cutInFlight.abort(new Error('fail-fast stop')), STOP_GRACE_MS);
+  }
+  const monitor = new FailFastMonitor({ sameInARow: opts.failSameInARow, firstRequests: opts.failFirstRequests, firstVideos: opts.failFirstVideos });
+  let endpointUrls: string[] = [];
+  const onTrip = (t: Trip | null) => {
+    if (!t) return;
+    const a = adviseFailure(t.message, t.status, t.kind);
+    stopFor({ rule: t.rule, kind: t.kind, message: t.message, meaning: a.meaning, action: a.action,
+      server: t.server !== null ? endpointUrls[t.server] ?? null : null, detail: `fail-fast: ${t.detail}` });
+  };
   process.on('SIGTERM', onSigterm);
   process.on('SIGINT', onSigterm);
   hooks.stopSignal?.addEventListener('abort', () => requestDrain('stop signal'), { once: true });
@@ -121,7 +165,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     await writeRunIdentity(layout, identity);
     await log.info(`run ${runId} starting: pid ${process.pid} on ${os.hostname()}, commit ${identity.git_commit ?? '(none)'}, `
       + `${identity.fpsweep_version ?? ''}, node ${process.version}; ${benchmarks ? `benchmarks ${benchmarks.join(',')}` : 'all benchmarks'}; `
-      + `conditions ${conditions.join(',')}; workers ${opts.workers}/server`);
+      + `conditions ${conditions.join(',')}; workers ${opts.workers}/server${opts.shard ? `; shard ${formatShard(opts.shard)}` : ''}`);
 
     // Resume: torn tails aside, rows completed from raw records that lost theirs.
     const resumed = await resumeResults(layout);
@@ -134,7 +178,8 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     for (const n of rep.notes) await log.warn(n);
     for (const p of resumed.csv.problems) await log.problem(p);
 
-    const pkg = await loadPackage(layout, { benchmarks });
+    // --shard K/N: the shard's items only, so the plan, the cells and the status count the shard's own work.
+    const pkg = applyShard(await loadPackage(layout, { benchmarks }), opts.shard);
     for (const p of pkg.problems) await log.problem(p);
     const plan = await buildWorkPlan(pkg, resumed.csv, { conditions, metaCache: 'update' });
     const itemCounts = new Map([...pkg.items].map(([b, items]) => [b, items.length]));
@@ -177,10 +222,10 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
       }));
       return {
         version: 1, pid: process.pid, runId, startedAt: new Date(t0).toISOString(), updatedAt: new Date(now).toISOString(),
-        state: workerState, mode, benchmarks: plan.benchmarks, conditions: plan.conditions, message, totals, cells,
+        state: workerState, mode, shard: opts.shard ? formatShard(opts.shard) : null, benchmarks: plan.benchmarks, conditions: plan.conditions, message, totals, cells,
         throughput: { requestsPerMin: rpm, framesPerSec: fps },
         etaSeconds: totals.todo === 0 ? 0 : tps > 0 ? remainingTokens / tps : rpm > 0 ? (totals.todo / rpm) * 60 : null,
-        servers: svs, summary,
+        servers: svs, summary, stopReason,
       };
     };
     let statusMessage: string | null = null;
@@ -204,8 +249,10 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
       if (servers && serverState.length && serverState.every((x) => x.state !== 'up')) {
         allDownSince ??= Date.now();
         if (Date.now() - allDownSince > ALL_DOWN_LIMIT_MS && !fatal) {
-          fatal = new Error(`no server has been up for ${Math.round(ALL_DOWN_LIMIT_MS / 60000)} min; see logs/vllm_gpu*.log and logs/runner.log`);
-          requestDrain('no server up');
+          const words = serverState.map((x, i) => `server ${i}: ${x.message ?? x.state}`).join('; ');
+          const a = adviseFailure(words, null, 'server_down');
+          stopFor({ rule: 'servers_down', kind: 'server_down', message: words, meaning: a.meaning, action: `${a.action}; see logs/runner.log`,
+            server: null, detail: `no server has been up for ${Math.round(ALL_DOWN_LIMIT_MS / 60000)} min` });
         }
       } else allDownSince = null;
       if (servers && ++metricsTick % 5 === 0) void pollMetrics();
@@ -252,21 +299,27 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
       await writer.write(rec);
       await writeTiming(book.rowWritten(u, rec.status, t));
     };
-    workerState = 'running';
-    for (const u of plan.units) {
-      if (u.status === 'NA') await writeRow(u, naRecord(u));
-      else if (u.status === 'reuse' && u.reuse?.stored) {
-        await writeRow(u, reuseRecord(u, u.reuse.fromCondition, u.reuse.stored.pred, u.reuse.stored.correct, null));
-      } else if (u.status === 'no_video' || u.status === 'bad_meta') {
-        await fail(u, u.status, u.message ?? u.status, null, 0);
+    // Written once the pre-flight passed (or at once when no request is to be sent): a run refused by its
+    // servers writes no row.
+    const writeNoRequestRows = async () => {
+      workerState = 'running';
+      for (const u of plan.units) {
+        if (u.status === 'NA') await writeRow(u, naRecord(u));
+        else if (u.status === 'reuse' && u.reuse?.stored) {
+          await writeRow(u, reuseRecord(u, u.reuse.fromCondition, u.reuse.stored.pred, u.reuse.stored.correct, null));
+        } else if (u.status === 'no_video' || u.status === 'bad_meta') {
+          await fail(u, u.status, u.message ?? u.status, null, 0);
+        }
       }
-    }
+    };
+    if (todoCount === 0 || drainRequested) await writeNoRequestRows();
 
     if (todoCount > 0 && !drainRequested) {
       workerState = 'launching';
       await writeStatus();
       servers = await deps.servers(opts, layout, log);
       const set = servers;
+      endpointUrls = set.endpoints.map((e) => e.url);
       set.endpoints.forEach((e, i) => {
         serverState[i] = { state: 'up', message: null, running: null, waiting: null };
         metricClients.push(new VllmClient(e, { maxRetries: 0, connections: 1 }));
@@ -275,6 +328,34 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
       frames = await deps.frames(opts, layout);
       const frameSource = frames;
       const clients = set.endpoints.map((e) => new VllmClient(e, { connections: opts.workers + 2 }));
+
+      // Pre-flight: one real unit on each server that is up, before any row (preflight.ts).
+      const upAtStart = set.endpoints.map((_, i) => i).filter((i) => (set.initialState?.(i) ?? 'up') === 'up');
+      const built = await buildProbe(layout, plan.videos, frameSource);
+      const pre: PreflightRecord = { run_id: runId, ts: isoNow(), ok: !built.probe && !built.problem, unit: built.probe?.info ?? null,
+        problem: built.problem, servers: [] };
+      if (built.probe) {
+        try {
+          pre.servers = await preflightServers(built.probe, set.servedModel, upAtStart.map((i) => clients[i]), upAtStart.map((i) => set.endpoints[i].url));
+        } finally {
+          built.probe.release();
+        }
+        pre.ok = pre.servers.length > 0 && pre.servers.every((x) => x.ok);
+      }
+      await writePreflight(layout, pre);
+      const probeName = pre.unit ? `${pre.unit.benchmark}/${pre.unit.item_id}/${pre.unit.condition} (${pre.unit.n_frames} frame(s)`
+        + `${pre.unit.width ? ` ${pre.unit.width}×${pre.unit.height}` : ''} as ${pre.unit.frames_as})` : '(no unit)';
+      if (pre.ok) {
+        await log.info(`pre-flight ok: ${probeName} → ${pre.servers.map((x) => `${x.endpoint} prompt_tokens ${x.prompt_tokens} `
+          + `(predicted ${pre.unit?.predicted_prompt_tokens ?? '?'}), finish ${x.finish_reason}`).join('; ') || 'nothing to send'}`);
+      } else {
+        const bad = pre.servers.find((x) => !x.ok);
+        const message = bad?.problem ?? pre.problem ?? 'no server is up';
+        const a = bad ? { meaning: bad.meaning!, action: bad.action! } : adviseFailure(message, null, built.problem ? 'decode' : 'server_down');
+        stopFor({ rule: 'preflight', kind: bad ? 'request' : built.problem ? 'decode' : 'server_down', message, meaning: a.meaning, action: a.action,
+          server: bad?.endpoint ?? null, detail: `pre-flight failed${bad ? ` on ${bad.endpoint}` : ''}: ${probeName}; no sweep work was done` });
+      }
+      if (!stopReason) await writeNoRequestRows();
       const serverUp = set.endpoints.map(() => true);
       set.onEvent((e) => {
         if (closing) return; // our own shutdown of the servers
@@ -287,8 +368,10 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
           scheduler?.setServerUp(e.index, up);
         }
         if (e.state === 'failed' && serverUp.every((x) => !x) && set.endpoints.every((_, i) => serverState[i]?.state === 'down')) {
-          fatal = new Error(`every server has failed (last: server ${e.index}: ${e.message ?? 'gave up'}); see logs/vllm_gpu*.log`);
-          requestDrain('no server left');
+          const words = e.message ?? 'gave up';
+          const a = adviseFailure(words, null, 'server_down');
+          stopFor({ rule: 'servers_down', kind: 'server_down', message: words, meaning: a.meaning, action: `${a.action}; see logs/vllm_gpu*.log`,
+            server: set.endpoints[e.index].url, detail: `every server has failed, one after another (last: server ${e.index})` });
         }
       });
 
@@ -311,9 +394,11 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
         const fr = job.prepared!.get(task.key);
         if (!fr.ok) throw new Error(`internal: request ${task.key} has no frames`);
         const images = await fr.images();
-        const body = buildChatRequest({ model: set.servedModel, promptText: buildPromptText(u.item.question, u.item.options), images });
-        const res = await clients[server.index].chat(body, set.upSignal?.(server.index));
+        const body = unitRequestBody(set.servedModel, u, images);
+        const up = set.upSignal?.(server.index);
+        const res = await clients[server.index].chat(body, up ? AbortSignal.any([up, cutInFlight.signal]) : cutInFlight.signal);
         if (res.ok) {
+          monitor.request({ server: server.index, ok: true });
           const pred = parseAnswerLetter(res.text);
           const correct = scoreAnswer(pred, u.item.answer);
           const rec = okRecord(u, plan, { response: res.text, pred, correct, promptTokens: res.usage.prompt_tokens,
@@ -324,6 +409,11 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
           for (const d of u.dependents ?? []) await writeRow(d, reuseRecord(d, u.condition, pred, correct, res.text));
           return 'done';
         }
+        // Cut by a fail-fast stop: no answer came, so the unit is not a failure; it stays todo for the next run.
+        if (cutInFlight.signal.aborted) return 'requeue';
+        // A refusal the plan predicted (SPEC §2.5) is an answer, not a sign of a broken setup.
+        onTrip(monitor.request({ server: server.index, ok: false, kind: res.kind, message: res.message, status: res.status,
+          expected: res.kind === 'context' && u.contextRefusal === true }));
         if (res.kind === 'server_down' || (res.kind === 'request' && res.status === null)) {
           // The server went away (the monitor moves its other work): this request goes elsewhere.
           if (requeues < MAX_REQUEUES && !drainRequested) return 'requeue';
@@ -361,11 +451,20 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
           job.prepared = await frameSource.prepare(job.work.hash, fp.meta, requests);
           // Requests whose frames could not be made (decode, no_video) fail here; the rest go on.
           const kept: SchedTask[] = [];
+          let decoded = false;
+          let decodeFailure: string | null = null;
           for (const t of job.tasks) {
             const r = job.prepared.get(t.key);
-            if (r.ok) kept.push(t);
-            else await fail(job.units.get(t.key)!, r.kind, r.message, null, 0, r.decodeS);
+            if (r.ok) {
+              kept.push(t);
+              if (r.nFrames > 0) decoded = true;
+            } else {
+              if (r.kind === 'decode') decodeFailure ??= r.message;
+              await fail(job.units.get(t.key)!, r.kind, r.message, null, 0, r.decodeS);
+            }
           }
+          // The video as one decode outcome for the fail-fast monitor (a broken ffmpeg fails them all).
+          if (decoded || decodeFailure !== null) onTrip(monitor.video(decoded ? { ok: true } : { ok: false, message: decodeFailure! }));
           job.tasks = kept;
           if (kept.length === 0) job.prepared.release();
           return kept.length > 0;
@@ -420,7 +519,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     statusMessage = fatalErr ? fatalErr.message : null;
     await log.info(summary);
     await writeStatus(summary);
-    return { exitCode: fatalErr ? 1 : 0, state, summary, added, failures: failures.count, wallS };
+    return { exitCode: fatalErr ? 1 : 0, state, summary, added, failures: failures.count, wallS, stopReason };
   } catch (err) {
     const e = err as Error;
     const usage = e?.name === 'InputError' || e?.name === 'UsageError';
@@ -433,9 +532,11 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     if (usage) throw err;
     // A server start refused for its context, every server gone, a disk error: a failed run with a
     // report, never a silent retry with other settings.
-    return { exitCode: 1, state: 'failed', summary, added: { ok: 0, NA: 0, reuse: 0 }, failures: failures.count, wallS: (Date.now() - t0) / 1000 };
+    return { exitCode: 1, state: 'failed', summary, added: { ok: 0, NA: 0, reuse: 0 }, failures: failures.count, wallS: (Date.now() - t0) / 1000,
+      stopReason };
   } finally {
     if (statusTimer) clearInterval(statusTimer);
+    if (cutTimer) clearTimeout(cutTimer);
     process.off('SIGTERM', onSigterm);
     process.off('SIGINT', onSigterm);
     await writerClose?.().catch(() => undefined);

@@ -8,6 +8,8 @@ import { contextFit, KV_BYTES_PER_TOKEN, checkContext } from '../../../src/core/
 import { parseNvidiaSmi } from '../../../src/core/doctor/gpus';
 import { suggestWorkers } from '../../../src/core/doctor/machine';
 import { MODEL_REVISION } from '../../../src/core/protocol';
+import { checkMaxSeqs } from '../../../src/core/doctor/maxSeqs';
+import { FAKE_VLLM } from '../runner/helpers';
 import { makeReportPackage } from '../report/fixture';
 import { tempDir, removeTempDirs } from '../returns/tmpDirs';
 
@@ -150,5 +152,106 @@ describe('doctor', function () {
     assert.equal(rep.lines.find((x) => x.id === 'gpus')!.status, 'fail');
   });
 });
+
+/** One item on one 640×360 video of 4 frames at 0, 1, 2, 3 s: a plan whose JPEGs can be counted by hand. */
+async function tinyPackage(): Promise<string> {
+  const dir = await tempDir('fp-doctor-pkg-');
+  const w = async (rel: string, text: string) => {
+    await fs.mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+    await fs.writeFile(path.join(dir, rel), text);
+  };
+  await w('items/samples/MVBench.jsonl', JSON.stringify({ item_id: 'mv-1', benchmark: 'MVBench', video_id: 'v', question: 'Q?', options: ['a', 'b'], answer: 'A' }) + '\n');
+  await w('manifest/manifest_subset.jsonl', JSON.stringify({ benchmark: 'MVBench', video_id: 'v', hash: 'h1' }) + '\n');
+  await w('data/store/normalized/h1/video.mp4', '');
+  await w('data/store/normalized/h1/meta.json', JSON.stringify({ hash: 'h1', width: 640, height: 360, duration_s: 3, n_frames: 4, timestamps: [0, 1, 2, 3], too_short: false }));
+  return dir;
+}
+
+describe('doctor: what would break or mislead a real run', function () {
+  this.timeout(60000);
+
+  it('vLLM: the stand-in reports 0.11.0 through `--version`; 0.11.x passes, another release warns (FPSWEEP_STANDIN_VERSION)', async () => {
+    const host = await fakeHost({ gpus: [B200], vllmVersion: null });
+    // bin/fake-vllm is a bash script running node: give it a PATH with both, but no python3 fallback.
+    const env = { ...host, VLLM_BIN: FAKE_VLLM, PATH: `${host.PATH}:${path.dirname(process.execPath)}:/usr/bin:/bin` };
+    const l = byId(await runDoctor({ env, cores: 32, freeBytes: plenty }));
+    assert.equal(l.vllm.status, 'ok', l.vllm.detail);
+    assert.match(l.vllm.detail, /^vLLM 0\.11\.0 \(from `.*fake-vllm --version`\)$/);
+    const patch = byId(await runDoctor({ env: { ...env, FPSWEEP_STANDIN_VERSION: '0.11.2' }, cores: 32, freeBytes: plenty })).vllm;
+    assert.equal(patch.status, 'ok', patch.detail);
+    assert.match(patch.detail, /vLLM 0\.11\.2 .*the seed pins 0\.11\.0/);
+    const other = byId(await runDoctor({ env: { ...env, FPSWEEP_STANDIN_VERSION: '0.12.1' }, cores: 32, freeBytes: plenty })).vllm;
+    assert.equal(other.status, 'warn');
+    assert.match(other.detail, /vLLM 0\.12\.1 .*is not 0\.11\.x/);
+    assert.match(other.action!, /pip install vllm==0\.11\.0/);
+  });
+
+  it('MAX_SEQS against the KV cache: what is sent at once (min of MAX_SEQS and WORKERS) must fit; nonsense fails', async () => {
+    // 183,359 MiB × 0.85 − 16.4 GB − 2 GB = 145.0 GB of KV; 65,536 × 147,456 B = 9.66 GB a sequence → 15.
+    const env = await fakeHost({ gpus: [B200], vllmVersion: '0.11.0' });
+    const dflt = byId(await runDoctor({ env, cores: 32, freeBytes: plenty }));
+    // The defaults (32 and 6 workers) send 6 at once: they fit.
+    assert.equal(dflt.max_seqs.status, 'ok', dflt.max_seqs.detail);
+    assert.match(dflt.max_seqs.detail, /^MAX_SEQS=32, WORKERS=6 \(at most 6 at once\); NVIDIA B200 holds KV for 15 full-length sequence\(s\) of 65536 tokens/);
+    const many = { ...env, WORKERS: '32' };
+    const l = byId(await runDoctor({ env: many, cores: 32, freeBytes: plenty }));
+    assert.equal(l.max_seqs.status, 'warn');
+    assert.match(l.max_seqs.action!, /MAX_SEQS=15/);
+    assert.equal(byId(await runDoctor({ env: { ...many, MAX_SEQS: '8' }, cores: 32, freeBytes: plenty })).max_seqs.status, 'ok');
+    assert.equal(byId(await runDoctor({ env: { ...many, MAX_SEQS: '15' }, cores: 32, freeBytes: plenty })).max_seqs.status, 'ok');
+    assert.equal(byId(await runDoctor({ env: { ...many, MAX_SEQS: '16' }, cores: 32, freeBytes: plenty })).max_seqs.status, 'warn');
+    assert.equal(checkMaxSeqs([{ name: 'x', memoryMiB: 183359 }], 0.85, 'lots').status, 'fail');
+    // A 32 GB card at 0.85 holds one: even MAX_SEQS=8 (the seed's advice) is more than fits at full length.
+    assert.match(checkMaxSeqs([{ name: 'x', memoryMiB: 32607 }], 0.85, '8', '8').action!, /MAX_SEQS=1\b/);
+  });
+
+  it('frame store disk: distinct (frame, size) JPEGs of the plan × bytes per pixel, against free space where the store lives', async () => {
+    const dir = await tinyPackage();
+    const env = await fakeHost({ gpus: [B200], vllmVersion: '0.11.0' });
+    // By hand, over the 13 default conditions: the 4 frames at 640×360 (v_1, v_32, v_32_s448: 360 ≤ 448 keeps the size),
+    // 398×224 (v_32_s224, v_8_s224, v_128_s224 and every fps grid), 299×168 and 597×336: 16 JPEGs, 2,281,504 pixels.
+    const pixels = 4 * (640 * 360 + 398 * 224 + 299 * 168 + 597 * 336);
+    assert.equal(pixels, 2_281_504);
+    const asked: string[] = [];
+    const free = (bytes: number) => async (d: string) => (asked.push(d), bytes);
+    const short = byId(await runDoctor({ env, cores: 32, freeBytes: free(100_000), packageDir: dir })).frame_store_disk;
+    assert.equal(short.status, 'warn', short.detail);
+    assert.match(short.detail, /^16 distinct JPEG\(s\) to serve \(2\.3 Mpixel × 0\.25 B\/pixel assumed/);
+    assert.match(short.action!, /a full disk stops the run/);
+    assert.ok(asked.includes(path.join(dir, '.fpsweep', 'frames')), 'free space is asked where the frame store lives');
+    assert.equal(byId(await runDoctor({ env, cores: 32, freeBytes: free(600_000), packageDir: dir })).frame_store_disk.status, 'ok'); // 570,376 B needed
+    // Once the store holds JPEGs, their own size per pixel replaces the assumption: 20 files of 5,000 B at 100×100.
+    await fs.mkdir(path.join(dir, '.fpsweep/frames/h1'), { recursive: true });
+    for (let i = 0; i < 20; i++) await fs.writeFile(path.join(dir, `.fpsweep/frames/h1/${String(100 + i).padStart(5, '0')}_100x100.jpg`), Buffer.alloc(5000));
+    const measured = byId(await runDoctor({ env, cores: 32, freeBytes: free(600_000), packageDir: dir })).frame_store_disk;
+    assert.equal(measured.status, 'warn'); // 2,281,504 × 0.5 B ≈ 1.14 MB > 600 kB
+    assert.match(measured.detail, /0\.500 B\/pixel measured on 20 stored JPEG\(s\)/);
+  });
+
+  it('paths: a package reached through a symlink is reported with the real path the servers get; a frame store that cannot be a directory fails', async () => {
+    const real = await tinyPackage();
+    const link = path.join(await tempDir('fp-doctor-link-'), 'pkg');
+    await fs.symlink(real, link);
+    const env = await fakeHost({ gpus: [B200], vllmVersion: '0.11.0' });
+    const realPath = await fs.realpath(real);
+    const l = byId(await runDoctor({ env, cores: 32, freeBytes: plenty, packageDir: link }));
+    assert.equal(l.package_path.status, 'warn');
+    assert.equal(l.package_path.detail, `${link} is reached through a symlink; the servers are given the real path ${realPath} (for --allowed-local-media-path and every file:// URL)`);
+    assert.equal(l.frame_store_path.status, 'ok');
+    assert.match(l.frame_store_path.detail, new RegExp(`^will be made at ${esc(path.join(realPath, '.fpsweep', 'frames'))}, readable and writable \\(given as ${esc(path.join(link, '.fpsweep', 'frames'))}\\)`));
+    // The real path given directly: no symlink line.
+    assert.equal(byId(await runDoctor({ env, cores: 32, freeBytes: plenty, packageDir: realPath })).package_path, undefined);
+    // A file where the store must be.
+    await fs.mkdir(path.join(real, '.fpsweep'), { recursive: true });
+    await fs.writeFile(path.join(real, '.fpsweep', 'frames'), 'not a folder');
+    const bad = byId(await runDoctor({ env, cores: 32, freeBytes: plenty, packageDir: real }));
+    assert.equal(bad.frame_store_path.status, 'fail');
+    assert.match(bad.frame_store_path.detail, /\.fpsweep\/frames is not a directory/);
+  });
+});
+
+function esc(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
 
 after(removeTempDirs);

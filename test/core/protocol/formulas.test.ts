@@ -73,11 +73,11 @@ describe('protocol/qwenTokens (prediction only)', () => {
   });
   it('images: refused only when the prompt alone exceeds the context; text only: prompt + max_tokens', () => {
     const frames = (n: number) => Array.from({ length: n }, () => ({ width: 224, height: 224 })); // 66 each
-    const text = 'x'.repeat(40); // 14 + 10 text tokens
-    // 992 × 66 + 24 = 65,496 ≤ 65,536 (answered, cut at the limit); 993 frames → 65,562 > 65,536.
+    const text = 'x'.repeat(40); // 8 template + 10 text tokens
+    // 992 × 66 + 18 = 65,490 ≤ 65,536 (answered, cut at the limit); 993 frames → 65,556 > 65,536.
     assert.equal(predictContextRefusal(frames(992), text, 65536), false);
     assert.equal(predictContextRefusal(frames(993), text, 65536), true);
-    assert.equal(predictContextRefusal([], text, 24 + 128), false);
-    assert.equal(predictContextRefusal([], text, 24 + 127), true);
+    assert.equal(predictContextRefusal([], text, 18 + 128), false);
+    assert.equal(predictContextRefusal([], text, 18 + 127), true);
   });
 });

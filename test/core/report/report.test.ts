@@ -189,6 +189,39 @@ describe('report', function () {
   });
 });
 
+describe('report: prompt-token prediction error', () => {
+  it('usage.prompt_tokens − meta.predicted_prompt_tokens over answered records: count, mean, min, max, relative, by condition', async () => {
+    const dir = await makeReportPackage();
+    const rec = (item: string, condition: string, status: string, actual: number | null, predicted: number | null) => JSON.stringify({
+      benchmark: 'MVBench', item_id: item, condition, status, response: 'A', pred: 'A', answer: 'A', correct: 1,
+      usage: { prompt_tokens: actual, completion_tokens: 1 }, latency_s: 1, endpoint: 'http://127.0.0.1:8011', ts: RUN_START,
+      meta: { n_frames_used: 8, frame_indices: null, timestamps: null, short_side: 224, width: 398, height: 224, tokens_per_frame: 97, capped: false, capped_ctx: null, n_grid: null, n_max: null, reused_from: null, predicted_prompt_tokens: predicted },
+    });
+    await fs.mkdir(path.join(dir, 'results/p1_raw/v_8_s224'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'results/p1_raw/v_8_s224/MVBench__DIAG_V.jsonl'), [
+      rec('mv-1', 'v_8_s224', 'ok', 1000, 990), rec('mv-2', 'v_8_s224', 'ok', 1000, 1010), rec('mv-3', 'v_8_s224', 'ok', 1000, 1000),
+      rec('mv-4', 'v_8_s224', 'NA', null, null),
+    ].join('\n') + '\n');
+    await fs.mkdir(path.join(dir, 'results/p1_raw/v_blind'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'results/p1_raw/v_blind/MVBench__DIAG_V.jsonl'), rec('mv-1', 'v_blind', 'ok', 60, 50) + '\n');
+    const r = await buildReport(dir, { todo: noDryRun });
+    const t = r.tokenPrediction;
+    assert.equal(t.count, 4);
+    assert.equal(t.mean, (10 - 10 + 0 + 10) / 4);
+    assert.equal(t.min, -10);
+    assert.equal(t.max, 10);
+    assert.equal(t.meanRelative, (10 / 990 - 10 / 1010 + 0 + 10 / 50) / 4);
+    assert.equal(t.maxAbsRelative, 0.2);
+    assert.equal(t.withoutPrediction, 6, "the fixture's older answered records carry no prediction");
+    assert.deepEqual(t.byCondition.map((c) => [c.condition, c.count, c.mean, c.min, c.max]), [['v_8_s224', 3, 0, -10, 10], ['v_blind', 1, 10, 10, 10]]);
+    const md = reportMarkdown(r);
+    assert.match(md, /## Prompt-token prediction/);
+    assert.match(md, /\*\*4\*\* answered record\(s\): mean error \+2\.5 tokens \(min -10, max \+10\)/);
+    assert.match(md, /\| v_blind \| 1 \| \+10\.0 \| \+10 \| \+10 \| \+20\.00 % \|/);
+    assert.match(md, /6 answered record\(s\) lack usage\.prompt_tokens or the prediction/);
+  });
+});
+
 describe('report failure diagnosis', () => {
   it('hundreds of context refusals or missing videos are not diagnosed as a server restart', async () => {
     const mk = (kind: 'context' | 'no_video' | 'request', n: number) => Array.from({ length: n }, (_, i) => ({ benchmark: 'B', item_id: `i${i}`, condition: 'v_fps2_s224', kind, message: 'm', endpoint: null, attempts: 1, ts: '2026-12-01T10:00:00Z' }));

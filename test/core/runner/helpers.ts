@@ -137,6 +137,15 @@ export function assertConsistent(a: Artifacts, origin: Set<string> = new Set()):
   assert.deepEqual([...rawKeys.keys()].filter((k) => !rowKeys.has(k)), [], 'raw records without a row');
   // every row we wrote has its raw record (the origin's rows may lack raw records in the sample)
   assert.deepEqual([...rowKeys.keys()].filter((k) => !rawKeys.has(k) && !origin.has(k)), [], 'rows without a raw record');
+  // Every answered record keeps its predicted prompt tokens beside usage.prompt_tokens; the stand-in
+  // charges exactly the prediction for the JPEGs it decoded, so the two agree when the frames sent
+  // have the dims the plan predicted for.
+  // (The origin's records predate the field.)
+  const ours = a.raws.filter((r) => !origin.has(key(r.benchmark, r.item_id, r.condition)));
+  const off = ours.filter((r) => r.status === 'ok' && r.meta.predicted_prompt_tokens !== r.usage.prompt_tokens)
+    .map((r) => `${key(r.benchmark, r.item_id, r.condition)}: predicted ${r.meta.predicted_prompt_tokens}, charged ${r.usage.prompt_tokens}`);
+  assert.deepEqual(off, [], 'predicted prompt tokens differ from the stand-in\'s charge');
+  for (const r of ours.filter((x) => x.status !== 'ok')) assert.equal(r.meta.predicted_prompt_tokens, null, `${r.status} records predict nothing`);
 }
 
 export function rowKeySet(a: Artifacts): Set<string> {

@@ -95,6 +95,18 @@ describe('runner: the sweep on the sample package', function () {
         expected.set(k, (expected.get(k) ?? 0) + 1);
         sentRows++;
       }
+      // The pre-flight sent one unit of the plan to each server, with the frames the sweep sends.
+      const pre = JSON.parse(await fs.readFile(path.join(layout.logsDir, 'preflight.json'), 'utf8'));
+      assert.equal(pre.ok, true);
+      {
+        const item = items.get(`${pre.unit.benchmark}/${pre.unit.item_id}`)!;
+        const video = sample.plan.videos.find((v) => v.hash === item.hash)!;
+        const cond = parseCondition(pre.unit.condition);
+        const plan = planFrames(cond, cond.kind === 'blind' ? null : metas.get(item.hash!)!);
+        assert.ok(plan.status === 'send' && plan.indices.length > 0 && pre.unit.frames_as === 'file');
+        const k = JSON.stringify([buildPromptText(item.question, item.options), plan.indices.map((i) => [video.tag, i, plan.width, plan.height])]);
+        expected.set(k, (expected.get(k) ?? 0) + pre.servers.length);
+      }
       // What arrived: the stand-in's request log, frames decoded from the JPEG files it was sent.
       const codes = new Map<string, { tag: number; index: number; w: number; h: number }>();
       const seen = new Map<string, number>();

@@ -20,6 +20,12 @@ export type Latency = z.infer<typeof LatencySchema>;
 export const FaultsSchema = z.object({
   /** Answer 503 to every Nth chat request (0 = never). */
   status503Every: z.number().int().min(0).default(0),
+  /** Answer 400 to every Nth chat request (1 = to every one; 0 = never): a server that refuses what we send. */
+  status400Every: z.number().int().min(0).default(0),
+  /** 1 = refuse every file:// image as outside --allowed-local-media-path (what a symlinked package meets). */
+  refuseFileUrls: z.number().int().min(0).max(1).default(0),
+  /** status400Every and refuseFileUrls apply from chat request N on (1 = all; 2 = a server that breaks after the pre-flight). */
+  faultsFrom: z.number().int().min(1).default(1),
   /** Exit abruptly when chat request N+1 arrives (0 = never); in-flight requests are cut. */
   crashAfter: z.number().int().min(0).default(0),
   /** 1 = the crash prints a CUDA out-of-memory traceback, 0 = a plain engine failure. */

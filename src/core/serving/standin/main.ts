@@ -35,7 +35,9 @@ async function main(argv: string[]): Promise<number> {
   let args: ServeArgs;
   let env: StandinEnv;
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-    process.stdout.write(`${STANDIN_VLLM_VERSION}\n`);
+    // vLLM prints the bare release on stdout (vllm/entrypoints/cli/main.py: argparse action='version').
+    // FPSWEEP_STANDIN_VERSION: report another release (doctor's version check is tested with it).
+    process.stdout.write(`${process.env.FPSWEEP_STANDIN_VERSION || STANDIN_VLLM_VERSION}\n`);
     return 0;
   }
   try {

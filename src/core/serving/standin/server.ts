@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { predictPromptTokens, qwenImageTokens } from '../../protocol/qwenTokens';
 import * as msg from '../vllmMessages';
 import type { ServeArgs } from './args';
@@ -140,6 +141,12 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
       sendJson(res, 503, msg.errorBody('Service Unavailable (stand-in fault: every ' + status503Every + 'th request)', 503, 'ServiceUnavailableError'));
       return;
     }
+    const { status400Every, faultsFrom } = env.faults;
+    if (status400Every > 0 && n >= faultsFrom && n % status400Every === 0) {
+      // Our own words (no vLLM rule is imitated); the body is vLLM's nested ErrorResponse (protocol.py).
+      sendJson(res, 400, msg.errorBody(`Bad request (stand-in fault: 400 to every ${status400Every === 1 ? '' : `${status400Every}th `}request)`));
+      return;
+    }
     const t0 = performance.now();
     const rec: InspectRecord = {
       ts: new Date().toISOString(), status: 0, model: '', n_images: 0, images: [], prompt_text: '', prompt_tokens: null,
@@ -160,6 +167,13 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
       rec.temperature = body.temperature ?? null;
       const requestedMax = body.max_completion_tokens ?? body.max_tokens ?? null;
       rec.max_tokens = requestedMax;
+      const refusedFile = env.faults.refuseFileUrls && n >= faultsFrom ? parsed.imageUrls.find((u) => u.startsWith('file:')) : undefined;
+      if (refusedFile) {
+        // vllm/multimodal/utils.py MediaConnector._load_file_url: the resolved file is not under the allowed
+        // path (as for a package reached through a symlink), reported through serving_chat.py's " None" suffix.
+        const p = fileURLToPath(refusedFile);
+        throw new RequestRefusal(400, msg.preprocessingMessage(msg.fileOutsideAllowedPath(p, args.allowedLocalMediaPath ?? '')));
+      }
       const images: LoadedImage[] = await loadImages(parsed.imageUrls, args.limitImages, args.allowedLocalMediaPath);
       const imageKeys = images.map((i) => i.key);
       rec.images = images.map((i, k) => ({ width: i.width, height: i.height, bytes: i.size, sha1: imageKeys[k], source: i.source, path: i.path }));

@@ -1,0 +1,41 @@
+// fpsweep merge --into DIR SHARD_DIR...: the results of `run --shard K/N` copies appended into DIR
+// (src/core/merge/merge.ts says what is checked and in which order things are written).
+import { parseArgs } from 'node:util';
+import { UsageError } from '../../core/errors';
+import { mergeShards } from '../../core/merge/merge';
+
+export const summary = 'bring the results of `run --shard K/N` copies back into one package (checked, append only)';
+
+const HELP = `usage: fpsweep merge --into DIR SHARD_DIR [SHARD_DIR...]
+
+Appends into DIR the new rows and raw records (results/), failure and timing lines (data/logs/)
+of each shard copy, its run identities to logs/run_identity.jsonl, and its logs under
+logs/shards/<name>/ (name: shard-K-of-N). As a run does: under DIR's lock, each raw record fsynced
+before its row, nothing already in DIR rewritten. Refused, with nothing written: a shard made from
+another package (its items, manifest, scope or videos manifest differ), a key with two different
+contents (both places named), a row without its raw record. Merging a shard again adds nothing;
+a merge that was cut short is finished by running it again.
+
+  --into DIR   the package to merge into (the one the shard copies were made from)`;
+
+export async function run(args: string[]): Promise<number> {
+  let values: { into?: string; help?: boolean };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args, options: { into: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true, strict: true }));
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n\n${HELP}`);
+  }
+  if (values.help) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  if (!values.into) throw new UsageError(`--into DIR is required\n\n${HELP}`);
+  if (positionals.length === 0) throw new UsageError(`name at least one shard copy to merge\n\n${HELP}`);
+  const res = await mergeShards({ into: values.into, shards: positionals, onLine: (l) => process.stderr.write(l + '\n') });
+  for (const n of res.notes) process.stderr.write(`note: ${n}\n`);
+  const rows = res.shards.reduce((a, s) => a + s.rows, 0);
+  process.stdout.write(`merged ${res.shards.length} shard(s) into ${res.into}: ${rows} row(s) added\n`);
+  return 0;
+}
