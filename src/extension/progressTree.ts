@@ -6,7 +6,7 @@ import type { ServerStatus } from '../core/runner/statusSchema';
 import { Disposable } from './lifecycle';
 import { cellState, finishedOf, formatEta, percent, type BenchmarkView, type CellState, type CellView } from './progressData';
 import type { SweepModel } from './sweepModel';
-import { AvtimeNodes, isAvtimeNode, type AvtimeNode } from './avtime/avtimeTree';
+import { AvtimeNodes, avtimeItem, isAvtimeNode, type AvtimeNode } from './avtime/avtimeTree';
 import type { AvtimeModel } from './avtime/avtimeModel';
 
 export type ProgressNode =
@@ -102,7 +102,7 @@ export class ProgressTreeProvider extends Disposable implements vscode.TreeDataP
   }
 
   getTreeItem(node: ProgressNode): vscode.TreeItem {
-    if (isAvtimeNode(node)) return this.avtimeNodes!.item(node);
+    if (isAvtimeNode(node)) return avtimeItem(this.avtime!, node);
     switch (node.kind) {
       case 'message': {
         const item = new vscode.TreeItem(node.text);

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { AvtimeRunView } from '../../src/core/protocols/avtime/progress';
 import { viewKey } from '../../src/core/protocols/avtime/progress';
+import { AvtimeNodes, type AvtimeNode } from '../../src/extension/avtime/avtimeNodes';
 import { diffRuns, formatAvtimeStatus, latestRun, passText, runText, shardText, stageText } from '../../src/extension/avtime/avtimeTreeData';
 
 function view(runId: string, over: Partial<AvtimeRunView> = {}): AvtimeRunView {
@@ -58,5 +59,43 @@ describe('AVTime tree text', () => {
     assert.match(text, /infer {5}stopped {2}1 done, 2 todo, 0 failed\n {4}shard 0: stopped · 1\/2/);
     assert.match(text, /judge .*\n {4}pass 2 \(4096 tokens\): failed · 1\/3 valid · 2 failed/);
     assert.match(text, /scores: T2E-A 0\.5000 T2E-V 0\.0000 E2T-A 1\.0000 E2T-V 0\.0000 E2E-A 0\.0000 E2E-V 0\.2500/);
+  });
+});
+
+describe('AVTime tree nodes', () => {
+  const source = (views: AvtimeRunView[]) => {
+    const s = { runs: views, get: (root: string) => s.runs.find((v) => v.outputRoot === root) };
+    return s;
+  };
+
+  it('a run keeps its node object across reads (so firing it refreshes that node), its view updated', () => {
+    const s = source([view('a'), view('b')]);
+    const nodes = new AvtimeNodes(s);
+    const [a, b] = nodes.runNodes();
+    s.runs = [view('a', { state: 'done' }), view('b')];
+    const changed = nodes.changedNodes(['/o/a']);
+    assert.equal(changed.length, 1);
+    assert.equal(changed[0], a);
+    assert.equal(a.run.state, 'done');
+    assert.equal(nodes.runNodes()[1], b);
+    s.runs = [view('b')];
+    assert.deepEqual(nodes.runNodes(), [b]);
+  });
+
+  it('stages under a run, shards under infer, passes under judge; getParent walks back to the group', () => {
+    const nodes = new AvtimeNodes(source([view('a')]));
+    const [run] = nodes.children(nodes.group);
+    const stages = nodes.children(run);
+    assert.deepEqual(stages.map((n) => (n.kind === 'avtimeStage' ? n.stage.name : n.kind)), ['inputs', 'infer', 'normalize', 'judge', 'score']);
+    const shards = nodes.children(stages[1]);
+    const passes = nodes.children(stages[3]);
+    assert.deepEqual(shards.map((n) => n.kind), ['avtimeShard']);
+    assert.deepEqual(passes.map((n) => n.kind), ['avtimePass']);
+    assert.deepEqual(nodes.children(stages[0]), []);
+    const chain: AvtimeNode[] = [];
+    for (let n: AvtimeNode | undefined = shards[0]; n; n = nodes.parent(n)) chain.push(n);
+    assert.deepEqual(chain.map((n) => n.kind), ['avtimeShard', 'avtimeStage', 'avtimeRun', 'avtimeGroup']);
+    assert.equal(chain[2], run);
+    assert.equal(chain[3], nodes.group);
   });
 });

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { artifactStamp, discoverAvtimeRuns } from '../../core/protocols/avtime/progress';
-import { avtimeReport, listQueries, loadAvtimeRun, queryDetail, type LoadedAvtimeRun } from '../../core/protocols/avtime/report';
+import { avtimeReport, cleanFilter, listQueries, loadAvtimeRun, queryDetail, type LoadedAvtimeRun } from '../../core/protocols/avtime/report';
 import type { AvtimeQueryDetail, AvtimeQueryFilter, AvtimeQueryList, AvtimeReport } from '../../core/protocols/avtime/reportTypes';
 import { Disposable } from '../lifecycle';
 import type { AvtimeModel } from '../avtime/avtimeModel';
@@ -63,15 +63,4 @@ export class HostAvtimeReportSource extends Disposable implements AvtimeReportSo
     if (typeof queryId !== 'string' || !queryId) throw new Error('avtimeQuery needs a query id');
     return queryDetail(await this.load(run), queryId);
   }
-}
-
-/** A filter from the webview, reduced to the fields and values it may hold. */
-export function cleanFilter(raw: unknown): AvtimeQueryFilter {
-  const f = (raw ?? {}) as Record<string, unknown>;
-  const out: AvtimeQueryFilter = {};
-  if (f.direction === 't2e' || f.direction === 'e2t' || f.direction === 'e2e') out.direction = f.direction;
-  if (f.axis === 'A' || f.axis === 'V') out.axis = f.axis;
-  if (typeof f.video === 'string' && f.video) out.video = f.video.slice(0, 500);
-  if (typeof f.text === 'string' && f.text) out.text = f.text.slice(0, 500);
-  return out;
 }

@@ -208,6 +208,17 @@ function entryOf(t: TraceLine): AvtimeQueryEntry {
   return { query_id: t.query_id, direction: t.direction, axis: t.axis, video_id: t.video_id, status: t.status, score: t.score };
 }
 
+/** A filter as it arrives from a webview, reduced to the fields and values a filter may hold. */
+export function cleanFilter(raw: unknown): AvtimeQueryFilter {
+  const f = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const out: AvtimeQueryFilter = {};
+  if (f.direction === 't2e' || f.direction === 'e2t' || f.direction === 'e2e') out.direction = f.direction;
+  if (f.axis === 'A' || f.axis === 'V') out.axis = f.axis;
+  if (typeof f.video === 'string' && f.video) out.video = f.video.slice(0, 500);
+  if (typeof f.text === 'string' && f.text) out.text = f.text.slice(0, 500);
+  return out;
+}
+
 export function listQueries(run: LoadedAvtimeRun, f: AvtimeQueryFilter, limit = 200): AvtimeQueryList {
   const text = f.text?.trim().toLowerCase() ?? '';
   const hits = run.traces.filter((t) =>

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { avtimeReport, listQueries, loadAvtimeRun, queryDetail } from '../../../../src/core/protocols/avtime/report';
+import { avtimeReport, cleanFilter, listQueries, loadAvtimeRun, queryDetail } from '../../../../src/core/protocols/avtime/report';
 import { tmpDir } from './stages/fixtures';
 import { RUN_ID, sha, writeRun } from './runFixture';
 
@@ -52,6 +52,12 @@ describe('AVTime report (scores, identity, per-query traces)', () => {
     const capped = listQueries(run, {}, 4);
     assert.equal(capped.total, 6);
     assert.equal(capped.shown.length, 4);
+  });
+
+  it('a filter from the webview keeps only known fields and values', () => {
+    assert.deepEqual(cleanFilter({ direction: 'e2t', axis: 'X', video: 'vid_0', text: 7, extra: 'x' }), { direction: 'e2t', video: 'vid_0' });
+    assert.deepEqual(cleanFilter(null), {});
+    assert.deepEqual(cleanFilter('e2t'), {});
   });
 
   it('t2e: the active events marked, the judge answer by its response id, score = s / 4', async () => {
