@@ -33,8 +33,10 @@ export function avtimeItem(model: AvtimeRunsSource, node: AvtimeNode): vscode.Tr
       return item;
     }
     case 'avtimeStage': {
-      const hasKids = (node.stage.name === 'infer' && node.parent.run.shards.length > 0) || (node.stage.name === 'judge' && node.parent.run.passes.length > 0);
-      return make(stageText(node.parent.run.runId, node.stage), hasKids ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None, `avtime:${node.parent.root}:stage:${node.stage.name}`);
+      // infer and judge are expandable from the start, even before their shards or passes exist: VS Code keeps the
+      // state an id was first shown with, and an item first seen as a leaf would come back collapsed.
+      const parent = node.stage.name === 'infer' || node.stage.name === 'judge';
+      return make(stageText(node.parent.run.runId, node.stage), parent ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None, `avtime:${node.parent.root}:stage:${node.stage.name}`);
     }
     case 'avtimeShard':
       return make(shardText(node.parent.parent.run.runId, node.shard), vscode.TreeItemCollapsibleState.None, `avtime:${node.parent.parent.root}:shard:${node.shard.shard}`);
