@@ -4,9 +4,10 @@
 // predictions against prediction failures, judge requests/responses/failures per pass, summary.json present.
 // Pure Node, no vscode. A reader never writes: it is safe on a root a worker is writing.
 import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { pidAlive } from '../../runner/lock';
+import { pidAlive, readLock } from '../../runner/lock';
 import { SCORE_KEYS, type ScoreKey } from './constants';
 import { STAGES, type StageName } from './stages/options';
 import { splitShards } from './stages/shards';
@@ -138,11 +139,16 @@ export async function discoverAvtimeRuns(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-/** The run's live status, when its file parses and the pid it names is alive and still running. */
+/**
+ * The run's live status, when its file parses, says running, and its pid is alive — on this host, or, when the
+ * output root's lock names that pid on another host (shared storage), taken as alive there, as the lock does.
+ */
 async function liveStatus(root: string, isAlive: (pid: number) => boolean): Promise<AvtimeStatus | null> {
   const s = await readJson(path.join(root, '.fpsweep', 'avtime-status.json'), avtimeStatusSchema);
-  if (!s || s.state !== 'running' || !isAlive(s.pid)) return null;
-  return s;
+  if (!s || s.state !== 'running') return null;
+  const lock = await readLock({ lockFile: path.join(root, '.fpsweep', 'worker.lock') });
+  const elsewhere = lock !== null && lock.pid === s.pid && lock.hostname !== os.hostname();
+  return elsewhere || isAlive(s.pid) ? s : null;
 }
 
 export interface ReadProgressOptions {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { artifactStamp, discoverAvtimeRuns, readAvtimeProgress, type AvtimeRunView } from '../../../../src/core/protocols/avtime/progress';
 import type { AvtimeStatus } from '../../../../src/core/protocols/avtime/stages/statusSchema';
@@ -95,6 +96,15 @@ describe('AVTime progress from the artifacts', () => {
       assert.equal(v.state, 'running');
       assert.deepEqual(stage(v, 'infer'), { name: 'infer', state: 'running', done: 7, todo: 5, failed: 0 });
       assert.equal(v.shards[0].endpoint, 'http://127.0.0.1:8011');
+    });
+
+    it('whose worker holds the lock on another host is followed (shared storage), as the lock counts it', async () => {
+      const root = writeRun(outputs, 'infer-half');
+      write(root, status(root, 4242, 'running'));
+      fs.writeFileSync(path.join(root, '.fpsweep', 'worker.lock'), JSON.stringify({ pid: 4242, hostname: 'another-host', startedAt: 's' }));
+      assert.equal((await readAvtimeProgress(root, { isAlive: dead })).live, true);
+      fs.writeFileSync(path.join(root, '.fpsweep', 'worker.lock'), JSON.stringify({ pid: 4242, hostname: os.hostname(), startedAt: 's' }));
+      assert.equal((await readAvtimeProgress(root, { isAlive: dead })).live, false);
     });
 
     it('of a dead worker gives way to the artifacts, keeping its last line', async () => {
