@@ -119,7 +119,7 @@ export async function spawnDetached(j: DetachedJob): Promise<DetachedWorker> {
   return { pid, logFile: j.logFile };
 }
 
-export async function isWorkerAlive(layout: PackageLayout): Promise<boolean> {
+export async function isWorkerAlive(layout: Pick<PackageLayout, 'lockFile'>): Promise<boolean> {
   return (await liveLockHolder(layout)) !== null;
 }
 
@@ -152,7 +152,7 @@ export async function requestStop(layout: PackageLayout): Promise<StopRequest> {
 }
 
 /** Resolves true when no worker holds the lock any more, false at the timeout. */
-export async function waitForWorkerExit(layout: PackageLayout, timeoutMs = Infinity, pollMs = 500): Promise<boolean> {
+export async function waitForWorkerExit(layout: Pick<PackageLayout, 'lockFile'>, timeoutMs = Infinity, pollMs = 500): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     if (!(await liveLockHolder(layout))) return true;

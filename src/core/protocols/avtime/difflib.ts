@@ -7,15 +7,49 @@
 
 /** `SequenceMatcher(None, a, b).ratio()`: 2·M / (|a| + |b|), 1 when both are empty. */
 export function sequenceMatcherRatio(a: string, b: string): number {
-  const as = codePoints(a);
-  const bs = codePoints(b);
+  // Equal strings match whole (the longest block of equal sequences lies on the diagonal, and its extension
+  // runs over popular elements to both ends), so 2n/2n = 1 exactly; the python comparison covers this case.
+  if (a === b) return 1;
+  const as = codePoints(a, 0);
+  const bs = codePoints(b, 1);
   const length = as.length + bs.length;
-  if (length === 0) return 1;
   return (2 * matchingCharacters(as, bs)) / length;
 }
 
-function codePoints(s: string): Int32Array {
-  const out = new Int32Array(s.length);
+/**
+ * `sequenceMatcherRatio(a, b) > threshold`, the same answer, sooner: M ≤ min(|a|, |b|) and division is
+ * monotone, so when 2·min/(|a|+|b|) ≤ threshold (difflib's real_quick_ratio) the ratio cannot exceed it.
+ */
+export function sequenceMatcherRatioExceeds(a: string, b: string, threshold: number): boolean {
+  if (a === b) return 1 > threshold;
+  const la = codePointCount(a);
+  const lb = codePointCount(b);
+  if ((2 * Math.min(la, lb)) / (la + lb) <= threshold) return false;
+  return sequenceMatcherRatio(a, b) > threshold;
+}
+
+/** Code points of a JS string: UTF-16 units less one per well-formed surrogate pair. */
+function codePointCount(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c < 0xdc00) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d < 0xe000) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+// Reused buffers (this module is synchronous: one ratio at a time), so a ratio allocates almost nothing.
+const cpBuffers: Int32Array[] = [new Int32Array(256), new Int32Array(256)];
+
+function codePoints(s: string, slot: 0 | 1): Int32Array {
+  if (cpBuffers[slot].length < s.length) cpBuffers[slot] = new Int32Array(s.length * 2);
+  const out = cpBuffers[slot];
   let n = 0;
   for (const ch of s) out[n++] = ch.codePointAt(0)!;
   return out.subarray(0, n);
@@ -24,7 +58,7 @@ function codePoints(s: string): Int32Array {
 /** Σ sizes of get_matching_blocks(): the longest match, then the same on each side, recursively. */
 function matchingCharacters(a: Int32Array, b: Int32Array): number {
   const b2j = chainB(b);
-  const m = new Matcher(a, b, b2j);
+  const m = matcher(a, b, b2j);
   let total = 0;
   // The order in which the pieces are visited does not change the sum: each piece is independent.
   const stack: number[] = [0, a.length, 0, b.length];
@@ -60,24 +94,33 @@ function chainB(b: Int32Array): Map<number, number[]> {
   return b2j;
 }
 
+let shared: Matcher | undefined;
+function matcher(a: Int32Array, b: Int32Array, b2j: Map<number, number[]>): Matcher {
+  if (shared === undefined || shared.capacity < b.length + 1) shared = new Matcher(Math.max(256, 2 * (b.length + 1)));
+  shared.a = a;
+  shared.b = b;
+  shared.b2j = b2j;
+  return shared;
+}
+
 class Matcher {
   // j2len of the previous and the current row of a, indexed by j + 1, with a stamp telling which row wrote
-  // each cell (so no row is ever cleared). Stamps only grow; a gap between calls keeps rows of calls apart.
+  // each cell (so no row is ever cleared, and the buffers serve every later ratio). Stamps only grow (a double
+  // counts exactly to 2^53); a gap between calls keeps the rows of two calls apart.
   private lenPrev: Int32Array;
   private lenCur: Int32Array;
   private stampPrev: Float64Array;
   private stampCur: Float64Array;
   private clock = 0;
+  a: Int32Array = new Int32Array(0);
+  b: Int32Array = new Int32Array(0);
+  b2j = new Map<number, number[]>();
 
-  constructor(
-    private readonly a: Int32Array,
-    private readonly b: Int32Array,
-    private readonly b2j: Map<number, number[]>,
-  ) {
-    this.lenPrev = new Int32Array(b.length + 1);
-    this.lenCur = new Int32Array(b.length + 1);
-    this.stampPrev = new Float64Array(b.length + 1);
-    this.stampCur = new Float64Array(b.length + 1);
+  constructor(readonly capacity: number) {
+    this.lenPrev = new Int32Array(capacity);
+    this.lenCur = new Int32Array(capacity);
+    this.stampPrev = new Float64Array(capacity);
+    this.stampCur = new Float64Array(capacity);
   }
 
   /** find_longest_match(alo, ahi, blo, bhi): earliest in a, then earliest in b, among the longest. */

@@ -1,7 +1,7 @@
 // A target response → LongVALE events (SPEC-AVTIME §4, seed Part III §7 and "Time representation").
 
 import { MAX_PCT, MERGE_GAP_PCT, MERGE_RATIO_GT } from './constants';
-import { sequenceMatcherRatio } from './difflib';
+import { sequenceMatcherRatioExceeds } from './difflib';
 
 export interface PctEvent {
   start_pct: number;
@@ -68,7 +68,7 @@ export function mergeAdjacent<T extends PctEvent>(sorted: readonly T[]): T[] {
 function mergesInto(cur: PctEvent, next: PctEvent): boolean {
   const gap = next.start_pct - cur.end_pct;
   // The gap test first: it is cheap, and both tests are pure, so the order cannot change the answer.
-  return gap >= MERGE_GAP_PCT.min && gap <= MERGE_GAP_PCT.max && sequenceMatcherRatio(cur.caption, next.caption) > MERGE_RATIO_GT;
+  return gap >= MERGE_GAP_PCT.min && gap <= MERGE_GAP_PCT.max && sequenceMatcherRatioExceeds(cur.caption, next.caption, MERGE_RATIO_GT);
 }
 
 /** ⌊x / 100⌋ for a safe non-negative integer x, exact (the float quotient is corrected by the remainder). */

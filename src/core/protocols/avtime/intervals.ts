@@ -10,8 +10,12 @@ function checkInterval([s, e]: Interval): void {
 
 /** The union as disjoint, sorted intervals; touching pieces ([a,b) and [b,c)) join; empty pieces vanish. */
 export function unionIntervals(xs: readonly Interval[]): Interval[] {
-  xs.forEach(checkInterval);
-  const sorted = xs.filter(([s, e]) => e > s).sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  const sorted: Interval[] = [];
+  for (const x of xs) {
+    checkInterval(x);
+    if (x[1] > x[0]) sorted.push(x);
+  }
+  sorted.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
   const out: [number, number][] = [];
   for (const [s, e] of sorted) {
     const last = out[out.length - 1];
@@ -23,13 +27,17 @@ export function unionIntervals(xs: readonly Interval[]): Interval[] {
 
 /** Σ lengths of a union (the argument is normalized first). */
 export function totalLength(xs: readonly Interval[]): number {
-  return unionIntervals(xs).reduce((n, [s, e]) => n + (e - s), 0);
+  return lengthOfUnion(unionIntervals(xs));
 }
 
-/** |A ∩ B| of two interval sets. */
-export function intersectionLength(a: readonly Interval[], b: readonly Interval[]): number {
-  const ua = unionIntervals(a);
-  const ub = unionIntervals(b);
+function lengthOfUnion(u: readonly Interval[]): number {
+  let n = 0;
+  for (const [s, e] of u) n += e - s;
+  return n;
+}
+
+/** |A ∩ B| of two disjoint sorted sets (unionIntervals' output): one merge-like walk. */
+function intersectionOfUnions(ua: readonly Interval[], ub: readonly Interval[]): number {
   let i = 0;
   let j = 0;
   let n = 0;
@@ -43,22 +51,38 @@ export function intersectionLength(a: readonly Interval[], b: readonly Interval[
   return n;
 }
 
-/** tIoU = |A ∩ B| / |A ∪ B|; 0 when the union is empty. */
+/** |A ∩ B| of two interval sets. */
+export function intersectionLength(a: readonly Interval[], b: readonly Interval[]): number {
+  return intersectionOfUnions(unionIntervals(a), unionIntervals(b));
+}
+
+/** tIoU = |A ∩ B| / |A ∪ B| (|A ∪ B| = |A| + |B| − |A ∩ B| over the unions); 0 when the union is empty. */
 export function tIoU(a: readonly Interval[], b: readonly Interval[]): number {
-  const union = totalLength([...a, ...b]);
-  return union === 0 ? 0 : intersectionLength(a, b) / union;
+  const ua = unionIntervals(a);
+  const ub = unionIntervals(b);
+  const inter = intersectionOfUnions(ua, ub);
+  const union = lengthOfUnion(ua) + lengthOfUnion(ub) - inter;
+  return union === 0 ? 0 : inter / union;
 }
 
-/** First start of a non-empty set. */
+/** First start of a set with a non-empty interval (empty intervals count for nothing, as in the union). */
 export function lo(xs: readonly Interval[]): number {
-  const u = unionIntervals(xs);
-  if (u.length === 0) throw new Error('lo() of an empty interval set');
-  return u[0][0];
+  let m = Infinity;
+  for (const x of xs) {
+    checkInterval(x);
+    if (x[1] > x[0] && x[0] < m) m = x[0];
+  }
+  if (m === Infinity) throw new Error('lo() of an empty interval set');
+  return m;
 }
 
-/** Last end of a non-empty set. */
+/** Last end of a set with a non-empty interval. */
 export function hi(xs: readonly Interval[]): number {
-  const u = unionIntervals(xs);
-  if (u.length === 0) throw new Error('hi() of an empty interval set');
-  return u[u.length - 1][1];
+  let m = -Infinity;
+  for (const x of xs) {
+    checkInterval(x);
+    if (x[1] > x[0] && x[1] > m) m = x[1];
+  }
+  if (m === -Infinity) throw new Error('hi() of an empty interval set');
+  return m;
 }

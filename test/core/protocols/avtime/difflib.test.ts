@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
-import { sequenceMatcherRatio } from '../../../../src/core/protocols/avtime/difflib';
+import { sequenceMatcherRatio, sequenceMatcherRatioExceeds } from '../../../../src/core/protocols/avtime/difflib';
 
 // The reference is the machine's own CPython: one process gets every pair as JSON and answers every ratio.
 const PYTHON = '/usr/bin/python3';
@@ -74,7 +74,7 @@ describe('avtime/difflib sequenceMatcherRatio', () => {
     assert.equal(sequenceMatcherRatio('b', b), 2 / 201);
   });
 
-  it('equals /usr/bin/python3 difflib on 12,000 pairs, short and long, exactly', function () {
+  it('equals /usr/bin/python3 difflib on 12,300 pairs, short and long, exactly', function () {
     this.timeout(60_000);
     const groups: Record<string, [string, string][]> = {
       shortSmall: sample(fc.tuple(fromAlphabet(SMALL, 0, 30), fromAlphabet(SMALL, 0, 30)), 1500, 11),
@@ -86,6 +86,7 @@ describe('avtime/difflib sequenceMatcherRatio', () => {
       longCaptions: sample(fc.tuple(caption(30, 55), caption(35, 55)), 1000, 23),
       longNearDup: sample(oneEdit(caption(36, 55), ['a', 'e', ' ', 's', '😀']), 1600, 24),
       repeated: sample(repeated, 1500, 25),
+      identical: sample(fc.oneof(fromAlphabet(SMALL, 0, 300), fromAlphabet(MIXED, 0, 250), caption(1, 50)).map((s): [string, string] => [s, s]), 300, 26),
     };
     const pairs = Object.values(groups).flat();
     const t0 = Date.now();
@@ -98,6 +99,10 @@ describe('avtime/difflib sequenceMatcherRatio', () => {
       if (Array.from(b).length >= 200) long++;
       const got = sequenceMatcherRatio(a, b);
       if (!Object.is(got, want[i])) mismatches.push(`${JSON.stringify([a, b])}: ${got} vs python ${want[i]}`);
+      // The merge's shortcut gives the same decision as the full ratio, at the merge threshold and elsewhere.
+      for (const t of [0.98, 0.5]) {
+        if (sequenceMatcherRatioExceeds(a, b, t) !== want[i] > t) mismatches.push(`${JSON.stringify([a, b])}: exceeds(${t}) disagrees`);
+      }
     });
     const t2 = Date.now();
     assert.deepEqual(mismatches.slice(0, 5), [], `${mismatches.length} mismatches of ${pairs.length}`);

@@ -4,6 +4,7 @@
 // ids, each once. Non-canonical (--resume --keep-going): ids already written are skipped and errors do not
 // stop the others, but any error still fails the stage.
 import { promises as fs } from 'node:fs';
+import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import { VllmClient, type Endpoint } from '../../../serving/client';
 import { AppendFile } from '../../../runner/appendFile';
@@ -141,6 +142,8 @@ async function runShard(k: number, rows: readonly TargetInput[], opts: InferOpti
   await fs.writeFile(file, '', { flag: 'a' }); // the shard's file exists from its start, empty or not
   let next = 0;
   const signal = ep.signal ? AbortSignal.any([ep.signal, stop.signal]) : stop.signal;
+  // Every request in flight listens on it: the default cap of 10 would warn at the seed's batch of 512.
+  setMaxListeners(opts.concurrency + 16, signal);
   const worker = async () => {
     while (next < todo.length && !stop.signal.aborted) {
       const row = todo[next++];

@@ -4,6 +4,7 @@
 // crash loses at most what was in flight: a resumed stage re-asks only the queries with no stored response
 // under the full identity match (responseMatches), and a query that already failed pass 1 goes to the retry.
 import { promises as fs } from 'node:fs';
+import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import { VllmClient, type Endpoint } from '../../../serving/client';
 import { AppendFile } from '../../../runner/appendFile';
@@ -76,6 +77,8 @@ export interface JudgeStageOptions {
   /** Requests in flight, pass 1 and the retry pass (the seed's 32 and 16). */
   batch: Readonly<Record<JudgePass, number>>;
   onProgress?: (p: JudgePassProgress) => void;
+  /** Before each pass: wait for the judge servers to be up again (a crash restarts them); false = give up. */
+  waitUp?: () => Promise<boolean>;
   log?: (line: string) => void;
   clientOptions?: ConstructorParameters<typeof VllmClient>[1];
 }
@@ -171,6 +174,7 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
       const prog: JudgePassProgress = { pass, maxTokens: JUDGE_MAX_TOKENS[pass], requests: todo.length, done: 0, failed: 0, state: todo.length ? 'running' : 'skipped' };
       passes.push(prog);
       o.onProgress?.({ ...prog });
+      if (todo.length && o.waitUp && !(await o.waitUp())) o.log?.(`judge pass ${pass}: the judge server is not up; its requests will fail`);
       const newRequests = todo.filter((p) => !haveRequest.has(`${p.query.query_id}\0${pass}\0${p.request[pass].request_sha256}`));
       if (newRequests.length) await requests.append(newRequests.map((p) => JSON.stringify(p.request[pass]) + '\n').join(''), true);
       let next = 0;
@@ -179,7 +183,10 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
           const p = todo[next++];
           const req = p.request[pass];
           const ep = w % clients.length;
-          const res = await clients[ep].chat(req.body, o.endpoints[ep].signal);
+          const signal = o.endpoints[ep].signal; // read live: a restarted server has a new one
+          // Every request in flight listens on it (the default cap of 10 would warn).
+          if (signal) setMaxListeners(Math.max(o.batch[1], o.batch[2]) + 16, signal);
+          const res = await clients[ep].chat(req.body, signal);
           const ident = { query_id: req.query_id, axis: req.axis, branch: req.branch, video_id: req.video_id, request_type: req.request_type, pass, request_sha256: req.request_sha256 };
           const parsed = res.ok ? parseJudgeResponse(req.request_type, res.text, p.nShown) : null;
           if (res.ok && parsed?.ok) {

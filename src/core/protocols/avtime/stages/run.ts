@@ -397,14 +397,17 @@ async function judgeStage(layout: AvtimeRunLayout, opts: AvtimeOptions,
     const res = await runJudge({
       layout, queries: c.queries, predictions: c.predictions, templates: c.templates, modelId: c.judgeId, servedModel: servers.servedModel,
       endpoints: servers.endpoints, batch: { 1: opts.judgeBatch, 2: opts.judgeRetryBatch }, log: c.log, clientOptions: c.hooks.clientOptions,
+      waitUp: () => servers!.waitUntilUp(c.hooks.startTimeoutMs ?? 20 * 60_000),
       onProgress: (p) => {
         const passes = c.status.status.judgePasses;
         const entry = { pass: p.pass, maxTokens: p.maxTokens, state: p.state, requests: p.requests, done: p.done, failed: p.failed };
         const i = passes.findIndex((x) => x.pass === p.pass);
         if (i >= 0) passes[i] = entry;
         else passes.push(entry);
+        // done: valid answers so far; failed: of the current pass (pass 1's go to the retry pass).
         st.done = passes.reduce((a, x) => a + x.done, 0);
-        st.failed = p.pass === 2 ? p.failed : p.failed;
+        st.failed = p.failed;
+        st.todo = Math.max(0, p.requests - p.done - p.failed);
       },
     });
     c.say(res.line);

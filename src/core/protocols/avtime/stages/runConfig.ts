@@ -5,6 +5,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { gitCommit, packageVersion } from '../../../runner/identity';
+import { checkGpus } from '../../../doctor/gpus';
 import { JUDGE_MAX_TOKENS, JUDGE_TEMPERATURE, PROTOCOL_NAME, TARGET_DECODING } from '../constants';
 import { JUDGE_KINDS, JUDGE_SCHEMAS, type JudgeKind } from '../judge/schemas';
 import type { JudgeTemplate } from '../judge/prompts';
@@ -53,6 +54,8 @@ export async function buildRunConfig(c: RunConfigInput): Promise<Record<string, 
   const outputs = await hashTree(c.layout.root, (rel) => rel === '.fpsweep' || rel === runConfigRel);
   const t = c.servers.target;
   const j = c.servers.judge;
+  // The seed's "GPU model and count": what nvidia-smi lists here ([] without it, e.g. with --endpoints elsewhere).
+  const gpus = (await checkGpus(process.env)).gpus;
   const env: Record<string, string> = {};
   for (const k of RECORDED_ENV) if (process.env[k] !== undefined) env[k] = process.env[k]!;
   return {
@@ -77,6 +80,7 @@ export async function buildRunConfig(c: RunConfigInput): Promise<Record<string, 
       judge: { temperature: JUDGE_TEMPERATURE, max_tokens: { pass1: JUDGE_MAX_TOKENS[1], retry: JUDGE_MAX_TOKENS[2] } },
     },
     topology: {
+      host_gpus: { count: gpus.length, models: gpus.map((g) => `${g.name}, ${g.memoryMiB} MiB`) },
       target: {
         shards: c.shards,
         gpu_groups: t?.gpu_groups ?? [],

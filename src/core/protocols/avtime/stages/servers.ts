@@ -29,7 +29,10 @@ export type ServerRecord = z.infer<typeof serverRecordSchema>;
 
 export interface AvtimeServers {
   fleet: Fleet;
-  endpoints: (Endpoint & { signal: AbortSignal })[];
+  /** `signal` is read live: it is the current incarnation's upSignal (a restart makes a new one). */
+  endpoints: (Endpoint & { readonly signal: AbortSignal })[];
+  /** Resolves true once every server is up (after a restart), false if one is down for good or at the timeout. */
+  waitUntilUp(timeoutMs: number): Promise<boolean>;
   /** The model name to put in request bodies. */
   servedModel: string;
   record: ServerRecord;
@@ -106,6 +109,7 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
   } finally {
     await probe.close();
   }
+  if (version === null && launched) version = await binVersion(o.vllmBin ?? process.env.VLLM_BIN ?? 'vllm');
   if (!servedModel) {
     await fleet.stop();
     throw new UsageError(`--${o.role}-endpoint: ${handles[0].url}/v1/models names no model; give --${o.role}-model`);
@@ -125,7 +129,39 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
   };
   await fs.mkdir(o.layout.stateDir, { recursive: true });
   await fs.appendFile(serversLog(o.layout), JSON.stringify(record) + '\n');
-  return { fleet, endpoints: handles.map((h) => ({ url: h.url, apiKey: h.apiKey, signal: h.upSignal })), servedModel, record };
+  const endpoints = handles.map((h) => ({ url: h.url, apiKey: h.apiKey, get signal() { return h.upSignal; } }));
+  return { fleet, endpoints, servedModel, record, waitUntilUp: (ms) => waitUntilUp(fleet, ms) };
+}
+
+/** `vllm --version` when the server does not answer GET /version (older builds, the stand-in). */
+async function binVersion(bin: string): Promise<string | null> {
+  try {
+    const { execa } = await import('execa');
+    const r = await execa(bin, ['--version'], { timeout: 60_000, reject: false });
+    const v = String(r.stdout).trim().split('\n').pop() ?? '';
+    return r.exitCode === 0 && /^\d+\.\d+/.test(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function waitUntilUp(fleet: Fleet, timeoutMs: number): Promise<boolean> {
+  const verdict = () => (fleet.handles.some((h) => h.state === 'down') ? false : fleet.handles.every((h) => h.state === 'up') ? true : null);
+  const now = verdict();
+  if (now !== null) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const done = (v: boolean) => {
+      clearTimeout(timer);
+      fleet.off('state', onState);
+      resolve(v);
+    };
+    const onState = () => {
+      const v = verdict();
+      if (v !== null) done(v);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    fleet.on('state', onState);
+  });
 }
 
 export function serversLog(layout: AvtimeRunLayout): string {

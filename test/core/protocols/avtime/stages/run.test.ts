@@ -55,6 +55,14 @@ describe('avtime stages: a whole run (SPEC-AVTIME §8)', function () {
     assert.equal(config.canonical, true);
     assert.equal(config.outputs['predictions.jsonl'].length, 64);
     assert.deepEqual(config.non_default_options.targetEndpoints, s.targetEndpoints);
+    assert.equal(config.inputs.manifest.sha256.length, 64);
+    assert.equal(config.inputs.target_inputs.sha256.length, 64);
+    assert.equal(config.prompts.target.sha256.length, 64);
+    assert.deepEqual(config.decoding.target, { temperature: 0, top_p: 1, top_k: 20, repetition_penalty: 1, max_tokens: 8192, seed: 1234, mm_processor_kwargs: { use_audio_in_video: true } });
+    assert.deepEqual(config.decoding.judge.max_tokens, { pass1: 512, retry: 4096 });
+    assert.equal(typeof config.topology.host_gpus.count, 'number');
+    assert.deepEqual(config.topology.target.endpoints, s.targetEndpoints);
+    assert.ok(!('eval/r1/run_config.json' in config.outputs) && 'eval/r1/summary.json' in config.outputs);
     const status = avtimeStatusSchema.parse(JSON.parse(fs.readFileSync(layout.statusFile, 'utf8')));
     assert.equal(status.state, 'done');
     assert.deepEqual(status.shards.map((x) => [x.expected, x.written, x.failed]), [[2, 2, 0], [1, 1, 0]]);
