@@ -188,7 +188,7 @@ async function main(): Promise<void> {
       void labelled;
       fs.writeFileSync(path.join(OUT, 'ports-view-forwarded.txt'), await view.first().innerText());
       await wb!.screenshot('ports-view');
-      await wb!.runCommand('View: Close Panel'); // the notebook steps below need the room
+      await wb!.runCommand('View: Toggle Panel Visibility'); // closes it: the notebook steps below need the room
       fs.rmSync(HOLD, { force: true });
     });
 
@@ -499,7 +499,7 @@ async function main(): Promise<void> {
     await browser?.close().catch(() => undefined);
     await server?.stop();
     await hub?.close().catch(() => undefined);
-    if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true });
+    if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 }); // a stopping worker may still write
     else log(`kept ${work}`);
   }
 }

@@ -411,13 +411,14 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
         }
         // Cut by a fail-fast stop: no answer came, so the unit is not a failure; it stays todo for the next run.
         if (cutInFlight.signal.aborted) return 'requeue';
+        if (res.kind === 'server_down' || (res.kind === 'request' && res.status === null)) {
+          // The server went away (the monitor moves its other work): this request goes elsewhere. Not a
+          // failure, so not fail-fast's business: a server that keeps dying is the servers_down rule's.
+          if (requeues < MAX_REQUEUES && !drainRequested) return 'requeue';
+        }
         // A refusal the plan predicted (SPEC §2.5) is an answer, not a sign of a broken setup.
         onTrip(monitor.request({ server: server.index, ok: false, kind: res.kind, message: res.message, status: res.status,
           expected: res.kind === 'context' && u.contextRefusal === true }));
-        if (res.kind === 'server_down' || (res.kind === 'request' && res.status === null)) {
-          // The server went away (the monitor moves its other work): this request goes elsewhere.
-          if (requeues < MAX_REQUEUES && !drainRequested) return 'requeue';
-        }
         if (res.kind === 'context') {
           const len = refusalContextLength(res.message);
           if (len !== null && len < MAX_MODEL_LEN) {
