@@ -29,7 +29,8 @@ export function avtimeItem(model: AvtimeRunsSource, node: AvtimeNode): vscode.Tr
     case 'avtimeRun': {
       const item = make(runText(node.run), vscode.TreeItemCollapsibleState.Expanded, `avtime:${node.root}`);
       item.contextValue = 'avtimeRun';
-      item.tooltip = `${node.run.outputRoot}${node.run.summary ? `\n${node.run.summary}` : ''}`;
+      const scores = node.run.scores ? `\n${Object.entries(node.run.scores).map(([k, x]) => `${k} ${x.toFixed(4)}`).join('  ')}` : '';
+      item.tooltip = `${node.run.outputRoot}${scores}${node.run.summary ? `\n${node.run.summary}` : ''}`;
       return item;
     }
     case 'avtimeStage': {
