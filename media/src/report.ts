@@ -1,5 +1,5 @@
 // The report webview: asks the host for the core's report and renders one kind of it (timing,
-// failures, checks). Nothing here computes a result; every string from the data is a text node.
+// failures, checks, avtime). Nothing here computes a result; every string from the data is a text node.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const saved = getState();
   const host = await request<ReportViewState>('ready');
   // The host's kind wins (it opened this panel); a saved focus survives a reload.
-  state = { kind: isReportKind(host?.kind) ? host.kind : saved?.kind ?? 'timing', focus: host?.focus ?? saved?.focus };
+  state = { kind: isReportKind(host?.kind) ? host.kind : saved?.kind ?? 'timing', focus: host?.focus ?? saved?.focus, run: host?.run ?? saved?.run };
   setState(state);
   onNotice((n) => {
     if (n.notice === 'focus') {

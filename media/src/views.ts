@@ -5,8 +5,11 @@ import type { CellFocus, ReportKind } from '../../src/extension/reports/messages
 import { el, fmt, svg, table } from './dom';
 import { request } from './messages';
 import { itemLookup, showItem } from './items';
+import { renderAvtime } from './avtime';
+import type { AvtimeReport } from '../../src/core/protocols/avtime/reportTypes';
 
 export function renderKind(kind: ReportKind, report: unknown, focus?: CellFocus): Node {
+  if (kind === 'avtime') return renderAvtime(report as AvtimeReport);
   const r = report as Report;
   const meta = el('p', { class: 'muted' }, `Package ${r.packageDir} · computed ${r.generatedAt}`);
   const body = kind === 'timing' ? timing(r) : kind === 'failures' ? failures(r, focus) : checks(r);

@@ -13,6 +13,10 @@ import { knobEnv, readSettings, resolvePackageDir, type Settings } from './setti
 import { SweepStatusBar } from './statusBar';
 import { SweepModel } from './sweepModel';
 import { formatEta, percent } from './progressData';
+import { AvtimeModel } from './avtime/avtimeModel';
+import { AvtimeCommands } from './avtime/avtimeCommands';
+import { avtimeFolders, avtimeRunFolders, readAvtimeSettings, workspaceFolder } from './avtime/avtimeSettings';
+import { HostAvtimeReportSource } from './reports/avtimeSource';
 
 export function activate(context: vscode.ExtensionContext): void {
   const distDir = path.join(context.extensionPath, 'dist');
@@ -39,7 +43,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const model = new SweepModel({ distDir, env, log: (l) => output.appendLine(l) });
   context.subscriptions.push(model);
 
-  const tree = new ProgressTreeProvider(model);
+  const avtime = new AvtimeModel((l) => output.appendLine(l));
+  context.subscriptions.push(avtime);
+
+  const tree = new ProgressTreeProvider(model, avtime);
   const view = vscode.window.createTreeView('fpsweep.progress', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(tree, view);
   const describeView = () => {
@@ -67,9 +74,13 @@ export function activate(context: vscode.ExtensionContext): void {
 
   context.subscriptions.push(new SweepStatusBar(model));
 
-  const reports = new CliReportSource({ distDir, packageDir, env, onDidChangeProgress: model.onDidChangeData });
-  context.subscriptions.push(reports);
+  const fpReports = new CliReportSource({ distDir, packageDir, env, onDidChangeProgress: model.onDidChangeData });
+  const avtimeReports = new HostAvtimeReportSource(avtime);
+  context.subscriptions.push(fpReports, avtimeReports);
+  const reports = { fp: fpReports, avtime: avtimeReports };
   context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, new ReportPanelSerializer(context.extensionUri, reports)));
+  const openAvtimeReport = (root: string) => void ReportPanel.show(context.extensionUri, reports, 'avtime', undefined, root);
+  context.subscriptions.push(new AvtimeCommands({ distDir, model: avtime, output, openReport: openAvtimeReport }));
 
   context.subscriptions.push(
     new Commands({
@@ -97,17 +108,32 @@ export function activate(context: vscode.ExtensionContext): void {
         return own;
       },
       onWorkerStarted: () => void model.refresh(true),
+      avtime: {
+        settings: () => {
+          const s = readAvtimeSettings();
+          const folders = avtimeFolders(s);
+          return { settings: s, folders, cwd: workspaceFolder() ?? folders.outputsDir };
+        },
+        latest: () => avtime.latest,
+        openReport: openAvtimeReport,
+        onRunStarted: () => void avtime.refresh(true),
+      },
     }),
   );
 
   // Remote-SSH: the worker outlives the window. Following the package at once re-attaches to a live
   // worker (its status file) or shows the artifacts.
   model.setPackage(packageDir());
+  avtime.setFolders(avtimeRunFolders());
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('fpsweep')) model.setPackage(packageDir());
+      if (e.affectsConfiguration('fpsweep.avtime')) avtime.setFolders(avtimeRunFolders());
     }),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => model.setPackage(packageDir())),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      model.setPackage(packageDir());
+      avtime.setFolders(avtimeRunFolders());
+    }),
   );
 }
 

@@ -1,12 +1,16 @@
-// The "Progress" tree: benchmark → condition, plus a servers node. It only maps the model's view to
-// TreeItems (tree-view-sample's shape); the model says when to refresh.
+// The "Progress" tree: benchmark → condition, plus a servers node, and the AVTime runs (avtime/avtimeTree.ts).
+// It only maps the models' views to TreeItems (tree-view-sample's shape); the models say when to refresh:
+// the sweep model the whole tree, the AVTime model only the runs that changed.
 import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/runner/statusSchema';
 import { Disposable } from './lifecycle';
 import { cellState, finishedOf, formatEta, percent, type BenchmarkView, type CellState, type CellView } from './progressData';
 import type { SweepModel } from './sweepModel';
+import { AvtimeNodes, avtimeItem, isAvtimeNode, type AvtimeNode } from './avtime/avtimeTree';
+import type { AvtimeModel } from './avtime/avtimeModel';
 
 export type ProgressNode =
+  | AvtimeNode
   | { kind: 'message'; text: string }
   | { kind: 'servers'; servers: ServerStatus[] }
   | { kind: 'server'; server: ServerStatus }
@@ -29,16 +33,48 @@ const SERVER_ICONS: Record<ServerStatus['state'], vscode.ThemeIcon> = {
 };
 
 export class ProgressTreeProvider extends Disposable implements vscode.TreeDataProvider<ProgressNode> {
-  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<void>());
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<ProgressNode | ProgressNode[] | undefined | void>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly avtimeNodes: AvtimeNodes | undefined;
 
-  constructor(private readonly model: SweepModel) {
+  constructor(private readonly model: SweepModel, private readonly avtime?: AvtimeModel) {
     super();
     this._register(model.onDidChangeData(() => this._onDidChangeTreeData.fire()));
+    if (avtime) {
+      const nodes = (this.avtimeNodes = new AvtimeNodes(avtime));
+      this._register(
+        avtime.onDidChangeRuns((d) => {
+          // A run appeared or went: the group (or, for the first run or the last, the roots). Else just the runs.
+          if (d.setChanged) this._onDidChangeTreeData.fire(avtime.runs.length && this.hadAvtimeRoot ? nodes.group : undefined);
+          else this._onDidChangeTreeData.fire(nodes.changedNodes(d.changed));
+        }),
+      );
+    }
+  }
+
+  private hadAvtimeRoot = false;
+
+  getParent(node: ProgressNode): ProgressNode | undefined {
+    if (isAvtimeNode(node)) return this.avtimeNodes?.parent(node);
+    if (node.kind === 'server') {
+      const servers = this.model.current?.servers;
+      return servers ? { kind: 'servers', servers } : undefined;
+    }
+    if (node.kind === 'cell') {
+      const bench = this.model.current?.benchmarks.find((b) => b.benchmark === node.cell.benchmark);
+      return bench ? this.roots().find((r) => r.kind === 'benchmark' && r.bench.benchmark === bench.benchmark) : undefined;
+    }
+    return undefined;
   }
 
   getChildren(node?: ProgressNode): ProgressNode[] {
-    if (!node) return this.roots();
+    if (!node) {
+      const roots = this.roots();
+      this.hadAvtimeRoot = !!this.avtime?.runs.length;
+      if (this.avtimeNodes && this.hadAvtimeRoot) roots.push(this.avtimeNodes.group);
+      return roots;
+    }
+    if (isAvtimeNode(node)) return this.avtimeNodes?.children(node) ?? [];
     if (node.kind === 'servers') return node.servers.map((server) => ({ kind: 'server', server }));
     if (node.kind === 'benchmark') return node.bench.cells.map((cell) => ({ kind: 'cell', cell, live: node.live }));
     return [];
@@ -66,6 +102,7 @@ export class ProgressTreeProvider extends Disposable implements vscode.TreeDataP
   }
 
   getTreeItem(node: ProgressNode): vscode.TreeItem {
+    if (isAvtimeNode(node)) return avtimeItem(this.avtime!, node);
     switch (node.kind) {
       case 'message': {
         const item = new vscode.TreeItem(node.text);

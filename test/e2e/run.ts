@@ -2,7 +2,9 @@
 // install the packaged VSIX, open a sample package wired to stand-in vLLM servers, start the pilot from
 // the command palette, reload mid-run and see live progress again, wait for the pilot to finish, read
 // the timing and failures webviews, check that a question holding HTML shows as text, stop a full run
-// from the palette (rows kept, none doubled), and set a token and upload the returns to a stand-in hub.
+// from the palette (rows kept, none doubled), set a token and upload the returns to a stand-in hub, and run
+// one AVTime-Bench run (a CLI-made sample bench root, stand-in target and judge) from the palette to its
+// six scores in the tree and the AVTime report.
 // Run: `npm run test:e2e` (sets up code-server, packages the VSIX, runs this). `--smoke` checks only
 // the infrastructure (install, open, palette, tree). Bounded: E2E_TIMEOUT_S (default 900 s; about 5-8 min on 2 busy cores).
 import { execFile } from 'node:child_process';
@@ -25,6 +27,7 @@ const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
 const CLI = path.join(REPO, 'dist', 'cli.js');
 const PILOT = ['MVBench', 'LVBench', 'TimeScope'];
 const XSS = '<img src=x onerror=alert(1)>';
+const AVTIME_RUN = 'e2e-avtime';
 // A made-up token the stand-in hub accepts; it must never reach a file, a log or a launch line.
 const HF_TOKEN = `hf_e2e${Math.random().toString(36).slice(2, 14)}`;
 
@@ -389,6 +392,76 @@ async function main(): Promise<void> {
       await wb!.screenshot('returned');
     });
 
+    const avBench = path.join(work, 'avtime-bench');
+    const avRoot = path.join(pkg, 'outputs', 'avtime-bench', AVTIME_RUN);
+    await check('make an AVTime sample bench root with the CLI', async () => {
+      await cli(['avtime', 'sample', '--out', avBench]);
+      for (const f of ['test.jsonl', 'inventory.jsonl', 'benchmark_reference_manifest.jsonl', path.join('prompts', 'target.txt')]) {
+        if (!fs.existsSync(path.join(avBench, f))) throw new Error(`fpsweep avtime sample made no ${f} in ${avBench}`);
+      }
+    });
+
+    await check('"fpsweep: Start AVTime run" runs it in the worker; the tree shows it done, stage by stage', async () => {
+      // The stand-in plays the target or the judge by the served model's name; one GPU group per shard, TP 1.
+      writeSettings(pkg, 'a=0.02,b=0.000001', hub!.url, {
+        'fpsweep.avtime.benchRoot': avBench,
+        'fpsweep.avtime.targetModel': 'Qwen/Qwen3-Omni-30B-A3B-Instruct',
+        'fpsweep.avtime.judgeModel': 'Qwen/Qwen3.6-27B',
+        'fpsweep.avtime.targetGpus': '0;1',
+        'fpsweep.avtime.targetTp': 1,
+        'fpsweep.avtime.judgeGpus': '0',
+        'fpsweep.avtime.judgeTp': 1,
+      });
+      await waitPortsFree([8011, 8012, 8031], 90_000);
+      await wb!.runCommand('fpsweep: Start AVTime run');
+      await wb!.fillInputBox(AVTIME_RUN);
+      // Only states that grow: the run row says done once summary.json is there, and done stays done.
+      const labels = await wb!.until(
+        `the AVTime run ${AVTIME_RUN} done in the tree`,
+        300_000,
+        async () => {
+          const rows = await avtimeTreeRows(wb!);
+          return rows.some((r) => r.startsWith(`AVTime run ${AVTIME_RUN}: done`)) ? rows : undefined;
+        },
+        async () => `${JSON.stringify((await avtimeTreeRows(wb!)).filter((r) => r.startsWith('AVTime')))} | ${fs.readFileSync(path.join(avRoot, '.fpsweep', 'avtime-status.json'), 'utf8').slice(0, 400)}`,
+      );
+      const mine = labels.filter((l) => l.startsWith(`AVTime ${AVTIME_RUN}`) || l.startsWith(`AVTime run ${AVTIME_RUN}`));
+      log(`tree: ${mine.join(' | ')}`);
+      for (const want of [/^AVTime e2e-avtime infer: done/, /^AVTime e2e-avtime shard 0: done/, /^AVTime e2e-avtime shard 1: done/, /^AVTime e2e-avtime judge: done/, /^AVTime e2e-avtime judge pass 1: /, /^AVTime e2e-avtime score: done/]) {
+        if (!mine.some((l) => want.test(l))) throw new Error(`the tree has no row matching ${want}: ${JSON.stringify(mine)}`);
+      }
+      if (!fs.existsSync(path.join(avRoot, 'eval', AVTIME_RUN, 'summary.json'))) throw new Error('the tree says done, but there is no summary.json');
+      await wb!.screenshot('avtime-done');
+    });
+
+    await check('the AVTime report shows the six scores and a query trace', async () => {
+      await wb!.runCommand('fpsweep: Open AVTime report');
+      const frame = await wb!.webviewFrame('body[data-kind="avtime"] #avtime-scores', 60_000);
+      const text = await frame.evaluate<string>('document.body.innerText');
+      fs.writeFileSync(path.join(OUT, 'avtime-webview.txt'), text);
+      const summary = JSON.parse(fs.readFileSync(path.join(avRoot, 'eval', AVTIME_RUN, 'summary.json'), 'utf8')) as Record<string, number>;
+      for (const k of ['T2E-A', 'T2E-V', 'E2T-A', 'E2T-V', 'E2E-A', 'E2E-V']) {
+        // The score as the file holds it, in the cell of its direction × axis.
+        const cell = await frame.locator(`td[data-score="${k}"]`).innerText();
+        if (!cell.includes(`${k} ${summary[k].toFixed(4)}`)) throw new Error(`the ${k} cell shows "${cell}", summary.json says ${summary[k]}`);
+      }
+      const first = frame.locator('#avtime-query-list a.query').first();
+      await first.waitFor({ timeout: 30_000 });
+      const queryId = await first.innerText();
+      await first.click();
+      const head = frame.locator('#avtime-query-detail h3');
+      await head.waitFor({ timeout: 30_000 });
+      if (!(await head.innerText()).startsWith(queryId)) throw new Error(`the trace shown is "${await head.innerText()}", not ${queryId}`);
+      const detail = await frame.locator('#avtime-query-detail').innerText();
+      for (const want of ['Reference', 'Predicted events', 'Judge answer', 'Interval arithmetic', 'score']) {
+        if (!detail.includes(want)) throw new Error(`the trace of ${queryId} lacks "${want}":\n${detail.slice(0, 1500)}`);
+      }
+      const imgs = await frame.evaluate<number>("document.querySelectorAll('img').length");
+      if (imgs !== 0) throw new Error(`the AVTime webview made ${imgs} <img> element(s) from data`);
+      log(`trace of ${queryId}: ${detail.replace(/\s+/g, ' ').slice(0, 200)}`);
+      await wb!.screenshot('avtime-report');
+    });
+
     await check('no dialog fired', async () => {
       if (dialogs.length) throw new Error(`dialogs fired: ${JSON.stringify(dialogs)}`);
     });
@@ -400,6 +473,7 @@ async function main(): Promise<void> {
     fs.rmSync(HOLD, { force: true }); // a held stand-in would keep the stop below waiting
     // The worker outlives windows by design: stop it here, then code-server and the browser.
     if (fs.existsSync(path.join(pkg, '.fpsweep'))) await cli(['stop', '--package', pkg]).catch((e) => log(`stop: ${e}`));
+    stopAvtimeWorker(path.join(pkg, 'outputs', 'avtime-bench', AVTIME_RUN));
     await browser?.close().catch(() => undefined);
     await server?.stop();
     await hub?.close().catch(() => undefined);
@@ -417,8 +491,26 @@ async function anyFrameText(w: Workbench, pred: (text: string) => boolean): Prom
   return false;
 }
 
+/** The AVTime worker this test started (its pid from the run's lock), if it still runs: SIGTERM by its id. */
+function stopAvtimeWorker(root: string): void {
+  try {
+    const { pid } = JSON.parse(fs.readFileSync(path.join(root, '.fpsweep', 'worker.lock'), 'utf8')) as { pid: number };
+    if (Number.isInteger(pid) && pid > 0) process.kill(pid, 'SIGTERM');
+  } catch {
+    // No lock (the run ended) or the pid is gone.
+  }
+}
+
+/** The progress tree's rows after scrolling it to its end (the AVTime runs sit below the sweep's benchmarks). */
+async function avtimeTreeRows(w: Workbench): Promise<string[]> {
+  const pane = w.page.locator('.pane', { has: w.page.locator('.pane-header', { hasText: 'Progress' }) });
+  await pane.locator('.monaco-list').first().hover();
+  await w.page.mouse.wheel(0, 5000);
+  return w.treeLabels();
+}
+
 /** The workspace settings: stand-in vLLM servers on two "GPUs" with this latency, returns to the stand-in hub. */
-function writeSettings(pkg: string, latency: string, hubUrl: string): void {
+function writeSettings(pkg: string, latency: string, hubUrl: string, extra: Record<string, unknown> = {}): void {
   fs.mkdirSync(path.join(pkg, '.vscode'), { recursive: true });
   const settings = {
     'fpsweep.vllmBin': path.join(REPO, 'bin', 'fake-vllm'),
@@ -428,6 +520,7 @@ function writeSettings(pkg: string, latency: string, hubUrl: string): void {
     // HF_ENDPOINT points `fpsweep return --upload` at the stand-in hub, as it does for huggingface_hub.
     // While HOLD exists the stand-ins answer nothing: the mid-run checks cannot race the pilot's end.
     'fpsweep.extraEnv': { FPSWEEP_STANDIN_LATENCY: latency, HF_ENDPOINT: hubUrl, FPSWEEP_STANDIN_HOLD_FILE: HOLD },
+    ...extra,
   };
   fs.writeFileSync(path.join(pkg, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
 }

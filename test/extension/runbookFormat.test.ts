@@ -4,10 +4,22 @@ import { InputError } from '../../src/core/errors';
 
 describe('runbook format', () => {
   it("a new runbook holds the seed's steps in order", () => {
-    const steps = defaultRunbook().cells.filter((c) => c.kind === 'step').map((c) => parseStep(c.value));
+    const steps = defaultRunbook().cells.filter((c) => c.kind === 'step').map((c) => parseStep(c.value)).filter((s) => s.verb !== 'avtime');
     assert.deepEqual(steps.map((s) => s.verb), ['prepare', 'doctor', 'dry-run', 'run', 'report', 'run', 'report', 'return']);
     assert.deepEqual(steps[3].args, ['--pilot', '--detach']);
     assert.deepEqual(steps[5].args, ['--detach']);
+  });
+
+  it('then the AVTime cells: sample → inputs → run --detach → status → report', () => {
+    const steps = defaultRunbook().cells.filter((c) => c.kind === 'step').map((c) => parseStep(c.value)).filter((s) => s.verb === 'avtime');
+    assert.deepEqual(steps.map((s) => s.args), [['sample', '--out', 'data/AVTime-Bench'], ['inputs'], ['run', '--detach'], ['status'], ['report']]);
+  });
+
+  it('an avtime step names one of its stages', () => {
+    assert.deepEqual(parseStep('fpsweep avtime score --run-id r1'), { verb: 'avtime', args: ['score', '--run-id', 'r1'] });
+    assert.throws(() => parseStep('fpsweep avtime'), /unknown avtime step ''/);
+    assert.throws(() => parseStep('fpsweep avtime rm -rf'), /unknown avtime step 'rm'/);
+    assert.throws(() => parseStep('fpsweep avtime run --package /x'), /leave out --package/);
   });
 
   it('round-trips through text, and an empty file is a new runbook', () => {

@@ -2,13 +2,16 @@
 // the webview says `ready`, then asks with {req, command, args} and gets {seq, res | err} back.
 // Imported by the host (src/extension) and by the front end (media/src); no vscode, no Node.
 
-export const REPORT_KINDS = ['timing', 'failures', 'checks'] as const;
+import type { AvtimeQueryFilter } from '../../core/protocols/avtime/reportTypes';
+
+export const REPORT_KINDS = ['timing', 'failures', 'checks', 'avtime'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 export const REPORT_TITLES: Record<ReportKind, string> = {
   timing: 'Pilot timing',
   failures: 'Failures',
   checks: 'Checks',
+  avtime: 'AVTime-Bench',
 };
 
 export interface CellFocus {
@@ -20,13 +23,17 @@ export interface CellFocus {
 export interface ReportViewState {
   kind: ReportKind;
   focus?: CellFocus;
+  /** avtime: the run's output root (the host checks it is an AVTime run before reading it). */
+  run?: string;
 }
 
 export type WebviewRequest =
   | { req: number; command: 'ready' }
   | { req: number; command: 'getReport' }
   | { req: number; command: 'openFile'; args: { file: string; line?: number } }
-  | { req: number; command: 'getItem'; args: { benchmark: string; itemId: string } };
+  | { req: number; command: 'getItem'; args: { benchmark: string; itemId: string } }
+  | { req: number; command: 'avtimeQueries'; args: AvtimeQueryFilter }
+  | { req: number; command: 'avtimeQuery'; args: { queryId: string } };
 
 export type HostReply = { seq: number; res: unknown } | { seq: number; err: string };
 

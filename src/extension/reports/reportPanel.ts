@@ -1,10 +1,11 @@
-// One webview panel per report kind (timing, failures, checks). The host fetches the core's report and
+// One webview panel per report kind (timing, failures, checks; avtime: one per run). The host fetches the core's report and
 // hands it over; the front end (media/src/report.ts) only renders it, escaped. Strict CSP with a nonce,
 // files through asWebviewUri, resources limited to dist/media; revived after a reload by the serializer.
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
+import type { AvtimeReportSource } from './avtimeSource';
 import { isReportKind, REPORT_TITLES, type CellFocus, type HostNotice, type HostReply, type ReportKind, type ReportViewState, type WebviewRequest } from './messages';
 
 export const REPORT_VIEW_TYPE = 'fpsweep.report';
@@ -18,54 +19,76 @@ export interface ReportSource {
   onDidChange: vscode.Event<void>;
 }
 
-export class ReportPanel extends Disposable {
-  private static readonly panels = new Map<ReportKind, ReportPanel>();
+/** The Frames × Pixels package's reports and the AVTime runs' reports. */
+export interface ReportSources {
+  fp: ReportSource;
+  avtime: AvtimeReportSource;
+}
 
-  static show(extensionUri: vscode.Uri, source: ReportSource, kind: ReportKind, focus?: CellFocus): ReportPanel {
-    const open = ReportPanel.panels.get(kind);
+/** Panels by kind; an AVTime panel per run. */
+function panelKey(kind: ReportKind, run?: string): string {
+  return kind === 'avtime' ? `avtime:${run ?? ''}` : kind;
+}
+
+function titleOf(s: ReportViewState): string {
+  return s.kind === 'avtime' && s.run ? `fpsweep: AVTime ${s.run.split(/[\\/]/).pop()}` : `fpsweep: ${REPORT_TITLES[s.kind]}`;
+}
+
+export class ReportPanel extends Disposable {
+  private static readonly panels = new Map<string, ReportPanel>();
+
+  static show(extensionUri: vscode.Uri, source: ReportSources, kind: ReportKind, focus?: CellFocus, run?: string): ReportPanel {
+    const open = ReportPanel.panels.get(panelKey(kind, run));
     if (open) {
       open.panel.reveal();
       if (focus) open.setFocus(focus);
       return open;
     }
-    const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `fpsweep: ${REPORT_TITLES[kind]}`, vscode.ViewColumn.Active, {
+    const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, titleOf({ kind, run }), vscode.ViewColumn.Active, {
       ...webviewOptions(extensionUri),
       retainContextWhenHidden: false,
     });
-    return new ReportPanel(panel, extensionUri, source, { kind, focus });
+    return new ReportPanel(panel, extensionUri, source, { kind, focus, run });
   }
 
-  static revive(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, source: ReportSource, state: unknown): void {
+  static revive(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, source: ReportSources, state: unknown): void {
     const s = state as Partial<ReportViewState> | undefined;
     const kind = isReportKind(s?.kind) ? s!.kind : 'timing';
-    const existing = ReportPanel.panels.get(kind);
+    // The saved run is only a name here: the AVTime source checks it is an AVTime run before reading it.
+    const run = kind === 'avtime' && typeof s?.run === 'string' ? s.run : undefined;
+    const existing = ReportPanel.panels.get(panelKey(kind, run));
     if (existing) {
       // Two restored panels of one kind: keep the first.
       panel.dispose();
       return;
     }
-    new ReportPanel(panel, extensionUri, source, { kind, focus: s?.focus });
+    new ReportPanel(panel, extensionUri, source, { kind, focus: s?.focus, run });
   }
+
+  private readonly source: ReportSource;
 
   private constructor(
     private readonly panel: vscode.WebviewPanel,
     private readonly extensionUri: vscode.Uri,
-    private readonly source: ReportSource,
+    private readonly sources: ReportSources,
     private state: ReportViewState,
   ) {
     super();
-    ReportPanel.panels.set(state.kind, this);
-    panel.title = `fpsweep: ${REPORT_TITLES[state.kind]}`;
+    this.source = sources.fp;
+    ReportPanel.panels.set(panelKey(state.kind, state.run), this);
+    panel.title = titleOf(state);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'resources', 'fpsweep.svg');
     panel.webview.options = webviewOptions(extensionUri);
     panel.webview.html = this.html();
     this._register(panel.onDidDispose(() => this.dispose()));
     this._register(panel.webview.onDidReceiveMessage((m) => void this.onMessage(m)));
-    this._register(source.onDidChange(() => this.notify({ notice: 'changed' })));
+    if (state.kind === 'avtime') this._register(sources.avtime.onDidChange((root) => root === state.run && this.notify({ notice: 'changed' })));
+    else this._register(sources.fp.onDidChange(() => this.notify({ notice: 'changed' })));
   }
 
   override dispose(): void {
-    if (ReportPanel.panels.get(this.state.kind) === this) ReportPanel.panels.delete(this.state.kind);
+    const key = panelKey(this.state.kind, this.state.run);
+    if (ReportPanel.panels.get(key) === this) ReportPanel.panels.delete(key);
     this.panel.dispose();
     super.dispose();
   }
@@ -89,8 +112,18 @@ export class ReportPanel extends Disposable {
           reply({ res: this.state });
           return;
         case 'getReport':
-          reply({ res: await this.source.load() });
+          reply({ res: this.state.kind === 'avtime' ? await this.sources.avtime.report(this.state.run ?? '') : await this.source.load() });
           return;
+        case 'avtimeQueries':
+          if (this.state.kind !== 'avtime') throw new Error('avtimeQueries: not an AVTime panel');
+          reply({ res: await this.sources.avtime.queries(this.state.run ?? '', (m as { args?: unknown }).args as never) });
+          return;
+        case 'avtimeQuery': {
+          if (this.state.kind !== 'avtime') throw new Error('avtimeQuery: not an AVTime panel');
+          const args = (m as { args?: { queryId?: unknown } }).args;
+          reply({ res: await this.sources.avtime.query(this.state.run ?? '', typeof args?.queryId === 'string' ? args.queryId : '') });
+          return;
+        }
         case 'getItem': {
           const args = (m as { args?: { benchmark?: unknown; itemId?: unknown } }).args;
           if (typeof args?.benchmark !== 'string' || typeof args.itemId !== 'string') throw new Error('getItem needs a benchmark and an item id');
@@ -111,9 +144,9 @@ export class ReportPanel extends Disposable {
     }
   }
 
-  /** Opens a file of the package; a path from the webview is checked to stay inside it. */
+  /** Opens a file of the package (an AVTime panel: of its run); a path from the webview is checked to stay inside it. */
   private async openFile(file: unknown, line: unknown): Promise<void> {
-    const pkg = this.source.packageDir();
+    const pkg = this.state.kind === 'avtime' ? this.state.run : this.source.packageDir();
     if (!pkg || typeof file !== 'string') throw new Error('no package');
     const abs = path.resolve(pkg, file);
     const rel = path.relative(pkg, abs);
@@ -156,7 +189,7 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 }
 
 export class ReportPanelSerializer implements vscode.WebviewPanelSerializer {
-  constructor(private readonly extensionUri: vscode.Uri, private readonly source: ReportSource) {}
+  constructor(private readonly extensionUri: vscode.Uri, private readonly source: ReportSources) {}
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     ReportPanel.revive(panel, this.extensionUri, this.source, state);
   }

@@ -1,12 +1,15 @@
 // Runs a runbook cell: one `fpsweep <verb>` on the runbook's package, its output streamed into the cell.
 // `run … --detach` starts the background worker, then follows it with `status --wait`; interrupting
-// that cell stops the worker (`fpsweep stop`). Other steps stop on SIGINT.
+// that cell stops the worker (`fpsweep stop`). Other steps stop on SIGINT. `avtime …` steps run on the
+// configured bench root (avtime/avtimeSteps.ts): `avtime run --detach` is followed through the run's status
+// file and artifacts; `avtime status` and `avtime report` are answered by the extension itself.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
 import { isNotAvailable, startCli, type CliResult, type CliRun } from '../cli';
 import { parseStep } from './format';
 import { RUNBOOK_TYPE, STEP_LANGUAGE } from './serializer';
+import { runAvtimeStep, type AvtimeStepHost } from '../avtime/avtimeSteps';
 
 export interface RunbookHost {
   distDir: string;
@@ -15,6 +18,8 @@ export interface RunbookHost {
   /** The package of a runbook: the configured package if the runbook is inside it, else the runbook's folder. */
   packageFor(notebook: vscode.NotebookDocument): string | undefined;
   onWorkerStarted(): void;
+  /** What `avtime …` steps need (settings, runs, the report panel). */
+  avtime: AvtimeStepHost;
 }
 
 /** Batches output so a chatty step re-renders the cell a few times a second, not per chunk. */
@@ -69,6 +74,12 @@ export class RunbookController extends Disposable {
     let ok = false;
     try {
       const step = parseStep(cell.document.getText());
+      if (step.verb === 'avtime') {
+        ok = await runAvtimeStep(this.host.avtime, step.args, { distDir: this.host.distDir, env: await this.host.env(false), token: exec.token, write: (t, st) => out.write(t, st) });
+        await out.flush();
+        exec.end(ok, Date.now());
+        return;
+      }
       const pkg = this.host.packageFor(notebook);
       if (!pkg) throw new Error('No run package: open the package folder or set fpsweep.packagePath.');
       const args = [...step.args, '--package', pkg];
