@@ -8,8 +8,8 @@ const nodeEntries = [
   { in: 'src/extension/extension.ts', out: 'extension' },
   { in: 'src/cli/main.ts', out: 'cli', shebang: true },
   { in: 'src/worker/main.ts', out: 'worker' },
-  { in: 'src/core/serving/standin/main.ts', out: 'standin-vllm', shebang: true },
-  { in: 'src/core/returns/standinHub/main.ts', out: 'standin-hub', shebang: true },
+  { in: 'src/standins/vllm/main.ts', out: 'standin-vllm', shebang: true },
+  { in: 'src/standins/hub/main.ts', out: 'standin-hub', shebang: true },
 ];
 // Webview front ends run in the browser.
 const webEntries = [

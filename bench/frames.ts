@@ -52,13 +52,13 @@ import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { FramePipeline, GiB, MiB, decodeSelectedFrames, defaultPoolSize, encodeJpegFile, jpegPipeline, resolveOptions, type FrameRequest, type PipelineStats, type VideoJob } from '../src/core/frames';
-import { ByteBudget } from '../src/core/frames/limits';
+import { FramePipeline, GiB, MiB, decodeSelectedFrames, defaultPoolSize, encodeJpegFile, jpegPipeline, resolveOptions, type FrameRequest, type PipelineStats, type VideoJob } from '../src/core/protocols/fp/frames';
+import { ByteBudget } from '../src/core/protocols/fp/frames/limits';
 import { PackageLayout } from '../src/core/package/layout';
 import { videoMetaSchema, type VideoMeta } from '../src/core/package/schemas';
-import { DEFAULT_CONDITIONS, parseCondition, planFrames } from '../src/core/protocol';
-import { makeSamplePackage, planSample, type SamplePlan } from '../src/core/sample';
-import { SeededRandom } from '../src/core/sample/random';
+import { DEFAULT_CONDITIONS, parseCondition, planFrames } from '../src/core/protocols/fp/rules';
+import { makeSamplePackage, planSample, type SamplePlan } from '../src/core/protocols/fp/sample';
+import { SeededRandom } from '../src/core/protocols/fp/sample/random';
 
 const loadExeca = () => import('execa').then((m) => m.execa);
 

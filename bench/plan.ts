@@ -27,8 +27,8 @@ async function child(mode: string, root: string): Promise<void> {
   } else {
     const { loadPackage } = await import('../src/core/package/load');
     const { readResultsCsv } = await import('../src/core/package/resultsCsv');
-    const { buildWorkPlan } = await import('../src/core/plan/buildWorkPlan');
-    const { DEFAULT_CONDITIONS } = await import('../src/core/protocol/conditions');
+    const { buildWorkPlan } = await import('../src/core/protocols/fp/plan/buildWorkPlan');
+    const { DEFAULT_CONDITIONS } = await import('../src/core/protocols/fp/rules/conditions');
     const cpuNow = () => { const u = process.cpuUsage(cpu0); return (u.user + u.system) / 1e6; };
     const pkg = await loadPackage(root);
     const tLoad = performance.now();
@@ -88,8 +88,8 @@ async function main(): Promise<void> {
     // The warm plan reads .fpsweep/plan-meta-cache.json as a run leaves it (made here, untimed).
     const { loadPackage } = await import('../src/core/package/load');
     const { readResultsCsv } = await import('../src/core/package/resultsCsv');
-    const { buildWorkPlan } = await import('../src/core/plan/buildWorkPlan');
-    const { DEFAULT_CONDITIONS } = await import('../src/core/protocol/conditions');
+    const { buildWorkPlan } = await import('../src/core/protocols/fp/plan/buildWorkPlan');
+    const { DEFAULT_CONDITIONS } = await import('../src/core/protocols/fp/rules/conditions');
     const pkg = await loadPackage(root);
     await buildWorkPlan(pkg, await readResultsCsv(pkg.layout.resultsCsv), { conditions: DEFAULT_CONDITIONS, metaCache: 'update' });
     let base: Record<string, number> | null = null;

@@ -3,7 +3,7 @@
 // Durations mimic the real mix: short clips, minutes-long videos, and hour-long ones stored at 480.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { BASE_CONDITIONS } from '../src/core/protocol/conditions';
+import { BASE_CONDITIONS } from '../src/core/protocols/fp/rules/conditions';
 
 export const N_BENCH = 84;
 export const ITEMS_PER_BENCH = 300;

@@ -30,10 +30,10 @@ import { Scheduler, longestFirstWithinWindows, type SchedTask, type SchedVideo }
 import { VllmClient } from '../src/core/serving/client';
 import { buildChatRequest } from '../src/core/serving/chatRequest';
 import { parseVllmMetrics } from '../src/core/serving/metrics';
-import { buildPromptText } from '../src/core/protocol/prompt';
-import { planFrames } from '../src/core/protocol/plan';
-import { parseCondition } from '../src/core/protocol/conditions';
-import { MODEL } from '../src/core/protocol/constants';
+import { buildPromptText } from '../src/core/protocols/fp/rules/prompt';
+import { planFrames } from '../src/core/protocols/fp/rules/plan';
+import { parseCondition } from '../src/core/protocols/fp/rules/conditions';
+import { MODEL } from '../src/core/protocols/fp/rules/constants';
 
 const REPO = path.resolve(__dirname, '..');
 const arg = (name: string, def: number) => {

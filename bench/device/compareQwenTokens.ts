@@ -5,7 +5,7 @@
 // Works with whichever qwenResizedDims / qwenImageTokens the tree has.
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { qwenImageTokens, qwenResizedDims } from '../../src/core/protocol/qwenTokens';
+import { qwenImageTokens, qwenResizedDims } from '../../src/core/protocols/fp/rules/qwenTokens';
 
 /** Vision start/end tokens qwenImageTokens adds to the processor's merged-patch count. */
 const WRAP = 2;

@@ -4,8 +4,8 @@
 // other steps a condition name may ask for (v_<N>_s<S>), and storage. Stored sizes: short side 720 or 480
 // (SPEC §1), long side from the short side to 3× it, both orientations; plus the sample package's sizes.
 import { promises as fs } from 'node:fs';
-import { resizeDims } from '../../src/core/protocol/resize';
-import { planSample } from '../../src/core/sample';
+import { resizeDims } from '../../src/core/protocols/fp/rules/resize';
+import { planSample } from '../../src/core/protocols/fp/sample';
 
 export const SHORT_SIDES: ReadonlyArray<number | null> = [null, 112, 140, 168, 196, 224, 252, 280, 336, 392, 448, 504, 560, 672];
 

@@ -1,6 +1,6 @@
-// Lays out each kind of report from the core's report object (src/core/report/schema.ts, validated by
+// Lays out each kind of report from the core's report object (src/core/protocols/fp/report/schema.ts, validated by
 // the host before it gets here). Nothing is computed here beyond formatting; every string is text.
-import type { Report, TimingRow, FailureGroup, Check, LogLine } from '../../src/core/report/schema';
+import type { Report, TimingRow, FailureGroup, Check, LogLine } from '../../src/core/protocols/fp/report/schema';
 import type { CellFocus, ReportKind } from '../../src/extension/reports/messages';
 import { el, fmt, svg, table } from './dom';
 import { request } from './messages';

@@ -1,7 +1,7 @@
 // Flags shared by several verbs, with the seed's environment knobs as their defaults.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors';
-import { parseShard, type ShardSpec } from '../core/shard/shard';
+import { parseShard, type ShardSpec } from '../core/protocols/fp/shard/shard';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 

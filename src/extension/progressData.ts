@@ -1,7 +1,7 @@
 // What the tree and the status bar show, from one of two sources: the live worker's status file, or —
 // when no worker is alive — the artifacts, counted by the core's dry run (`fpsweep dry-run --json`).
 // Pure functions, no vscode: tested under plain mocha.
-import type { DryRunJson } from '../core/dryrun/jsonSchema';
+import type { DryRunJson } from '../core/protocols/fp/dryrun/jsonSchema';
 import type { WorkerStatus, ServerStatus } from '../core/runner/statusSchema';
 import { stopReasonLines } from '../core/runner/formatStatus';
 
@@ -51,7 +51,7 @@ export interface ProgressView {
 }
 
 // The shape of `dry-run --json` is defined once, beside the dry run that prints it.
-export { dryRunJsonSchema, type DryRunJson } from '../core/dryrun/jsonSchema';
+export { dryRunJsonSchema, type DryRunJson } from '../core/protocols/fp/dryrun/jsonSchema';
 
 function group(cells: CellView[]): BenchmarkView[] {
   const by = new Map<string, CellView[]>();

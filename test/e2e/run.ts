@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
 import { launchBrowser, Workbench } from './workbench';
-import { startStandinHub, type StandinHub } from '../../src/core/returns/standinHub/server';
+import { startStandinHub, type StandinHub } from '../../src/standins/hub/server';
 
 const execFileP = promisify(execFile);
 const SMOKE = process.argv.includes('--smoke');
@@ -516,7 +516,7 @@ function writeSettings(pkg: string, latency: string, hubUrl: string, extra: Reco
     'fpsweep.vllmBin': path.join(REPO, 'bin', 'fake-vllm'),
     'fpsweep.ngpu': 2,
     'fpsweep.workers': 4,
-    // The stand-in's latency model (src/core/serving/standin/config.ts): a seconds + b per prompt token.
+    // The stand-in's latency model (src/standins/vllm/config.ts): a seconds + b per prompt token.
     // HF_ENDPOINT points `fpsweep return --upload` at the stand-in hub, as it does for huggingface_hub.
     // While HOLD exists the stand-ins answer nothing: the mid-run checks cannot race the pilot's end.
     'fpsweep.extraEnv': { FPSWEEP_STANDIN_LATENCY: latency, HF_ENDPOINT: hubUrl, FPSWEEP_STANDIN_HOLD_FILE: HOLD },

@@ -1,9 +1,9 @@
 // fpsweep dry-run: what a run would do, per benchmark × condition, without sending anything.
 import { formatLineProblem } from '../../core/errors';
-import { dryRun, dryRunJson, formatDryRunTable } from '../../core/dryrun/dryRun';
-import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS } from '../../core/protocol/conditions';
+import { dryRun, dryRunJson, formatDryRunTable } from '../../core/protocols/fp/dryrun/dryRun';
+import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS } from '../../core/protocols/fp/rules/conditions';
 import { listOption, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../options';
-import { formatShard } from '../../core/shard/shard';
+import { formatShard } from '../../core/protocols/fp/shard/shard';
 
 export const summary = 'per benchmark × condition: todo, NA, reuse, done, no_video (--json too)';
 

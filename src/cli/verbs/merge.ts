@@ -1,8 +1,8 @@
 // fpsweep merge --into DIR SHARD_DIR...: the results of `run --shard K/N` copies appended into DIR
-// (src/core/merge/merge.ts says what is checked and in which order things are written).
+// (src/core/protocols/fp/merge/merge.ts says what is checked and in which order things are written).
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors';
-import { mergeShards } from '../../core/merge/merge';
+import { mergeShards } from '../../core/protocols/fp/merge/merge';
 
 export const summary = 'bring the results of `run --shard K/N` copies back into one package (checked, append only)';
 

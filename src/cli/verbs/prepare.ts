@@ -1,7 +1,7 @@
 // fpsweep prepare --package DIR [--delete-shards] [--jobs N]   (seed §3)
 import { parseVerbArgs, requirePackage, intOption } from '../options';
-import { prepare, type PrepareResult } from '../../core/prepare/prepare';
-import { formatBytes, formatProgress } from '../../core/prepare/progressMeter';
+import { prepare, type PrepareResult } from '../../core/protocols/fp/prepare/prepare';
+import { formatBytes, formatProgress } from '../../core/protocols/fp/prepare/progressMeter';
 
 export const summary = 'verify shard sha256s, extract into data/store/normalized, count videos';
 

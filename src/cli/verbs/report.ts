@@ -1,8 +1,8 @@
 // fpsweep report --package DIR [--json]: pilot timing (seed §4), extrapolation, wall time, rows
 // added, failures, launch line, SPEC §6 checks; written to .fpsweep/reports/report.{md,json}.
 import { parseVerbArgs, requirePackage } from '../options';
-import { buildReport, writeReport } from '../../core/report/buildReport';
-import { reportMarkdown } from '../../core/report/markdown';
+import { buildReport, writeReport } from '../../core/protocols/fp/report/buildReport';
+import { reportMarkdown } from '../../core/protocols/fp/report/markdown';
 
 export const summary = 'pilot timing table, checks (§6), failures summary, final report (Markdown + JSON)';
 

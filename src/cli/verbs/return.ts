@@ -1,7 +1,7 @@
 // fpsweep return --package DIR [--upload] [--repo R] [--hub-url URL]  (seed §8, SPEC §7)
 import { parseVerbArgs, requirePackage } from '../options';
 import { makeReturns } from '../../core/returns/returns';
-import { formatProgress } from '../../core/prepare/progressMeter';
+import { formatProgress } from '../../core/protocols/fp/prepare/progressMeter';
 
 export const summary = 'tarball + sha256 of the results (§7); --upload pushes them to the hub';
 

@@ -2,7 +2,7 @@
 // with --detach in a background worker that survives the shell (prints its pid and returns).
 import { PackageLayout } from '../../core/package/layout';
 import { InputError } from '../../core/errors';
-import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS, parseConditions } from '../../core/protocol/conditions';
+import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS, parseConditions } from '../../core/protocols/fp/rules/conditions';
 import { defaultSweepDeps } from '../../core/runner/adapters';
 import { startDetachedWorker } from '../../core/runner/control';
 import { liveLockHolder, LockHeldError } from '../../core/runner/lock';

@@ -7,7 +7,7 @@
 //   activations, CUDA graphs, the vision encoder's profiling; an assumption)
 import type { Gpu } from './gpus';
 import type { DoctorLine } from './schema';
-import { MAX_MODEL_LEN } from '../protocol';
+import { MAX_MODEL_LEN } from '../protocols/fp/rules';
 
 export const QWEN3_VL_8B = { layers: 36, kvHeads: 8, headDim: 128, bytesPerValue: 2 } as const;
 export const KV_BYTES_PER_TOKEN = 2 * QWEN3_VL_8B.layers * QWEN3_VL_8B.kvHeads * QWEN3_VL_8B.headDim * QWEN3_VL_8B.bytesPerValue;

@@ -10,11 +10,11 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { DoctorLine } from './schema';
 import { PackageLayout } from '../package/layout';
-import { loadVideoFramePlans } from '../plan/framePlans';
-import type { WorkPlan } from '../plan/types';
-import { GiB } from '../frames/options';
-import { formatBytes } from '../prepare/progressMeter';
-import { defaultFreeBytes } from '../prepare/prepare';
+import { loadVideoFramePlans } from '../protocols/fp/plan/framePlans';
+import type { WorkPlan } from '../protocols/fp/plan/types';
+import { GiB } from '../protocols/fp/frames/options';
+import { formatBytes } from '../protocols/fp/prepare/progressMeter';
+import { defaultFreeBytes } from '../protocols/fp/prepare/prepare';
 
 export const ASSUMED_JPEG_BYTES_PER_PIXEL = 0.25;
 export const FRAME_STORE_CAP_BYTES = 20 * GiB;

@@ -4,8 +4,8 @@ import * as os from 'node:os';
 import type { DoctorLine } from './schema';
 import { PackageLayout } from '../package/layout';
 import { videosManifestSchema } from '../package/schemas';
-import { defaultFreeBytes } from '../prepare/prepare';
-import { formatBytes } from '../prepare/progressMeter';
+import { defaultFreeBytes } from '../protocols/fp/prepare/prepare';
+import { formatBytes } from '../protocols/fp/prepare/progressMeter';
 
 /**
  * Frame decoding is CPU-bound (seed §2: 16+ cores recommended; the fps ladders decode up to 582

@@ -9,7 +9,7 @@
 import type { Gpu } from './gpus';
 import type { DoctorLine } from './schema';
 import { contextFit } from './context';
-import { MAX_MODEL_LEN } from '../protocol';
+import { MAX_MODEL_LEN } from '../protocols/fp/rules';
 
 export const DEFAULT_MAX_SEQS = 32;
 /** The seed's WORKERS default: concurrent requests per server. */

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { DoctorLine } from './schema';
 import { probe } from './probe';
-import { MODEL, MODEL_REVISION } from '../protocol';
+import { MODEL, MODEL_REVISION } from '../protocols/fp/rules';
 import { hfHome } from '../returns/token';
 
 /** The vLLM the seed pins (seed §2, code/requirements.txt). */

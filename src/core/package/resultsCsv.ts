@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { InputError, type LineProblem } from '../errors';
-import { REUSE_RULES } from '../protocol/rules';
+import { REUSE_RULES } from '../protocols/fp/rules/rules';
 import { unitKey } from './unitKey';
 
 const NL = 0x0a;

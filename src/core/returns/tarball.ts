@@ -14,7 +14,7 @@ import * as tar from 'tar';
 import { InputError } from '../errors';
 import { PackageLayout } from '../package/layout';
 import { isPlainName } from '../package/names';
-import { ProgressMeter, type ProgressListener } from '../prepare/progressMeter';
+import { ProgressMeter, type ProgressListener } from '../protocols/fp/prepare/progressMeter';
 
 /** What goes into the tarball, in this order (the seed's command line). */
 export const RETURNS_PATHS = ['results/conditions_results.csv', 'results/p1_raw', 'logs', 'data/logs'] as const;

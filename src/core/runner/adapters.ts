@@ -3,8 +3,8 @@
 import * as os from 'node:os';
 import { promises as fs } from 'node:fs';
 import type { PackageLayout } from '../package/layout';
-import { FramePipeline, jpegFileUrls, type FrameRequest } from '../frames';
-import { realFrameStoreDir } from '../frames/realStore';
+import { FramePipeline, jpegFileUrls, type FrameRequest } from '../protocols/fp/frames';
+import { realFrameStoreDir } from '../protocols/fp/frames/realStore';
 import { launchServers, useEndpoints, type Fleet, type ServerStateEvent } from '../serving/launcher';
 import type { FrameRef } from '../serving/chatRequest';
 import type { Endpoint } from '../serving/client';

@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { PackageLayout } from '../package/layout';
 import { unitKey } from '../package/unitKey';
-import { loadVideoFramePlans, type VideoWork, type WorkUnit } from '../plan';
+import { loadVideoFramePlans, type VideoWork, type WorkUnit } from '../protocols/fp/plan';
 import type { ChatResult, VllmClient } from '../serving/client';
 import type { FrameRef } from '../serving/chatRequest';
 import type { FrameSource } from './frameSource';

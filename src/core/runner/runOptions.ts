@@ -2,7 +2,7 @@
 // hands it to the worker as JSON, and the extension can build it directly. Knobs change speed only.
 import { z } from 'zod';
 import { DEFAULT_FAIL_FAST } from './failFast';
-import { shardSpecSchema } from '../shard/shard';
+import { shardSpecSchema } from '../protocols/fp/shard/shard';
 
 export const runOptionsSchema = z.object({
   package: z.string().min(1),

@@ -4,7 +4,7 @@
 // context is a fatal condition that stops the run (the context is never lowered).
 import { z } from 'zod';
 import type { VllmClient, Endpoint } from '../serving/client';
-import { MAX_MODEL_LEN, MODEL } from '../protocol/constants';
+import { MAX_MODEL_LEN, MODEL } from '../protocols/fp/rules/constants';
 
 export type ServerState = 'starting' | 'up' | 'restarting' | 'down';
 

@@ -7,7 +7,7 @@ import type { PackageLayout } from '../package/layout';
 import { readResultsCsv } from '../package/resultsCsv';
 import { workerStatusSchema, type WorkerStatus } from './statusSchema';
 import { liveLockHolder } from './lock';
-import { parseShard, shardDoneCounts } from '../shard/shard';
+import { parseShard, shardDoneCounts } from '../protocols/fp/shard/shard';
 
 let tmpSeq = 0;
 

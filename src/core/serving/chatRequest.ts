@@ -1,6 +1,6 @@
 // The one chat-completions body of the protocol (SPEC §3): frames in time order as image_url parts,
 // then the prompt text (built by protocol/prompt.ts only), temperature 0, max_tokens 128.
-import { MAX_TOKENS, TEMPERATURE } from '../protocol/constants';
+import { MAX_TOKENS, TEMPERATURE } from '../protocols/fp/rules/constants';
 
 export type FrameRef = { jpeg: Buffer } | { fileUrl: string };
 

@@ -45,9 +45,8 @@
 //   parseVllmMetrics(text, modelName?) → {running, waiting, promptTokens, prefixQueries, prefixHits};
 //   scrapeMetrics(client, modelName?) → the same from GET /metrics, or null when it does not answer.
 //
-// STAND-IN — standin/ (bundled to dist/standin-vllm.js; run as VLLM_BIN=bin/fake-vllm); its
-//   knobs (FPSWEEP_STANDIN_LATENCY, _FAULTS, _INSPECT, _INSPECT_IMAGES, _CRASH_ONCE_FILE) are in
-//   standin/README.md.
+// STAND-IN — a test double, not product: src/standins/vllm/ (bundled to dist/standin-vllm.js, left
+//   out of the VSIX; run as VLLM_BIN=bin/fake-vllm); its knobs are in src/standins/vllm/README.md.
 export * from './chatRequest';
 export * from './client';
 export * from './launcher';

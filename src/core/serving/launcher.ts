@@ -5,14 +5,14 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import type { ResultPromise } from 'execa';
-import { MAX_IMAGES, MAX_MODEL_LEN, MODEL, MODEL_REVISION } from '../protocol/constants';
+import { MAX_IMAGES, MAX_MODEL_LEN, MODEL, MODEL_REVISION } from '../protocols/fp/rules/constants';
 import type { PackageLayout } from '../package/layout';
 import { chooseGpus } from './gpus';
 import { checkHealth } from './health';
 import { fileSize, lastLines, readTail } from './logTail';
 import { stopLeftoverServers, writeServerRecords } from './leftovers';
 import { isKvCacheRefusal, isOutOfMemory } from './vllmMessages';
-import { realFrameStoreDir } from '../frames/realStore';
+import { realFrameStoreDir } from '../protocols/fp/frames/realStore';
 
 // execa 9 is ESM-only: a dynamic import loads it natively under tsx (mocha) and in the esbuild bundle.
 const loadExeca = () => import('execa').then((m) => m.execa);

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
 import { errorLine, isNotAvailable, startCli } from '../cli';
-import { reportSchema, type Report } from '../../core/report/schema';
+import { reportSchema, type Report } from '../../core/protocols/fp/report/schema';
 import { itemSchema, type Item } from '../../core/package/schemas';
 import { readJsonl } from '../../core/package/jsonl';
 import { PackageLayout } from '../../core/package/layout';

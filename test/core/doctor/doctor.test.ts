@@ -7,7 +7,7 @@ import { doctorReportSchema, type DoctorLine, type DoctorReport } from '../../..
 import { contextFit, KV_BYTES_PER_TOKEN, checkContext } from '../../../src/core/doctor/context';
 import { parseNvidiaSmi } from '../../../src/core/doctor/gpus';
 import { suggestWorkers } from '../../../src/core/doctor/machine';
-import { MODEL_REVISION } from '../../../src/core/protocol';
+import { MODEL_REVISION } from '../../../src/core/protocols/fp/rules';
 import { checkMaxSeqs } from '../../../src/core/doctor/maxSeqs';
 import { FAKE_VLLM } from '../runner/helpers';
 import { makeReportPackage } from '../report/fixture';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { run } from '../../../src/cli/verbs/dryRun';
-import { dryRun, formatDryRunTable } from '../../../src/core/dryrun/dryRun';
+import { dryRun, formatDryRunTable } from '../../../src/core/protocols/fp/dryrun/dryRun';
 import { tempDir, writePackage } from '../plan/fixture';
 
 /** Runs the verb with stdout/stderr captured. */

@@ -1,11 +1,11 @@
-// Dry-run counts on the generated sample package (src/core/sample), checked against the sample's
+// Dry-run counts on the generated sample package (src/core/protocols/fp/sample), checked against the sample's
 // own ground truth (its plan: video traits, missing videos, existing rows) with SPEC §2 rules.
 import { strict as assert } from 'node:assert';
-import { dryRun, type DryRunReport } from '../../../src/core/dryrun/dryRun';
+import { dryRun, type DryRunReport } from '../../../src/core/protocols/fp/dryrun/dryRun';
 import { loadPackage } from '../../../src/core/package/load';
 import { readResultsCsv } from '../../../src/core/package/resultsCsv';
-import { buildWorkPlan } from '../../../src/core/plan';
-import { DEFAULT_CONDITIONS, parseCondition } from '../../../src/core/protocol/conditions';
+import { buildWorkPlan } from '../../../src/core/protocols/fp/plan';
+import { DEFAULT_CONDITIONS, parseCondition } from '../../../src/core/protocols/fp/rules/conditions';
 import { getSamplePackage, SAMPLE_TIMEOUT_MS, type SampleFixture } from '../sample/fixture';
 
 describe('dryrun on the sample package', () => {

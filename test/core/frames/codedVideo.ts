@@ -1,8 +1,8 @@
-// Small test videos whose every frame shows its own index (src/core/sample/frameCode.ts), so a test can
+// Small test videos whose every frame shows its own index (src/core/protocols/fp/sample/frameCode.ts), so a test can
 // read back from a JPEG which stored frame it holds. meta.json comes from ffprobe, as the data side does.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { drawFrame } from '../../../src/core/sample/frameCode';
+import { drawFrame } from '../../../src/core/protocols/fp/sample/frameCode';
 import { videoMetaSchema, type VideoMeta } from '../../../src/core/package/schemas';
 
 const loadExeca = () => import('execa').then((m) => m.execa);

@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import {
   defaultFfmpegThreads, defaultMaxBufferedBytes, defaultPoolSize, MiB, resolveOptions,
-} from '../../../src/core/frames/options';
-import { sizeThreadPool, threadPoolSizeFor } from '../../../src/core/frames/threadPool';
+} from '../../../src/core/protocols/fp/frames/options';
+import { sizeThreadPool, threadPoolSizeFor } from '../../../src/core/protocols/fp/frames/threadPool';
 
 const FRAME_720P = 1280 * 720 * 3;
 

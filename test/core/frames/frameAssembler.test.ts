@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { FrameAssembler } from '../../../src/core/frames/frameAssembler';
-import { ByteBudget } from '../../../src/core/frames/limits';
+import { FrameAssembler } from '../../../src/core/protocols/fp/frames/frameAssembler';
+import { ByteBudget } from '../../../src/core/protocols/fp/frames/limits';
 
 const tick = () => new Promise((r) => setImmediate(r));
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { ByteBudget, KeyedMutex, Limiter } from '../../../src/core/frames/limits';
+import { ByteBudget, KeyedMutex, Limiter } from '../../../src/core/protocols/fp/frames/limits';
 
 const tick = (ms = 1) => new Promise((r) => setTimeout(r, ms));
 

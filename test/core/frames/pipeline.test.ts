@@ -5,12 +5,12 @@ import * as path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { FramePipeline, jpegPipeline, readJpegs, jpegFileUrls, type VideoJob, type PreparedFrames, type FrameRequest } from '../../../src/core/frames';
-import { parseCondition, planFrames, resizeDims } from '../../../src/core/protocol';
-import { decodeFrameIndex } from '../../../src/core/sample/frameCode';
+import { FramePipeline, jpegPipeline, readJpegs, jpegFileUrls, type VideoJob, type PreparedFrames, type FrameRequest } from '../../../src/core/protocols/fp/frames';
+import { parseCondition, planFrames, resizeDims } from '../../../src/core/protocols/fp/rules';
+import { decodeFrameIndex } from '../../../src/core/protocols/fp/sample/frameCode';
 import { makeCodedVideo, type CodedVideo } from './codedVideo';
-import { decodeSelectedFrames } from '../../../src/core/frames/ffmpegDecode';
-import { ByteBudget } from '../../../src/core/frames/limits';
+import { decodeSelectedFrames } from '../../../src/core/protocols/fp/frames/ffmpegDecode';
+import { ByteBudget } from '../../../src/core/protocols/fp/frames/limits';
 
 const execFileAsync = promisify(execFile);
 import { IJG_CHROMA, IJG_LUMA, readJpegMarkers } from './jpegInspect';

@@ -3,12 +3,12 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { FramePipeline, readJpegs, type FrameRequest } from '../../../src/core/frames';
+import { FramePipeline, readJpegs, type FrameRequest } from '../../../src/core/protocols/fp/frames';
 import { PackageLayout } from '../../../src/core/package/layout';
 import { videoMetaSchema, type VideoMeta } from '../../../src/core/package/schemas';
-import { parseCondition, planFrames } from '../../../src/core/protocol';
-import { decodeFrameCode } from '../../../src/core/sample/frameCode';
-import type { SampleVideo } from '../../../src/core/sample/plan';
+import { parseCondition, planFrames } from '../../../src/core/protocols/fp/rules';
+import { decodeFrameCode } from '../../../src/core/protocols/fp/sample/frameCode';
+import type { SampleVideo } from '../../../src/core/protocols/fp/sample/plan';
 import { getSamplePackage, SAMPLE_TIMEOUT_MS, type SampleFixture } from '../sample/fixture';
 
 // On the shared sample package (read-only): videos that start late, have irregular frame spacing, are

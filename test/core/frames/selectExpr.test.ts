@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { selectExpression } from '../../../src/core/frames';
+import { selectExpression } from '../../../src/core/protocols/fp/frames';
 
 /** Evaluates the expression the way ffmpeg's select filter would, for frame number n. */
 function keeps(expr: string, n: number): boolean {

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { selectExpression } from '../../../src/core/frames/selectExpr';
+import { selectExpression } from '../../../src/core/protocols/fp/frames/selectExpr';
 
 // A long video's union of frames is hundreds of scattered indices: ffmpeg must accept the expression
 // and let through exactly those frames.

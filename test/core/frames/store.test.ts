@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FrameStore, frameFileName } from '../../../src/core/frames';
+import { FrameStore, frameFileName } from '../../../src/core/protocols/fp/frames';
 
 async function exists(f: string) {
   return fs.access(f).then(() => true, () => false);

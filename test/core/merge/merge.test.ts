@@ -21,9 +21,9 @@ import { runOptionsSchema } from '../../../src/core/runner/runOptions';
 import { readLiveStatus, readStatus } from '../../../src/core/runner/status';
 import { statusLine } from '../../../src/core/runner/formatStatus';
 import { runIdentityFile } from '../../../src/core/runner/identity';
-import { dryRun, type DryRunReport } from '../../../src/core/dryrun/dryRun';
-import { buildReport } from '../../../src/core/report/buildReport';
-import { mergeShards, type MergeResult } from '../../../src/core/merge/merge';
+import { dryRun, type DryRunReport } from '../../../src/core/protocols/fp/dryrun/dryRun';
+import { buildReport } from '../../../src/core/protocols/fp/report/buildReport';
+import { mergeShards, type MergeResult } from '../../../src/core/protocols/fp/merge/merge';
 import { makeReturnsTarball } from '../../../src/core/returns/tarball';
 import { REPO, assertConsistent, artifactKey, readArtifacts, rowKeySet, startStandin, type Artifacts, type Standin } from '../runner/helpers';
 

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { loadPackage } from '../../../src/core/package/load';
 import { readResultsCsv } from '../../../src/core/package/resultsCsv';
-import { buildWorkPlan, loadVideoFramePlans, type WorkPlan, type WorkUnit } from '../../../src/core/plan';
-import { DEFAULT_CONDITIONS, parseCondition } from '../../../src/core/protocol/conditions';
-import { planFrames } from '../../../src/core/protocol/plan';
-import { buildPromptText } from '../../../src/core/protocol/prompt';
-import { predictPromptTokens } from '../../../src/core/protocol/qwenTokens';
+import { buildWorkPlan, loadVideoFramePlans, type WorkPlan, type WorkUnit } from '../../../src/core/protocols/fp/plan';
+import { DEFAULT_CONDITIONS, parseCondition } from '../../../src/core/protocols/fp/rules/conditions';
+import { planFrames } from '../../../src/core/protocols/fp/rules/plan';
+import { buildPromptText } from '../../../src/core/protocols/fp/rules/prompt';
+import { predictPromptTokens } from '../../../src/core/protocols/fp/rules/qwenTokens';
 import { tempDir, writePackage, timestamps } from './fixture';
 
 const FPS = ['v_fps0.25_s224', 'v_fps0.5_s224', 'v_fps1_s224', 'v_fps2_s224'];

@@ -4,9 +4,9 @@ import * as path from 'node:path';
 import { loadPackage } from '../../../src/core/package/load';
 import { PackageLayout } from '../../../src/core/package/layout';
 import { readResultsCsv } from '../../../src/core/package/resultsCsv';
-import { buildWorkPlan, type WorkPlan } from '../../../src/core/plan';
-import { metaCacheFile } from '../../../src/core/plan/metaCache';
-import { DEFAULT_CONDITIONS } from '../../../src/core/protocol/conditions';
+import { buildWorkPlan, type WorkPlan } from '../../../src/core/protocols/fp/plan';
+import { metaCacheFile } from '../../../src/core/protocols/fp/plan/metaCache';
+import { DEFAULT_CONDITIONS } from '../../../src/core/protocols/fp/rules/conditions';
 import { tempDir, writePackage, writeVideo } from './fixture';
 
 async function plan(root: string, metaCache: 'read' | 'update' | 'off'): Promise<WorkPlan> {

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { sketchPlan, summarizeMeta, TokenPredictor } from '../../../src/core/plan/sketch';
-import { DEFAULT_CONDITIONS, parseCondition } from '../../../src/core/protocol/conditions';
-import { planFrames, type VideoMetaLike } from '../../../src/core/protocol/plan';
-import { predictPromptTokens } from '../../../src/core/protocol/qwenTokens';
+import { sketchPlan, summarizeMeta, TokenPredictor } from '../../../src/core/protocols/fp/plan/sketch';
+import { DEFAULT_CONDITIONS, parseCondition } from '../../../src/core/protocols/fp/rules/conditions';
+import { planFrames, type VideoMetaLike } from '../../../src/core/protocols/fp/rules/plan';
+import { predictPromptTokens } from '../../../src/core/protocols/fp/rules/qwenTokens';
 
 const CONDS = [...DEFAULT_CONDITIONS, 'v_1_s168', 'v_64_s336', 'v_fps3_s336', 'v_fps0.1_s448'].map(parseCondition);
 

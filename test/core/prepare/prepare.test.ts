@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { prepare } from '../../../src/core/prepare/prepare';
-import { extractShard } from '../../../src/core/prepare/extract';
-import { entryProblem, RefusedEntryError } from '../../../src/core/prepare/entryPolicy';
+import { prepare } from '../../../src/core/protocols/fp/prepare/prepare';
+import { extractShard } from '../../../src/core/protocols/fp/prepare/extract';
+import { entryProblem, RefusedEntryError } from '../../../src/core/protocols/fp/prepare/entryPolicy';
 import { makeShardPackage, rawTar, addShard, meta } from './fixture';
 import { tempDir, removeTempDirs } from '../returns/tmpDirs';
 

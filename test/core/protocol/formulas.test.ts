@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { fpsFrameCap, resizeDims, seedTokensPerFrame } from '../../../src/core/protocol/resize';
-import { predictContextRefusal, qwenImageTokens, qwenResizedDims } from '../../../src/core/protocol/qwenTokens';
+import { fpsFrameCap, resizeDims, seedTokensPerFrame } from '../../../src/core/protocols/fp/rules/resize';
+import { predictContextRefusal, qwenImageTokens, qwenResizedDims } from '../../../src/core/protocols/fp/rules/qwenTokens';
 
 describe('protocol/resize', () => {
   it('table of stored sizes × short sides', () => {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { parseCondition } from '../../../src/core/protocol/conditions';
-import { planFrames, type VideoMetaLike } from '../../../src/core/protocol/plan';
+import { parseCondition } from '../../../src/core/protocols/fp/rules/conditions';
+import { planFrames, type VideoMetaLike } from '../../../src/core/protocols/fp/rules/plan';
 
 function video(width: number, height: number, nFrames: number, step = 0.5, start = 0): VideoMetaLike {
   return { width, height, timestamps: Array.from({ length: nFrames }, (_, i) => start + i * step), too_short: nFrames <= 32 };

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { z } from 'zod';
-import { qwenImageTokens, qwenResizedDims, roundHalfEven } from '../../../src/core/protocol/qwenTokens';
+import { qwenImageTokens, qwenResizedDims, roundHalfEven } from '../../../src/core/protocols/fp/rules/qwenTokens';
 
 // What transformers 5.17's own Qwen2VLImageProcessor (patch 16, merge 2, size 65,536..16,777,216)
 // gives: a copy of ../shared/data/qwen3vl_image_tokens.json. sizes: [w, h, resized_w, resized_h,

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { nearestIndex, selectFpsGrid, selectTimeUniform } from '../../../src/core/protocol/selection';
+import { nearestIndex, selectFpsGrid, selectTimeUniform } from '../../../src/core/protocols/fp/rules/selection';
 
 /** Stored timestamps as the store makes them: a start offset and a fixed step, like a 2 fps video. */
 const storedTimestamps = fc

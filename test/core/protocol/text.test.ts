@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { parseAnswerLetter, scoreAnswer } from '../../../src/core/protocol/answer';
-import { buildPromptText } from '../../../src/core/protocol/prompt';
-import { DEFAULT_CONDITIONS, parseCondition, parseConditions } from '../../../src/core/protocol/conditions';
+import { parseAnswerLetter, scoreAnswer } from '../../../src/core/protocols/fp/rules/answer';
+import { buildPromptText } from '../../../src/core/protocols/fp/rules/prompt';
+import { DEFAULT_CONDITIONS, parseCondition, parseConditions } from '../../../src/core/protocols/fp/rules/conditions';
 
 describe('protocol/prompt', () => {
   it('is the fixed skeleton with lettered options', () => {

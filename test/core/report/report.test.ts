@@ -2,11 +2,11 @@ import { strict as assert } from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { buildReport, writeReport } from '../../../src/core/report/buildReport';
-import { reportMarkdown } from '../../../src/core/report/markdown';
-import { reportSchema } from '../../../src/core/report/schema';
-import { pyFixed } from '../../../src/core/report/pyFormat';
-import { diagnose, groupFailures } from '../../../src/core/report/failures';
+import { buildReport, writeReport } from '../../../src/core/protocols/fp/report/buildReport';
+import { reportMarkdown } from '../../../src/core/protocols/fp/report/markdown';
+import { reportSchema } from '../../../src/core/protocols/fp/report/schema';
+import { pyFixed } from '../../../src/core/protocols/fp/report/pyFormat';
+import { diagnose, groupFailures } from '../../../src/core/protocols/fp/report/failures';
 import { makeReportPackage, SEED_TIMING_SCRIPT, LAUNCH_LINES, LAST_WRITE_S, RUN_START } from './fixture';
 import { removeTempDirs } from '../returns/tmpDirs';
 

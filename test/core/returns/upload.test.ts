@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { startStandinHub, type StandinHub, type StandinHubOptions } from '../../../src/core/returns/standinHub/server';
+import { startStandinHub, type StandinHub, type StandinHubOptions } from '../../../src/standins/hub/server';
 import { makeReturns } from '../../../src/core/returns/returns';
 import { makeReturnsPackage, listFiles } from './fixture';
 import { tempDir, removeTempDirs } from './tmpDirs';

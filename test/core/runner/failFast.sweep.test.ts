@@ -12,7 +12,7 @@ import { defaultSweepDeps } from '../../../src/core/runner/adapters';
 import { runOptionsSchema, type RunOptionsInput } from '../../../src/core/runner/runOptions';
 import { readStatus } from '../../../src/core/runner/status';
 import { formatStatus } from '../../../src/core/runner/formatStatus';
-import { dryRun } from '../../../src/core/dryrun/dryRun';
+import { dryRun } from '../../../src/core/protocols/fp/dryrun/dryRun';
 import { FAKE_VLLM, assertConsistent, artifactKey, freePortRange, readArtifacts, withEnv } from './helpers';
 
 const CONDS = ['v_8_s224', 'v_32_s168'];

@@ -16,10 +16,10 @@
  * (`long`, `tooShort`, `storedShortSide`, `lateStart`, `vfr`, `tag`, `uses`), `plan.items` with
  * `hash` and `missing` ('no_manifest_row' | 'no_folder' | null), `plan.existing` (base rows already in
  * the CSV), `plan.xssItemId`. Assert counts from it, never hard-code them. Frames carry their index:
- * `decodeFrameIndex(jpegOrRaw)` from src/core/sample/frameCode.ts.
+ * `decodeFrameIndex(jpegOrRaw)` from src/core/protocols/fp/sample/frameCode.ts.
  *
  * Cache: <os.tmpdir()>/fpsweep-sample-cache/<key>/{package/, summary.json}; the key hashes the
- * generator version and the source of src/core/sample, src/core/protocol, the package layout and
+ * generator version and the source of src/core/protocols/fp/sample, src/core/protocols/fp/rules, the package layout and
  * the CSV row writer, so a change there makes a new package. One process builds an entry (a lock
  * file makes concurrent test processes wait for it) in a temporary folder renamed into place, and
  * its file list and sizes are checked on first use in each process: a package someone wrote into
@@ -29,7 +29,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { makeSamplePackage, SAMPLE_GENERATOR_VERSION, type SamplePlan, type SampleSummary } from '../../../src/core/sample';
+import { makeSamplePackage, SAMPLE_GENERATOR_VERSION, type SamplePlan, type SampleSummary } from '../../../src/core/protocols/fp/sample';
 
 export const SAMPLE_TIMEOUT_MS = 300_000;
 
@@ -46,7 +46,7 @@ export interface SampleFixture {
 
 const REPO = path.resolve(__dirname, '../../..');
 /** Source files whose change changes the package. */
-const SOURCE_DIRS = ['src/core/sample', 'src/core/protocol'];
+const SOURCE_DIRS = ['src/core/protocols/fp/sample', 'src/core/protocols/fp/rules'];
 const SOURCE_FILES = ['src/core/package/layout.ts', 'src/core/runner/csvRow.ts'];
 
 function cacheRoot(): string {

@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import {
   bandBits, BANDS, codeRows, decodeFrameCode, decodeFrameIndex, drawFrame, FrameCodeError, MAX_CODE,
   readFrameCodeFromGrey,
-} from '../../../src/core/sample/frameCode';
-import { resizeDims } from '../../../src/core/protocol';
+} from '../../../src/core/protocols/fp/sample/frameCode';
+import { resizeDims } from '../../../src/core/protocols/fp/rules';
 
 /** Resize to a short side as the frame pipeline does (Lanczos) and encode JPEG q85 4:2:0. */
 async function toJpeg(grey: Buffer, width: number, height: number, shortSide: number | null): Promise<Buffer> {

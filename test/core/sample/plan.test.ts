@@ -1,6 +1,6 @@
 // The sample plan alone (no ffmpeg): deterministic, scales linearly, keeps its one-off cases single.
 import * as assert from 'node:assert/strict';
-import { describeSample, planSample, plannedTimestamp } from '../../../src/core/sample/plan';
+import { describeSample, planSample, plannedTimestamp } from '../../../src/core/protocols/fp/sample/plan';
 import { isPlainName } from '../../../src/core/package/names';
 import { itemSchema, manifestRowSchema } from '../../../src/core/package/schemas';
 

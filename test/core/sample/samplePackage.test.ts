@@ -7,14 +7,14 @@ import * as path from 'node:path';
 import sharp from 'sharp';
 import * as tar from 'tar';
 import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS, type SampleFixture } from './fixture';
-import { decodeFrameCode } from '../../../src/core/sample/frameCode';
+import { decodeFrameCode } from '../../../src/core/protocols/fp/sample/frameCode';
 import { PackageLayout } from '../../../src/core/package/layout';
 import { loadPackage } from '../../../src/core/package/load';
 import { readResultsCsv } from '../../../src/core/package/resultsCsv';
 import {
   rawRecordSchema, scopeSummarySchema, videoMetaSchema, videosManifestSchema, type VideoMeta,
 } from '../../../src/core/package/schemas';
-import { buildPromptText, parseCondition, planFrames, predictContextRefusal, resizeDims } from '../../../src/core/protocol';
+import { buildPromptText, parseCondition, planFrames, predictContextRefusal, resizeDims } from '../../../src/core/protocols/fp/rules';
 
 const execa = () => import('execa').then((m) => m.execa);
 

@@ -16,7 +16,7 @@ export async function buildStandin(): Promise<void> {
   if (built) return;
   const esbuild = await import('esbuild');
   await esbuild.build({
-    entryPoints: [path.join(REPO, 'src/core/serving/standin/main.ts')],
+    entryPoints: [path.join(REPO, 'src/standins/vllm/main.ts')],
     outfile: path.join(REPO, 'dist/standin-vllm.js'),
     bundle: true,
     platform: 'node',

@@ -8,7 +8,7 @@ import { buildChatRequest } from '../../../src/core/serving/chatRequest';
 import { VllmClient } from '../../../src/core/serving/client';
 import { checkHealth } from '../../../src/core/serving/health';
 import { ContextLengthError, launchServers, useEndpoints, type ServerStateEvent } from '../../../src/core/serving/launcher';
-import { MODEL } from '../../../src/core/protocol/constants';
+import { MODEL } from '../../../src/core/protocols/fp/rules/constants';
 import { writeServerRecords, readServerRecords } from '../../../src/core/serving/leftovers';
 import { buildStandin, FAKE_VLLM, freePortBase, startStandin, tmpDir } from './helpers';
 

@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { standinRole, TargetKnobsSchema } from '../../../src/core/serving/standin/avtime/knobs';
-import { targetText } from '../../../src/core/serving/standin/avtime/target';
+import { standinRole, TargetKnobsSchema } from '../../../src/standins/vllm/avtime/knobs';
+import { targetText } from '../../../src/standins/vllm/avtime/target';
 import { buildStandin, FAKE_VLLM, startStandin, tmpDir, type RunningStandin } from './helpers';
 import { JUDGE_KINDS, JUDGE_SCHEMAS, type JudgeKind } from '../../../src/core/protocols/avtime/judge/schemas';
 

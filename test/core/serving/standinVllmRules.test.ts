@@ -5,13 +5,13 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { predictPromptTokens } from '../../../src/core/protocol/qwenTokens';
+import { predictPromptTokens } from '../../../src/core/protocols/fp/rules/qwenTokens';
 import { buildChatRequest } from '../../../src/core/serving/chatRequest';
 import { VllmClient } from '../../../src/core/serving/client';
 import * as msg from '../../../src/core/serving/vllmMessages';
-import { parseServeArgs } from '../../../src/core/serving/standin/args';
-import { readStandinEnv } from '../../../src/core/serving/standin/config';
-import { startStandinServer } from '../../../src/core/serving/standin/server';
+import { parseServeArgs } from '../../../src/standins/vllm/args';
+import { readStandinEnv } from '../../../src/standins/vllm/config';
+import { startStandinServer } from '../../../src/standins/vllm/server';
 import { buildStandin, FAKE_VLLM, freePortBase, makeJpeg, startStandin, tmpDir } from './helpers';
 
 const MODEL = 'test/model';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { UsageError } from '../../../src/core/errors';
 import { PackageLayout } from '../../../src/core/package/layout';
 import type { LoadedPackage } from '../../../src/core/package/load';
-import { applyShard, itemShardKey, parseShard, shardOf } from '../../../src/core/shard/shard';
+import { applyShard, itemShardKey, parseShard, shardOf } from '../../../src/core/protocols/fp/shard/shard';
 import { parseRunArgs } from '../../../src/cli/verbs/run';
 import { knobEnv, settingsSchema } from '../../../src/extension/settingsModel';
 

@@ -1,0 +1,332 @@
+// FramePipeline: for one video, the union of the (frame, size) pairs every pending request needs,
+// decoded once and encoded once each; frames already in the store are not decoded again, and a video
+// whose frames are all stored never starts ffmpeg. See index.ts for the API as the runner uses it.
+import { promises as fs } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { VideoMeta } from '../../../package/schemas';
+import { decodeSelectedFrames, DecodeError } from './ffmpegDecode';
+import { encodeJpegFile, type Dims } from './jpeg';
+import { ByteBudget, KeyedMutex, Limiter } from './limits';
+import { resolveOptions, type FramePipelineOptions, type FramePipelineSettings } from './options';
+import { FrameStore, type StoreStats } from './store';
+
+/** One pending (item, condition) request of a video, as planFrames gave it. */
+export interface FrameRequest {
+  /** The caller's id for it (e.g. `${benchmark}/${item_id}/${condition}`); unique within the job. */
+  key: string;
+  /** Stored frame indices in the order they are sent (planFrames' `indices`). */
+  indices: readonly number[];
+  /** Dims actually sent (planFrames' `width`/`height`; the stored dims for `storage`). */
+  width: number;
+  height: number;
+}
+
+/** Everything pending for one stored video. */
+export interface VideoJob {
+  hash: string;
+  /** PackageLayout.videoFile(hash). */
+  videoPath: string;
+  /** The validated meta.json (videoMetaSchema). */
+  meta: Pick<VideoMeta, 'width' | 'height' | 'n_frames'>;
+  requests: readonly FrameRequest[];
+}
+
+export type FrameFailureKind = 'decode' | 'no_video';
+
+export interface PreparedFrames {
+  ok: true;
+  key: string;
+  /** One JPEG per requested index, in request order (a repeated index repeats the path). */
+  paths: string[];
+  /** This request's share of the video's decode time (see PreparedVideo.decodeSeconds). */
+  decodeSeconds: number;
+}
+
+export interface FailedFrames {
+  ok: false;
+  key: string;
+  kind: FrameFailureKind;
+  /** For failures.jsonl: what went wrong, with ffmpeg's last stderr lines or the numbers. */
+  message: string;
+  decodeSeconds: number;
+}
+
+export type PreparedRequest = PreparedFrames | FailedFrames;
+
+export interface PreparedVideo {
+  hash: string;
+  /** One per job request, in job order. */
+  requests: PreparedRequest[];
+  get(key: string): PreparedRequest;
+  /**
+   * Wall seconds this video spent in ffmpeg + resize + JPEG in this call (0 when every frame came from
+   * the store; queueing for a pool slot not included). Split across the requests in proportion to
+   * their frame counts (`decodeSeconds` of each request), so the shares sum to this.
+   */
+  decodeSeconds: number;
+  /** Frames ffmpeg decoded for this call (0 when it did not run). */
+  decodedFrames: number;
+  jpegsWritten: number;
+  /** Distinct (frame, size) JPEGs that were already in the store. */
+  jpegsReused: number;
+  /** Unpins one request's frames (after its answer is recorded), or all of them; idempotent. */
+  release(key?: string): void;
+}
+
+export interface PipelineStats {
+  videosPrepared: number;
+  videosDecoded: number;
+  framesDecoded: number;
+  jpegsWritten: number;
+  jpegsReused: number;
+  decodeSeconds: number;
+  /** Most raw-frame bytes held at once (bounded by maxBufferedBytes). */
+  peakBufferedBytes: number;
+  store: StoreStats;
+}
+
+/** A video job that does not fit its meta.json: a bug in the caller, not a data problem. */
+function validateJob(job: VideoJob): void {
+  const { width: W, height: H, n_frames: n } = job.meta;
+  const keys = new Set<string>();
+  for (const r of job.requests) {
+    if (keys.has(r.key)) throw new RangeError(`video ${job.hash}: request key '${r.key}' appears twice`);
+    keys.add(r.key);
+    if (!Number.isInteger(r.width) || !Number.isInteger(r.height) || r.width < 1 || r.height < 1 || r.width > W || r.height > H) {
+      throw new RangeError(`video ${job.hash}: request ${r.key} asks ${r.width}x${r.height} from a ${W}x${H} video`);
+    }
+    for (const i of r.indices) {
+      if (!Number.isInteger(i) || i < 0 || i >= n) {
+        throw new RangeError(`video ${job.hash}: request ${r.key} asks frame ${i} of ${n}`);
+      }
+    }
+  }
+}
+
+async function isFile(p: string): Promise<boolean> {
+  try {
+    return (await fs.stat(p)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export class FramePipeline {
+  readonly settings: FramePipelineSettings;
+  private storePromise: Promise<FrameStore> | null = null;
+  private readonly pool: Limiter;
+  private readonly budget: ByteBudget;
+  private readonly perVideo = new KeyedMutex();
+  private readonly abort = new AbortController();
+  private readonly counters = {
+    videosPrepared: 0, videosDecoded: 0, framesDecoded: 0, jpegsWritten: 0, jpegsReused: 0, decodeSeconds: 0,
+  };
+
+  constructor(opts: FramePipelineOptions) {
+    this.settings = resolveOptions(opts);
+    this.pool = new Limiter(this.settings.poolSize);
+    this.budget = new ByteBudget(this.settings.maxBufferedBytes);
+  }
+
+  /** The store, indexed on first use. */
+  store(): Promise<FrameStore> {
+    this.storePromise ??= FrameStore.open(this.settings.storeDir, this.settings.storeCapBytes);
+    return this.storePromise;
+  }
+
+  /**
+   * Makes every JPEG the job's requests need (decoding the video at most once) and pins them until
+   * released. Data problems (missing video, undecodable video, frame count or size not as in
+   * meta.json) come back as failed requests; a rejection means the caller's job was malformed or the
+   * machine failed (disk full, ffmpeg missing, close()): treat it as fatal.
+   */
+  async prepare(job: VideoJob): Promise<PreparedVideo> {
+    validateJob(job);
+    if (this.abort.signal.aborted) throw new Error('frame pipeline is closed');
+    const store = await this.store();
+    const stored: Dims = { width: job.meta.width, height: job.meta.height };
+    const requestPaths = job.requests.map((r) => r.indices.map((i) => store.framePath(job.hash, i, r)));
+    // Pinned from the start, so an eviction while this job waits cannot take frames it will reuse.
+    for (const paths of requestPaths) store.pin(paths);
+    try {
+      return await this.perVideo.run(job.hash, () => this.prepareLocked(job, store, stored, requestPaths));
+    } catch (err) {
+      for (const paths of requestPaths) store.unpin(paths);
+      throw err;
+    }
+  }
+
+  private async prepareLocked(job: VideoJob, store: FrameStore, stored: Dims, requestPaths: string[][]): Promise<PreparedVideo> {
+    this.counters.videosPrepared++;
+    if (!(await isFile(job.videoPath))) {
+      return this.result(job, store, requestPaths, { kind: 'no_video', message: `${job.videoPath} is missing` }, 0, 0, 0, 0);
+    }
+    await store.syncVideo(job.hash);
+    // The union of (frame, size) pairs not yet stored: index → sizes (by path, so each is made once).
+    const missing = new Map<number, Map<string, Dims>>();
+    const distinct = new Set<string>();
+    job.requests.forEach((r, k) => {
+      r.indices.forEach((index, j) => {
+        const p = requestPaths[k][j];
+        distinct.add(p);
+        if (store.has(p)) return;
+        let sizes = missing.get(index);
+        if (!sizes) missing.set(index, (sizes = new Map()));
+        sizes.set(p, { width: r.width, height: r.height });
+      });
+    });
+    let missingCount = 0;
+    for (const sizes of missing.values()) missingCount += sizes.size;
+    const reused = distinct.size - missingCount;
+    if (missing.size === 0) {
+      store.touch(distinct);
+      this.counters.jpegsReused += reused;
+      return this.result(job, store, requestPaths, null, 0, 0, 0, reused);
+    }
+
+    // The pool slot is held while ffmpeg runs, not while the last JPEGs are made: the next video's
+    // decode starts as this one's ends, and the raw-frame budget still bounds what is held.
+    const freeSlot = await this.pool.acquire();
+    const decoded = await this.decodeMissing(job, store, stored, missing, freeSlot).finally(freeSlot);
+    if (decoded.failure) {
+      return this.result(job, store, requestPaths, { kind: 'decode', message: decoded.failure }, decoded.seconds, 0, 0, 0);
+    }
+    store.touch(distinct);
+    this.counters.videosDecoded++;
+    this.counters.framesDecoded += decoded.frames;
+    this.counters.jpegsWritten += missingCount;
+    this.counters.jpegsReused += reused;
+    this.counters.decodeSeconds += decoded.seconds;
+    return this.result(job, store, requestPaths, null, decoded.seconds, decoded.frames, missingCount, reused);
+  }
+
+  /** One ffmpeg run; JPEGs go to temp files, renamed only once the frame count has been confirmed. */
+  private async decodeMissing(job: VideoJob, store: FrameStore, stored: Dims, missing: Map<number, Map<string, Dims>>,
+    onDecoderExit: () => void): Promise<{ failure: string | null; seconds: number; frames: number }> {
+    await fs.mkdir(store.videoDir(job.hash), { recursive: true });
+    const temps: Array<{ temp: string; final: string; bytes: number }> = [];
+    const started = process.hrtime.bigint();
+    try {
+      const r = await decodeSelectedFrames({
+        videoPath: job.videoPath, width: stored.width, height: stored.height, expectedFrames: job.meta.n_frames,
+        indices: [...missing.keys()], ffmpegPath: this.settings.ffmpegPath, ffprobePath: this.settings.ffprobePath,
+        threads: this.settings.ffmpegThreads, transport: this.settings.rawTransport, budget: this.budget, signal: this.abort.signal,
+        onDecoderExit,
+        onFrame: async (index, rgb) => {
+          await Promise.all([...missing.get(index)!].map(async ([final, dims]) => {
+            const temp = store.tempPath(final);
+            temps.push({ temp, final, bytes: 0 });
+            const entry = temps[temps.length - 1];
+            entry.bytes = await encodeJpegFile(rgb, stored, dims, temp);
+          }));
+        },
+      });
+      await store.commit(temps);
+      return { failure: null, seconds: Number(process.hrtime.bigint() - started) / 1e9, frames: r.decodedFrames };
+    } catch (err) {
+      await store.discard(temps.map((t) => t.temp));
+      if (err instanceof DecodeError) {
+        return { failure: err.message, seconds: Number(process.hrtime.bigint() - started) / 1e9, frames: 0 };
+      }
+      throw err;
+    }
+  }
+
+  private result(job: VideoJob, store: FrameStore, requestPaths: string[][], failure: { kind: FrameFailureKind; message: string } | null,
+    seconds: number, decodedFrames: number, written: number, reused: number): PreparedVideo {
+    const totalFrames = job.requests.reduce((a, r) => a + r.indices.length, 0);
+    const share = (r: FrameRequest) => (totalFrames > 0 ? (seconds * r.indices.length) / totalFrames : 0);
+    const released = new Set<string>();
+    const release = (key: string, k: number) => {
+      if (released.has(key)) return;
+      released.add(key);
+      store.unpin(requestPaths[k]);
+    };
+    const requests: PreparedRequest[] = job.requests.map((r, k) => (failure
+      ? { ok: false, key: r.key, kind: failure.kind, message: failure.message, decodeSeconds: share(r) }
+      : { ok: true, key: r.key, paths: requestPaths[k], decodeSeconds: share(r) }));
+    // A failed video holds nothing worth keeping pinned.
+    if (failure) job.requests.forEach((r, k) => release(r.key, k));
+    const byKey = new Map(requests.map((r) => [r.key, r]));
+    const indexOf = new Map(job.requests.map((r, k) => [r.key, k]));
+    return {
+      hash: job.hash, requests, decodeSeconds: seconds, decodedFrames, jpegsWritten: written, jpegsReused: reused,
+      get(key) {
+        const r = byKey.get(key);
+        if (!r) throw new RangeError(`video ${job.hash} has no request '${key}'`);
+        return r;
+      },
+      release(key?: string) {
+        if (key === undefined) job.requests.forEach((r, k) => release(r.key, k));
+        else {
+          const k = indexOf.get(key);
+          if (k === undefined) throw new RangeError(`video ${job.hash} has no request '${key}'`);
+          release(key, k);
+        }
+      },
+    };
+  }
+
+  /**
+   * Prepares jobs ahead of their consumer: up to prefetchDepth videos in preparation or ready and not
+   * yet taken; yields each PreparedVideo as soon as it is ready (completion order, not job order).
+   * The consumer releases each video when its requests are done.
+   */
+  async *prepareAhead(jobs: Iterable<VideoJob> | AsyncIterable<VideoJob>, depth = this.settings.prefetchDepth): AsyncGenerator<PreparedVideo> {
+    const inflight = new Map<number, Promise<{ id: number; video: PreparedVideo }>>();
+    const iterator = (Symbol.asyncIterator in jobs ? jobs[Symbol.asyncIterator]() : (jobs as Iterable<VideoJob>)[Symbol.iterator]()) as
+      AsyncIterator<VideoJob> | Iterator<VideoJob>;
+    let nextId = 0;
+    let exhausted = false;
+    try {
+      for (;;) {
+        while (!exhausted && inflight.size < depth) {
+          const step = await iterator.next();
+          if (step.done) {
+            exhausted = true;
+            break;
+          }
+          const id = nextId++;
+          inflight.set(id, this.prepare(step.value).then((video) => ({ id, video })));
+        }
+        if (inflight.size === 0) return;
+        const { id, video } = await Promise.race(inflight.values());
+        inflight.delete(id);
+        yield video;
+      }
+    } finally {
+      // Stopped early or failed: what was prepared but never handed out is released.
+      const left = await Promise.allSettled(inflight.values());
+      for (const s of left) if (s.status === 'fulfilled') s.value.video.release();
+    }
+  }
+
+  /** Counters since creation (for the status view, the bench and the tests). */
+  async stats(): Promise<PipelineStats> {
+    const store = await this.store();
+    return { ...this.counters, peakBufferedBytes: this.budget.peakBytes, store: store.stats() };
+  }
+
+  /** Kills running decodes (their prepare() calls reject) and refuses new jobs. */
+  close(): void {
+    this.abort.abort(new Error('frame pipeline closed'));
+  }
+}
+
+/** The JPEG bytes of a request, in order (for data: URLs). */
+export async function readJpegs(paths: readonly string[]): Promise<Buffer[]> {
+  return Promise.all(paths.map((p) => fs.readFile(p)));
+}
+
+/**
+ * `file://` URLs of a request's JPEGs, for a server started with --allowed-local-media-path. The paths
+ * must be under the store's real path (realStore.ts), as the flag is: vLLM resolves the file, not the flag.
+ */
+export function jpegFileUrls(paths: readonly string[]): string[] {
+  return paths.map((p) => pathToFileURL(p).href);
+}
+
+/** `data:image/jpeg;base64,…` for one JPEG's bytes. */
+export function jpegDataUrl(jpeg: Buffer): string {
+  return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+}

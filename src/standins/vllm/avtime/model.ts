@@ -1,0 +1,68 @@
+// The AVTime roles of the stand-in behind one call for server.ts: parse the body, answer as the
+// target or the judge, count tokens, cut at max_tokens (finish_reason "length") like vLLM.
+import type { ServeArgs } from '../args';
+import * as msg from '../../../core/serving/vllmMessages';
+import { RequestRefusal } from '../request';
+import { parseAvtimeBody } from './body';
+import { judgeAnswer } from './judge';
+import type { AvtimeKnobs, StandinRole } from './knobs';
+import { cutAtTokens, textTokens } from './random';
+import { targetAnswer } from './target';
+
+export interface AvtimeReply {
+  model: string;
+  promptText: string;
+  nVideos: number;
+  maxTokens: number | null;
+  temperature: number | null;
+  content: string;
+  finish: 'stop' | 'length';
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface AvtimeModel {
+  role: Exclude<StandinRole, 'fp'>;
+  /** Chat requests after which the server crashes (0 = never): the judge's own knob. */
+  crashAfter: number;
+  reply(json: unknown): Promise<AvtimeReply>;
+}
+
+export function avtimeModel(role: Exclude<StandinRole, 'fp'>, args: ServeArgs, knobs: AvtimeKnobs): AvtimeModel {
+  return {
+    role,
+    crashAfter: role === 'judge' ? knobs.judge.crashAfter : 0,
+    async reply(json) {
+      const parsed = parseAvtimeBody(json, args.servedModelName);
+      let content: string;
+      let promptTokens: number;
+      if (role === 'target') {
+        ({ content, promptTokens } = await targetAnswer(parsed, args.allowedLocalMediaPath, knobs.target));
+      } else {
+        if (parsed.videoUrls.length) throw new RequestRefusal(400, 'stand-in vLLM: the judge takes text only (captions, never media)');
+        content = judgeAnswer(parsed, knobs.judge).content;
+        promptTokens = 20 + textTokens(parsed.promptText).length;
+        // Text-only prompts meet the OpenAI layer's check with their real size (as ../server.ts does).
+        if (parsed.maxTokens !== null && promptTokens + parsed.maxTokens > args.maxModelLen) {
+          throw new RequestRefusal(400, msg.preprocessingMessage(msg.contextLengthExceeded(promptTokens, parsed.maxTokens, args.maxModelLen)));
+        }
+      }
+      const L = args.maxModelLen;
+      if (promptTokens > L) throw new RequestRefusal(400, msg.decoderPromptTooLong(promptTokens, L));
+      const wanted = textTokens(content).length;
+      const limit = Math.min(L - promptTokens, parsed.maxTokens ?? L - promptTokens);
+      const finish = wanted > limit ? 'length' : 'stop';
+      return {
+        model: parsed.body.model,
+        promptText: parsed.promptText,
+        nVideos: parsed.videoUrls.length,
+        maxTokens: parsed.maxTokens,
+        temperature: parsed.body.temperature ?? null,
+        content: finish === 'stop' ? content : cutAtTokens(content, limit),
+        finish,
+        promptTokens,
+        completionTokens: Math.min(wanted, limit),
+      };
+    },
+  };
+}
