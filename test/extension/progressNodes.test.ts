@@ -68,7 +68,7 @@ describe('progress tree nodes', () => {
     assert.match(store.get('cell:MVBench:v_1')!.row.description!, /^30% · 3 done/);
   });
 
-  it('fires only the topmost nodes that changed: a cell moves → its benchmark; a shard moves → its run; nothing → nothing', () => {
+  it('fires only the topmost nodes that changed: a cell moves → its benchmark; a shard moves → its stage; nothing → nothing', () => {
     const store = new NodeStore();
     store.update(rows(cells, [avView('a', 0), avView('b', 0)]));
     assert.deepEqual(store.update(rows(cells, [avView('a', 0), avView('b', 0)])), { all: false, nodes: [] });
@@ -76,7 +76,7 @@ describe('progress tree nodes', () => {
     assert.equal(c1.all, false);
     assert.deepEqual(c1.nodes.map((n) => n.id), ['bench:MVBench']);
     const c2 = store.update(rows([cell('MVBench', 'v_1', 3), ...cells.slice(1)], [avView('a', 0), avView('b', 1)]));
-    assert.deepEqual(c2.nodes.map((n) => n.id), ['avtime:/o/b']);
+    assert.deepEqual(c2.nodes.map((n) => n.id), ['avtime:/o/b:stage:infer']);
     // A run appearing changes the group's children (and its "N runs"): the group, not the whole tree.
     const c3 = store.update(rows([cell('MVBench', 'v_1', 3), ...cells.slice(1)], [avView('a', 0), avView('b', 1), avView('c', 0)]));
     assert.deepEqual(c3.nodes.map((n) => n.id), ['group:avtime']);
