@@ -15,7 +15,7 @@ import { CliReportSource } from './reports/reportSource';
 import { RunbookController } from './runbook/controller';
 import { RUNBOOK_TYPE, RunbookSerializer } from './runbook/serializer';
 import { knobEnv, readSettings, resolvePackageDir, type Settings } from './settings';
-import { SweepStatusBar } from './statusBar';
+import { AvtimeStatusBar, SweepStatusBar } from './statusBar';
 import { SweepModel } from './sweepModel';
 import { formatEta, percent } from './progressData';
 import { AvtimeModel } from './avtime/avtimeModel';
@@ -89,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
 
-  context.subscriptions.push(new SweepStatusBar(model));
+  context.subscriptions.push(new SweepStatusBar(model), new AvtimeStatusBar(avtime));
 
   const fpReports = new CliReportSource({ distDir, packageDir, env, onDidChangeProgress: model.onDidChangeData });
   const avtimeReports = new HostAvtimeReportSource(avtime);

@@ -21,7 +21,7 @@ function status(cells: WorkerStatus['cells']): WorkerStatus {
 }
 
 const cell = (benchmark: string, condition: string, done: number) =>
-  ({ benchmark, condition, total: 10, done, todo: 10 - done, na: 0, reuse: 0, failed: 0, noVideo: 0 });
+  ({ benchmark, condition, total: 10, done, todo: 10 - done, na: 0, reuse: 0, failed: 0, noVideo: 0, failedBefore: 0 });
 
 function avView(runId: string, infer: number): AvtimeRunView {
   return {
