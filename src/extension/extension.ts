@@ -10,7 +10,7 @@ import { fpSection } from './fpTreeRows';
 import { avtimeSection } from './avtime/avtimeTreeRows';
 import { PolledRuns } from './protocolRuns';
 import { PROTOCOLS } from '../core/protocols/registry';
-import { ReportPanel, ReportPanelSerializer, REPORT_VIEW_TYPE } from './reports/reportPanel';
+import { avtimeReportSource, fpReportSource, ReportPanel, ReportPanelSerializer, REPORT_VIEW_TYPE, type ReportSources } from './reports/reportPanel';
 import { CliReportSource } from './reports/reportSource';
 import { RunbookController } from './runbook/controller';
 import { RUNBOOK_TYPE, RunbookSerializer } from './runbook/serializer';
@@ -94,7 +94,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const fpReports = new CliReportSource({ distDir, packageDir, env, onDidChangeProgress: model.onDidChangeData });
   const avtimeReports = new HostAvtimeReportSource(avtime);
   context.subscriptions.push(fpReports, avtimeReports);
-  const reports = { fp: fpReports, avtime: avtimeReports };
+  const reports: ReportSources = { fp: fpReportSource(fpReports), avtime: avtimeReportSource(avtimeReports) };
   context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, new ReportPanelSerializer(context.extensionUri, reports)));
   const openAvtimeReport = (root: string) => void ReportPanel.show(context.extensionUri, reports, 'avtime', undefined, root);
   context.subscriptions.push(new AvtimeCommands({ distDir, model: avtime, output, openReport: openAvtimeReport }));
