@@ -2,6 +2,7 @@
 // checked by its schema. The older forms stay as aliases (detached runs started by an older CLI, the spawners in
 // runner/control.ts and avtime/stages/job.ts): `--options '<RunOptions>'` is fp's job, `--avtime '<job>'` avtime's.
 import type { AnyProtocol, ProtocolRegistry } from '../core/protocols/registry';
+import type { JobRunners } from './jobRunners';
 
 const ALIASES: Readonly<Record<string, string>> = { '--options': 'fp', '--avtime': 'avtime' };
 
@@ -40,11 +41,16 @@ export function parseWorkerArgs(argv: readonly string[], registry: ProtocolRegis
 }
 
 /** Runs the job the arguments name; resolves to the worker's exit code. */
-export async function runWorker(argv: readonly string[], registry: ProtocolRegistry, stderr: (s: string) => void): Promise<number> {
+export async function runWorker(argv: readonly string[], registry: ProtocolRegistry, runners: JobRunners, stderr: (s: string) => void): Promise<number> {
   const call = parseWorkerArgs(argv, registry);
   if ('usage' in call) {
     stderr(`${call.usage}\n`);
     return 2;
   }
-  return call.protocol.job.run(call.job);
+  const run = runners[call.protocol.id];
+  if (!run) {
+    stderr(`worker: protocol '${call.protocol.id}' has no job runner in this build (src/worker/jobRunners.ts)\n`);
+    return 2;
+  }
+  return run(call.job);
 }

@@ -4,11 +4,12 @@
 // holds its root's lock, writes its status file about once a second, and stops as its protocol says.
 import { PROTOCOLS } from '../core/protocols/registry';
 import { runWorker } from './dispatch';
+import { JOB_RUNNERS } from './jobRunners';
 
 // The session may lose its terminal (SSH dropped): SIGHUP must not end the run.
 process.on('SIGHUP', () => undefined);
 
-runWorker(process.argv.slice(2), PROTOCOLS, (s) => process.stderr.write(s)).then(
+runWorker(process.argv.slice(2), PROTOCOLS, JOB_RUNNERS, (s) => process.stderr.write(s)).then(
   (code) => {
     process.exitCode = code;
     // Open handles (a pool socket, a timer) must not keep a finished worker alive.

@@ -8,6 +8,7 @@ import { fpSection } from '../../src/extension/fpTreeRows';
 import { fromWorkerStatus } from '../../src/extension/progressData';
 import { NodeStore, treeRoots, type TreeNode, type TreeRow } from '../../src/extension/progressNodes';
 import { parseWorkerArgs, runWorker } from '../../src/worker/dispatch';
+import { JOB_RUNNERS } from '../../src/worker/jobRunners';
 
 function status(cells: WorkerStatus['cells']): WorkerStatus {
   return workerStatusSchema.parse({
@@ -97,7 +98,7 @@ describe('progress tree nodes', () => {
   });
 });
 
-describe('a third protocol: a folder and one registry line, nothing else', () => {
+describe('a third protocol: a folder, one registry line and its worker runner, nothing else', () => {
   const ran: unknown[] = [];
   const jobSchema = z.object({ root: z.string(), n: z.number().int() });
   const fake: RunProtocol<z.infer<typeof jobSchema>, null> = {
@@ -110,11 +111,12 @@ describe('a third protocol: a folder and one registry line, nothing else', () =>
       protocol: 'tally', root, runId: 't1', live: true, state: 'running', summary: null, detail: null,
       groups: [{ key: 'count', label: 'count', state: 'running', done: 3, todo: 2, failed: 1, rows: [{ key: 'a', label: 'part a', state: 'done', done: 3, todo: 0, failed: 0 }] }],
     }),
-    job: { schema: jobSchema, run: async (job) => (ran.push(job), 0) },
+    job: { schema: jobSchema },
     stop: async () => ({ pid: null, signalled: false }),
     report: async () => ({}),
   };
   const registry = PROTOCOLS.with(fake);
+  const runners = { ...JOB_RUNNERS, tally: async (job: unknown) => (ran.push(job), 0) };
 
   it('shows in the tree data with the generic rows of its snapshots', async () => {
     const snap = await fake.readProgress('/w/t1');
@@ -131,12 +133,14 @@ describe('a third protocol: a folder and one registry line, nothing else', () =>
 
   it('the worker dispatches --protocol tally --job JSON to it, the job checked by its schema', async () => {
     const err: string[] = [];
-    assert.equal(await runWorker(['--protocol', 'tally', '--job', '{"root":"/w/t1","n":2}'], registry, (s) => err.push(s)), 0);
+    assert.equal(await runWorker(['--protocol', 'tally', '--job', '{"root":"/w/t1","n":2}'], registry, runners, (s) => err.push(s)), 0);
     assert.deepEqual(ran, [{ root: '/w/t1', n: 2 }]);
-    assert.equal(await runWorker(['--protocol', 'tally', '--job', '{"root":"/w/t1"}'], registry, (s) => err.push(s)), 2);
+    assert.equal(await runWorker(['--protocol', 'tally', '--job', '{"root":"/w/t1"}'], registry, runners, (s) => err.push(s)), 2);
     assert.match(err.join(''), /bad tally job: .*"n"/s);
-    assert.equal(await runWorker(['--protocol', 'tally', '--job', '{}'], PROTOCOLS, (s) => err.push(s)), 2);
+    assert.equal(await runWorker(['--protocol', 'tally', '--job', '{}'], PROTOCOLS, runners, (s) => err.push(s)), 2);
     assert.match(err.join(''), /no protocol 'tally' \(this build has: fp, avtime\)/);
+    assert.equal(await runWorker(['--protocol', 'tally', '--job', '{"root":"/w/t1","n":2}'], registry, JOB_RUNNERS, (s) => err.push(s)), 2);
+    assert.match(err.join(''), /'tally' has no job runner/);
     assert.equal(ran.length, 1);
   });
 

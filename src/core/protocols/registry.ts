@@ -50,12 +50,17 @@ export interface ProgressSnapshot<Detail = unknown> {
   detail: Detail;
 }
 
-/** What the detached worker runs: `worker --protocol <id> --job '<JSON>'`, the JSON checked by `schema`. */
+/**
+ * What the detached worker takes: `worker --protocol <id> --job '<JSON>'`, the JSON checked by `schema`. The
+ * function that runs it is the worker's (src/worker/jobRunners.ts), so the extension, which imports this
+ * registry, never bundles a sweep, a launcher or an HTTP client.
+ */
 export interface WorkerJob<Job> {
   schema: z.ZodType<Job, z.ZodTypeDef, unknown>;
-  /** Runs the job in this process (the worker's stdout is its log); resolves to the exit code (0, 1, 2). */
-  run(job: Job): Promise<number>;
 }
+
+/** Runs a protocol's job in this process (the worker's stdout is its log); resolves to the exit code (0, 1, 2). */
+export type JobRunner<Job = any> = (job: Job) => Promise<number>;
 
 export interface StopResult {
   /** The worker asked to stop, or null when none was running. */

@@ -7,10 +7,7 @@ import { liveLockHolder } from '../../runner/lock';
 import type { ProgressGroup, ProgressSnapshot, RunProtocol } from '../registry';
 import { discoverAvtimeRuns, readAvtimeProgress, type AvtimeRunView } from './progress';
 import type { AvtimeReport } from './reportTypes';
-import type { AvtimeJob } from './stages/job';
-
-// Loaded when a job is parsed or run, so the sweep's worker (and the extension) do not load the AVTime stages.
-const jobModule = () => require('./stages/job') as typeof import('./stages/job');
+import { avtimeJobSchema, type AvtimeJob } from './stages/jobSchema';
 
 /** Paths of the engine's state in an output root (the same as stages/layout.ts's AvtimeRunLayout). */
 const stateFile = (root: string, name: string) => path.join(path.resolve(root), '.fpsweep', name);
@@ -58,13 +55,7 @@ export const avtimeProtocol: RunProtocol<AvtimeJob, AvtimeRunView, AvtimeReport>
   statusFile: (root) => stateFile(root, 'avtime-status.json'),
   lockFile: (root) => stateFile(root, 'worker.lock'),
   readProgress: async (root) => avtimeSnapshot(await readAvtimeProgress(root)),
-  job: {
-    get schema() {
-      return jobModule().avtimeJobSchema;
-    },
-    // The job's own entry parses it again (it is also what `--avtime` ran): one reading of the job, one place.
-    run: (job) => jobModule().runAvtimeJob(JSON.stringify(job)),
-  },
+  job: { schema: avtimeJobSchema },
   stop: stopAvtime,
   async report(root) {
     const { avtimeReport, loadAvtimeRun } = await import('./report');

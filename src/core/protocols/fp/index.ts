@@ -58,20 +58,6 @@ async function readFpProgress(root: string): Promise<ProgressSnapshot<ProgressVi
   return fpSnapshot(layout.root, fromDryRun(dryRunJsonSchema.parse(JSON.parse(dryRunJson(report)))));
 }
 
-/** The sweep in this process, as `worker --options` always ran it: exit 2 for bad input or a held lock. */
-async function runFpJob(options: RunOptions): Promise<number> {
-  const { runSweep } = await import('../../runner/sweep');
-  const { defaultSweepDeps } = await import('../../runner/adapters');
-  try {
-    // The summary is in runner.log already (this process's stdout is that file too).
-    return (await runSweep(options, defaultSweepDeps)).exitCode;
-  } catch (err) {
-    const e = err as Error;
-    process.stderr.write(`worker: ${e?.name === 'InputError' || e?.name === 'LockHeldError' ? e.message : e?.stack ?? String(err)}\n`);
-    return e?.name === 'InputError' || e?.name === 'LockHeldError' || e?.name === 'UsageError' ? 2 : 1;
-  }
-}
-
 export const fpProtocol: RunProtocol<RunOptions, ProgressView, Report> = {
   id: 'fp',
   title: 'Frames × Pixels',
@@ -81,7 +67,7 @@ export const fpProtocol: RunProtocol<RunOptions, ProgressView, Report> = {
   statusFile: (root) => new PackageLayout(root).statusFile,
   lockFile: (root) => new PackageLayout(root).lockFile,
   readProgress: readFpProgress,
-  job: { schema: runOptionsSchema, run: runFpJob },
+  job: { schema: runOptionsSchema },
   async stop(root) {
     const { requestStop } = await import('../../runner/control');
     return requestStop(new PackageLayout(root));
