@@ -33,6 +33,7 @@ if [ ! -x $FP/bin/node ]; then
   python3 -c "import tarfile, sys; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" "$C/fp.tar.xz" $FP || exit 1
 fi
 export PATH=$FP/bin:$PATH UV_THREADPOOL_SIZE=${UV_THREADPOOL_SIZE:-16}
+echo "carry: $(cat "$C/BUILD" 2>/dev/null || echo "no BUILD file")"
 echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), $(free -g | awk '/Mem:/{print $2}') GiB; node $(node -v); $(ffmpeg -hide_banner -version | head -1)"
 python3 -c "import cv2, transformers; print('cv2', cv2.__version__, 'transformers', transformers.__version__)"
 
