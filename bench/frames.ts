@@ -1,6 +1,6 @@
 // Frame pipeline benchmark (not a test):
 //   npx tsx bench/frames.ts [--scale N] [--source sample|natural] [--pool N] [--threads N] [--raw-budget MiB] [--naive-frames N] [--keep] [--package DIR]
-//                           [--phases a,b,c,d] [--json FILE] [--workload-json FILE] [--prepare-only --package DIR]
+//                           [--phases a,b,c,d] [--json FILE] [--workload-json FILE] [--prepare-only --package DIR] [--help]
 // On more than 4 cores, run it as `UV_THREADPOOL_SIZE=<cores> npx tsx bench/frames.ts …`: tsx starts libuv's pool
 // before this file runs, so the sizing fpsweep's own entry points do (threadPool.ts) cannot happen here.
 // --keep leaves the work folder (its pkg/ is the package); --package DIR reuses such a package (same --scale)
@@ -18,13 +18,16 @@
 //  (b) naive per-request path, as a per-request runner does: for each request, for each selected
 //      frame, `ffmpeg -ss <t> -i video -frames:v 1` (seek + decode), then the same sharp resize + JPEG;
 //      --pool requests at a time. It is slow, so it runs on a seeded random sample of requests and
-//      stops after --naive-frames frames; its rate is frames/s over that sample.
+//      stops after --naive-frames seeks (all lanes together); its rate is frames/s over that sample.
 //  (c) decode limit: `ffmpeg -i video.mp4 -f null -` once per distinct video, --pool at a time; its
 //      rate is the same frame count as (a) divided by its wall time, so a/c = t_c / t_a.
 //  (d) floor: (c) + each distinct JPEG made once (the same sharp resize + JPEG as (a), from raw frames
-//      already in memory, decoded beforehand outside the clock, up to 64 sharp calls in flight). Its wall
-//      time is t_c + t_jpeg (two phases, each on every core), its CPU the sum of both: what (a) must pay
-//      at least, since (a) decodes every frame once and makes each distinct JPEG once.
+//      already in memory, decoded beforehand outside the clock, up to 64 sharp calls in flight): what (a)
+//      must pay at least, since (a) decodes every frame once and makes each distinct JPEG once. Its CPU is
+//      the sum of both; its wall time max(t_c, t_jpeg, CPU / cores), the best any schedule of that work
+//      could do on these cores (t_c + t_jpeg, the two one after the other, is in the JSON as serial_wall_s).
+//  (b)'s seeks that give no frame even after one re-seek (the last frames of some natural videos) are
+//  counted as empty seeks (output and JSON), not thrown. Each phase's row and JSON are written as it ends.
 // All three in one run, same machine state. CPU seconds (this process + its reaped children) are
 // printed too: on a shared machine the CPU ratio is steadier than the wall-clock one.
 // Targets: a/b ≥ 5, a/c ≥ 0.7.
@@ -94,8 +97,15 @@ function parse(): Args {
       phases: { type: 'string', default: 'a,b,c,d' },
       json: { type: 'string' },
       'workload-json': { type: 'string' },
+      help: { type: 'boolean', default: false },
     },
   });
+  if (values.help) {
+    // The usage is this file's opening comment.
+    const head = readFileSync(__filename, 'utf8').split('\n');
+    console.log(head.slice(0, head.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+    process.exit(0);
+  }
   const source = values.source;
   if (source !== 'sample' && source !== 'natural') throw new Error('--source is sample or natural');
   return {
@@ -211,8 +221,10 @@ async function buildWorkload(root: string, plan: SamplePlan): Promise<Workload> 
 
 /** Seeks in (b) that gave no frame and were made again 0.25 s earlier. */
 let naiveRetries = 0;
+/** Seeks in (b) that gave no frame even after that re-seek: recorded (output and JSON), no JPEG made. */
+let naiveEmptySeeks = 0;
 
-/** (b): one seek + decode per selected frame, then the same resize + JPEG. */
+/** (b): one seek + decode per selected frame, then the same resize + JPEG. Returns the JPEGs made. */
 async function naiveRequest(meta: VideoMeta, videoPath: string, req: FrameRequest, outDir: string, budget: () => boolean): Promise<number> {
   const execa = await loadExeca();
   let k = 0;
@@ -228,7 +240,13 @@ async function naiveRequest(meta: VideoMeta, videoPath: string, req: FrameReques
       naiveRetries++;
       rgb = await seek(Math.max(0, t - 0.25));
     }
-    if (rgb.length !== meta.width * meta.height * 3) throw new Error(`naive decode of ${videoPath} at ${t}s gave ${rgb.length} bytes`);
+    // Still nothing (the last frames of some natural videos, 16 cores): a per-request runner would have no
+    // frame to send here. Counted as an empty seek; its time stays in (b)'s wall clock, no frame is served.
+    if (rgb.length === 0) {
+      naiveEmptySeeks++;
+      continue;
+    }
+    if (rgb.length !== meta.width * meta.height * 3) throw new Error(`naive decode of ${videoPath} at ${t}s gave ${rgb.length} bytes, not one ${meta.width}x${meta.height} RGB frame`);
     await jpegPipeline(rgb, meta, req).toFile(path.join(outDir, `${k++}.jpg`));
   }
   return k;
@@ -324,97 +342,109 @@ async function main() {
   if (args.workloadJson) await writeWorkload(args.workloadJson, root, w);
   // Warm the page cache so no phase pays for the first read.
   for (const j of w.jobs) await fs.readFile(j.videoPath);
-  const none: Timed<void> = { value: undefined, wall: NaN, cpu: NaN, childCpu: NaN };
-
-  // (c) decode limit
-  const execa = await loadExeca();
-  const c = args.phases.has('c') || args.phases.has('d') ? await timed(() => lanes(w.jobs, args.pool, async (j) => {
-    await execa(process.env.FFMPEG_BIN ?? 'ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', j.videoPath, '-f', 'null', '-']);
-  })) : none;
-
-  // (a) this pipeline, from an empty store
-  let a = none;
+  // Each phase's row and JSON are written as soon as it ends: a later phase that fails loses nothing.
+  const cores = os.availableParallelism();
+  type Phase = { frames: number; wall_s: number; cpu_s: number; ffmpeg_cpu_s: number; frames_per_s: number; cores_busy: number } & Record<string, number>;
+  const phases: Record<'a' | 'b' | 'c' | 'd', Phase | null> = { a: null, b: null, c: null, d: null };
   let stats: PipelineStats | null = null;
-  if (args.phases.has('a')) {
-    const pipeline = new FramePipeline(pipelineOptions);
-    a = await timed(async () => {
-      let failed = 0;
-      for await (const video of pipeline.prepareAhead(w.jobs)) {
-        failed += video.requests.filter((r) => !r.ok).length;
-        video.release();
-      }
-      if (failed) throw new Error(`${failed} requests failed in the pipeline`);
-    });
-    stats = await pipeline.stats();
-  }
-
-  // (d) floor: (c) + each distinct JPEG once
-  let d = none;
-  let floorJpegs = 0;
-  if (args.phases.has('d')) {
-    const floorDir = path.join(work, 'floor');
-    await fs.mkdir(floorDir);
-    const j = await jpegsOnce(w, floorDir, 0, Math.max(1, Math.min(8, os.totalmem() / GiB / 8)) * GiB, 64);
-    floorJpegs = j.jpegs;
-    d = { value: undefined, wall: c.wall + j.wall, cpu: c.cpu + j.cpu, childCpu: c.childCpu };
-  }
-
-  // (b) naive, on a seeded random sample of requests
-  let b = none;
-  let naiveFrames = 0;
-  let naiveRequests = 0;
-  if (args.phases.has('b')) {
-    const rnd = new SeededRandom(7);
-    const sample = rnd.shuffle([...w.requests]);
-    const naiveDir = path.join(work, 'naive');
-    await fs.mkdir(naiveDir);
-    b = await timed(() => lanes(sample, args.pool, async (r) => {
-      if (naiveFrames >= args.naiveFrames) return;
-      const dir = path.join(naiveDir, String(naiveRequests++));
-      await fs.mkdir(dir);
-      let started = 0;
-      const done = await naiveRequest(r.meta, r.job.videoPath, r.req, dir, () => naiveFrames + ++started <= args.naiveFrames);
-      naiveFrames += done;
-    }));
-  }
-
-  const rate = (frames: number, s: number) => frames / s;
-  const ra = rate(w.frames, a.wall);
-  const rb = rate(naiveFrames, b.wall);
-  const rc = rate(w.frames, c.wall);
-  const rd = rate(w.frames, d.wall);
-  const cpuA = w.frames / a.cpu;
-  const cpuB = naiveFrames / b.cpu;
-  const cpuC = w.frames / c.cpu;
-  const cpuD = w.frames / d.cpu;
-  const row = (name: string, frames: number, t: Timed<unknown>, r: number, rcpu: number) => {
-    if (Number.isNaN(t.wall)) return;
-    console.log(`${name.padEnd(34)} ${String(frames).padStart(7)} frames ${t.wall.toFixed(2).padStart(8)} s wall ${r.toFixed(1).padStart(8)} frames/s` +
-      `   ${t.cpu.toFixed(2).padStart(8)} CPU s (ffmpeg ${t.childCpu.toFixed(1)}) ${rcpu.toFixed(1).padStart(8)} frames/CPU s` +
-      `   ${(t.cpu / t.wall).toFixed(2)} cores busy`);
-  };
-  row('(a) pipeline (decode once)', w.frames, a, ra, cpuA);
-  row(`(b) naive seek per frame (${naiveRequests} req, ${naiveRetries} re-seeks)`, naiveFrames, b, rb, cpuB);
-  row('(c) decode limit (ffmpeg -f null)', w.frames, c, rc, cpuC);
-  row(`(d) floor (c + ${floorJpegs} JPEGs once)`, w.frames, d, rd, cpuD);
-  if (stats) {
-    console.log(`pipeline: ${stats.videosDecoded} videos decoded once (${stats.framesDecoded} frames), ${stats.jpegsWritten} JPEGs written for ${w.frames} frames served, ` +
-      `peak raw buffer ${(stats.peakBufferedBytes / 2 ** 20).toFixed(0)} MiB, store ${(stats.store.bytes / 2 ** 20).toFixed(0)} MiB`);
-  }
-  const ratio = (x: number, y: number) => (Number.isFinite(x / y) ? (x / y).toFixed(2) : '-');
-  console.log(`a/b = ${ratio(ra, rb)} (target ≥ 5)   a/c = ${ratio(ra, rc)} (target ≥ 0.7)   a/d = ${ratio(ra, rd)}   ` +
-    `[CPU: a/b = ${ratio(cpuA, cpuB)}, a/c = ${ratio(cpuA, cpuC)}, a/d = ${ratio(cpuA, cpuD)}]`);
-  if (args.json) {
-    const phase = (t: Timed<unknown>, frames: number) => (Number.isNaN(t.wall) ? null
-      : { frames, wall_s: t.wall, cpu_s: t.cpu, ffmpeg_cpu_s: t.childCpu, frames_per_s: frames / t.wall, cores_busy: t.cpu / t.wall });
+  let failed: string | null = null;
+  const flush = async () => {
+    if (!args.json) return;
     await fs.writeFile(args.json, JSON.stringify({
       scale: args.scale, source: args.package ? 'package' : args.source, pool: args.pool, ffmpeg_threads: settings.ffmpegThreads,
-      raw_budget_bytes: settings.maxBufferedBytes, uv_threads: uvThreads, cores: os.availableParallelism(),
+      raw_budget_bytes: settings.maxBufferedBytes, uv_threads: uvThreads, cores,
       videos: distinctVideos, stored_frames: decodedTotal, requests: w.requests.length, frames_served: w.frames, distinct_jpegs: distinctJpegCount,
-      a: phase(a, w.frames), b: phase(b, naiveFrames), naive_reseeks: naiveRetries, c: phase(c, w.frames), d: phase(d, w.frames),
+      ...phases, naive_reseeks: naiveRetries, naive_empty_seeks: naiveEmptySeeks,
       pipeline: stats && { jpegs_written: stats.jpegsWritten, frames_decoded: stats.framesDecoded, peak_raw_bytes: stats.peakBufferedBytes },
+      phases_done: (['a', 'b', 'c', 'd'] as const).filter((k) => phases[k]), failed,
     }, null, 1));
+  };
+  const record = async (key: 'a' | 'b' | 'c' | 'd', name: string, frames: number, t: { wall: number; cpu: number; childCpu: number }, extra: Record<string, number> = {}) => {
+    phases[key] = { frames, wall_s: t.wall, cpu_s: t.cpu, ffmpeg_cpu_s: t.childCpu, frames_per_s: frames / t.wall, cores_busy: t.cpu / t.wall, ...extra };
+    console.log(`${name.padEnd(34)} ${String(frames).padStart(7)} frames ${t.wall.toFixed(2).padStart(8)} s wall ${(frames / t.wall).toFixed(1).padStart(8)} frames/s` +
+      `   ${t.cpu.toFixed(2).padStart(8)} CPU s (ffmpeg ${t.childCpu.toFixed(1)}) ${(frames / t.cpu).toFixed(1).padStart(8)} frames/CPU s` +
+      `   ${(t.cpu / t.wall).toFixed(2)} cores busy`);
+    await flush();
+  };
+
+  try {
+    // (c) decode limit
+    const execa = await loadExeca();
+    let c: Timed<void> | null = null;
+    if (args.phases.has('c') || args.phases.has('d')) {
+      c = await timed(() => lanes(w.jobs, args.pool, async (j) => {
+        await execa(process.env.FFMPEG_BIN ?? 'ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', j.videoPath, '-f', 'null', '-']);
+      }));
+      await record('c', '(c) decode limit (ffmpeg -f null)', w.frames, c);
+    }
+
+    // (a) this pipeline, from an empty store
+    if (args.phases.has('a')) {
+      const pipeline = new FramePipeline(pipelineOptions);
+      const a = await timed(async () => {
+        let bad = 0;
+        for await (const video of pipeline.prepareAhead(w.jobs)) {
+          bad += video.requests.filter((r) => !r.ok).length;
+          video.release();
+        }
+        if (bad) throw new Error(`${bad} requests failed in the pipeline`);
+      });
+      stats = await pipeline.stats();
+      await record('a', '(a) pipeline (decode once)', w.frames, a);
+      console.log(`pipeline: ${stats.videosDecoded} videos decoded once (${stats.framesDecoded} frames), ${stats.jpegsWritten} JPEGs written for ${w.frames} frames served, ` +
+        `peak raw buffer ${(stats.peakBufferedBytes / 2 ** 20).toFixed(0)} MiB, store ${(stats.store.bytes / 2 ** 20).toFixed(0)} MiB`);
+    }
+
+    // (d) floor: the work (a) cannot avoid — every stored frame decoded once (c) and each distinct JPEG
+    // made once (j, from frames already in memory) — scheduled as well as this many cores allow: its CPU
+    // is c's + j's, its wall clock the larger of t_c, t_j and (CPU c + CPU j) / cores. (Until 2026-12-03 the
+    // wall clock was t_c + t_j, the two run one after the other: (a) overlaps them, so that was no floor.)
+    if (args.phases.has('d') && c) {
+      const floorDir = path.join(work, 'floor');
+      await fs.mkdir(floorDir);
+      const j = await jpegsOnce(w, floorDir, 0, Math.max(1, Math.min(8, os.totalmem() / GiB / 8)) * GiB, 64);
+      const cpu = c.cpu + j.cpu;
+      await record('d', `(d) floor (c + ${j.jpegs} JPEGs once)`, w.frames, { wall: Math.max(c.wall, j.wall, cpu / cores), cpu, childCpu: c.childCpu },
+        { jpeg_wall_s: j.wall, jpeg_cpu_s: j.cpu, jpegs: j.jpegs, serial_wall_s: c.wall + j.wall });
+      console.log(`floor: ${j.jpegs} JPEGs from memory in ${j.wall.toFixed(2)} s wall, ${j.cpu.toFixed(2)} CPU s (${(1000 * j.cpu / j.jpegs).toFixed(2)} ms each); ` +
+        `c then JPEGs one after the other: ${(c.wall + j.wall).toFixed(2)} s`);
+    }
+
+    // (b) naive, on a seeded random sample of requests
+    if (args.phases.has('b')) {
+      const rnd = new SeededRandom(7);
+      const sample = rnd.shuffle([...w.requests]);
+      const naiveDir = path.join(work, 'naive');
+      await fs.mkdir(naiveDir);
+      let naiveFrames = 0;
+      let naiveRequests = 0;
+      // One budget of seeks shared by all lanes, claimed as each seek starts. (It was a per-request count
+      // against the frames of requests already finished: each of --pool lanes could make --naive-frames
+      // seeks before the first request ended, --pool times the budget, which made (b) take minutes.)
+      let seeksClaimed = 0;
+      const claim = () => ++seeksClaimed <= args.naiveFrames;
+      const b = await timed(() => lanes(sample, args.pool, async (r) => {
+        if (seeksClaimed >= args.naiveFrames) return;
+        const dir = path.join(naiveDir, String(naiveRequests++));
+        await fs.mkdir(dir);
+        const made = await naiveRequest(r.meta, r.job.videoPath, r.req, dir, claim); // (not `+= await`: that reads the sum before the await)
+        naiveFrames += made;
+      }));
+      await record('b', `(b) naive seek per frame (${naiveRequests} req, ${naiveRetries} re-seeks, ${naiveEmptySeeks} empty)`, naiveFrames, b,
+        { requests: naiveRequests, reseeks: naiveRetries, empty_seeks: naiveEmptySeeks });
+    }
+  } catch (err) {
+    failed = String(err instanceof Error ? err.message : err);
+    await flush();
+    throw err;
   }
+
+  const rate = (p: Phase | null) => (p ? p.frames / p.wall_s : NaN);
+  const cpuRate = (p: Phase | null) => (p ? p.frames / p.cpu_s : NaN);
+  const ratio = (x: number, y: number) => (Number.isFinite(x / y) ? (x / y).toFixed(2) : '-');
+  const { a, b, c, d } = phases;
+  console.log(`a/b = ${ratio(rate(a), rate(b))} (target ≥ 5)   a/c = ${ratio(rate(a), rate(c))} (target ≥ 0.7)   a/d = ${ratio(rate(a), rate(d))}   ` +
+    `[CPU: a/b = ${ratio(cpuRate(a), cpuRate(b))}, a/c = ${ratio(cpuRate(a), cpuRate(c))}, a/d = ${ratio(cpuRate(a), cpuRate(d))}]`);
   if (!args.keep) await fs.rm(work, { recursive: true, force: true });
   else console.log(`kept ${work}`);
 }

@@ -83,4 +83,6 @@ rm -rf "$STAGE/node_modules/sharp/src"
 tar -C "$STAGE" -cf - . | xz -T2 -6 > "$CARRY/fp.tar.xz"
 cp "$REPO/bench/device/run-on-device.sh" "$REPO/bench/device/opencv_baseline.py" "$REPO/bench/device/qwen_tokens_transformers.py" "$CARRY/"
 (cd "$REPO" && node_modules/.bin/tsx bench/device/sentSizes.ts "$CARRY/sent_sizes.json")
+# Which build this is: the device call prints it, since a call sends the session's checkout, not a helper's worktree.
+(cd "$REPO" && echo "$(git rev-parse --abbrev-ref HEAD) $(git rev-parse --short HEAD)$(git diff --quiet || echo +dirty) $(date -u +%FT%TZ)") > "$CARRY/BUILD"
 du -sh "$CARRY"/*

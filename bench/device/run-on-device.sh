@@ -7,7 +7,8 @@
 #   qwen_tokens_transformers.json.
 # main: qwen tokens; the natural package (scale $SCALE); the bench at pool 15 with (a) (b) (c) (d);
 #       OpenCV at pool 15; (a) (c) (d) at pool 1, 2, 4, 8, 12, 16; OpenCV at pool 8.
-# second: what main's first run could not finish (its (b) failed, fixed since) and the knobs that matter.
+# second: what main's runs could not finish (their (b) threw on an empty seek, fixed since): pool 15 (a) (b) (c) (d),
+#         OpenCV at pool 15, (a) (c) at pool 1, 2, 4, 8, 12, 16, a repeat and two ffmpeg-thread variants, qwen tokens.
 # variants: pool 15 with ffmpeg threads 1 / 2 / auto, UV pool 8 / 32, raw budget 128 MiB / 1 GiB.
 # Each step is skipped once the call nears its 10-minute limit ($DEADLINE s), so what ran comes back.
 set -u
@@ -32,14 +33,19 @@ if [ ! -x $FP/bin/node ]; then
   python3 -c "import tarfile, sys; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" "$C/fp.tar.xz" $FP || exit 1
 fi
 export PATH=$FP/bin:$PATH UV_THREADPOOL_SIZE=${UV_THREADPOOL_SIZE:-16}
+echo "carry: $(cat "$C/BUILD" 2>/dev/null || echo "no BUILD file")"
 echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), $(free -g | awk '/Mem:/{print $2}') GiB; node $(node -v); $(ffmpeg -hide_banner -version | head -1)"
 python3 -c "import cv2, transformers; print('cv2', cv2.__version__, 'transformers', transformers.__version__)"
 
-bench() { # bench TAG ARGS... : one bench/frames.ts run, its JSON appended to runs.jsonl
+bench() { # bench TAG ARGS... : one bench/frames.ts run; its JSON (rewritten as each phase ends, so a failed
+  # run still brings back the phases it finished) is appended to runs.jsonl with the tag, UV threads and rc
   local tag=$1; shift
-  node $FP/bench-frames.js --package $FP/pkg --scale "$SCALE" --json $FP/last.json "$@" &&
-    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['tag']=sys.argv[2]; d['uv']=int(sys.argv[3]); print(json.dumps(d))" \
-      $FP/last.json "$tag" "$UV_THREADPOOL_SIZE" >> "$OUT/runs.jsonl"
+  rm -f $FP/last.json
+  node $FP/bench-frames.js --package $FP/pkg --scale "$SCALE" --json $FP/last.json "$@"
+  local rc=$?
+  [ -f $FP/last.json ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['tag']=sys.argv[2]; d['uv']=int(sys.argv[3]); d['rc']=int(sys.argv[4]); print(json.dumps(d))" \
+      $FP/last.json "$tag" "$UV_THREADPOOL_SIZE" "$rc" >> "$OUT/runs.jsonl"
+  return $rc
 }
 bench_uv() { # bench_uv UV_THREADS TAG ARGS...
   local UV_THREADPOOL_SIZE=$1; shift; export UV_THREADPOOL_SIZE; bench "$@"
@@ -63,17 +69,16 @@ if [ "$STAGE" = main ] || [ "$STAGE" = all ]; then
   for p in 1 2 4 8 12 16; do step 60 "bench pool $p: a c d" bench pool --pool $p --phases a,c,d; done
   step 60 "opencv pool 8" opencv 8
 fi
-if [ "$STAGE" = second ]; then  # what the first call (main) could not finish, and the knobs
+if [ "$STAGE" = second ]; then  # what main's runs could not finish ((b) threw on an empty seek, fixed since)
   step 200 "natural package, scale $SCALE" package
-  step 130 "bench pool 15: a b c d" bench main --pool 15 --naive-frames 300 --workload-json $FP/workload.json
-  step 30 "bench pool 15 again: a" bench repeat --pool 15 --phases a
-  for t in 2 0; do step 30 "bench pool 15, ffmpeg threads $t" bench threads --pool 15 --threads $t --phases a; done
-  step 40 "bench pool 12: a c" bench pool --pool 12 --phases a,c
-  step 30 "bench pool 16: a" bench pool --pool 16 --phases a
-  for p in 8 2; do step 30 "bench pool $p again: a" bench repeat --pool $p --phases a; done
-  for uv in 8 32; do step 30 "bench pool 8, UV $uv" bench_uv $uv uv --pool 8 --phases a; done
-  step 30 "bench pool 8, raw budget 1024 MiB" bench budget --pool 8 --raw-budget 1024 --phases a
-  for p in 8 4; do step 30 "opencv pool $p" opencv $p; done
+  [ -f $FP/pkg/.made ] || { echo "no package: stop"; exit 1; }
+  step 120 "bench pool 15: a b c d" bench main --pool 15 --naive-frames 600 --workload-json $FP/workload.json
+  step 40 "opencv pool 15" opencv 15
+  for p in 1 2 4 8 12 16; do step 50 "bench pool $p: a c" bench pool --pool $p --phases a,c; done
+  step 35 "bench pool 15 again: a" bench repeat --pool 15 --phases a
+  step 35 "bench pool 15, ffmpeg threads 2: a" bench threads --pool 15 --threads 2 --phases a
+  step 35 "bench pool 8, ffmpeg threads 1: a" bench threads --pool 8 --threads 1 --phases a
+  step 40 "qwen tokens vs transformers" python3 "$C/qwen_tokens_transformers.py" "$C/sent_sizes.json" "$OUT/qwen_tokens_transformers.json"
 fi
 if [ "$STAGE" = variants ] || [ "$STAGE" = all ]; then
   step 200 "natural package, scale $SCALE" package
@@ -85,7 +90,7 @@ if [ "$STAGE" = variants ] || [ "$STAGE" = all ]; then
   step 45 "opencv pool 4" opencv 4
 fi
 echo "== done [t=$(( $(date +%s) - T0 )) s]"
-python3 - "$OUT/runs.jsonl" <<'PY'
+[ -f "$OUT/runs.jsonl" ] && python3 - "$OUT/runs.jsonl" <<'PY'
 import json, sys
 for line in open(sys.argv[1]):
     d = json.loads(line)
@@ -93,5 +98,6 @@ for line in open(sys.argv[1]):
         print(f"opencv pool {d['pool']:>2}: {d['frames_per_s']:8.1f} f/s {d['wall_s']:7.2f} s {d['cores_busy']:5.2f} busy")
         continue
     parts = [f"{k} {d[k]['frames_per_s']:8.1f} f/s {d[k]['wall_s']:6.2f} s {d[k]['cores_busy']:5.2f} busy" for k in 'abcd' if d.get(k)]
-    print(f"{d['tag']:>7} pool {d['pool']:>2} thr {d['ffmpeg_threads']} uv {d['uv']:>2} raw {d['raw_budget_bytes']>>20:>5} MiB: " + ' | '.join(parts))
+    tail = f" rc {d.get('rc')} failed: {d['failed']}" if d.get('failed') else ''
+    print(f"{d['tag']:>7} pool {d['pool']:>2} thr {d['ffmpeg_threads']} uv {d['uv']:>2} raw {d['raw_budget_bytes']>>20:>5} MiB: " + ' | '.join(parts) + tail)
 PY

@@ -34,7 +34,7 @@ results/conditions_results.csv are skipped; re-running continues where it stoppe
   --workers N       requests in flight per server (WORKERS; default 6)
   --max-seqs N      vLLM --max-num-seqs (MAX_SEQS; default 32)
   --gpu-util X      vLLM --gpu-memory-utilization (GPU_UTIL; default 0.85)
-  --decode-workers N  videos decoded in parallel (default: cores - 1)
+  --decode-workers N  videos decoded in parallel (default: min(cores - 1, max(4, cores/4)))
   --fail-same K     stop when K requests in a row on one server fail the same way
                     (FPSWEEP_FAIL_SAME; default ${DEFAULT_FAIL_FAST.sameInARow}; 0 = off)
   --fail-first N    stop when most of the run's first N requests fail (FPSWEEP_FAIL_FIRST; default ${DEFAULT_FAIL_FAST.firstRequests})

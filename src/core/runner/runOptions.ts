@@ -22,7 +22,7 @@ export const runOptionsSchema = z.object({
   prefetch: z.number().int().positive().optional(),
   /** Port of the first launched server (SPEC: 8011; GPU i gets basePort + i). */
   basePort: z.number().int().min(1).max(65535).default(8011),
-  /** Parallel video decodes (default: cores − 1, at least 1). */
+  /** Parallel video decodes (default: defaultPoolSize: cores − 1, at least 1, capped at max(4, ⌈cores / 4⌉)). */
   decodeWorkers: z.number().int().positive().optional(),
   /**
    * Fail-fast (failFast.ts; 0 turns a rule off): stop when K requests in a row on one server fail the

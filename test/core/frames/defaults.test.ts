@@ -23,8 +23,18 @@ describe('frame pipeline defaults for the machine', () => {
       assert.ok(threads >= 1);
       assert.ok(threads * pool <= Math.max(cores, pool), `${pool} decodes × ${threads} threads on ${cores} cores`);
     }));
-    assert.equal(defaultFfmpegThreads(defaultPoolSize(96), 96), 1);
+    assert.equal(defaultFfmpegThreads(defaultPoolSize(96), 96), 4);
+    assert.equal(defaultFfmpegThreads(defaultPoolSize(16), 16), 4);
     assert.equal(defaultFfmpegThreads(3, 8), 2);
+  });
+
+  it('the decode pool is cores − 1 up to 5 cores, then capped at max(4, ⌈cores / 4⌉) (measured on 16 cores)', () => {
+    assert.deepEqual([1, 2, 3, 4, 5].map((c) => defaultPoolSize(c)), [1, 1, 2, 3, 4]);
+    assert.deepEqual([6, 8, 16, 17, 32, 96].map((c) => defaultPoolSize(c)), [4, 4, 4, 5, 8, 24]);
+    fc.assert(fc.property(fc.integer({ min: 1, max: 1024 }), (cores) => {
+      const pool = defaultPoolSize(cores);
+      assert.ok(pool >= 1 && pool <= Math.max(1, cores - 1));
+    }));
   });
 
   it('the raw-frame budget leaves every decode room for eight 720p frames', () => {

@@ -6,15 +6,25 @@ import { defaultRawTransport } from './rawTransport';
 export const MiB = 1024 * 1024;
 export const GiB = 1024 * MiB;
 
-/** Cores − 1 (one core left for the runner, sharp's threads and the servers' clients), at least 1. */
+/**
+ * Videos decoded at once: cores − 1 (one core left for the runner, sharp's threads and the servers' clients),
+ * at least 1, and on more than 5 cores at most max(4, ⌈cores / 4⌉). Why the cap: on a 16-core host
+ * (bench/device/results/SUMMARY.md, natural package at scale 2, 94,104 frames, 14,488 JPEGs) the pipeline
+ * is bound by the JPEGs (sharp), not the decode: its wall clock was 21.3-23.9 s at pool 2, 23.9-25.7 s at
+ * pool 4, 21.7-25.7 s at pool 8, but 27.0-30.1 s at pool 15 (cores − 1), 28.6 s at 12 and 27.1 s at 16,
+ * while ffmpeg alone (-f null) reached its best (~10 s) from pool 4 up. 4 sits in the flat part and holds
+ * a quarter of pool 15's raw frames. Up to 5 cores (2 measured most) the default is unchanged.
+ */
 export function defaultPoolSize(cores = os.availableParallelism()): number {
-  return Math.max(1, cores - 1);
+  return Math.max(1, Math.min(cores - 1, Math.max(4, Math.ceil(cores / 4))));
 }
 
 /**
  * ffmpeg's decoder threads per video. One decode alone gets ffmpeg's own choice (0: frame threads over all
  * cores). Several decodes share the cores instead: ffmpeg's choice in each of them would start about
  * cores + 1 threads per video (cores − 1 videos × ~cores threads on a many-core host), most of them waiting.
+ * On 16 cores, pool 4 with 4 threads each (this rule) and pool 2 with 8 were as fast as any measured
+ * (23.9 s each, run 3); pool 15 with 1 thread: 27.0 / 30.1 s, with 2 threads: 25.0 s.
  */
 export function defaultFfmpegThreads(poolSize: number, cores = os.availableParallelism()): number {
   return poolSize <= 1 ? 0 : Math.max(1, Math.floor(cores / poolSize));
