@@ -52,7 +52,7 @@ describe('runner unit: request channel', () => {
     assert.deepEqual(ch.judge(0, ctx(65536), 0, false), { action: 'fail', contextTooSmall: false });
     assert.equal(stopper.fatal, null);
     assert.deepEqual(ch.judge(0, ctx(32768), 0, false), { action: 'fail', contextTooSmall: true });
-    assert.match(stopper.fatal?.message ?? '', /32768 tokens < 65536.*--max-model-len 65536/);
+    assert.match((stopper.fatal as Error | null)?.message ?? '', /32768 tokens < 65536.*--max-model-len 65536/);
     assert.equal(drain.requested, 'server context too small');
     stopper.dispose();
   });
