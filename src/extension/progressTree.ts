@@ -3,6 +3,7 @@
 // the sweep model the whole tree, the AVTime model only the runs that changed.
 import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/runner/statusSchema';
+import type { ServerState } from '../core/serving/serverState';
 import { Disposable } from './lifecycle';
 import { cellState, finishedOf, formatEta, percent, type BenchmarkView, type CellState, type CellView } from './progressData';
 import type { SweepModel } from './sweepModel';
@@ -25,7 +26,7 @@ const CELL_ICONS: Record<CellState, vscode.ThemeIcon> = {
   na: new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground')),
 };
 
-const SERVER_ICONS: Record<ServerStatus['state'], vscode.ThemeIcon> = {
+const SERVER_ICONS: Record<ServerState, vscode.ThemeIcon> = {
   up: new vscode.ThemeIcon('vm-running', new vscode.ThemeColor('testing.iconPassed')),
   starting: new vscode.ThemeIcon('loading~spin'),
   restarting: new vscode.ThemeIcon('debug-restart', new vscode.ThemeColor('list.warningForeground')),

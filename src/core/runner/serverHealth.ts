@@ -4,7 +4,8 @@
 //   - no server has been up for `allDownLimitMs` (given endpoints that never come back).
 // Either stops the run with a report (onStop). Events during our own shutdown are not news (close()).
 import { adviseFailure } from './failureAdvice';
-import type { ServerEvent, ServerState } from './servers';
+import type { ServerState } from '../serving/serverState';
+import type { ServerEvent } from './servers';
 import type { ServerStatus, StopReason } from './statusSchema';
 
 /** With every server down this long, the run stops (launched servers restart within minutes). */
@@ -12,6 +13,8 @@ export const ALL_DOWN_LIMIT_MS = Number(process.env.FPSWEEP_ALL_DOWN_LIMIT_MS) |
 
 interface ServerView {
   state: ServerState;
+  /** Down for good (the launcher gave up on it). */
+  final: boolean;
   message: string | null;
   running: number | null;
   waiting: number | null;
@@ -36,32 +39,31 @@ export class ServerHealth {
     private readonly hooks: ServerHealthHooks,
     private readonly allDownLimitMs = ALL_DOWN_LIMIT_MS,
   ) {
-    this.views = urls.map(() => ({ state: 'up', message: null, running: null, waiting: null }));
+    this.views = urls.map(() => ({ state: 'up', final: false, message: null, running: null, waiting: null }));
     this.up = urls.map(() => true);
   }
 
   /** The state at hand-over: a server not up from the start takes no request until it is. */
-  handOver(initialState: (index: number) => ServerEvent['state']): void {
+  handOver(initialState: (index: number) => ServerState): void {
     this.urls.forEach((_, i) => {
       const st = initialState(i);
       if (st === 'up') return;
       this.up[i] = false;
-      this.views[i] = { ...this.views[i], state: st === 'failed' ? 'down' : st };
+      this.views[i] = { ...this.views[i], state: st };
       this.hooks.onUpChange(i, false);
     });
   }
 
   event(e: ServerEvent): void {
     if (this.closing) return;
-    const st: ServerState = e.state === 'failed' ? 'down' : e.state;
-    this.views[e.index] = { ...this.views[e.index], state: st, message: e.message ?? null };
+    this.views[e.index] = { ...this.views[e.index], state: e.state, final: e.final, message: e.message ?? null };
     const up = e.state === 'up';
     if (this.up[e.index] !== up) {
       this.up[e.index] = up;
-      this.hooks.log(`server ${e.index} (${this.urls[e.index]}) is ${e.state}${e.message ? `: ${e.message}` : ''}`);
+      this.hooks.log(`server ${e.index} (${this.urls[e.index]}) is ${e.final ? 'failed' : e.state}${e.message ? `: ${e.message}` : ''}`);
       this.hooks.onUpChange(e.index, up);
     }
-    if (e.state === 'failed' && this.up.every((x) => !x) && this.views.every((v) => v.state === 'down')) {
+    if (e.final && this.up.every((x) => !x) && this.views.every((v) => v.state === 'down')) {
       const words = e.message ?? 'gave up';
       const a = adviseFailure(words, null, 'server_down');
       this.hooks.onStop({ rule: 'servers_down', kind: 'server_down', message: words, meaning: a.meaning, action: `${a.action}; see logs/vllm_gpu*.log`,

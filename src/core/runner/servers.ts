@@ -6,11 +6,13 @@ import { z } from 'zod';
 import type { VllmClient, Endpoint } from '../serving/client';
 import { MAX_MODEL_LEN, MODEL } from '../protocols/fp/rules/constants';
 
-export type ServerState = 'starting' | 'up' | 'restarting' | 'down';
+import type { ServerState } from '../serving/serverState';
 
 export interface ServerEvent {
   index: number;
-  state: ServerState | 'failed';
+  state: ServerState;
+  /** `down` for the rest of the run (the launcher gave up on it); the run goes on with the others. */
+  final: boolean;
   message?: string;
 }
 
@@ -18,13 +20,13 @@ export interface ServerSet {
   endpoints: Endpoint[];
   /** The name the servers serve the model under (the `model` field of each request). */
   servedModel: string;
-  /** Health changes; 'failed' = gave up on this server (the run goes on with the others). */
+  /** Health changes, as the launcher reports them. */
   onEvent(listener: (e: ServerEvent) => void): void;
   restarts(index: number): number;
   /** Aborted when the server stops being up: in-flight requests are cut and re-queued at once. */
   upSignal?(index: number): AbortSignal;
   /** The state at hand-over (a given endpoint may be down from the start). */
-  initialState?(index: number): ServerEvent['state'];
+  initialState?(index: number): ServerState;
   close(): Promise<void>;
 }
 

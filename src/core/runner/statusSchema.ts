@@ -2,6 +2,7 @@
 // second, read by `fpsweep status`, `fpsweep stop` and the extension. Counts come from the artifacts
 // (CSV, raw JSONL, failures log) plus what is in flight; the file only adds live figures.
 import { z } from 'zod';
+import { serverStateSchema } from '../serving/serverState';
 
 export const cellProgressSchema = z.object({
   benchmark: z.string(),
@@ -24,7 +25,7 @@ export type CellProgress = z.infer<typeof cellProgressSchema>;
 export const serverStatusSchema = z.object({
   index: z.number().int().nonnegative(),
   endpoint: z.string(),
-  state: z.enum(['starting', 'up', 'restarting', 'down']),
+  state: serverStateSchema,
   running: z.number().nullable(),
   waiting: z.number().nullable(),
   restarts: z.number().int().nonnegative(),

@@ -16,9 +16,9 @@ function make(n: number, limit = 1000) {
 describe('runner unit: server health', () => {
   it('tells the scheduler each change once and shows the state and words in the status', () => {
     const { h, changes } = make(2);
-    h.event({ index: 0, state: 'restarting', message: 'crashed; restart 1/3' });
-    h.event({ index: 0, state: 'starting', message: 'loading' });
-    h.event({ index: 0, state: 'up', message: 'restarted' });
+    h.event({ index: 0, state: 'restarting', final: false, message: 'crashed; restart 1/3' });
+    h.event({ index: 0, state: 'starting', final: false, message: 'loading' });
+    h.event({ index: 0, state: 'up', final: false, message: 'restarted' });
     assert.deepEqual(changes, [[0, false], [0, true]]);
     h.figures(1, { running: 3, waiting: 2 });
     const st = h.status((i) => i * 5);
@@ -27,23 +27,30 @@ describe('runner unit: server health', () => {
 
   it('every server failing, one after another, stops the run naming the last', () => {
     const { h, stops } = make(2);
-    h.event({ index: 0, state: 'failed', message: 'restart budget used up' });
+    h.event({ index: 0, state: 'down', final: true, message: 'restart budget used up' });
     assert.equal(stops.length, 0);
-    h.event({ index: 1, state: 'failed', message: 'restart budget used up' });
+    h.event({ index: 1, state: 'down', final: true, message: 'restart budget used up' });
     assert.equal(stops.length, 1);
     assert.equal(stops[0].rule, 'servers_down');
     assert.equal(stops[0].server, 'http://127.0.0.1:8001');
     assert.deepEqual(h.status(() => 0).map((s) => s.state), ['down', 'down']);
   });
 
+  it('given endpoints all down (not for good) do not stop the run at once: the time limit decides', () => {
+    const { h, stops } = make(2);
+    h.event({ index: 0, state: 'down', final: false, message: '/health failed' });
+    h.event({ index: 1, state: 'down', final: false, message: '/health failed' });
+    assert.equal(stops.length, 0);
+  });
+
   it('no server up for the limit stops the run; a server back in time resets the clock', () => {
     const { h, stops } = make(1, 1000);
-    h.event({ index: 0, state: 'down', message: '/health failed' });
+    h.event({ index: 0, state: 'down', final: false, message: '/health failed' });
     h.tick(0);
     h.tick(900);
-    h.event({ index: 0, state: 'up', message: 'answering again' });
+    h.event({ index: 0, state: 'up', final: false, message: 'answering again' });
     h.tick(950);
-    h.event({ index: 0, state: 'down', message: '/health failed' });
+    h.event({ index: 0, state: 'down', final: false, message: '/health failed' });
     h.tick(1500);
     h.tick(2400);
     assert.equal(stops.length, 0);
@@ -57,7 +64,7 @@ describe('runner unit: server health', () => {
     h.handOver((i) => (i === 1 ? 'down' : 'up'));
     assert.deepEqual(changes, [[1, false]]);
     h.close();
-    h.event({ index: 0, state: 'down', message: 'stopped' });
+    h.event({ index: 0, state: 'down', final: false, message: 'stopped' });
     assert.deepEqual(changes, [[1, false]]);
     assert.equal(h.status(() => 0)[0].state, 'up');
   });
