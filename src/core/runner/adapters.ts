@@ -59,7 +59,7 @@ export async function startServers(opts: RunOptions, layout: PackageLayout, log:
     ? await useEndpoints(opts.endpoints, { log: sink })
     : await launchServers({ layout, ngpu: opts.ngpu, maxSeqs: opts.maxSeqs, gpuUtil: opts.gpuUtil, vllmBin: opts.vllmBin, basePort: opts.basePort, log: sink });
   try {
-    // Which model, and whether each server holds the protocol's context (ContextCapacityError if not).
+    // Which model, and whether each server holds the protocol's context (ContextLengthError if not).
     const models = new Set<string>();
     for (const h of fleet.handles) {
       if (h.state !== 'up') continue;

@@ -10,7 +10,7 @@ import type { ChatFailure, ChatResult } from '../serving/client';
 import type { FailFastMonitor } from './failFast';
 import type { DrainControl } from './drainControl';
 import type { RunStopper } from './runStopper';
-import { ContextCapacityError, refusalContextLength } from './servers';
+import { contextShortfallOfRefusal } from '../serving/contextLength';
 
 /** A re-queued request goes to another server at most this many times before it is a failure. */
 export const MAX_REQUEUES = 3;
@@ -59,11 +59,9 @@ export class RequestChannel {
     }
     this.run.stopper.trip(this.run.monitor.request({ server: index, ok: false, kind: res.kind, message: res.message, status: res.status, expected }));
     if (res.kind === 'context') {
-      const need = this.run.contextTokens;
-      const len = refusalContextLength(res.message);
-      if (len !== null && len < need) {
-        this.run.stopper.contextTooSmall(new ContextCapacityError(`${this.endpoints[index]} refused a request with a context of ${len} tokens < ${need} `
-          + `(${res.message}); restart it with --max-model-len ${need} — the run never lowers it`));
+      const shortfall = contextShortfallOfRefusal(this.endpoints[index], res.message, this.run.contextTokens);
+      if (shortfall) {
+        this.run.stopper.contextTooSmall(shortfall);
         return { action: 'fail', contextTooSmall: true };
       }
     }

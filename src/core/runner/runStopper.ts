@@ -3,6 +3,7 @@
 // the protocol's context (contextTooSmall). Each makes the run fail with the reason in the log, the
 // status file and the last line, and asks for a drain. After a stop by reason, in-flight requests get
 // `graceMs` to end, then `cutSignal` aborts them (their units stay todo for the next run).
+import type { ContextLengthError } from '../serving/contextLength';
 import type { Trip } from './failFast';
 import { adviseFailure } from './failureAdvice';
 import type { DrainControl } from './drainControl';
@@ -76,7 +77,7 @@ export class RunStopper {
    * A server refused a request for a context below the protocol's: no request of this run is safe to
    * send. The run fails with `err` (in-flight requests finish: they are not cut).
    */
-  contextTooSmall(err: Error): void {
+  contextTooSmall(err: ContextLengthError): void {
     this.fatalError = err;
     this.drain.request('server context too small');
   }

@@ -18,6 +18,7 @@ import { realFrameStoreDir } from '../protocols/fp/frames/realStore';
 const loadExeca = () => import('execa').then((m) => m.execa);
 
 import type { ServerState } from './serverState';
+import { ContextLengthError } from './contextLength';
 
 export type { ServerState } from './serverState';
 
@@ -57,13 +58,8 @@ export interface ServerHandle {
   readonly upSignal: AbortSignal;
 }
 
-/** The server cannot hold the protocol's context: the run must stop; lowering it is never an option. */
-export class ContextLengthError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ContextLengthError';
-  }
-}
+// The server cannot hold the protocol's context: the run must stop; lowering it is never an option.
+export { ContextLengthError } from './contextLength';
 
 export class LaunchError extends Error {
   constructor(message: string) {
@@ -314,7 +310,7 @@ class LaunchedServer extends BaseServer {
       }
       if (this.exited) {
         const tail = this.tail();
-        if (isKvCacheRefusal(tail)) throw new ContextLengthError(this.contextMessage(tail));
+        if (isKvCacheRefusal(tail)) throw new ContextLengthError(this.contextMessage(tail), { server: this.id, needed: this.opts.contextTokens, held: null });
         throw new LaunchError(`${this.id}: \`${this.bin} serve\` exited during start (${this.exitText()}); last lines of ${this.log}:\n${lastLines(tail, 15)}`);
       }
       const h = await checkHealth(this.url, this.opts.healthTimeoutMs ?? DEFAULTS.healthTimeoutMs);

@@ -2,6 +2,7 @@
 // grace, a trip names its server by URL, a context too small fails the run without a cut.
 import { strict as assert } from 'node:assert';
 import { once } from 'node:events';
+import { ContextLengthError } from '../../../../src/core/serving/contextLength';
 import { DrainControl } from '../../../../src/core/runner/drainControl';
 import { RunStopper, SystematicFailureError, tripStopReason } from '../../../../src/core/runner/runStopper';
 import type { StopReason } from '../../../../src/core/runner/statusSchema';
@@ -37,7 +38,7 @@ describe('runner unit: run stopper', () => {
   it('a context too small fails the run and drains, without cutting in-flight work', () => {
     const drain = new DrainControl(() => undefined);
     const s = new RunStopper(drain, () => undefined, 0);
-    const err = new Error('context 32768 < 65536');
+    const err = new ContextLengthError('context 32768 < 65536', { server: 'http://127.0.0.1:1', needed: 65536, held: 32768 });
     s.contextTooSmall(err);
     assert.equal(s.fatal, err);
     assert.equal(s.stopReason, null);
