@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/runner/statusSchema';
 import type { ServerState } from '../core/serving/serverState';
 import { Disposable } from './lifecycle';
-import { cellState, finishedOf, formatEta, percent, type BenchmarkView, type CellState, type CellView } from './progressData';
+import { benchmarkEtaSeconds, cellState, finishedOf, formatEta, percent, type BenchmarkView, type CellState, type CellView } from './progressData';
 import type { SweepModel } from './sweepModel';
 import { AvtimeNodes, avtimeItem, isAvtimeNode, type AvtimeNode } from './avtime/avtimeTree';
 import type { AvtimeModel } from './avtime/avtimeModel';
@@ -91,13 +91,8 @@ export class ProgressTreeProvider extends Disposable implements vscode.TreeDataP
     }
     for (const text of view.stopLines) out.push({ kind: 'message', text });
     if (view.servers.length) out.push({ kind: 'servers', servers: view.servers });
-    // The worker gives one ETA for the run; a benchmark's share is in proportion to what it has left.
-    const todoAll = view.benchmarks.reduce((a, b) => a + b.cells.reduce((x, c) => x + c.todo, 0), 0);
-    for (const bench of view.benchmarks) {
-      const todo = bench.cells.reduce((x, c) => x + c.todo, 0);
-      const eta = view.etaSeconds !== null && todoAll > 0 ? (view.etaSeconds * todo) / todoAll : null;
-      out.push({ kind: 'benchmark', bench, live: view.live, etaSeconds: todo > 0 ? eta : null });
-    }
+    // The worker gives one ETA for the run; a benchmark's share is by the tokens it has left (progressData).
+    for (const bench of view.benchmarks) out.push({ kind: 'benchmark', bench, live: view.live, etaSeconds: benchmarkEtaSeconds(view, bench) });
     if (!view.benchmarks.length) out.push({ kind: 'message', text: 'No benchmark × condition to run.' });
     return out;
   }

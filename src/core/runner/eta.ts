@@ -41,3 +41,20 @@ export function estimateEtaSeconds(x: EtaInputs): number | null {
   if (x.requestsPerMin > 0) return (x.todo / x.requestsPerMin) * 60;
   return null;
 }
+
+/** What is left of one part of the run (a benchmark) or of the whole: requests, and their tokens when known. */
+export interface LeftOver {
+  todo: number;
+  /** Predicted prompt tokens of the requests left; null when the status file does not carry them (an older worker). */
+  tokens: number | null;
+}
+
+/**
+ * A part's share of the run's ETA, measured as the run's own estimate is: by tokens when both counts
+ * carry them, else by requests. Null when the run has none or the part has nothing left.
+ */
+export function etaShare(runEtaSeconds: number | null, part: LeftOver, whole: LeftOver): number | null {
+  if (runEtaSeconds === null || part.todo === 0) return null;
+  if (part.tokens !== null && whole.tokens !== null && whole.tokens > 0) return (runEtaSeconds * part.tokens) / whole.tokens;
+  return whole.todo > 0 ? (runEtaSeconds * part.todo) / whole.todo : null;
+}

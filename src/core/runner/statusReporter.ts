@@ -22,8 +22,6 @@ export interface StatusSources {
   cells(): CellProgress[];
   inFlight(): number;
   addedThisRun(): number;
-  /** Predicted prompt tokens of the requests left. */
-  remainingTokens(): number;
   servers(): ServerStatus[];
   stopReason(): StopReason | null;
 }
@@ -64,7 +62,7 @@ export class StatusReporter {
       state: this.state, mode: this.id.mode, shard: this.id.shard, benchmarks: this.id.benchmarks, conditions: this.id.conditions,
       message: this.message, totals, cells,
       throughput: { requestsPerMin: rates.requestsPerMin, framesPerSec: rates.framesPerSec },
-      etaSeconds: estimateEtaSeconds({ todo: totals.todo, remainingTokens: this.sources.remainingTokens(), tokensPerSec: rates.tokensPerSec,
+      etaSeconds: estimateEtaSeconds({ todo: totals.todo, remainingTokens: cells.reduce((s, c) => s + (c.remainingTokens ?? 0), 0), tokensPerSec: rates.tokensPerSec,
         requestsPerMin: rates.requestsPerMin }),
       servers: this.sources.servers(), summary, stopReason: this.sources.stopReason(),
     };

@@ -19,6 +19,8 @@ export const cellProgressSchema = z.object({
    * The dry run's `failed_before`; views count them as failed until this run resolves them.
    */
   failedBefore: z.number().int().nonnegative().default(0),
+  /** Predicted prompt tokens of the cell's requests left: the ETA's measure (absent in older status files). */
+  remainingTokens: z.number().nonnegative().optional(),
 });
 export type CellProgress = z.infer<typeof cellProgressSchema>;
 

@@ -111,7 +111,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
       shard: opts.shard ? formatShard(opts.shard) : null, benchmarks: plan.benchmarks, conditions: plan.conditions,
     }, {
       cells: () => book.progress(), inFlight: () => inFlight(), addedThisRun: () => writer.added.ok + writer.added.NA + writer.added.reuse,
-      remainingTokens: () => outcomes.remainingTokens, servers: () => health?.status((i) => servers?.restarts(i) ?? 0) ?? [],
+      servers: () => health?.status((i) => servers?.restarts(i) ?? 0) ?? [],
       stopReason: () => stopper.stopReason,
     }, hooks.onStatus);
     reporter = status;

@@ -35,10 +35,10 @@ describe('runner unit: status and ETA', () => {
       const layout = new PackageLayout(dir);
       let todo = 3;
       const cells = (): CellProgress[] => [{ benchmark: 'b', condition: 'v_32', total: 5, done: 5 - todo, todo, na: 0, reuse: 0, failed: 0, noVideo: 0,
-        failedBefore: 0 }];
+        failedBefore: 0, remainingTokens: todo * 1000 }];
       const seen: WorkerStatus[] = [];
       const r = new StatusReporter(layout, { runId: 'r1', pid: 1, startedAt: 0, mode: 'pilot', shard: null, benchmarks: ['b'], conditions: ['v_32'] },
-        { cells, inFlight: () => 1, addedThisRun: () => 2, remainingTokens: () => 3000, servers: () => [], stopReason: () => null }, (s) => seen.push(s));
+        { cells, inFlight: () => 1, addedThisRun: () => 2, servers: () => [], stopReason: () => null }, (s) => seen.push(s));
       r.throughput.answered(1, 1000, Date.now());
       await r.write();
       todo = 0;

@@ -1,7 +1,6 @@
 // Where a Frames × Pixels unit's outcome goes: its row (raw record, then CSV) or its failure line, the
 // cell's count and, when that was the cell's last unit, its timing line. A failed unit takes the reuse
-// rows waiting on it down with it (SPEC §2.4: the source row must exist first). Also keeps the
-// predicted prompt tokens of the requests left, for the ETA.
+// rows waiting on it down with it (SPEC §2.4: the source row must exist first).
 import type { FailureKind, RawRecord, TimingRecord } from '../../../package/schemas';
 import type { CellBook } from '../../../runner/cells';
 import type { FailureLog, TimingLog } from '../../../runner/logs';
@@ -19,38 +18,17 @@ function isoNow(): string {
   return new Date().toISOString();
 }
 
-function predicted(u: WorkUnit): number {
-  return Number.isFinite(u.predictedPromptTokens) ? u.predictedPromptTokens! : 0;
-}
-
 export class FpOutcomes {
-  private remaining: number;
-  private readonly resolvedTodo = new Set<WorkUnit>();
-
   constructor(
     private readonly plan: WorkPlan,
     private readonly out: { writer: ResultsWriter; failures: FailureLog; timing: TimingLog; book: CellBook; runId: string },
-  ) {
-    this.remaining = plan.units.reduce((s, u) => s + (u.status === 'todo' ? predicted(u) : 0), 0);
-  }
-
-  /** Predicted prompt tokens of the todo units not yet resolved. */
-  get remainingTokens(): number {
-    return this.remaining;
-  }
-
-  private resolve(u: WorkUnit): void {
-    if (u.status !== 'todo' || this.resolvedTodo.has(u)) return;
-    this.resolvedTodo.add(u);
-    if (Number.isFinite(u.predictedPromptTokens)) this.remaining = Math.max(0, this.remaining - u.predictedPromptTokens!);
-  }
+  ) {}
 
   private async writeTiming(t: TimingRecord | null): Promise<void> {
     if (t) await this.out.timing.write({ ...t, run_id: this.out.runId, complete: true });
   }
 
   async fail(u: WorkUnit, kind: FailureKind, message: string, endpoint: string | null, attempts: number, decodeS = 0): Promise<void> {
-    this.resolve(u);
     const { failures, book } = this.out;
     await failures.write({ benchmark: u.benchmark, item_id: u.item.item_id, condition: u.condition, kind, message, endpoint, attempts, ts: isoNow() });
     await this.writeTiming(book.failed(u, kind, decodeS));
@@ -62,7 +40,6 @@ export class FpOutcomes {
   }
 
   async writeRow(u: WorkUnit, rec: RawRecord, t?: RowTiming): Promise<void> {
-    this.resolve(u);
     await this.out.writer.write(rec);
     await this.writeTiming(this.out.book.rowWritten(u, rec.status, t));
   }
