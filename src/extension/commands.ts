@@ -10,6 +10,7 @@ import { defaultRunbook, stringifyRunbook } from './runbook/format';
 import { knobEnv, readSettings, resolvePackageDir, SettingsError, type Settings } from './settings';
 import type { SweepModel } from './sweepModel';
 import type { CellView } from './progressData';
+import type { TreeNode } from './progressNodes';
 
 export const HF_TOKEN_SECRET = 'fpsweep.hfToken';
 export const RUNBOOK_FILE = 'fpsweep.fpsweep-runbook';
@@ -52,9 +53,13 @@ export class Commands extends Disposable {
     reg('fpsweep.returnResults', () => this.returnResults());
     reg('fpsweep.openRunbook', () => this.openRunbook());
     reg('fpsweep.setHfToken', () => this.setToken());
-    reg('fpsweep.openRawJsonl', (node?: { cell?: CellView }) => this.openRaw(node?.cell));
-    reg('fpsweep.openCellFailures', (node?: { cell?: CellView }) =>
-      this.host.openReport('failures', node?.cell ? { benchmark: node.cell.benchmark, condition: node.cell.condition } : undefined));
+    // From the tree's context menu on a cell row (fpTreeRows.ts puts the cell in the row's data).
+    const cellOf = (node?: TreeNode) => (node?.row.contextValue?.startsWith('cell') ? (node.row.data as CellView) : undefined);
+    reg('fpsweep.openRawJsonl', (node?: TreeNode) => this.openRaw(cellOf(node)));
+    reg('fpsweep.openCellFailures', (node?: TreeNode) => {
+      const cell = cellOf(node);
+      this.host.openReport('failures', cell ? { benchmark: cell.benchmark, condition: cell.condition } : undefined);
+    });
   }
 
   /** Settings and package, or a plain message saying what is missing. */

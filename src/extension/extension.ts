@@ -5,12 +5,17 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Commands, HF_TOKEN_SECRET } from './commands';
 import { ProgressTreeProvider } from './progressTree';
-import { ReportPanel, ReportPanelSerializer, REPORT_VIEW_TYPE } from './reports/reportPanel';
+import { treeRoots, type ProtocolSection } from './progressNodes';
+import { fpSection } from './fpTreeRows';
+import { avtimeSection } from './avtime/avtimeTreeRows';
+import { PolledRuns } from './protocolRuns';
+import { PROTOCOLS } from '../core/protocols/registry';
+import { avtimeReportSource, fpReportSource, ReportPanel, ReportPanelSerializer, REPORT_VIEW_TYPE, type ReportSources } from './reports/reportPanel';
 import { CliReportSource } from './reports/reportSource';
 import { RunbookController } from './runbook/controller';
 import { RUNBOOK_TYPE, RunbookSerializer } from './runbook/serializer';
 import { knobEnv, readSettings, resolvePackageDir, type Settings } from './settings';
-import { SweepStatusBar } from './statusBar';
+import { AvtimeStatusBar, SweepStatusBar } from './statusBar';
 import { SweepModel } from './sweepModel';
 import { formatEta, percent } from './progressData';
 import { AvtimeModel } from './avtime/avtimeModel';
@@ -46,7 +51,19 @@ export function activate(context: vscode.ExtensionContext): void {
   const avtime = new AvtimeModel((l) => output.appendLine(l));
   context.subscriptions.push(avtime);
 
-  const tree = new ProgressTreeProvider(model, avtime);
+  // The tree: one group per run type of the registry. FP and AVTime have their own rows (and models); any other
+  // protocol is polled and shown with the generic rows of its snapshots.
+  const fp = PROTOCOLS.get('fp')!;
+  const av = PROTOCOLS.get('avtime')!;
+  const sections: Record<string, () => ProtocolSection> = {
+    [fp.id]: () => fpSection({ message: model.message, view: model.current }, fp),
+    [av.id]: () => avtimeSection(avtime.runs, av),
+  };
+  const polled = new Map(PROTOCOLS.all.filter((p) => !sections[p.id]).map((p) => [p.id, new PolledRuns(p, (l) => output.appendLine(l))]));
+  polled.forEach((p) => context.subscriptions.push(p));
+  const tree = new ProgressTreeProvider(() => treeRoots(PROTOCOLS, (p) => sections[p.id]?.(), (p) => polled.get(p.id)?.snapshots ?? []));
+  context.subscriptions.push(model.onDidChangeData(() => tree.changed()), avtime.onDidChangeRuns(() => tree.changed()));
+  polled.forEach((p) => context.subscriptions.push(p.onDidChange(() => tree.changed())));
   const view = vscode.window.createTreeView('fpsweep.progress', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(tree, view);
   const describeView = () => {
@@ -72,12 +89,12 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
 
-  context.subscriptions.push(new SweepStatusBar(model));
+  context.subscriptions.push(new SweepStatusBar(model), new AvtimeStatusBar(avtime));
 
   const fpReports = new CliReportSource({ distDir, packageDir, env, onDidChangeProgress: model.onDidChangeData });
   const avtimeReports = new HostAvtimeReportSource(avtime);
   context.subscriptions.push(fpReports, avtimeReports);
-  const reports = { fp: fpReports, avtime: avtimeReports };
+  const reports: ReportSources = { fp: fpReportSource(fpReports), avtime: avtimeReportSource(avtimeReports) };
   context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, new ReportPanelSerializer(context.extensionUri, reports)));
   const openAvtimeReport = (root: string) => void ReportPanel.show(context.extensionUri, reports, 'avtime', undefined, root);
   context.subscriptions.push(new AvtimeCommands({ distDir, model: avtime, output, openReport: openAvtimeReport }));

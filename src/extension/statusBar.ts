@@ -1,9 +1,21 @@
-// One status bar item: overall progress and ETA; a click reveals the progress tree.
+// Status bar items: the sweep's overall progress and ETA, and the latest AVTime run's stage and counts; a click
+// reveals the progress tree. The texts: statusBarText.ts.
 import * as vscode from 'vscode';
 import { Disposable } from './lifecycle';
-import { percent } from './progressData';
-import { etaText } from './progressTree';
 import type { SweepModel } from './sweepModel';
+import type { AvtimeModel } from './avtime/avtimeModel';
+import { avtimeStatusText, sweepStatusText, type StatusText } from './statusBarText';
+
+function show(item: vscode.StatusBarItem, t: StatusText | undefined): void {
+  if (!t) {
+    item.hide();
+    return;
+  }
+  item.text = t.text;
+  item.tooltip = t.tooltip;
+  item.accessibilityInformation = { label: t.aria };
+  item.show();
+}
 
 export class SweepStatusBar extends Disposable {
   private readonly item = this._register(vscode.window.createStatusBarItem('fpsweep.status', vscode.StatusBarAlignment.Left, 50));
@@ -18,19 +30,23 @@ export class SweepStatusBar extends Disposable {
 
   private update(): void {
     const v = this.model.current;
-    if (!v) {
-      this.item.hide();
-      return;
-    }
-    const pct = percent(v.finished, v.total);
-    const eta = v.live ? etaText(v.etaSeconds) : '';
-    const icon = v.live ? '$(sync~spin)' : v.failed ? '$(warning)' : '$(pulse)';
-    const what = v.live ? v.mode ?? 'run' : 'sweep';
-    this.item.text = `${icon} fpsweep ${what} ${pct}%${eta ? ` · ${eta}` : ''}`;
-    this.item.tooltip = `${v.finished} of ${v.total} rows finished${v.failed ? `, ${v.failed} failed` : ''}` +
-      `${v.live ? ` — worker ${v.state}` : ' — no worker running (counted from the artifacts)'}` +
-      `${v.summary ? `\n${v.summary}` : ''}\nClick to show the progress tree.`;
-    this.item.accessibilityInformation = { label: this.item.text.replace(/\$\([^)]*\)\s*/g, '') };
-    this.item.show();
+    show(this.item, v ? sweepStatusText(v) : undefined);
+  }
+}
+
+export class AvtimeStatusBar extends Disposable {
+  private readonly item = this._register(vscode.window.createStatusBarItem('fpsweep.avtimeStatus', vscode.StatusBarAlignment.Left, 49));
+
+  constructor(private readonly model: AvtimeModel) {
+    super();
+    this.item.name = 'fpsweep AVTime run';
+    this.item.command = 'fpsweep.progress.focus';
+    this._register(model.onDidChangeRuns(() => this.update()));
+    this.update();
+  }
+
+  private update(): void {
+    const v = this.model.latest;
+    show(this.item, v ? avtimeStatusText(v) : undefined);
   }
 }

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { AvtimeRunView } from '../../src/core/protocols/avtime/progress';
 import { viewKey } from '../../src/core/protocols/avtime/progress';
-import { AvtimeNodes, type AvtimeNode } from '../../src/extension/avtime/avtimeNodes';
+import { avtimeRunRow, avtimeSection } from '../../src/extension/avtime/avtimeTreeRows';
+import { groupRow, NodeStore, type TreeNode } from '../../src/extension/progressNodes';
 import { diffRuns, formatAvtimeStatus, latestRun, passText, runText, shardText, stageText } from '../../src/extension/avtime/avtimeTreeData';
 
 function view(runId: string, over: Partial<AvtimeRunView> = {}): AvtimeRunView {
@@ -62,40 +63,25 @@ describe('AVTime tree text', () => {
   });
 });
 
-describe('AVTime tree nodes', () => {
-  const source = (views: AvtimeRunView[]) => {
-    const s = { runs: views, get: (root: string) => s.runs.find((v) => v.outputRoot === root) };
-    return s;
-  };
-
-  it('a run keeps its node object across reads (so firing it refreshes that node), its view updated', () => {
-    const s = source([view('a'), view('b')]);
-    const nodes = new AvtimeNodes(s);
-    const [a, b] = nodes.runNodes();
-    s.runs = [view('a', { state: 'done' }), view('b')];
-    const changed = nodes.changedNodes(['/o/a']);
-    assert.equal(changed.length, 1);
-    assert.equal(changed[0], a);
-    assert.equal(a.run.state, 'done');
-    assert.equal(nodes.runNodes()[1], b);
-    s.runs = [view('b')];
-    assert.deepEqual(nodes.runNodes(), [b]);
-  });
-
+describe('AVTime tree rows', () => {
   it('stages under a run, shards under infer, passes under judge; getParent walks back to the group', () => {
-    const nodes = new AvtimeNodes(source([view('a')]));
-    const [run] = nodes.children(nodes.group);
-    const stages = nodes.children(run);
-    assert.deepEqual(stages.map((n) => (n.kind === 'avtimeStage' ? n.stage.name : n.kind)), ['inputs', 'infer', 'normalize', 'judge', 'score']);
-    const shards = nodes.children(stages[1]);
-    const passes = nodes.children(stages[3]);
-    assert.deepEqual(shards.map((n) => n.kind), ['avtimeShard']);
-    assert.deepEqual(passes.map((n) => n.kind), ['avtimePass']);
-    assert.deepEqual(nodes.children(stages[0]), []);
-    const chain: AvtimeNode[] = [];
-    for (let n: AvtimeNode | undefined = shards[0]; n; n = nodes.parent(n)) chain.push(n);
-    assert.deepEqual(chain.map((n) => n.kind), ['avtimeShard', 'avtimeStage', 'avtimeRun', 'avtimeGroup']);
-    assert.equal(chain[2], run);
-    assert.equal(chain[3], nodes.group);
+    const store = new NodeStore();
+    store.update([groupRow(avtimeSection([view('a')], { id: 'avtime', title: 'AVTime-Bench' }))]);
+    const [group] = store.roots;
+    const [run] = group.children;
+    assert.equal(run.row.contextValue, 'avtimeRun');
+    assert.equal(run.row.root, '/o/a');
+    assert.deepEqual(run.children.map((n) => n.row.label), ['inputs', 'infer', 'normalize', 'judge', 'score']);
+    assert.deepEqual(run.children[1].children.map((n) => n.id), ['avtime:/o/a:shard:0']);
+    assert.deepEqual(run.children[3].children.map((n) => n.id), ['avtime:/o/a:pass:2']);
+    // infer and judge are expandable before their shards or passes exist; the others are leaves.
+    const empty = avtimeRunRow(view('b', { shards: [], passes: [] }));
+    assert.deepEqual(empty.children.map((c) => c.collapsible), ['none', 'expanded', 'none', 'expanded', 'none']);
+    const chain: string[] = [];
+    for (let n: TreeNode | undefined = run.children[1].children[0]; n; n = n.parent) chain.push(n.id);
+    assert.deepEqual(chain, ['avtime:/o/a:shard:0', 'avtime:/o/a:stage:infer', 'avtime:/o/a', 'group:avtime']);
+    // The accessibility labels the e2e reads are the texts of avtimeTreeData.ts.
+    assert.equal(run.row.aria, runText(view('a')).aria);
+    assert.equal(run.children[1].children[0].row.aria, shardText('a', view('a').shards[0]).aria);
   });
 });

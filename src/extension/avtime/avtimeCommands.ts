@@ -8,7 +8,7 @@ import { knobEnv, readSettings } from '../settings';
 import type { AvtimeModel } from './avtimeModel';
 import { avtimeFolders, readAvtimeSettings, workspaceFolder } from './avtimeSettings';
 import { avtimeCliArgs, isPlainRunId, newRunId } from './avtimeSettingsModel';
-import type { AvtimeRunNode } from './avtimeTree';
+import type { TreeNode } from '../progressNodes';
 
 export interface AvtimeCommandHost {
   distDir: string;
@@ -29,7 +29,7 @@ export class AvtimeCommands extends Disposable {
         }
       }));
     reg('fpsweep.avtime.start', (opts?: { runId?: string }) => this.start(opts?.runId));
-    reg('fpsweep.avtime.openReport', (node?: AvtimeRunNode) => this.openReport(node));
+    reg('fpsweep.avtime.openReport', (node?: TreeNode) => this.openReport(node));
   }
 
   private async start(givenId?: string): Promise<void> {
@@ -59,8 +59,9 @@ export class AvtimeCommands extends Disposable {
     void vscode.window.showInformationMessage(`fpsweep: AVTime run ${runId} started in the background worker. ${lastLine(r.stdout)}`);
   }
 
-  private async openReport(node?: AvtimeRunNode): Promise<void> {
-    if (node?.kind === 'avtimeRun') return this.host.openReport(node.root);
+  private async openReport(node?: TreeNode): Promise<void> {
+    // From the tree's context menu on a run row: that run.
+    if (node?.row.contextValue === 'avtimeRun' && node.row.root) return this.host.openReport(node.row.root);
     await this.host.model.refresh();
     const runs = this.host.model.runs;
     if (!runs.length) {

@@ -14,6 +14,14 @@ export const REPORT_TITLES: Record<ReportKind, string> = {
   avtime: 'AVTime-Bench',
 };
 
+/** The protocol (core/protocols/registry.ts id) whose report a kind shows: the panel asks that protocol's source. */
+export const REPORT_PROTOCOL: Record<ReportKind, string> = {
+  timing: 'fp',
+  failures: 'fp',
+  checks: 'fp',
+  avtime: 'avtime',
+};
+
 export interface CellFocus {
   benchmark: string;
   condition: string;

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
 import type { AvtimeReportSource } from './avtimeSource';
-import { isReportKind, REPORT_TITLES, type CellFocus, type HostNotice, type HostReply, type ReportKind, type ReportViewState, type WebviewRequest } from './messages';
+import { isReportKind, REPORT_PROTOCOL, REPORT_TITLES, type CellFocus, type HostNotice, type HostReply, type ReportKind, type ReportViewState, type WebviewRequest } from './messages';
 
 export const REPORT_VIEW_TYPE = 'fpsweep.report';
 
@@ -19,15 +19,57 @@ export interface ReportSource {
   onDidChange: vscode.Event<void>;
 }
 
-/** The Frames × Pixels package's reports and the AVTime runs' reports. */
-export interface ReportSources {
-  fp: ReportSource;
-  avtime: AvtimeReportSource;
+/**
+ * A protocol's reports as a panel asks for them: the report model of a run (`run`: its root; the FP package has
+ * one, the configured one), the protocol's own webview commands, the root files may be opened under, and when a
+ * run's report changed (undefined: any).
+ */
+export interface ProtocolReportSource {
+  report(run: string | undefined): Promise<unknown>;
+  /** A protocol's own request (getItem, avtimeQueries…); throws for one it does not know. */
+  request(command: string, args: unknown, run: string | undefined): Promise<unknown>;
+  rootOf(run: string | undefined): string | undefined;
+  onDidChange: vscode.Event<string | undefined>;
 }
 
-/** Panels by kind; an AVTime panel per run. */
+/** The report sources by protocol id (REPORT_PROTOCOL says which one a kind asks). */
+export type ReportSources = Readonly<Record<string, ProtocolReportSource>>;
+
+/** The Frames × Pixels package's reports as a protocol source. */
+export function fpReportSource(s: ReportSource): ProtocolReportSource {
+  return {
+    report: () => s.load(),
+    async request(command, args) {
+      if (command !== 'getItem') throw new Error(`${command}: not a Frames × Pixels request`);
+      const a = args as { benchmark?: unknown; itemId?: unknown } | undefined;
+      if (typeof a?.benchmark !== 'string' || typeof a.itemId !== 'string') throw new Error('getItem needs a benchmark and an item id');
+      return s.item(a.benchmark, a.itemId);
+    },
+    rootOf: () => s.packageDir(),
+    onDidChange: (listener, thisArg, disposables) => s.onDidChange(() => listener.call(thisArg, undefined), undefined, disposables),
+  };
+}
+
+/** The AVTime runs' reports as a protocol source: one panel per run (its output root). */
+export function avtimeReportSource(s: AvtimeReportSource): ProtocolReportSource {
+  return {
+    report: (run) => s.report(run ?? ''),
+    async request(command, args, run) {
+      if (command === 'avtimeQueries') return s.queries(run ?? '', args as never);
+      if (command === 'avtimeQuery') {
+        const a = args as { queryId?: unknown } | undefined;
+        return s.query(run ?? '', typeof a?.queryId === 'string' ? a.queryId : '');
+      }
+      throw new Error(`${command}: not an AVTime request`);
+    },
+    rootOf: (run) => run,
+    onDidChange: s.onDidChange,
+  };
+}
+
+/** Panels by kind; a panel per run for a protocol with many runs (AVTime). */
 function panelKey(kind: ReportKind, run?: string): string {
-  return kind === 'avtime' ? `avtime:${run ?? ''}` : kind;
+  return run !== undefined ? `${kind}:${run}` : kind;
 }
 
 function titleOf(s: ReportViewState): string {
@@ -54,8 +96,8 @@ export class ReportPanel extends Disposable {
   static revive(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, source: ReportSources, state: unknown): void {
     const s = state as Partial<ReportViewState> | undefined;
     const kind = isReportKind(s?.kind) ? s!.kind : 'timing';
-    // The saved run is only a name here: the AVTime source checks it is an AVTime run before reading it.
-    const run = kind === 'avtime' && typeof s?.run === 'string' ? s.run : undefined;
+    // The saved run is only a name here: the protocol's source checks it is one of its runs before reading it.
+    const run = typeof s?.run === 'string' ? s.run : undefined;
     const existing = ReportPanel.panels.get(panelKey(kind, run));
     if (existing) {
       // Two restored panels of one kind: keep the first.
@@ -65,7 +107,7 @@ export class ReportPanel extends Disposable {
     new ReportPanel(panel, extensionUri, source, { kind, focus: s?.focus, run });
   }
 
-  private readonly source: ReportSource;
+  private readonly source: ProtocolReportSource;
 
   private constructor(
     private readonly panel: vscode.WebviewPanel,
@@ -74,7 +116,10 @@ export class ReportPanel extends Disposable {
     private state: ReportViewState,
   ) {
     super();
-    this.source = sources.fp;
+    const protocol = REPORT_PROTOCOL[state.kind];
+    const source = sources[protocol];
+    if (!source) throw new Error(`no report source for protocol '${protocol}'`);
+    this.source = source;
     ReportPanel.panels.set(panelKey(state.kind, state.run), this);
     panel.title = titleOf(state);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'resources', 'fpsweep.svg');
@@ -82,8 +127,7 @@ export class ReportPanel extends Disposable {
     panel.webview.html = this.html();
     this._register(panel.onDidDispose(() => this.dispose()));
     this._register(panel.webview.onDidReceiveMessage((m) => void this.onMessage(m)));
-    if (state.kind === 'avtime') this._register(sources.avtime.onDidChange((root) => root === state.run && this.notify({ notice: 'changed' })));
-    else this._register(sources.fp.onDidChange(() => this.notify({ notice: 'changed' })));
+    this._register(source.onDidChange((root) => (root === undefined || root === state.run) && this.notify({ notice: 'changed' })));
   }
 
   override dispose(): void {
@@ -112,24 +156,8 @@ export class ReportPanel extends Disposable {
           reply({ res: this.state });
           return;
         case 'getReport':
-          reply({ res: this.state.kind === 'avtime' ? await this.sources.avtime.report(this.state.run ?? '') : await this.source.load() });
+          reply({ res: await this.source.report(this.state.run) });
           return;
-        case 'avtimeQueries':
-          if (this.state.kind !== 'avtime') throw new Error('avtimeQueries: not an AVTime panel');
-          reply({ res: await this.sources.avtime.queries(this.state.run ?? '', (m as { args?: unknown }).args as never) });
-          return;
-        case 'avtimeQuery': {
-          if (this.state.kind !== 'avtime') throw new Error('avtimeQuery: not an AVTime panel');
-          const args = (m as { args?: { queryId?: unknown } }).args;
-          reply({ res: await this.sources.avtime.query(this.state.run ?? '', typeof args?.queryId === 'string' ? args.queryId : '') });
-          return;
-        }
-        case 'getItem': {
-          const args = (m as { args?: { benchmark?: unknown; itemId?: unknown } }).args;
-          if (typeof args?.benchmark !== 'string' || typeof args.itemId !== 'string') throw new Error('getItem needs a benchmark and an item id');
-          reply({ res: await this.source.item(args.benchmark, args.itemId) });
-          return;
-        }
         case 'openFile': {
           const args = (m as { args?: { file?: unknown; line?: unknown } }).args;
           await this.openFile(args?.file, args?.line);
@@ -137,7 +165,8 @@ export class ReportPanel extends Disposable {
           return;
         }
         default:
-          reply({ err: `unknown command ${m.command}` });
+          // The protocol's own requests (getItem, avtimeQueries, avtimeQuery); it refuses one it does not know.
+          reply({ res: await this.source.request(m.command, (m as { args?: unknown }).args, this.state.run) });
       }
     } catch (err) {
       reply({ err: (err as Error).message });
@@ -146,7 +175,7 @@ export class ReportPanel extends Disposable {
 
   /** Opens a file of the package (an AVTime panel: of its run); a path from the webview is checked to stay inside it. */
   private async openFile(file: unknown, line: unknown): Promise<void> {
-    const pkg = this.state.kind === 'avtime' ? this.state.run : this.source.packageDir();
+    const pkg = this.source.rootOf(this.state.run);
     if (!pkg || typeof file !== 'string') throw new Error('no package');
     const abs = path.resolve(pkg, file);
     const rel = path.relative(pkg, abs);

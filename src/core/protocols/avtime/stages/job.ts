@@ -2,22 +2,15 @@
 // foreground, its log lines and last line on stdout (the worker's log file), the verb and options as JSON.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
 import { readLock } from '../../../runner/lock';
 import type { AvtimeStatusWriter } from './statusWriter';
 import type { AvtimeRunLayout } from './layout';
 import { spawnDetached, type DetachedWorker } from '../../../runner/control';
-import { AVTIME_VERBS, type AvtimeOptionsInput, type AvtimeVerb } from './options';
+import type { AvtimeOptionsInput, AvtimeVerb } from './options';
 import { runAvtime } from './run';
 
-export const avtimeJobSchema = z.object({
-  verb: z.enum(AVTIME_VERBS),
-  options: z.record(z.string(), z.unknown()),
-  /** The output root the parent resolved (so the worker locks the same one). */
-  outputRoot: z.string(),
-  runId: z.string(),
-});
-export type AvtimeJob = z.infer<typeof avtimeJobSchema>;
+import { avtimeJobSchema, type AvtimeJob } from './jobSchema';
+export { avtimeJobSchema, type AvtimeJob };
 
 export async function runAvtimeJob(json: string): Promise<number> {
   let job: AvtimeJob;

@@ -1,0 +1,65 @@
+// AVTime-Bench as a run type (registry.ts): a run root is an output root (progress.ts's markers); its worker job
+// is stages/job.ts's (verb, options, output root, run id); it stops by SIGTERM to the lock holder (the job ends
+// fail-closed and says so in its status file); its report is report.ts's. Delegates to the existing modules.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { liveLockHolder } from '../../runner/lock';
+import type { ProgressGroup, ProgressSnapshot, RunProtocol } from '../registry';
+import { discoverAvtimeRuns, readAvtimeProgress, type AvtimeRunView } from './progress';
+import type { AvtimeReport } from './reportTypes';
+import { avtimeJobSchema, type AvtimeJob } from './stages/jobSchema';
+
+/** Paths of the engine's state in an output root (the same as stages/layout.ts's AvtimeRunLayout). */
+const stateFile = (root: string, name: string) => path.join(path.resolve(root), '.fpsweep', name);
+
+/** The run's view as a snapshot: stages, with the shards under infer and the judge passes under judge. */
+export function avtimeSnapshot(v: AvtimeRunView): ProgressSnapshot<AvtimeRunView> {
+  const groups: ProgressGroup[] = v.stages.map((s) => ({
+    key: s.name,
+    label: s.name,
+    state: s.state,
+    done: s.done,
+    todo: s.todo,
+    failed: s.failed,
+    rows:
+      s.name === 'infer'
+        ? v.shards.map((x) => ({ key: `shard${x.shard}`, label: `shard ${x.shard}`, state: x.state, done: x.written, todo: Math.max(0, x.expected - x.written - x.failed), failed: x.failed }))
+        : s.name === 'judge'
+          ? v.passes.map((p) => ({ key: `pass${p.pass}`, label: `pass ${p.pass}`, state: p.state, done: p.done, todo: Math.max(0, p.requests - p.done - p.failed), failed: p.failed }))
+          : [],
+  }));
+  return { protocol: 'avtime', root: v.outputRoot, runId: v.runId, live: v.live, state: v.state, summary: v.summary, groups, detail: v };
+}
+
+async function stopAvtime(root: string): Promise<{ pid: number | null; signalled: boolean }> {
+  const holder = await liveLockHolder({ lockFile: stateFile(root, 'worker.lock') });
+  if (!holder) return { pid: null, signalled: false };
+  if (holder.hostname !== os.hostname()) return { pid: holder.pid, signalled: false };
+  try {
+    process.kill(holder.pid, 'SIGTERM');
+    return { pid: holder.pid, signalled: true };
+  } catch {
+    return { pid: holder.pid, signalled: false }; // it exited meanwhile
+  }
+}
+
+export const avtimeProtocol: RunProtocol<AvtimeJob, AvtimeRunView, AvtimeReport> = {
+  id: 'avtime',
+  title: 'AVTime-Bench',
+  async findRoots(dir) {
+    const own = path.resolve(dir);
+    // The folder itself may be a run (fpsweep.avtime.outputRoot pointing at one), else the runs under it.
+    if ((await discoverAvtimeRuns(path.dirname(own))).includes(own)) return [own];
+    return discoverAvtimeRuns(own);
+  },
+  statusFile: (root) => stateFile(root, 'avtime-status.json'),
+  lockFile: (root) => stateFile(root, 'worker.lock'),
+  readProgress: async (root) => avtimeSnapshot(await readAvtimeProgress(root)),
+  job: { schema: avtimeJobSchema },
+  stop: stopAvtime,
+  async report(root) {
+    const { avtimeReport, loadAvtimeRun } = await import('./report');
+    return avtimeReport(await loadAvtimeRun(root));
+  },
+};
+

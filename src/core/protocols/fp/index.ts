@@ -1,0 +1,79 @@
+// Frames × Pixels as a run type (registry.ts): a run root is a run package; its worker job is RunOptions
+// (runSweep); it stops by the stop file + SIGTERM (requestStop); its report is buildReport's. Everything here
+// delegates to the existing modules; the heavy ones (the sweep, the dry run, the report) load when called.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { PackageLayout } from '../../package/layout';
+import { runOptionsSchema, type RunOptions } from '../../runner/runOptions';
+import type { ProgressGroup, ProgressSnapshot, ProgressState, RunProtocol } from '../registry';
+import { cellState, type ProgressView } from './progress';
+import type { Report } from './report/schema';
+
+async function exists(p: string): Promise<boolean> {
+  return fs.stat(p).then(() => true, () => false);
+}
+
+/** A run package: items/samples/ (the inputs) or results/conditions_results.csv (a package with results). */
+export async function isFpPackage(dir: string): Promise<boolean> {
+  const l = new PackageLayout(dir);
+  return (await exists(l.samplesDir)) || (await exists(l.resultsCsv));
+}
+
+function runState(v: ProgressView): ProgressState {
+  if (v.live) return 'running';
+  if (v.failed > 0 || v.state === 'failed') return 'failed';
+  if (v.total > 0 && v.benchmarks.every((b) => b.cells.every((c) => c.todo === 0))) return 'done';
+  return v.finished > 0 ? 'stopped' : 'todo';
+}
+
+/** The sweep's view as a snapshot: benchmarks → conditions, each with done/todo/failed. */
+export function fpSnapshot(root: string, v: ProgressView): ProgressSnapshot<ProgressView> {
+  const groups: ProgressGroup[] = v.benchmarks.map((b) => {
+    const todo = b.cells.reduce((x, c) => x + c.todo, 0);
+    const state: ProgressState = b.failed ? 'failed' : todo === 0 ? 'done' : v.live && b.finished > 0 ? 'running' : 'todo';
+    return {
+      key: b.benchmark,
+      label: b.benchmark,
+      state,
+      done: b.finished,
+      todo,
+      failed: b.failed,
+      rows: b.cells.map((c) => ({ key: c.condition, label: c.condition, state: cellState(c, v.live), done: c.done, todo: c.todo, failed: c.failed })),
+    };
+  });
+  return { protocol: 'fp', root: path.resolve(root), runId: v.runId, live: v.live, state: runState(v), summary: v.summary, groups, detail: v };
+}
+
+/** From the live status file, else the last one recounted from the CSV, else the dry run of the package. */
+async function readFpProgress(root: string): Promise<ProgressSnapshot<ProgressView>> {
+  const layout = new PackageLayout(root);
+  const { readLiveStatus } = await import('../../runner/status');
+  const { fromWorkerStatus, fromDryRun } = await import('./progress');
+  const live = await readLiveStatus(layout);
+  if (live.status) return fpSnapshot(layout.root, fromWorkerStatus(live.status, live.alive));
+  const { dryRun, dryRunJson } = await import('./dryrun/dryRun');
+  const { DEFAULT_CONDITIONS } = await import('./rules/conditions');
+  const { dryRunJsonSchema } = await import('./dryrun/jsonSchema');
+  const report = await dryRun(layout.root, { conditions: DEFAULT_CONDITIONS });
+  return fpSnapshot(layout.root, fromDryRun(dryRunJsonSchema.parse(JSON.parse(dryRunJson(report)))));
+}
+
+export const fpProtocol: RunProtocol<RunOptions, ProgressView, Report> = {
+  id: 'fp',
+  title: 'Frames × Pixels',
+  async findRoots(dir) {
+    return (await isFpPackage(dir)) ? [path.resolve(dir)] : [];
+  },
+  statusFile: (root) => new PackageLayout(root).statusFile,
+  lockFile: (root) => new PackageLayout(root).lockFile,
+  readProgress: readFpProgress,
+  job: { schema: runOptionsSchema },
+  async stop(root) {
+    const { requestStop } = await import('../../runner/control');
+    return requestStop(new PackageLayout(root));
+  },
+  async report(root) {
+    const { buildReport } = await import('./report/buildReport');
+    return buildReport(root);
+  },
+};

@@ -1,0 +1,17 @@
+// Frames × Pixels's worker job: the sweep in this process (the worker side; the extension never loads it).
+import type { RunOptions } from '../../runner/runOptions';
+
+/** The sweep in this process, as `worker --options` always ran it: exit 2 for bad input or a held lock. */
+export async function runFpJob(options: RunOptions): Promise<number> {
+  const { runSweep } = await import('../../runner/sweep');
+  const { defaultSweepDeps } = await import('../../runner/adapters');
+  try {
+    // The summary is in runner.log already (this process's stdout is that file too).
+    return (await runSweep(options, defaultSweepDeps)).exitCode;
+  } catch (err) {
+    const e = err as Error;
+    process.stderr.write(`worker: ${e?.name === 'InputError' || e?.name === 'LockHeldError' ? e.message : e?.stack ?? String(err)}\n`);
+    return e?.name === 'InputError' || e?.name === 'LockHeldError' || e?.name === 'UsageError' ? 2 : 1;
+  }
+}
+

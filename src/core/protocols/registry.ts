@@ -1,0 +1,133 @@
+// The boundary between the engine and a protocol (a run type), as types, and the registry of run types.
+// The engine (runner/, serving/, package/, the worker, the extension's tree and panels) asks a protocol only
+// through RunProtocol: which folders are its run roots, where its status and lock are, how far a run is (a
+// ProgressSnapshot every view can show), how the detached worker runs its job, how to stop a run, its report.
+// A new run type is a folder under src/core/protocols/ exporting a RunProtocol, and one line in PROTOCOLS below.
+// Plain Node, no vscode. The protocols load their heavy modules (the sweep, the stages) only when asked to run.
+import type { z } from 'zod';
+// Type-only imports of this file in the protocols keep this from being a cycle at run time.
+import { avtimeProtocol } from './avtime';
+import { fpProtocol } from './fp';
+
+/** The state a step (a run, a stage, a cell, a shard…) is in; the tree's icons are keyed by it. */
+export type ProgressState = 'todo' | 'running' | 'done' | 'failed' | 'skipped' | 'stopped' | 'na';
+
+export interface ProgressCounts {
+  done: number;
+  todo: number;
+  failed: number;
+}
+
+/** One line under a group: an FP condition, an AVTime shard or judge pass. */
+export interface ProgressRow extends ProgressCounts {
+  /** Unique within its group. */
+  key: string;
+  label: string;
+  state: ProgressState;
+}
+
+/** A group of rows: an FP benchmark, an AVTime stage. */
+export interface ProgressGroup extends ProgressCounts {
+  /** Unique within its run. */
+  key: string;
+  label: string;
+  state: ProgressState;
+  rows: ProgressRow[];
+}
+
+/** Where one run stands, in a shape any view can show; `detail` is the protocol's own view, for its own views. */
+export interface ProgressSnapshot<Detail = unknown> {
+  protocol: string;
+  /** The run's root folder (absolute): the package, the output root. */
+  root: string;
+  runId: string | null;
+  /** A worker is running it now. */
+  live: boolean;
+  state: ProgressState;
+  /** The run's last line, when it has ended. */
+  summary: string | null;
+  groups: ProgressGroup[];
+  detail: Detail;
+}
+
+/**
+ * What the detached worker takes: `worker --protocol <id> --job '<JSON>'`, the JSON checked by `schema`. The
+ * function that runs it is the worker's (src/worker/jobRunners.ts), so the extension, which imports this
+ * registry, never bundles a sweep, a launcher or an HTTP client.
+ */
+export interface WorkerJob<Job> {
+  schema: z.ZodType<Job, z.ZodTypeDef, unknown>;
+}
+
+/** Runs a protocol's job in this process (the worker's stdout is its log); resolves to the exit code (0, 1, 2). */
+export type JobRunner<Job = any> = (job: Job) => Promise<number>;
+
+export interface StopResult {
+  /** The worker asked to stop, or null when none was running. */
+  pid: number | null;
+  signalled: boolean;
+}
+
+export interface RunProtocol<Job = unknown, Detail = unknown, ReportModel = unknown> {
+  /** Short, stable, a plain name: `fp`, `avtime`. Used in worker arguments, panel state, tree ids. */
+  readonly id: string;
+  /** For people: 'Frames × Pixels', 'AVTime-Bench'. */
+  readonly title: string;
+  /** The run roots this protocol recognises at `dir` itself or directly under it, sorted. */
+  findRoots(dir: string): Promise<string[]>;
+  /** The file the run's worker writes about once a second while it runs. */
+  statusFile(root: string): string;
+  /** The lock its worker holds while it runs. */
+  lockFile(root: string): string;
+  /** Where the run stands: from the live status file while its worker lives, else from the artifacts. */
+  readProgress(root: string): Promise<ProgressSnapshot<Detail>>;
+  readonly job: WorkerJob<Job>;
+  /** Asks the run's worker to stop (it drains or ends fail-closed, per the protocol). */
+  stop(root: string): Promise<StopResult>;
+  /** The report model the report panel shows (the same the CLI prints as JSON). */
+  report(root: string): Promise<ReportModel>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds protocols of any job/detail type
+export type AnyProtocol = RunProtocol<any, any, any>;
+
+export class ProtocolRegistry {
+  private readonly byId = new Map<string, AnyProtocol>();
+
+  constructor(protocols: readonly AnyProtocol[]) {
+    for (const p of protocols) this.add(p);
+  }
+
+  private add(p: AnyProtocol): void {
+    if (!/^[a-z][a-z0-9-]*$/.test(p.id)) throw new Error(`protocol id '${p.id}' is not a lower-case plain name`);
+    if (this.byId.has(p.id)) throw new Error(`protocol '${p.id}' is registered twice`);
+    this.byId.set(p.id, p);
+  }
+
+  /** In registration order (the tree shows them in this order). */
+  get all(): AnyProtocol[] {
+    return [...this.byId.values()];
+  }
+
+  get ids(): string[] {
+    return [...this.byId.keys()];
+  }
+
+  get(id: string): AnyProtocol | undefined {
+    return this.byId.get(id);
+  }
+
+  /** A registry with one more protocol (tests, plug-ins); this one is left as it is. */
+  with(p: AnyProtocol): ProtocolRegistry {
+    return new ProtocolRegistry([...this.all, p]);
+  }
+}
+
+/** The worker arguments that run `job` of protocol `id` (what `spawnDetached` passes as `job`). */
+export function workerJobArgs(id: string, job: unknown): string[] {
+  return ['--protocol', id, '--job', JSON.stringify(job)];
+}
+
+// The run types of this build. A new one: its folder under src/core/protocols/, and one line here.
+
+export const PROTOCOLS = new ProtocolRegistry([fpProtocol, avtimeProtocol]);

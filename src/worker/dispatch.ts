@@ -1,0 +1,56 @@
+// Which job the worker runs: `--protocol <id> --job '<JSON>'`, the protocol taken from the registry and the job
+// checked by its schema. The older forms stay as aliases (detached runs started by an older CLI, the spawners in
+// runner/control.ts and avtime/stages/job.ts): `--options '<RunOptions>'` is fp's job, `--avtime '<job>'` avtime's.
+import type { AnyProtocol, ProtocolRegistry } from '../core/protocols/registry';
+import type { JobRunners } from './jobRunners';
+
+const ALIASES: Readonly<Record<string, string>> = { '--options': 'fp', '--avtime': 'avtime' };
+
+export type WorkerCall = { protocol: AnyProtocol; job: unknown } | { usage: string };
+
+const USAGE = 'usage: worker --protocol ID --job JSON (started by `fpsweep run --detach` / `fpsweep avtime run --detach`)';
+
+/** The protocol and its checked job, or what is wrong with the arguments (exit 2). */
+export function parseWorkerArgs(argv: readonly string[], registry: ProtocolRegistry): WorkerCall {
+  let id: string | undefined;
+  let json: string | undefined;
+  const p = argv.indexOf('--protocol');
+  if (p >= 0) {
+    id = argv[p + 1];
+    const j = argv.indexOf('--job');
+    json = j >= 0 ? argv[j + 1] : undefined;
+  } else {
+    const flag = Object.keys(ALIASES).find((f) => argv.includes(f));
+    if (flag) {
+      id = ALIASES[flag];
+      json = argv[argv.indexOf(flag) + 1];
+    }
+  }
+  if (!id || !json) return { usage: USAGE };
+  const protocol = registry.get(id);
+  if (!protocol) return { usage: `worker: no protocol '${id}' (this build has: ${registry.ids.join(', ')})` };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch (err) {
+    return { usage: `worker: bad ${id} job: not JSON (${(err as Error).message})` };
+  }
+  const parsed = protocol.job.schema.safeParse(raw);
+  if (!parsed.success) return { usage: `worker: bad ${id} job: ${parsed.error.message}` };
+  return { protocol, job: parsed.data };
+}
+
+/** Runs the job the arguments name; resolves to the worker's exit code. */
+export async function runWorker(argv: readonly string[], registry: ProtocolRegistry, runners: JobRunners, stderr: (s: string) => void): Promise<number> {
+  const call = parseWorkerArgs(argv, registry);
+  if ('usage' in call) {
+    stderr(`${call.usage}\n`);
+    return 2;
+  }
+  const run = runners[call.protocol.id];
+  if (!run) {
+    stderr(`worker: protocol '${call.protocol.id}' has no job runner in this build (src/worker/jobRunners.ts)\n`);
+    return 2;
+  }
+  return run(call.job);
+}
