@@ -27,6 +27,7 @@ import { pathToFileURL } from 'node:url';
 import * as net from 'node:net';
 import sharp from 'sharp';
 import { Scheduler, longestFirstWithinWindows, type SchedTask, type SchedVideo } from '../src/core/runner/scheduler';
+import { RoundRobinDispatcher, type RoundRobinHooks } from './roundRobin';
 import { VllmClient } from '../src/core/serving/client';
 import { buildChatRequest } from '../src/core/serving/chatRequest';
 import { parseVllmMetrics } from '../src/core/serving/metrics';
@@ -243,13 +244,8 @@ async function runOnce(videos: BenchVideo[], mediaDir: string, affinity: boolean
   let prepTotal = 0;
   let failed = 0;
   // Prep slots are the scheduler's prepConcurrency (= cores): each prep holds one for its duration.
-  const sched = new Scheduler<BenchVideo>({
-    servers: urls.map((endpoint) => ({ endpoint, capacity: WORKERS })),
-    prefetch: CORES * 2 + SERVERS * 2,
-    prepConcurrency: CORES,
-    affinity,
-    warmGroups: affinity && !process.argv.includes('--no-warm'),
-  }, {
+  const options = { servers: urls.map((endpoint) => ({ endpoint, capacity: WORKERS })), prefetch: CORES * 2 + SERVERS * 2, prepConcurrency: CORES };
+  const hooks: RoundRobinHooks<BenchVideo> = {
     prepare: async (v) => {
       prepTotal += v.prepS;
       await new Promise((r) => setTimeout(r, v.prepS * 1000));
@@ -262,7 +258,10 @@ async function runOnce(videos: BenchVideo[], mediaDir: string, affinity: boolean
       if (!res.ok) failed++;
       return 'done';
     },
-  });
+  };
+  // The baseline (round-robin, no affinity) is the bench's own dispatcher, not a scheduler mode.
+  const sched = affinity ? new Scheduler<BenchVideo>({ ...options, warmGroups: !process.argv.includes('--no-warm') }, hooks)
+    : new RoundRobinDispatcher<BenchVideo>(options, hooks);
   const cpu0 = (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
   const standinCpu0 = await Promise.all(children.map((ch) => cpuSeconds(ch.pid)));
   const t0 = performance.now();

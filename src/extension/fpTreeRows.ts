@@ -2,7 +2,7 @@
 // messages, why the run stopped, the servers, then benchmark → condition. The texts and ids are the tree's
 // since it began (the e2e and screen readers read the accessibility labels).
 import type { ServerStatus } from '../core/runner/statusSchema';
-import { cellState, finishedOf, formatEta, percent, type BenchmarkView, type CellState, type CellView, type ProgressView } from './progressData';
+import { benchmarkEtaSeconds, cellState, finishedOf, formatEta, percent, type BenchmarkView, type CellState, type CellView, type ProgressView } from './progressData';
 import type { ProtocolSection, TreeRow } from './progressNodes';
 
 export interface FpTreeInput {
@@ -28,13 +28,8 @@ export function fpRows({ message, view }: FpTreeInput): TreeRow[] {
   }
   for (const text of view.stopLines) msg(text);
   if (view.servers.length) out.push(serversRow(view.servers));
-  // The worker gives one ETA for the run; a benchmark's share is in proportion to what it has left.
-  const todoAll = view.benchmarks.reduce((a, b) => a + b.cells.reduce((x, c) => x + c.todo, 0), 0);
-  for (const bench of view.benchmarks) {
-    const todo = bench.cells.reduce((x, c) => x + c.todo, 0);
-    const eta = view.etaSeconds !== null && todoAll > 0 ? (view.etaSeconds * todo) / todoAll : null;
-    out.push(benchmarkRow(bench, view.live, todo > 0 ? eta : null));
-  }
+  // The worker gives one ETA for the run; a benchmark's share is by the tokens it has left (progress.ts).
+  for (const bench of view.benchmarks) out.push(benchmarkRow(bench, view.live, benchmarkEtaSeconds(view, bench)));
   if (!view.benchmarks.length) msg('No benchmark × condition to run.');
   return out;
 }

@@ -3,6 +3,7 @@
 // per row id for as long as the row exists, each holding its parent (getParent, reveal), and says after each read
 // which nodes changed, so the tree fires those and not the whole tree (vscode-pull-request-github's
 // prsTreeDataProvider fires the node that changed the same way).
+import type { ServerState } from '../core/serving/serverState';
 import type { AnyProtocol, ProgressSnapshot, ProgressState, ProtocolRegistry } from '../core/protocols/registry';
 
 export type RowIcon =
@@ -10,10 +11,8 @@ export type RowIcon =
   | 'info'
   | 'group'
   | 'servers'
-  | 'server-up'
-  | 'server-starting'
-  | 'server-restarting'
-  | 'server-down';
+  /** A server's row: the one server-state type (core/serving/serverState.ts). */
+  | `server-${ServerState}`;
 
 /** One row of the tree, as the tree item shows it. `id` is unique in the whole tree. */
 export interface TreeRow {

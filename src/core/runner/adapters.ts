@@ -12,6 +12,7 @@ import { VllmClient } from '../serving/client';
 import type { FrameSource, FrameRequestSpec, PreparedRequestFrames, PreparedVideoFrames } from './frameSource';
 import type { RunnerLog } from './logs';
 import type { RunOptions } from './runOptions';
+import type { ServerState } from '../serving/serverState';
 import { checkServer, type ServerEvent, type ServerSet } from './servers';
 import type { SweepDeps } from './sweep';
 
@@ -27,13 +28,11 @@ export class FleetServers implements ServerSet {
     fleet.on('state', (e: ServerStateEvent) => {
       const index = fleet.handles.findIndex((h) => h.id === e.id);
       if (index < 0) return;
-      // A launched server that is `down` has used up its restarts: it is gone for this run.
-      const state = e.state === 'down' && launched ? 'failed' : e.state;
-      for (const l of this.listeners) l({ index, state, message: e.message });
+      for (const l of this.listeners) l({ index, state: e.state, final: e.final, message: e.message });
     });
   }
 
-  initialState(index: number): ServerEvent['state'] {
+  initialState(index: number): ServerState {
     return this.fleet.handles[index].state;
   }
 
@@ -60,7 +59,7 @@ export async function startServers(opts: RunOptions, layout: PackageLayout, log:
     ? await useEndpoints(opts.endpoints, { log: sink })
     : await launchServers({ layout, ngpu: opts.ngpu, maxSeqs: opts.maxSeqs, gpuUtil: opts.gpuUtil, vllmBin: opts.vllmBin, basePort: opts.basePort, log: sink });
   try {
-    // Which model, and whether each server holds the protocol's context (ContextCapacityError if not).
+    // Which model, and whether each server holds the protocol's context (ContextLengthError if not).
     const models = new Set<string>();
     for (const h of fleet.handles) {
       if (h.state !== 'up') continue;

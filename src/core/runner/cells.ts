@@ -1,5 +1,6 @@
 // Per benchmark × condition accounting for the status file and p1_timing.jsonl. A cell's timing line is
 // written when the last unit of that cell in this run is resolved (row written or failure logged).
+import { isFailedBefore } from '../package/failedBefore';
 import { unitKey } from '../package/unitKey';
 import type { WorkPlan, WorkUnit } from '../protocols/fp/plan/types';
 import type { FailureKind, TimingRecord } from '../package/schemas';
@@ -19,6 +20,8 @@ export interface Cell {
   noVideo: number;
   /** Unresolved units of this run that failed in an earlier one (a subset of `pending`). */
   failedBefore: number;
+  /** Predicted prompt tokens of the unresolved requests (todo units): what the ETA measures. */
+  remainingTokens: number;
   // timing (this run)
   infer: number;
   infer_s: number;
@@ -44,7 +47,7 @@ export class CellBook {
         const n = plan.counts.get(b)?.get(c);
         this.cells.set(key(b, c), {
           benchmark: b, condition: c, total: itemCounts.get(b) ?? 0, done: n?.done ?? 0, pending: 0,
-          na: n?.NA ?? 0, reuse: n?.reuse ?? 0, failed: 0, noVideo: 0, failedBefore: 0,
+          na: n?.NA ?? 0, reuse: n?.reuse ?? 0, failed: 0, noVideo: 0, failedBefore: 0, remainingTokens: 0,
           infer: 0, infer_s: 0, decode_s: 0, prompt_tokens: 0, naWritten: 0, reuseWritten: 0, firstAt: null, timingWritten: false,
         });
       }
@@ -52,9 +55,9 @@ export class CellBook {
     for (const u of plan.units) {
       const c = this.of(u);
       c.pending++;
-      const k = unitKey(u.benchmark, u.item.item_id, u.condition);
-      if ((u.status === 'todo' || u.status === 'reuse') && failedKeys.has(k)) {
-        this.retrying.add(k);
+      c.remainingTokens += tokensOf(u);
+      if (isFailedBefore(u, failedKeys)) {
+        this.retrying.add(unitKey(u.benchmark, u.item.item_id, u.condition));
         c.failedBefore++;
       }
     }
@@ -62,6 +65,7 @@ export class CellBook {
 
   /** A unit is resolved (row written or failure logged): it no longer counts as failed before. */
   private resolved(u: WorkUnit, c: Cell): void {
+    c.remainingTokens = Math.max(0, c.remainingTokens - tokensOf(u));
     if (this.retrying.size === 0) return; // the usual case: no key to build per row
     if (this.retrying.delete(unitKey(u.benchmark, u.item.item_id, u.condition))) c.failedBefore--;
   }
@@ -70,7 +74,7 @@ export class CellBook {
     let c = this.cells.get(key(u.benchmark, u.condition));
     if (!c) {
       // v_32 added for reuse rows only (the plan lists it among its conditions too, but be safe)
-      c = { benchmark: u.benchmark, condition: u.condition, total: 0, done: 0, pending: 0, na: 0, reuse: 0, failed: 0, noVideo: 0, failedBefore: 0,
+      c = { benchmark: u.benchmark, condition: u.condition, total: 0, done: 0, pending: 0, na: 0, reuse: 0, failed: 0, noVideo: 0, failedBefore: 0, remainingTokens: 0,
         infer: 0, infer_s: 0, decode_s: 0, prompt_tokens: 0, naWritten: 0, reuseWritten: 0, firstAt: null, timingWritten: false };
       this.cells.set(key(u.benchmark, u.condition), c);
     }
@@ -123,8 +127,14 @@ export class CellBook {
     return [...this.cells.values()].filter((c) => c.total > 0 || c.pending > 0).map((c) => ({
       benchmark: c.benchmark, condition: c.condition, total: Math.max(c.total, c.done + c.pending + c.failed + c.noVideo),
       done: c.done, todo: c.pending, na: c.na, reuse: c.reuse, failed: c.failed, noVideo: c.noVideo, failedBefore: c.failedBefore,
+      remainingTokens: c.remainingTokens,
     }));
   }
+}
+
+/** A todo unit's predicted prompt tokens (0 for units without a request, or without a prediction). */
+function tokensOf(u: WorkUnit): number {
+  return u.status === 'todo' && Number.isFinite(u.predictedPromptTokens) ? u.predictedPromptTokens! : 0;
 }
 
 function key(b: string, c: string): string {

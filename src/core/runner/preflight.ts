@@ -15,7 +15,7 @@ import type { FrameRef } from '../serving/chatRequest';
 import type { FrameSource } from './frameSource';
 import { adviseFailure } from './failureAdvice';
 import { preflightRecordSchema, type PreflightRecord, type PreflightServer, type PreflightUnit } from './preflightSchema';
-import { unitRequestBody } from './unitRequest';
+import { unitRequestBody } from '../protocols/fp/sweep/unitRequest';
 
 /** Finish reasons of a normal answer (vLLM 0.11's OpenAI layer: the stop string/EOS, or max_tokens reached). */
 export const KNOWN_FINISH_REASONS = ['stop', 'length'] as const;

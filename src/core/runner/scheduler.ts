@@ -73,8 +73,6 @@ export interface SchedulerOptions {
   prepConcurrency: number;
   /** Gate a group's followers behind its first request (prefix-cache warm-up). Default true. */
   warmGroups?: boolean;
-  /** Affinity routing; false = every request to the next server in turn (the bench's baseline). */
-  affinity?: boolean;
 }
 
 interface GroupState {
@@ -92,15 +90,25 @@ interface VideoState<V extends SchedVideo> {
   server: number | null;
   remainingCost: number;
   finished: boolean;
+  /** A stolen group's own state points at the video it was taken from (which finishes after it); null otherwise. */
+  parent: VideoState<V> | null;
 }
 
-interface ServerState extends SchedServerInfo {
+/** A server as the scheduler keeps it. */
+interface ServerSlot<V extends SchedVideo> extends SchedServerInfo {
   up: boolean;
   lastPull: number;
   inflight: number;
   /** Groups' first requests in flight: the ones that bring prefill work (followers hit the cache). */
   leaders: number;
-  open: VideoState<SchedVideo>[];
+  open: VideoState<V>[];
+}
+
+/** A task picked for a server, with its group and the video state it comes from. */
+interface Picked<V extends SchedVideo> {
+  task: SchedTask;
+  group: GroupState;
+  video: VideoState<V>;
 }
 
 export interface SchedulerStats {
@@ -148,7 +156,7 @@ export function longestFirstWithinWindows<V extends SchedVideo>(videos: readonly
 }
 
 export class Scheduler<V extends SchedVideo> {
-  private readonly servers: ServerState[];
+  private readonly servers: ServerSlot<V>[];
   private readonly ready: VideoState<V>[] = [];
   private readonly requeues = new Map<string, number>();
   private source: Iterator<V> | null = null;
@@ -157,7 +165,6 @@ export class Scheduler<V extends SchedVideo> {
   private inflightTotal = 0;
   private draining = false;
   private fatal: unknown = null;
-  private rr = 0;
   private pulls = 0;
   private resolveDone: (() => void) | null = null;
   private rejectDone: ((e: unknown) => void) | null = null;
@@ -194,7 +201,7 @@ export class Scheduler<V extends SchedVideo> {
       // Its videos go back to the pool with what has not been sent; in-flight ones come back as requeue.
       for (const v of s.open) {
         v.server = null;
-        if (!v.finished && this.hasPending(v)) this.ready.push(v as VideoState<V>);
+        if (!v.finished && this.hasPending(v)) this.ready.push(v);
       }
       s.open = [];
     }
@@ -210,7 +217,7 @@ export class Scheduler<V extends SchedVideo> {
     };
   }
 
-  private hasPending(v: VideoState<SchedVideo>): boolean {
+  private hasPending(v: VideoState<V>): boolean {
     return v.groups.some((g) => g.pending.length > 0);
   }
 
@@ -225,7 +232,7 @@ export class Scheduler<V extends SchedVideo> {
     const groups = [...byGroup.values()];
     for (const g of groups) g.pending.sort((a, b) => b.cost - a.cost);
     groups.sort((a, b) => b.cost - a.cost);
-    return { video, groups, inflight: 0, server: null, remainingCost: groups.reduce((s, g) => s + g.cost, 0), finished: false };
+    return { video, groups, inflight: 0, server: null, remainingCost: groups.reduce((s, g) => s + g.cost, 0), finished: false, parent: null };
   }
 
   private fail(err: unknown): void {
@@ -263,7 +270,7 @@ export class Scheduler<V extends SchedVideo> {
   }
 
   /** Next dispatchable task of a video, honouring the group warm-up gate. */
-  private nextTask(v: VideoState<SchedVideo>, leaders = true): { task: SchedTask; group: GroupState } | null {
+  private nextTask(v: VideoState<V>, leaders = true): { task: SchedTask; group: GroupState } | null {
     const warm = this.opts.warmGroups !== false;
     for (const g of v.groups) {
       if (g.pending.length === 0 || (!leaders && !g.started)) continue;
@@ -273,7 +280,7 @@ export class Scheduler<V extends SchedVideo> {
   }
 
   /** A group's first request for this server: from its open videos, else from a newly pulled video. */
-  private nextLeader(s: ServerState): { task: SchedTask; group: GroupState; video: VideoState<SchedVideo> } | null {
+  private nextLeader(s: ServerSlot<V>): Picked<V> | null {
     for (const v of s.open) {
       const g = v.groups.find((x) => !x.started && x.pending.length > 0);
       if (g) return { task: g.pending.shift()!, group: g, video: v };
@@ -282,7 +289,7 @@ export class Scheduler<V extends SchedVideo> {
   }
 
   /** Opens the best prepared video on server `s` and returns its next task (null: none ready). */
-  private pullFor(s: ServerState): { task: SchedTask; group: GroupState; video: VideoState<SchedVideo> } | null {
+  private pullFor(s: ServerSlot<V>): Picked<V> | null {
     const v = this.pullReady();
     if (!v) return null;
     s.lastPull = ++this.pulls;
@@ -310,8 +317,8 @@ export class Scheduler<V extends SchedVideo> {
    * MIN_LEADERS_IN_FLIGHT so that a server running dry can take them instead of idling while the
    * other works through a queue of prefills.
    */
-  private steal(thief: ServerState): { task: SchedTask; group: GroupState; video: VideoState<SchedVideo> } | null {
-    let found: { group: GroupState; video: VideoState<SchedVideo> } | null = null;
+  private steal(thief: ServerSlot<V>): Picked<V> | null {
+    let found: { group: GroupState; video: VideoState<V> } | null = null;
     for (const s of this.servers) {
       if (s === thief || (s.inflight < s.capacity && !this.inTail())) continue;
       for (const v of s.open) {
@@ -325,14 +332,14 @@ export class Scheduler<V extends SchedVideo> {
     const { group, video } = found;
     video.groups = video.groups.filter((g) => g !== group);
     video.remainingCost -= group.cost;
-    const moved: VideoState<SchedVideo> = { video: video.video, groups: [group], inflight: 0, server: thief.index, remainingCost: group.cost, finished: false };
-    (moved as VideoState<SchedVideo> & { parent?: VideoState<SchedVideo> }).parent = video;
+    const moved: VideoState<V> = { video: video.video, groups: [group], inflight: 0, server: thief.index, remainingCost: group.cost, finished: false,
+      parent: video };
     thief.open.push(moved);
     const task = group.pending.shift()!;
     return { task, group, video: moved };
   }
 
-  private dispatch(server: ServerState, v: VideoState<SchedVideo>, task: SchedTask, group: GroupState): void {
+  private dispatch(server: ServerSlot<V>, v: VideoState<V>, task: SchedTask, group: GroupState): void {
     const isLeader = !group.started;
     group.started = true;
     group.cost -= task.cost;
@@ -343,7 +350,7 @@ export class Scheduler<V extends SchedVideo> {
     this.inflightTotal++;
     const info: SchedServerInfo = { index: server.index, endpoint: server.endpoint, capacity: server.capacity };
     const requeues = this.requeues.get(task.key) ?? 0;
-    this.hooks.execute(task, v.video as V, info, requeues).then(
+    this.hooks.execute(task, v.video, info, requeues).then(
       (outcome) => this.settle(server, v, task, group, isLeader, outcome),
       (err) => {
         this.settle(server, v, task, group, isLeader, 'done');
@@ -352,7 +359,7 @@ export class Scheduler<V extends SchedVideo> {
     );
   }
 
-  private settle(server: ServerState, v: VideoState<SchedVideo>, task: SchedTask, group: GroupState, isLeader: boolean, outcome: TaskOutcome): void {
+  private settle(server: ServerSlot<V>, v: VideoState<V>, task: SchedTask, group: GroupState, isLeader: boolean, outcome: TaskOutcome): void {
     v.inflight--;
     server.inflight--;
     if (isLeader) server.leaders--;
@@ -365,7 +372,7 @@ export class Scheduler<V extends SchedVideo> {
       if (isLeader) group.started = false;
       // Its server is gone (or going): the video returns to the pool unless it already did.
       if (v.server === server.index && !server.up) v.server = null;
-      if (v.server === null && !this.ready.includes(v as VideoState<V>)) this.ready.push(v as VideoState<V>);
+      if (v.server === null && !this.ready.includes(v)) this.ready.push(v);
     } else if (isLeader) {
       group.leaderDone = true;
     }
@@ -373,15 +380,15 @@ export class Scheduler<V extends SchedVideo> {
     this.pump();
   }
 
-  private maybeFinish(v: VideoState<SchedVideo>): void {
+  private maybeFinish(v: VideoState<V>): void {
     if (v.finished || v.inflight > 0 || this.hasPending(v)) return;
-    const parent = (v as VideoState<SchedVideo> & { parent?: VideoState<SchedVideo> }).parent;
+    const parent = v.parent;
     v.finished = true;
     if (v.server !== null) {
       const s = this.servers[v.server];
       s.open = s.open.filter((x) => x !== v);
     }
-    const ri = this.ready.indexOf(v as VideoState<V>);
+    const ri = this.ready.indexOf(v);
     if (ri >= 0) this.ready.splice(ri, 1);
     if (parent) {
       this.maybeFinish(parent);
@@ -392,13 +399,13 @@ export class Scheduler<V extends SchedVideo> {
       v.finished = false;
       return;
     }
-    this.hooks.videoFinished?.(v.video as V);
+    this.hooks.videoFinished?.(v.video);
   }
 
-  private children(v: VideoState<SchedVideo>): VideoState<SchedVideo>[] {
-    const out: VideoState<SchedVideo>[] = [];
-    for (const s of this.servers) for (const o of s.open) if ((o as { parent?: unknown }).parent === v) out.push(o);
-    for (const o of this.ready) if ((o as { parent?: unknown }).parent === v) out.push(o);
+  private children(v: VideoState<V>): VideoState<V>[] {
+    const out: VideoState<V>[] = [];
+    for (const s of this.servers) for (const o of s.open) if (o.parent === v) out.push(o);
+    for (const o of this.ready) if (o.parent === v) out.push(o);
     return out;
   }
 
@@ -426,10 +433,6 @@ export class Scheduler<V extends SchedVideo> {
   }
 
   private fillServers(): void {
-    if (this.opts.affinity === false) {
-      this.fillRoundRobin();
-      return;
-    }
     let progress = true;
     while (progress) {
       progress = false;
@@ -439,7 +442,7 @@ export class Scheduler<V extends SchedVideo> {
         .sort((a, b) => a.inflight / a.capacity - b.inflight / b.capacity || a.lastPull - b.lastPull);
       for (const s of order) {
         if (s.inflight >= s.capacity) continue;
-        let picked: { task: SchedTask; group: GroupState; video: VideoState<SchedVideo> } | null = null;
+        let picked: Picked<V> | null = null;
         if (s.leaders < MIN_LEADERS_IN_FLIGHT) picked = this.nextLeader(s);
         const holdLeaders = this.inTail() && s.leaders >= MIN_LEADERS_IN_FLIGHT && this.servers.filter((x) => x.up).length > 1;
         // The last LEADER_SLOTS slots are kept for first requests: never all followers.
@@ -459,34 +462,6 @@ export class Scheduler<V extends SchedVideo> {
           progress = true;
         }
       }
-    }
-  }
-
-  /** Baseline for the bench: no affinity, every request to the next server in turn. */
-  private fillRoundRobin(): void {
-    for (;;) {
-      const ups = this.servers.filter((s) => s.up);
-      if (ups.length === 0) return;
-      let s: ServerState | null = null;
-      for (let k = 0; k < ups.length; k++) {
-        const c = ups[(this.rr + k) % ups.length];
-        if (c.inflight < c.capacity) {
-          s = c;
-          this.rr = (this.rr + k + 1) % ups.length;
-          break;
-        }
-      }
-      if (!s) return;
-      let picked: { task: SchedTask; group: GroupState; video: VideoState<SchedVideo> } | null = null;
-      for (const v of this.ready) {
-        const n = this.nextTask(v);
-        if (n) {
-          picked = { ...n, video: v };
-          break;
-        }
-      }
-      if (!picked) return;
-      this.dispatch(s, picked.video, picked.task, picked.group);
     }
   }
 }

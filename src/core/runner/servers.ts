@@ -3,14 +3,17 @@
 // health changes (down / restarting / up) to move work; a server that cannot serve the protocol's
 // context is a fatal condition that stops the run (the context is never lowered).
 import { z } from 'zod';
+import { ContextLengthError } from '../serving/contextLength';
 import type { VllmClient, Endpoint } from '../serving/client';
 import { MAX_MODEL_LEN, MODEL } from '../protocols/fp/rules/constants';
 
-export type ServerState = 'starting' | 'up' | 'restarting' | 'down';
+import type { ServerState } from '../serving/serverState';
 
 export interface ServerEvent {
   index: number;
-  state: ServerState | 'failed';
+  state: ServerState;
+  /** `down` for the rest of the run (the launcher gave up on it); the run goes on with the others. */
+  final: boolean;
   message?: string;
 }
 
@@ -18,23 +21,16 @@ export interface ServerSet {
   endpoints: Endpoint[];
   /** The name the servers serve the model under (the `model` field of each request). */
   servedModel: string;
-  /** Health changes; 'failed' = gave up on this server (the run goes on with the others). */
+  /** Health changes, as the launcher reports them. */
   onEvent(listener: (e: ServerEvent) => void): void;
   restarts(index: number): number;
   /** Aborted when the server stops being up: in-flight requests are cut and re-queued at once. */
   upSignal?(index: number): AbortSignal;
   /** The state at hand-over (a given endpoint may be down from the start). */
-  initialState?(index: number): ServerEvent['state'];
+  initialState?(index: number): ServerState;
   close(): Promise<void>;
 }
 
-/** A server that cannot hold the protocol's context: the run stops and reports; never lowered. */
-export class ContextCapacityError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ContextCapacityError';
-  }
-}
 
 const modelsSchema = z.object({
   data: z.array(z.object({ id: z.string(), root: z.string().optional(), max_model_len: z.number().int().optional() }).passthrough()).min(1),
@@ -42,7 +38,7 @@ const modelsSchema = z.object({
 
 /**
  * Checks one running server: which model it serves and with what context. A max_model_len below
- * 65,536 is a ContextCapacityError. Returns the served model id.
+ * 65,536 is a ContextLengthError. Returns the served model id.
  */
 export async function checkServer(client: VllmClient): Promise<{ model: string; maxModelLen: number | null }> {
   const res = await client.get('/v1/models', 10_000);
@@ -52,15 +48,11 @@ export async function checkServer(client: VllmClient): Promise<{ model: string; 
   const m = parsed.data.data.find((d) => d.id === MODEL || d.root === MODEL) ?? parsed.data.data[0];
   const len = m.max_model_len ?? null;
   if (len !== null && len < MAX_MODEL_LEN) {
-    throw new ContextCapacityError(`${client.endpoint.url} serves ${m.id} with max_model_len ${len} < ${MAX_MODEL_LEN}: `
-      + 'the fps ladders need the full context; restart it with --max-model-len 65536 (the run never lowers it)');
+    throw new ContextLengthError(`${client.endpoint.url} serves ${m.id} with max_model_len ${len} < ${MAX_MODEL_LEN}: `
+      + 'the fps ladders need the full context; restart it with --max-model-len 65536 (the run never lowers it)',
+    { server: client.endpoint.url, needed: MAX_MODEL_LEN, held: len });
   }
   return { model: m.id, maxModelLen: len };
 }
 
-/** The context length a vLLM context refusal names ("maximum model length of N", "maximum context length is N tokens"). */
-export function refusalContextLength(message: string): number | null {
-  const m = /maximum model length of (\d+)/i.exec(message) ?? /maximum context length is (\d+) tokens/i.exec(message);
-  return m ? Number(m[1]) : null;
-}
 

@@ -2,6 +2,7 @@
 // second, read by `fpsweep status`, `fpsweep stop` and the extension. Counts come from the artifacts
 // (CSV, raw JSONL, failures log) plus what is in flight; the file only adds live figures.
 import { z } from 'zod';
+import { serverStateSchema } from '../serving/serverState';
 
 export const cellProgressSchema = z.object({
   benchmark: z.string(),
@@ -18,13 +19,15 @@ export const cellProgressSchema = z.object({
    * The dry run's `failed_before`; views count them as failed until this run resolves them.
    */
   failedBefore: z.number().int().nonnegative().default(0),
+  /** Predicted prompt tokens of the cell's requests left: the ETA's measure (absent in older status files). */
+  remainingTokens: z.number().nonnegative().optional(),
 });
 export type CellProgress = z.infer<typeof cellProgressSchema>;
 
 export const serverStatusSchema = z.object({
   index: z.number().int().nonnegative(),
   endpoint: z.string(),
-  state: z.enum(['starting', 'up', 'restarting', 'down']),
+  state: serverStateSchema,
   running: z.number().nullable(),
   waiting: z.number().nullable(),
   restarts: z.number().int().nonnegative(),

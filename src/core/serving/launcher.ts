@@ -17,7 +17,10 @@ import { realFrameStoreDir } from '../protocols/fp/frames/realStore';
 // execa 9 is ESM-only: a dynamic import loads it natively under tsx (mocha) and in the esbuild bundle.
 const loadExeca = () => import('execa').then((m) => m.execa);
 
-export type ServerState = 'starting' | 'up' | 'restarting' | 'down';
+import type { ServerState } from './serverState';
+import { ContextLengthError } from './contextLength';
+
+export type { ServerState } from './serverState';
 
 export interface ServerStateEvent {
   /** "gpu0" for a launched server, the URL for an --endpoints one. */
@@ -26,6 +29,8 @@ export interface ServerStateEvent {
   url: string;
   state: ServerState;
   previous: ServerState;
+  /** `down` for the rest of the run (a launched server whose restarts are used up, or stopped). */
+  final: boolean;
   /** Why, in words a user can act on. */
   message: string;
   /** The server's log shows a CUDA out-of-memory error for this incarnation. */
@@ -53,13 +58,8 @@ export interface ServerHandle {
   readonly upSignal: AbortSignal;
 }
 
-/** The server cannot hold the protocol's context: the run must stop; lowering it is never an option. */
-export class ContextLengthError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ContextLengthError';
-  }
-}
+// The server cannot hold the protocol's context: the run must stop; lowering it is never an option.
+export { ContextLengthError } from './contextLength';
 
 export class LaunchError extends Error {
   constructor(message: string) {
@@ -199,12 +199,15 @@ abstract class BaseServer implements ServerHandle {
     return this.upController.signal;
   }
 
+  /** A `down` of this server is for good: a launched one is not down unless it gave up (or was stopped). */
+  protected readonly downIsFinal: boolean = false;
+
   setState(state: ServerState, message: string, oom = false): void {
     const previous = this.state;
     if (previous === 'up' && state !== 'up') this.upController.abort(new Error(`${this.id} ${state}: ${message}`));
     if (state === 'up' && previous !== 'up') this.upController = new AbortController();
     this.state = state;
-    this.fleet.emitState({ id: this.id, gpu: this.gpu, url: this.url, state, previous, message, oom, restarts: this.restarts, at: new Date().toISOString() });
+    this.fleet.emitState({ id: this.id, gpu: this.gpu, url: this.url, state, previous, final: state === 'down' && this.downIsFinal, message, oom, restarts: this.restarts, at: new Date().toISOString() });
   }
 
   abstract poll(): Promise<void>;
@@ -214,6 +217,7 @@ abstract class BaseServer implements ServerHandle {
 type ServerOptions = Required<Pick<GroupLaunchOptions, 'startTimeoutMs' | 'contextAdvice' | 'oomAdvice'>> & GroupLaunchOptions;
 
 class LaunchedServer extends BaseServer {
+  protected override readonly downIsFinal = true;
   private child: ResultPromise | null = null;
   private exited: { code: number | null; signal: string | null; spawnError: string | null } | null = null;
   private logOffset = 0;
@@ -306,7 +310,7 @@ class LaunchedServer extends BaseServer {
       }
       if (this.exited) {
         const tail = this.tail();
-        if (isKvCacheRefusal(tail)) throw new ContextLengthError(this.contextMessage(tail));
+        if (isKvCacheRefusal(tail)) throw new ContextLengthError(this.contextMessage(tail), { server: this.id, needed: this.opts.contextTokens, held: null });
         throw new LaunchError(`${this.id}: \`${this.bin} serve\` exited during start (${this.exitText()}); last lines of ${this.log}:\n${lastLines(tail, 15)}`);
       }
       const h = await checkHealth(this.url, this.opts.healthTimeoutMs ?? DEFAULTS.healthTimeoutMs);

@@ -159,6 +159,7 @@ describe('launcher', function () {
       const down = await waitFor(events, (e) => e.state === 'down', 15_000);
       assert.match(down.message, /\/health failed 2 times in a row.*restart budget \(0\) used up/);
       assert.equal(down.oom, false);
+      assert.equal(down.final, true, 'a launched server that used up its restarts is down for good');
     } finally {
       const pid = fleet.handles[0].pid;
       if (pid) try { process.kill(pid, 'SIGCONT'); } catch { /* gone */ }
@@ -183,6 +184,7 @@ describe('launcher', function () {
       await s.stop();
       const down = await waitFor(events, (e) => e.url === s.url && e.state === 'down', 10_000);
       assert.match(down.message, /\/health failed 2 time/);
+      assert.equal(down.final, false, 'a given endpoint that is down may answer again');
     } finally {
       await fleet.stop();
     }

@@ -4,6 +4,8 @@
 import type { DryRunJson } from './dryrun/jsonSchema';
 import type { WorkerStatus, ServerStatus } from '../../runner/statusSchema';
 import { stopReasonLines } from '../../runner/formatStatus';
+import { etaShare, type LeftOver } from '../../runner/eta';
+import { showFailedBefore } from '../../package/failedBefore';
 
 /**
  * One benchmark × condition. `done` counts rows in the CSV (any status); `todo` what is left to write
@@ -20,6 +22,8 @@ export interface CellView {
   na: number;
   reuse: number;
   failed: number;
+  /** Predicted prompt tokens of the requests left (the worker's ETA measure); absent or null when not known. */
+  remainingTokens?: number | null;
 }
 
 export interface BenchmarkView {
@@ -77,15 +81,8 @@ export function finishedOf(c: CellView): number {
   return c.done;
 }
 
-/**
- * Units still to write whose last attempt (in an earlier run) failed are shown as failed, not todo,
- * until a run asks them again: the same rule for the live worker and the dry run. `failedBefore` is a
- * subset of `todo`.
- */
-function moveFailedBefore(todo: number, failed: number, failedBefore: number): { todo: number; failed: number } {
-  const moved = Math.min(failedBefore, todo);
-  return { todo: todo - moved, failed: failed + moved };
-}
+// Units still to write whose last attempt (in an earlier run) failed are shown as failed, not todo,
+// until a run asks them again: the same rule (package/failedBefore.ts) for the live worker and the dry run.
 
 export function fromWorkerStatus(s: WorkerStatus, live: boolean): ProgressView {
   const cells: CellView[] = s.cells.map((c) => ({
@@ -93,9 +90,10 @@ export function fromWorkerStatus(s: WorkerStatus, live: boolean): ProgressView {
     condition: c.condition,
     total: c.total,
     done: c.done,
-    ...moveFailedBefore(c.todo, c.failed + c.noVideo, c.failedBefore),
+    ...showFailedBefore({ todo: c.todo, failed: c.failed + c.noVideo, failedBefore: c.failedBefore }),
     na: c.na,
     reuse: c.reuse,
+    remainingTokens: c.remainingTokens ?? null,
   }));
   const benchmarks = group(cells);
   return {
@@ -125,9 +123,10 @@ export function fromDryRun(d: DryRunJson): ProgressView {
     done: r.done,
     // Every unit is one of done / NA / reuse / todo / no_video / bad_meta: NA and reuse rows are still to
     // write; no video or an invalid meta.json is failed. failed_before is a subset of todo + reuse.
-    ...moveFailedBefore(r.todo + r.NA + r.reuse, r.no_video + (r.bad_meta ?? 0), Math.min(r.failed_before ?? 0, r.todo + r.reuse)),
+    ...showFailedBefore({ todo: r.todo + r.NA + r.reuse, failed: r.no_video + (r.bad_meta ?? 0), failedBefore: Math.min(r.failed_before ?? 0, r.todo + r.reuse) }),
     na: r.NA,
     reuse: r.reuse,
+    remainingTokens: null,
   }));
   const benchmarks = group(cells);
   return {
@@ -147,6 +146,18 @@ export function fromDryRun(d: DryRunJson): ProgressView {
     summary: null,
     stopLines: [],
   };
+}
+
+function leftOf(cells: readonly CellView[]): LeftOver {
+  return { todo: sum([...cells], (c) => c.todo), tokens: cells.every((c) => c.remainingTokens != null) ? sum([...cells], (c) => c.remainingTokens ?? 0) : null };
+}
+
+/**
+ * A benchmark's share of the worker's one ETA, measured as the worker measures it: by the predicted
+ * tokens left (a v_blind request is ~100 tokens, a capped fps one 65,000), by requests for an older status file.
+ */
+export function benchmarkEtaSeconds(view: Pick<ProgressView, 'etaSeconds' | 'benchmarks'>, bench: BenchmarkView): number | null {
+  return etaShare(view.etaSeconds, leftOf(bench.cells), leftOf(view.benchmarks.flatMap((b) => b.cells)));
 }
 
 export function percent(finished: number, total: number): number {

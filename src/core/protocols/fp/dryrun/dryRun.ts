@@ -9,7 +9,7 @@ import { readResultsCsv, type TornTail } from '../../../package/resultsCsv';
 import { buildWorkPlan } from '../plan/buildWorkPlan';
 import { emptyCounts, type UnitCounts, type WorkPlan } from '../plan/types';
 import { readFailedKeys } from '../../../package/failedKeys';
-import { unitKey } from '../../../package/unitKey';
+import { isFailedBefore } from '../../../package/failedBefore';
 import { applyShard, type ShardSpec } from '../shard/shard';
 
 export const COUNT_KEYS = ['todo', 'NA', 'reuse', 'done', 'no_video', 'bad_meta', 'context_refusals', 'failed_before'] as const;
@@ -52,7 +52,7 @@ export function countsFromPlan(plan: WorkPlan, failedKeys: ReadonlySet<string> =
   const failedBefore = new Map<string, number>();
   if (failedKeys.size) {
     for (const u of plan.units) {
-      if ((u.status === 'todo' || u.status === 'reuse') && failedKeys.has(unitKey(u.benchmark, u.item.item_id, u.condition))) {
+      if (isFailedBefore(u, failedKeys)) {
         const k = `${u.benchmark}\0${u.condition}`;
         failedBefore.set(k, (failedBefore.get(k) ?? 0) + 1);
       }

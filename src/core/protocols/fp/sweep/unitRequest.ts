@@ -1,8 +1,8 @@
 // The chat body of one unit of the plan: the one place the sweep and the pre-flight build it, so the
 // pre-flight sends exactly what the sweep will (same prompt, same frames, same parameters).
-import type { WorkUnit } from '../protocols/fp/plan';
-import { buildPromptText } from '../protocols/fp/rules/prompt';
-import { buildChatRequest, type ChatRequestBody, type FrameRef } from '../serving/chatRequest';
+import type { WorkUnit } from '../plan';
+import { buildPromptText } from '../rules/prompt';
+import { buildChatRequest, type ChatRequestBody, type FrameRef } from '../../../serving/chatRequest';
 
 export function unitRequestBody(model: string, u: WorkUnit, images: readonly FrameRef[]): ChatRequestBody {
   return buildChatRequest({ model, promptText: buildPromptText(u.item.question, u.item.options), images });

@@ -1,9 +1,9 @@
 // Raw records (SPEC §4) for the three row kinds. Every key is present; what does not apply is null.
-import type { RawRecord } from '../package/schemas';
-import type { SendPlan } from '../protocols/fp/rules/plan';
-import { buildPromptText } from '../protocols/fp/rules/prompt';
-import { predictPromptTokens } from '../protocols/fp/rules/qwenTokens';
-import type { WorkUnit } from '../protocols/fp/plan/types';
+import type { RawRecord } from '../../../package/schemas';
+import type { SendPlan } from '../rules/plan';
+import { buildPromptText } from '../rules/prompt';
+import { predictPromptTokens } from '../rules/qwenTokens';
+import type { WorkUnit } from '../plan/types';
 
 const NULL_META: RawRecord['meta'] = {
   n_frames_used: null, frame_indices: null, timestamps: null, short_side: null, width: null, height: null,
