@@ -9,6 +9,7 @@
 #       OpenCV at pool 15; (a) (c) (d) at pool 1, 2, 4, 8, 12, 16; OpenCV at pool 8.
 # second: what main's runs could not finish (their (b) threw on an empty seek, fixed since): pool 15 (a) (b) (c) (d),
 #         OpenCV at pool 15, (a) (c) at pool 1, 2, 4, 8, 12, 16, a repeat and two ffmpeg-thread variants, qwen tokens.
+# confirm: the tuned pool (4) against pool 15, interleaved, three times each; qwen tokens; OpenCV at pool 4.
 # variants: pool 15 with ffmpeg threads 1 / 2 / auto, UV pool 8 / 32, raw budget 128 MiB / 1 GiB.
 # Each step is skipped once the call nears its 10-minute limit ($DEADLINE s), so what ran comes back.
 set -u
@@ -79,6 +80,13 @@ if [ "$STAGE" = second ]; then  # what main's runs could not finish ((b) threw o
   step 35 "bench pool 15, ffmpeg threads 2: a" bench threads --pool 15 --threads 2 --phases a
   step 35 "bench pool 8, ffmpeg threads 1: a" bench threads --pool 8 --threads 1 --phases a
   step 40 "qwen tokens vs transformers" python3 "$C/qwen_tokens_transformers.py" "$C/sent_sizes.json" "$OUT/qwen_tokens_transformers.json"
+fi
+if [ "$STAGE" = confirm ]; then  # the tuned default (pool 4) against pool 15, interleaved, 3 times each
+  step 40 "qwen tokens vs transformers" python3 "$C/qwen_tokens_transformers.py" "$C/sent_sizes.json" "$OUT/qwen_tokens_transformers.json"
+  step 200 "natural package, scale $SCALE" package
+  [ -f $FP/pkg/.made ] || { echo "no package: stop"; exit 1; }
+  for r in 1 2 3; do for p in 4 15; do step 35 "confirm $r: bench pool $p (default threads): a" bench confirm --pool $p --phases a; done; done
+  step 35 "opencv pool 4" opencv 4
 fi
 if [ "$STAGE" = variants ] || [ "$STAGE" = all ]; then
   step 200 "natural package, scale $SCALE" package
