@@ -31,7 +31,7 @@ interface Ctx {
 export class Commands extends Disposable {
   constructor(private readonly host: CommandHost) {
     super();
-    const reg = (id: string, fn: (...args: any[]) => unknown) =>
+    const reg = (id: string, fn: Parameters<typeof vscode.commands.registerCommand>[1]) =>
       this._register(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         try {
           await fn(...args);

@@ -580,7 +580,8 @@ const timer = setTimeout(async () => {
   process.exit(1);
 }, TIMEOUT_S * 1000);
 
-main().then(() => {
+// No rejection handler on purpose: a throw out of main() is an unhandled rejection, which ends the run (exit 1).
+void main().then(() => {
   clearTimeout(timer);
   log(`screenshots in ${OUT}`);
   for (const f of failures) log(`FAILED ${f}`);

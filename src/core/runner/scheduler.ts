@@ -189,10 +189,6 @@ export class Scheduler<V extends SchedVideo> {
     this.pump();
   }
 
-  get isDraining(): boolean {
-    return this.draining;
-  }
-
   setServerUp(index: number, up: boolean): void {
     const s = this.servers[index];
     if (!s || s.up === up) return;
@@ -427,9 +423,9 @@ export class Scheduler<V extends SchedVideo> {
       this.resolveDone = this.rejectDone = null;
       if (this.fatal) reject?.(this.fatal);
       else resolve?.();
-    } else if (idle && this.ready.length > 0 && !this.servers.some((s) => s.up)) {
-      // every server is down: wait for setServerUp (the launcher restarts them or the run stops)
     }
+    // Idle with work ready but every server down: nothing to do here; setServerUp pumps again
+    // (the launcher restarts them or the run stops).
   }
 
   private fillServers(): void {

@@ -20,7 +20,7 @@ export interface AvtimeCommandHost {
 export class AvtimeCommands extends Disposable {
   constructor(private readonly host: AvtimeCommandHost) {
     super();
-    const reg = (id: string, fn: (...args: any[]) => unknown) =>
+    const reg = (id: string, fn: Parameters<typeof vscode.commands.registerCommand>[1]) =>
       this._register(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         try {
           await fn(...args);

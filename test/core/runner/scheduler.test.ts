@@ -63,9 +63,8 @@ describe('runner scheduler', () => {
   it('moves the work of a server that goes down to the others, and none is lost or doubled', async () => {
     const done = new Map<string, number>();
     const up = [true, true];
-    let sched: Scheduler<V>;
     let count = 0;
-    sched = new Scheduler<V>({ servers: [{ endpoint: 's0', capacity: 2 }, { endpoint: 's1', capacity: 2 }], prefetch: 3, prepConcurrency: 2 }, {
+    const sched: Scheduler<V> = new Scheduler<V>({ servers: [{ endpoint: 's0', capacity: 2 }, { endpoint: 's1', capacity: 2 }], prefetch: 3, prepConcurrency: 2 }, {
       prepare: async () => true,
       execute: async (task, _v, server) => {
         if (++count === 10) { up[0] = false; sched.setServerUp(0, false); setTimeout(() => { up[0] = true; sched.setServerUp(0, true); }, 40); }

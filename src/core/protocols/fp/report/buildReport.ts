@@ -34,7 +34,6 @@ async function readLog<T>(file: string, schema: Parameters<typeof readOptionalJs
 
 async function defaultTodo(root: string): Promise<TodoRow[]> {
   // Loaded lazily (require keeps it CommonJS for tsx and esbuild alike): only reports need the plan.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { dryRun } = require('../dryrun/dryRun') as typeof import('../dryrun/dryRun');
   const r = await dryRun(root, { conditions: DEFAULT_CONDITIONS });
   return r.rows.map((x) => ({ benchmark: x.benchmark, condition: x.condition, todo: x.todo }));

@@ -1,0 +1,61 @@
+// Lint rules for the repository (ESLint flat config). Line length and layout are prettier's job, not ESLint's.
+// TypeScript is linted type-aware: typescript-eslint's project service finds each file's project
+// (tsconfig.json for src/, test/, bench/; media/tsconfig.json for the webview).
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const unusedVars = ['error', { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_' }];
+
+export default tseslint.config(
+  {
+    ignores: ['dist/**', 'out/**', '.tmp/**', 'node_modules/**', 'test-output/**', 'demo-package/**', '.vscode-test/**'],
+  },
+  js.configs.recommended,
+  {
+    rules: {
+      'no-empty': 'error',
+      eqeqeq: ['error', 'always'],
+      // `let x; const f = () => x…; x = make(f)`: the closure needs the name before the value exists.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // no-empty lets a block with a comment pass (right for `catch { /* why */ }`); an if/else branch
+      // holding only a comment is dead code all the same.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'IfStatement > BlockStatement[body.length=0]',
+          message: 'An if/else branch with no statements is dead code: drop it (keep the comment by the code that remains).',
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.recommended],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': unusedVars,
+      '@typescript-eslint/no-floating-promises': 'error',
+      // The CLI and the worker load their own modules lazily with require() (startup time, and so a job
+      // loads only its protocol); packages still come in through `import`.
+      '@typescript-eslint/no-require-imports': ['error', { allow: ['^\\.{1,2}/'] }],
+    },
+  },
+  {
+    // Tests and the stand-ins (test doubles) read untyped JSON request bodies.
+    files: ['test/**/*.ts', 'src/standins/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Node scripts in CommonJS: the bundler script, mocha's reporter, test helper programs.
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: globals.node },
+    rules: { 'no-unused-vars': unusedVars },
+  },
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { sourceType: 'module', globals: globals.node },
+  },
+);
