@@ -60,6 +60,7 @@ export interface WorkerJob<Job> {
 }
 
 /** Runs a protocol's job in this process (the worker's stdout is its log); resolves to the exit code (0, 1, 2). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a table of runners of different jobs, each checked by its own schema
 export type JobRunner<Job = any> = (job: Job) => Promise<number>;
 
 export interface StopResult {

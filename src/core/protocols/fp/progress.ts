@@ -149,7 +149,7 @@ export function fromDryRun(d: DryRunJson): ProgressView {
 }
 
 function leftOf(cells: readonly CellView[]): LeftOver {
-  return { todo: sum([...cells], (c) => c.todo), tokens: cells.every((c) => c.remainingTokens != null) ? sum([...cells], (c) => c.remainingTokens ?? 0) : null };
+  return { todo: sum([...cells], (c) => c.todo), tokens: cells.every((c) => c.remainingTokens !== null && c.remainingTokens !== undefined) ? sum([...cells], (c) => c.remainingTokens ?? 0) : null };
 }
 
 /**
