@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PackageLayout } from '../core/package/layout';
 import { errorLine, isNotAvailable, lastLine, startCli, type CliResult } from './cli';
-import { Disposable } from './lifecycle';
+import { Disposable, registerGuardedCommand } from './lifecycle';
 import type { ReportKind } from './reports/messages';
 import { defaultRunbook, stringifyRunbook } from './runbook/format';
 import { knobEnv, readSettings, resolvePackageDir, SettingsError, type Settings } from './settings';
@@ -31,14 +31,7 @@ interface Ctx {
 export class Commands extends Disposable {
   constructor(private readonly host: CommandHost) {
     super();
-    const reg = (id: string, fn: Parameters<typeof vscode.commands.registerCommand>[1]) =>
-      this._register(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-        try {
-          await fn(...args);
-        } catch (err) {
-          void vscode.window.showErrorMessage(`fpsweep: ${(err as Error).message}`);
-        }
-      }));
+    const reg = (id: string, fn: Parameters<typeof vscode.commands.registerCommand>[1]) => this._register(registerGuardedCommand(id, fn));
     reg('fpsweep.prepare', () => this.verb('prepare', 'Preparing data', []));
     reg('fpsweep.doctor', () => this.verb('doctor', 'Doctor', []));
     reg('fpsweep.dryRun', () => this.verb('dry-run', 'Dry run', []));

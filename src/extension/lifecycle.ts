@@ -1,6 +1,6 @@
 // One Disposable base for every manager (after vscode-pull-request-github's common/lifecycle.ts):
 // whatever a manager creates is _register()ed and goes away with it, so nothing leaks on deactivate.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 
 export abstract class Disposable implements vscode.Disposable {
   private _disposed = false;
@@ -41,4 +41,15 @@ export function toDisposable(fn: () => void): vscode.Disposable {
       }
     },
   };
+}
+
+/** Registers a command whose failure is shown to the user (one line, `fpsweep: …`) instead of being lost. */
+export function registerGuardedCommand(id: string, fn: Parameters<typeof vscode.commands.registerCommand>[1]): vscode.Disposable {
+  return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+    try {
+      await fn(...args);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`fpsweep: ${(err as Error).message}`);
+    }
+  });
 }

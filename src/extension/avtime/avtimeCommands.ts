@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { errorLine, lastLine, startCli } from '../cli';
-import { Disposable } from '../lifecycle';
+import { Disposable, registerGuardedCommand } from '../lifecycle';
 import { knobEnv, readSettings } from '../settings';
 import type { AvtimeModel } from './avtimeModel';
 import { avtimeFolders, readAvtimeSettings, workspaceFolder } from './avtimeSettings';
@@ -20,14 +20,7 @@ export interface AvtimeCommandHost {
 export class AvtimeCommands extends Disposable {
   constructor(private readonly host: AvtimeCommandHost) {
     super();
-    const reg = (id: string, fn: Parameters<typeof vscode.commands.registerCommand>[1]) =>
-      this._register(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-        try {
-          await fn(...args);
-        } catch (err) {
-          void vscode.window.showErrorMessage(`fpsweep: ${(err as Error).message}`);
-        }
-      }));
+    const reg = (id: string, fn: Parameters<typeof vscode.commands.registerCommand>[1]) => this._register(registerGuardedCommand(id, fn));
     reg('fpsweep.avtime.start', (opts?: { runId?: string }) => this.start(opts?.runId));
     reg('fpsweep.avtime.openReport', (node?: TreeNode) => this.openReport(node));
   }

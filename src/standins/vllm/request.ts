@@ -84,8 +84,12 @@ export interface ParsedChat {
   promptText: string;
 }
 
-export function parseChatBody(raw: unknown, servedModelName: string): ParsedChat {
-  const r = ChatBodySchema.safeParse(raw);
+/**
+ * The checks every chat body gets, whatever the role: the request schema (one 400 naming every issue), no
+ * streaming, and the served model name (404).
+ */
+export function checkedChatBody<S extends z.ZodType<{ model: string; stream?: boolean | null }>>(schema: S, raw: unknown, servedModelName: string): z.infer<S> {
+  const r = schema.safeParse(raw);
   if (!r.success) {
     const issues = r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
     throw new RequestRefusal(400, `1 validation error for ChatCompletionRequest: ${issues}`);
@@ -95,6 +99,11 @@ export function parseChatBody(raw: unknown, servedModelName: string): ParsedChat
   if (body.model !== servedModelName) {
     throw new RequestRefusal(404, `The model \`${body.model}\` does not exist.`, 'NotFoundError');
   }
+  return body;
+}
+
+export function parseChatBody(raw: unknown, servedModelName: string): ParsedChat {
+  const body = checkedChatBody(ChatBodySchema, raw, servedModelName);
   const imageUrls: string[] = [];
   const texts: string[] = [];
   for (const m of body.messages) {

@@ -2,7 +2,7 @@
 // Field shapes follow vLLM 0.11's vllm/entrypoints/openai/protocol.py (ChatCompletionRequest,
 // ResponseFormat, JsonSchemaResponseFormat) and vllm/entrypoints/chat_utils.py (the video_url part).
 import { z } from 'zod';
-import { RequestRefusal } from '../request';
+import { checkedChatBody, RequestRefusal } from '../request';
 
 const TextPart = z.object({ type: z.literal('text'), text: z.string() });
 const VideoPart = z.object({ type: z.literal('video_url'), video_url: z.object({ url: z.string() }).passthrough() });
@@ -54,14 +54,7 @@ export interface ParsedAvtimeChat {
 
 /** Schema, stream, model name and use_audio_in_video checks, like ../request.ts parseChatBody for the FP model. */
 export function parseAvtimeBody(raw: unknown, servedModelName: string): ParsedAvtimeChat {
-  const r = AvtimeBodySchema.safeParse(raw);
-  if (!r.success) {
-    const issues = r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
-    throw new RequestRefusal(400, `1 validation error for ChatCompletionRequest: ${issues}`);
-  }
-  const body = r.data;
-  if (body.stream) throw new RequestRefusal(400, 'stand-in vLLM: streaming is not supported');
-  if (body.model !== servedModelName) throw new RequestRefusal(404, `The model \`${body.model}\` does not exist.`, 'NotFoundError');
+  const body = checkedChatBody(AvtimeBodySchema, raw, servedModelName);
   const uaiv = body.mm_processor_kwargs?.use_audio_in_video;
   if (uaiv !== undefined && typeof uaiv !== 'boolean') {
     // vLLM hands the value to the HF processor unchecked; the stand-in refuses a non-boolean so a
