@@ -147,8 +147,8 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
   }
 
   // Where the run lives, and whether it is new.
-  const targetId = modelId(opts.targetModel, opts.targetModelId, 'target');
-  const judgeId = modelId(opts.judgeModel, opts.judgeModelId, 'judge');
+  let targetId = modelId(opts.targetModel, opts.targetModelId, 'target');
+  let judgeId = modelId(opts.judgeModel, opts.judgeModelId, 'judge');
   const continuing = opts.resume || verb === 'normalize' || verb === 'judge' || verb === 'score';
   if (continuing && !opts.runId && !opts.outputRoot) throw new UsageError(`--run-id (or --output-root) is required to continue a run`);
   const runId = checkRunId(opts.runId ?? (opts.outputRoot ? path.basename(path.resolve(opts.outputRoot)) : defaultRunId(targetId, judgeId)));
@@ -173,6 +173,10 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
     const runtime: Partial<AvtimeOptions> = {};
     for (const k of RUNTIME_KEYS) if ((input as Record<string, unknown>)[k] !== undefined) (runtime as Record<string, unknown>)[k] = opts[k];
     opts = { ...stored, ...runtime, resume: opts.resume, keepGoing: opts.keepGoing };
+    // The run's model ids are the stored options' (a resume need not repeat --judge-model): they are part of
+    // the judge responses' identity (§6), so ids taken from the resume's own flags would reuse nothing.
+    targetId = modelId(opts.targetModel, opts.targetModelId, 'target');
+    judgeId = modelId(opts.judgeModel, opts.judgeModelId, 'judge');
     if (opts.keepGoing && canonical) log('--keep-going does not make a canonical run non-canonical: its target shards are never resumed');
   }
 
