@@ -199,6 +199,16 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
   const stages = stagesOf(verb);
   if (stages.includes('infer') && !opts.targetEndpoints?.length && !opts.targetModel) throw new UsageError('TARGET_MODEL (--target-model) or --target-endpoints is required');
   if (stages.includes('judge') && !opts.judgeEndpoint && !opts.judgeModel) throw new UsageError('JUDGE_MODEL (--judge-model) or --judge-endpoint is required');
+  // The topology too, before the root exists: a refusal found at server start would leave a root behind
+  // that a corrected run may not enter (immutable roots).
+  const topology = [
+    ['target', stages.includes('infer') && !opts.targetEndpoints?.length, opts.targetGpus, opts.targetTp],
+    ['judge', stages.includes('judge') && !opts.judgeEndpoint, opts.judgeGpus, opts.judgeTp],
+  ] as const;
+  for (const [role, launched, gpuGroups, tp] of topology) {
+    const bad = launched ? gpuGroups.find((g) => g.length !== tp) : undefined;
+    if (bad) throw new UsageError(`--${role}-gpus group ${bad.join(',')} has ${bad.length} GPU(s) but --${role}-tp is ${tp}: a group holds exactly TP GPUs`);
+  }
 
   if (hooks.checkOnly) return { exitCode: 0, line: `checked: ${inputs.length} target inputs, ${queries.length} queries → ${layout.root}`, outputRoot: layout.root, runId: layout.runId };
 
