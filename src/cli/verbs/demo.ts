@@ -1,22 +1,27 @@
 // fpsweep demo: the whole seed workflow on an embedded default — a generated sample package served by
 // the local stand-in vLLM when no real vLLM is installed (prepare → doctor → dry run → pilot → report →
-// full run → report → return). Each step is the same verb a user would type, run as a child process.
+// full run → report → return), then an AVTime-Bench run on a sample bench root (avtime sample → avtime run:
+// target shards, judge, six scores). Each step is the same verb a user would type, run as a child process.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseVerbArgs } from '../options';
 
 export const summary = 'the whole workflow on a generated sample package with the stand-in vLLM (no GPU needed)';
 
-const HELP = `usage: fpsweep demo [--out DIR] [--fresh]
+const HELP = `usage: fpsweep demo [--out DIR] [--fresh] [--fp-only]
 
 Makes a sample run package in DIR (default ./demo-package) unless one is there, then runs
 prepare, doctor, dry-run, the pilot, report, the full run, report and return on it, exactly as the
-seed's runbook does. Without a real vLLM (VLLM_BIN unset and no \`vllm\` on PATH) it starts the
-project's stand-in vLLM (bin/fake-vllm) on 2 pretend GPUs; NGPU, WORKERS, VLLM_BIN and
+seed's runbook does. Then the second run type, AVTime-Bench: a sample bench root in DIR-avtime/bench
+(unless there) and one \`fpsweep avtime run\` into a new output root DIR-avtime/outputs/<RUN_ID>
+(target on 2 shards, then the judge, then the six scores). Without a real vLLM (VLLM_BIN unset and no
+\`vllm\` on PATH) it starts the project's stand-in vLLM (bin/fake-vllm) on 2 pretend GPUs, which
+plays the target and the judge by the served model's name; NGPU, WORKERS, VLLM_BIN and
 FPSWEEP_STANDIN_LATENCY are honoured when set.
   --out DIR   where the sample package lives (default ./demo-package)
-  --fresh     make a new sample package even if DIR holds one`;
+  --fresh     make a new sample package (and AVTime bench) even if DIR holds one
+  --fp-only   the Frames × Pixels workflow only`;
 
 function onPath(cmd: string): boolean {
   try {
@@ -28,12 +33,13 @@ function onPath(cmd: string): boolean {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(args, { out: { type: 'string' }, fresh: { type: 'boolean' } }, HELP);
+  const v = parseVerbArgs(args, { out: { type: 'string' }, fresh: { type: 'boolean' }, 'fp-only': { type: 'boolean' } }, HELP);
   const out = path.resolve(typeof v.out === 'string' ? v.out : 'demo-package');
   const cli = process.argv[1];
   const repoRoot = path.resolve(path.dirname(cli), '..');
   const env = { ...process.env };
-  if (!env.VLLM_BIN && !onPath('vllm')) {
+  const noVllm = !env.VLLM_BIN && !onPath('vllm');
+  if (noVllm) {
     const standIn = path.join(repoRoot, 'bin', 'fake-vllm');
     if (!existsSync(standIn)) {
       process.stderr.write(`fpsweep demo: no vLLM on PATH and no stand-in at ${standIn}; set VLLM_BIN\n`);
@@ -59,6 +65,26 @@ export async function run(args: string[]): Promise<number> {
     { title: 'final report', argv: ['report', '--package', out] },
     { title: 'returns: tarball + sha256', argv: ['return', '--package', out] },
   ];
+  const avBench = path.join(`${out}-avtime`, 'bench');
+  const avRunId = `demo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')}`;
+  const avRoot = path.join(`${out}-avtime`, 'outputs', avRunId);
+  if (v['fp-only'] !== true) {
+    const freshBench = v.fresh === true || !existsSync(path.join(avBench, 'test.jsonl'));
+    if (freshBench && existsSync(avBench)) rmSync(avBench, { recursive: true, force: true });
+    // The stand-in plays the target (an "Omni" name) and the judge ("Qwen3.6") on 2 pretend GPUs; a real
+    // vLLM gets the seed's canonical topology (8 GPUs, TP 4 per target shard, the judge on all 8).
+    const useStandIn = noVllm || path.basename(env.VLLM_BIN ?? '') === 'fake-vllm';
+    const topology = useStandIn ? ['--target-gpus', '0;1', '--target-tp', '1', '--judge-gpus', '0', '--judge-tp', '1'] : [];
+    steps.push(
+      ...(freshBench ? [{ title: 'AVTime: make a sample bench root (ffmpeg, videos with audio)', argv: ['avtime', 'sample', '--out', avBench] }] : []),
+      {
+        title: 'AVTime-Bench run: target inference on 2 shards, normalize, judge, six scores',
+        argv: ['avtime', 'run', '--bench-root', avBench, '--output-root', avRoot, '--run-id', avRunId,
+          '--target-model', env.TARGET_MODEL || 'Qwen/Qwen3-Omni-30B-A3B-Instruct', '--judge-model', env.JUDGE_MODEL || 'Qwen/Qwen3.6-27B', ...topology],
+      },
+      { title: 'AVTime run status', argv: ['status', '--package', avRoot] },
+    );
+  }
   for (const [i, step] of steps.entries()) {
     process.stderr.write(`\n== demo ${i + 1}/${steps.length}: ${step.title}\n$ fpsweep ${step.argv.join(' ')}\n`);
     const r = spawnSync(process.execPath, [cli, ...step.argv], { stdio: 'inherit', env });
@@ -68,6 +94,7 @@ export async function run(args: string[]): Promise<number> {
       return code === 2 ? 2 : 1;
     }
   }
-  process.stdout.write(`demo done: package ${out}; report ${path.join(out, '.fpsweep', 'reports', 'report.md')}\n`);
+  const avLine = v['fp-only'] === true ? '' : `; AVTime run ${avRoot} (scores: ${path.join(avRoot, 'eval', avRunId, 'summary.json')})`;
+  process.stdout.write(`demo done: package ${out}; report ${path.join(out, '.fpsweep', 'reports', 'report.md')}${avLine}\n`);
   return 0;
 }

@@ -147,8 +147,8 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
   }
 
   // Where the run lives, and whether it is new.
-  const targetId = modelId(opts.targetModel, opts.targetModelId, 'target');
-  const judgeId = modelId(opts.judgeModel, opts.judgeModelId, 'judge');
+  let targetId = modelId(opts.targetModel, opts.targetModelId, 'target');
+  let judgeId = modelId(opts.judgeModel, opts.judgeModelId, 'judge');
   const continuing = opts.resume || verb === 'normalize' || verb === 'judge' || verb === 'score';
   if (continuing && !opts.runId && !opts.outputRoot) throw new UsageError(`--run-id (or --output-root) is required to continue a run`);
   const runId = checkRunId(opts.runId ?? (opts.outputRoot ? path.basename(path.resolve(opts.outputRoot)) : defaultRunId(targetId, judgeId)));
@@ -173,6 +173,10 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
     const runtime: Partial<AvtimeOptions> = {};
     for (const k of RUNTIME_KEYS) if ((input as Record<string, unknown>)[k] !== undefined) (runtime as Record<string, unknown>)[k] = opts[k];
     opts = { ...stored, ...runtime, resume: opts.resume, keepGoing: opts.keepGoing };
+    // The run's model ids are the stored options' (a resume need not repeat --judge-model): they are part of
+    // the judge responses' identity (§6), so ids taken from the resume's own flags would reuse nothing.
+    targetId = modelId(opts.targetModel, opts.targetModelId, 'target');
+    judgeId = modelId(opts.judgeModel, opts.judgeModelId, 'judge');
     if (opts.keepGoing && canonical) log('--keep-going does not make a canonical run non-canonical: its target shards are never resumed');
   }
 
@@ -195,6 +199,16 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
   const stages = stagesOf(verb);
   if (stages.includes('infer') && !opts.targetEndpoints?.length && !opts.targetModel) throw new UsageError('TARGET_MODEL (--target-model) or --target-endpoints is required');
   if (stages.includes('judge') && !opts.judgeEndpoint && !opts.judgeModel) throw new UsageError('JUDGE_MODEL (--judge-model) or --judge-endpoint is required');
+  // The topology too, before the root exists: a refusal found at server start would leave a root behind
+  // that a corrected run may not enter (immutable roots).
+  const topology = [
+    ['target', stages.includes('infer') && !opts.targetEndpoints?.length, opts.targetGpus, opts.targetTp],
+    ['judge', stages.includes('judge') && !opts.judgeEndpoint, opts.judgeGpus, opts.judgeTp],
+  ] as const;
+  for (const [role, launched, gpuGroups, tp] of topology) {
+    const bad = launched ? gpuGroups.find((g) => g.length !== tp) : undefined;
+    if (bad) throw new UsageError(`--${role}-gpus group ${bad.join(',')} has ${bad.length} GPU(s) but --${role}-tp is ${tp}: a group holds exactly TP GPUs`);
+  }
 
   if (hooks.checkOnly) return { exitCode: 0, line: `checked: ${inputs.length} target inputs, ${queries.length} queries → ${layout.root}`, outputRoot: layout.root, runId: layout.runId };
 

@@ -1,0 +1,84 @@
+// `fpsweep stop` and `fpsweep status` on an AVTime output root: status prints the run's stages, shards and
+// judge passes (progress.ts's view); stop sends the detached worker SIGTERM and --wait returns once it has
+// given the lock back. The target stub holds every answer, so the run cannot end before the stop: no race.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { main } from '../../../../../src/cli/main';
+import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
+import { readAvtimeStatus } from '../../../../../src/core/protocols/avtime/stages/statusWriter';
+import { tmpDir } from './fixtures';
+import { makeBench, judgeStub, targetStub } from './benchFixture';
+import { startStub, type Stub } from './httpStub';
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const w = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
+  let out = '';
+  let err = '';
+  process.stdout.write = ((c: string | Uint8Array) => ((out += String(c)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((c: string | Uint8Array) => ((err += String(c)), true)) as typeof process.stderr.write;
+  try {
+    return { code: await main(args), out, err };
+  } finally {
+    process.stdout.write = w.out;
+    process.stderr.write = w.err;
+  }
+}
+
+describe('fpsweep stop / status on an AVTime output root', function () {
+  this.timeout(60_000);
+  const stubs: Stub[] = [];
+  afterEach(async () => {
+    await Promise.all(stubs.splice(0).map((s) => s.close()));
+  });
+
+  it('status shows the live stages and shards; stop --wait ends the worker (SIGTERM), lock released, status says stopped', async () => {
+    const { root } = makeBench();
+    const out = path.join(tmpDir('stop'), 'r1');
+    const hold = await startStub(() => 'hang');
+    const j = await judgeStub();
+    stubs.push(hold, j);
+    const started = await cli(['avtime', 'run', '--detach', '--bench-root', root, '--output-root', out, '--run-id', 'r1', '--target-endpoints', `${hold.url},${hold.url}`, '--judge-endpoint', j.url]);
+    assert.equal(started.code, 0, started.err);
+    const layout = new AvtimeRunLayout(out, 'r1');
+    while (hold.bodies.length < 3) await new Promise((r) => setTimeout(r, 50)); // every input is held
+    // The status file is written on a timer: wait for the write that shows the held inference (the run cannot move on).
+    while ((await readAvtimeStatus(layout.statusFile))?.stages.find((x) => x.name === 'infer')?.state !== 'running') await new Promise((r) => setTimeout(r, 50));
+    const live = await cli(['status', '--package', out]);
+    assert.equal(live.code, 0, live.err);
+    assert.match(live.out, /^AVTime run r1: running \(worker alive\)/);
+    assert.match(live.out, /\n {2}inputs +done +3 done/);
+    assert.match(live.out, /\n {2}infer +running +0 done, 3 to do, 0 failed/);
+    assert.match(live.out, /\n {4}shard 0 +running +0\/2 written/);
+    assert.match(live.out, /\n {4}shard 1 +running +0\/1 written/);
+    assert.match(live.out, /\n {2}judge +todo/);
+    const stop = await cli(['stop', '--package', out, '--wait']);
+    assert.equal(stop.code, 0, stop.err);
+    assert.match(stop.out, /asked AVTime worker pid \d+ to stop \(SIGTERM sent\)\nstopped by SIGTERM \(continue with --resume\)\n$/);
+    assert.equal(fs.existsSync(layout.lockFile), false);
+    assert.equal((await readAvtimeStatus(layout.statusFile))?.state, 'failed');
+    assert.equal(fs.existsSync(path.join(out, '.fpsweep', 'stop')), false, 'no stop file: an AVTime worker is stopped by SIGTERM');
+    const after = await cli(['status', '--package', out]);
+    assert.match(after.out, /^AVTime run r1: (failed|stopped) /);
+    assert.match(after.out, /last: stopped by SIGTERM/);
+    const again = await cli(['stop', '--package', out]);
+    assert.match(again.out, /no AVTime worker is running on this output root/);
+  });
+
+  it('status on a finished run prints the six scores; --json gives the view', async () => {
+    const { root } = makeBench();
+    const out = path.join(tmpDir('stop'), 'r1');
+    const s = [await targetStub(), await targetStub(), await judgeStub()];
+    stubs.push(...s);
+    const run = await cli(['avtime', 'run', '--bench-root', root, '--output-root', out, '--run-id', 'r1', '--target-endpoints', `${s[0].url},${s[1].url}`, '--judge-endpoint', s[2].url]);
+    assert.equal(run.code, 0, run.err);
+    const st = await cli(['status', '--package', out]);
+    assert.match(st.out, /^AVTime run r1: done · /);
+    assert.match(st.out, /\n {2}score +done +14 done/);
+    assert.match(st.out, /\n {4}judge pass 1 \(512 tokens\) done +10\/10 valid, 0 failed/);
+    assert.match(st.out, /\n {2}scores: T2E-A [\d.]+ T2E-V [\d.]+ E2T-A [\d.]+ E2T-V [\d.]+ E2E-A [\d.]+ E2E-V [\d.]+\n/);
+    const json = JSON.parse((await cli(['status', '--package', out, '--json'])).out);
+    assert.equal(json.state, 'done');
+    assert.deepEqual(Object.keys(json.scores).sort(), ['E2E-A', 'E2E-V', 'E2T-A', 'E2T-V', 'T2E-A', 'T2E-V']);
+  });
+});
