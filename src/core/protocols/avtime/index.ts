@@ -1,9 +1,8 @@
 // AVTime-Bench as a run type (registry.ts): a run root is an output root (progress.ts's markers); its worker job
 // is stages/job.ts's (verb, options, output root, run id); it stops by SIGTERM to the lock holder (the job ends
 // fail-closed and says so in its status file); its report is report.ts's. Delegates to the existing modules.
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { liveLockHolder } from '../../runner/lock';
+import { requestAvtimeStop } from './control';
 import type { ProgressGroup, ProgressSnapshot, RunProtocol } from '../registry';
 import { discoverAvtimeRuns, readAvtimeProgress, type AvtimeRunView } from './progress';
 import type { AvtimeReport } from './reportTypes';
@@ -31,18 +30,6 @@ export function avtimeSnapshot(v: AvtimeRunView): ProgressSnapshot<AvtimeRunView
   return { protocol: 'avtime', root: v.outputRoot, runId: v.runId, live: v.live, state: v.state, summary: v.summary, groups, detail: v };
 }
 
-async function stopAvtime(root: string): Promise<{ pid: number | null; signalled: boolean }> {
-  const holder = await liveLockHolder({ lockFile: stateFile(root, 'worker.lock') });
-  if (!holder) return { pid: null, signalled: false };
-  if (holder.hostname !== os.hostname()) return { pid: holder.pid, signalled: false };
-  try {
-    process.kill(holder.pid, 'SIGTERM');
-    return { pid: holder.pid, signalled: true };
-  } catch {
-    return { pid: holder.pid, signalled: false }; // it exited meanwhile
-  }
-}
-
 export const avtimeProtocol: RunProtocol<AvtimeJob, AvtimeRunView, AvtimeReport> = {
   id: 'avtime',
   title: 'AVTime-Bench',
@@ -56,7 +43,7 @@ export const avtimeProtocol: RunProtocol<AvtimeJob, AvtimeRunView, AvtimeReport>
   lockFile: (root) => stateFile(root, 'worker.lock'),
   readProgress: async (root) => avtimeSnapshot(await readAvtimeProgress(root)),
   job: { schema: avtimeJobSchema },
-  stop: stopAvtime,
+  stop: requestAvtimeStop,
   async report(root) {
     const { avtimeReport, loadAvtimeRun } = await import('./report');
     return avtimeReport(await loadAvtimeRun(root));
