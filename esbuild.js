@@ -12,9 +12,7 @@ const nodeEntries = [
   { in: 'src/standins/hub/main.ts', out: 'standin-hub', shebang: true },
 ];
 // Webview front ends run in the browser.
-const webEntries = [
-  { in: 'media/src/report.ts', out: 'media/report' },
-];
+const webEntries = [{ in: 'media/src/report.ts', out: 'media/report' }];
 
 async function main() {
   const watch = process.argv.includes('--watch');
@@ -25,26 +23,30 @@ async function main() {
   const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning' };
   const contexts = [];
   for (const e of nodeEntries.filter((x) => fs.existsSync(x.in))) {
-    contexts.push(await esbuild.context({
-      ...common,
-      entryPoints: [e.in],
-      outfile: path.join('dist', e.out + '.js'),
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      external: ['vscode', 'sharp'],
-      banner: e.shebang ? { js: '#!/usr/bin/env node' } : undefined,
-    }));
+    contexts.push(
+      await esbuild.context({
+        ...common,
+        entryPoints: [e.in],
+        outfile: path.join('dist', e.out + '.js'),
+        platform: 'node',
+        target: 'node20',
+        format: 'cjs',
+        external: ['vscode', 'sharp'],
+        banner: e.shebang ? { js: '#!/usr/bin/env node' } : undefined,
+      }),
+    );
   }
   for (const e of webEntries.filter((x) => fs.existsSync(x.in))) {
-    contexts.push(await esbuild.context({
-      ...common,
-      entryPoints: [e.in],
-      outfile: path.join('dist', e.out + '.js'),
-      platform: 'browser',
-      target: 'es2022',
-      format: 'iife',
-    }));
+    contexts.push(
+      await esbuild.context({
+        ...common,
+        entryPoints: [e.in],
+        outfile: path.join('dist', e.out + '.js'),
+        platform: 'browser',
+        target: 'es2022',
+        format: 'iife',
+      }),
+    );
   }
   if (watch) {
     await Promise.all(contexts.map((c) => c.watch()));

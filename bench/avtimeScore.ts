@@ -32,10 +32,46 @@ function rand(): number {
 const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
 
-const SUBJECTS = ['a man in a grey jacket', 'a young woman', 'two children', 'the presenter', 'a crowd of people', 'a brown dog', 'the narrator', 'an old man with glasses', 'a chef'];
-const VERBS = ['speaks calmly to the camera about', 'walks slowly along', 'points at', 'laughs loudly near', 'plays a cheerful tune next to', 'explains the steps of', 'looks around', 'sings softly beside'];
-const OBJECTS = ['the busy street market', 'a wooden table covered with tools', 'the kitchen counter', 'a large red car', 'the stage lights', 'the river bank at sunset', 'a small whiteboard', 'the crowded train platform'];
-const TAILS = ['while music plays in the background', 'as a car horn sounds', 'and the audience applauds', 'with birds chirping nearby', '', '', 'while rain falls on the roof'];
+const SUBJECTS = [
+  'a man in a grey jacket',
+  'a young woman',
+  'two children',
+  'the presenter',
+  'a crowd of people',
+  'a brown dog',
+  'the narrator',
+  'an old man with glasses',
+  'a chef',
+];
+const VERBS = [
+  'speaks calmly to the camera about',
+  'walks slowly along',
+  'points at',
+  'laughs loudly near',
+  'plays a cheerful tune next to',
+  'explains the steps of',
+  'looks around',
+  'sings softly beside',
+];
+const OBJECTS = [
+  'the busy street market',
+  'a wooden table covered with tools',
+  'the kitchen counter',
+  'a large red car',
+  'the stage lights',
+  'the river bank at sunset',
+  'a small whiteboard',
+  'the crowded train platform',
+];
+const TAILS = [
+  'while music plays in the background',
+  'as a car horn sounds',
+  'and the audience applauds',
+  'with birds chirping nearby',
+  '',
+  '',
+  'while rain falls on the roof',
+];
 const caption = () => [pick(SUBJECTS), pick(VERBS), pick(OBJECTS), pick(TAILS)].filter(Boolean).join(' ') + pick(['.', '', '.']);
 function nearDuplicate(c: string): string {
   const cps = Array.from(c);
@@ -72,7 +108,16 @@ function makeVideo(v: number): Video {
   if (failure) lines.push('I am unable to describe this video.');
   const id = `video_${String(v).padStart(4, '0')}`;
   const response = lines.join('\n');
-  const rawLine = JSON.stringify({ id: `rec_${v}`, video_id: id, response, finish_reason: 'stop', usage: { completion_tokens: response.length >> 2 }, latency_s: 1.5, endpoint: 'http://127.0.0.1:8000', ts: '2026-12-03T00:00:00Z' });
+  const rawLine = JSON.stringify({
+    id: `rec_${v}`,
+    video_id: id,
+    response,
+    finish_reason: 'stop',
+    usage: { completion_tokens: response.length >> 2 },
+    latency_s: 1.5,
+    endpoint: 'http://127.0.0.1:8000',
+    ts: '2026-12-03T00:00:00Z',
+  });
   const queries: Query[] = [];
   const judgeRaw: string[] = [];
   const maxIdx = n + 10; // indices are drawn below the smallest event count a merge can leave
@@ -82,7 +127,14 @@ function makeVideo(v: number): Video {
       queries.push({ query_id: `${id}_t2e_${axis}${k}`, video_id: id, axis, direction: 't2e', time_ms: t, reference_captions: [caption(), caption()] });
       judgeRaw.push(`{"score": ${int(0, 4)}}`);
       const s = int(0, durationMs - 2000);
-      queries.push({ query_id: `${id}_e2t_${axis}${k}`, video_id: id, axis, direction: 'e2t', reference_caption: caption(), reference_interval_ms: [s, s + int(1000, 1999)] });
+      queries.push({
+        query_id: `${id}_e2t_${axis}${k}`,
+        video_id: id,
+        axis,
+        direction: 'e2t',
+        reference_caption: caption(),
+        reference_interval_ms: [s, s + int(1000, 1999)],
+      });
       judgeRaw.push(JSON.stringify({ indices: Array.from({ length: int(0, 3) }, () => int(0, maxIdx)) }));
       queries.push({
         query_id: `${id}_e2e_${axis}${k}`,
@@ -95,7 +147,12 @@ function makeVideo(v: number): Video {
         ],
         relation: pick(['before', 'after', 'overlap'] as const),
       });
-      judgeRaw.push(JSON.stringify({ indices_a: Array.from({ length: int(0, 2) }, () => int(0, maxIdx)), indices_b: Array.from({ length: int(1, 2) }, () => int(0, maxIdx)) }));
+      judgeRaw.push(
+        JSON.stringify({
+          indices_a: Array.from({ length: int(0, 2) }, () => int(0, maxIdx)),
+          indices_b: Array.from({ length: int(1, 2) }, () => int(0, maxIdx)),
+        }),
+      );
     }
   }
   return { rawLine, durationMs, queries, judgeRaw };
@@ -180,7 +237,9 @@ console.log(
   `${VIDEOS} videos: ${c.parsed_events} event lines (${(c.parsed_events / VIDEOS).toFixed(1)}/video), ${c.merged_away} merged away, ` +
     `${c.failures} prediction failures, ${c.warnings} warnings; ${last!.traces.length} queries, ${last!.judgeParsed} judge answers`,
 );
-console.log(`scores: ${['T2E-A', 'T2E-V', 'E2T-A', 'E2T-V', 'E2E-A', 'E2E-V'].map((k) => `${k} ${(s as unknown as Record<string, number>)[k].toFixed(3)}`).join(', ')}`);
+console.log(
+  `scores: ${['T2E-A', 'T2E-V', 'E2T-A', 'E2T-V', 'E2E-A', 'E2E-V'].map((k) => `${k} ${(s as unknown as Record<string, number>)[k].toFixed(3)}`).join(', ')}`,
+);
 const total = best.norm + best.score;
 console.log(
   `best of 5: normalize ${best.norm.toFixed(1)} ms + score ${best.score.toFixed(1)} ms = ${total.toFixed(1)} ms (target < 1000 ms); ` +

@@ -55,7 +55,19 @@ import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { FramePipeline, GiB, MiB, decodeSelectedFrames, defaultPoolSize, encodeJpegFile, jpegPipeline, resolveOptions, type FrameRequest, type PipelineStats, type VideoJob } from '../src/core/protocols/fp/frames';
+import {
+  FramePipeline,
+  GiB,
+  MiB,
+  decodeSelectedFrames,
+  defaultPoolSize,
+  encodeJpegFile,
+  jpegPipeline,
+  resolveOptions,
+  type FrameRequest,
+  type PipelineStats,
+  type VideoJob,
+} from '../src/core/protocols/fp/frames';
 import { ByteBudget } from '../src/core/protocols/fp/frames/limits';
 import { PackageLayout } from '../src/core/package/layout';
 import { videoMetaSchema, type VideoMeta } from '../src/core/package/schemas';
@@ -103,23 +115,42 @@ function parse(): Args {
   if (values.help) {
     // The usage is this file's opening comment.
     const head = readFileSync(__filename, 'utf8').split('\n');
-    console.log(head.slice(0, head.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+    console.log(
+      head
+        .slice(
+          0,
+          head.findIndex((l) => !l.startsWith('//')),
+        )
+        .map((l) => l.replace(/^\/\/ ?/, ''))
+        .join('\n'),
+    );
     process.exit(0);
   }
   const source = values.source;
   if (source !== 'sample' && source !== 'natural') throw new Error('--source is sample or natural');
   return {
-    scale: Number(values.scale), source, pool: values.pool ? Number(values.pool) : defaultPoolSize(),
+    scale: Number(values.scale),
+    source,
+    pool: values.pool ? Number(values.pool) : defaultPoolSize(),
     threads: values.threads === undefined ? undefined : Number(values.threads),
-    rawBudgetMiB: values['raw-budget'] === undefined ? undefined : Number(values['raw-budget']), naiveFrames: Number(values['naive-frames']), keep: Boolean(values.keep),
+    rawBudgetMiB: values['raw-budget'] === undefined ? undefined : Number(values['raw-budget']),
+    naiveFrames: Number(values['naive-frames']),
+    keep: Boolean(values.keep),
     package: values.package ? path.resolve(values.package) : null,
-    prepareOnly: Boolean(values['prepare-only']), phases: parsePhases(values.phases),
-    json: values.json ? path.resolve(values.json) : null, workloadJson: values['workload-json'] ? path.resolve(values['workload-json']) : null,
+    prepareOnly: Boolean(values['prepare-only']),
+    phases: parsePhases(values.phases),
+    json: values.json ? path.resolve(values.json) : null,
+    workloadJson: values['workload-json'] ? path.resolve(values['workload-json']) : null,
   };
 }
 
 function parsePhases(list: string): Set<string> {
-  const phases = new Set(list.split(',').map((p) => p.trim()).filter(Boolean));
+  const phases = new Set(
+    list
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+  );
   const unknown = [...phases].filter((p) => !['a', 'b', 'c', 'd'].includes(p));
   if (unknown.length || phases.size === 0) throw new Error(`--phases is a comma list of a, b, c, d; got ${list}`);
   return phases;
@@ -152,9 +183,11 @@ async function timed<T>(fn: () => Promise<T>): Promise<Timed<T>> {
 /** Runs `work` over `inputs`, `limit` at a time. */
 async function lanes<T>(inputs: readonly T[], limit: number, work: (x: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, inputs.length) }, async () => {
-    while (next < inputs.length) await work(inputs[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, inputs.length) }, async () => {
+      while (next < inputs.length) await work(inputs[next++]);
+    }),
+  );
 }
 
 /** Package with the sample's shape; --source natural re-encodes each video from busy 720p content. */
@@ -169,10 +202,37 @@ async function preparePackage(args: Args, root: string): Promise<SamplePlan> {
       const file = layout.videoFile(v.hash);
       const tmp = `${file}.natural.mp4`;
       const setpts = `settb=1/1000,setpts=${v.startMs}+N*${v.spacingMs}+${v.jitterMs}*mod(N\\,3)`;
-      await execa('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi',
-        '-i', `testsrc2=size=${v.width}x${v.height}:rate=2,noise=alls=5:allf=t`, '-frames:v', String(v.nFrames),
-        '-vf', setpts, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '28', '-g', '20', '-pix_fmt', 'yuv420p',
-        '-fps_mode', 'passthrough', '-r', '1000', '-video_track_timescale', '1000', tmp]);
+      await execa('ffmpeg', [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        `testsrc2=size=${v.width}x${v.height}:rate=2,noise=alls=5:allf=t`,
+        '-frames:v',
+        String(v.nFrames),
+        '-vf',
+        setpts,
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-crf',
+        '28',
+        '-g',
+        '20',
+        '-pix_fmt',
+        'yuv420p',
+        '-fps_mode',
+        'passthrough',
+        '-r',
+        '1000',
+        '-video_track_timescale',
+        '1000',
+        tmp,
+      ]);
       await fs.rename(tmp, file);
     });
   }
@@ -231,8 +291,32 @@ async function naiveRequest(meta: VideoMeta, videoPath: string, req: FrameReques
   for (const index of req.indices) {
     if (!budget()) break; // the rate is what is measured: stop at the frame budget, even mid-request
     const t = meta.timestamps[index];
-    const seek = async (at: number) => Buffer.from((await execa('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-ss', at.toFixed(3), '-i', videoPath,
-      '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { encoding: 'buffer', stdin: 'ignore' })).stdout as Uint8Array);
+    const seek = async (at: number) =>
+      Buffer.from(
+        (
+          await execa(
+            'ffmpeg',
+            [
+              '-hide_banner',
+              '-loglevel',
+              'error',
+              '-nostdin',
+              '-ss',
+              at.toFixed(3),
+              '-i',
+              videoPath,
+              '-frames:v',
+              '1',
+              '-f',
+              'rawvideo',
+              '-pix_fmt',
+              'rgb24',
+              'pipe:1',
+            ],
+            { encoding: 'buffer', stdin: 'ignore' },
+          )
+        ).stdout as Uint8Array,
+      );
     let rgb = await seek(t);
     // A seek to (near) the last frame can yield no frame at all (seen on the natural package at 16 cores):
     // a per-request runner would seek again, a little earlier; the retry is counted in (b)'s cost.
@@ -246,7 +330,8 @@ async function naiveRequest(meta: VideoMeta, videoPath: string, req: FrameReques
       naiveEmptySeeks++;
       continue;
     }
-    if (rgb.length !== meta.width * meta.height * 3) throw new Error(`naive decode of ${videoPath} at ${t}s gave ${rgb.length} bytes, not one ${meta.width}x${meta.height} RGB frame`);
+    if (rgb.length !== meta.width * meta.height * 3)
+      throw new Error(`naive decode of ${videoPath} at ${t}s gave ${rgb.length} bytes, not one ${meta.width}x${meta.height} RGB frame`);
     await jpegPipeline(rgb, meta, req).toFile(path.join(outDir, `${k++}.jpg`));
   }
   return k;
@@ -264,7 +349,10 @@ function distinctJpegs(job: VideoJob): Array<{ index: number; width: number; hei
 /** The workload of (a) and (d) for another implementation (bench/device/opencv_baseline.py). */
 async function writeWorkload(file: string, root: string, w: Workload): Promise<void> {
   const videos = w.jobs.map((j) => ({
-    path: path.relative(root, j.videoPath), width: j.meta.width, height: j.meta.height, n_frames: j.meta.n_frames,
+    path: path.relative(root, j.videoPath),
+    width: j.meta.width,
+    height: j.meta.height,
+    n_frames: j.meta.n_frames,
     jpegs: distinctJpegs(j).map((d) => [d.index, d.width, d.height]),
   }));
   await fs.writeFile(file, JSON.stringify({ frames_served: w.frames, jpegs: videos.reduce((a, v) => a + v.jpegs.length, 0), videos }));
@@ -281,10 +369,12 @@ async function jpegsOnce(w: Workload, outDir: string, ffmpegThreads: number, bat
   let held = 0;
   const encodeBatch = async () => {
     const work = batch.flatMap((v) => v.jpegs.map((d) => ({ v, d })));
-    const t = await timed(() => lanes(work, inFlight, async ({ v, d }) => {
-      const file = path.join(outDir, `${v.job.hash}_${d.index}_${d.width}x${d.height}.jpg`);
-      await encodeJpegFile(v.frames.get(d.index)!, v.job.meta, d, file);
-    }));
+    const t = await timed(() =>
+      lanes(work, inFlight, async ({ v, d }) => {
+        const file = path.join(outDir, `${v.job.hash}_${d.index}_${d.width}x${d.height}.jpg`);
+        await encodeJpegFile(v.frames.get(d.index)!, v.job.meta, d, file);
+      }),
+    );
     total.wall += t.wall;
     total.cpu += t.cpu;
     total.jpegs += work.length;
@@ -300,9 +390,18 @@ async function jpegsOnce(w: Workload, outDir: string, ffmpegThreads: number, bat
     if (held > 0 && held + indices.length * frameBytes > batchBytes) await encodeBatch();
     const frames = new Map<number, Buffer>();
     await decodeSelectedFrames({
-      videoPath: job.videoPath, width: job.meta.width, height: job.meta.height, expectedFrames: job.meta.n_frames, indices,
-      ffmpegPath: process.env.FFMPEG_BIN ?? 'ffmpeg', ffprobePath: process.env.FFPROBE_BIN ?? 'ffprobe', threads: ffmpegThreads,
-      budget: new ByteBudget(64 * frameBytes), onFrame: async (index, rgb) => { frames.set(index, Buffer.from(rgb)); },
+      videoPath: job.videoPath,
+      width: job.meta.width,
+      height: job.meta.height,
+      expectedFrames: job.meta.n_frames,
+      indices,
+      ffmpegPath: process.env.FFMPEG_BIN ?? 'ffmpeg',
+      ffprobePath: process.env.FFPROBE_BIN ?? 'ffprobe',
+      threads: ffmpegThreads,
+      budget: new ByteBudget(64 * frameBytes),
+      onFrame: async (index, rgb) => {
+        frames.set(index, Buffer.from(rgb));
+      },
     });
     batch.push({ job, frames, jpegs });
     held += indices.length * frameBytes;
@@ -323,22 +422,28 @@ async function main() {
   }
   const root = args.package ?? path.join(work, 'pkg');
   const pipelineOptions = {
-    storeDir: path.join(work, 'store'), poolSize: args.pool, ffmpegThreads: args.threads,
+    storeDir: path.join(work, 'store'),
+    poolSize: args.pool,
+    ffmpegThreads: args.threads,
     maxBufferedBytes: args.rawBudgetMiB === undefined ? undefined : Math.round(args.rawBudgetMiB * MiB),
   };
   const settings = resolveOptions(pipelineOptions);
   const uvThreads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
-  console.log(`bench/frames: scale ${args.scale}, ${args.package ? `package ${args.package}` : `source ${args.source}`}, pool ${args.pool}, ` +
-    `ffmpeg threads ${settings.ffmpegThreads || 'auto'}, raw budget ${(settings.maxBufferedBytes / MiB).toFixed(0)} MiB, ${os.availableParallelism()} cores, ` +
-    `sharp on ${uvThreads} libuv threads, ffmpeg + sharp, phases ${[...args.phases].join(',')}`);
+  console.log(
+    `bench/frames: scale ${args.scale}, ${args.package ? `package ${args.package}` : `source ${args.source}`}, pool ${args.pool}, ` +
+      `ffmpeg threads ${settings.ffmpegThreads || 'auto'}, raw budget ${(settings.maxBufferedBytes / MiB).toFixed(0)} MiB, ${os.availableParallelism()} cores, ` +
+      `sharp on ${uvThreads} libuv threads, ffmpeg + sharp, phases ${[...args.phases].join(',')}`,
+  );
   const made = await timed(async () => (args.package ? planSample(args.scale) : preparePackage(args, root)));
   const plan = made.value;
   const w = await buildWorkload(root, plan);
   const distinctVideos = w.jobs.length;
   const decodedTotal = w.jobs.reduce((a, j) => a + j.meta.n_frames, 0);
   const distinctJpegCount = w.jobs.reduce((a, j) => a + distinctJpegs(j).length, 0);
-  console.log(`package ready in ${made.wall.toFixed(1)} s: ${distinctVideos} videos (${decodedTotal} stored frames), ` +
-    `${w.requests.length} requests, ${w.frames} frames to serve, ${distinctJpegCount} distinct JPEGs`);
+  console.log(
+    `package ready in ${made.wall.toFixed(1)} s: ${distinctVideos} videos (${decodedTotal} stored frames), ` +
+      `${w.requests.length} requests, ${w.frames} frames to serve, ${distinctJpegCount} distinct JPEGs`,
+  );
   if (args.workloadJson) await writeWorkload(args.workloadJson, root, w);
   // Warm the page cache so no phase pays for the first read.
   for (const j of w.jobs) await fs.readFile(j.videoPath);
@@ -350,20 +455,47 @@ async function main() {
   let failed: string | null = null;
   const flush = async () => {
     if (!args.json) return;
-    await fs.writeFile(args.json, JSON.stringify({
-      scale: args.scale, source: args.package ? 'package' : args.source, pool: args.pool, ffmpeg_threads: settings.ffmpegThreads,
-      raw_budget_bytes: settings.maxBufferedBytes, uv_threads: uvThreads, cores,
-      videos: distinctVideos, stored_frames: decodedTotal, requests: w.requests.length, frames_served: w.frames, distinct_jpegs: distinctJpegCount,
-      ...phases, naive_reseeks: naiveRetries, naive_empty_seeks: naiveEmptySeeks,
-      pipeline: stats && { jpegs_written: stats.jpegsWritten, frames_decoded: stats.framesDecoded, peak_raw_bytes: stats.peakBufferedBytes },
-      phases_done: (['a', 'b', 'c', 'd'] as const).filter((k) => phases[k]), failed,
-    }, null, 1));
+    await fs.writeFile(
+      args.json,
+      JSON.stringify(
+        {
+          scale: args.scale,
+          source: args.package ? 'package' : args.source,
+          pool: args.pool,
+          ffmpeg_threads: settings.ffmpegThreads,
+          raw_budget_bytes: settings.maxBufferedBytes,
+          uv_threads: uvThreads,
+          cores,
+          videos: distinctVideos,
+          stored_frames: decodedTotal,
+          requests: w.requests.length,
+          frames_served: w.frames,
+          distinct_jpegs: distinctJpegCount,
+          ...phases,
+          naive_reseeks: naiveRetries,
+          naive_empty_seeks: naiveEmptySeeks,
+          pipeline: stats && { jpegs_written: stats.jpegsWritten, frames_decoded: stats.framesDecoded, peak_raw_bytes: stats.peakBufferedBytes },
+          phases_done: (['a', 'b', 'c', 'd'] as const).filter((k) => phases[k]),
+          failed,
+        },
+        null,
+        1,
+      ),
+    );
   };
-  const record = async (key: 'a' | 'b' | 'c' | 'd', name: string, frames: number, t: { wall: number; cpu: number; childCpu: number }, extra: Record<string, number> = {}) => {
+  const record = async (
+    key: 'a' | 'b' | 'c' | 'd',
+    name: string,
+    frames: number,
+    t: { wall: number; cpu: number; childCpu: number },
+    extra: Record<string, number> = {},
+  ) => {
     phases[key] = { frames, wall_s: t.wall, cpu_s: t.cpu, ffmpeg_cpu_s: t.childCpu, frames_per_s: frames / t.wall, cores_busy: t.cpu / t.wall, ...extra };
-    console.log(`${name.padEnd(34)} ${String(frames).padStart(7)} frames ${t.wall.toFixed(2).padStart(8)} s wall ${(frames / t.wall).toFixed(1).padStart(8)} frames/s` +
-      `   ${t.cpu.toFixed(2).padStart(8)} CPU s (ffmpeg ${t.childCpu.toFixed(1)}) ${(frames / t.cpu).toFixed(1).padStart(8)} frames/CPU s` +
-      `   ${(t.cpu / t.wall).toFixed(2)} cores busy`);
+    console.log(
+      `${name.padEnd(34)} ${String(frames).padStart(7)} frames ${t.wall.toFixed(2).padStart(8)} s wall ${(frames / t.wall).toFixed(1).padStart(8)} frames/s` +
+        `   ${t.cpu.toFixed(2).padStart(8)} CPU s (ffmpeg ${t.childCpu.toFixed(1)}) ${(frames / t.cpu).toFixed(1).padStart(8)} frames/CPU s` +
+        `   ${(t.cpu / t.wall).toFixed(2)} cores busy`,
+    );
     await flush();
   };
 
@@ -372,9 +504,11 @@ async function main() {
     const execa = await loadExeca();
     let c: Timed<void> | null = null;
     if (args.phases.has('c') || args.phases.has('d')) {
-      c = await timed(() => lanes(w.jobs, args.pool, async (j) => {
-        await execa(process.env.FFMPEG_BIN ?? 'ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', j.videoPath, '-f', 'null', '-']);
-      }));
+      c = await timed(() =>
+        lanes(w.jobs, args.pool, async (j) => {
+          await execa(process.env.FFMPEG_BIN ?? 'ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', j.videoPath, '-f', 'null', '-']);
+        }),
+      );
       await record('c', '(c) decode limit (ffmpeg -f null)', w.frames, c);
     }
 
@@ -391,8 +525,10 @@ async function main() {
       });
       stats = await pipeline.stats();
       await record('a', '(a) pipeline (decode once)', w.frames, a);
-      console.log(`pipeline: ${stats.videosDecoded} videos decoded once (${stats.framesDecoded} frames), ${stats.jpegsWritten} JPEGs written for ${w.frames} frames served, ` +
-        `peak raw buffer ${(stats.peakBufferedBytes / 2 ** 20).toFixed(0)} MiB, store ${(stats.store.bytes / 2 ** 20).toFixed(0)} MiB`);
+      console.log(
+        `pipeline: ${stats.videosDecoded} videos decoded once (${stats.framesDecoded} frames), ${stats.jpegsWritten} JPEGs written for ${w.frames} frames served, ` +
+          `peak raw buffer ${(stats.peakBufferedBytes / 2 ** 20).toFixed(0)} MiB, store ${(stats.store.bytes / 2 ** 20).toFixed(0)} MiB`,
+      );
     }
 
     // (d) floor: the work (a) cannot avoid — every stored frame decoded once (c) and each distinct JPEG
@@ -404,10 +540,17 @@ async function main() {
       await fs.mkdir(floorDir);
       const j = await jpegsOnce(w, floorDir, 0, Math.max(1, Math.min(8, os.totalmem() / GiB / 8)) * GiB, 64);
       const cpu = c.cpu + j.cpu;
-      await record('d', `(d) floor (c + ${j.jpegs} JPEGs once)`, w.frames, { wall: Math.max(c.wall, j.wall, cpu / cores), cpu, childCpu: c.childCpu },
-        { jpeg_wall_s: j.wall, jpeg_cpu_s: j.cpu, jpegs: j.jpegs, serial_wall_s: c.wall + j.wall });
-      console.log(`floor: ${j.jpegs} JPEGs from memory in ${j.wall.toFixed(2)} s wall, ${j.cpu.toFixed(2)} CPU s (${(1000 * j.cpu / j.jpegs).toFixed(2)} ms each); ` +
-        `c then JPEGs one after the other: ${(c.wall + j.wall).toFixed(2)} s`);
+      await record(
+        'd',
+        `(d) floor (c + ${j.jpegs} JPEGs once)`,
+        w.frames,
+        { wall: Math.max(c.wall, j.wall, cpu / cores), cpu, childCpu: c.childCpu },
+        { jpeg_wall_s: j.wall, jpeg_cpu_s: j.cpu, jpegs: j.jpegs, serial_wall_s: c.wall + j.wall },
+      );
+      console.log(
+        `floor: ${j.jpegs} JPEGs from memory in ${j.wall.toFixed(2)} s wall, ${j.cpu.toFixed(2)} CPU s (${((1000 * j.cpu) / j.jpegs).toFixed(2)} ms each); ` +
+          `c then JPEGs one after the other: ${(c.wall + j.wall).toFixed(2)} s`,
+      );
     }
 
     // (b) naive, on a seeded random sample of requests
@@ -423,15 +566,20 @@ async function main() {
       // seeks before the first request ended, --pool times the budget, which made (b) take minutes.)
       let seeksClaimed = 0;
       const claim = () => ++seeksClaimed <= args.naiveFrames;
-      const b = await timed(() => lanes(sample, args.pool, async (r) => {
-        if (seeksClaimed >= args.naiveFrames) return;
-        const dir = path.join(naiveDir, String(naiveRequests++));
-        await fs.mkdir(dir);
-        const made = await naiveRequest(r.meta, r.job.videoPath, r.req, dir, claim); // (not `+= await`: that reads the sum before the await)
-        naiveFrames += made;
-      }));
-      await record('b', `(b) naive seek per frame (${naiveRequests} req, ${naiveRetries} re-seeks, ${naiveEmptySeeks} empty)`, naiveFrames, b,
-        { requests: naiveRequests, reseeks: naiveRetries, empty_seeks: naiveEmptySeeks });
+      const b = await timed(() =>
+        lanes(sample, args.pool, async (r) => {
+          if (seeksClaimed >= args.naiveFrames) return;
+          const dir = path.join(naiveDir, String(naiveRequests++));
+          await fs.mkdir(dir);
+          const made = await naiveRequest(r.meta, r.job.videoPath, r.req, dir, claim); // (not `+= await`: that reads the sum before the await)
+          naiveFrames += made;
+        }),
+      );
+      await record('b', `(b) naive seek per frame (${naiveRequests} req, ${naiveRetries} re-seeks, ${naiveEmptySeeks} empty)`, naiveFrames, b, {
+        requests: naiveRequests,
+        reseeks: naiveRetries,
+        empty_seeks: naiveEmptySeeks,
+      });
     }
   } catch (err) {
     failed = String(err instanceof Error ? err.message : err);
@@ -443,8 +591,10 @@ async function main() {
   const cpuRate = (p: Phase | null) => (p ? p.frames / p.cpu_s : NaN);
   const ratio = (x: number, y: number) => (Number.isFinite(x / y) ? (x / y).toFixed(2) : '-');
   const { a, b, c, d } = phases;
-  console.log(`a/b = ${ratio(rate(a), rate(b))} (target ≥ 5)   a/c = ${ratio(rate(a), rate(c))} (target ≥ 0.7)   a/d = ${ratio(rate(a), rate(d))}   ` +
-    `[CPU: a/b = ${ratio(cpuRate(a), cpuRate(b))}, a/c = ${ratio(cpuRate(a), cpuRate(c))}, a/d = ${ratio(cpuRate(a), cpuRate(d))}]`);
+  console.log(
+    `a/b = ${ratio(rate(a), rate(b))} (target ≥ 5)   a/c = ${ratio(rate(a), rate(c))} (target ≥ 0.7)   a/d = ${ratio(rate(a), rate(d))}   ` +
+      `[CPU: a/b = ${ratio(cpuRate(a), cpuRate(b))}, a/c = ${ratio(cpuRate(a), cpuRate(c))}, a/d = ${ratio(cpuRate(a), cpuRate(d))}]`,
+  );
   if (!args.keep) await fs.rm(work, { recursive: true, force: true });
   else console.log(`kept ${work}`);
 }

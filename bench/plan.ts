@@ -29,7 +29,10 @@ async function child(mode: string, root: string): Promise<void> {
     const { readResultsCsv } = await import('../src/core/package/resultsCsv');
     const { buildWorkPlan } = await import('../src/core/protocols/fp/plan/buildWorkPlan');
     const { DEFAULT_CONDITIONS } = await import('../src/core/protocols/fp/rules/conditions');
-    const cpuNow = () => { const u = process.cpuUsage(cpu0); return (u.user + u.system) / 1e6; };
+    const cpuNow = () => {
+      const u = process.cpuUsage(cpu0);
+      return (u.user + u.system) / 1e6;
+    };
     const pkg = await loadPackage(root);
     const tLoad = performance.now();
     const cLoad = cpuNow();
@@ -41,11 +44,19 @@ async function child(mode: string, root: string): Promise<void> {
     let refusals = 0;
     for (const byCond of plan.counts.values()) for (const c of byCond.values()) refusals += c.context_refusals;
     detail = {
-      load_s: (tLoad - t0) / 1000, csv_s: (tCsv - tLoad) / 1000, build_s: (performance.now() - tCsv) / 1000,
-      load_cpu: cLoad, csv_cpu: cCsv - cLoad, build_cpu: cpuNow() - cCsv,
-      items: [...pkg.items.values()].reduce((n, l) => n + l.length, 0), csv_rows: csv.done.size,
-      units: plan.units.length, todo: plan.units.filter((u) => u.status === 'todo').length,
-      videos: plan.videos.length, refusals, problems: pkg.problems.length + csv.problems.length,
+      load_s: (tLoad - t0) / 1000,
+      csv_s: (tCsv - tLoad) / 1000,
+      build_s: (performance.now() - tCsv) / 1000,
+      load_cpu: cLoad,
+      csv_cpu: cCsv - cLoad,
+      build_cpu: cpuNow() - cCsv,
+      items: [...pkg.items.values()].reduce((n, l) => n + l.length, 0),
+      csv_rows: csv.done.size,
+      units: plan.units.length,
+      todo: plan.units.filter((u) => u.status === 'todo').length,
+      videos: plan.videos.length,
+      refusals,
+      problems: pkg.problems.length + csv.problems.length,
     };
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -59,8 +70,16 @@ async function child(mode: string, root: string): Promise<void> {
 async function bundle(dir: string): Promise<string> {
   const { buildSync } = await import('esbuild'); // loaded here only: the bundled child never needs it
   const outfile = path.join(dir, 'plan-bench.js');
-  buildSync({ entryPoints: [__filename], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs',
-    external: ['vscode', 'sharp', 'esbuild'], logLevel: 'warning' });
+  buildSync({
+    entryPoints: [__filename],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode', 'sharp', 'esbuild'],
+    logLevel: 'warning',
+  });
   return outfile;
 }
 
@@ -74,7 +93,10 @@ async function main(): Promise<void> {
   const root = keepAt >= 0 ? path.resolve(process.argv[keepAt + 1]) : await fs.mkdtemp(path.join(os.tmpdir(), 'fpsweep-bench-plan-'));
   try {
     const marker = path.join(root, '.bench-complete');
-    const have = await fs.access(marker).then(() => true, () => false);
+    const have = await fs.access(marker).then(
+      () => true,
+      () => false,
+    );
     if (!have) {
       const t = performance.now();
       const made = await buildBenchPackage(root);
@@ -102,28 +124,43 @@ async function main(): Promise<void> {
       if (!base || b.cpuSeconds < base.cpuSeconds) base = b;
       if (!plan || p.cpuSeconds < plan.cpuSeconds) plan = p;
       if (!warm || w.cpuSeconds < warm.cpuSeconds) warm = w;
-      console.log(`  run ${i + 1}: baseline ${b.seconds.toFixed(2)} s (CPU ${b.cpuSeconds.toFixed(2)}), plan ${p.seconds.toFixed(2)} s `
-        + `(CPU ${p.cpuSeconds.toFixed(2)}, RSS ${p.maxRssMb.toFixed(0)} MB), warm ${w.seconds.toFixed(2)} s (CPU ${w.cpuSeconds.toFixed(2)}, RSS ${w.maxRssMb.toFixed(0)} MB)`);
+      console.log(
+        `  run ${i + 1}: baseline ${b.seconds.toFixed(2)} s (CPU ${b.cpuSeconds.toFixed(2)}), plan ${p.seconds.toFixed(2)} s ` +
+          `(CPU ${p.cpuSeconds.toFixed(2)}, RSS ${p.maxRssMb.toFixed(0)} MB), warm ${w.seconds.toFixed(2)} s (CPU ${w.cpuSeconds.toFixed(2)}, RSS ${w.maxRssMb.toFixed(0)} MB)`,
+      );
     }
     if (!base || !plan || !warm) return;
     console.log(`fastest of ${runs} (by CPU):`);
     await fs.rm(path.dirname(script), { recursive: true, force: true });
-    console.log(`baseline (read + JSON.parse ${base.videos} meta.json): ${base.seconds.toFixed(2)} s (CPU ${base.cpuSeconds.toFixed(2)} s), peak RSS ${base.maxRssMb.toFixed(0)} MB`);
-    console.log(`plan (load ${plan.load_s.toFixed(2)} s + CSV ${plan.csv_s.toFixed(2)} s + build ${plan.build_s.toFixed(2)} s; ` +
-      `CPU ${plan.load_cpu.toFixed(2)} + ${plan.csv_cpu.toFixed(2)} + ${plan.build_cpu.toFixed(2)} s): ` +
-      `${plan.seconds.toFixed(2)} s = ${(plan.seconds / base.seconds).toFixed(2)}× baseline (CPU ${plan.cpuSeconds.toFixed(2)} s = ` +
-      `${(plan.cpuSeconds / base.cpuSeconds).toFixed(2)}×), peak RSS ${plan.maxRssMb.toFixed(0)} MB`);
-    console.log(`  ${plan.items} items, ${plan.csv_rows} done rows, ${plan.units} units (${plan.todo} todo on ${plan.videos} videos), ` +
-      `${plan.refusals} predicted context refusals, ${plan.problems} problems`);
+    console.log(
+      `baseline (read + JSON.parse ${base.videos} meta.json): ${base.seconds.toFixed(2)} s (CPU ${base.cpuSeconds.toFixed(2)} s), peak RSS ${base.maxRssMb.toFixed(0)} MB`,
+    );
+    console.log(
+      `plan (load ${plan.load_s.toFixed(2)} s + CSV ${plan.csv_s.toFixed(2)} s + build ${plan.build_s.toFixed(2)} s; ` +
+        `CPU ${plan.load_cpu.toFixed(2)} + ${plan.csv_cpu.toFixed(2)} + ${plan.build_cpu.toFixed(2)} s): ` +
+        `${plan.seconds.toFixed(2)} s = ${(plan.seconds / base.seconds).toFixed(2)}× baseline (CPU ${plan.cpuSeconds.toFixed(2)} s = ` +
+        `${(plan.cpuSeconds / base.cpuSeconds).toFixed(2)}×), peak RSS ${plan.maxRssMb.toFixed(0)} MB`,
+    );
+    console.log(
+      `  ${plan.items} items, ${plan.csv_rows} done rows, ${plan.units} units (${plan.todo} todo on ${plan.videos} videos), ` +
+        `${plan.refusals} predicted context refusals, ${plan.problems} problems`,
+    );
     // Wall time on a shared, loaded machine overstates; the CPU time is what the plan itself costs.
     console.log(`machine load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
-    console.log(`warm plan (meta cache; load ${warm.load_s.toFixed(2)} s + CSV ${warm.csv_s.toFixed(2)} s + build ${warm.build_s.toFixed(2)} s; ` +
-      `CPU ${warm.load_cpu.toFixed(2)} + ${warm.csv_cpu.toFixed(2)} + ${warm.build_cpu.toFixed(2)} s): ${warm.seconds.toFixed(2)} s ` +
-      `(CPU ${warm.cpuSeconds.toFixed(2)} s = ${(warm.cpuSeconds / base.cpuSeconds).toFixed(2)}× baseline), peak RSS ${warm.maxRssMb.toFixed(0)} MB, same units: ${warm.units === plan.units && warm.todo === plan.todo && warm.refusals === plan.refusals}`);
+    console.log(
+      `warm plan (meta cache; load ${warm.load_s.toFixed(2)} s + CSV ${warm.csv_s.toFixed(2)} s + build ${warm.build_s.toFixed(2)} s; ` +
+        `CPU ${warm.load_cpu.toFixed(2)} + ${warm.csv_cpu.toFixed(2)} + ${warm.build_cpu.toFixed(2)} s): ${warm.seconds.toFixed(2)} s ` +
+        `(CPU ${warm.cpuSeconds.toFixed(2)} s = ${(warm.cpuSeconds / base.cpuSeconds).toFixed(2)}× baseline), peak RSS ${warm.maxRssMb.toFixed(0)} MB, same units: ${warm.units === plan.units && warm.todo === plan.todo && warm.refusals === plan.refusals}`,
+    );
     const verdict = (label: string, s: number) => `${label} ${s.toFixed(2)} s ${s < 5 ? '<' : '>='} 5 s`;
-    for (const [name, r] of [['cold', plan], ['warm', warm]] as const) {
-      console.log(`target (${name}): ${verdict('wall', r.seconds)}, ${verdict('CPU', r.cpuSeconds)}, ` +
-        `peak RSS ${r.maxRssMb.toFixed(0)} MB ${r.maxRssMb < 300 ? '<' : '>='} 300 MB`);
+    for (const [name, r] of [
+      ['cold', plan],
+      ['warm', warm],
+    ] as const) {
+      console.log(
+        `target (${name}): ${verdict('wall', r.seconds)}, ${verdict('CPU', r.cpuSeconds)}, ` +
+          `peak RSS ${r.maxRssMb.toFixed(0)} MB ${r.maxRssMb < 300 ? '<' : '>='} 300 MB`,
+      );
     }
   } finally {
     if (keepAt < 0) await fs.rm(root, { recursive: true, force: true });

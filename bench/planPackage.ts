@@ -80,13 +80,19 @@ export async function buildBenchPackage(root: string): Promise<{ videos: number;
       if (r() >= 0.005) manifest.push(JSON.stringify({ benchmark: bench, video_id: `vid${v}`, hash }));
     }
     for (let i = 0; i < ITEMS_PER_BENCH; i++) {
-      const item = { item_id: `${bench}_q${i}`, benchmark: bench, video_id: `vid${i % VIDEOS_PER_BENCH}`,
+      const item = {
+        item_id: `${bench}_q${i}`,
+        benchmark: bench,
+        video_id: `vid${i % VIDEOS_PER_BENCH}`,
         question: `In the video, what does the person do right after event ${i}? Consider the whole clip carefully.`,
-        options: ['Picks up the cup', 'Opens the door', 'Sits down on the chair', 'Waves at the camera'], answer: 'ABCD'[i % 4] };
+        options: ['Picks up the cup', 'Opens the door', 'Sits down on the chair', 'Waves at the camera'],
+        answer: 'ABCD'[i % 4],
+      };
       lines.push(JSON.stringify(item));
       items++;
       if (b < BENCH_WITH_BASE) {
-        for (const c of BASE_CONDITIONS) csv.push(`${bench},${item.item_id},${c},ok,B,${item.answer},${item.answer === 'B' ? 1 : 0},32,3100,1.234,2026-01-01T00:00:00Z`);
+        for (const c of BASE_CONDITIONS)
+          csv.push(`${bench},${item.item_id},${c},ok,B,${item.answer},${item.answer === 'B' ? 1 : 0},32,3100,1.234,2026-01-01T00:00:00Z`);
       }
     }
     await fs.writeFile(path.join(root, 'items', 'samples', `${bench}.jsonl`), lines.join('\n') + '\n');
@@ -95,13 +101,15 @@ export async function buildBenchPackage(root: string): Promise<{ videos: number;
   await fs.writeFile(path.join(root, 'manifest', 'manifest_subset.jsonl'), manifest.join('\n') + '\n');
   await fs.writeFile(path.join(root, 'results', 'conditions_results.csv'), csv.join('\n') + '\n');
   let next = 0;
-  await Promise.all(Array.from({ length: 32 }, async () => {
-    while (next < metas.length) {
-      const m = metas[next++];
-      await fs.mkdir(path.join(store, m.hash));
-      await fs.writeFile(path.join(store, m.hash, 'meta.json'), m.text);
-      await fs.writeFile(path.join(store, m.hash, 'video.mp4'), '');
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < metas.length) {
+        const m = metas[next++];
+        await fs.mkdir(path.join(store, m.hash));
+        await fs.writeFile(path.join(store, m.hash, 'meta.json'), m.text);
+        await fs.writeFile(path.join(store, m.hash, 'video.mp4'), '');
+      }
+    }),
+  );
   return { videos: metas.length, items, csvRows: csv.length - 1 };
 }

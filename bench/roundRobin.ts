@@ -32,7 +32,10 @@ export class RoundRobinDispatcher<V extends SchedVideo> {
   private fatal: unknown = null;
   private done: { resolve(): void; reject(e: unknown): void } | null = null;
 
-  constructor(private readonly opts: RoundRobinOptions, private readonly hooks: RoundRobinHooks<V>) {
+  constructor(
+    private readonly opts: RoundRobinOptions,
+    private readonly hooks: RoundRobinHooks<V>,
+  ) {
     this.servers = opts.servers.map((s, index) => ({ index, endpoint: s.endpoint, capacity: s.capacity, inflight: 0 }));
   }
 
@@ -46,7 +49,9 @@ export class RoundRobinDispatcher<V extends SchedVideo> {
 
   stats(): SchedulerStats {
     return {
-      inFlight: this.inflight, preparing: this.preparing, ready: this.ready.length,
+      inFlight: this.inflight,
+      preparing: this.preparing,
+      ready: this.ready.length,
       servers: this.servers.map((s) => ({ index: s.index, endpoint: s.endpoint, up: true, inflight: s.inflight, openVideos: 0 })),
     };
   }
@@ -61,15 +66,18 @@ export class RoundRobinDispatcher<V extends SchedVideo> {
       const video = n.value;
       if (video.tasks.length === 0) continue;
       this.preparing++;
-      this.hooks.prepare(video).then((ok) => {
-        this.preparing--;
-        if (ok) this.ready.push({ video, pending: costliestGroupsFirst(video.tasks), inflight: 0 });
-        this.pump();
-      }, (err) => {
-        this.preparing--;
-        this.fatal ??= err;
-        this.pump();
-      });
+      this.hooks.prepare(video).then(
+        (ok) => {
+          this.preparing--;
+          if (ok) this.ready.push({ video, pending: costliestGroupsFirst(video.tasks), inflight: 0 });
+          this.pump();
+        },
+        (err) => {
+          this.preparing--;
+          this.fatal ??= err;
+          this.pump();
+        },
+      );
     }
     while (!this.fatal) {
       const v = this.ready.find((x) => x.pending.length > 0);

@@ -65,7 +65,7 @@ interface BenchVideo extends SchedVideo {
 
 function lcg(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 async function makePlan(dir: string): Promise<{ videos: BenchVideo[]; frames: number }> {
@@ -107,7 +107,8 @@ async function makePlan(dir: string): Promise<{ videos: BenchVideo[]; frames: nu
       const m = /_(\d+)_(\d+)x(\d+)\.jpg$/.exec(f)!;
       const id = v * 4096 + Number(m[1]);
       await sharp({ create: { width: Number(m[2]), height: Number(m[3]), channels: 3, background: { r: id % 251, g: (id >> 3) % 241, b: (id >> 7) % 239 } } })
-        .jpeg({ quality: 85 }).toFile(f);
+        .jpeg({ quality: 85 })
+        .toFile(f);
     }
     frames += n;
     videos.push({ key: hash, hash, tasks, req, prepS: (n * PREP_S_PER_FRAME) / SCALE });
@@ -130,9 +131,29 @@ async function startStandins(mediaDir: string): Promise<{ urls: string[]; childr
   const children: ChildProcess[] = [];
   for (let i = 0; i < SERVERS; i++) {
     const port = await freePort();
-    const child = spawn(path.join(REPO, 'bin', 'fake-vllm'), ['serve', MODEL, '--port', String(port), '--host', '127.0.0.1',
-      '--max-model-len', '65536', '--limit-mm-per-prompt', '{"image": 1024}', '--max-num-seqs', '32', '--allowed-local-media-path', mediaDir],
-    { stdio: 'ignore', env: { ...process.env, FPSWEEP_STANDIN_LATENCY: `a=${A},b=${B},shared=${PREFILL_MODE}`, FPSWEEP_STANDIN_FAULTS: 'cacheTokens=800000' } });
+    const child = spawn(
+      path.join(REPO, 'bin', 'fake-vllm'),
+      [
+        'serve',
+        MODEL,
+        '--port',
+        String(port),
+        '--host',
+        '127.0.0.1',
+        '--max-model-len',
+        '65536',
+        '--limit-mm-per-prompt',
+        '{"image": 1024}',
+        '--max-num-seqs',
+        '32',
+        '--allowed-local-media-path',
+        mediaDir,
+      ],
+      {
+        stdio: 'ignore',
+        env: { ...process.env, FPSWEEP_STANDIN_LATENCY: `a=${A},b=${B},shared=${PREFILL_MODE}`, FPSWEEP_STANDIN_FAULTS: 'cacheTokens=800000' },
+      },
+    );
     children.push(child);
     urls.push(`http://127.0.0.1:${port}`);
   }
@@ -198,10 +219,12 @@ function printTrace(samples: Sample[]): void {
     if (part.length === 0) continue;
     const dt = Math.max(1e-9, b.t - a.t);
     const avg = (f: (x: Sample) => number) => (part.reduce((s, x) => s + f(x), 0) / part.length).toFixed(1);
-    console.log(`  t=${lo.toFixed(1)}s prep ${avg((x) => x.prep)} ready ${avg((x) => x.ready)} `
-      + `inflight ${a.inflight.map((_, i) => avg((x) => x.inflight[i])).join('/')} `
-      + `running ${a.running.map((_, i) => avg((x) => x.running[i])).join('/')} `
-      + `busy ${a.busy.map((_, i) => `${Math.round((100 * (b.busy[i] - a.busy[i])) / dt)}%`).join('/')}`);
+    console.log(
+      `  t=${lo.toFixed(1)}s prep ${avg((x) => x.prep)} ready ${avg((x) => x.ready)} ` +
+        `inflight ${a.inflight.map((_, i) => avg((x) => x.inflight[i])).join('/')} ` +
+        `running ${a.running.map((_, i) => avg((x) => x.running[i])).join('/')} ` +
+        `busy ${a.busy.map((_, i) => `${Math.round((100 * (b.busy[i] - a.busy[i])) / dt)}%`).join('/')}`,
+    );
   }
 }
 
@@ -230,12 +253,14 @@ function idleBreakdown(samples: Sample[]): string {
     };
     return at(hi) - at(lo);
   };
-  return Array.from({ length: k }, (_, i) => {
-    const ramp = first[i];
-    const tail = end - tailFrom - busyBetween(i, tailFrom, end);
-    const mid = tailFrom - first[i] - busyBetween(i, first[i], tailFrom);
-    return `s${i}: ramp ${ramp.toFixed(2)} mid ${mid.toFixed(2)} tail ${tail.toFixed(2)}`;
-  }).join('; ') + ` (idle s; tail from ${tailFrom.toFixed(2)} s of ${end.toFixed(2)} s)`;
+  return (
+    Array.from({ length: k }, (_, i) => {
+      const ramp = first[i];
+      const tail = end - tailFrom - busyBetween(i, tailFrom, end);
+      const mid = tailFrom - first[i] - busyBetween(i, first[i], tailFrom);
+      return `s${i}: ramp ${ramp.toFixed(2)} mid ${mid.toFixed(2)} tail ${tail.toFixed(2)}`;
+    }).join('; ') + ` (idle s; tail from ${tailFrom.toFixed(2)} s of ${end.toFixed(2)} s)`
+  );
 }
 
 async function runOnce(videos: BenchVideo[], mediaDir: string, affinity: boolean): Promise<RunResult> {
@@ -260,7 +285,8 @@ async function runOnce(videos: BenchVideo[], mediaDir: string, affinity: boolean
     },
   };
   // The baseline (round-robin, no affinity) is the bench's own dispatcher, not a scheduler mode.
-  const sched = affinity ? new Scheduler<BenchVideo>({ ...options, warmGroups: !process.argv.includes('--no-warm') }, hooks)
+  const sched = affinity
+    ? new Scheduler<BenchVideo>({ ...options, warmGroups: !process.argv.includes('--no-warm') }, hooks)
     : new RoundRobinDispatcher<BenchVideo>(options, hooks);
   const cpu0 = (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
   const standinCpu0 = await Promise.all(children.map((ch) => cpuSeconds(ch.pid)));
@@ -271,8 +297,14 @@ async function runOnce(videos: BenchVideo[], mediaDir: string, affinity: boolean
     while (sampling) {
       const st = sched.stats();
       const pages = await Promise.all(clients.map(async (c) => (await c.get('/metrics')).text));
-      samples.push({ t: (performance.now() - t0) / 1000, prep: st.preparing, ready: st.ready, inflight: st.servers.map((x) => x.inflight),
-        busy: pages.map(standinBusyS), running: pages.map((p) => parseVllmMetrics(p).running) });
+      samples.push({
+        t: (performance.now() - t0) / 1000,
+        prep: st.preparing,
+        ready: st.ready,
+        inflight: st.servers.map((x) => x.inflight),
+        busy: pages.map(standinBusyS),
+        running: pages.map((p) => parseVllmMetrics(p).running),
+      });
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
@@ -295,7 +327,17 @@ async function runOnce(videos: BenchVideo[], mediaDir: string, affinity: boolean
   }
   const standinCpuS = (await Promise.all(children.map((ch) => cpuSeconds(ch.pid)))).map((c, i) => c - standinCpu0[i]);
   for (const ch of children) ch.kill('SIGTERM');
-  return { makespanS, charged, prompt, prepTotalS: prepTotal, failed, busyS: busyEnd, gaps, standinCpuS, benchCpuS: (process.cpuUsage().user + process.cpuUsage().system) / 1e6 - cpu0 };
+  return {
+    makespanS,
+    charged,
+    prompt,
+    prepTotalS: prepTotal,
+    failed,
+    busyS: busyEnd,
+    gaps,
+    standinCpuS,
+    benchCpuS: (process.cpuUsage().user + process.cpuUsage().system) / 1e6 - cpu0,
+  };
 }
 
 async function main() {
@@ -303,25 +345,38 @@ async function main() {
   const t = performance.now();
   const { videos, frames } = await makePlan(dir);
   const nReq = videos.reduce((s, v) => s + v.tasks.length, 0);
-  console.log(`plan: ${N_VIDEOS} videos, ${nReq} requests over ${CONDS.join(', ')}, ${frames} distinct frames `
-    + `(made in ${((performance.now() - t) / 1000).toFixed(1)} s); ${SERVERS} stand-in servers × ${WORKERS} in flight, `
-    + `latency a=${A.toFixed(4)} s + b=${B.toExponential(2)} s/token (realistic ÷ ${SCALE}), ${CORES} prep slots at ${(PREP_S_PER_FRAME * 1000 / SCALE).toFixed(1)} ms/frame`);
+  console.log(
+    `plan: ${N_VIDEOS} videos, ${nReq} requests over ${CONDS.join(', ')}, ${frames} distinct frames ` +
+      `(made in ${((performance.now() - t) / 1000).toFixed(1)} s); ${SERVERS} stand-in servers × ${WORKERS} in flight, ` +
+      `latency a=${A.toFixed(4)} s + b=${B.toExponential(2)} s/token (realistic ÷ ${SCALE}), ${CORES} prep slots at ${((PREP_S_PER_FRAME * 1000) / SCALE).toFixed(1)} ms/frame`,
+  );
   const aff = await runOnce(videos, dir, true);
   const rr = await runOnce(videos, dir, false);
-  for (const [name, r] of [['affinity', aff], ['round-robin', rr]] as const) {
+  for (const [name, r] of [
+    ['affinity', aff],
+    ['round-robin', rr],
+  ] as const) {
     const busy = r.charged.map((c) => c * B);
     const lbServers = busy.reduce((s, x) => s + x, 0) / SERVERS;
     const lbPrep = r.prepTotalS / CORES;
     const lb = Math.max(lbServers, lbPrep);
-    console.log(`${name.padEnd(11)}: makespan ${r.makespanS.toFixed(2)} s; lower bound ${lb.toFixed(2)} s `
-      + `(server busy ${busy.map((b) => b.toFixed(2)).join(' + ')} s over ${SERVERS} = ${lbServers.toFixed(2)} s; prep ${r.prepTotalS.toFixed(2)} s over ${CORES} = ${lbPrep.toFixed(2)} s); `
-      + `makespan/LB = ${(r.makespanS / lb).toFixed(3)}; measured busy ${r.busyS.map((b) => b.toFixed(2)).join(' + ')} s; prompt tokens ${r.prompt.reduce((s, x) => s + x, 0)}, charged ${r.charged.reduce((s, x) => s + x, 0)}${r.failed ? `; ${r.failed} FAILED requests` : ''}`);
+    console.log(
+      `${name.padEnd(11)}: makespan ${r.makespanS.toFixed(2)} s; lower bound ${lb.toFixed(2)} s ` +
+        `(server busy ${busy.map((b) => b.toFixed(2)).join(' + ')} s over ${SERVERS} = ${lbServers.toFixed(2)} s; prep ${r.prepTotalS.toFixed(2)} s over ${CORES} = ${lbPrep.toFixed(2)} s); ` +
+        `makespan/LB = ${(r.makespanS / lb).toFixed(3)}; measured busy ${r.busyS.map((b) => b.toFixed(2)).join(' + ')} s; prompt tokens ${r.prompt.reduce((s, x) => s + x, 0)}, charged ${r.charged.reduce((s, x) => s + x, 0)}${r.failed ? `; ${r.failed} FAILED requests` : ''}`,
+    );
   }
-  for (const [name, r] of [['affinity', aff], ['round-robin', rr]] as const) console.log(`idle ${name}: ${r.gaps}; CPU: stand-ins ${r.standinCpuS.map((c) => c.toFixed(1)).join(' + ')} s, bench ${r.benchCpuS.toFixed(1)} s`);
+  for (const [name, r] of [
+    ['affinity', aff],
+    ['round-robin', rr],
+  ] as const)
+    console.log(`idle ${name}: ${r.gaps}; CPU: stand-ins ${r.standinCpuS.map((c) => c.toFixed(1)).join(' + ')} s, bench ${r.benchCpuS.toFixed(1)} s`);
   const ca = aff.charged.reduce((s, x) => s + x, 0);
   const cr = rr.charged.reduce((s, x) => s + x, 0);
-  console.log(`prompt tokens charged: affinity ${ca} vs round-robin ${cr}: saving ${(100 * (1 - ca / cr)).toFixed(1)}% `
-    + `(${(cr / ca).toFixed(2)}× fewer); makespan ratio round-robin/affinity ${(rr.makespanS / aff.makespanS).toFixed(2)}`);
+  console.log(
+    `prompt tokens charged: affinity ${ca} vs round-robin ${cr}: saving ${(100 * (1 - ca / cr)).toFixed(1)}% ` +
+      `(${(cr / ca).toFixed(2)}× fewer); makespan ratio round-robin/affinity ${(rr.makespanS / aff.makespanS).toFixed(2)}`,
+  );
 }
 
 main().catch((err) => {

@@ -48,15 +48,20 @@ export function compare(data: TransformersTokens): { checked: Record<string, num
     const same = typeof o !== 'string' && o.tokens === theirs.tokens && (!dimsKnown || (o.width === theirs.width && o.height === theirs.height));
     if (!same) mismatches.push({ set, width: w, height: h, ours: o, theirs });
   };
-  for (const [set, rows] of [['sent', data.sent], ['edges', data.edges]] as const) {
+  for (const [set, rows] of [
+    ['sent', data.sent],
+    ['edges', data.edges],
+  ] as const) {
     for (const [w, h, w2, h2, t] of rows) check(set, w, h, t < 0 ? null : { width: w2, height: h2, tokens: t }, true);
   }
   const { ws, hs, tokens } = data.grid;
   if (tokens.length !== ws.length * hs.length) throw new Error(`grid: ${tokens.length} tokens for ${ws.length}×${hs.length} sizes`);
-  hs.forEach((h, i) => ws.forEach((w, j) => {
-    const t = tokens[i * ws.length + j];
-    check('grid', w, h, t < 0 ? null : { width: NaN, height: NaN, tokens: t }, false);
-  }));
+  hs.forEach((h, i) =>
+    ws.forEach((w, j) => {
+      const t = tokens[i * ws.length + j];
+      check('grid', w, h, t < 0 ? null : { width: NaN, height: NaN, tokens: t }, false);
+    }),
+  );
   return { checked: { sent: data.sent.length, edges: data.edges.length, grid: tokens.length }, mismatches };
 }
 
@@ -64,7 +69,11 @@ if (require.main === module) {
   const file = path.resolve(process.argv[2] ?? 'test/fixtures/qwen_tokens_transformers.json');
   const data = JSON.parse(readFileSync(file, 'utf8')) as TransformersTokens;
   const { checked, mismatches } = compare(data);
-  console.log(`qwenTokens vs transformers ${data.transformers} (${file}): checked ${Object.entries(checked).map(([k, v]) => `${v} ${k}`).join(', ')}`);
+  console.log(
+    `qwenTokens vs transformers ${data.transformers} (${file}): checked ${Object.entries(checked)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ')}`,
+  );
   for (const set of Object.keys(checked)) {
     const m = mismatches.filter((x) => x.set === set);
     console.log(`  ${set}: ${m.length} mismatches`);

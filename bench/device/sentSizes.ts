@@ -38,6 +38,7 @@ if (require.main === module) {
   const file = process.argv[2];
   if (!file) throw new Error('usage: npx tsx bench/device/sentSizes.ts OUT.json');
   const sizes = sentSizes();
-  void fs.writeFile(file, JSON.stringify({ what: 'frame sizes the protocol sends, [width, height]', sizes })).then(() =>
-    console.log(`${sizes.length} sent sizes → ${file}`));
+  void fs
+    .writeFile(file, JSON.stringify({ what: 'frame sizes the protocol sends, [width, height]', sizes }))
+    .then(() => console.log(`${sizes.length} sent sizes → ${file}`));
 }

@@ -3,25 +3,47 @@
 // string from the data is a text node. The browser is made once per panel, so what the reader picked
 // survives the redraws a running run causes.
 import type {
-  AvtimeEventRow, AvtimeFact, AvtimeQueryDetail, AvtimeQueryFilter, AvtimeQueryList, AvtimeReference, AvtimeReport, AvtimeScoreCell,
+  AvtimeEventRow,
+  AvtimeFact,
+  AvtimeQueryDetail,
+  AvtimeQueryFilter,
+  AvtimeQueryList,
+  AvtimeReference,
+  AvtimeReport,
+  AvtimeScoreCell,
 } from '../../src/core/protocols/avtime/reportTypes';
 import { clear, el, fmt, table } from './dom';
 import { request } from './messages';
 
-const DIRECTIONS = [['t2e', 'T2E (time → event)'], ['e2t', 'E2T (event → time)'], ['e2e', 'E2E (event ↔ event)']] as const;
+const DIRECTIONS = [
+  ['t2e', 'T2E (time → event)'],
+  ['e2t', 'E2T (event → time)'],
+  ['e2e', 'E2E (event ↔ event)'],
+] as const;
 
 export function renderAvtime(r: AvtimeReport): Node {
   const out = el('section', { class: 'avtime' });
   out.appendChild(el('p', { class: 'muted' }, `Run ${r.runId} · ${r.outputRoot} · computed ${r.generatedAt}`));
   out.appendChild(
-    el('p', {},
-      r.canonical === null ? el('span', { class: 'muted' }, 'canonical: unknown') : el('vscode-badge', { id: 'avtime-canonical', title: 'Canonical: fresh target shards, fail closed' }, r.canonical ? 'canonical' : 'non-canonical (--resume --keep-going)')),
+    el(
+      'p',
+      {},
+      r.canonical === null
+        ? el('span', { class: 'muted' }, 'canonical: unknown')
+        : el(
+            'vscode-badge',
+            { id: 'avtime-canonical', title: 'Canonical: fresh target shards, fail closed' },
+            r.canonical ? 'canonical' : 'non-canonical (--resume --keep-going)',
+          ),
+    ),
   );
   out.appendChild(el('h2', {}, 'Scores'));
   if (!r.scored) out.appendChild(el('p', { class: 'muted' }, `No scores yet: eval/${r.runId}/summary.json is not there.`));
   else {
     out.appendChild(scoreTable(r.scores));
-    out.appendChild(el('p', {}, el('strong', {}, `${fmt(r.predictionFailures)} prediction failure(s)`), ' (videos with no event line: their queries score 0).'));
+    out.appendChild(
+      el('p', {}, el('strong', {}, `${fmt(r.predictionFailures)} prediction failure(s)`), ' (videos with no event line: their queries score 0).'),
+    );
     out.appendChild(facts(r.counts, 'avtime-counts'));
   }
   out.appendChild(el('h2', {}, 'Run identity'));
@@ -38,15 +60,30 @@ export function renderAvtime(r: AvtimeReport): Node {
 function scoreTable(cells: AvtimeScoreCell[]): Node {
   const t = el('table', { class: 'data scores', id: 'avtime-scores' });
   t.appendChild(el('caption', {}, 'Mean query score in [0, 1] per direction × axis (summary.json), queries counted'));
-  t.appendChild(el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'direction'), el('th', { scope: 'col', class: 'num' }, 'A (audio)'), el('th', { scope: 'col', class: 'num' }, 'V (visual)'))));
+  t.appendChild(
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'col' }, 'direction'),
+        el('th', { scope: 'col', class: 'num' }, 'A (audio)'),
+        el('th', { scope: 'col', class: 'num' }, 'V (visual)'),
+      ),
+    ),
+  );
   const body = el('tbody');
   for (const [d, label] of DIRECTIONS) {
     const row = el('tr', {}, el('th', { scope: 'row' }, label));
     for (const axis of ['A', 'V'] as const) {
       const c = cells.find((x) => x.direction === d && x.axis === axis);
       row.appendChild(
-        el('td', { class: 'num', 'data-score': c?.key },
-          c ? el('span', {}, el('strong', {}, `${c.key} ${c.score.toFixed(4)}`), el('span', { class: 'muted' }, ` · ${c.queries ?? '?'} queries`)) : '—'),
+        el(
+          'td',
+          { class: 'num', 'data-score': c?.key },
+          c ? el('span', {}, el('strong', {}, `${c.key} ${c.score.toFixed(4)}`), el('span', { class: 'muted' }, ` · ${c.queries ?? '?'} queries`)) : '—',
+        ),
       );
     }
     body.appendChild(row);
@@ -87,12 +124,21 @@ function select(id: string, label: string, options: readonly (readonly [string, 
 
 function makeBrowser(): Browser {
   const direction = select('avtime-direction', 'direction', [['', 'all directions'], ...DIRECTIONS]);
-  const axis = select('avtime-axis', 'axis', [['', 'both axes'], ['A', 'A (audio)'], ['V', 'V (visual)']]);
+  const axis = select('avtime-axis', 'axis', [
+    ['', 'both axes'],
+    ['A', 'A (audio)'],
+    ['V', 'V (visual)'],
+  ]);
   const video = select('avtime-video', 'video', [['', 'all videos']]);
   const text = el('input', { id: 'avtime-text', type: 'search', placeholder: 'query id contains…', 'aria-label': 'query id contains' });
   const list = el('div', { id: 'avtime-query-list', 'aria-live': 'polite' });
   const detail = el('div', { id: 'avtime-query-detail', 'aria-live': 'polite' });
-  const root = el('div', { class: 'trace-browser' }, el('div', { class: 'filters' }, direction, ' ', axis, ' ', video, ' ', text), el('div', { class: 'panes' }, list, detail));
+  const root = el(
+    'div',
+    { class: 'trace-browser' },
+    el('div', { class: 'filters' }, direction, ' ', axis, ' ', video, ' ', text),
+    el('div', { class: 'panes' }, list, detail),
+  );
   const b: Browser = { root, direction, axis, video, text, list, detail, selected: null, videos: '' };
   for (const c of [direction, axis, video]) c.addEventListener('change', () => void refreshList(b));
   text.addEventListener('input', () => void refreshList(b));
@@ -135,7 +181,15 @@ async function refreshList(b: Browser): Promise<void> {
     return;
   }
   clear(b.list);
-  b.list.appendChild(el('p', { class: 'muted' }, res.total > res.shown.length ? `${res.total} queries match; the first ${res.shown.length} are listed.` : `${res.total} quer${res.total === 1 ? 'y' : 'ies'} match.`));
+  b.list.appendChild(
+    el(
+      'p',
+      { class: 'muted' },
+      res.total > res.shown.length
+        ? `${res.total} queries match; the first ${res.shown.length} are listed.`
+        : `${res.total} quer${res.total === 1 ? 'y' : 'ies'} match.`,
+    ),
+  );
   const t = table(
     [
       { title: 'query', value: (q) => queryLink(b, q.query_id) },
@@ -175,7 +229,9 @@ async function showQuery(b: Browser, id: string): Promise<void> {
   clear(b.detail);
   const e = d.entry;
   b.detail.appendChild(el('h3', { 'data-query': e.query_id }, `${e.query_id} · ${e.direction.toUpperCase()}-${e.axis} · video ${e.video_id}`));
-  b.detail.appendChild(el('p', {}, `status ${e.status} · score `, el('strong', {}, fmt(e.score, 4)), d.duration_ms !== null ? ` · D = ${fmt(d.duration_ms)} ms` : ''));
+  b.detail.appendChild(
+    el('p', {}, `status ${e.status} · score `, el('strong', {}, fmt(e.score, 4)), d.duration_ms !== null ? ` · D = ${fmt(d.duration_ms)} ms` : ''),
+  );
   b.detail.appendChild(el('h4', {}, 'Reference'));
   b.detail.appendChild(reference(d.reference));
   b.detail.appendChild(el('h4', {}, 'Predicted events'));
@@ -187,11 +243,24 @@ async function showQuery(b: Browser, id: string): Promise<void> {
 }
 
 function reference(r: AvtimeReference): Node {
-  if (r.direction === 't2e') return el('div', { class: 'reference' }, el('p', {}, `At t = ${fmt(r.time_ms)} ms the reference events active on this axis:`), el('ul', {}, ...r.captions.map((c) => el('li', {}, c))));
+  if (r.direction === 't2e')
+    return el(
+      'div',
+      { class: 'reference' },
+      el('p', {}, `At t = ${fmt(r.time_ms)} ms the reference events active on this axis:`),
+      el('ul', {}, ...r.captions.map((c) => el('li', {}, c))),
+    );
   if (r.direction === 'e2t') return el('div', { class: 'reference' }, el('p', {}, el('q', {}, r.caption), ` at [${r.interval_ms[0]}, ${r.interval_ms[1]}) ms`));
-  return el('div', { class: 'reference' },
-    el('ol', { start: 0 }, ...r.events.map((x, i) => el('li', {}, `event ${i}: `, el('q', {}, x.caption), ` at [${x.interval_ms[0]}, ${x.interval_ms[1]}) ms`))),
-    el('p', {}, `relation: event 0 is `, el('strong', {}, r.relation), ' event 1'));
+  return el(
+    'div',
+    { class: 'reference' },
+    el(
+      'ol',
+      { start: 0 },
+      ...r.events.map((x, i) => el('li', {}, `event ${i}: `, el('q', {}, x.caption), ` at [${x.interval_ms[0]}, ${x.interval_ms[1]}) ms`)),
+    ),
+    el('p', {}, `relation: event 0 is `, el('strong', {}, r.relation), ' event 1'),
+  );
 }
 
 function events(rows: AvtimeEventRow[]): Node {
@@ -216,8 +285,15 @@ function events(rows: AvtimeEventRow[]): Node {
 function judge(d: AvtimeQueryDetail): Node {
   if (d.judgeMissing) return el('p', { class: 'error' }, 'The trace names a judge response that is not in semantic_responses.jsonl.');
   const j = d.judge;
-  if (!j) return el('p', { class: 'muted' }, d.entry.status === 'prediction_failure' ? 'No judge call (prediction failure).' : 'No judge call (no active prediction).');
-  return el('div', { id: 'avtime-judge' },
+  if (!j)
+    return el(
+      'p',
+      { class: 'muted' },
+      d.entry.status === 'prediction_failure' ? 'No judge call (prediction failure).' : 'No judge call (no active prediction).',
+    );
+  return el(
+    'div',
+    { id: 'avtime-judge' },
     facts([
       { label: 'request', value: `${j.request_type}, pass ${j.pass}` },
       { label: 'model', value: j.model_id },
@@ -228,5 +304,6 @@ function judge(d: AvtimeQueryDetail): Node {
     el('p', {}, 'Parsed answer:'),
     el('pre', { class: 'log' }, JSON.stringify(j.response, null, 1)),
     el('p', {}, 'Raw text:'),
-    el('pre', { class: 'log' }, j.raw));
+    el('pre', { class: 'log' }, j.raw),
+  );
 }

@@ -39,11 +39,7 @@ export function clear(node: Node): void {
 }
 
 /** A table from rows; `cell` turns one value into a child (text by default). */
-export function table<R>(
-  columns: { title: string; value: (r: R) => Child; numeric?: boolean }[],
-  rows: R[],
-  caption?: string,
-): HTMLTableElement {
+export function table<R>(columns: { title: string; value: (r: R) => Child; numeric?: boolean }[], rows: R[], caption?: string): HTMLTableElement {
   const t = el('table', { class: 'data' });
   if (caption) t.appendChild(el('caption', {}, caption));
   t.appendChild(el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', { scope: 'col', class: c.numeric ? 'num' : undefined }, c.title)))));
@@ -65,7 +61,10 @@ export function renderValue(v: unknown, depth = 0): Node {
   if (Array.isArray(v)) {
     if (v.length && v.every((x) => x && typeof x === 'object' && !Array.isArray(x))) {
       const keys = [...new Set(v.flatMap((x) => Object.keys(x as object)))];
-      return table(keys.map((k) => ({ title: k, value: (r: Record<string, unknown>) => renderValue(r[k], depth + 1) })), v as Record<string, unknown>[]);
+      return table(
+        keys.map((k) => ({ title: k, value: (r: Record<string, unknown>) => renderValue(r[k], depth + 1) })),
+        v as Record<string, unknown>[],
+      );
     }
     const ul = el('ul');
     for (const x of v) ul.appendChild(el('li', {}, renderValue(x, depth + 1)));

@@ -43,10 +43,13 @@ export async function showItem(benchmark: string, itemId: string): Promise<void>
     const item = await request<ItemView>('getItem', { benchmark, itemId });
     const letters = item.options.map((o, i) => el('li', {}, `(${String.fromCharCode(65 + i)}) ${o}`));
     card.appendChild(
-      el('div', { class: 'item' },
+      el(
+        'div',
+        { class: 'item' },
         el('p', { class: 'muted' }, `${item.benchmark} · ${item.item_id} · video ${item.video_id} · answer ${item.answer}`),
         el('p', { class: 'question' }, item.question),
-        el('ul', { class: 'options' }, ...letters)),
+        el('ul', { class: 'options' }, ...letters),
+      ),
     );
   } catch (err) {
     card.appendChild(el('p', { class: 'error' }, (err as Error).message));

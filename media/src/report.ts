@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const saved = getState();
   const host = await request<ReportViewState>('ready');
   // The host's kind wins (it opened this panel); a saved focus survives a reload.
-  state = { kind: isReportKind(host?.kind) ? host.kind : saved?.kind ?? 'timing', focus: host?.focus ?? saved?.focus, run: host?.run ?? saved?.run };
+  state = { kind: isReportKind(host?.kind) ? host.kind : (saved?.kind ?? 'timing'), focus: host?.focus ?? saved?.focus, run: host?.run ?? saved?.run };
   setState(state);
   onNotice((n) => {
     if (n.notice === 'focus') {

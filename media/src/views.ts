@@ -68,8 +68,13 @@ function timing(r: Report): Node {
     out.appendChild(el('p', { class: 'muted' }, x.reason ?? 'Not available.'));
   } else {
     out.appendChild(
-      el('p', {}, el('strong', {}, duration(x.estimatedSeconds)), ` for ${fmt(x.todoTotal)} requests to do on ${x.servers ?? '?'} server(s) (${x.serversSource}); `,
-        `one at a time per server it would be ${duration(x.serialSeconds)}; pilot concurrency ${fmt(x.pilotConcurrency, 1)}.`),
+      el(
+        'p',
+        {},
+        el('strong', {}, duration(x.estimatedSeconds)),
+        ` for ${fmt(x.todoTotal)} requests to do on ${x.servers ?? '?'} server(s) (${x.serversSource}); `,
+        `one at a time per server it would be ${duration(x.serialSeconds)}; pilot concurrency ${fmt(x.pilotConcurrency, 1)}.`,
+      ),
     );
     out.appendChild(el('p', { class: 'muted' }, x.method));
     if (x.untimedConditions.length) out.appendChild(el('p', { class: 'muted' }, `Not in the estimate (no pilot timing): ${x.untimedConditions.join(', ')}`));
@@ -119,8 +124,16 @@ function chart(rows: TimingRow[]): Node {
     root.appendChild(svg('text', { x: 0, y: y + 13 }, r.condition));
     const wi = (r.infer_s_per_item / max) * barW;
     const wd = (r.decode_s_per_item / max) * barW;
-    root.appendChild(svg('rect', { class: 'bar', x: labelW, y, width: Math.max(1, wi), height: 9 }, svg('title', {}, `infer_s/item ${fmt(r.infer_s_per_item, 3)}`)));
-    root.appendChild(svg('rect', { class: 'bar alt', x: labelW, y: y + 10, width: Math.max(1, wd), height: 7 }, svg('title', {}, `decode_s/item ${fmt(r.decode_s_per_item, 3)}`)));
+    root.appendChild(
+      svg('rect', { class: 'bar', x: labelW, y, width: Math.max(1, wi), height: 9 }, svg('title', {}, `infer_s/item ${fmt(r.infer_s_per_item, 3)}`)),
+    );
+    root.appendChild(
+      svg(
+        'rect',
+        { class: 'bar alt', x: labelW, y: y + 10, width: Math.max(1, wd), height: 7 },
+        svg('title', {}, `decode_s/item ${fmt(r.decode_s_per_item, 3)}`),
+      ),
+    );
     root.appendChild(svg('text', { x: labelW + Math.max(wi, wd) + 6, y: y + 13 }, fmt(r.infer_s_per_item, 3)));
   });
   root.appendChild(svg('line', { class: 'axis', x1: labelW, y1: 0, x2: labelW, y2: h - 20 }));
@@ -135,7 +148,13 @@ function failures(r: Report, focus?: CellFocus): Node {
   const out = el('div');
   const kinds = Object.entries(f.byKind);
   out.appendChild(
-    el('p', {}, el('strong', {}, `${fmt(f.total)} failure(s)`), kinds.length ? ' — ' : '', ...kinds.flatMap(([k, n]) => [el('vscode-badge', { variant: 'counter', title: k }, `${k} ${n}`), ' '])),
+    el(
+      'p',
+      {},
+      el('strong', {}, `${fmt(f.total)} failure(s)`),
+      kinds.length ? ' — ' : '',
+      ...kinds.flatMap(([k, n]) => [el('vscode-badge', { variant: 'counter', title: k }, `${k} ${n}`), ' ']),
+    ),
   );
   if (!f.present) out.appendChild(el('p', { class: 'muted' }, 'No failures log yet (', fileLink(f.file), ').'));
 
@@ -150,9 +169,7 @@ function failures(r: Report, focus?: CellFocus): Node {
 
   out.appendChild(el('h2', {}, 'By benchmark × condition and kind'));
   if (focus) out.appendChild(el('p', { class: 'muted' }, `Showing ${focus.benchmark} × ${focus.condition} first.`));
-  const groups = focus
-    ? [...f.groups].sort((a, b) => Number(isFocus(b, focus)) - Number(isFocus(a, focus)))
-    : f.groups;
+  const groups = focus ? [...f.groups].sort((a, b) => Number(isFocus(b, focus)) - Number(isFocus(a, focus))) : f.groups;
   const t = table<FailureGroup>(
     [
       { title: 'benchmark', value: (g) => g.benchmark },
@@ -180,10 +197,14 @@ function failures(r: Report, focus?: CellFocus): Node {
 function clipped(text: string, max: number): Node {
   if (text.length <= max) return document.createTextNode(text);
   const span = el('span', { class: 'clipped', title: 'Click to show the whole message' }, `${text.slice(0, max)}… (${text.length} chars)`);
-  span.addEventListener('click', () => {
-    span.textContent = text;
-    span.removeAttribute('title');
-  }, { once: true });
+  span.addEventListener(
+    'click',
+    () => {
+      span.textContent = text;
+      span.removeAttribute('title');
+    },
+    { once: true },
+  );
   return span;
 }
 
@@ -219,18 +240,34 @@ function logLines(lines: LogLine[]): Node {
 function checks(r: Report): Node {
   const out = el('div');
   const failed = r.checks.filter((c) => c.status === 'fail').length;
-  out.appendChild(el('p', {}, el('strong', { class: failed ? 'fail' : 'pass' }, failed ? `${failed} check(s) fail` : 'No check fails'), ` — ${r.checks.length} checks (SPEC §6).`));
+  out.appendChild(
+    el(
+      'p',
+      {},
+      el('strong', { class: failed ? 'fail' : 'pass' }, failed ? `${failed} check(s) fail` : 'No check fails'),
+      ` — ${r.checks.length} checks (SPEC §6).`,
+    ),
+  );
   out.appendChild(
     table<Check>(
       [
-        { title: 'status', value: (c) => el('span', { class: c.status === 'fail' ? 'fail' : c.status === 'pass' ? 'pass' : 'muted' }, c.status === 'pass' ? '✓ pass' : c.status === 'fail' ? '✗ fail' : '– skip') },
+        {
+          title: 'status',
+          value: (c) =>
+            el(
+              'span',
+              { class: c.status === 'fail' ? 'fail' : c.status === 'pass' ? 'pass' : 'muted' },
+              c.status === 'pass' ? '✓ pass' : c.status === 'fail' ? '✗ fail' : '– skip',
+            ),
+        },
         { title: 'check', value: (c) => c.title },
         { title: 'detail', value: (c) => c.detail },
         { title: 'checked', value: (c) => fmt(c.checked), numeric: true },
         { title: 'violations', value: (c) => fmt(c.violations), numeric: true },
         {
           title: 'examples',
-          value: (c) => (c.examples.length ? el('ul', {}, ...c.examples.map((x) => el('li', {}, `${x.benchmark} × ${x.condition} · ${x.item_id}: ${x.detail}`))) : '—'),
+          value: (c) =>
+            c.examples.length ? el('ul', {}, ...c.examples.map((x) => el('li', {}, `${x.benchmark} × ${x.condition} · ${x.item_id}: ${x.detail}`))) : '—',
         },
       ],
       r.checks,

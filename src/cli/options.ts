@@ -14,8 +14,10 @@ export const packageOption: OptionSpec = {
 export function parseVerbArgs<O extends OptionSpec>(args: string[], options: O, help: string) {
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args, options: { ...packageOption, ...options }, allowPositionals: false, strict: true })
-      .values as Record<string, string | boolean | undefined>;
+    values = parseArgs({ args, options: { ...packageOption, ...options }, allowPositionals: false, strict: true }).values as Record<
+      string,
+      string | boolean | undefined
+    >;
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n\n${help}`);
   }
@@ -36,7 +38,10 @@ export function requirePackage(values: Record<string, unknown>, help: string): s
 export function listOption(flag: unknown, envName: string): string[] | undefined {
   const raw = typeof flag === 'string' ? flag : process.env[envName];
   if (raw === undefined || raw.trim() === '') return undefined;
-  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function intOption(flag: unknown, envName: string, fallback: number | undefined, min = 1): number | undefined {

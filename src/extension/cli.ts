@@ -86,12 +86,18 @@ export function startCli(inv: CliInvocation): CliRun {
 
 /** The line that says what went wrong: the CLI's own `fpsweep <verb>: …` line, else the last one. */
 export function errorLine(stderr: string): string {
-  const lines = stderr.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines.find((l) => l.startsWith('fpsweep ')) ?? lines.find((l) => /^\w*Error\b/.test(l)) ?? lines[lines.length - 1] ?? '';
 }
 
 /** The last non-empty line: what the CLI says happened, in numbers (SPEC §8). */
 export function lastLine(text: string): string {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines[lines.length - 1] ?? '';
 }

@@ -108,8 +108,12 @@ export class Commands extends Disposable {
 
   private report(title: string, r: CliResult): void {
     const line = r.code === 0 ? lastLine(r.stdout) || lastLine(r.stderr) : errorLine(r.stderr) || lastLine(r.stdout);
-    if (r.code === 0) void vscode.window.showInformationMessage(`fpsweep: ${title}: ${line || 'done'}`, 'Show output').then((b) => b && this.host.output.show());
-    else void vscode.window.showErrorMessage(`fpsweep: ${title} failed (exit ${r.code ?? r.signal}): ${line}`, 'Show output').then((b) => b && this.host.output.show());
+    if (r.code === 0)
+      void vscode.window.showInformationMessage(`fpsweep: ${title}: ${line || 'done'}`, 'Show output').then((b) => b && this.host.output.show());
+    else
+      void vscode.window
+        .showErrorMessage(`fpsweep: ${title} failed (exit ${r.code ?? r.signal}): ${line}`, 'Show output')
+        .then((b) => b && this.host.output.show());
   }
 
   /** "Start pilot" does it all: the worker launches the servers and runs; the tree follows it. */

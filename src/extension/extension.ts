@@ -61,14 +61,25 @@ export function activate(context: vscode.ExtensionContext): void {
   };
   const polled = new Map(PROTOCOLS.all.filter((p) => !sections[p.id]).map((p) => [p.id, new PolledRuns(p, (l) => output.appendLine(l))]));
   polled.forEach((p) => context.subscriptions.push(p));
-  const tree = new ProgressTreeProvider(() => treeRoots(PROTOCOLS, (p) => sections[p.id]?.(), (p) => polled.get(p.id)?.snapshots ?? []));
-  context.subscriptions.push(model.onDidChangeData(() => tree.changed()), avtime.onDidChangeRuns(() => tree.changed()));
+  const tree = new ProgressTreeProvider(() =>
+    treeRoots(
+      PROTOCOLS,
+      (p) => sections[p.id]?.(),
+      (p) => polled.get(p.id)?.snapshots ?? [],
+    ),
+  );
+  context.subscriptions.push(
+    model.onDidChangeData(() => tree.changed()),
+    avtime.onDidChangeRuns(() => tree.changed()),
+  );
   polled.forEach((p) => context.subscriptions.push(p.onDidChange(() => tree.changed())));
   const view = vscode.window.createTreeView('fpsweep.progress', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(tree, view);
   const describeView = () => {
     const v = model.current;
-    view.description = v ? `${percent(v.finished, v.total)}%${v.live && v.etaSeconds !== null ? ` · ETA ${formatEta(v.etaSeconds)}` : ''}${v.live ? '' : ' · idle'}` : undefined;
+    view.description = v
+      ? `${percent(v.finished, v.total)}%${v.live && v.etaSeconds !== null ? ` · ETA ${formatEta(v.etaSeconds)}` : ''}${v.live ? '' : ' · idle'}`
+      : undefined;
   };
   context.subscriptions.push(model.onDidChangeData(describeView));
   // Say once per run how it ended: a worker that fails right after "Start pilot" must not go unnoticed.
@@ -84,7 +95,10 @@ export function activate(context: vscode.ExtensionContext): void {
       if (v.live || toldRun === v.runId || (sawLive !== v.runId && !startedHere)) return;
       toldRun = v.runId;
       const text = v.summary ?? v.message ?? `the worker ended (${v.state})`;
-      if (v.state === 'failed') void vscode.window.showErrorMessage(`fpsweep: the ${v.mode ?? ''} run failed: ${text}`, 'Show runner log').then((b) => b && void vscode.window.showTextDocument(vscode.Uri.file(path.join(model.packageDir!, 'logs', 'runner.log'))));
+      if (v.state === 'failed')
+        void vscode.window
+          .showErrorMessage(`fpsweep: the ${v.mode ?? ''} run failed: ${text}`, 'Show runner log')
+          .then((b) => b && void vscode.window.showTextDocument(vscode.Uri.file(path.join(model.packageDir!, 'logs', 'runner.log'))));
       else void vscode.window.showInformationMessage(`fpsweep: the ${v.mode ?? ''} run ended (${v.state}): ${text}`);
     }),
   );

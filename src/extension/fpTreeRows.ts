@@ -2,7 +2,17 @@
 // messages, why the run stopped, the servers, then benchmark → condition. The texts and ids are the tree's
 // since it began (the e2e and screen readers read the accessibility labels).
 import type { ServerStatus } from '../core/runner/statusSchema';
-import { benchmarkEtaSeconds, cellState, finishedOf, formatEta, percent, type BenchmarkView, type CellState, type CellView, type ProgressView } from './progressData';
+import {
+  benchmarkEtaSeconds,
+  cellState,
+  finishedOf,
+  formatEta,
+  percent,
+  type BenchmarkView,
+  type CellState,
+  type CellView,
+  type ProgressView,
+} from './progressData';
 import type { ProtocolSection, TreeRow } from './progressNodes';
 
 export interface FpTreeInput {
@@ -44,13 +54,27 @@ export function fpSection(input: FpTreeInput, protocol: ProtocolSection['protoco
 
 function serversRow(servers: ServerStatus[]): TreeRow {
   const up = servers.filter((s) => s.state === 'up').length;
-  return { id: 'servers', label: 'Servers', description: `${up}/${servers.length} up`, icon: 'servers', collapsible: 'expanded', children: servers.map(serverRow) };
+  return {
+    id: 'servers',
+    label: 'Servers',
+    description: `${up}/${servers.length} up`,
+    icon: 'servers',
+    collapsible: 'expanded',
+    children: servers.map(serverRow),
+  };
 }
 
 function serverRow(s: ServerStatus): TreeRow {
   const load = s.running !== null || s.waiting !== null ? ` · ${s.running ?? '?'} running, ${s.waiting ?? '?'} waiting` : '';
   const description = `${s.state}${load}${s.restarts ? ` · ${s.restarts} restart(s)` : ''}`;
-  return leaf({ id: `server:${s.index}`, label: `GPU ${s.index}`, description, tooltip: `${s.endpoint}\n${s.message ?? ''}`.trim(), icon: `server-${s.state}`, aria: `GPU ${s.index} server ${description}` });
+  return leaf({
+    id: `server:${s.index}`,
+    label: `GPU ${s.index}`,
+    description,
+    tooltip: `${s.endpoint}\n${s.message ?? ''}`.trim(),
+    icon: `server-${s.state}`,
+    aria: `GPU ${s.index} server ${description}`,
+  });
 }
 
 function benchmarkRow(b: BenchmarkView, live: boolean, etaSeconds: number | null): TreeRow {

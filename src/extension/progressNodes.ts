@@ -100,7 +100,15 @@ export function genericRunRow(p: Pick<AnyProtocol, 'id' | 'title'>, s: ProgressS
     icon: s.state,
     collapsible: 'expanded',
     root: s.root,
-    children: s.groups.map((g) => row(`${base}:${g.key}`, g.label, g.state, g, g.rows.map((r) => row(`${base}:${g.key}:${r.key}`, r.label, r.state, r)))),
+    children: s.groups.map((g) =>
+      row(
+        `${base}:${g.key}`,
+        g.label,
+        g.state,
+        g,
+        g.rows.map((r) => row(`${base}:${g.key}:${r.key}`, r.label, r.state, r)),
+      ),
+    ),
   };
 }
 

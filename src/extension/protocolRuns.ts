@@ -13,7 +13,11 @@ export class PolledRuns extends Disposable {
   private key = '';
   private reading = false;
 
-  constructor(readonly protocol: AnyProtocol, private readonly log: (line: string) => void, pollMs = 2000) {
+  constructor(
+    readonly protocol: AnyProtocol,
+    private readonly log: (line: string) => void,
+    pollMs = 2000,
+  ) {
     super();
     const timer = setInterval(() => void this.refresh(), pollMs);
     this._register(toDisposable(() => clearInterval(timer)));

@@ -15,10 +15,19 @@ export const settingsSchema = z.object({
   vllmBin: z.string().default(''),
   endpoints: z.array(z.string().url()).default([]),
   /** `--shard K/N` (SHARD): this host runs part K of N; empty = the whole package. */
-  shard: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-    z.string().regex(/^\s*\d+\s*\/\s*\d+\s*$/, 'must be K/N, e.g. 1/2')
-      .refine((v) => { const [k, n] = v.split('/').map(Number); return k >= 1 && k <= n; }, 'must be K/N with 1 ≤ K ≤ N')
-      .nullable()).default(null),
+  shard: z
+    .preprocess(
+      (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+      z
+        .string()
+        .regex(/^\s*\d+\s*\/\s*\d+\s*$/, 'must be K/N, e.g. 1/2')
+        .refine((v) => {
+          const [k, n] = v.split('/').map(Number);
+          return k >= 1 && k <= n;
+        }, 'must be K/N with 1 ≤ K ≤ N')
+        .nullable(),
+    )
+    .default(null),
   // Extra environment for the CLI and worker (e.g. the stand-in server's knobs). Never a token:
   // tokens live in SecretStorage only (DEVELOPERS.md, security by default).
   extraEnv: z
@@ -29,7 +38,6 @@ export const settingsSchema = z.object({
     .default({}),
 });
 export type Settings = z.infer<typeof settingsSchema>;
-
 
 /** Settings → the environment knobs of SPEC §8 (unset settings leave the CLI's own defaults). */
 export function knobEnv(settings: Settings): Record<string, string> {

@@ -17,9 +17,10 @@ export function sweepStatusText(v: ProgressView): StatusText {
   const pct = percent(v.finished, v.total);
   const eta = v.live ? etaText(v.etaSeconds) : '';
   const icon = v.live ? '$(sync~spin)' : v.failed ? '$(warning)' : '$(pulse)';
-  const what = v.live ? v.mode ?? 'run' : 'sweep';
+  const what = v.live ? (v.mode ?? 'run') : 'sweep';
   const text = `${icon} fpsweep ${what} ${pct}%${eta ? ` · ${eta}` : ''}`;
-  const tooltip = `${v.finished} of ${v.total} rows finished${v.failed ? `, ${v.failed} failed` : ''}` +
+  const tooltip =
+    `${v.finished} of ${v.total} rows finished${v.failed ? `, ${v.failed} failed` : ''}` +
     `${v.live ? ` — worker ${v.state}` : ' — no worker running (counted from the artifacts)'}` +
     `${v.summary ? `\n${v.summary}` : ''}\nClick to show the progress tree.`;
   return { text, tooltip, aria: words(text) };
@@ -27,8 +28,12 @@ export function sweepStatusText(v: ProgressView): StatusText {
 
 /** The stage a run is at: the running one, else the first that failed, else the last begun, else the first. */
 export function currentStage(v: AvtimeRunView): AvtimeStageView | undefined {
-  return v.stages.find((s) => s.state === 'running') ?? v.stages.find((s) => s.state === 'failed') ??
-    [...v.stages].reverse().find((s) => s.state !== 'todo') ?? v.stages[0];
+  return (
+    v.stages.find((s) => s.state === 'running') ??
+    v.stages.find((s) => s.state === 'failed') ??
+    [...v.stages].reverse().find((s) => s.state !== 'todo') ??
+    v.stages[0]
+  );
 }
 
 export function avtimeStatusText(v: AvtimeRunView): StatusText {
@@ -37,7 +42,8 @@ export function avtimeStatusText(v: AvtimeRunView): StatusText {
   const counts = s ? ` · ${s.name} ${s.done}/${s.done + s.todo + s.failed}${s.failed ? ` · ${s.failed} failed` : ''}` : '';
   const text = `${icon} AVTime ${v.runId}${v.live ? '' : ` ${v.state}`}${counts}`;
   const stages = v.stages.map((x) => `${x.name}: ${x.state}, ${x.done} done, ${x.todo} todo, ${x.failed} failed`).join('\n');
-  const tooltip = `AVTime run ${v.runId} (${v.outputRoot}): ${v.state}${v.live ? ' — worker running' : ''}\n${stages}` +
+  const tooltip =
+    `AVTime run ${v.runId} (${v.outputRoot}): ${v.state}${v.live ? ' — worker running' : ''}\n${stages}` +
     `${v.summary ? `\n${v.summary}` : ''}\nClick to show the progress tree.`;
   return { text, tooltip, aria: words(text) };
 }

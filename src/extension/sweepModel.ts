@@ -34,7 +34,10 @@ export class SweepModel extends Disposable {
   private watchers: fs.FSWatcher[] = [];
   private pollTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly envs: ModelEnv, private readonly pollMs = 1000) {
+  constructor(
+    private readonly envs: ModelEnv,
+    private readonly pollMs = 1000,
+  ) {
     super();
     this._register(toDisposable(() => this.stopWatching()));
   }
@@ -181,7 +184,15 @@ export class SweepModel extends Disposable {
           const counted = fromDryRun(parsed);
           // Keep the servers and summary of the last run for context; counts come from the artifacts.
           this.view = this.view
-            ? { ...counted, runId: this.view.runId, startedAt: this.view.startedAt, summary: this.view.summary, state: this.view.state, mode: this.view.mode, message: this.view.message }
+            ? {
+                ...counted,
+                runId: this.view.runId,
+                startedAt: this.view.startedAt,
+                summary: this.view.summary,
+                state: this.view.state,
+                mode: this.view.mode,
+                message: this.view.message,
+              }
             : counted;
           this.problem = undefined;
         } catch (err) {

@@ -92,8 +92,10 @@ export async function startCodeServer(d: CodeServerDirs, logFile: string, env: N
     [
       CODE_SERVER_ENTRY,
       ...baseArgs(d),
-      '--auth', 'none',
-      '--bind-addr', `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',

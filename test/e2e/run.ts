@@ -109,7 +109,12 @@ async function main(): Promise<void> {
 
     await check('the extension activates: progress tree and status bar', async () => {
       await wb!.runCommand('fpsweep: Attach to running sweep');
-      await wb!.until('the progress tree', 60_000, async () => ((await wb!.treeLabels()).length ? true : undefined), async () => JSON.stringify(await wb!.treeLabels()));
+      await wb!.until(
+        'the progress tree',
+        60_000,
+        async () => ((await wb!.treeLabels()).length ? true : undefined),
+        async () => JSON.stringify(await wb!.treeLabels()),
+      );
       await wb!.screenshot('tree-idle');
     });
 
@@ -119,7 +124,10 @@ async function main(): Promise<void> {
         const nb = wb!.page.locator('.notebook-editor:visible');
         await nb.locator('.markdown-cell-row', { hasText: 'Frames × Pixels runbook' }).first().waitFor({ timeout: 30_000 });
         // Monaco draws spaces as no-break spaces: match with \s.
-        await nb.locator('.code-cell-row', { hasText: /fpsweep\s+prepare/ }).first().waitFor({ timeout: 30_000 });
+        await nb
+          .locator('.code-cell-row', { hasText: /fpsweep\s+prepare/ })
+          .first()
+          .waitFor({ timeout: 30_000 });
         await wb!.screenshot('runbook');
       });
       return;
@@ -246,7 +254,13 @@ async function main(): Promise<void> {
       await run.click();
       // With one controller for the notebook type VS Code may still ask once which to use.
       const pick = wb!.page.locator('.quick-input-list .monaco-list-row', { hasText: 'fpsweep steps' }).first();
-      if (await pick.waitFor({ timeout: 5000 }).then(() => true, () => false)) await pick.click();
+      if (
+        await pick.waitFor({ timeout: 5000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        await pick.click();
       const out = await wb!.until(
         'the dry-run output in the cell',
         90_000,
@@ -278,7 +292,7 @@ async function main(): Promise<void> {
       await wb!.screenshot('timing-restored');
     });
 
-    await check('the tree context menu opens a cell\'s raw JSONL', async () => {
+    await check("the tree context menu opens a cell's raw JSONL", async () => {
       await wb!.page.locator('.pane .monaco-list-row[aria-label^="MVBench:"]').first().click();
       const cell = wb!.page.locator('.pane .monaco-list-row[aria-label^="MVBench × v_32:"]').first();
       await cell.waitFor({ timeout: 30_000 });
@@ -289,7 +303,15 @@ async function main(): Promise<void> {
       const tab = wb!.page.locator('.tabs-container .tab', { hasText: 'MVBench__DIAG_V.jsonl' }).first();
       // A click that lands while the menu is still animating in is lost; the menu then stays open with
       // the item focused, and Enter runs it as a keyboard user would.
-      for (let i = 0; i < 3 && !(await tab.waitFor({ timeout: 8000 }).then(() => true, () => false)); i++) {
+      for (
+        let i = 0;
+        i < 3 &&
+        !(await tab.waitFor({ timeout: 8000 }).then(
+          () => true,
+          () => false,
+        ));
+        i++
+      ) {
         if (await item.isVisible()) {
           await item.hover();
           await wb!.page.keyboard.press('Enter');
@@ -307,22 +329,37 @@ async function main(): Promise<void> {
       await waitPortsFree([8011, 8012], 90_000);
       await wb!.runCommand('fpsweep: Start full run');
       await wb!.clickDialogButton('Start full run');
-      const live = await wb!.until('live full-run progress', 120_000, async () => {
-        const t = await wb!.statusBarText();
-        return /fpsweep full \d+%/.test(t) ? t : undefined;
-      }, () => wb!.statusBarText());
+      const live = await wb!.until(
+        'live full-run progress',
+        120_000,
+        async () => {
+          const t = await wb!.statusBarText();
+          return /fpsweep full \d+%/.test(t) ? t : undefined;
+        },
+        () => wb!.statusBarText(),
+      );
       log(`status bar: ${live}`);
       // Stop once this run has written rows, so the drain is seen to keep them.
-      const moved = await wb!.until('the full run writing rows', 120_000, async () => {
-        const t = await wb!.statusBarText();
-        return /fpsweep full/.test(t) && pct(t) > pct(live) ? t : undefined;
-      }, () => wb!.statusBarText());
+      const moved = await wb!.until(
+        'the full run writing rows',
+        120_000,
+        async () => {
+          const t = await wb!.statusBarText();
+          return /fpsweep full/.test(t) && pct(t) > pct(live) ? t : undefined;
+        },
+        () => wb!.statusBarText(),
+      );
       log(`status bar: ${moved}`);
       await wb!.runCommand('fpsweep: Stop');
-      const after = await wb!.until('the worker gone and the status bar not live', 120_000, async () => {
-        const t = await wb!.statusBarText();
-        return !/fpsweep full/.test(t) && !fs.existsSync(path.join(pkg, '.fpsweep', 'worker.lock')) ? t : undefined;
-      }, () => wb!.statusBarText());
+      const after = await wb!.until(
+        'the worker gone and the status bar not live',
+        120_000,
+        async () => {
+          const t = await wb!.statusBarText();
+          return !/fpsweep full/.test(t) && !fs.existsSync(path.join(pkg, '.fpsweep', 'worker.lock')) ? t : undefined;
+        },
+        () => wb!.statusBarText(),
+      );
       const status = JSON.parse(fs.readFileSync(path.join(pkg, '.fpsweep', 'status.json'), 'utf8')) as { state: string; summary: string | null };
       if (status.state !== 'stopped') throw new Error(`the worker ended in state ${status.state}, not stopped: ${status.summary}`);
       // e.g. "stopped: 12 rows added (...), 38 failure(s) logged, 107 left to do, wall 9.1 s"
@@ -333,13 +370,19 @@ async function main(): Promise<void> {
       // Key columns are plain names (no quoting), wherever the header puts them.
       const head = rows[0].split(',');
       const at = ['benchmark', 'item_id', 'condition'].map((k) => head.indexOf(k));
-      const keys = rows.slice(1).filter(Boolean).map((l) => { const f = l.split(','); return at.map((i) => f[i]).join('|'); });
+      const keys = rows
+        .slice(1)
+        .filter(Boolean)
+        .map((l) => {
+          const f = l.split(',');
+          return at.map((i) => f[i]).join('|');
+        });
       if (new Set(keys).size !== keys.length) throw new Error('a row is doubled after Stop');
       log(`after Stop: ${after}; ${status.summary}`);
       await wb!.screenshot('full-run-stopped');
     });
 
-    await check('interrupting the runbook\'s full-run cell stops the worker', async () => {
+    await check("interrupting the runbook's full-run cell stops the worker", async () => {
       await waitPortsFree([8011, 8012], 90_000);
       await wb!.runCommand('fpsweep: Open runbook');
       const nb = wb!.page.locator('.notebook-editor:visible');
@@ -360,16 +403,30 @@ async function main(): Promise<void> {
       await cell.hover();
       await cell.locator('.run-button-container [aria-label^="Execute Cell"]').first().click();
       const following = (f: string) => f.includes('Following the worker');
-      await wb!.until('the cell following the worker', 120_000, async () => (following(await cell.innerText()) || await anyFrameText(wb!, following)) ? true : undefined,
-        async () => (await cell.innerText()).slice(0, 300));
-      await wb!.until('the worker live', 60_000, async () => (fs.existsSync(path.join(pkg, '.fpsweep', 'worker.lock')) ? true : undefined), () => wb!.statusBarText());
+      await wb!.until(
+        'the cell following the worker',
+        120_000,
+        async () => (following(await cell.innerText()) || (await anyFrameText(wb!, following)) ? true : undefined),
+        async () => (await cell.innerText()).slice(0, 300),
+      );
+      await wb!.until(
+        'the worker live',
+        60_000,
+        async () => (fs.existsSync(path.join(pkg, '.fpsweep', 'worker.lock')) ? true : undefined),
+        () => wb!.statusBarText(),
+      );
       await cell.hover();
       await cell.locator('.run-button-container [aria-label^="Stop Cell Execution"]').first().click();
-      await wb!.until('the worker stopped by the interrupt', 120_000, async () => {
-        if (fs.existsSync(path.join(pkg, '.fpsweep', 'worker.lock'))) return undefined;
-        const st = JSON.parse(fs.readFileSync(path.join(pkg, '.fpsweep', 'status.json'), 'utf8')) as { state: string };
-        return st.state === 'stopped' ? true : undefined;
-      }, async () => fs.readFileSync(path.join(pkg, '.fpsweep', 'status.json'), 'utf8').slice(0, 300));
+      await wb!.until(
+        'the worker stopped by the interrupt',
+        120_000,
+        async () => {
+          if (fs.existsSync(path.join(pkg, '.fpsweep', 'worker.lock'))) return undefined;
+          const st = JSON.parse(fs.readFileSync(path.join(pkg, '.fpsweep', 'status.json'), 'utf8')) as { state: string };
+          return st.state === 'stopped' ? true : undefined;
+        },
+        async () => fs.readFileSync(path.join(pkg, '.fpsweep', 'status.json'), 'utf8').slice(0, 300),
+      );
       await wb!.screenshot('runbook-interrupted');
     });
 
@@ -423,11 +480,19 @@ async function main(): Promise<void> {
           const rows = await avtimeTreeRows(wb!);
           return rows.some((r) => r.startsWith(`AVTime run ${AVTIME_RUN}: done`)) ? rows : undefined;
         },
-        async () => `${JSON.stringify((await avtimeTreeRows(wb!)).filter((r) => r.startsWith('AVTime')))} | ${fs.readFileSync(path.join(avRoot, '.fpsweep', 'avtime-status.json'), 'utf8').slice(0, 400)}`,
+        async () =>
+          `${JSON.stringify((await avtimeTreeRows(wb!)).filter((r) => r.startsWith('AVTime')))} | ${fs.readFileSync(path.join(avRoot, '.fpsweep', 'avtime-status.json'), 'utf8').slice(0, 400)}`,
       );
       const mine = labels.filter((l) => l.startsWith(`AVTime ${AVTIME_RUN}`) || l.startsWith(`AVTime run ${AVTIME_RUN}`));
       log(`tree: ${mine.join(' | ')}`);
-      for (const want of [/^AVTime e2e-avtime infer: done/, /^AVTime e2e-avtime shard 0: done/, /^AVTime e2e-avtime shard 1: done/, /^AVTime e2e-avtime judge: done/, /^AVTime e2e-avtime judge pass 1: /, /^AVTime e2e-avtime score: done/]) {
+      for (const want of [
+        /^AVTime e2e-avtime infer: done/,
+        /^AVTime e2e-avtime shard 0: done/,
+        /^AVTime e2e-avtime shard 1: done/,
+        /^AVTime e2e-avtime judge: done/,
+        /^AVTime e2e-avtime judge pass 1: /,
+        /^AVTime e2e-avtime score: done/,
+      ]) {
         if (!mine.some((l) => want.test(l))) throw new Error(`the tree has no row matching ${want}: ${JSON.stringify(mine)}`);
       }
       if (!fs.existsSync(path.join(avRoot, 'eval', AVTIME_RUN, 'summary.json'))) throw new Error('the tree says done, but there is no summary.json');
@@ -477,7 +542,8 @@ async function main(): Promise<void> {
     await browser?.close().catch(() => undefined);
     await server?.stop();
     await hub?.close().catch(() => undefined);
-    if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 }); // a stopping worker may still write
+    if (!process.env.E2E_KEEP)
+      fs.rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 }); // a stopping worker may still write
     else log(`kept ${work}`);
   }
 }
@@ -541,7 +607,10 @@ function filesContaining(roots: string[], needle: string): string[] {
 
 /** The sample item whose question carries markup (read from the package, as the test's own oracle). */
 function xssItem(pkg: string): { item_id: string; question: string } {
-  const lines = fs.readFileSync(path.join(pkg, 'items', 'samples', 'MVBench.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const lines = fs
+    .readFileSync(path.join(pkg, 'items', 'samples', 'MVBench.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean);
   const item = lines.map((l) => JSON.parse(l) as { item_id: string; question: string }).find((i) => i.question.includes(XSS));
   if (!item) throw new Error('the sample package has no MVBench item whose question holds the markup');
   return item;

@@ -15,7 +15,10 @@ export async function launchBrowser(): Promise<Browser> {
 
 export class Workbench {
   private shot = 0;
-  constructor(readonly page: Page, private readonly shotsDir: string) {}
+  constructor(
+    readonly page: Page,
+    private readonly shotsDir: string,
+  ) {}
 
   async open(url: string): Promise<void> {
     await this.page.goto(url, { waitUntil: 'domcontentloaded' });
@@ -45,18 +48,29 @@ export class Workbench {
     for (;;) {
       await this.page.keyboard.press('Escape');
       await this.page.keyboard.press('F1');
-      const opened = await input.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false);
+      const opened = await input.waitFor({ state: 'visible', timeout: 5000 }).then(
+        () => true,
+        () => false,
+      );
       if (opened) {
         await input.fill(`>${title}`);
         const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-        if (await row.waitFor({ timeout: 8000 }).then(() => true, () => false)) {
+        if (
+          await row.waitFor({ timeout: 8000 }).then(
+            () => true,
+            () => false,
+          )
+        ) {
           // The exact title must be the one picked: refuse a near match.
           const label = (await row.getAttribute('aria-label')) ?? (await row.innerText());
           if (!label.includes(title)) throw new Error(`palette offered "${label}" for "${title}"`);
           await row.click();
           return;
         }
-        lastSeen = await this.page.locator('.quick-input-list').innerText().catch(() => '');
+        lastSeen = await this.page
+          .locator('.quick-input-list')
+          .innerText()
+          .catch(() => '');
       }
       if (Date.now() > end) throw new Error(`the palette never offered "${title}"; it showed: ${lastSeen.replace(/\s+/g, ' ').slice(0, 300)}`);
       await this.page.waitForTimeout(2000);
@@ -81,7 +95,8 @@ export class Workbench {
     for (;;) {
       const v = await check().catch(() => undefined);
       if (v !== undefined) return v;
-      if (Date.now() > end) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}; last seen: ${await seen().catch((e) => String(e))}`);
+      if (Date.now() > end)
+        throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}; last seen: ${await seen().catch((e) => String(e))}`);
       await this.page.waitForTimeout(1000);
     }
   }
@@ -100,7 +115,11 @@ export class Workbench {
         }
         return undefined;
       },
-      async () => this.page.frames().map((f) => f.url()).join(', '),
+      async () =>
+        this.page
+          .frames()
+          .map((f) => f.url())
+          .join(', '),
     );
   }
 

@@ -5,7 +5,14 @@ import { avtimeCliArgs, avtimeSettingsSchema, isPlainRunId, newRunId, resolveIn,
 const dirs = { benchRoot: '/ws/data/AVTime-Bench', outputsDir: '/ws/outputs/avtime-bench' };
 
 describe('AVTime settings → CLI arguments', () => {
-  const s = avtimeSettingsSchema.parse({ targetModel: 'Qwen/Omni', judgeModel: 'Qwen/Qwen3.6-27B', targetGpus: '0;1', targetTp: 1, judgeGpus: '0', judgeTp: 1 });
+  const s = avtimeSettingsSchema.parse({
+    targetModel: 'Qwen/Omni',
+    judgeModel: 'Qwen/Qwen3.6-27B',
+    targetGpus: '0;1',
+    targetTp: 1,
+    judgeGpus: '0',
+    judgeTp: 1,
+  });
 
   it('defaults: the bench root and outputs folder of SPEC-AVTIME, no flags', () => {
     const d = avtimeSettingsSchema.parse({});
@@ -24,8 +31,26 @@ describe('AVTime settings → CLI arguments', () => {
   it('run: bench root, a fresh run id and its output root under the outputs folder, then the settings flags', () => {
     const r = avtimeCliArgs(['run', '--detach'], s, dirs, () => 'avtime-1');
     assert.deepEqual(r.args, [
-      'run', '--detach', '--bench-root', dirs.benchRoot, '--run-id', 'avtime-1', '--output-root', path.join(dirs.outputsDir, 'avtime-1'),
-      '--target-model', 'Qwen/Omni', '--judge-model', 'Qwen/Qwen3.6-27B', '--target-gpus', '0;1', '--target-tp', '1', '--judge-gpus', '0', '--judge-tp', '1',
+      'run',
+      '--detach',
+      '--bench-root',
+      dirs.benchRoot,
+      '--run-id',
+      'avtime-1',
+      '--output-root',
+      path.join(dirs.outputsDir, 'avtime-1'),
+      '--target-model',
+      'Qwen/Omni',
+      '--judge-model',
+      'Qwen/Qwen3.6-27B',
+      '--target-gpus',
+      '0;1',
+      '--target-tp',
+      '1',
+      '--judge-gpus',
+      '0',
+      '--judge-tp',
+      '1',
     ]);
     assert.equal(r.outputRoot, path.join(dirs.outputsDir, 'avtime-1'));
   });
@@ -39,7 +64,10 @@ describe('AVTime settings → CLI arguments', () => {
 
   it('sample runs as written; inputs gets only the bench root; endpoints replace launching', () => {
     assert.deepEqual(avtimeCliArgs(['sample', '--out', 'd'], s, dirs, () => 'x').args, ['sample', '--out', 'd']);
-    assert.deepEqual(avtimeCliArgs(['inputs'], s, dirs, () => 'x'), { args: ['inputs', '--bench-root', dirs.benchRoot], outputRoot: null });
+    assert.deepEqual(
+      avtimeCliArgs(['inputs'], s, dirs, () => 'x'),
+      { args: ['inputs', '--bench-root', dirs.benchRoot], outputRoot: null },
+    );
     const e = avtimeSettingsSchema.parse({ targetEndpoints: ['http://127.0.0.1:9001', 'http://127.0.0.1:9002'], judgeEndpoint: 'http://127.0.0.1:9003' });
     assert.deepEqual(settingsFlags(e), ['--target-endpoints', 'http://127.0.0.1:9001,http://127.0.0.1:9002', '--judge-endpoint', 'http://127.0.0.1:9003']);
   });

@@ -52,7 +52,10 @@ describe('runbook avtime steps answered by the extension', () => {
   });
 
   it('without a run yet, or with a run id that is a path, it says what to do', async () => {
-    await assert.rejects(runAvtimeStep({ ...host, latest: () => undefined }, ['status'], io()), /no AVTime run yet: run the `fpsweep avtime run --detach` step first/);
+    await assert.rejects(
+      runAvtimeStep({ ...host, latest: () => undefined }, ['status'], io()),
+      /no AVTime run yet: run the `fpsweep avtime run --detach` step first/,
+    );
     await assert.rejects(runAvtimeStep(host, ['report', '--run-id', '../x'], io()), /not a plain name/);
   });
 

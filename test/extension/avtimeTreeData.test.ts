@@ -7,7 +7,13 @@ import { diffRuns, formatAvtimeStatus, latestRun, passText, runText, shardText, 
 
 function view(runId: string, over: Partial<AvtimeRunView> = {}): AvtimeRunView {
   return {
-    runId, outputRoot: `/o/${runId}`, source: 'artifacts', live: false, state: 'stopped', canonical: true, startedAt: '2026-12-03T09:00:00Z',
+    runId,
+    outputRoot: `/o/${runId}`,
+    source: 'artifacts',
+    live: false,
+    state: 'stopped',
+    canonical: true,
+    startedAt: '2026-12-03T09:00:00Z',
     stages: [
       { name: 'inputs', state: 'done', done: 3, todo: 0, failed: 0 },
       { name: 'infer', state: 'stopped', done: 1, todo: 2, failed: 0 },
@@ -17,7 +23,9 @@ function view(runId: string, over: Partial<AvtimeRunView> = {}): AvtimeRunView {
     ],
     shards: [{ shard: 0, endpoint: 'http://127.0.0.1:8011', state: 'stopped', expected: 2, written: 1, failed: 0 }],
     passes: [{ pass: 2, maxTokens: 4096, state: 'failed', requests: 3, done: 1, failed: 2 }],
-    summary: null, scores: null, ...over,
+    summary: null,
+    scores: null,
+    ...over,
   };
 }
 
@@ -36,13 +44,43 @@ describe('AVTime tree text', () => {
   it('finds the runs that changed, and whether the set of runs changed', () => {
     const a = view('a');
     const b = view('b');
-    const before = new Map([[a.outputRoot, viewKey(a)], [b.outputRoot, viewKey(b)]]);
-    assert.deepEqual(diffRuns(before, new Map([[a.outputRoot, a], [b.outputRoot, b]])), { setChanged: false, changed: [] });
+    const before = new Map([
+      [a.outputRoot, viewKey(a)],
+      [b.outputRoot, viewKey(b)],
+    ]);
+    assert.deepEqual(
+      diffRuns(
+        before,
+        new Map([
+          [a.outputRoot, a],
+          [b.outputRoot, b],
+        ]),
+      ),
+      { setChanged: false, changed: [] },
+    );
     const b2 = view('b', { stages: b.stages.map((s) => (s.name === 'infer' ? { ...s, done: 2, todo: 1 } : s)) });
-    assert.deepEqual(diffRuns(before, new Map([[a.outputRoot, a], [b.outputRoot, b2]])), { setChanged: false, changed: [b.outputRoot] });
+    assert.deepEqual(
+      diffRuns(
+        before,
+        new Map([
+          [a.outputRoot, a],
+          [b.outputRoot, b2],
+        ]),
+      ),
+      { setChanged: false, changed: [b.outputRoot] },
+    );
     assert.deepEqual(diffRuns(before, new Map([[a.outputRoot, a]])), { setChanged: true, changed: [] });
     const c = view('c');
-    assert.equal(diffRuns(before, new Map([[a.outputRoot, a], [c.outputRoot, c]])).setChanged, true);
+    assert.equal(
+      diffRuns(
+        before,
+        new Map([
+          [a.outputRoot, a],
+          [c.outputRoot, c],
+        ]),
+      ).setChanged,
+      true,
+    );
   });
 
   it('the latest run: a live one first, else the last started', () => {
@@ -71,12 +109,24 @@ describe('AVTime tree rows', () => {
     const [run] = group.children;
     assert.equal(run.row.contextValue, 'avtimeRun');
     assert.equal(run.row.root, '/o/a');
-    assert.deepEqual(run.children.map((n) => n.row.label), ['inputs', 'infer', 'normalize', 'judge', 'score']);
-    assert.deepEqual(run.children[1].children.map((n) => n.id), ['avtime:/o/a:shard:0']);
-    assert.deepEqual(run.children[3].children.map((n) => n.id), ['avtime:/o/a:pass:2']);
+    assert.deepEqual(
+      run.children.map((n) => n.row.label),
+      ['inputs', 'infer', 'normalize', 'judge', 'score'],
+    );
+    assert.deepEqual(
+      run.children[1].children.map((n) => n.id),
+      ['avtime:/o/a:shard:0'],
+    );
+    assert.deepEqual(
+      run.children[3].children.map((n) => n.id),
+      ['avtime:/o/a:pass:2'],
+    );
     // infer and judge are expandable before their shards or passes exist; the others are leaves.
     const empty = avtimeRunRow(view('b', { shards: [], passes: [] }));
-    assert.deepEqual(empty.children.map((c) => c.collapsible), ['none', 'expanded', 'none', 'expanded', 'none']);
+    assert.deepEqual(
+      empty.children.map((c) => c.collapsible),
+      ['none', 'expanded', 'none', 'expanded', 'none'],
+    );
     const chain: string[] = [];
     for (let n: TreeNode | undefined = run.children[1].children[0]; n; n = n.parent) chain.push(n.id);
     assert.deepEqual(chain, ['avtime:/o/a:shard:0', 'avtime:/o/a:stage:infer', 'avtime:/o/a', 'group:avtime']);

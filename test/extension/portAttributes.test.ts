@@ -14,7 +14,11 @@ describe('extension: port attributes of the vLLM servers', () => {
     const keys = Object.keys(contributed);
     const base = runOptionsSchema.parse({ package: '/p' }).basePort;
     assert.equal(base, DEFAULT_BASE_PORT, 'the launcher and the extension agree on the first port');
-    for (let gpu = 0; gpu < MAX_GPUS; gpu++) assert.ok(keys.some((k) => keyCoversPort(k, base + gpu)), `GPU ${gpu}`);
+    for (let gpu = 0; gpu < MAX_GPUS; gpu++)
+      assert.ok(
+        keys.some((k) => keyCoversPort(k, base + gpu)),
+        `GPU ${gpu}`,
+      );
     for (const other of [base - 1, base + MAX_GPUS, 3000, 8080]) assert.ok(!keys.some((k) => keyCoversPort(k, other)), String(other));
     for (const v of Object.values(contributed) as { onAutoForward: string }[]) assert.equal(v.onAutoForward, 'ignore');
   });

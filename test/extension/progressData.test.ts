@@ -4,8 +4,16 @@ import { workerStatusSchema, type WorkerStatus } from '../../src/core/runner/sta
 
 function status(over: Partial<WorkerStatus> = {}): WorkerStatus {
   return workerStatusSchema.parse({
-    version: 1, pid: 123, runId: 'r1', startedAt: 't0', updatedAt: 't1', state: 'running', mode: 'pilot',
-    benchmarks: ['MVBench', 'LVBench'], conditions: ['v_1', 'v_32'], message: null,
+    version: 1,
+    pid: 123,
+    runId: 'r1',
+    startedAt: 't0',
+    updatedAt: 't1',
+    state: 'running',
+    mode: 'pilot',
+    benchmarks: ['MVBench', 'LVBench'],
+    conditions: ['v_1', 'v_32'],
+    message: null,
     totals: { total: 40, done: 12, todo: 25, inFlight: 2, failed: 3, addedThisRun: 5 },
     cells: [
       { benchmark: 'MVBench', condition: 'v_1', total: 10, done: 10, todo: 0, na: 0, reuse: 0, failed: 0, noVideo: 0 },
@@ -13,7 +21,8 @@ function status(over: Partial<WorkerStatus> = {}): WorkerStatus {
       { benchmark: 'LVBench', condition: 'v_1', total: 10, done: 0, todo: 8, na: 0, reuse: 0, failed: 2, noVideo: 0 },
       { benchmark: 'LVBench', condition: 'v_32', total: 10, done: 0, todo: 10, na: 0, reuse: 4, failed: 0, noVideo: 0 },
     ],
-    throughput: { requestsPerMin: 60, framesPerSec: 10 }, etaSeconds: 125,
+    throughput: { requestsPerMin: 60, framesPerSec: 10 },
+    etaSeconds: 125,
     servers: [{ index: 0, endpoint: 'http://127.0.0.1:8011', state: 'up', running: 3, waiting: 1, restarts: 0, message: null }],
     summary: null,
     ...over,
@@ -23,7 +32,10 @@ function status(over: Partial<WorkerStatus> = {}): WorkerStatus {
 describe('extension progress data', () => {
   it('groups worker cells by benchmark; finished counts CSV rows, failures include no-video', () => {
     const v = fromWorkerStatus(status(), true);
-    assert.deepEqual(v.benchmarks.map((b) => b.benchmark), ['MVBench', 'LVBench']);
+    assert.deepEqual(
+      v.benchmarks.map((b) => b.benchmark),
+      ['MVBench', 'LVBench'],
+    );
     const mvb = v.benchmarks[0];
     assert.equal(mvb.total, 20);
     assert.equal(mvb.finished, 12);
@@ -36,13 +48,18 @@ describe('extension progress data', () => {
   });
 
   it('counts units that failed in an earlier run as failed, not todo, in the live view as in the artifact view', () => {
-    const live = fromWorkerStatus(status({
-      cells: [{ benchmark: 'TimeScope', condition: 'v_fps2_s224', total: 10, done: 6, todo: 4, na: 0, reuse: 0, failed: 0, noVideo: 0, failedBefore: 2 }],
-    }), true);
-    const artifacts = fromDryRun(dryRunJsonSchema.parse({
-      rows: [{ benchmark: 'TimeScope', condition: 'v_fps2_s224', todo: 4, NA: 0, reuse: 0, done: 6, no_video: 0, context_refusals: 2, failed_before: 2 }],
-      totals: {},
-    }));
+    const live = fromWorkerStatus(
+      status({
+        cells: [{ benchmark: 'TimeScope', condition: 'v_fps2_s224', total: 10, done: 6, todo: 4, na: 0, reuse: 0, failed: 0, noVideo: 0, failedBefore: 2 }],
+      }),
+      true,
+    );
+    const artifacts = fromDryRun(
+      dryRunJsonSchema.parse({
+        rows: [{ benchmark: 'TimeScope', condition: 'v_fps2_s224', todo: 4, NA: 0, reuse: 0, done: 6, no_video: 0, context_refusals: 2, failed_before: 2 }],
+        totals: {},
+      }),
+    );
     const [a] = live.benchmarks[0].cells;
     const [b] = artifacts.benchmarks[0].cells;
     assert.deepEqual([a.done, a.todo, a.failed], [6, 2, 2]);
@@ -51,12 +68,23 @@ describe('extension progress data', () => {
     assert.equal(status().cells[0].failedBefore, 0);
   });
 
-  it('a run that stopped on its own shows why at the top: the server\'s words, what they mean, what to do', () => {
+  it("a run that stopped on its own shows why at the top: the server's words, what they mean, what to do", () => {
     assert.deepEqual(fromWorkerStatus(status(), true).stopLines, []);
-    const v = fromWorkerStatus(status({ state: 'failed', stopReason: {
-      rule: 'same_in_a_row', kind: 'request', message: 'The file path /x must be a subpath of `--allowed-local-media-path` /y. None',
-      meaning: 'symlinked package', action: 'run on realpath', server: 'http://127.0.0.1:8011', detail: 'fail-fast: 20 requests in a row',
-    } }), false);
+    const v = fromWorkerStatus(
+      status({
+        state: 'failed',
+        stopReason: {
+          rule: 'same_in_a_row',
+          kind: 'request',
+          message: 'The file path /x must be a subpath of `--allowed-local-media-path` /y. None',
+          meaning: 'symlinked package',
+          action: 'run on realpath',
+          server: 'http://127.0.0.1:8011',
+          detail: 'fail-fast: 20 requests in a row',
+        },
+      }),
+      false,
+    );
     assert.deepEqual(v.stopLines, [
       'stopped on its own: fail-fast: 20 requests in a row',
       'the server said: The file path /x must be a subpath of `--allowed-local-media-path` /y. None (http://127.0.0.1:8011)',
@@ -69,7 +97,10 @@ describe('extension progress data', () => {
     const v = fromWorkerStatus(status({ state: 'done' }), false);
     assert.equal(v.live, false);
     assert.equal(v.etaSeconds, null);
-    assert.deepEqual(v.servers.map((s) => [s.state, s.running]), [['down', null]]);
+    assert.deepEqual(
+      v.servers.map((s) => [s.state, s.running]),
+      [['down', null]],
+    );
   });
 
   it('counts the dry run: NA and reuse rows are still to write, no_video and bad_meta failed', () => {
@@ -91,7 +122,20 @@ describe('extension progress data', () => {
 
   it('counts units that failed before (failures.jsonl) as failed, not as todo', () => {
     const d = dryRunJsonSchema.parse({
-      rows: [{ benchmark: 'TimeScope', condition: 'v_fps2_s224', todo: 2, NA: 0, reuse: 0, done: 8, no_video: 0, bad_meta: 0, context_refusals: 2, failed_before: 2 }],
+      rows: [
+        {
+          benchmark: 'TimeScope',
+          condition: 'v_fps2_s224',
+          todo: 2,
+          NA: 0,
+          reuse: 0,
+          done: 8,
+          no_video: 0,
+          bad_meta: 0,
+          context_refusals: 2,
+          failed_before: 2,
+        },
+      ],
     });
     const c = fromDryRun(d).benchmarks[0].cells[0];
     assert.deepEqual([c.total, c.done, c.todo, c.failed], [10, 8, 0, 2]);

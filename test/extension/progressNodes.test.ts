@@ -12,24 +12,55 @@ import { JOB_RUNNERS } from '../../src/worker/jobRunners';
 
 function status(cells: WorkerStatus['cells']): WorkerStatus {
   return workerStatusSchema.parse({
-    version: 1, pid: 123, runId: 'r1', startedAt: 't0', updatedAt: 't1', state: 'running', mode: 'pilot',
-    benchmarks: ['MVBench', 'LVBench'], conditions: ['v_1', 'v_32'], message: null,
+    version: 1,
+    pid: 123,
+    runId: 'r1',
+    startedAt: 't0',
+    updatedAt: 't1',
+    state: 'running',
+    mode: 'pilot',
+    benchmarks: ['MVBench', 'LVBench'],
+    conditions: ['v_1', 'v_32'],
+    message: null,
     totals: { total: 40, done: 12, todo: 25, inFlight: 2, failed: 3, addedThisRun: 5 },
-    cells, throughput: { requestsPerMin: 60, framesPerSec: 10 }, etaSeconds: null,
+    cells,
+    throughput: { requestsPerMin: 60, framesPerSec: 10 },
+    etaSeconds: null,
     servers: [{ index: 0, endpoint: 'http://127.0.0.1:8011', state: 'up', running: 3, waiting: 1, restarts: 0, message: null }],
     summary: null,
   });
 }
 
-const cell = (benchmark: string, condition: string, done: number) =>
-  ({ benchmark, condition, total: 10, done, todo: 10 - done, na: 0, reuse: 0, failed: 0, noVideo: 0, failedBefore: 0 });
+const cell = (benchmark: string, condition: string, done: number) => ({
+  benchmark,
+  condition,
+  total: 10,
+  done,
+  todo: 10 - done,
+  na: 0,
+  reuse: 0,
+  failed: 0,
+  noVideo: 0,
+  failedBefore: 0,
+});
 
 function avView(runId: string, infer: number): AvtimeRunView {
   return {
-    runId, outputRoot: `/o/${runId}`, source: 'worker', live: true, state: 'running', canonical: true, startedAt: 't0',
-    stages: [{ name: 'inputs', state: 'done', done: 2, todo: 0, failed: 0 }, { name: 'infer', state: 'running', done: infer, todo: 2 - infer, failed: 0 }],
+    runId,
+    outputRoot: `/o/${runId}`,
+    source: 'worker',
+    live: true,
+    state: 'running',
+    canonical: true,
+    startedAt: 't0',
+    stages: [
+      { name: 'inputs', state: 'done', done: 2, todo: 0, failed: 0 },
+      { name: 'infer', state: 'running', done: infer, todo: 2 - infer, failed: 0 },
+    ],
     shards: [{ shard: 0, endpoint: null, state: 'running', expected: 2, written: infer, failed: 0 }],
-    passes: [], summary: null, scores: null,
+    passes: [],
+    summary: null,
+    scores: null,
   };
 }
 
@@ -38,7 +69,12 @@ function rows(fpCells: WorkerStatus['cells'], runs: AvtimeRunView[]): TreeRow[] 
   const fp = PROTOCOLS.get('fp')!;
   const av = PROTOCOLS.get('avtime')!;
   return treeRoots(PROTOCOLS, (p) =>
-    p.id === 'fp' ? fpSection({ message: undefined, view: fromWorkerStatus(status(fpCells), true) }, fp) : p.id === 'avtime' ? avtimeSection(runs, av) : undefined);
+    p.id === 'fp'
+      ? fpSection({ message: undefined, view: fromWorkerStatus(status(fpCells), true) }, fp)
+      : p.id === 'avtime'
+        ? avtimeSection(runs, av)
+        : undefined,
+  );
 }
 
 function allNodes(store: NodeStore): TreeNode[] {
@@ -54,10 +90,19 @@ describe('progress tree nodes', () => {
   it('one group per protocol of the registry, in its order, with the rows their views give', () => {
     const store = new NodeStore();
     store.update(rows(cells, [avView('a', 0)]));
-    assert.deepEqual(store.roots.map((n) => n.id), ['group:fp', 'group:avtime']);
-    assert.deepEqual(store.roots[0].children.map((n) => n.id), ['servers', 'bench:MVBench', 'bench:LVBench']);
+    assert.deepEqual(
+      store.roots.map((n) => n.id),
+      ['group:fp', 'group:avtime'],
+    );
+    assert.deepEqual(
+      store.roots[0].children.map((n) => n.id),
+      ['servers', 'bench:MVBench', 'bench:LVBench'],
+    );
     assert.match(store.get('cell:MVBench:v_32')!.row.aria!, /^MVBench × v_32: todo, 0%, 0 done, 10 todo/);
-    assert.deepEqual(store.roots[1].children.map((n) => n.id), ['avtime:/o/a']);
+    assert.deepEqual(
+      store.roots[1].children.map((n) => n.id),
+      ['avtime:/o/a'],
+    );
   });
 
   it('a node is the same object across reads while its row exists, its row replaced', () => {
@@ -75,17 +120,26 @@ describe('progress tree nodes', () => {
     assert.deepEqual(store.update(rows(cells, [avView('a', 0), avView('b', 0)])), { all: false, nodes: [] });
     const c1 = store.update(rows([cell('MVBench', 'v_1', 3), ...cells.slice(1)], [avView('a', 0), avView('b', 0)]));
     assert.equal(c1.all, false);
-    assert.deepEqual(c1.nodes.map((n) => n.id), ['bench:MVBench']);
+    assert.deepEqual(
+      c1.nodes.map((n) => n.id),
+      ['bench:MVBench'],
+    );
     const c2 = store.update(rows([cell('MVBench', 'v_1', 3), ...cells.slice(1)], [avView('a', 0), avView('b', 1)]));
-    assert.deepEqual(c2.nodes.map((n) => n.id), ['avtime:/o/b:stage:infer']);
+    assert.deepEqual(
+      c2.nodes.map((n) => n.id),
+      ['avtime:/o/b:stage:infer'],
+    );
     // A run appearing changes the group's children (and its "N runs"): the group, not the whole tree.
     const c3 = store.update(rows([cell('MVBench', 'v_1', 3), ...cells.slice(1)], [avView('a', 0), avView('b', 1), avView('c', 0)]));
-    assert.deepEqual(c3.nodes.map((n) => n.id), ['group:avtime']);
+    assert.deepEqual(
+      c3.nodes.map((n) => n.id),
+      ['group:avtime'],
+    );
     // The last AVTime run going takes its group away: the roots changed.
     assert.equal(store.update(rows(cells, [])).all, true);
   });
 
-  it('getParent: every node is among its parent\'s children, and roots have none', () => {
+  it("getParent: every node is among its parent's children, and roots have none", () => {
     const store = new NodeStore();
     store.update(rows(cells, [avView('a', 1)]));
     const nodes = allNodes(store);
@@ -94,7 +148,14 @@ describe('progress tree nodes', () => {
       if (!n.parent) assert.ok(store.roots.includes(n), n.id);
       else assert.ok(n.parent.children.includes(n), n.id);
     }
-    assert.throws(() => store.update([{ id: 'x', label: 'x', icon: 'info', collapsible: 'none', children: [] }, { id: 'x', label: 'y', icon: 'info', collapsible: 'none', children: [] }]), /used twice/);
+    assert.throws(
+      () =>
+        store.update([
+          { id: 'x', label: 'x', icon: 'info', collapsible: 'none', children: [] },
+          { id: 'x', label: 'y', icon: 'info', collapsible: 'none', children: [] },
+        ]),
+      /used twice/,
+    );
   });
 });
 
@@ -108,8 +169,24 @@ describe('a third protocol: a folder, one registry line and its worker runner, n
     statusFile: (root) => `${root}/.fpsweep/tally-status.json`,
     lockFile: (root) => `${root}/.fpsweep/worker.lock`,
     readProgress: async (root): Promise<ProgressSnapshot<null>> => ({
-      protocol: 'tally', root, runId: 't1', live: true, state: 'running', summary: null, detail: null,
-      groups: [{ key: 'count', label: 'count', state: 'running', done: 3, todo: 2, failed: 1, rows: [{ key: 'a', label: 'part a', state: 'done', done: 3, todo: 0, failed: 0 }] }],
+      protocol: 'tally',
+      root,
+      runId: 't1',
+      live: true,
+      state: 'running',
+      summary: null,
+      detail: null,
+      groups: [
+        {
+          key: 'count',
+          label: 'count',
+          state: 'running',
+          done: 3,
+          todo: 2,
+          failed: 1,
+          rows: [{ key: 'a', label: 'part a', state: 'done', done: 3, todo: 0, failed: 0 }],
+        },
+      ],
     }),
     job: { schema: jobSchema },
     stop: async () => ({ pid: null, signalled: false }),
@@ -120,8 +197,15 @@ describe('a third protocol: a folder, one registry line and its worker runner, n
 
   it('shows in the tree data with the generic rows of its snapshots', async () => {
     const snap = await fake.readProgress('/w/t1');
-    const roots = treeRoots(registry, () => undefined, (p) => (p.id === 'tally' ? [snap] : []));
-    assert.deepEqual(roots.map((r) => r.id), ['group:tally']);
+    const roots = treeRoots(
+      registry,
+      () => undefined,
+      (p) => (p.id === 'tally' ? [snap] : []),
+    );
+    assert.deepEqual(
+      roots.map((r) => r.id),
+      ['group:tally'],
+    );
     const [run] = roots[0].children;
     assert.equal(run.aria, 'Tally run t1: running, live');
     assert.equal(run.children[0].aria, 'Tally t1 count: running, 3 done, 2 todo, 1 failed');
@@ -144,7 +228,7 @@ describe('a third protocol: a folder, one registry line and its worker runner, n
     assert.equal(ran.length, 1);
   });
 
-  it('the old worker forms are aliases: --options is fp\'s job, --avtime avtime\'s', () => {
+  it("the old worker forms are aliases: --options is fp's job, --avtime avtime's", () => {
     const fp = parseWorkerArgs(['--options', JSON.stringify({ package: '/p' })], registry);
     assert.ok(!('usage' in fp) && fp.protocol.id === 'fp' && (fp.job as { workers: number }).workers === 6);
     const av = parseWorkerArgs(['--avtime', JSON.stringify({ verb: 'run', options: {}, outputRoot: '/o', runId: 'r' })], registry);

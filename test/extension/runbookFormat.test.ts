@@ -4,15 +4,27 @@ import { InputError } from '../../src/core/errors';
 
 describe('runbook format', () => {
   it("a new runbook holds the seed's steps in order", () => {
-    const steps = defaultRunbook().cells.filter((c) => c.kind === 'step').map((c) => parseStep(c.value)).filter((s) => s.verb !== 'avtime');
-    assert.deepEqual(steps.map((s) => s.verb), ['prepare', 'doctor', 'dry-run', 'run', 'report', 'run', 'report', 'return']);
+    const steps = defaultRunbook()
+      .cells.filter((c) => c.kind === 'step')
+      .map((c) => parseStep(c.value))
+      .filter((s) => s.verb !== 'avtime');
+    assert.deepEqual(
+      steps.map((s) => s.verb),
+      ['prepare', 'doctor', 'dry-run', 'run', 'report', 'run', 'report', 'return'],
+    );
     assert.deepEqual(steps[3].args, ['--pilot', '--detach']);
     assert.deepEqual(steps[5].args, ['--detach']);
   });
 
   it('then the AVTime cells: sample → inputs → run --detach → status → report', () => {
-    const steps = defaultRunbook().cells.filter((c) => c.kind === 'step').map((c) => parseStep(c.value)).filter((s) => s.verb === 'avtime');
-    assert.deepEqual(steps.map((s) => s.args), [['sample', '--out', 'data/AVTime-Bench'], ['inputs'], ['run', '--detach'], ['status'], ['report']]);
+    const steps = defaultRunbook()
+      .cells.filter((c) => c.kind === 'step')
+      .map((c) => parseStep(c.value))
+      .filter((s) => s.verb === 'avtime');
+    assert.deepEqual(
+      steps.map((s) => s.args),
+      [['sample', '--out', 'data/AVTime-Bench'], ['inputs'], ['run', '--detach'], ['status'], ['report']],
+    );
   });
 
   it('an avtime step names one of its stages', () => {
@@ -29,7 +41,10 @@ describe('runbook format', () => {
   });
 
   it('a malformed runbook is an error naming the file and the field', () => {
-    assert.throws(() => parseRunbook('{', 'x.fpsweep-runbook'), (e: Error) => e instanceof InputError && /x\.fpsweep-runbook: not valid JSON/.test(e.message));
+    assert.throws(
+      () => parseRunbook('{', 'x.fpsweep-runbook'),
+      (e: Error) => e instanceof InputError && /x\.fpsweep-runbook: not valid JSON/.test(e.message),
+    );
     assert.throws(() => parseRunbook('{"fpsweepRunbook":1,"cells":[{"kind":"shell","value":"rm -rf /"}]}', 'r'), /cells\.0\.kind/);
   });
 

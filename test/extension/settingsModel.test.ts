@@ -8,12 +8,24 @@ describe('extension settings', () => {
 
   it('maps settings to the seed knobs', () => {
     const s = settingsSchema.parse({
-      ngpu: 2, workers: 6, maxSeqs: 32, gpuUtil: 0.85, benchmarks: ['MVBench', 'LVBench'], conditions: ['v_1'],
-      vllmBin: ' /opt/bin/vllm ', extraEnv: { FPSWEEP_STANDIN_LATENCY: 'a=0.02' },
+      ngpu: 2,
+      workers: 6,
+      maxSeqs: 32,
+      gpuUtil: 0.85,
+      benchmarks: ['MVBench', 'LVBench'],
+      conditions: ['v_1'],
+      vllmBin: ' /opt/bin/vllm ',
+      extraEnv: { FPSWEEP_STANDIN_LATENCY: 'a=0.02' },
     });
     assert.deepEqual(knobEnv(s), {
-      FPSWEEP_STANDIN_LATENCY: 'a=0.02', NGPU: '2', WORKERS: '6', MAX_SEQS: '32', GPU_UTIL: '0.85',
-      BENCH: 'MVBench,LVBench', CONDS: 'v_1', VLLM_BIN: '/opt/bin/vllm',
+      FPSWEEP_STANDIN_LATENCY: 'a=0.02',
+      NGPU: '2',
+      WORKERS: '6',
+      MAX_SEQS: '32',
+      GPU_UTIL: '0.85',
+      BENCH: 'MVBench,LVBench',
+      CONDS: 'v_1',
+      VLLM_BIN: '/opt/bin/vllm',
     });
   });
 

@@ -4,7 +4,13 @@ import { avtimeStatusText, currentStage } from '../../src/extension/statusBarTex
 
 function view(over: Partial<AvtimeRunView> = {}): AvtimeRunView {
   return {
-    runId: 'r7', outputRoot: '/o/r7', source: 'worker', live: true, state: 'running', canonical: true, startedAt: 't0',
+    runId: 'r7',
+    outputRoot: '/o/r7',
+    source: 'worker',
+    live: true,
+    state: 'running',
+    canonical: true,
+    startedAt: 't0',
     stages: [
       { name: 'inputs', state: 'done', done: 3, todo: 0, failed: 0 },
       { name: 'infer', state: 'done', done: 3, todo: 0, failed: 0 },
@@ -12,7 +18,11 @@ function view(over: Partial<AvtimeRunView> = {}): AvtimeRunView {
       { name: 'judge', state: 'running', done: 12, todo: 27, failed: 1 },
       { name: 'score', state: 'todo', done: 0, todo: 0, failed: 0 },
     ],
-    shards: [], passes: [], summary: null, scores: null, ...over,
+    shards: [],
+    passes: [],
+    summary: null,
+    scores: null,
+    ...over,
   };
 }
 
@@ -25,9 +35,17 @@ describe('status bar text', () => {
   });
 
   it('an ended run: its state and the stage it stopped at (the failed one, else the last begun)', () => {
-    const failed = view({ live: false, state: 'failed', stages: view().stages.map((s) => (s.name === 'judge' ? { ...s, state: 'failed' as const, todo: 0 } : s)) });
+    const failed = view({
+      live: false,
+      state: 'failed',
+      stages: view().stages.map((s) => (s.name === 'judge' ? { ...s, state: 'failed' as const, todo: 0 } : s)),
+    });
     assert.equal(avtimeStatusText(failed).text, '$(warning) AVTime r7 failed · judge 12/13 · 1 failed');
-    const done = view({ live: false, state: 'done', stages: view().stages.map((s) => ({ ...s, state: 'done' as const, todo: 0, failed: 0, done: s.name === 'score' ? 40 : s.done })) });
+    const done = view({
+      live: false,
+      state: 'done',
+      stages: view().stages.map((s) => ({ ...s, state: 'done' as const, todo: 0, failed: 0, done: s.name === 'score' ? 40 : s.done })),
+    });
     assert.equal(currentStage(done)?.name, 'score');
     assert.equal(avtimeStatusText(done).text, '$(pass) AVTime r7 done · score 40/40');
   });

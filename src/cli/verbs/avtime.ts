@@ -95,7 +95,12 @@ export function avtimeOptionsFromArgs(args: string[]): { options: AvtimeOptionsI
     targetTp: intOption(v['target-tp'], 'TARGET_TP', undefined),
     judgeGpus: v['judge-gpus'] !== undefined ? parseGpuGroups(String(v['judge-gpus']), '--judge-gpus') : undefined,
     judgeTp: intOption(v['judge-tp'], 'JUDGE_TP', undefined),
-    targetEndpoints: endpoints ? endpoints.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    targetEndpoints: endpoints
+      ? endpoints
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined,
     judgeEndpoint: str(v['judge-endpoint'], 'JUDGE_ENDPOINT'),
     vllmBin: process.env.VLLM_BIN || undefined,
     audioInVideo: v['no-audio-in-video'] ? false : undefined,
@@ -125,7 +130,9 @@ function stageSub(verb: AvtimeVerb): Sub {
         }
         const { startDetachedAvtime } = require('../../core/protocols/avtime/stages/job') as typeof import('../../core/protocols/avtime/stages/job');
         const w = await startDetachedAvtime(verb, options, checked.outputRoot, checked.runId);
-        process.stdout.write(`avtime run started in the background: pid ${w.pid}, log ${w.logFile}, status ${path.join(checked.outputRoot, '.fpsweep', 'avtime-status.json')}\n`);
+        process.stdout.write(
+          `avtime run started in the background: pid ${w.pid}, log ${w.logFile}, status ${path.join(checked.outputRoot, '.fpsweep', 'avtime-status.json')}\n`,
+        );
         return 0;
       }
       const res = await runAvtime(verb, options);

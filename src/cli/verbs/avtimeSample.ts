@@ -13,7 +13,11 @@ export async function run(args: string[]): Promise<number> {
   const v = parseVerbArgs(args, { out: { type: 'string', short: 'o' } }, HELP);
   if (typeof v.out !== 'string' || v.out === '') throw new UsageError(`--out DIR is required\n\n${HELP}`);
   const s = await makeAvtimeSample({ out: v.out });
-  const q = Object.entries(s.queries).map(([k, n]) => `${k} ${n}`).join(', ');
-  process.stdout.write(`AVTime sample bench: ${s.root}\n  ${s.videos} videos (${(s.totalMs / 1000).toFixed(1)} s with audio), queries: ${q}\nmade in ${s.seconds.toFixed(1)} s\n`);
+  const q = Object.entries(s.queries)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  process.stdout.write(
+    `AVTime sample bench: ${s.root}\n  ${s.videos} videos (${(s.totalMs / 1000).toFixed(1)} s with audio), queries: ${q}\nmade in ${s.seconds.toFixed(1)} s\n`,
+  );
   return 0;
 }

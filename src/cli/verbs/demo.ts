@@ -79,8 +79,21 @@ export async function run(args: string[]): Promise<number> {
       ...(freshBench ? [{ title: 'AVTime: make a sample bench root (ffmpeg, videos with audio)', argv: ['avtime', 'sample', '--out', avBench] }] : []),
       {
         title: 'AVTime-Bench run: target inference on 2 shards, normalize, judge, six scores',
-        argv: ['avtime', 'run', '--bench-root', avBench, '--output-root', avRoot, '--run-id', avRunId,
-          '--target-model', env.TARGET_MODEL || 'Qwen/Qwen3-Omni-30B-A3B-Instruct', '--judge-model', env.JUDGE_MODEL || 'Qwen/Qwen3.6-27B', ...topology],
+        argv: [
+          'avtime',
+          'run',
+          '--bench-root',
+          avBench,
+          '--output-root',
+          avRoot,
+          '--run-id',
+          avRunId,
+          '--target-model',
+          env.TARGET_MODEL || 'Qwen/Qwen3-Omni-30B-A3B-Instruct',
+          '--judge-model',
+          env.JUDGE_MODEL || 'Qwen/Qwen3.6-27B',
+          ...topology,
+        ],
       },
       { title: 'AVTime run status', argv: ['status', '--package', avRoot] },
     );

@@ -22,25 +22,31 @@ is predicted to refuse (ctx_refusals), and the items still to write whose last a
   --json          print one JSON object {"rows": [...], "totals": {...}}`;
 
 export async function run(args: string[]): Promise<number> {
-  const values = parseVerbArgs(args, {
-    bench: { type: 'string' },
-    conds: { type: 'string' },
-    pilot: { type: 'boolean' },
-    json: { type: 'boolean' },
-    shard: { type: 'string' },
-  }, HELP);
+  const values = parseVerbArgs(
+    args,
+    {
+      bench: { type: 'string' },
+      conds: { type: 'string' },
+      pilot: { type: 'boolean' },
+      json: { type: 'boolean' },
+      shard: { type: 'string' },
+    },
+    HELP,
+  );
   const root = requirePackage(values, HELP);
   // --bench beats --pilot, which beats the BENCH knob (a flag on the command line is the latest word).
-  const benchmarks = typeof values.bench === 'string' ? listOption(values.bench, 'BENCH')
-    : pilotOption(values.pilot) ? [...PILOT_BENCHMARKS] : listOption(undefined, 'BENCH');
+  const benchmarks =
+    typeof values.bench === 'string' ? listOption(values.bench, 'BENCH') : pilotOption(values.pilot) ? [...PILOT_BENCHMARKS] : listOption(undefined, 'BENCH');
   const conditions = listOption(values.conds, 'CONDS') ?? [...DEFAULT_CONDITIONS];
   const shard = shardOption(values.shard);
   const report = await dryRun(root, { benchmarks, conditions, shard });
   if (shard) (values.json ? process.stderr : process.stdout).write(`shard ${formatShard(shard)}: the counts are this shard's own items\n`);
   for (const p of report.problems) process.stderr.write(formatLineProblem(p) + '\n');
   if (report.torn) {
-    process.stderr.write(`results/conditions_results.csv: torn last line at byte ${report.torn.offset} (${report.torn.reason}); `
-      + 'a run moves it to conditions_results.csv.torn\n');
+    process.stderr.write(
+      `results/conditions_results.csv: torn last line at byte ${report.torn.offset} (${report.torn.reason}); ` +
+        'a run moves it to conditions_results.csv.torn\n',
+    );
   }
   for (const c of report.addedConditions) {
     process.stderr.write(`${c} added: reuse rows need it (SPEC §2.4) and it was not among the conditions\n`);

@@ -22,8 +22,12 @@ export async function run(args: string[]): Promise<number> {
   let values: { into?: string; help?: boolean };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args, options: { into: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true, strict: true }));
+    ({ values, positionals } = parseArgs({
+      args,
+      options: { into: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    }));
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n\n${HELP}`);
   }

@@ -18,9 +18,12 @@ export function formatPrepare(r: PrepareResult, packageDir: string): string {
   const lines: string[] = [];
   for (const s of r.shards) {
     const ext = s.extracted === 'now' ? 'extracted' : s.extracted === 'before' ? 'extracted earlier' : 'not extracted';
-    lines.push(`${s.status === 'verified' || s.status === 'cached' || s.status === 'deleted_after_extract' ? 'ok  ' : 'FAIL'} ${s.file}  ${s.status}, ${ext}${s.deleted ? ', deleted' : ''}${s.message ? `  — ${s.message}` : ''}`);
+    lines.push(
+      `${s.status === 'verified' || s.status === 'cached' || s.status === 'deleted_after_extract' ? 'ok  ' : 'FAIL'} ${s.file}  ${s.status}, ${ext}${s.deleted ? ', deleted' : ''}${s.message ? `  — ${s.message}` : ''}`,
+    );
   }
-  if (r.disk.freeBytes !== null) lines.push(`disk: ${formatBytes(r.disk.neededBytes)} needed, ${formatBytes(r.disk.freeBytes)} free${r.disk.ok ? '' : ' — NOT ENOUGH'}`);
+  if (r.disk.freeBytes !== null)
+    lines.push(`disk: ${formatBytes(r.disk.neededBytes)} needed, ${formatBytes(r.disk.freeBytes)} free${r.disk.ok ? '' : ' — NOT ENOUGH'}`);
   if (r.count) {
     lines.push(`videos: ${r.count.videos} of n_videos = ${r.nVideosExpected}`);
     if (r.count.missing.length) {
@@ -33,11 +36,15 @@ export function formatPrepare(r: PrepareResult, packageDir: string): string {
   for (const e of r.errors) lines.push(`error: ${e}`);
   if (r.deletable.length) {
     const bytes = r.deletable.reduce((a, d) => a + d.bytes, 0);
-    lines.push(`${r.deletable.length} verified, extracted shard(s) (${formatBytes(bytes)}) can be deleted: fpsweep prepare --package ${packageDir} --delete-shards`);
+    lines.push(
+      `${r.deletable.length} verified, extracted shard(s) (${formatBytes(bytes)}) can be deleted: fpsweep prepare --package ${packageDir} --delete-shards`,
+    );
   }
   const extractedNow = r.shards.filter((s) => s.extracted === 'now').length;
   const failed = r.shards.filter((s) => !['verified', 'cached', 'deleted_after_extract'].includes(s.status)).length;
-  lines.push(`${r.ok ? 'prepared' : 'NOT prepared'}: ${r.shards.length} shard(s), ${failed} failed, ${extractedNow} extracted now; ${r.count ? `${r.count.videos} of ${r.nVideosExpected} videos` : 'videos not counted'}${r.shards.some((s) => s.deleted) ? `; ${r.shards.filter((s) => s.deleted).length} shard(s) deleted` : ''}`);
+  lines.push(
+    `${r.ok ? 'prepared' : 'NOT prepared'}: ${r.shards.length} shard(s), ${failed} failed, ${extractedNow} extracted now; ${r.count ? `${r.count.videos} of ${r.nVideosExpected} videos` : 'videos not counted'}${r.shards.some((s) => s.deleted) ? `; ${r.shards.filter((s) => s.deleted).length} shard(s) deleted` : ''}`,
+  );
   return lines.join('\n');
 }
 

@@ -15,11 +15,15 @@ logs data/logs and fp_returns.sha256 (sha256sum format) in the package root.
 Without a token the files are left ready for any transfer (exit 0).`;
 
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(args, {
-    upload: { type: 'boolean' },
-    repo: { type: 'string' },
-    'hub-url': { type: 'string' },
-  }, HELP);
+  const v = parseVerbArgs(
+    args,
+    {
+      upload: { type: 'boolean' },
+      repo: { type: 'string' },
+      'hub-url': { type: 'string' },
+    },
+    HELP,
+  );
   const packageDir = requirePackage(v, HELP);
   const tty = process.stderr.isTTY;
   const outcome = await makeReturns({

@@ -52,22 +52,26 @@ the run: the reason, what it likely means and what to do are printed), 2 bad usa
 package is busy with another worker.`;
 
 export function parseRunArgs(args: string[]): { options: RunOptions; detach: boolean } {
-  const v = parseVerbArgs(args, {
-    pilot: { type: 'boolean' },
-    bench: { type: 'string' },
-    conds: { type: 'string' },
-    endpoints: { type: 'string' },
-    detach: { type: 'boolean' },
-    ngpu: { type: 'string' },
-    workers: { type: 'string' },
-    'max-seqs': { type: 'string' },
-    'gpu-util': { type: 'string' },
-    'decode-workers': { type: 'string' },
-    'fail-same': { type: 'string' },
-    'fail-first': { type: 'string' },
-    'fail-videos': { type: 'string' },
-    shard: { type: 'string' },
-  }, HELP);
+  const v = parseVerbArgs(
+    args,
+    {
+      pilot: { type: 'boolean' },
+      bench: { type: 'string' },
+      conds: { type: 'string' },
+      endpoints: { type: 'string' },
+      detach: { type: 'boolean' },
+      ngpu: { type: 'string' },
+      workers: { type: 'string' },
+      'max-seqs': { type: 'string' },
+      'gpu-util': { type: 'string' },
+      'decode-workers': { type: 'string' },
+      'fail-same': { type: 'string' },
+      'fail-first': { type: 'string' },
+      'fail-videos': { type: 'string' },
+      shard: { type: 'string' },
+    },
+    HELP,
+  );
   const root = requirePackage(v, HELP);
   const pilot = pilotOption(v.pilot);
   // --bench beats --pilot, which beats the BENCH knob (as dry-run reads them).

@@ -51,19 +51,25 @@ export function describeSummary(s: SampleSummary): string {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(args, {
-    out: { type: 'string', short: 'o' },
-    'no-extract': { type: 'boolean' },
-    scale: { type: 'string' },
-    force: { type: 'boolean' },
-  }, HELP);
+  const v = parseVerbArgs(
+    args,
+    {
+      out: { type: 'string', short: 'o' },
+      'no-extract': { type: 'boolean' },
+      scale: { type: 'string' },
+      force: { type: 'boolean' },
+    },
+    HELP,
+  );
   const out = typeof v.out === 'string' ? v.out : typeof v.package === 'string' ? v.package : undefined;
   if (!out) throw new UsageError(`--out DIR is required\n\n${HELP}`);
   const scale = intOption(v.scale, 'FPSWEEP_SAMPLE_SCALE', 1) ?? 1;
   if (v.force === true) await clearPackage(path.resolve(out));
   const tty = process.stderr.isTTY;
   const made = await makeSamplePackage({
-    out, extract: v['no-extract'] !== true, scale,
+    out,
+    extract: v['no-extract'] !== true,
+    scale,
     onVideo: (done, total, video) => {
       const line = `encoded ${done}/${total} videos (${video.width}x${video.height}, ${video.nFrames} frames)`;
       process.stderr.write(tty ? `\r${line}\x1b[K${done === total ? '\n' : ''}` : `${line}\n`);

@@ -24,7 +24,15 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
   const [{ line: gpuLine, gpus }, vllm, model, ffmpeg] = await Promise.all([checkGpus(env), checkVllm(env), checkModel(env), checkFfmpeg(env)]);
   const ngpuEnv = env.NGPU ? Number(env.NGPU) : NaN;
   const used = Number.isInteger(ngpuEnv) && ngpuEnv > 0 ? gpus.slice(0, ngpuEnv) : gpus;
-  const lines: DoctorLine[] = [gpuLine, vllm, model, ffmpeg, checkContext(used, gpuUtil), checkMaxSeqs(used, gpuUtil, env.MAX_SEQS, env.WORKERS), checkCores(opts.cores ?? machineCores(), used.length || 1)];
+  const lines: DoctorLine[] = [
+    gpuLine,
+    vllm,
+    model,
+    ffmpeg,
+    checkContext(used, gpuUtil),
+    checkMaxSeqs(used, gpuUtil, env.MAX_SEQS, env.WORKERS),
+    checkCores(opts.cores ?? machineCores(), used.length || 1),
+  ];
   lines.push(await checkDisk(opts.packageDir ?? null, opts.freeBytes));
   if (opts.packageDir) {
     const pkg = await checkPackage(opts.packageDir);

@@ -85,7 +85,11 @@ export async function measuredBytesPerPixel(storeDir: string): Promise<{ bytesPe
 }
 
 /** `plan`: the dry run's (null when it failed: nothing to estimate from). */
-export async function checkFrameStoreDisk(packageDir: string, plan: WorkPlan | null, freeBytes: (dir: string) => Promise<number> = defaultFreeBytes): Promise<DoctorLine> {
+export async function checkFrameStoreDisk(
+  packageDir: string,
+  plan: WorkPlan | null,
+  freeBytes: (dir: string) => Promise<number> = defaultFreeBytes,
+): Promise<DoctorLine> {
   const base = { id: 'frame_store_disk', title: 'disk for the frame store' };
   const layout = new PackageLayout(packageDir);
   if (!plan) return { ...base, status: 'warn', detail: 'cannot estimate: the dry run failed', action: 'see the run package line' };
@@ -96,10 +100,16 @@ export async function checkFrameStoreDisk(packageDir: string, plan: WorkPlan | n
   const need = Math.min(estimate, FRAME_STORE_CAP_BYTES);
   const free = await freeBytes(layout.frameStoreDir);
   const how = measured ? `${bpp.toFixed(3)} B/pixel measured on ${measured.files} stored JPEG(s)` : `${bpp} B/pixel assumed (JPEG q85 4:2:0)`;
-  const detail = `${est.jpegs.toLocaleString('en-US')} distinct JPEG(s) to serve (${(est.pixels / 1e6).toFixed(1)} Mpixel × ${how} ≈ ${formatBytes(estimate)}); ` +
+  const detail =
+    `${est.jpegs.toLocaleString('en-US')} distinct JPEG(s) to serve (${(est.pixels / 1e6).toFixed(1)} Mpixel × ${how} ≈ ${formatBytes(estimate)}); ` +
     `the store keeps at most ${formatBytes(FRAME_STORE_CAP_BYTES)} (least recently used evicted), so it needs ${formatBytes(need)}; ${formatBytes(free)} free at ${layout.frameStoreDir}`;
   if (free < need) {
-    return { ...base, status: 'warn', detail, action: `free ${formatBytes(need - free)} on that filesystem (or move the package): a full disk stops the run when a JPEG cannot be written` };
+    return {
+      ...base,
+      status: 'warn',
+      detail,
+      action: `free ${formatBytes(need - free)} on that filesystem (or move the package): a full disk stops the run when a JPEG cannot be written`,
+    };
   }
   return { ...base, status: 'ok', detail, action: null };
 }

@@ -20,7 +20,13 @@ export function checkCores(cores: number, ngpu: number): DoctorLine {
   const base = { id: 'cores', title: 'CPU cores' };
   const w = suggestWorkers(cores, ngpu);
   const detail = `${cores} core(s) for ${Math.max(1, ngpu)} GPU(s): suggest WORKERS=${w} per GPU`;
-  if (cores < 16) return { ...base, status: 'warn', detail: `${detail}; the seed recommends 16+ cores (the fps ladders are decode-bound)`, action: `expect frame decoding to limit throughput; WORKERS=${w}` };
+  if (cores < 16)
+    return {
+      ...base,
+      status: 'warn',
+      detail: `${detail}; the seed recommends 16+ cores (the fps ladders are decode-bound)`,
+      action: `expect frame decoding to limit throughput; WORKERS=${w}`,
+    };
   return { ...base, status: 'ok', detail, action: null };
 }
 
@@ -53,7 +59,13 @@ export async function checkDisk(packageDir: string | null, freeBytes: (dir: stri
   }
   const detail = `${formatBytes(free)} free at ${dir}; needs ${why}${formatBytes(DISK_HEADROOM)} headroom for frames and logs`;
   if (free < need) return { ...base, status: 'fail', detail, action: 'free disk space or move the package before `fpsweep prepare`' };
-  if (free < need + DISK_HEADROOM) return { ...base, status: 'warn', detail, action: 'little room for the frame store and logs: free some space (prepare --delete-shards frees the shards after extraction)' };
+  if (free < need + DISK_HEADROOM)
+    return {
+      ...base,
+      status: 'warn',
+      detail,
+      action: 'little room for the frame store and logs: free some space (prepare --delete-shards frees the shards after extraction)',
+    };
   return { ...base, status: 'ok', detail, action: null };
 }
 

@@ -19,7 +19,12 @@ export function checkMaxSeqs(gpus: Gpu[], gpuUtil: number, maxSeqsText: string |
   const base = { id: 'max_seqs', title: 'MAX_SEQS against GPU memory' };
   const maxSeqs = maxSeqsText === undefined || maxSeqsText === '' ? DEFAULT_MAX_SEQS : Number(maxSeqsText);
   if (!Number.isInteger(maxSeqs) || maxSeqs < 1) {
-    return { ...base, status: 'fail', detail: `MAX_SEQS=${maxSeqsText} is not a positive integer`, action: `set MAX_SEQS to a whole number ≥ 1 (default ${DEFAULT_MAX_SEQS})` };
+    return {
+      ...base,
+      status: 'fail',
+      detail: `MAX_SEQS=${maxSeqsText} is not a positive integer`,
+      action: `set MAX_SEQS to a whole number ≥ 1 (default ${DEFAULT_MAX_SEQS})`,
+    };
   }
   const workers = workersText === undefined || workersText === '' || !(Number(workersText) >= 1) ? DEFAULT_WORKERS : Math.floor(Number(workersText));
   const atOnce = Math.min(maxSeqs, workers);
@@ -30,11 +35,13 @@ export function checkMaxSeqs(gpus: Gpu[], gpuUtil: number, maxSeqsText: string |
   const detail = `MAX_SEQS=${maxSeqs}, WORKERS=${workers} (at most ${atOnce} at once); ${smallest.name} holds KV for ${fit} full-length sequence(s) of ${MAX_MODEL_LEN} tokens (${(f.kvBudgetBytes / 1e9).toFixed(1)} GB ÷ ${(f.sequenceBytes / 1e9).toFixed(2)} GB, estimate at GPU_UTIL ${gpuUtil})`;
   if (fit < atOnce) {
     return {
-      ...base, status: 'warn',
+      ...base,
+      status: 'warn',
       detail: `${detail}: ${atOnce} long requests at once cannot all fit, so vLLM preempts and recomputes some`,
-      action: fit >= 1
-        ? `fine for short requests; for the long-video conditions consider MAX_SEQS=${fit} (or a higher GPU_UTIL), and watch the server logs for preemption`
-        : 'not even one full-length sequence fits: see the context line',
+      action:
+        fit >= 1
+          ? `fine for short requests; for the long-video conditions consider MAX_SEQS=${fit} (or a higher GPU_UTIL), and watch the server logs for preemption`
+          : 'not even one full-length sequence fits: see the context line',
     };
   }
   return { ...base, status: 'ok', detail, action: null };

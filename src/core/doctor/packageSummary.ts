@@ -10,7 +10,18 @@ export async function checkPackage(packageDir: string): Promise<{ lines: DoctorL
   try {
     r = await dryRun(packageDir, { conditions: DEFAULT_CONDITIONS, keepPlan: true });
   } catch (err) {
-    return { plan: null, lines: [{ id: 'package', title: 'run package (dry run)', status: 'fail', detail: (err as Error).message, action: 'check --package (it must hold items/samples/, manifest/ and data/store/normalized/)' }] };
+    return {
+      plan: null,
+      lines: [
+        {
+          id: 'package',
+          title: 'run package (dry run)',
+          status: 'fail',
+          detail: (err as Error).message,
+          action: 'check --package (it must hold items/samples/, manifest/ and data/store/normalized/)',
+        },
+      ],
+    };
   }
   const t = r.totals;
   const benches = new Set(r.rows.map((x) => x.benchmark)).size;
@@ -19,15 +30,24 @@ export async function checkPackage(packageDir: string): Promise<{ lines: DoctorL
   const summary = `${benches} benchmark(s) × ${DEFAULT_CONDITIONS.length} conditions: todo ${t.todo}, NA ${t.NA}, reuse ${t.reuse}, done ${t.done}, no_video ${t.no_video}, bad_meta ${t.bad_meta}`;
   const problems = r.problems.length + (r.torn ? 1 : 0);
   lines.push({
-    id: 'package', title: 'run package (dry run)',
+    id: 'package',
+    title: 'run package (dry run)',
     status: problems ? 'warn' : 'ok',
     detail: `${summary}${problems ? `; ${problems} problem(s) in the package's files, first: ${r.problems[0] ? `${r.problems[0].file}:${r.problems[0].line}: ${r.problems[0].message}` : r.torn?.reason}` : ''}`,
-    action: problems ? '`fpsweep dry-run` lists them with file and line; bad lines are skipped and reported, the rest runs' : missingVideos ? `items without a video (${missingVideos}) are logged as failures (seed §7: expected for a few)` : null,
+    action: problems
+      ? '`fpsweep dry-run` lists them with file and line; bad lines are skipped and reported, the rest runs'
+      : missingVideos
+        ? `items without a video (${missingVideos}) are logged as failures (seed §7: expected for a few)`
+        : null,
   });
   const refusals = t.context_refusals;
-  const worst = r.rows.filter((x) => x.context_refusals > 0).sort((a, b) => b.context_refusals - a.context_refusals).slice(0, 3);
+  const worst = r.rows
+    .filter((x) => x.context_refusals > 0)
+    .sort((a, b) => b.context_refusals - a.context_refusals)
+    .slice(0, 3);
   lines.push({
-    id: 'context_refusals', title: 'predicted context refusals',
+    id: 'context_refusals',
+    title: 'predicted context refusals',
     status: refusals ? 'warn' : 'ok',
     detail: refusals
       ? `${refusals} request(s) would exceed 65,536 tokens as vLLM counts them (SPEC §2.5), e.g. ${worst.map((x) => `${x.benchmark} × ${x.condition}: ${x.context_refusals}`).join(', ')}`

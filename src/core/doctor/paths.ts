@@ -40,7 +40,8 @@ export async function checkPaths(packageDir: string): Promise<DoctorLine[]> {
   const realPkg = await fs.realpath(given).catch(() => null);
   if (realPkg !== null && realPkg !== given) {
     lines.push({
-      id: 'package_path', title: 'package path',
+      id: 'package_path',
+      title: 'package path',
       status: 'warn',
       detail: `${given} is reached through a symlink; the servers are given the real path ${realPkg} (for --allowed-local-media-path and every file:// URL)`,
       action: `make sure the vLLM servers see ${realPkg} itself (in a container, mount the real path, not the link)`,
@@ -54,20 +55,33 @@ export async function checkPaths(packageDir: string): Promise<DoctorLine[]> {
   const target = existing === path.resolve(store) ? real : path.join(real, path.relative(existing, path.resolve(store)));
   const st = await fs.stat(existing).catch(() => null);
   if (!st?.isDirectory()) {
-    lines.push({ ...base, status: 'fail', detail: `${existing} is not a directory (the frame store ${store} cannot be made there)`, action: 'remove or move what is in the way' });
+    lines.push({
+      ...base,
+      status: 'fail',
+      detail: `${existing} is not a directory (the frame store ${store} cannot be made there)`,
+      action: 'remove or move what is in the way',
+    });
     return lines;
   }
   try {
     await fs.access(existing, fsc.R_OK | fsc.W_OK | fsc.X_OK);
   } catch {
     const what = existing === path.resolve(store) ? `the frame store ${real}` : `${real}, where the frame store ${target} will be made,`;
-    lines.push({ ...base, status: 'fail', detail: `${what} is not readable and writable by this user`, action: `fix its permissions (e.g. chmod u+rwx ${real}) or its owner` });
+    lines.push({
+      ...base,
+      status: 'fail',
+      detail: `${what} is not readable and writable by this user`,
+      action: `fix its permissions (e.g. chmod u+rwx ${real}) or its owner`,
+    });
     return lines;
   }
   const closed = await closedToOthers(real);
-  const note = closed.length ? `; other users cannot enter ${closed[0]} (fine for servers this run launches; servers of another user, given with --endpoints, cannot read the frames)` : '';
+  const note = closed.length
+    ? `; other users cannot enter ${closed[0]} (fine for servers this run launches; servers of another user, given with --endpoints, cannot read the frames)`
+    : '';
   lines.push({
-    ...base, status: 'ok',
+    ...base,
+    status: 'ok',
     detail: `${existing === path.resolve(store) ? 'exists' : 'will be made'} at ${target}, readable and writable${target !== path.resolve(store) ? ` (given as ${path.resolve(store)})` : ''}${note}`,
     action: null,
   });

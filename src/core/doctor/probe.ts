@@ -20,7 +20,14 @@ export async function probe(cmd: string, args: string[], env: NodeJS.ProcessEnv,
     const missing = (r as { code?: string }).code === 'ENOENT';
     if (r.timedOut) return { ok: false, stdout, stderr, missing: false, message: `${cmd} did not answer within ${timeoutMs / 1000} s` };
     if (missing) return { ok: false, stdout, stderr, missing: true, message: `${cmd} not found` };
-    if (r.exitCode !== 0) return { ok: false, stdout, stderr, missing: false, message: `${cmd} ${args.join(' ')} exited with ${r.exitCode}: ${(stderr || stdout).trim().split('\n').slice(-2).join(' ')}` };
+    if (r.exitCode !== 0)
+      return {
+        ok: false,
+        stdout,
+        stderr,
+        missing: false,
+        message: `${cmd} ${args.join(' ')} exited with ${r.exitCode}: ${(stderr || stdout).trim().split('\n').slice(-2).join(' ')}`,
+      };
     return { ok: true, stdout, stderr, missing: false, message: '' };
   } catch (err) {
     return { ok: false, stdout: '', stderr: '', missing: false, message: `${cmd}: ${(err as Error).message}` };

@@ -29,12 +29,22 @@ export async function checkVllm(env: NodeJS.ProcessEnv): Promise<DoctorLine> {
       version = py.stdout.trim().split('\n').pop()!.trim();
       how = '`python3 -c "import vllm"`';
     } else {
-      return { ...base, status: 'fail', detail: `${r.message}; and python3 cannot import vllm`, action: `pip install -r code/requirements.txt (vllm ${EXPECTED_VLLM}), or set VLLM_BIN to the vllm executable (or use --endpoints)` };
+      return {
+        ...base,
+        status: 'fail',
+        detail: `${r.message}; and python3 cannot import vllm`,
+        action: `pip install -r code/requirements.txt (vllm ${EXPECTED_VLLM}), or set VLLM_BIN to the vllm executable (or use --endpoints)`,
+      };
     }
   }
   const plain = version.replace(/^v/, '').match(/\d+\.\d+\.\d+\S*/)?.[0] ?? version;
   if (!isVllm011(plain)) {
-    return { ...base, status: 'warn', detail: `vLLM ${plain} (from ${how}) is not 0.11.x: the engine follows vLLM 0.11's rules (media paths, context checks, error wording, /health), and the seed pins ${EXPECTED_VLLM}`, action: `pip install vllm==${EXPECTED_VLLM} (another version can refuse the frames, count tokens or word errors differently, and mislead the run)` };
+    return {
+      ...base,
+      status: 'warn',
+      detail: `vLLM ${plain} (from ${how}) is not 0.11.x: the engine follows vLLM 0.11's rules (media paths, context checks, error wording, /health), and the seed pins ${EXPECTED_VLLM}`,
+      action: `pip install vllm==${EXPECTED_VLLM} (another version can refuse the frames, count tokens or word errors differently, and mislead the run)`,
+    };
   }
   return { ...base, status: 'ok', detail: `vLLM ${plain} (from ${how})${plain === EXPECTED_VLLM ? '' : `; the seed pins ${EXPECTED_VLLM}`}`, action: null };
 }
@@ -67,11 +77,21 @@ export async function checkModel(env: NodeJS.ProcessEnv): Promise<DoctorLine> {
     } catch {
       /* none */
     }
-    return { ...base, status: 'fail', detail: `revision ${MODEL_REVISION} is not in ${path.dirname(snap)}${others.length ? ` (found: ${others.join(', ')})` : ''}`, action: download };
+    return {
+      ...base,
+      status: 'fail',
+      detail: `revision ${MODEL_REVISION} is not in ${path.dirname(snap)}${others.length ? ` (found: ${others.join(', ')})` : ''}`,
+      action: download,
+    };
   }
   const weights = files.filter((f) => f.endsWith('.safetensors')).length;
   if (!files.includes('config.json') || weights === 0) {
-    return { ...base, status: 'fail', detail: `snapshot ${snap} is incomplete (${files.includes('config.json') ? '' : 'no config.json; '}${weights} .safetensors file(s))`, action: download };
+    return {
+      ...base,
+      status: 'fail',
+      detail: `snapshot ${snap} is incomplete (${files.includes('config.json') ? '' : 'no config.json; '}${weights} .safetensors file(s))`,
+      action: download,
+    };
   }
   return { ...base, status: 'ok', detail: `revision ${MODEL_REVISION} in ${snap} (${weights} weight file(s))`, action: null };
 }

@@ -21,18 +21,19 @@ export interface JsonlOptions {
 
 /** One zod error as a short readable sentence: `answer: must be one letter A..Z; options: …`. */
 export function describeZodError(err: z.ZodError): string {
-  return err.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.length ? i.path.join('.') : '(value)'}: ${i.message}`)
-    .join('; ') + (err.issues.length > 5 ? `; (+${err.issues.length - 5} more)` : '');
+  return (
+    err.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.length ? i.path.join('.') : '(value)'}: ${i.message}`)
+      .join('; ') + (err.issues.length > 5 ? `; (+${err.issues.length - 5} more)` : '')
+  );
 }
 
 /**
  * Validates the lines of a JSONL text. Blank lines are not records and are passed over; every other
  * line is either a record or a problem. `file` is only used to label problems.
  */
-export function parseJsonlText<T>(text: string, file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>,
-  opts: JsonlOptions = {}): JsonlResult<T> {
+export function parseJsonlText<T>(text: string, file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>, opts: JsonlOptions = {}): JsonlResult<T> {
   const records: JsonlRecord<T>[] = [];
   const problems: LineProblem[] = [];
   const expected = opts.expected ? `expected ${opts.expected}` : 'expected one JSON object per line';
@@ -62,8 +63,11 @@ export function parseJsonlText<T>(text: string, file: string, schema: z.ZodType<
 }
 
 /** readJsonl for a log that may not exist yet (before the first run): a missing file is empty, not an error. */
-export async function readOptionalJsonl<T>(file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>,
-  opts: JsonlOptions = {}): Promise<JsonlResult<T> & { present: boolean }> {
+export async function readOptionalJsonl<T>(
+  file: string,
+  schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+  opts: JsonlOptions = {},
+): Promise<JsonlResult<T> & { present: boolean }> {
   try {
     return { present: true, ...(await readJsonl(file, schema, opts)) };
   } catch (err) {
@@ -73,8 +77,7 @@ export async function readOptionalJsonl<T>(file: string, schema: z.ZodType<T, z.
 }
 
 /** Reads and validates a JSONL file. A missing file is an error for the caller (ENOENT is thrown). */
-export async function readJsonl<T>(file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>,
-  opts: JsonlOptions = {}): Promise<JsonlResult<T>> {
+export async function readJsonl<T>(file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>, opts: JsonlOptions = {}): Promise<JsonlResult<T>> {
   const text = await fs.readFile(file, 'utf8');
   return parseJsonlText(text, file, schema, opts);
 }

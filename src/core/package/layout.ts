@@ -13,35 +13,89 @@ export class PackageLayout {
   constructor(root: string) {
     this.root = path.resolve(root);
   }
-  get samplesDir() { return path.join(this.root, 'items', 'samples'); }
-  samplesFile(bench: string) { return path.join(this.samplesDir, `${segment(bench, 'benchmark')}.jsonl`); }
-  get scopeSummary() { return path.join(this.root, 'items', 'scope_summary.json'); }
-  get manifest() { return path.join(this.root, 'manifest', 'manifest_subset.jsonl'); }
-  get storeDir() { return path.join(this.root, 'data', 'store', 'normalized'); }
-  videoDir(hash: string) { return path.join(this.storeDir, segment(hash, 'hash')); }
-  videoFile(hash: string) { return path.join(this.videoDir(hash), 'video.mp4'); }
-  metaFile(hash: string) { return path.join(this.videoDir(hash), 'meta.json'); }
-  get videosDir() { return path.join(this.root, 'videos'); }
-  get videosManifest() { return path.join(this.videosDir, 'videos_manifest.json'); }
-  shardFile(file: string) { return path.join(this.videosDir, segment(file, 'shard file')); }
-  get resultsDir() { return path.join(this.root, 'results'); }
-  get resultsCsv() { return path.join(this.resultsDir, 'conditions_results.csv'); }
-  get resultsCsvTorn() { return path.join(this.resultsDir, 'conditions_results.csv.torn'); }
-  rawDir(condition: string) { return path.join(this.resultsDir, 'p1_raw', segment(condition, 'condition')); }
+  get samplesDir() {
+    return path.join(this.root, 'items', 'samples');
+  }
+  samplesFile(bench: string) {
+    return path.join(this.samplesDir, `${segment(bench, 'benchmark')}.jsonl`);
+  }
+  get scopeSummary() {
+    return path.join(this.root, 'items', 'scope_summary.json');
+  }
+  get manifest() {
+    return path.join(this.root, 'manifest', 'manifest_subset.jsonl');
+  }
+  get storeDir() {
+    return path.join(this.root, 'data', 'store', 'normalized');
+  }
+  videoDir(hash: string) {
+    return path.join(this.storeDir, segment(hash, 'hash'));
+  }
+  videoFile(hash: string) {
+    return path.join(this.videoDir(hash), 'video.mp4');
+  }
+  metaFile(hash: string) {
+    return path.join(this.videoDir(hash), 'meta.json');
+  }
+  get videosDir() {
+    return path.join(this.root, 'videos');
+  }
+  get videosManifest() {
+    return path.join(this.videosDir, 'videos_manifest.json');
+  }
+  shardFile(file: string) {
+    return path.join(this.videosDir, segment(file, 'shard file'));
+  }
+  get resultsDir() {
+    return path.join(this.root, 'results');
+  }
+  get resultsCsv() {
+    return path.join(this.resultsDir, 'conditions_results.csv');
+  }
+  get resultsCsvTorn() {
+    return path.join(this.resultsDir, 'conditions_results.csv.torn');
+  }
+  rawDir(condition: string) {
+    return path.join(this.resultsDir, 'p1_raw', segment(condition, 'condition'));
+  }
   rawFile(condition: string, bench: string) {
     return path.join(this.rawDir(condition), `${segment(bench, 'benchmark')}__DIAG_V.jsonl`);
   }
-  get dataLogsDir() { return path.join(this.root, 'data', 'logs'); }
-  get timingLog() { return path.join(this.dataLogsDir, 'p1_timing.jsonl'); }
-  get failuresLog() { return path.join(this.dataLogsDir, 'failures.jsonl'); }
-  get logsDir() { return path.join(this.root, 'logs'); }
-  vllmLog(gpu: number) { return path.join(this.logsDir, `vllm_gpu${gpu}.log`); }
-  get runnerLog() { return path.join(this.logsDir, 'runner.log'); }
-  get launchParams() { return path.join(this.logsDir, 'launch_params.txt'); }
+  get dataLogsDir() {
+    return path.join(this.root, 'data', 'logs');
+  }
+  get timingLog() {
+    return path.join(this.dataLogsDir, 'p1_timing.jsonl');
+  }
+  get failuresLog() {
+    return path.join(this.dataLogsDir, 'failures.jsonl');
+  }
+  get logsDir() {
+    return path.join(this.root, 'logs');
+  }
+  vllmLog(gpu: number) {
+    return path.join(this.logsDir, `vllm_gpu${gpu}.log`);
+  }
+  get runnerLog() {
+    return path.join(this.logsDir, 'runner.log');
+  }
+  get launchParams() {
+    return path.join(this.logsDir, 'launch_params.txt');
+  }
   /** Our own working state (status file, lock, frame store, reports); not part of the returns. */
-  get stateDir() { return path.join(this.root, '.fpsweep'); }
-  get lockFile() { return path.join(this.stateDir, 'worker.lock'); }
-  get statusFile() { return path.join(this.stateDir, 'status.json'); }
-  get frameStoreDir() { return path.join(this.stateDir, 'frames'); }
-  get reportsDir() { return path.join(this.stateDir, 'reports'); }
+  get stateDir() {
+    return path.join(this.root, '.fpsweep');
+  }
+  get lockFile() {
+    return path.join(this.stateDir, 'worker.lock');
+  }
+  get statusFile() {
+    return path.join(this.stateDir, 'status.json');
+  }
+  get frameStoreDir() {
+    return path.join(this.stateDir, 'frames');
+  }
+  get reportsDir() {
+    return path.join(this.stateDir, 'reports');
+  }
 }

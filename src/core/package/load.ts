@@ -46,12 +46,20 @@ async function readScope(layout: PackageLayout, problems: LineProblem[]): Promis
   try {
     json = JSON.parse(text);
   } catch (err) {
-    problems.push({ file: layout.scopeSummary, line: 1, message: `not valid JSON (${(err as Error).message}); the benchmark list is taken from items/samples/ instead` });
+    problems.push({
+      file: layout.scopeSummary,
+      line: 1,
+      message: `not valid JSON (${(err as Error).message}); the benchmark list is taken from items/samples/ instead`,
+    });
     return null;
   }
   const parsed = scopeSummarySchema.safeParse(json);
   if (!parsed.success) {
-    problems.push({ file: layout.scopeSummary, line: 1, message: `${describeZodError(parsed.error)}; expected {"benchmarks": [...], "existing_by_condition": {...}}; the benchmark list is taken from items/samples/ instead` });
+    problems.push({
+      file: layout.scopeSummary,
+      line: 1,
+      message: `${describeZodError(parsed.error)}; expected {"benchmarks": [...], "existing_by_condition": {...}}; the benchmark list is taken from items/samples/ instead`,
+    });
     return null;
   }
   return parsed.data;
@@ -67,7 +75,10 @@ async function benchmarkFiles(layout: PackageLayout): Promise<string[]> {
     }
     throw err;
   }
-  return names.filter((n) => n.endsWith('.jsonl')).map((n) => n.slice(0, -'.jsonl'.length)).sort();
+  return names
+    .filter((n) => n.endsWith('.jsonl'))
+    .map((n) => n.slice(0, -'.jsonl'.length))
+    .sort();
 }
 
 async function readManifest(layout: PackageLayout, problems: LineProblem[]): Promise<Map<string, Map<string, string>>> {
@@ -89,7 +100,11 @@ async function readManifest(layout: PackageLayout, problems: LineProblem[]): Pro
     const prev = byVideo.get(value.video_id);
     if (prev === undefined) byVideo.set(value.video_id, value.hash);
     else if (prev !== value.hash) {
-      problems.push({ file: layout.manifest, line, message: `duplicate row for (${value.benchmark}, ${value.video_id}) with another hash '${value.hash}'; the first ('${prev}') is kept` });
+      problems.push({
+        file: layout.manifest,
+        line,
+        message: `duplicate row for (${value.benchmark}, ${value.video_id}) with another hash '${value.hash}'; the first ('${prev}') is kept`,
+      });
     }
   }
   return manifest;

@@ -9,9 +9,7 @@ import { describeZodError } from './jsonl';
 import type { PackageLayout } from './layout';
 
 export type MetaLookup =
-  | { kind: 'ok'; hash: string; meta: VideoMeta }
-  | { kind: 'no_video'; hash: string; message: string }
-  | { kind: 'bad_meta'; hash: string; message: string };
+  { kind: 'ok'; hash: string; meta: VideoMeta } | { kind: 'no_video'; hash: string; message: string } | { kind: 'bad_meta'; hash: string; message: string };
 
 // The callback API, promisified: fs.promises.readFile is 3-4× slower for ~20k small files (bench/plan.ts).
 const readFile = promisify(fs.readFile);
@@ -62,10 +60,16 @@ export async function readVideoMetaUncached(layout: PackageLayout, hash: string)
   const probe: Probe = { text: null, error: null, dirExists: true, mp4Exists: false };
   try {
     probe.text = await readFile(layout.metaFile(hash), 'utf8');
-    probe.mp4Exists = await access(layout.videoFile(hash)).then(() => true, () => false);
+    probe.mp4Exists = await access(layout.videoFile(hash)).then(
+      () => true,
+      () => false,
+    );
   } catch (err) {
     probe.error = err as NodeJS.ErrnoException;
-    probe.dirExists = await access(layout.videoDir(hash)).then(() => true, () => false);
+    probe.dirExists = await access(layout.videoDir(hash)).then(
+      () => true,
+      () => false,
+    );
   }
   return classify(layout, hash, probe);
 }
@@ -93,7 +97,10 @@ export function readVideoMetaSync(layout: PackageLayout, hash: string): MetaLook
  */
 export class VideoMetaReader {
   private readonly cache = new Map<string, Promise<MetaLookup>>();
-  constructor(readonly layout: PackageLayout, readonly capacity = 512) {}
+  constructor(
+    readonly layout: PackageLayout,
+    readonly capacity = 512,
+  ) {}
 
   read(hash: string): Promise<MetaLookup> {
     const hit = this.cache.get(hash);

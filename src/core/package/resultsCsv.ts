@@ -71,8 +71,7 @@ export const REQUIRED_COLUMNS = ['benchmark', 'item_id', 'condition'] as const;
 const REUSE_SOURCES: ReadonlySet<string> = new Set(REUSE_RULES.map((r) => r.from));
 
 /** pred/correct of the stored row (benchmark, item_id, condition), for a reuse source condition. */
-export function storedAnswer(csv: Pick<ResultsCsv, 'reuseAnswers'>, benchmark: string, itemId: string,
-  condition = 'v_32'): StoredAnswer | undefined {
+export function storedAnswer(csv: Pick<ResultsCsv, 'reuseAnswers'>, benchmark: string, itemId: string, condition = 'v_32'): StoredAnswer | undefined {
   return csv.reuseAnswers.get(unitKey(benchmark, itemId, condition));
 }
 
@@ -98,8 +97,7 @@ function parseCsv(buf: Buffer, onRecord: (record: string[], line: number, endByt
  * Splits a results CSV into its complete records and a torn tail. A tail is torn when the file
  * does not end with a newline, or when its last line does not parse or has the wrong field count.
  */
-export function scanResultsCsv(buf: Buffer, file: string, keepRecords = true,
-  each?: (record: string[], line: number, header: string[]) => void): Scanned {
+export function scanResultsCsv(buf: Buffer, file: string, keepRecords = true, each?: (record: string[], line: number, header: string[]) => void): Scanned {
   let cut = buf.length;
   let reason = '';
   if (buf.length > 0 && buf[buf.length - 1] !== NL) {
@@ -143,8 +141,10 @@ export function scanResultsCsv(buf: Buffer, file: string, keepRecords = true,
       run(cut);
     } catch (err2) {
       const e2 = err2 as { message: string; lines?: number };
-      throw new InputError(`cannot parse the results CSV (${e2.message}); fix or move the file (rows are never rewritten by fpsweep)`,
-        { file, line: e2.lines });
+      throw new InputError(`cannot parse the results CSV (${e2.message}); fix or move the file (rows are never rewritten by fpsweep)`, {
+        file,
+        line: e2.lines,
+      });
     }
   }
   const lastRec = last as { record: string[]; line: number; start: number } | null;
@@ -184,12 +184,19 @@ export async function readResultsCsv(file: string, opts: ReadResultsOptions = {}
   let cols: { b: number; i: number; c: number; pred: number; correct: number } | null = null;
   const scanned = scanResultsCsv(buf, file, false, (record, line, header) => {
     if (!cols) {
-      cols = { b: header.indexOf('benchmark'), i: header.indexOf('item_id'), c: header.indexOf('condition'),
-        pred: header.indexOf('pred'), correct: header.indexOf('correct') };
+      cols = {
+        b: header.indexOf('benchmark'),
+        i: header.indexOf('item_id'),
+        c: header.indexOf('condition'),
+        pred: header.indexOf('pred'),
+        correct: header.indexOf('correct'),
+      };
     }
     if (cols.b < 0 || cols.i < 0 || cols.c < 0) return; // reported below as an InputError
     if (opts.keepRows) rows.push(record);
-    const b = record[cols.b], it = record[cols.i], c = record[cols.c];
+    const b = record[cols.b],
+      it = record[cols.i],
+      c = record[cols.c];
     if (!b || !it || !c) {
       problems.push({ file, line, message: `row without benchmark/item_id/condition (${record.length} fields); not counted as done` });
       return;
@@ -203,8 +210,8 @@ export async function readResultsCsv(file: string, opts: ReadResultsOptions = {}
     }
     if (REUSE_SOURCES.has(c)) {
       reuseAnswers.set(unitKey(b, it, c), {
-        pred: cols.pred >= 0 ? record[cols.pred] ?? '' : '',
-        correct: cols.correct >= 0 ? record[cols.correct] ?? '' : '',
+        pred: cols.pred >= 0 ? (record[cols.pred] ?? '') : '',
+        correct: cols.correct >= 0 ? (record[cols.correct] ?? '') : '',
       });
     }
   });

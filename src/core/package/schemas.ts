@@ -2,21 +2,25 @@
 import { z } from 'zod';
 import { plainName } from './names';
 
-export const itemSchema = z.object({
-  item_id: plainName,
-  benchmark: plainName,
-  video_id: plainName,
-  question: z.string(),
-  options: z.array(z.string()).min(2).max(26),
-  answer: z.string().regex(/^[A-Z]$/, 'must be one letter A..Z'),
-}).passthrough();
+export const itemSchema = z
+  .object({
+    item_id: plainName,
+    benchmark: plainName,
+    video_id: plainName,
+    question: z.string(),
+    options: z.array(z.string()).min(2).max(26),
+    answer: z.string().regex(/^[A-Z]$/, 'must be one letter A..Z'),
+  })
+  .passthrough();
 export type Item = z.infer<typeof itemSchema>;
 
-export const manifestRowSchema = z.object({
-  benchmark: plainName,
-  video_id: plainName,
-  hash: plainName,
-}).passthrough();
+export const manifestRowSchema = z
+  .object({
+    benchmark: plainName,
+    video_id: plainName,
+    hash: plainName,
+  })
+  .passthrough();
 export type ManifestRow = z.infer<typeof manifestRowSchema>;
 
 /**
@@ -31,47 +35,62 @@ const finiteNumberArray = z.unknown().superRefine((v, ctx) => {
   for (let i = 0; i < v.length; i++) {
     const x: unknown = v[i];
     if (typeof x !== 'number' || !Number.isFinite(x)) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be finite numbers (index ${i} is ${typeof x === 'number' ? String(x) : JSON.stringify(x)})`, fatal: true });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `must be finite numbers (index ${i} is ${typeof x === 'number' ? String(x) : JSON.stringify(x)})`,
+        fatal: true,
+      });
       return;
     }
   }
 }) as unknown as z.ZodType<number[], z.ZodTypeDef, unknown>;
 
-export const videoMetaSchema = z.object({
-  hash: plainName,
-  width: z.number().int().positive(),
-  height: z.number().int().positive(),
-  duration_s: z.number().nonnegative(),
-  n_frames: z.number().int().positive(),
-  timestamps: finiteNumberArray,
-  too_short: z.boolean(),
-}).passthrough().superRefine((m, ctx) => {
-  if (m.timestamps.length !== m.n_frames) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `timestamps has ${m.timestamps.length} entries but n_frames is ${m.n_frames}` });
-  }
-  for (let i = 1; i < m.timestamps.length; i++) {
-    if (!(m.timestamps[i] > m.timestamps[i - 1])) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `timestamps must be strictly ascending (index ${i})` });
-      break;
+export const videoMetaSchema = z
+  .object({
+    hash: plainName,
+    width: z.number().int().positive(),
+    height: z.number().int().positive(),
+    duration_s: z.number().nonnegative(),
+    n_frames: z.number().int().positive(),
+    timestamps: finiteNumberArray,
+    too_short: z.boolean(),
+  })
+  .passthrough()
+  .superRefine((m, ctx) => {
+    if (m.timestamps.length !== m.n_frames) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `timestamps has ${m.timestamps.length} entries but n_frames is ${m.n_frames}` });
     }
-  }
-});
+    for (let i = 1; i < m.timestamps.length; i++) {
+      if (!(m.timestamps[i] > m.timestamps[i - 1])) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `timestamps must be strictly ascending (index ${i})` });
+        break;
+      }
+    }
+  });
 export type VideoMeta = z.infer<typeof videoMetaSchema>;
 
-export const scopeSummarySchema = z.object({
-  benchmarks: z.array(plainName),
-  existing_by_condition: z.record(z.string(), z.record(z.string(), z.number().int().nonnegative())),
-}).passthrough();
+export const scopeSummarySchema = z
+  .object({
+    benchmarks: z.array(plainName),
+    existing_by_condition: z.record(z.string(), z.record(z.string(), z.number().int().nonnegative())),
+  })
+  .passthrough();
 export type ScopeSummary = z.infer<typeof scopeSummarySchema>;
 
-export const videosManifestSchema = z.object({
-  n_videos: z.number().int().nonnegative(),
-  shards: z.array(z.object({
-    file: plainName,
-    sha256: z.string().regex(/^[0-9a-f]{64}$/),
-    bytes: z.number().int().nonnegative(),
-  }).passthrough()),
-}).passthrough();
+export const videosManifestSchema = z
+  .object({
+    n_videos: z.number().int().nonnegative(),
+    shards: z.array(
+      z
+        .object({
+          file: plainName,
+          sha256: z.string().regex(/^[0-9a-f]{64}$/),
+          bytes: z.number().int().nonnegative(),
+        })
+        .passthrough(),
+    ),
+  })
+  .passthrough();
 export type VideosManifest = z.infer<typeof videosManifestSchema>;
 
 export const FAILURE_KINDS = ['no_video', 'bad_meta', 'decode', 'request', 'server_down', 'context'] as const;
@@ -81,8 +100,7 @@ export const ROW_STATUSES = ['ok', 'NA', 'reuse'] as const;
 export type RowStatus = (typeof ROW_STATUSES)[number];
 
 /** Header of a new results CSV (SPEC §4). An existing CSV keeps its own header. */
-export const CSV_HEADER = ['benchmark', 'item_id', 'condition', 'status', 'pred', 'answer', 'correct',
-  'n_frames', 'prompt_tokens', 'latency_s', 'ts'] as const;
+export const CSV_HEADER = ['benchmark', 'item_id', 'condition', 'status', 'pred', 'answer', 'correct', 'n_frames', 'prompt_tokens', 'latency_s', 'ts'] as const;
 
 export const rawMetaSchema = z.object({
   n_frames_used: z.number().int().nullable(),
@@ -139,16 +157,18 @@ export const failureRecordSchema = z.object({
 });
 export type FailureRecord = z.infer<typeof failureRecordSchema>;
 
-export const timingRecordSchema = z.object({
-  benchmark: z.string(),
-  condition: z.string(),
-  infer: z.number().int().nonnegative(),
-  infer_s: z.number().nonnegative(),
-  decode_s: z.number().nonnegative(),
-  prompt_tokens: z.number().int().nonnegative(),
-  na: z.number().int().nonnegative(),
-  reuse: z.number().int().nonnegative(),
-  failed: z.number().int().nonnegative(),
-  wall_s: z.number().nonnegative(),
-}).passthrough();
+export const timingRecordSchema = z
+  .object({
+    benchmark: z.string(),
+    condition: z.string(),
+    infer: z.number().int().nonnegative(),
+    infer_s: z.number().nonnegative(),
+    decode_s: z.number().nonnegative(),
+    prompt_tokens: z.number().int().nonnegative(),
+    na: z.number().int().nonnegative(),
+    reuse: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+    wall_s: z.number().nonnegative(),
+  })
+  .passthrough();
 export type TimingRecord = z.infer<typeof timingRecordSchema>;

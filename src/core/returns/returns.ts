@@ -46,7 +46,12 @@ export async function makeReturns(opts: ReturnOptions): Promise<ReturnOutcome> {
   const made = `${tarball.names.tarball} (${formatBytes(tarball.bytes)}, ${tarball.files} files, sha256 ${tarball.sha256.slice(0, 12)}…) and ${path.basename(tarball.sha256Path)}`;
   say(`wrote ${made} in ${path.dirname(tarball.tarballPath)}`);
   if (!opts.upload) {
-    return { tarball, upload: { status: 'not_requested' }, exitCode: 0, summary: `made ${made}; not uploaded (add --upload to push them to ${opts.repo ?? DEFAULT_REPO})` };
+    return {
+      tarball,
+      upload: { status: 'not_requested' },
+      exitCode: 0,
+      summary: `made ${made}; not uploaded (add --upload to push them to ${opts.repo ?? DEFAULT_REPO})`,
+    };
   }
   const token = await resolveToken(opts.token, env);
   if (!token) {

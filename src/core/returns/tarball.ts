@@ -119,7 +119,9 @@ export async function makeReturnsTarball(packageDir: string | PackageLayout, opt
     }
   }
   if (missing.length) {
-    throw new InputError(`cannot make the returns: ${missing.join(', ')} missing under ${layout.root} (run the sweep first; the tarball holds exactly ${RETURNS_PATHS.join(' ')})`);
+    throw new InputError(
+      `cannot make the returns: ${missing.join(', ')} missing under ${layout.root} (run the sweep first; the tarball holds exactly ${RETURNS_PATHS.join(' ')})`,
+    );
   }
 
   const tarballPath = path.join(layout.root, names.tarball);

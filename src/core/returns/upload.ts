@@ -75,19 +75,28 @@ async function identify(token: string, hubUrl: string, fetchFn: typeof fetch): P
 function classify(err: unknown, token: string, who: Identity | null, repo: string): UploadError {
   if (err instanceof UploadError) return err;
   if (err instanceof TypeError && /must start with 'hf_'/.test(err.message)) {
-    return new UploadError('the Hugging Face token does not look like one (it must start with "hf_"); copy it again from https://huggingface.co/settings/tokens', 'token_format');
+    return new UploadError(
+      'the Hugging Face token does not look like one (it must start with "hf_"); copy it again from https://huggingface.co/settings/tokens',
+      'token_format',
+    );
   }
   if (err instanceof HubApiError) {
     const detail = redact(err.message, token);
     if (err.statusCode === 401) {
-      return new UploadError(`the hub refused the token (401): it is invalid, revoked or expired. Make a new token with write access at https://huggingface.co/settings/tokens. (${detail})`, 'token_invalid', 401);
+      return new UploadError(
+        `the hub refused the token (401): it is invalid, revoked or expired. Make a new token with write access at https://huggingface.co/settings/tokens. (${detail})`,
+        'token_invalid',
+        401,
+      );
     }
     if (err.statusCode === 403) {
       const ns = repo.split('/')[0];
       let why: string;
       if (who && who.role === 'read') why = `the token of ${who.name} is read-only: it is missing the write scope`;
-      else if (who && ns && ns !== who.name && !who.orgs.includes(ns)) why = `${who.name} is not a member of the organisation '${ns}' (ask for an invitation with write access)`;
-      else if (who && who.role === 'fineGrained') why = `the fine-grained token of ${who.name} does not grant write access to ${repo} (add "write" on that repo or org to the token)`;
+      else if (who && ns && ns !== who.name && !who.orgs.includes(ns))
+        why = `${who.name} is not a member of the organisation '${ns}' (ask for an invitation with write access)`;
+      else if (who && who.role === 'fineGrained')
+        why = `the fine-grained token of ${who.name} does not grant write access to ${repo} (add "write" on that repo or org to the token)`;
       else why = `the token${who ? ` of ${who.name}` : ''} has no write access to ${repo}`;
       return new UploadError(`the hub refused the upload (403): ${why}. (${detail})`, 'forbidden', 403);
     }
@@ -118,15 +127,20 @@ export async function uploadReturns(opts: UploadOptions): Promise<UploadResult> 
 
   const who = await identify(opts.token, hubUrl, retrying);
   if (who.role === 'read') {
-    throw new UploadError(`the token of ${who.name} is read-only: it is missing the write scope. Make a token with write access at https://huggingface.co/settings/tokens`, 'token_read_only');
+    throw new UploadError(
+      `the token of ${who.name} is read-only: it is missing the write scope. Make a token with write access at https://huggingface.co/settings/tokens`,
+      'token_read_only',
+    );
   }
   say(`authenticated as ${who.name}${who.role ? ` (token role: ${who.role})` : ''}`);
 
-  const operations = await Promise.all(opts.files.map(async (f) => ({
-    operation: 'addOrUpdate' as const,
-    path: f.pathInRepo,
-    content: await openAsBlob(f.localPath),
-  })));
+  const operations = await Promise.all(
+    opts.files.map(async (f) => ({
+      operation: 'addOrUpdate' as const,
+      path: f.pathInRepo,
+      content: await openAsBlob(f.localPath),
+    })),
+  );
   let output: CommitOutput | undefined;
   try {
     const it = commitIter({

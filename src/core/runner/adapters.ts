@@ -22,7 +22,11 @@ export class FleetServers implements ServerSet {
   servedModel: string;
   private readonly listeners: ((e: ServerEvent) => void)[] = [];
 
-  constructor(readonly fleet: Fleet, servedModel: string, readonly launched: boolean) {
+  constructor(
+    readonly fleet: Fleet,
+    servedModel: string,
+    readonly launched: boolean,
+  ) {
     this.endpoints = fleet.handles.map((h) => ({ url: h.url, apiKey: h.apiKey }));
     this.servedModel = servedModel;
     fleet.on('state', (e: ServerStateEvent) => {
@@ -89,7 +93,10 @@ export class PipelineFrames implements FrameSource {
 
   constructor(layout: PackageLayout, opts: { poolSize?: number; fileUrls: boolean }) {
     // The store by its real path, so every file:// URL names the path vLLM resolves it to (realStore.ts).
-    this.pipeline = new FramePipeline({ storeDir: realFrameStoreDir(layout.frameStoreDir), poolSize: opts.poolSize ?? Math.max(1, os.availableParallelism() - 1) });
+    this.pipeline = new FramePipeline({
+      storeDir: realFrameStoreDir(layout.frameStoreDir),
+      poolSize: opts.poolSize ?? Math.max(1, os.availableParallelism() - 1),
+    });
     this.concurrency = this.pipeline.settings.poolSize;
     this.fileUrls = opts.fileUrls;
     this.layout = layout;
@@ -103,9 +110,7 @@ export class PipelineFrames implements FrameSource {
     for (const r of requests) {
       if (r.plan.indices.length > 0) withFrames.push({ key: r.key, indices: r.plan.indices, width: r.plan.width!, height: r.plan.height! });
     }
-    const video = withFrames.length
-      ? await this.pipeline.prepare({ hash, videoPath: this.layout.videoFile(hash), meta, requests: withFrames })
-      : null;
+    const video = withFrames.length ? await this.pipeline.prepare({ hash, videoPath: this.layout.videoFile(hash), meta, requests: withFrames }) : null;
     const fileUrls = this.fileUrls;
     const withKeys = new Set(withFrames.map((r) => r.key));
     return {
@@ -116,10 +121,11 @@ export class PipelineFrames implements FrameSource {
         if (!r.ok) return { ok: false, kind: r.kind, message: r.message, decodeS: r.decodeSeconds };
         const paths = r.paths;
         return {
-          ok: true, decodeS: r.decodeSeconds, nFrames: paths.length,
-          images: async (): Promise<FrameRef[]> => fileUrls
-            ? jpegFileUrls(paths).map((fileUrl) => ({ fileUrl }))
-            : (await Promise.all(paths.map((p) => fs.readFile(p)))).map((jpeg) => ({ jpeg })),
+          ok: true,
+          decodeS: r.decodeSeconds,
+          nFrames: paths.length,
+          images: async (): Promise<FrameRef[]> =>
+            fileUrls ? jpegFileUrls(paths).map((fileUrl) => ({ fileUrl })) : (await Promise.all(paths.map((p) => fs.readFile(p)))).map((jpeg) => ({ jpeg })),
         };
       },
       release: (key?: string) => {

@@ -41,14 +41,35 @@ export class CellBook {
    * `failedKeys`: unitKey()s with a line in failures.jsonl. A todo or reuse unit among them counts as
    * `failedBefore` until it is resolved, as the dry run counts it, so the live view and the artifact view agree.
    */
-  constructor(plan: WorkPlan, itemCounts: Map<string, number>, private readonly startedAt = Date.now(), failedKeys: ReadonlySet<string> = new Set()) {
+  constructor(
+    plan: WorkPlan,
+    itemCounts: Map<string, number>,
+    private readonly startedAt = Date.now(),
+    failedKeys: ReadonlySet<string> = new Set(),
+  ) {
     for (const b of plan.benchmarks) {
       for (const c of plan.conditions) {
         const n = plan.counts.get(b)?.get(c);
         this.cells.set(key(b, c), {
-          benchmark: b, condition: c, total: itemCounts.get(b) ?? 0, done: n?.done ?? 0, pending: 0,
-          na: n?.NA ?? 0, reuse: n?.reuse ?? 0, failed: 0, noVideo: 0, failedBefore: 0, remainingTokens: 0,
-          infer: 0, infer_s: 0, decode_s: 0, prompt_tokens: 0, naWritten: 0, reuseWritten: 0, firstAt: null, timingWritten: false,
+          benchmark: b,
+          condition: c,
+          total: itemCounts.get(b) ?? 0,
+          done: n?.done ?? 0,
+          pending: 0,
+          na: n?.NA ?? 0,
+          reuse: n?.reuse ?? 0,
+          failed: 0,
+          noVideo: 0,
+          failedBefore: 0,
+          remainingTokens: 0,
+          infer: 0,
+          infer_s: 0,
+          decode_s: 0,
+          prompt_tokens: 0,
+          naWritten: 0,
+          reuseWritten: 0,
+          firstAt: null,
+          timingWritten: false,
         });
       }
     }
@@ -74,8 +95,27 @@ export class CellBook {
     let c = this.cells.get(key(u.benchmark, u.condition));
     if (!c) {
       // v_32 added for reuse rows only (the plan lists it among its conditions too, but be safe)
-      c = { benchmark: u.benchmark, condition: u.condition, total: 0, done: 0, pending: 0, na: 0, reuse: 0, failed: 0, noVideo: 0, failedBefore: 0, remainingTokens: 0,
-        infer: 0, infer_s: 0, decode_s: 0, prompt_tokens: 0, naWritten: 0, reuseWritten: 0, firstAt: null, timingWritten: false };
+      c = {
+        benchmark: u.benchmark,
+        condition: u.condition,
+        total: 0,
+        done: 0,
+        pending: 0,
+        na: 0,
+        reuse: 0,
+        failed: 0,
+        noVideo: 0,
+        failedBefore: 0,
+        remainingTokens: 0,
+        infer: 0,
+        infer_s: 0,
+        decode_s: 0,
+        prompt_tokens: 0,
+        naWritten: 0,
+        reuseWritten: 0,
+        firstAt: null,
+        timingWritten: false,
+      };
       this.cells.set(key(u.benchmark, u.condition), c);
     }
     return c;
@@ -117,18 +157,35 @@ export class CellBook {
     if (c.pending > 0 || c.timingWritten) return null;
     c.timingWritten = true;
     return {
-      benchmark: c.benchmark, condition: c.condition, infer: c.infer, infer_s: round(c.infer_s), decode_s: round(c.decode_s),
-      prompt_tokens: c.prompt_tokens, na: c.naWritten, reuse: c.reuseWritten, failed: c.failed + c.noVideo,
+      benchmark: c.benchmark,
+      condition: c.condition,
+      infer: c.infer,
+      infer_s: round(c.infer_s),
+      decode_s: round(c.decode_s),
+      prompt_tokens: c.prompt_tokens,
+      na: c.naWritten,
+      reuse: c.reuseWritten,
+      failed: c.failed + c.noVideo,
       wall_s: round((Date.now() - (c.firstAt ?? this.startedAt)) / 1000),
     };
   }
 
   progress(): CellProgress[] {
-    return [...this.cells.values()].filter((c) => c.total > 0 || c.pending > 0).map((c) => ({
-      benchmark: c.benchmark, condition: c.condition, total: Math.max(c.total, c.done + c.pending + c.failed + c.noVideo),
-      done: c.done, todo: c.pending, na: c.na, reuse: c.reuse, failed: c.failed, noVideo: c.noVideo, failedBefore: c.failedBefore,
-      remainingTokens: c.remainingTokens,
-    }));
+    return [...this.cells.values()]
+      .filter((c) => c.total > 0 || c.pending > 0)
+      .map((c) => ({
+        benchmark: c.benchmark,
+        condition: c.condition,
+        total: Math.max(c.total, c.done + c.pending + c.failed + c.noVideo),
+        done: c.done,
+        todo: c.pending,
+        na: c.na,
+        reuse: c.reuse,
+        failed: c.failed,
+        noVideo: c.noVideo,
+        failedBefore: c.failedBefore,
+        remainingTokens: c.remainingTokens,
+      }));
   }
 }
 

@@ -58,14 +58,25 @@ export const WORKER_START_TIMEOUT_MS = 60_000;
  * is an error carrying what it wrote to logs/runner.log; callers that want the refusal before the
  * spawn check isWorkerAlive() first (the `run` verb does).
  */
-export async function startDetachedWorker(opts: RunOptionsInput, env: NodeJS.ProcessEnv = process.env,
-  startTimeoutMs = WORKER_START_TIMEOUT_MS): Promise<DetachedWorker> {
+export async function startDetachedWorker(
+  opts: RunOptionsInput,
+  env: NodeJS.ProcessEnv = process.env,
+  startTimeoutMs = WORKER_START_TIMEOUT_MS,
+): Promise<DetachedWorker> {
   const options = runOptionsSchema.parse(opts);
   const layout = new PackageLayout(options.package);
   options.package = layout.root;
   mkdirSync(layout.logsDir, { recursive: true });
   await fs.rm(stopFile(layout), { force: true });
-  return spawnDetached({ job: ['--options', JSON.stringify(options)], logFile: layout.runnerLog, lock: layout, lockName: 'package lock', cwd: layout.root, env, startTimeoutMs });
+  return spawnDetached({
+    job: ['--options', JSON.stringify(options)],
+    logFile: layout.runnerLog,
+    lock: layout,
+    lockName: 'package lock',
+    cwd: layout.root,
+    env,
+    startTimeoutMs,
+  });
 }
 
 /** What a detached worker runs and where: its job arguments, its log, the lock it must take, its folder. */
@@ -85,7 +96,10 @@ export interface DetachedJob {
 export async function spawnDetached(j: DetachedJob): Promise<DetachedWorker> {
   const { command, args } = workerCommand();
   mkdirSync(path.dirname(j.logFile), { recursive: true });
-  const logStart = await fs.stat(j.logFile).then((st) => st.size, () => 0);
+  const logStart = await fs.stat(j.logFile).then(
+    (st) => st.size,
+    () => 0,
+  );
   const fd = openSync(j.logFile, 'a');
   let child: ReturnType<typeof spawn>;
   try {
@@ -109,9 +123,13 @@ export async function spawnDetached(j: DetachedJob): Promise<DetachedWorker> {
       const code = await Promise.race([exited, new Promise<undefined>((r) => setTimeout(r, 50, undefined))]);
       if (code === undefined) continue;
       if (code === 0) break; // a run with nothing to do can take and release the lock between two looks
-      const said = await fs.readFile(j.logFile, 'utf8').then((t) => t.slice(logStart).trim(), () => '');
-      throw new Error(`the worker (pid ${pid}) exited with code ${code} before taking the ${j.lockName}`
-        + `${said ? `: ${said.split('\n').slice(-5).join(' | ')}` : ''}`);
+      const said = await fs.readFile(j.logFile, 'utf8').then(
+        (t) => t.slice(logStart).trim(),
+        () => '',
+      );
+      throw new Error(
+        `the worker (pid ${pid}) exited with code ${code} before taking the ${j.lockName}` + `${said ? `: ${said.split('\n').slice(-5).join(' | ')}` : ''}`,
+      );
     }
   } finally {
     child.unref();

@@ -23,8 +23,7 @@ export interface FailFastSettings {
 export const DEFAULT_FAIL_FAST: FailFastSettings = { sameInARow: 20, firstRequests: 40, firstVideos: 5 };
 
 export type RequestOutcome =
-  | { server: number; ok: true }
-  | { server: number; ok: false; kind: string; message: string; status?: number | null; expected?: boolean };
+  { server: number; ok: true } | { server: number; ok: false; kind: string; message: string; status?: number | null; expected?: boolean };
 
 export type VideoOutcome = { ok: true } | { ok: false; message: string };
 
@@ -101,10 +100,14 @@ export class FailFastMonitor {
           // The commonest failure among them speaks for the run.
           const top = [...this.earlySigs.values()].sort((a, b) => b.n - a.n)[0];
           return (this.trip = {
-            rule: 'first_requests', kind: top.last.kind, message: top.last.message, status: top.last.status ?? null, server: top.last.server,
+            rule: 'first_requests',
+            kind: top.last.kind,
+            message: top.last.message,
+            status: top.last.status ?? null,
+            server: top.last.server,
             count: this.failedEarly,
-            detail: `${this.failedEarly} of the first ${this.counted} requests failed (the rule: most of the first ${N}); `
-              + `${top.n} of them with this message`,
+            detail:
+              `${this.failedEarly} of the first ${this.counted} requests failed (the rule: most of the first ${N}); ` + `${top.n} of them with this message`,
           });
         }
       }
@@ -120,7 +123,12 @@ export class FailFastMonitor {
     this.streaks.set(o.server, streak);
     if (streak.n >= K) {
       return (this.trip = {
-        rule: 'same_in_a_row', kind: o.kind, message: o.message, status: o.status ?? null, server: o.server, count: streak.n,
+        rule: 'same_in_a_row',
+        kind: o.kind,
+        message: o.message,
+        status: o.status ?? null,
+        server: o.server,
+        count: streak.n,
         detail: `${streak.n} requests in a row on server ${o.server} failed the same way (the rule: ${K} in a row)`,
       });
     }
@@ -140,7 +148,12 @@ export class FailFastMonitor {
     this.videosSeen++;
     if (this.videosSeen >= M) {
       return (this.trip = {
-        rule: 'decode', kind: 'decode', message: this.lastDecodeMessage, status: null, server: null, count: this.videosSeen,
+        rule: 'decode',
+        kind: 'decode',
+        message: this.lastDecodeMessage,
+        status: null,
+        server: null,
+        count: this.videosSeen,
         detail: `the first ${this.videosSeen} videos all failed to decode and none decoded (the rule: the first ${M})`,
       });
     }

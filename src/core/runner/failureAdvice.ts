@@ -14,10 +14,12 @@ interface Row extends Advice {
 const ROWS: Row[] = [
   {
     test: (m) => /must be a subpath of `--allowed-local-media-path`/.test(m),
-    meaning: 'the server refuses the frame files: vLLM 0.11 resolves each file:// path (symlinks followed) but compares it '
-      + 'with --allowed-local-media-path as given, so a package reached through a symlink is "outside" it',
-    action: 'run on the package\'s real path (`realpath <package>`), or put the package where no symlink leads to it, '
-      + 'or give the servers with --endpoints (frames then go as data: URLs)',
+    meaning:
+      'the server refuses the frame files: vLLM 0.11 resolves each file:// path (symlinks followed) but compares it ' +
+      'with --allowed-local-media-path as given, so a package reached through a symlink is "outside" it',
+    action:
+      "run on the package's real path (`realpath <package>`), or put the package where no symlink leads to it, " +
+      'or give the servers with --endpoints (frames then go as data: URLs)',
   },
   {
     test: (m) => /Cannot load local files without `--allowed-local-media-path`/.test(m),
@@ -36,13 +38,14 @@ const ROWS: Row[] = [
   },
   {
     test: (m, _s, kind) => kind === 'context' || /maximum (model|context) length/.test(m),
-    meaning: 'the prompts do not fit the server\'s context window',
-    action: 'start vLLM with --max-model-len 65536 (the protocol never lowers it); if it is already 65536, the token '
-      + 'prediction is off: send logs/preflight.json and the raw records with the report',
+    meaning: "the prompts do not fit the server's context window",
+    action:
+      'start vLLM with --max-model-len 65536 (the protocol never lowers it); if it is already 65536, the token ' +
+      'prediction is off: send logs/preflight.json and the raw records with the report',
   },
   {
     test: (m) => /At most \d+ image\(s\) may be provided/.test(m),
-    meaning: 'the server\'s --limit-mm-per-prompt is below the frame counts of the plan',
+    meaning: "the server's --limit-mm-per-prompt is below the frame counts of the plan",
     action: 'restart vLLM with --limit-mm-per-prompt \'{"image": 1024}\'',
   },
   {
@@ -52,18 +55,18 @@ const ROWS: Row[] = [
   },
   {
     test: (m) => /ECONNREFUSED|connection refused/i.test(m),
-    meaning: 'nothing listens at the server\'s address: it is not running, has crashed, or the URL/port is wrong',
+    meaning: "nothing listens at the server's address: it is not running, has crashed, or the URL/port is wrong",
     action: 'check the endpoint URL and that the server is up (curl <url>/health); for launched servers see logs/vllm_gpu*.log',
   },
   {
     test: (m) => /ECONNRESET|socket|aborted|EPIPE|other side closed/i.test(m),
     meaning: 'the server closed connections mid-request: it crashed or was restarted',
-    action: 'see logs/vllm_gpu*.log (launched servers) or the server\'s own log; `fpsweep doctor` checks the setup',
+    action: "see logs/vllm_gpu*.log (launched servers) or the server's own log; `fpsweep doctor` checks the setup",
   },
   {
     test: (m) => /Timeout|ETIMEDOUT/i.test(m),
     meaning: 'the server did not answer in time: it is hung, overloaded or unreachable',
-    action: 'check the server\'s log and load (GET /metrics); lower --workers if it is overloaded',
+    action: "check the server's log and load (GET /metrics); lower --workers if it is overloaded",
   },
   {
     test: (m, status) => status === 503 || /Service Unavailable/i.test(m),
@@ -79,7 +82,7 @@ const ROWS: Row[] = [
 
 const UNKNOWN: Advice = {
   meaning: 'a refusal fpsweep does not know: every request meets it, so the setup (not the data) is the likely cause',
-  action: 'read the message and the server\'s log (logs/vllm_gpu*.log for launched servers); `fpsweep doctor` checks the setup',
+  action: "read the message and the server's log (logs/vllm_gpu*.log for launched servers); `fpsweep doctor` checks the setup",
 };
 
 export function adviseFailure(message: string, status: number | null = null, kind = 'request'): Advice {

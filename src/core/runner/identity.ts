@@ -10,22 +10,27 @@ import { z } from 'zod';
 import type { PackageLayout } from '../package/layout';
 import { AppendFile } from './appendFile';
 
-export const runIdentitySchema = z.object({
-  run_id: z.string(),
-  started_at: z.string(),
-  git_commit: z.string().nullable(),
-  fpsweep_version: z.string().nullable(),
-  node_version: z.string(),
-  hostname: z.string(),
-  pid: z.number().int(),
-  argv: z.array(z.string()),
-  options: z.record(z.string(), z.unknown()),
-  endpoints: z.array(z.string()),
-}).passthrough();
+export const runIdentitySchema = z
+  .object({
+    run_id: z.string(),
+    started_at: z.string(),
+    git_commit: z.string().nullable(),
+    fpsweep_version: z.string().nullable(),
+    node_version: z.string(),
+    hostname: z.string(),
+    pid: z.number().int(),
+    argv: z.array(z.string()),
+    options: z.record(z.string(), z.unknown()),
+    endpoints: z.array(z.string()),
+  })
+  .passthrough();
 export type RunIdentity = z.infer<typeof runIdentitySchema>;
 
 export function newRunId(now = new Date()): string {
-  return `${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
+  return `${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
 }
 
 function findUp(start: string, name: string): string | null {
@@ -47,8 +52,11 @@ function findUp(start: string, name: string): string | null {
 /** The code's own commit (from where this file or bundle lives), or null outside a git checkout. */
 export function gitCommit(from = __dirname): string | null {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: from, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 })
-      .toString().trim() || null;
+    return (
+      execFileSync('git', ['rev-parse', 'HEAD'], { cwd: from, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 })
+        .toString()
+        .trim() || null
+    );
   } catch {
     return null;
   }

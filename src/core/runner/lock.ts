@@ -18,8 +18,13 @@ export type LockInfo = z.infer<typeof lockInfoSchema>;
 
 /** A second run while one is alive: exit status 2 (bad input: the package is busy). */
 export class LockHeldError extends InputError {
-  constructor(readonly holder: LockInfo, file: string) {
-    super(`another fpsweep worker is running on this package: pid ${holder.pid} on ${holder.hostname}, started ${holder.startedAt} (lock ${file}); use \`fpsweep status\` or \`fpsweep stop\``);
+  constructor(
+    readonly holder: LockInfo,
+    file: string,
+  ) {
+    super(
+      `another fpsweep worker is running on this package: pid ${holder.pid} on ${holder.hostname}, started ${holder.startedAt} (lock ${file}); use \`fpsweep status\` or \`fpsweep stop\``,
+    );
     this.name = 'LockHeldError';
   }
 }

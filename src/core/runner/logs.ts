@@ -7,7 +7,11 @@ import { AppendFile } from './appendFile';
 
 export class RunnerLog {
   private readonly file: AppendFile;
-  constructor(layout: PackageLayout, public runId: string, private readonly echo?: (line: string) => void) {
+  constructor(
+    layout: PackageLayout,
+    public runId: string,
+    private readonly echo?: (line: string) => void,
+  ) {
     this.file = new AppendFile(layout.runnerLog);
   }
   info(msg: string): Promise<void> {

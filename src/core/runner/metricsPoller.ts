@@ -24,17 +24,19 @@ export class MetricsPoller {
   }
 
   async poll(): Promise<void> {
-    await Promise.all(this.sources.map(async (c, i) => {
-      try {
-        const r = await c.get('/metrics', 2000);
-        if (r.status === 200) {
-          const m = parseVllmMetrics(r.text);
-          this.onFigures(i, { running: m.running, waiting: m.waiting });
+    await Promise.all(
+      this.sources.map(async (c, i) => {
+        try {
+          const r = await c.get('/metrics', 2000);
+          if (r.status === 200) {
+            const m = parseVllmMetrics(r.text);
+            this.onFigures(i, { running: m.running, waiting: m.waiting });
+          }
+        } catch {
+          /* health comes from the monitor; metrics are best effort */
         }
-      } catch {
-        /* health comes from the monitor; metrics are best effort */
-      }
-    }));
+      }),
+    );
   }
 
   async close(): Promise<void> {

@@ -38,8 +38,10 @@ export function checkPreflightAnswer(res: ChatResult, info: Pick<PreflightUnit, 
     // Images dropped or refused silently leave a text-sized prompt; the prediction is close (SPEC §2.5).
     const floor = info.predicted_prompt_tokens !== null ? Math.floor(info.predicted_prompt_tokens / 2) : info.n_frames;
     if (p < floor) {
-      return `usage.prompt_tokens ${p} is far below the ${info.predicted_prompt_tokens ?? '?'} predicted for ${info.n_frames} image(s): `
-        + 'the server did not take the images';
+      return (
+        `usage.prompt_tokens ${p} is far below the ${info.predicted_prompt_tokens ?? '?'} predicted for ${info.n_frames} image(s): ` +
+        'the server did not take the images'
+      );
     }
   }
   if (!(KNOWN_FINISH_REASONS as readonly string[]).includes(res.finishReason ?? '')) {
@@ -52,8 +54,11 @@ export function checkPreflightAnswer(res: ChatResult, info: Pick<PreflightUnit, 
  * The first todo unit with frames (not a predicted context refusal), its frames made as the sweep makes
  * them; a text-only unit when the plan has no frames at all. Null when there is nothing to send.
  */
-export async function buildProbe(layout: PackageLayout, videos: readonly VideoWork[], frames: FrameSource)
-  : Promise<{ probe: Probe | null; problem: string | null }> {
+export async function buildProbe(
+  layout: PackageLayout,
+  videos: readonly VideoWork[],
+  frames: FrameSource,
+): Promise<{ probe: Probe | null; problem: string | null }> {
   const sendable = (u: WorkUnit) => u.status === 'todo' && !u.contextRefusal;
   const withFrames = videos.filter((v) => v.units.some((u) => sendable(u) && (u.nFrames ?? 0) > 0));
   const candidates = withFrames.length ? withFrames : videos.filter((v) => v.units.some(sendable));
@@ -76,8 +81,12 @@ export async function buildProbe(layout: PackageLayout, videos: readonly VideoWo
     }
     const images = await r.images();
     const info: PreflightUnit = {
-      benchmark: unit.benchmark, item_id: unit.item.item_id, condition: unit.condition, n_frames: images.length,
-      width: plan.width ?? null, height: plan.height ?? null,
+      benchmark: unit.benchmark,
+      item_id: unit.item.item_id,
+      condition: unit.condition,
+      n_frames: images.length,
+      width: plan.width ?? null,
+      height: plan.height ?? null,
       frames_as: images.length === 0 ? 'none' : 'fileUrl' in images[0] ? 'file' : 'data',
       predicted_prompt_tokens: Number.isFinite(unit.predictedPromptTokens) ? unit.predictedPromptTokens! : null,
     };
@@ -87,20 +96,27 @@ export async function buildProbe(layout: PackageLayout, videos: readonly VideoWo
 }
 
 /** Sends the probe to each server (in parallel) and judges every answer. */
-export async function preflightServers(probe: Probe, model: string, clients: readonly VllmClient[], endpoints: readonly string[])
-  : Promise<PreflightServer[]> {
+export async function preflightServers(probe: Probe, model: string, clients: readonly VllmClient[], endpoints: readonly string[]): Promise<PreflightServer[]> {
   const body = unitRequestBody(model, probe.unit, probe.images);
-  return Promise.all(clients.map(async (c, i): Promise<PreflightServer> => {
-    const res = await c.chat(body);
-    const problem = checkPreflightAnswer(res, probe.info);
-    const advice = problem ? adviseFailure(problem, res.ok ? null : res.status, res.ok ? 'request' : res.kind) : null;
-    return {
-      endpoint: endpoints[i], ok: problem === null, http_status: res.ok ? 200 : res.status,
-      prompt_tokens: res.ok ? res.usage.prompt_tokens : null, completion_tokens: res.ok ? res.usage.completion_tokens : null,
-      finish_reason: res.ok ? res.finishReason : null, latency_s: res.ok ? Math.round(res.latency_s * 1000) / 1000 : null,
-      problem, meaning: advice?.meaning ?? null, action: advice?.action ?? null,
-    };
-  }));
+  return Promise.all(
+    clients.map(async (c, i): Promise<PreflightServer> => {
+      const res = await c.chat(body);
+      const problem = checkPreflightAnswer(res, probe.info);
+      const advice = problem ? adviseFailure(problem, res.ok ? null : res.status, res.ok ? 'request' : res.kind) : null;
+      return {
+        endpoint: endpoints[i],
+        ok: problem === null,
+        http_status: res.ok ? 200 : res.status,
+        prompt_tokens: res.ok ? res.usage.prompt_tokens : null,
+        completion_tokens: res.ok ? res.usage.completion_tokens : null,
+        finish_reason: res.ok ? res.finishReason : null,
+        latency_s: res.ok ? Math.round(res.latency_s * 1000) / 1000 : null,
+        problem,
+        meaning: advice?.meaning ?? null,
+        action: advice?.action ?? null,
+      };
+    }),
+  );
 }
 
 export function preflightFile(layout: PackageLayout): string {

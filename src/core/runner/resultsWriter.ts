@@ -11,7 +11,6 @@ import { unitKey } from '../package/unitKey';
 import { AppendFile, AppendFiles } from './appendFile';
 import { csvHeaderLine, csvLine } from './csvRow';
 
-
 export class DuplicateRowError extends Error {}
 
 export class ResultsWriter {
@@ -22,7 +21,11 @@ export class ResultsWriter {
   /** Rows appended by this writer, by status. */
   readonly added = { ok: 0, NA: 0, reuse: 0 };
 
-  private constructor(readonly layout: PackageLayout, readonly header: readonly string[], private readonly done: DoneSet) {
+  private constructor(
+    readonly layout: PackageLayout,
+    readonly header: readonly string[],
+    private readonly done: DoneSet,
+  ) {
     this.csv = new AppendFile(layout.resultsCsv);
   }
 

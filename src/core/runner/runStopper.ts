@@ -23,8 +23,15 @@ export class SystematicFailureError extends Error {
 /** A fail-fast trip as the run's stop reason: the server's words, their meaning, what to do. */
 export function tripStopReason(t: Trip, endpointUrls: readonly string[]): StopReason {
   const a = adviseFailure(t.message, t.status, t.kind);
-  return { rule: t.rule, kind: t.kind, message: t.message, meaning: a.meaning, action: a.action,
-    server: t.server !== null ? endpointUrls[t.server] ?? null : null, detail: `fail-fast: ${t.detail}` };
+  return {
+    rule: t.rule,
+    kind: t.kind,
+    message: t.message,
+    meaning: a.meaning,
+    action: a.action,
+    server: t.server !== null ? (endpointUrls[t.server] ?? null) : null,
+    detail: `fail-fast: ${t.detail}`,
+  };
 }
 
 export class RunStopper {

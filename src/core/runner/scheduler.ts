@@ -169,8 +169,20 @@ export class Scheduler<V extends SchedVideo> {
   private resolveDone: (() => void) | null = null;
   private rejectDone: ((e: unknown) => void) | null = null;
 
-  constructor(private readonly opts: SchedulerOptions, private readonly hooks: SchedulerHooks<V>) {
-    this.servers = opts.servers.map((s, index) => ({ index, endpoint: s.endpoint, capacity: s.capacity, up: true, lastPull: 0, inflight: 0, leaders: 0, open: [] }));
+  constructor(
+    private readonly opts: SchedulerOptions,
+    private readonly hooks: SchedulerHooks<V>,
+  ) {
+    this.servers = opts.servers.map((s, index) => ({
+      index,
+      endpoint: s.endpoint,
+      capacity: s.capacity,
+      up: true,
+      lastPull: 0,
+      inflight: 0,
+      leaders: 0,
+      open: [],
+    }));
   }
 
   /** Runs every video; resolves when all are finished, or when drained after drain(). */
@@ -240,8 +252,7 @@ export class Scheduler<V extends SchedVideo> {
   }
 
   private startPreps(): void {
-    while (!this.draining && !this.sourceDone && this.preparing < this.opts.prepConcurrency
-      && this.preparing + this.ready.length < this.opts.prefetch) {
+    while (!this.draining && !this.sourceDone && this.preparing < this.opts.prepConcurrency && this.preparing + this.ready.length < this.opts.prefetch) {
       const next = this.source!.next();
       if (next.done) {
         this.sourceDone = true;
@@ -328,8 +339,15 @@ export class Scheduler<V extends SchedVideo> {
     const { group, video } = found;
     video.groups = video.groups.filter((g) => g !== group);
     video.remainingCost -= group.cost;
-    const moved: VideoState<V> = { video: video.video, groups: [group], inflight: 0, server: thief.index, remainingCost: group.cost, finished: false,
-      parent: video };
+    const moved: VideoState<V> = {
+      video: video.video,
+      groups: [group],
+      inflight: 0,
+      server: thief.index,
+      remainingCost: group.cost,
+      finished: false,
+      parent: video,
+    };
     thief.open.push(moved);
     const task = group.pending.shift()!;
     return { task, group, video: moved };
@@ -434,7 +452,8 @@ export class Scheduler<V extends SchedVideo> {
       progress = false;
       // Least-loaded first, so a pulled video goes to the server with the most room.
       // Ties (idle servers while frames are the bottleneck) go to the server that pulled least recently.
-      const order = this.servers.filter((s) => s.up && s.inflight < s.capacity)
+      const order = this.servers
+        .filter((s) => s.up && s.inflight < s.capacity)
         .sort((a, b) => a.inflight / a.capacity - b.inflight / b.capacity || a.lastPull - b.lastPull);
       for (const s of order) {
         if (s.inflight >= s.capacity) continue;

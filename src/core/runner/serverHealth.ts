@@ -66,8 +66,15 @@ export class ServerHealth {
     if (e.final && this.up.every((x) => !x) && this.views.every((v) => v.state === 'down')) {
       const words = e.message ?? 'gave up';
       const a = adviseFailure(words, null, 'server_down');
-      this.hooks.onStop({ rule: 'servers_down', kind: 'server_down', message: words, meaning: a.meaning, action: `${a.action}; see logs/vllm_gpu*.log`,
-        server: this.urls[e.index], detail: `every server has failed, one after another (last: server ${e.index})` });
+      this.hooks.onStop({
+        rule: 'servers_down',
+        kind: 'server_down',
+        message: words,
+        meaning: a.meaning,
+        action: `${a.action}; see logs/vllm_gpu*.log`,
+        server: this.urls[e.index],
+        detail: `every server has failed, one after another (last: server ${e.index})`,
+      });
     }
   }
 
@@ -81,8 +88,15 @@ export class ServerHealth {
     if (now - this.allDownSince > this.allDownLimitMs) {
       const words = this.views.map((x, i) => `server ${i}: ${x.message ?? x.state}`).join('; ');
       const a = adviseFailure(words, null, 'server_down');
-      this.hooks.onStop({ rule: 'servers_down', kind: 'server_down', message: words, meaning: a.meaning, action: `${a.action}; see logs/runner.log`,
-        server: null, detail: `no server has been up for ${Math.round(this.allDownLimitMs / 60000)} min` });
+      this.hooks.onStop({
+        rule: 'servers_down',
+        kind: 'server_down',
+        message: words,
+        meaning: a.meaning,
+        action: `${a.action}; see logs/runner.log`,
+        server: null,
+        detail: `no server has been up for ${Math.round(this.allDownLimitMs / 60000)} min`,
+      });
     }
   }
 
@@ -94,8 +108,13 @@ export class ServerHealth {
   /** The servers as the status file shows them. */
   status(restarts: (index: number) => number): ServerStatus[] {
     return this.urls.map((endpoint, index) => ({
-      index, endpoint, state: this.views[index].state, running: this.views[index].running,
-      waiting: this.views[index].waiting, restarts: restarts(index), message: this.views[index].message,
+      index,
+      endpoint,
+      state: this.views[index].state,
+      running: this.views[index].running,
+      waiting: this.views[index].waiting,
+      restarts: restarts(index),
+      message: this.views[index].message,
     }));
   }
 

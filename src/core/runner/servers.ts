@@ -31,10 +31,11 @@ export interface ServerSet {
   close(): Promise<void>;
 }
 
-
-const modelsSchema = z.object({
-  data: z.array(z.object({ id: z.string(), root: z.string().optional(), max_model_len: z.number().int().optional() }).passthrough()).min(1),
-}).passthrough();
+const modelsSchema = z
+  .object({
+    data: z.array(z.object({ id: z.string(), root: z.string().optional(), max_model_len: z.number().int().optional() }).passthrough()).min(1),
+  })
+  .passthrough();
 
 /**
  * Checks one running server: which model it serves and with what context. A max_model_len below
@@ -48,11 +49,11 @@ export async function checkServer(client: VllmClient): Promise<{ model: string; 
   const m = parsed.data.data.find((d) => d.id === MODEL || d.root === MODEL) ?? parsed.data.data[0];
   const len = m.max_model_len ?? null;
   if (len !== null && len < MAX_MODEL_LEN) {
-    throw new ContextLengthError(`${client.endpoint.url} serves ${m.id} with max_model_len ${len} < ${MAX_MODEL_LEN}: `
-      + 'the fps ladders need the full context; restart it with --max-model-len 65536 (the run never lowers it)',
-    { server: client.endpoint.url, needed: MAX_MODEL_LEN, held: len });
+    throw new ContextLengthError(
+      `${client.endpoint.url} serves ${m.id} with max_model_len ${len} < ${MAX_MODEL_LEN}: ` +
+        'the fps ladders need the full context; restart it with --max-model-len 65536 (the run never lowers it)',
+      { server: client.endpoint.url, needed: MAX_MODEL_LEN, held: len },
+    );
   }
   return { model: m.id, maxModelLen: len };
 }
-
-

@@ -53,8 +53,12 @@ export async function readLiveStatus(layout: PackageLayout): Promise<LiveStatus>
   if (holder) return { status: status && status.pid === holder.pid ? status : null, alive: true, pid: holder.pid };
   if (!status) return { status: null, alive: false, pid: null };
   // A shard's copy holds every shard's origin rows: count only the shard's own items.
-  const doneCount = status.shard ? await shardDoneCounts(layout.root, parseShard(status.shard))
-    : ((csv) => (b: string, c: string) => csv.done.count(b, c))(await readResultsCsv(layout.resultsCsv));
+  const doneCount = status.shard
+    ? await shardDoneCounts(layout.root, parseShard(status.shard))
+    : (
+        (csv) => (b: string, c: string) =>
+          csv.done.count(b, c)
+      )(await readResultsCsv(layout.resultsCsv));
   let done = 0;
   for (const c of status.cells) {
     const now = doneCount(c.benchmark, c.condition);

@@ -58,13 +58,29 @@ export class StatusReporter {
       addedThisRun: this.sources.addedThisRun(),
     };
     return {
-      version: 1, pid: this.id.pid, runId: this.id.runId, startedAt: new Date(this.id.startedAt).toISOString(), updatedAt: new Date(now).toISOString(),
-      state: this.state, mode: this.id.mode, shard: this.id.shard, benchmarks: this.id.benchmarks, conditions: this.id.conditions,
-      message: this.message, totals, cells,
+      version: 1,
+      pid: this.id.pid,
+      runId: this.id.runId,
+      startedAt: new Date(this.id.startedAt).toISOString(),
+      updatedAt: new Date(now).toISOString(),
+      state: this.state,
+      mode: this.id.mode,
+      shard: this.id.shard,
+      benchmarks: this.id.benchmarks,
+      conditions: this.id.conditions,
+      message: this.message,
+      totals,
+      cells,
       throughput: { requestsPerMin: rates.requestsPerMin, framesPerSec: rates.framesPerSec },
-      etaSeconds: estimateEtaSeconds({ todo: totals.todo, remainingTokens: cells.reduce((s, c) => s + (c.remainingTokens ?? 0), 0), tokensPerSec: rates.tokensPerSec,
-        requestsPerMin: rates.requestsPerMin }),
-      servers: this.sources.servers(), summary, stopReason: this.sources.stopReason(),
+      etaSeconds: estimateEtaSeconds({
+        todo: totals.todo,
+        remainingTokens: cells.reduce((s, c) => s + (c.remainingTokens ?? 0), 0),
+        tokensPerSec: rates.tokensPerSec,
+        requestsPerMin: rates.requestsPerMin,
+      }),
+      servers: this.sources.servers(),
+      summary,
+      stopReason: this.sources.stopReason(),
     };
   }
 

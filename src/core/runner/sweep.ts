@@ -97,23 +97,37 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     const conditions = opts.conditions ?? [...DEFAULT_CONDITIONS];
     const identity = makeRunIdentity(runId, { ...opts, benchmarks, conditions }, opts.endpoints ?? []);
     await writeRunIdentity(layout, identity);
-    await log.info(`run ${runId} starting: pid ${process.pid} on ${os.hostname()}, commit ${identity.git_commit ?? '(none)'}, `
-      + `${identity.fpsweep_version ?? ''}, node ${process.version}; ${benchmarks ? `benchmarks ${benchmarks.join(',')}` : 'all benchmarks'}; `
-      + `conditions ${conditions.join(',')}; workers ${opts.workers}/server${opts.shard ? `; shard ${formatShard(opts.shard)}` : ''}`);
+    await log.info(
+      `run ${runId} starting: pid ${process.pid} on ${os.hostname()}, commit ${identity.git_commit ?? '(none)'}, ` +
+        `${identity.fpsweep_version ?? ''}, node ${process.version}; ${benchmarks ? `benchmarks ${benchmarks.join(',')}` : 'all benchmarks'}; ` +
+        `conditions ${conditions.join(',')}; workers ${opts.workers}/server${opts.shard ? `; shard ${formatShard(opts.shard)}` : ''}`,
+    );
 
     const { resumed, plan, book, todoCount } = await openFpSweep(layout, opts, { benchmarks, conditions, log, startedAt: t0 });
     const writer = resumed.writer;
     writerClose = () => writer.close();
     const outcomes = new FpOutcomes(plan, { writer, failures, timing, book, runId });
     let inFlight = () => 0;
-    const status = new StatusReporter(layout, {
-      runId, pid: process.pid, startedAt: t0, mode: opts.benchmarks || opts.conditions ? 'custom' : opts.pilot ? 'pilot' : 'full',
-      shard: opts.shard ? formatShard(opts.shard) : null, benchmarks: plan.benchmarks, conditions: plan.conditions,
-    }, {
-      cells: () => book.progress(), inFlight: () => inFlight(), addedThisRun: () => writer.added.ok + writer.added.NA + writer.added.reuse,
-      servers: () => health?.status((i) => servers?.restarts(i) ?? 0) ?? [],
-      stopReason: () => stopper.stopReason,
-    }, hooks.onStatus);
+    const status = new StatusReporter(
+      layout,
+      {
+        runId,
+        pid: process.pid,
+        startedAt: t0,
+        mode: opts.benchmarks || opts.conditions ? 'custom' : opts.pilot ? 'pilot' : 'full',
+        shard: opts.shard ? formatShard(opts.shard) : null,
+        benchmarks: plan.benchmarks,
+        conditions: plan.conditions,
+      },
+      {
+        cells: () => book.progress(),
+        inFlight: () => inFlight(),
+        addedThisRun: () => writer.added.ok + writer.added.NA + writer.added.reuse,
+        servers: () => health?.status((i) => servers?.restarts(i) ?? 0) ?? [],
+        stopReason: () => stopper.stopReason,
+      },
+      hooks.onStatus,
+    );
     reporter = status;
     await status.write();
     let metrics: MetricsPoller | null = null;
@@ -146,15 +160,26 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
         log: (m) => void log.warn(m),
       });
       health = serverHealth;
-      metrics = new MetricsPoller(set.endpoints.map((e) => new VllmClient(e, { maxRetries: 0, connections: 1 })), (i, f) => serverHealth.figures(i, f));
+      metrics = new MetricsPoller(
+        set.endpoints.map((e) => new VllmClient(e, { maxRetries: 0, connections: 1 })),
+        (i, f) => serverHealth.figures(i, f),
+      );
       await log.info(`servers: ${urls.join(', ')} serving ${set.servedModel}`);
       frames = await deps.frames(opts, layout);
       const frameSource = frames;
       const clients = set.endpoints.map((e) => new VllmClient(e, { connections: opts.workers + 2 }));
 
       const upAtStart = urls.map((_, i) => i).filter((i) => (set.initialState?.(i) ?? 'up') === 'up');
-      const refused = await preflightGate(layout, { runId, videos: plan.videos, frames: frameSource, servedModel: set.servedModel, clients, urls, upAtStart,
-        log: (m) => log.info(m) });
+      const refused = await preflightGate(layout, {
+        runId,
+        videos: plan.videos,
+        frames: frameSource,
+        servedModel: set.servedModel,
+        clients,
+        urls,
+        upAtStart,
+        log: (m) => log.info(m),
+      });
       if (refused) stopper.stopFor(refused);
       else await writeNoRequestRows();
       set.onEvent((e) => serverHealth.event(e));
@@ -162,21 +187,25 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
       const monitor = new FailFastMonitor({ sameInARow: opts.failSameInARow, firstRequests: opts.failFirstRequests, firstVideos: opts.failFirstVideos });
       const channel = new RequestChannel(clients, urls, { upSignal: set.upSignal?.bind(set), stopper, drain, monitor, contextTokens: MAX_MODEL_LEN });
       const units = new FpUnits(layout, frameSource, outcomes, {
-        servedModel: set.servedModel, channel,
+        servedModel: set.servedModel,
+        channel,
         videoDecoded: (o) => stopper.trip(monitor.video(o)),
         answered: (n, tokens) => status.throughput.answered(n, tokens),
       });
       const prepConcurrency = frameSource.concurrency;
-      const sched = new Scheduler<VideoJob>({
-        servers: urls.map((endpoint) => ({ endpoint, capacity: opts.workers })),
-        prefetch: opts.prefetch ?? Math.max(2 * prepConcurrency, urls.length * 2 + prepConcurrency),
-        prepConcurrency,
-      }, {
-        prepare: (job) => units.prepare(job),
-        execute: (task, job, server, requeues) => units.execute(task, job, server, requeues),
-        videoFinished: (job) => units.videoFinished(job),
-        onFatal: (err) => void log.error(`stopping: ${(err as Error)?.stack ?? String(err)}`),
-      });
+      const sched = new Scheduler<VideoJob>(
+        {
+          servers: urls.map((endpoint) => ({ endpoint, capacity: opts.workers })),
+          prefetch: opts.prefetch ?? Math.max(2 * prepConcurrency, urls.length * 2 + prepConcurrency),
+          prepConcurrency,
+        },
+        {
+          prepare: (job) => units.prepare(job),
+          execute: (task, job, server, requeues) => units.execute(task, job, server, requeues),
+          videoFinished: (job) => units.videoFinished(job),
+          onFatal: (err) => void log.error(`stopping: ${(err as Error)?.stack ?? String(err)}`),
+        },
+      );
       scheduler = sched;
       serverHealth.handOver((i) => set.initialState?.(i) ?? 'up');
       inFlight = () => sched.stats().inFlight;
@@ -197,11 +226,12 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     const fatal = stopper.fatal;
     const completed = resumed.report.completed.length;
     const state: WorkerState = fatal ? 'failed' : drain.requested ? 'stopped' : 'done';
-    const summary = `${state === 'done' ? 'done' : state === 'stopped' ? 'stopped' : 'FAILED'}: ${nAdded} rows added `
-      + `(ok ${added.ok}, NA ${added.NA}, reuse ${added.reuse}), ${failures.count} failure(s) logged`
-      + `${completed ? `, ${completed} row(s) completed from raw records at start` : ''}`
-      + `${left ? `, ${left} left to do` : ''}, wall ${wallS.toFixed(1)} s`
-      + `${fatal ? ` — ${fatal.message}` : ''}`;
+    const summary =
+      `${state === 'done' ? 'done' : state === 'stopped' ? 'stopped' : 'FAILED'}: ${nAdded} rows added ` +
+      `(ok ${added.ok}, NA ${added.NA}, reuse ${added.reuse}), ${failures.count} failure(s) logged` +
+      `${completed ? `, ${completed} row(s) completed from raw records at start` : ''}` +
+      `${left ? `, ${left} left to do` : ''}, wall ${wallS.toFixed(1)} s` +
+      `${fatal ? ` — ${fatal.message}` : ''}`;
     status.state = state;
     status.message = fatal ? fatal.message : null;
     await log.info(summary);
@@ -210,18 +240,26 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
   } catch (err) {
     const e = err as Error;
     const usage = e?.name === 'InputError' || e?.name === 'UsageError';
-    await log.error(`run ${usage ? 'refused' : 'failed'}: ${usage ? e.message : e?.stack ?? String(err)}`).catch(() => undefined);
+    await log.error(`run ${usage ? 'refused' : 'failed'}: ${usage ? e.message : (e?.stack ?? String(err))}`).catch(() => undefined);
     const summary = `FAILED: ${e?.message ?? String(err)}; wall ${((Date.now() - t0) / 1000).toFixed(1)} s`;
     const last = reporter?.last;
     if (last) {
-      await writeStatusAtomic(layout, { ...last, state: 'failed', message: e?.message ?? String(err), updatedAt: new Date().toISOString(), summary })
-        .catch(() => undefined);
+      await writeStatusAtomic(layout, { ...last, state: 'failed', message: e?.message ?? String(err), updatedAt: new Date().toISOString(), summary }).catch(
+        () => undefined,
+      );
     }
     if (usage) throw err;
     // A server start refused for its context, every server gone, a disk error: a failed run with a
     // report, never a silent retry with other settings.
-    return { exitCode: 1, state: 'failed', summary, added: { ok: 0, NA: 0, reuse: 0 }, failures: failures.count, wallS: (Date.now() - t0) / 1000,
-      stopReason: stopper.stopReason };
+    return {
+      exitCode: 1,
+      state: 'failed',
+      summary,
+      added: { ok: 0, NA: 0, reuse: 0 },
+      failures: failures.count,
+      wallS: (Date.now() - t0) / 1000,
+      stopReason: stopper.stopReason,
+    };
   } finally {
     if (statusTimer) clearInterval(statusTimer);
     stopper.dispose();

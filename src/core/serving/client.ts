@@ -173,7 +173,11 @@ export class VllmClient {
           return {
             ok: true,
             text: c.message.content ?? '',
-            usage: { prompt_tokens: parsed.data.usage.prompt_tokens, completion_tokens: parsed.data.usage.completion_tokens, total_tokens: parsed.data.usage.total_tokens },
+            usage: {
+              prompt_tokens: parsed.data.usage.prompt_tokens,
+              completion_tokens: parsed.data.usage.completion_tokens,
+              total_tokens: parsed.data.usage.total_tokens,
+            },
             latency_s: (performance.now() - t0) / 1000,
             finishReason: c.finish_reason ?? null,
             attempts,

@@ -13,7 +13,10 @@ export interface ContextShortfall {
 }
 
 export class ContextLengthError extends Error {
-  constructor(message: string, readonly shortfall: ContextShortfall) {
+  constructor(
+    message: string,
+    readonly shortfall: ContextShortfall,
+  ) {
     super(message);
     this.name = 'ContextLengthError';
   }
@@ -29,6 +32,9 @@ export function refusalContextLength(message: string): number | null {
 export function contextShortfallOfRefusal(server: string, message: string, needed: number): ContextLengthError | null {
   const held = refusalContextLength(message);
   if (held === null || held >= needed) return null;
-  return new ContextLengthError(`${server} refused a request with a context of ${held} tokens < ${needed} `
-    + `(${message}); restart it with --max-model-len ${needed} — the run never lowers it`, { server, needed, held });
+  return new ContextLengthError(
+    `${server} refused a request with a context of ${held} tokens < ${needed} ` +
+      `(${message}); restart it with --max-model-len ${needed} — the run never lowers it`,
+    { server, needed, held },
+  );
 }

@@ -207,7 +207,18 @@ abstract class BaseServer implements ServerHandle {
     if (previous === 'up' && state !== 'up') this.upController.abort(new Error(`${this.id} ${state}: ${message}`));
     if (state === 'up' && previous !== 'up') this.upController = new AbortController();
     this.state = state;
-    this.fleet.emitState({ id: this.id, gpu: this.gpu, url: this.url, state, previous, final: state === 'down' && this.downIsFinal, message, oom, restarts: this.restarts, at: new Date().toISOString() });
+    this.fleet.emitState({
+      id: this.id,
+      gpu: this.gpu,
+      url: this.url,
+      state,
+      previous,
+      final: state === 'down' && this.downIsFinal,
+      message,
+      oom,
+      restarts: this.restarts,
+      at: new Date().toISOString(),
+    });
   }
 
   abstract poll(): Promise<void>;
@@ -273,7 +284,8 @@ class LaunchedServer extends BaseServer {
     this.fleet.recordServers();
     void child.then((r) => {
       if (this.child !== child) return;
-      const spawnError = r.exitCode === undefined && r.signal === undefined && r.failed ? ((r as { code?: string }).code ?? r.shortMessage ?? "spawn failed") : null;
+      const spawnError =
+        r.exitCode === undefined && r.signal === undefined && r.failed ? ((r as { code?: string }).code ?? r.shortMessage ?? 'spawn failed') : null;
       this.exited = { code: r.exitCode ?? null, signal: r.signal ?? null, spawnError };
       // A death while up is noticed at once, not at the next poll.
       if (this.state === 'up' && !this.busy && !this.stopping) void this.recover(`process exited (${this.exitText()})`);
@@ -491,16 +503,25 @@ export async function launchServers(options: LaunchOptions): Promise<Fleet> {
     port: basePort + gpu,
     logFile: layout.vllmLog(gpu),
     args: [
-      'serve', MODEL,
-      '--revision', MODEL_REVISION,
-      '--max-model-len', String(MAX_MODEL_LEN),
-      '--limit-mm-per-prompt', `{"image": ${MAX_IMAGES}}`,
-      '--max-num-seqs', String(options.maxSeqs),
-      '--gpu-memory-utilization', String(options.gpuUtil),
-      '--port', String(basePort + gpu),
-      '--host', '127.0.0.1',
+      'serve',
+      MODEL,
+      '--revision',
+      MODEL_REVISION,
+      '--max-model-len',
+      String(MAX_MODEL_LEN),
+      '--limit-mm-per-prompt',
+      `{"image": ${MAX_IMAGES}}`,
+      '--max-num-seqs',
+      String(options.maxSeqs),
+      '--gpu-memory-utilization',
+      String(options.gpuUtil),
+      '--port',
+      String(basePort + gpu),
+      '--host',
+      '127.0.0.1',
       // The real path: vLLM takes this flag literally but resolves each file (vllm/multimodal/utils.py).
-      '--allowed-local-media-path', realFrameStoreDir(layout.frameStoreDir),
+      '--allowed-local-media-path',
+      realFrameStoreDir(layout.frameStoreDir),
     ],
   }));
   return launchServerGroups({

@@ -29,22 +29,42 @@ export class AvtimeCommands extends Disposable {
     const fp = readSettings();
     const s = readAvtimeSettings();
     const dirs = avtimeFolders(s);
-    if (!fs.existsSync(dirs.benchRoot)) throw new Error(`no bench root at ${dirs.benchRoot}: set fpsweep.avtime.benchRoot (or make a sample with the runbook's first AVTime step)`);
-    const runId = givenId ?? (await vscode.window.showInputBox({
-      title: 'fpsweep: Start AVTime run',
-      prompt: `Run id: the run goes to ${dirs.outputsDir}/<run id> (a run's artifacts are never overwritten)`,
-      value: newRunId(),
-      ignoreFocusOut: true,
-      validateInput: (v) => (!isPlainRunId(v) ? 'letters, digits, ".", "_" and "-" only' : fs.existsSync(`${dirs.outputsDir}/${v}`) ? 'that run exists: choose a new id' : undefined),
-    }));
+    if (!fs.existsSync(dirs.benchRoot))
+      throw new Error(`no bench root at ${dirs.benchRoot}: set fpsweep.avtime.benchRoot (or make a sample with the runbook's first AVTime step)`);
+    const runId =
+      givenId ??
+      (await vscode.window.showInputBox({
+        title: 'fpsweep: Start AVTime run',
+        prompt: `Run id: the run goes to ${dirs.outputsDir}/<run id> (a run's artifacts are never overwritten)`,
+        value: newRunId(),
+        ignoreFocusOut: true,
+        validateInput: (v) =>
+          !isPlainRunId(v)
+            ? 'letters, digits, ".", "_" and "-" only'
+            : fs.existsSync(`${dirs.outputsDir}/${v}`)
+              ? 'that run exists: choose a new id'
+              : undefined,
+      }));
     if (!runId) return;
     const { args } = avtimeCliArgs(['run', '--detach', '--run-id', runId], s, dirs, () => runId);
     const out = this.host.output;
     out.appendLine(`\n$ fpsweep avtime ${args.join(' ')}`);
-    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'fpsweep: Start AVTime run' }, () =>
-      startCli({ distDir: this.host.distDir, verb: 'avtime', args, env: knobEnv(fp), cwd: workspaceFolder() ?? dirs.outputsDir, onOutput: (t) => out.append(t) }).done);
+    const r = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'fpsweep: Start AVTime run' },
+      () =>
+        startCli({
+          distDir: this.host.distDir,
+          verb: 'avtime',
+          args,
+          env: knobEnv(fp),
+          cwd: workspaceFolder() ?? dirs.outputsDir,
+          onOutput: (t) => out.append(t),
+        }).done,
+    );
     if (r.code !== 0) {
-      void vscode.window.showErrorMessage(`fpsweep: Start AVTime run failed (exit ${r.code ?? r.signal}): ${errorLine(r.stderr) || lastLine(r.stdout)}`, 'Show output').then((b) => b && out.show());
+      void vscode.window
+        .showErrorMessage(`fpsweep: Start AVTime run failed (exit ${r.code ?? r.signal}): ${errorLine(r.stderr) || lastLine(r.stdout)}`, 'Show output')
+        .then((b) => b && out.show());
       return;
     }
     await this.host.model.refresh(true);
@@ -58,7 +78,9 @@ export class AvtimeCommands extends Disposable {
     await this.host.model.refresh();
     const runs = this.host.model.runs;
     if (!runs.length) {
-      void vscode.window.showInformationMessage('fpsweep: no AVTime run yet (outputs/avtime-bench/<RUN_ID>/ under the workspace, or fpsweep.avtime.outputRoot).');
+      void vscode.window.showInformationMessage(
+        'fpsweep: no AVTime run yet (outputs/avtime-bench/<RUN_ID>/ under the workspace, or fpsweep.avtime.outputRoot).',
+      );
       return;
     }
     const latest = this.host.model.latest;

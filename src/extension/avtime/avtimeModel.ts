@@ -19,7 +19,10 @@ export class AvtimeModel extends Disposable {
   private reading = false;
   private again = false;
 
-  constructor(private readonly log: (line: string) => void, private readonly pollMs = 1500) {
+  constructor(
+    private readonly log: (line: string) => void,
+    private readonly pollMs = 1500,
+  ) {
     super();
     this._register(toDisposable(() => this.timer && clearInterval(this.timer)));
   }

@@ -66,7 +66,12 @@ export interface AvtimeFolders {
  * `avtime <stage> …` as VS Code runs it: the configured bench root, and for `run` a run id and its output root
  * under the configured outputs folder (unless the user named them), then the settings' flags. `sample` runs as written.
  */
-export function avtimeCliArgs(stageArgs: readonly string[], s: AvtimeSettings, dirs: AvtimeFolders, runId: () => string): { args: string[]; outputRoot: string | null } {
+export function avtimeCliArgs(
+  stageArgs: readonly string[],
+  s: AvtimeSettings,
+  dirs: AvtimeFolders,
+  runId: () => string,
+): { args: string[]; outputRoot: string | null } {
   const [stage, ...rest] = stageArgs;
   if (stage === 'sample') return { args: [...stageArgs], outputRoot: null };
   const args = [stage, ...rest];
@@ -76,7 +81,7 @@ export function avtimeCliArgs(stageArgs: readonly string[], s: AvtimeSettings, d
   if (at >= 0) outputRoot = rest[at + 1] ?? null;
   else if (stage !== 'inputs') {
     const given = rest.indexOf('--run-id');
-    const id = given >= 0 ? rest[given + 1] ?? '' : runId();
+    const id = given >= 0 ? (rest[given + 1] ?? '') : runId();
     if (!isPlainRunId(id)) throw new Error(`run id '${id}' is not a plain name (letters, digits, '.', '_', '-')`);
     if (given < 0) args.push('--run-id', id);
     outputRoot = path.join(dirs.outputsDir, id);

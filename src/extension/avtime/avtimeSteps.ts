@@ -50,7 +50,14 @@ export async function runAvtimeStep(host: AvtimeStepHost, stepArgs: string[], io
     const root = runRoot(host, rest);
     const v = await readAvtimeProgress(root);
     host.openReport(root);
-    io.write(v.scores ? `Opened the report of ${v.runId}: ${Object.entries(v.scores).map(([k, x]) => `${k} ${x.toFixed(4)}`).join(' ')}\n` : `Opened the report of ${v.runId} (${v.state}: no scores yet).\n`, 'stdout');
+    io.write(
+      v.scores
+        ? `Opened the report of ${v.runId}: ${Object.entries(v.scores)
+            .map(([k, x]) => `${k} ${x.toFixed(4)}`)
+            .join(' ')}\n`
+        : `Opened the report of ${v.runId} (${v.state}: no scores yet).\n`,
+      'stdout',
+    );
     return true;
   }
   const { settings, folders, cwd } = host.settings();

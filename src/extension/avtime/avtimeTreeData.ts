@@ -84,7 +84,12 @@ export function formatAvtimeStatus(v: AvtimeRunView): string {
     if (s.name === 'infer') for (const x of v.shards) lines.push(`    ${shardText(v.runId, x).label}: ${shardText(v.runId, x).description}`);
     if (s.name === 'judge') for (const p of v.passes) lines.push(`    ${passText(v.runId, p).label}: ${passText(v.runId, p).description}`);
   }
-  if (v.scores) lines.push(`  scores: ${Object.entries(v.scores).map(([k, x]) => `${k} ${x.toFixed(4)}`).join(' ')}`);
+  if (v.scores)
+    lines.push(
+      `  scores: ${Object.entries(v.scores)
+        .map(([k, x]) => `${k} ${x.toFixed(4)}`)
+        .join(' ')}`,
+    );
   if (v.summary) lines.push(`  ${v.summary}`);
   return lines.join('\n') + '\n';
 }

@@ -5,12 +5,24 @@ import type { ProtocolSection, TreeRow } from '../progressNodes';
 import { passText, runText, shardText, stageText, type NodeText } from './avtimeTreeData';
 
 function row(t: NodeText, id: string, children: TreeRow[] = [], expandable = false): TreeRow {
-  return { id, label: t.label, description: t.description, aria: t.aria, icon: t.state, collapsible: expandable || children.length ? 'expanded' : 'none', children };
+  return {
+    id,
+    label: t.label,
+    description: t.description,
+    aria: t.aria,
+    icon: t.state,
+    collapsible: expandable || children.length ? 'expanded' : 'none',
+    children,
+  };
 }
 
 export function avtimeRunRow(v: AvtimeRunView): TreeRow {
   const base = `avtime:${v.outputRoot}`;
-  const scores = v.scores ? `\n${Object.entries(v.scores).map(([k, x]) => `${k} ${x.toFixed(4)}`).join('  ')}` : '';
+  const scores = v.scores
+    ? `\n${Object.entries(v.scores)
+        .map(([k, x]) => `${k} ${x.toFixed(4)}`)
+        .join('  ')}`
+    : '';
   const stages = v.stages.map((s) => {
     const kids =
       s.name === 'infer'
@@ -22,7 +34,12 @@ export function avtimeRunRow(v: AvtimeRunView): TreeRow {
     // state an id was first shown with, and an item first seen as a leaf would come back collapsed.
     return row(stageText(v.runId, s), `${base}:stage:${s.name}`, kids, s.name === 'infer' || s.name === 'judge');
   });
-  return { ...row(runText(v), base, stages, true), contextValue: 'avtimeRun', root: v.outputRoot, tooltip: `${v.outputRoot}${scores}${v.summary ? `\n${v.summary}` : ''}` };
+  return {
+    ...row(runText(v), base, stages, true),
+    contextValue: 'avtimeRun',
+    root: v.outputRoot,
+    tooltip: `${v.outputRoot}${scores}${v.summary ? `\n${v.summary}` : ''}`,
+  };
 }
 
 export function avtimeSection(runs: readonly AvtimeRunView[], protocol: ProtocolSection['protocol']): ProtocolSection {

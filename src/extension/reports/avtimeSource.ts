@@ -33,14 +33,20 @@ export class HostAvtimeReportSource extends Disposable implements AvtimeReportSo
     const extra = await Promise.all(
       (await fs.readdir(evalDir).catch(() => [] as string[])).flatMap((id) =>
         ['run_config.json', 't2e_trace.jsonl', 'e2t_trace.jsonl', 'e2e_trace.jsonl'].map((f) =>
-          fs.stat(path.join(evalDir, id, f)).then((s) => `${id}/${f}:${s.size}:${s.mtimeMs}`, () => `${id}/${f}:-`))),
+          fs.stat(path.join(evalDir, id, f)).then(
+            (s) => `${id}/${f}:${s.size}:${s.mtimeMs}`,
+            () => `${id}/${f}:-`,
+          ),
+        ),
+      ),
     );
     return `${await artifactStamp(root)}|${extra.join('|')}`;
   }
 
   /** The loaded run, after checking `run` is an AVTime output root (by its files, as the tree finds runs). */
   private async load(run: string): Promise<LoadedAvtimeRun> {
-    if (typeof run !== 'string' || !path.isAbsolute(run)) throw new Error('No AVTime run chosen: open the report from the progress tree or "fpsweep: Open AVTime report".');
+    if (typeof run !== 'string' || !path.isAbsolute(run))
+      throw new Error('No AVTime run chosen: open the report from the progress tree or "fpsweep: Open AVTime report".');
     const root = path.resolve(run);
     if (!(await discoverAvtimeRuns(path.dirname(root))).includes(root)) throw new Error(`${root} is not an AVTime run's output root (or it is gone).`);
     const stamp = await this.stamp(root);

@@ -6,7 +6,17 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
 import type { AvtimeReportSource } from './avtimeSource';
-import { isReportKind, REPORT_PROTOCOL, REPORT_TITLES, type CellFocus, type HostNotice, type HostReply, type ReportKind, type ReportViewState, type WebviewRequest } from './messages';
+import {
+  isReportKind,
+  REPORT_PROTOCOL,
+  REPORT_TITLES,
+  type CellFocus,
+  type HostNotice,
+  type HostReply,
+  type ReportKind,
+  type ReportViewState,
+  type WebviewRequest,
+} from './messages';
 
 export const REPORT_VIEW_TYPE = 'fpsweep.report';
 
@@ -218,7 +228,10 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 }
 
 export class ReportPanelSerializer implements vscode.WebviewPanelSerializer {
-  constructor(private readonly extensionUri: vscode.Uri, private readonly source: ReportSources) {}
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly source: ReportSources,
+  ) {}
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     ReportPanel.revive(panel, this.extensionUri, this.source, state);
   }

@@ -23,7 +23,10 @@ export class CliReportSource extends Disposable implements ReportSource {
   private lastFire = 0;
   private pendingFire: NodeJS.Timeout | undefined;
 
-  constructor(private readonly host: ReportSourceHost, private readonly minIntervalMs = 5000) {
+  constructor(
+    private readonly host: ReportSourceHost,
+    private readonly minIntervalMs = 5000,
+  ) {
     super();
     // A live run changes the report every second; the panels refetch at most every few seconds.
     this._register(host.onDidChangeProgress(() => this.schedule()));

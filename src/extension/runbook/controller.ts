@@ -27,7 +27,10 @@ class OutputStream {
   private pending: { text: string; stream: 'stdout' | 'stderr' }[] = [];
   private timer: NodeJS.Timeout | undefined;
   private chain: Thenable<void> = Promise.resolve();
-  constructor(private readonly exec: vscode.NotebookCellExecution, private readonly output: vscode.NotebookCellOutput) {}
+  constructor(
+    private readonly exec: vscode.NotebookCellExecution,
+    private readonly output: vscode.NotebookCellOutput,
+  ) {}
 
   write(text: string, stream: 'stdout' | 'stderr'): void {
     const last = this.pending[this.pending.length - 1];
@@ -75,7 +78,12 @@ export class RunbookController extends Disposable {
     try {
       const step = parseStep(cell.document.getText());
       if (step.verb === 'avtime') {
-        ok = await runAvtimeStep(this.host.avtime, step.args, { distDir: this.host.distDir, env: await this.host.env(false), token: exec.token, write: (t, st) => out.write(t, st) });
+        ok = await runAvtimeStep(this.host.avtime, step.args, {
+          distDir: this.host.distDir,
+          env: await this.host.env(false),
+          token: exec.token,
+          write: (t, st) => out.write(t, st),
+        });
         await out.flush();
         exec.end(ok, Date.now());
         return;

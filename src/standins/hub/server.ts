@@ -71,7 +71,10 @@ export interface StandinHub {
 }
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -162,8 +165,17 @@ export async function startStandinHub(opts: StandinHubOptions): Promise<StandinH
     if (method === 'GET' && p === '/api/whoami-v2') {
       const info = requireAuth(req);
       send(res, 200, {
-        type: 'user', id: `id-${info.user}`, name: info.user, fullname: info.user, email: `${info.user}@example.invalid`,
-        emailVerified: true, isPro: false, canPay: false, avatarUrl: '', periodEnd: null, billingMode: 'prepaid',
+        type: 'user',
+        id: `id-${info.user}`,
+        name: info.user,
+        fullname: info.user,
+        email: `${info.user}@example.invalid`,
+        emailVerified: true,
+        isPro: false,
+        canPay: false,
+        avatarUrl: '',
+        periodEnd: null,
+        billingMode: 'prepaid',
         orgs: (info.orgs ?? []).map((o) => ({ type: 'org', id: `id-${o}`, name: o, fullname: o, email: null, canPay: false, avatarUrl: '', periodEnd: null })),
         auth: { type: 'access_token', accessToken: { displayName: 'stand-in', role: info.role, createdAt: new Date(0).toISOString() } },
       });
@@ -262,7 +274,10 @@ export async function startStandinHub(opts: StandinHubOptions): Promise<StandinH
     if (method === 'POST' && (m = p.match(/^\/api\/datasets\/([^/]+)\/([^/]+)\/commit\/([^/]+)$/))) {
       const repo = `${m[1]}/${m[2]}`;
       requireWrite(req, repo);
-      const lines = (await readBody(req)).toString('utf8').split('\n').filter((l) => l.trim());
+      const lines = (await readBody(req))
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.trim());
       const oid = randomBytes(20).toString('hex');
       const staged: Array<[string, CommittedFile | null]> = [];
       let summary = '';
@@ -328,9 +343,10 @@ export async function startStandinHub(opts: StandinHubOptions): Promise<StandinH
     transfers,
     commits,
     files: repoFiles,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections?.();
-      server.close((err) => (err ? reject(err) : resolve()));
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections?.();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
   };
 }

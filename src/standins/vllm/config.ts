@@ -57,7 +57,10 @@ export interface StandinEnv {
 /** "a=0.05,b=0.00002" → {a: 0.05, b: 0.00002}; a malformed pair is an error, never ignored. */
 export function parseKv(raw: string, what: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z0-9]+)=(.+)$/.exec(part);
     const n = m ? Number(m[2]) : NaN;
     if (!m || !Number.isFinite(n)) throw new Error(`${what}: expected key=number pairs separated by commas, got '${part}'`);

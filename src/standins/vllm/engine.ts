@@ -70,10 +70,13 @@ abstract class ModelledProcessor {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.jobs.length === 0) return;
-    this.timer = setTimeout(() => {
-      this.advance();
-      this.reschedule();
-    }, Math.max(0, this.untilNextFinish() * 1000));
+    this.timer = setTimeout(
+      () => {
+        this.advance();
+        this.reschedule();
+      },
+      Math.max(0, this.untilNextFinish() * 1000),
+    );
   }
 }
 

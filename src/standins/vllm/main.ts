@@ -59,7 +59,12 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   logLine('INFO', 'api_server.py:1839', 'vLLM API server version 0.11.0 (fpsweep stand-in)', process.stdout);
-  logLine('INFO', 'utils.py:233', `non-default args: {'model_tag': '${args.model}', 'host': '${args.host}', 'port': ${args.port}, 'max_model_len': ${args.maxModelLen}, 'limit_mm_per_prompt': {'image': ${args.limitImages}}, 'max_num_seqs': ${args.maxNumSeqs}, 'gpu_memory_utilization': ${args.gpuMemoryUtilization}${args.revision ? `, 'revision': '${args.revision}'` : ''}}`, process.stdout);
+  logLine(
+    'INFO',
+    'utils.py:233',
+    `non-default args: {'model_tag': '${args.model}', 'host': '${args.host}', 'port': ${args.port}, 'max_model_len': ${args.maxModelLen}, 'limit_mm_per_prompt': {'image': ${args.limitImages}}, 'max_num_seqs': ${args.maxNumSeqs}, 'gpu_memory_utilization': ${args.gpuMemoryUtilization}${args.revision ? `, 'revision': '${args.revision}'` : ''}}`,
+    process.stdout,
+  );
   if (refusesContext(args, env)) {
     // A real server loads the weights (port closed) before it finds the KV cache too small.
     await new Promise((r) => setTimeout(r, env.faults.startupDelayMs));

@@ -43,7 +43,10 @@ export function renderMetrics(model: string, running: number, waiting: number, c
     [',finished_reason="stop"', c.successStop],
     [',finished_reason="length"', c.successLength],
   ]);
-  out.push('# HELP fpsweep_standin_busy_seconds_total Stand-in only: seconds with prefill work on the modelled GPU.',
-    '# TYPE fpsweep_standin_busy_seconds_total counter', `fpsweep_standin_busy_seconds_total{${lbl}} ${pyFloat(busyS)}`);
+  out.push(
+    '# HELP fpsweep_standin_busy_seconds_total Stand-in only: seconds with prefill work on the modelled GPU.',
+    '# TYPE fpsweep_standin_busy_seconds_total counter',
+    `fpsweep_standin_busy_seconds_total{${lbl}} ${pyFloat(busyS)}`,
+  );
   return out.join('\n') + '\n';
 }

@@ -57,9 +57,11 @@ function readHeader(key: string, bytes: Buffer): Promise<HeaderInfo> {
   let p = headerCache.get(key);
   if (!p) {
     const fast = jpegHeader(bytes);
-    p = fast ? Promise.resolve({ format: 'jpeg', ...fast }) : sharp(bytes)
-      .metadata()
-      .then((m) => ({ format: m.format, width: m.width, height: m.height }));
+    p = fast
+      ? Promise.resolve({ format: 'jpeg', ...fast })
+      : sharp(bytes)
+          .metadata()
+          .then((m) => ({ format: m.format, width: m.width, height: m.height }));
     p.catch(() => headerCache.delete(key)); // a failure is re-read next time, never remembered
     if (headerCache.size >= HEADER_CACHE_MAX) headerCache.delete(headerCache.keys().next().value as string);
     headerCache.set(key, p);
@@ -257,8 +259,15 @@ async function headerOf(key: string, bytes: Buffer): Promise<HeaderInfo> {
   }
 }
 
-function checked(index: number, source: 'data' | 'file', filePath: string | null, size: number, bytes: () => Promise<Buffer>,
-  key: string, meta: HeaderInfo): LoadedImage {
+function checked(
+  index: number,
+  source: 'data' | 'file',
+  filePath: string | null,
+  size: number,
+  bytes: () => Promise<Buffer>,
+  key: string,
+  meta: HeaderInfo,
+): LoadedImage {
   if (meta.format !== 'jpeg' || !meta.width || !meta.height) {
     throw new RequestRefusal(400, `stand-in vLLM: image ${index} is ${meta.format ?? 'unknown'}, the protocol sends JPEG only`);
   }

@@ -68,7 +68,7 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
           'EngineCore encountered a fatal error.',
           'Traceback (most recent call last):',
           '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 701, in run_engine_core',
-          "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.95 GiB. GPU 0 has a total capacity of 178.35 GiB of which 1.21 GiB is free. Of the allocated memory 160.02 GiB is allocated by PyTorch.",
+          'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.95 GiB. GPU 0 has a total capacity of 178.35 GiB of which 1.21 GiB is free. Of the allocated memory 160.02 GiB is allocated by PyTorch.',
           'AsyncLLM output_handler failed.',
           'vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.',
         ]
@@ -155,8 +155,19 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
     }
     const t0 = performance.now();
     const rec: InspectRecord = {
-      ts: new Date().toISOString(), status: 0, model: '', n_images: 0, images: [], prompt_text: '', prompt_tokens: null,
-      cached_tokens: null, max_tokens: null, temperature: null, reply: null, latency_s: null, error: null,
+      ts: new Date().toISOString(),
+      status: 0,
+      model: '',
+      n_images: 0,
+      images: [],
+      prompt_text: '',
+      prompt_tokens: null,
+      cached_tokens: null,
+      max_tokens: null,
+      temperature: null,
+      reply: null,
+      latency_s: null,
+      error: null,
     };
     try {
       let json: unknown;
@@ -249,7 +260,14 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
   /** An AVTime target or judge request: the same latency model, counters and inspect line as above. */
   async function avtimeChat(json: unknown, rec: InspectRecord, t0: number, res: http.ServerResponse): Promise<void> {
     const r = await avtime!.reply(json);
-    Object.assign(rec, { model: r.model, prompt_text: r.promptText, max_tokens: r.maxTokens, temperature: r.temperature, prompt_tokens: r.promptTokens, cached_tokens: 0 });
+    Object.assign(rec, {
+      model: r.model,
+      prompt_text: r.promptText,
+      max_tokens: r.maxTokens,
+      temperature: r.temperature,
+      prompt_tokens: r.promptTokens,
+      cached_tokens: 0,
+    });
     await engine.run({ workS: env.latency.b * r.promptTokens, fixedS: env.latency.a });
     counters.promptTokens += r.promptTokens;
     counters.generationTokens += r.completionTokens;
@@ -273,7 +291,12 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
     const dq = counters.prefixQueries - lastQ;
     const dh = counters.prefixHits - lastH;
     [lastPrompt, lastGen, lastQ, lastH] = [counters.promptTokens, counters.generationTokens, counters.prefixQueries, counters.prefixHits];
-    logLine('INFO', 'loggers.py:127', `Engine 000: Avg prompt throughput: ${(dp / 10).toFixed(1)} tokens/s, Avg generation throughput: ${(dg / 10).toFixed(1)} tokens/s, Running: ${engine.running} reqs, Waiting: ${engine.waiting} reqs, GPU KV cache usage: ${((100 * cache.sizeTokens) / Math.max(1, env.faults.cacheTokens)).toFixed(1)}%, Prefix cache hit rate: ${dq ? ((100 * dh) / dq).toFixed(1) : '0.0'}%`, process.stdout);
+    logLine(
+      'INFO',
+      'loggers.py:127',
+      `Engine 000: Avg prompt throughput: ${(dp / 10).toFixed(1)} tokens/s, Avg generation throughput: ${(dg / 10).toFixed(1)} tokens/s, Running: ${engine.running} reqs, Waiting: ${engine.waiting} reqs, GPU KV cache usage: ${((100 * cache.sizeTokens) / Math.max(1, env.faults.cacheTokens)).toFixed(1)}%, Prefix cache hit rate: ${dq ? ((100 * dh) / dq).toFixed(1) : '0.0'}%`,
+      process.stdout,
+    );
   }, 10_000);
   statsTimer.unref();
 
@@ -287,7 +310,9 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
   });
   const port = (server.address() as AddressInfo).port;
   logLine('INFO', 'api_server.py:1971', `Starting vLLM API server 0 on http://${args.host}:${port}`, process.stdout);
-  process.stdout.write(`INFO:     Started server process [${process.pid}]\nINFO:     Waiting for application startup.\nINFO:     Application startup complete.\n`);
+  process.stdout.write(
+    `INFO:     Started server process [${process.pid}]\nINFO:     Waiting for application startup.\nINFO:     Application startup complete.\n`,
+  );
   return {
     port,
     close: () =>

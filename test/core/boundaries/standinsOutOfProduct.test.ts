@@ -31,7 +31,10 @@ describe('stand-ins stay out of the product', () => {
   });
 
   it('the VSIX leaves the stand-in bundles out', () => {
-    const lines = fs.readFileSync(path.join(REPO, '.vscodeignore'), 'utf8').split('\n').map((l) => l.trim());
+    const lines = fs
+      .readFileSync(path.join(REPO, '.vscodeignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
     assert.ok(lines.includes('dist/standin-*.js'), '.vscodeignore must list dist/standin-*.js');
     const carried = lines.lastIndexOf('!dist/**');
     assert.ok(carried >= 0 && lines.indexOf('dist/standin-*.js') > carried, 'the exclusion must come after !dist/**');

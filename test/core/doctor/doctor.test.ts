@@ -92,7 +92,16 @@ describe('doctor', function () {
     // A higher GPU_UTIL is what the doctor suggests for the 32 GB card: it gives headroom.
     assert.ok(contextFit({ name: 'x', memoryMiB: 32607 }, 0.95).fullContextSequences > f.fullContextSequences);
     // Mixed GPUs: the smallest decides.
-    assert.equal(checkContext([{ name: 'big', memoryMiB: 183359 }, { name: 'small', memoryMiB: 23034 }], 0.85).status, 'fail');
+    assert.equal(
+      checkContext(
+        [
+          { name: 'big', memoryMiB: 183359 },
+          { name: 'small', memoryMiB: 23034 },
+        ],
+        0.85,
+      ).status,
+      'fail',
+    );
   });
 
   it('nothing installed: GPUs, vLLM, model and ffmpeg fail with what to do', async () => {
@@ -129,7 +138,10 @@ describe('doctor', function () {
   it('disk: fails when the shards still to extract do not fit', async () => {
     const dir = await makeReportPackage();
     await fs.mkdir(path.join(dir, 'videos'), { recursive: true });
-    await fs.writeFile(path.join(dir, 'videos/videos_manifest.json'), JSON.stringify({ n_videos: 100, shards: [{ file: 'videos_0.tar', sha256: 'a'.repeat(64), bytes: 94e9 }] }));
+    await fs.writeFile(
+      path.join(dir, 'videos/videos_manifest.json'),
+      JSON.stringify({ n_videos: 100, shards: [{ file: 'videos_0.tar', sha256: 'a'.repeat(64), bytes: 94e9 }] }),
+    );
     const env = await fakeHost({ gpus: [B200], vllmVersion: '0.11.0' });
     const l = byId(await runDoctor({ env, cores: 32, freeBytes: async () => 50e9, packageDir: dir }));
     assert.equal(l.disk.status, 'fail');
@@ -137,7 +149,10 @@ describe('doctor', function () {
   });
 
   it('parses nvidia-smi CSV and suggests WORKERS from cores', () => {
-    assert.deepEqual(parseNvidiaSmi(`${B200}\n${RTX5090}\n\n`), [{ name: 'NVIDIA B200', memoryMiB: 183359 }, { name: 'NVIDIA GeForce RTX 5090', memoryMiB: 32607 }]);
+    assert.deepEqual(parseNvidiaSmi(`${B200}\n${RTX5090}\n\n`), [
+      { name: 'NVIDIA B200', memoryMiB: 183359 },
+      { name: 'NVIDIA GeForce RTX 5090', memoryMiB: 32607 },
+    ]);
     assert.equal(suggestWorkers(2, 1), 6);
     assert.equal(suggestWorkers(64, 4), 15);
     assert.equal(suggestWorkers(128, 1), 126);
@@ -145,7 +160,9 @@ describe('doctor', function () {
 
   it('the CLI prints JSON with --json and exits 1 when a line fails', async () => {
     const env = await fakeHost({ gpus: null, vllmVersion: null });
-    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../../src/cli/main.ts'), 'doctor', '--json'], { env: { ...process.env, ...env, PATH: `${env.PATH}:${path.dirname(process.execPath)}` } });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../../src/cli/main.ts'), 'doctor', '--json'], {
+      env: { ...process.env, ...env, PATH: `${env.PATH}:${path.dirname(process.execPath)}` },
+    });
     assert.equal(r.status, 1, r.stderr.toString());
     const rep = doctorReportSchema.parse(JSON.parse(r.stdout.toString()));
     assert.equal(rep.ok, false);
@@ -160,10 +177,16 @@ async function tinyPackage(): Promise<string> {
     await fs.mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
     await fs.writeFile(path.join(dir, rel), text);
   };
-  await w('items/samples/MVBench.jsonl', JSON.stringify({ item_id: 'mv-1', benchmark: 'MVBench', video_id: 'v', question: 'Q?', options: ['a', 'b'], answer: 'A' }) + '\n');
+  await w(
+    'items/samples/MVBench.jsonl',
+    JSON.stringify({ item_id: 'mv-1', benchmark: 'MVBench', video_id: 'v', question: 'Q?', options: ['a', 'b'], answer: 'A' }) + '\n',
+  );
   await w('manifest/manifest_subset.jsonl', JSON.stringify({ benchmark: 'MVBench', video_id: 'v', hash: 'h1' }) + '\n');
   await w('data/store/normalized/h1/video.mp4', '');
-  await w('data/store/normalized/h1/meta.json', JSON.stringify({ hash: 'h1', width: 640, height: 360, duration_s: 3, n_frames: 4, timestamps: [0, 1, 2, 3], too_short: false }));
+  await w(
+    'data/store/normalized/h1/meta.json',
+    JSON.stringify({ hash: 'h1', width: 640, height: 360, duration_s: 3, n_frames: 4, timestamps: [0, 1, 2, 3], too_short: false }),
+  );
   return dir;
 }
 
@@ -236,9 +259,17 @@ describe('doctor: what would break or mislead a real run', function () {
     const realPath = await fs.realpath(real);
     const l = byId(await runDoctor({ env, cores: 32, freeBytes: plenty, packageDir: link }));
     assert.equal(l.package_path.status, 'warn');
-    assert.equal(l.package_path.detail, `${link} is reached through a symlink; the servers are given the real path ${realPath} (for --allowed-local-media-path and every file:// URL)`);
+    assert.equal(
+      l.package_path.detail,
+      `${link} is reached through a symlink; the servers are given the real path ${realPath} (for --allowed-local-media-path and every file:// URL)`,
+    );
     assert.equal(l.frame_store_path.status, 'ok');
-    assert.match(l.frame_store_path.detail, new RegExp(`^will be made at ${esc(path.join(realPath, '.fpsweep', 'frames'))}, readable and writable \\(given as ${esc(path.join(link, '.fpsweep', 'frames'))}\\)`));
+    assert.match(
+      l.frame_store_path.detail,
+      new RegExp(
+        `^will be made at ${esc(path.join(realPath, '.fpsweep', 'frames'))}, readable and writable \\(given as ${esc(path.join(link, '.fpsweep', 'frames'))}\\)`,
+      ),
+    );
     // The real path given directly: no symlink line.
     assert.equal(byId(await runDoctor({ env, cores: 32, freeBytes: plenty, packageDir: realPath })).package_path, undefined);
     // A file where the store must be.

@@ -67,12 +67,37 @@ describe('dryrun', () => {
     const keys = ['benchmark', 'condition', 'todo', 'NA', 'reuse', 'done', 'no_video', 'bad_meta', 'context_refusals', 'failed_before'];
     for (const r of json.rows) assert.deepEqual(Object.keys(r), keys);
     const row = (b: string, c: string) => json.rows.find((r: { benchmark: string; condition: string }) => r.benchmark === b && r.condition === c);
-    assert.deepEqual(row('MVBench', 'v_1'), { benchmark: 'MVBench', condition: 'v_1', todo: 1, NA: 0, reuse: 0, done: 1, no_video: 1, bad_meta: 0, context_refusals: 0, failed_before: 0 });
-    assert.deepEqual(row('MVBench', 'v_fps1_s224'), { benchmark: 'MVBench', condition: 'v_fps1_s224', todo: 1, NA: 1, reuse: 0, done: 0, no_video: 1, bad_meta: 0, context_refusals: 0, failed_before: 0 });
+    assert.deepEqual(row('MVBench', 'v_1'), {
+      benchmark: 'MVBench',
+      condition: 'v_1',
+      todo: 1,
+      NA: 0,
+      reuse: 0,
+      done: 1,
+      no_video: 1,
+      bad_meta: 0,
+      context_refusals: 0,
+      failed_before: 0,
+    });
+    assert.deepEqual(row('MVBench', 'v_fps1_s224'), {
+      benchmark: 'MVBench',
+      condition: 'v_fps1_s224',
+      todo: 1,
+      NA: 1,
+      reuse: 0,
+      done: 0,
+      no_video: 1,
+      bad_meta: 0,
+      context_refusals: 0,
+      failed_before: 0,
+    });
     assert.equal(row('Other', 'v_32_s448').reuse, 1);
     assert.equal(row('Other', 'v_32').todo, 1, 'v_32 added for the reuse row');
     assert.equal(json.rows.length, 7);
-    assert.equal(json.totals.todo, json.rows.reduce((n: number, r: { todo: number }) => n + r.todo, 0));
+    assert.equal(
+      json.totals.todo,
+      json.rows.reduce((n: number, r: { todo: number }) => n + r.todo, 0),
+    );
     assert.deepEqual(Object.keys(json.totals), keys.slice(2));
     assert.match(res.stderr, /MVBench\.jsonl:4: .*question/);
     assert.match(res.stderr, /v_32 added/);
@@ -80,9 +105,15 @@ describe('dryrun', () => {
 
   it('takes BENCH and CONDS from the environment, and --bench beats them', async () => {
     const env = await runVerb(['--package', root, '--json'], { BENCH: 'Other', CONDS: 'v_blind', PILOT: undefined });
-    assert.deepEqual(JSON.parse(env.stdout).rows.map((r: { benchmark: string; condition: string }) => `${r.benchmark}/${r.condition}`), ['Other/v_blind']);
+    assert.deepEqual(
+      JSON.parse(env.stdout).rows.map((r: { benchmark: string; condition: string }) => `${r.benchmark}/${r.condition}`),
+      ['Other/v_blind'],
+    );
     const flag = await runVerb(['--package', root, '--json', '--bench', 'MVBench'], { BENCH: 'Other', CONDS: 'v_blind', PILOT: undefined });
-    assert.deepEqual(JSON.parse(flag.stdout).rows.map((r: { benchmark: string }) => r.benchmark), ['MVBench']);
+    assert.deepEqual(
+      JSON.parse(flag.stdout).rows.map((r: { benchmark: string }) => r.benchmark),
+      ['MVBench'],
+    );
   });
 
   it('--pilot on a package without the pilot benchmarks is a clear input error', async () => {
@@ -101,20 +132,33 @@ describe('dryrun', () => {
   it('counts units still to write whose last attempt failed (failures.jsonl), and reports a bad failure line', async () => {
     const failures = path.join(root, 'data', 'logs', 'failures.jsonl');
     await fs.mkdir(path.dirname(failures), { recursive: true });
-    const line = (item: string, condition: string, kind: string) => JSON.stringify({
-      benchmark: 'MVBench', item_id: item, condition, kind, message: 'x', endpoint: null, attempts: 1, ts: '2026-01-01T00:00:00Z',
-    }) + '\n';
+    const line = (item: string, condition: string, kind: string) =>
+      JSON.stringify({
+        benchmark: 'MVBench',
+        item_id: item,
+        condition,
+        kind,
+        message: 'x',
+        endpoint: null,
+        attempts: 1,
+        ts: '2026-01-01T00:00:00Z',
+      }) + '\n';
     try {
-      await fs.writeFile(failures,
-        line('m2', 'v_128_s224', 'context') // still todo: failed before
-        + line('m1', 'v_1', 'request') // m1 × v_1 has a row since: done, not failed
-        + line('m3', 'v_128_s224', 'no_video') // no_video is its own count
-        + '{"benchmark": "MVBench"}\n');
+      await fs.writeFile(
+        failures,
+        line('m2', 'v_128_s224', 'context') + // still todo: failed before
+          line('m1', 'v_1', 'request') + // m1 × v_1 has a row since: done, not failed
+          line('m3', 'v_128_s224', 'no_video') + // no_video is its own count
+          '{"benchmark": "MVBench"}\n',
+      );
       const report = await dryRun(root, { conditions: ['v_1', 'v_128_s224'] });
       const row = (c: string) => report.rows.find((r) => r.benchmark === 'MVBench' && r.condition === c)!;
       assert.equal(row('v_128_s224').failed_before, 0, 'm2 is NA at v_128 (too short), so nothing to ask again');
       assert.equal(row('v_1').failed_before, 0);
-      assert.ok(report.problems.some((p) => p.file === failures && p.line === 4), 'the bad line is reported with file and line');
+      assert.ok(
+        report.problems.some((p) => p.file === failures && p.line === 4),
+        'the bad line is reported with file and line',
+      );
       await fs.writeFile(failures, line('m1', 'v_128_s224', 'context') + line('m2', 'v_1', 'server_down'));
       const again = await dryRun(root, { conditions: ['v_1', 'v_128_s224'] });
       const row2 = (c: string) => again.rows.find((r) => r.benchmark === 'MVBench' && r.condition === c)!;

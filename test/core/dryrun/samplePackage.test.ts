@@ -43,8 +43,10 @@ describe('dryrun on the sample package', () => {
     const got = new Map(report.rows.map(({ benchmark, condition, ...counts }) => [`${benchmark}/${condition}`, counts]));
     assert.deepEqual([...got.keys()].sort(), [...expected.keys()].sort());
     for (const [key, n] of expected) assert.deepEqual(got.get(key), n, key);
-    assert.ok(report.totals.no_video > 0 && report.totals.reuse > 0 && report.totals.NA > 0 && report.totals.context_refusals > 0,
-      'the sample exercises every status');
+    assert.ok(
+      report.totals.no_video > 0 && report.totals.reuse > 0 && report.totals.NA > 0 && report.totals.context_refusals > 0,
+      'the sample exercises every status',
+    );
     assert.deepEqual(report.problems, []);
     assert.equal(report.torn, null);
   });

@@ -31,12 +31,39 @@ export async function makeCodedVideo(root: string, hash: string, spec: CodedVide
   const videoPath = path.join(dir, 'video.mp4');
   const spacing = spec.spacingMs ?? 500;
   const execa = await loadExeca();
-  const proc = execa('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
-    '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${spec.width}x${spec.height}`, '-framerate', `1000/${spacing}`, '-i', 'pipe:0',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', '30',
-    ...(spec.faststart ? ['-movflags', '+faststart'] : []), videoPath,
-  ], { stdin: 'pipe', stdout: 'ignore', stderr: 'pipe', reject: false });
+  const proc = execa(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-y',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'gray',
+      '-s',
+      `${spec.width}x${spec.height}`,
+      '-framerate',
+      `1000/${spacing}`,
+      '-i',
+      'pipe:0',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-crf',
+      '23',
+      '-pix_fmt',
+      'yuv420p',
+      '-g',
+      '30',
+      ...(spec.faststart ? ['-movflags', '+faststart'] : []),
+      videoPath,
+    ],
+    { stdin: 'pipe', stdout: 'ignore', stderr: 'pipe', reject: false },
+  );
   const frame = Buffer.allocUnsafe(spec.width * spec.height);
   for (let k = 0; k < spec.nFrames; k++) {
     drawFrame(spec.width, spec.height, { frameIndex: k, videoTag: spec.tag ?? 1 }, frame);
@@ -50,8 +77,13 @@ export async function makeCodedVideo(root: string, hash: string, spec: CodedVide
   const timestamps = frames.map((f) => Number(f.pts_time));
   // Validated as the runner validates meta.json (finite, strictly ascending, n_frames = timestamps).
   const meta: VideoMeta = videoMetaSchema.parse({
-    hash, width: spec.width, height: spec.height, duration_s: (timestamps.length * spacing) / 1000,
-    n_frames: timestamps.length, timestamps, too_short: timestamps.length <= 32,
+    hash,
+    width: spec.width,
+    height: spec.height,
+    duration_s: (timestamps.length * spacing) / 1000,
+    n_frames: timestamps.length,
+    timestamps,
+    too_short: timestamps.length <= 32,
   });
   if (meta.n_frames !== spec.nFrames) throw new Error(`test video has ${meta.n_frames} frames, made ${spec.nFrames}`);
   await fs.writeFile(path.join(dir, 'meta.json'), JSON.stringify(meta));

@@ -1,14 +1,12 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import {
-  defaultFfmpegThreads, defaultMaxBufferedBytes, defaultPoolSize, MiB, resolveOptions,
-} from '../../../src/core/protocols/fp/frames/options';
+import { defaultFfmpegThreads, defaultMaxBufferedBytes, defaultPoolSize, MiB, resolveOptions } from '../../../src/core/protocols/fp/frames/options';
 import { sizeThreadPool, threadPoolSizeFor } from '../../../src/core/protocols/fp/frames/threadPool';
 
 const FRAME_720P = 1280 * 720 * 3;
 
 describe('frame pipeline defaults for the machine', () => {
-  it('one decode on a small machine keeps ffmpeg\'s own threads and a 128 MiB raw-frame budget', () => {
+  it("one decode on a small machine keeps ffmpeg's own threads and a 128 MiB raw-frame budget", () => {
     for (const cores of [1, 2]) {
       const s = resolveOptions({ storeDir: '/x', poolSize: defaultPoolSize(cores) });
       assert.equal(s.poolSize, 1);
@@ -18,30 +16,42 @@ describe('frame pipeline defaults for the machine', () => {
   });
 
   it('many decodes share the cores: threads × decodes stay within the cores, one thread each at least', () => {
-    fc.assert(fc.property(fc.integer({ min: 3, max: 512 }), fc.integer({ min: 2, max: 512 }), (cores, pool) => {
-      const threads = defaultFfmpegThreads(pool, cores);
-      assert.ok(threads >= 1);
-      assert.ok(threads * pool <= Math.max(cores, pool), `${pool} decodes × ${threads} threads on ${cores} cores`);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 3, max: 512 }), fc.integer({ min: 2, max: 512 }), (cores, pool) => {
+        const threads = defaultFfmpegThreads(pool, cores);
+        assert.ok(threads >= 1);
+        assert.ok(threads * pool <= Math.max(cores, pool), `${pool} decodes × ${threads} threads on ${cores} cores`);
+      }),
+    );
     assert.equal(defaultFfmpegThreads(defaultPoolSize(96), 96), 4);
     assert.equal(defaultFfmpegThreads(defaultPoolSize(16), 16), 4);
     assert.equal(defaultFfmpegThreads(3, 8), 2);
   });
 
   it('the decode pool is cores − 1 up to 5 cores, then capped at max(4, ⌈cores / 4⌉) (measured on 16 cores)', () => {
-    assert.deepEqual([1, 2, 3, 4, 5].map((c) => defaultPoolSize(c)), [1, 1, 2, 3, 4]);
-    assert.deepEqual([6, 8, 16, 17, 32, 96].map((c) => defaultPoolSize(c)), [4, 4, 4, 5, 8, 24]);
-    fc.assert(fc.property(fc.integer({ min: 1, max: 1024 }), (cores) => {
-      const pool = defaultPoolSize(cores);
-      assert.ok(pool >= 1 && pool <= Math.max(1, cores - 1));
-    }));
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map((c) => defaultPoolSize(c)),
+      [1, 1, 2, 3, 4],
+    );
+    assert.deepEqual(
+      [6, 8, 16, 17, 32, 96].map((c) => defaultPoolSize(c)),
+      [4, 4, 4, 5, 8, 24],
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1024 }), (cores) => {
+        const pool = defaultPoolSize(cores);
+        assert.ok(pool >= 1 && pool <= Math.max(1, cores - 1));
+      }),
+    );
   });
 
   it('the raw-frame budget leaves every decode room for eight 720p frames', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 1024 }), (pool) => {
-      assert.ok(defaultMaxBufferedBytes(pool) >= pool * 8 * FRAME_720P);
-      assert.ok(defaultMaxBufferedBytes(pool) >= 128 * MiB);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1024 }), (pool) => {
+        assert.ok(defaultMaxBufferedBytes(pool) >= pool * 8 * FRAME_720P);
+        assert.ok(defaultMaxBufferedBytes(pool) >= 128 * MiB);
+      }),
+    );
   });
 
   it('settings given win over the defaults', () => {
@@ -51,7 +61,7 @@ describe('frame pipeline defaults for the machine', () => {
     assert.deepEqual([d.maxBufferedBytes, d.prefetchDepth], [40 * 24 * MiB, 80]);
   });
 
-  it('libuv\'s pool (where sharp runs) grows with the cores; a size the user set is kept', () => {
+  it("libuv's pool (where sharp runs) grows with the cores; a size the user set is kept", () => {
     assert.equal(threadPoolSizeFor(2), 4);
     assert.equal(threadPoolSizeFor(96), 96);
     assert.equal(threadPoolSizeFor(5000), 1024);

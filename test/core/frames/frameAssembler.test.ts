@@ -16,12 +16,19 @@ function harness(frames: number, size: number, budgetFrames = 100) {
   const got: number[][] = [];
   const held: Buffer[] = [];
   const asm = new FrameAssembler({
-    frameBytes: size, frames,
+    frameBytes: size,
+    frames,
     nextBuffer: () => (budget.tryAcquire(size) ? Buffer.alloc(size) : budget.acquire(size).then(() => Buffer.alloc(size))),
-    onFrame: (buf) => { got.push([...new Set(buf)]); held.push(buf); },
+    onFrame: (buf) => {
+      got.push([...new Set(buf)]);
+      held.push(buf);
+    },
     giveBack: () => budget.release(size),
   });
-  const releaseOne = () => { held.shift(); budget.release(size); };
+  const releaseOne = () => {
+    held.shift();
+    budget.release(size);
+  };
   return { asm, got, budget, releaseOne };
 }
 
@@ -41,9 +48,14 @@ describe('frame assembler', () => {
     const { asm, got } = harness(3, 4);
     const data = stream(3, 4);
     let off = 0;
-    const direct = (n: number) => { data.copy(asm.directTarget()!, 0, off, off + n); asm.advance(n); off += n; };
+    const direct = (n: number) => {
+      data.copy(asm.directTarget()!, 0, off, off + n);
+      asm.advance(n);
+      off += n;
+    };
     direct(3);
-    assert.ok(asm.push(data.subarray(off, off + 2))); off += 2; // straddles frames 0 and 1
+    assert.ok(asm.push(data.subarray(off, off + 2)));
+    off += 2; // straddles frames 0 and 1
     direct(3);
     direct(4);
     assert.deepEqual(got, [[0], [1], [2]]);
@@ -78,6 +90,6 @@ describe('frame assembler', () => {
     partial.asm.push(stream(2, 4).subarray(0, 6));
     assert.deepEqual(partial.got, [[0]]);
     assert.deepEqual(partial.asm.finish(), { partialBytes: 2 });
-    assert.equal(partial.budget.inUse, 4, 'the unfinished frame\'s buffer went back; the delivered one is still held');
+    assert.equal(partial.budget.inUse, 4, "the unfinished frame's buffer went back; the delivered one is still held");
   });
 });

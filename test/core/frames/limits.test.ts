@@ -36,7 +36,9 @@ describe('frame pipeline limits', () => {
     const budget = new ByteBudget(10);
     await budget.acquire(4);
     let granted = false;
-    const big = budget.acquire(25).then(() => { granted = true; });
+    const big = budget.acquire(25).then(() => {
+      granted = true;
+    });
     await tick();
     assert.equal(granted, false);
     budget.release(4);
@@ -48,12 +50,16 @@ describe('frame pipeline limits', () => {
     const limiter = new Limiter(2);
     let running = 0;
     let most = 0;
-    await Promise.all(Array.from({ length: 7 }, () => limiter.run(async () => {
-      running++;
-      most = Math.max(most, running);
-      await tick(3);
-      running--;
-    })));
+    await Promise.all(
+      Array.from({ length: 7 }, () =>
+        limiter.run(async () => {
+          running++;
+          most = Math.max(most, running);
+          await tick(3);
+          running--;
+        }),
+      ),
+    );
     assert.equal(most, 2);
   });
 
@@ -61,8 +67,14 @@ describe('frame pipeline limits', () => {
     const limiter = new Limiter(1);
     const release = await limiter.acquire();
     const order: string[] = [];
-    const a = limiter.acquire().then((r) => { order.push('a'); return r; });
-    const b = limiter.acquire().then((r) => { order.push('b'); return r; });
+    const a = limiter.acquire().then((r) => {
+      order.push('a');
+      return r;
+    });
+    const b = limiter.acquire().then((r) => {
+      order.push('b');
+      return r;
+    });
     await tick(2);
     assert.deepEqual([limiter.running, limiter.queued, order], [1, 2, []]);
     release();
@@ -78,11 +90,12 @@ describe('frame pipeline limits', () => {
   it('KeyedMutex serialises one key and lets others run', async () => {
     const mutex = new KeyedMutex();
     const log: string[] = [];
-    const job = (key: string, name: string) => mutex.run(key, async () => {
-      log.push(`${name}+`);
-      await tick(5);
-      log.push(`${name}-`);
-    });
+    const job = (key: string, name: string) =>
+      mutex.run(key, async () => {
+        log.push(`${name}+`);
+        await tick(5);
+        log.push(`${name}-`);
+      });
     await Promise.all([job('a', 'a1'), job('a', 'a2'), job('b', 'b1')]);
     assert.ok(log.indexOf('a1-') < log.indexOf('a2+'), log.join(' '));
     assert.ok(log.indexOf('b1+') < log.indexOf('a1-'), 'b runs beside a');

@@ -5,7 +5,15 @@ import * as path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { FramePipeline, jpegPipeline, readJpegs, jpegFileUrls, type VideoJob, type PreparedFrames, type FrameRequest } from '../../../src/core/protocols/fp/frames';
+import {
+  FramePipeline,
+  jpegPipeline,
+  readJpegs,
+  jpegFileUrls,
+  type VideoJob,
+  type PreparedFrames,
+  type FrameRequest,
+} from '../../../src/core/protocols/fp/frames';
 import { parseCondition, planFrames, resizeDims } from '../../../src/core/protocols/fp/rules';
 import { decodeFrameIndex } from '../../../src/core/protocols/fp/sample/frameCode';
 import { makeCodedVideo, type CodedVideo } from './codedVideo';
@@ -72,7 +80,12 @@ describe('frame pipeline', function () {
   it('serves exactly the frames planFrames chose, in order, for every condition of a video from one decode', async () => {
     const conditions = ['v_1', 'v_8_s224', 'v_32_s168', 'v_32', 'v_fps0.5_s224', 'v_fps2_s224', 'v_128_s224'];
     const p = newPipeline('choice');
-    const prepared = await p.prepare(jobFor(v169, conditions.map((c) => planned(v169, c))));
+    const prepared = await p.prepare(
+      jobFor(
+        v169,
+        conditions.map((c) => planned(v169, c)),
+      ),
+    );
     assert.equal(prepared.decodedFrames, 40, 'ffmpeg decoded the whole video once');
     const stats = await p.stats();
     assert.equal(stats.videosDecoded, 1);
@@ -84,14 +97,16 @@ describe('frame pipeline', function () {
       assert.deepEqual(shown, want.indices, `${c}: the JPEGs show the planned stored frames`);
     }
     // The union was made once: one file per distinct (frame, size).
-    const distinct = new Set(conditions.flatMap((c) => {
-      const r = planned(v169, c);
-      return r.indices.map((i) => `${i}_${r.width}x${r.height}`);
-    }));
+    const distinct = new Set(
+      conditions.flatMap((c) => {
+        const r = planned(v169, c);
+        return r.indices.map((i) => `${i}_${r.width}x${r.height}`);
+      }),
+    );
     assert.equal(prepared.jpegsWritten, distinct.size);
     assert.equal((await listJpegs(path.join(tmp, 'choice', 'v169'))).length, distinct.size);
     const total = prepared.requests.reduce((a, r) => a + r.decodeSeconds, 0);
-    assert.ok(Math.abs(total - prepared.decodeSeconds) < 1e-9, 'decode time shares add up to the video\'s');
+    assert.ok(Math.abs(total - prepared.decodeSeconds) < 1e-9, "decode time shares add up to the video's");
     assert.ok(prepared.decodeSeconds > 0);
   });
 
@@ -121,10 +136,12 @@ describe('frame pipeline', function () {
 
   it('writes JPEG quality 85 (IJG tables), 4:2:0, baseline; the storage size is a q85 re-encode of the decoded frame', async () => {
     const p = newPipeline('quality');
-    const prepared = await p.prepare(jobFor(v169, [
-      { key: 'storage', indices: [7], width: 1280, height: 720 },
-      { key: 's224', indices: [7], width: 398, height: 224 },
-    ]));
+    const prepared = await p.prepare(
+      jobFor(v169, [
+        { key: 'storage', indices: [7], width: 1280, height: 720 },
+        { key: 's224', indices: [7], width: 398, height: 224 },
+      ]),
+    );
     for (const key of ['storage', 's224']) {
       const [file] = ok(prepared, key).paths;
       const bytes = await fs.readFile(file);
@@ -140,9 +157,28 @@ describe('frame pipeline', function () {
     }
     // An independent decode of frame 7 as raw RGB, JPEG-encoded at q85, gives the stored bytes.
     const execa = await loadExeca();
-    const raw = await execa('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', v169.videoPath,
-      '-vf', 'select=eq(n\\,7)', '-fps_mode', 'passthrough', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
-    { encoding: 'buffer' });
+    const raw = await execa(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-i',
+        v169.videoPath,
+        '-vf',
+        'select=eq(n\\,7)',
+        '-fps_mode',
+        'passthrough',
+        '-frames:v',
+        '1',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        'pipe:1',
+      ],
+      { encoding: 'buffer' },
+    );
     const rgb = Buffer.from(raw.stdout as Uint8Array);
     assert.equal(rgb.length, 1280 * 720 * 3);
     const reference = await jpegPipeline(rgb, { width: 1280, height: 720 }, { width: 1280, height: 720 }).toBuffer();
@@ -176,10 +212,7 @@ describe('frame pipeline', function () {
 
     // A later run (a new pipeline over the same store) whose ffmpeg does not even exist: it must not be started.
     const second = new FramePipeline({ storeDir, ffmpegPath: path.join(tmp, 'no-such-ffmpeg'), ffprobePath: path.join(tmp, 'no-such-ffprobe') });
-    const b = await second.prepare(jobFor(v169, [
-      { ...planned(v169, 'v_8_s224'), key: 'other-item/v_8_s224' },
-      planned(v169, 'v_32'),
-    ]));
+    const b = await second.prepare(jobFor(v169, [{ ...planned(v169, 'v_8_s224'), key: 'other-item/v_8_s224' }, planned(v169, 'v_32')]));
     assert.equal(b.decodedFrames, 0);
     assert.equal(b.decodeSeconds, 0);
     assert.equal(b.jpegsWritten, 0);
@@ -210,7 +243,7 @@ describe('frame pipeline', function () {
     assert.equal(x.decodedFrames + y.decodedFrames, 40);
   });
 
-  it('fails a truncated or garbage video as `decode` with ffmpeg\'s message, and only that video', async () => {
+  it("fails a truncated or garbage video as `decode` with ffmpeg's message, and only that video", async () => {
     const broken = path.join(tmp, 'broken');
     const trunc = await makeCodedVideo(broken, 'truncated', { width: 640, height: 360, nFrames: 30 });
     const full = await fs.readFile(trunc.videoPath);
@@ -224,7 +257,10 @@ describe('frame pipeline', function () {
       p.prepare(jobFor(garbage, [req(garbage)])),
       p.prepare(jobFor(v169, [req(v169)])),
     ]);
-    for (const [video, label] of [[t, 'truncated'], [g, 'garbage']] as const) {
+    for (const [video, label] of [
+      [t, 'truncated'],
+      [g, 'garbage'],
+    ] as const) {
       for (const r of video.requests) {
         assert.equal(r.ok, false, `${label} ${r.key}`);
         if (r.ok) continue;
@@ -278,37 +314,87 @@ describe('frame pipeline', function () {
 
   it('reports a missing video file as `no_video`', async () => {
     const p = newPipeline('missing');
-    const r = await p.prepare({ hash: 'gone', videoPath: path.join(tmp, 'gone', 'video.mp4'), meta: v169.meta, requests: [{ key: 'k', indices: [1], width: 398, height: 224 }] });
-    assert.deepEqual(r.requests.map((x) => [x.ok, !x.ok && x.kind]), [[false, 'no_video']]);
+    const r = await p.prepare({
+      hash: 'gone',
+      videoPath: path.join(tmp, 'gone', 'video.mp4'),
+      meta: v169.meta,
+      requests: [{ key: 'k', indices: [1], width: 398, height: 224 }],
+    });
+    assert.deepEqual(
+      r.requests.map((x) => [x.ok, !x.ok && x.kind]),
+      [[false, 'no_video']],
+    );
   });
 
   it('rejects a job that does not fit its meta (a caller bug, not a data failure)', async () => {
     const p = newPipeline('bad-job');
     await assert.rejects(p.prepare(jobFor(v169, [{ key: 'k', indices: [40], width: 398, height: 224 }])), /asks frame 40 of 40/);
     await assert.rejects(p.prepare(jobFor(v169, [{ key: 'k', indices: [0], width: 1920, height: 1080 }])), /asks 1920x1080/);
-    await assert.rejects(p.prepare(jobFor(v169, [{ key: 'k', indices: [0], width: 398, height: 224 }, { key: 'k', indices: [1], width: 398, height: 224 }])), /appears twice/);
+    await assert.rejects(
+      p.prepare(
+        jobFor(v169, [
+          { key: 'k', indices: [0], width: 398, height: 224 },
+          { key: 'k', indices: [1], width: 398, height: 224 },
+        ]),
+      ),
+      /appears twice/,
+    );
   });
 
   it('passes frames of an odd width and height through the size check untouched (853x481, 4:2:0)', async () => {
     // libx264 needs even sizes in 4:2:0; MPEG-4 part 2 takes odd ones, as some stored videos may have.
     const odd = path.join(tmp, 'odd.mp4');
-    await execFileAsync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=853x481:rate=2',
-      '-frames:v', '4', '-pix_fmt', 'yuv420p', '-c:v', 'mpeg4', odd]);
+    await execFileAsync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=853x481:rate=2',
+      '-frames:v',
+      '4',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:v',
+      'mpeg4',
+      odd,
+    ]);
     const sizes: number[] = [];
     const r = await decodeSelectedFrames({
-      videoPath: odd, width: 853, height: 481, expectedFrames: 4, indices: [0, 3], ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe',
-      threads: 0, budget: new ByteBudget(64 * 2 ** 20), onFrame: async (_i, rgb) => { sizes.push(rgb.length); },
+      videoPath: odd,
+      width: 853,
+      height: 481,
+      expectedFrames: 4,
+      indices: [0, 3],
+      ffmpegPath: 'ffmpeg',
+      ffprobePath: 'ffprobe',
+      threads: 0,
+      budget: new ByteBudget(64 * 2 ** 20),
+      onFrame: async (_i, rgb) => {
+        sizes.push(rgb.length);
+      },
     });
     assert.deepEqual([r.decodedFrames, r.deliveredFrames, sizes], [4, 2, [853 * 481 * 3, 853 * 481 * 3]]);
   });
 
   it('frees the decoder (pool slot) once ffmpeg exits, while the last frames are still being encoded', async () => {
     let openGate!: () => void;
-    const gate = new Promise<void>((resolve) => { openGate = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
     const events: string[] = [];
     const decoding = decodeSelectedFrames({
-      videoPath: v43.videoPath, width: v43.meta.width, height: v43.meta.height, expectedFrames: v43.meta.n_frames,
-      indices: [0, 5], ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe', threads: 0, budget: new ByteBudget(64 * 2 ** 20),
+      videoPath: v43.videoPath,
+      width: v43.meta.width,
+      height: v43.meta.height,
+      expectedFrames: v43.meta.n_frames,
+      indices: [0, 5],
+      ffmpegPath: 'ffmpeg',
+      ffprobePath: 'ffprobe',
+      threads: 0,
+      budget: new ByteBudget(64 * 2 ** 20),
       onDecoderExit: () => events.push('exit'),
       onFrame: async (index) => {
         events.push(`frame ${index}`);
@@ -332,7 +418,11 @@ describe('frame pipeline', function () {
   it('checks the frame size inside the ffmpeg run: ffprobe only describes a mismatch', async () => {
     const noProbe = newPipeline('no-ffprobe', { ffprobePath: path.join(tmp, 'no-such-ffprobe') });
     const good = await noProbe.prepare(jobFor(v43, [{ key: 'k', indices: [1], width: 299, height: 224 }]));
-    assert.deepEqual(good.requests.map((r) => r.ok), [true], 'a video of the right size needs no ffprobe');
+    assert.deepEqual(
+      good.requests.map((r) => r.ok),
+      [true],
+      'a video of the right size needs no ffprobe',
+    );
     // Same pixel count, other shape: the raw byte stream alone could not tell these apart.
     const { width, height } = v43.meta;
     const turned = { ...v43, meta: { ...v43.meta, width: height, height: width } };
@@ -376,7 +466,9 @@ describe('frame pipeline', function () {
     const every3rd = long.meta.timestamps.map((_, i) => i).filter((i) => i % 3 === 0);
     const baseline = process.memoryUsage().rss;
     let peakRss = baseline;
-    const timer = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 20);
+    const timer = setInterval(() => {
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    }, 20);
     let prepared;
     try {
       prepared = await p.prepare(jobFor(long, [{ key: 'all', indices: every3rd, width: 299, height: 168 }]));
@@ -401,7 +493,12 @@ describe('frame pipeline', function () {
     const frameBytes = 1280 * 720 * 3;
     const p = newPipeline('pool-over-budget', { poolSize: 4, ffmpegThreads: 1, maxBufferedBytes: frameBytes });
     const videos = [v169, v43, v916, v480];
-    const jobs = videos.map((v) => jobFor(v, [{ ...planned(v, 'v_8_s224'), key: 'a' }, { ...planned(v, 'v_1'), key: 'b' }]));
+    const jobs = videos.map((v) =>
+      jobFor(v, [
+        { ...planned(v, 'v_8_s224'), key: 'a' },
+        { ...planned(v, 'v_1'), key: 'b' },
+      ]),
+    );
     const prepared = await Promise.all(jobs.map((j) => p.prepare(j)));
     for (const [k, v] of videos.entries()) {
       for (const r of jobs[k].requests) {

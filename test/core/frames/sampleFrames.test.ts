@@ -56,29 +56,38 @@ describe('frame pipeline on the sample package', function () {
     const conditions = ['v_1', 'v_8_s224', 'v_32_s168', 'v_fps0.25_s224'];
     const pipeline = new FramePipeline({ storeDir, poolSize: 2 });
     const layout = new PackageLayout(sample.root);
-    await Promise.all(videos.map(async (v) => {
-      const meta = await metaOf(v.hash);
-      const requests: FrameRequest[] = [];
-      for (const c of conditions) {
-        const plan = planFrames(parseCondition(c), meta);
-        if (plan.status !== 'send' || plan.width === null || plan.height === null) continue;
-        requests.push({ key: c, indices: plan.indices, width: plan.width, height: plan.height });
-      }
-      assert.ok(requests.length >= 3, `${v.hash}: conditions to send`);
-      const prepared = await pipeline.prepare({ hash: v.hash, videoPath: layout.videoFile(v.hash), meta, requests });
-      assert.equal(prepared.decodedFrames, meta.n_frames, `${v.hash}: decoded once, every frame`);
-      for (const req of requests) {
-        const got = prepared.get(req.key);
-        assert.ok(got.ok, `${v.hash} ${req.key}: ${!got.ok && got.message}`);
-        if (!got.ok) continue;
-        const jpegs = await readJpegs(got.paths);
-        const codes = await Promise.all(jpegs.map((b) => decodeFrameCode(b)));
-        assert.deepEqual(codes.map((c) => c.frameIndex), req.indices, `${v.hash} ${req.key}: the stored frames planFrames chose`);
-        assert.ok(codes.every((c) => c.videoTag === v.tag), `${v.hash} ${req.key}: frames of this video`);
-        const m = await sharp(jpegs[0]).metadata();
-        assert.deepEqual([m.width, m.height], [req.width, req.height]);
-      }
-      prepared.release();
-    }));
+    await Promise.all(
+      videos.map(async (v) => {
+        const meta = await metaOf(v.hash);
+        const requests: FrameRequest[] = [];
+        for (const c of conditions) {
+          const plan = planFrames(parseCondition(c), meta);
+          if (plan.status !== 'send' || plan.width === null || plan.height === null) continue;
+          requests.push({ key: c, indices: plan.indices, width: plan.width, height: plan.height });
+        }
+        assert.ok(requests.length >= 3, `${v.hash}: conditions to send`);
+        const prepared = await pipeline.prepare({ hash: v.hash, videoPath: layout.videoFile(v.hash), meta, requests });
+        assert.equal(prepared.decodedFrames, meta.n_frames, `${v.hash}: decoded once, every frame`);
+        for (const req of requests) {
+          const got = prepared.get(req.key);
+          assert.ok(got.ok, `${v.hash} ${req.key}: ${!got.ok && got.message}`);
+          if (!got.ok) continue;
+          const jpegs = await readJpegs(got.paths);
+          const codes = await Promise.all(jpegs.map((b) => decodeFrameCode(b)));
+          assert.deepEqual(
+            codes.map((c) => c.frameIndex),
+            req.indices,
+            `${v.hash} ${req.key}: the stored frames planFrames chose`,
+          );
+          assert.ok(
+            codes.every((c) => c.videoTag === v.tag),
+            `${v.hash} ${req.key}: frames of this video`,
+          );
+          const m = await sharp(jpegs[0]).metadata();
+          assert.deepEqual([m.width, m.height], [req.width, req.height]);
+        }
+        prepared.release();
+      }),
+    );
   });
 });

@@ -29,11 +29,13 @@ describe('select expression', () => {
   });
 
   it('keeps exactly the asked frames (property)', () => {
-    fc.assert(fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 250 }), (indices) => {
-      const expr = selectExpression(indices);
-      const want = new Set(indices);
-      for (let n = 0; n <= 302; n++) assert.equal(keeps(expr, n), want.has(n), `n=${n} in ${expr}`);
-    }));
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 250 }), (indices) => {
+        const expr = selectExpression(indices);
+        const want = new Set(indices);
+        for (let n = 0; n <= 302; n++) assert.equal(keeps(expr, n), want.has(n), `n=${n} in ${expr}`);
+      }),
+    );
   });
 
   it('nests long sums so no level is long enough for ffmpeg to refuse it', () => {

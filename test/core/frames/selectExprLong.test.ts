@@ -14,8 +14,7 @@ describe('frames/selectExpression on long, scattered unions', function () {
   before(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'fp-select-'));
     video = path.join(dir, 'v.mp4');
-    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=32x32:rate=2', '-t', '600',
-      '-pix_fmt', 'yuv420p', '-y', video]);
+    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=32x32:rate=2', '-t', '600', '-pix_fmt', 'yuv420p', '-y', video]);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -23,8 +22,10 @@ describe('frames/selectExpression on long, scattered unions', function () {
     it(`${count} scattered frames pass ffmpeg's parser and select exactly them`, () => {
       const indices = Array.from({ length: count }, (_, i) => i * 3);
       const expr = selectExpression(indices);
-      const out = execFileSync('ffmpeg', ['-v', 'error', '-i', video, '-vf', `select='${expr}'`, '-fps_mode', 'passthrough',
-        '-f', 'framemd5', '-'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      const out = execFileSync('ffmpeg', ['-v', 'error', '-i', video, '-vf', `select='${expr}'`, '-fps_mode', 'passthrough', '-f', 'framemd5', '-'], {
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      });
       const frames = out.split('\n').filter((l) => /^\s*0,/.test(l));
       assert.equal(frames.length, count);
     });

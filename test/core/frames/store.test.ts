@@ -5,7 +5,10 @@ import * as path from 'node:path';
 import { FrameStore, frameFileName } from '../../../src/core/protocols/fp/frames';
 
 async function exists(f: string) {
-  return fs.access(f).then(() => true, () => false);
+  return fs.access(f).then(
+    () => true,
+    () => false,
+  );
 }
 
 describe('frame store', () => {
@@ -74,8 +77,8 @@ describe('frame store', () => {
     await fs.writeFile(stale, 'x');
     await fs.writeFile(live, 'x');
     await FrameStore.open(dir, 1e9);
-    assert.equal(await exists(stale), false, 'a dead writer\'s temp file is removed');
-    assert.equal(await exists(live), true, 'a live writer\'s temp file is left alone');
+    assert.equal(await exists(stale), false, "a dead writer's temp file is removed");
+    assert.equal(await exists(live), true, "a live writer's temp file is left alone");
   });
 
   it('notices files deleted behind its back when a video is synced', async () => {

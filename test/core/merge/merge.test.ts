@@ -40,12 +40,20 @@ async function copyTo(dir: string, name: string): Promise<string> {
 }
 
 function run(pkg: string, endpoint: string, shard?: { index: number; count: number }) {
-  return runSweep(runOptionsSchema.parse({ package: pkg, benchmarks: BENCH, conditions: CONDS, endpoints: [endpoint], decodeWorkers: 1, shard }), defaultSweepDeps);
+  return runSweep(
+    runOptionsSchema.parse({ package: pkg, benchmarks: BENCH, conditions: CONDS, endpoints: [endpoint], decodeWorkers: 1, shard }),
+    defaultSweepDeps,
+  );
 }
 
 async function failureKeys(root: string): Promise<string[]> {
   const text = await fs.readFile(new PackageLayout(root).failuresLog, 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l)).map((f) => `${artifactKey(f.benchmark, f.item_id, f.condition)} ${f.kind}`).sort();
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .map((f) => `${artifactKey(f.benchmark, f.item_id, f.condition)} ${f.kind}`)
+    .sort();
 }
 
 /** sha256 of every file under results/ and data/logs/ (what a merge may append to). */
@@ -95,7 +103,7 @@ describe('merge: two shards on two servers equal one host', function () {
     const parts = await Promise.all([1, 2].map((index) => dryRun(shard1, { benchmarks: BENCH, conditions: CONDS, shard: { index, count: 2 } })));
     dry = { whole, parts };
     // Two hosts at once, each with its own server; then one host alone on the same conditions.
-    runs = [...await Promise.all([run(shard1, servers[0].url, { index: 1, count: 2 }), run(shard2, servers[1].url, { index: 2, count: 2 })])];
+    runs = [...(await Promise.all([run(shard1, servers[0].url, { index: 1, count: 2 }), run(shard2, servers[1].url, { index: 2, count: 2 })]))];
     runs.push(await run(single, servers[0].url));
     merged = await mergeShards({ into, shards: [shard1, shard2] });
   });
@@ -104,7 +112,7 @@ describe('merge: two shards on two servers equal one host', function () {
     if (dir) await fs.rm(dir, { recursive: true, force: true });
   });
 
-  it('the shards\' dry runs split the work: each counts its own, together the whole', () => {
+  it("the shards' dry runs split the work: each counts its own, together the whole", () => {
     for (const k of ['todo', 'NA', 'reuse', 'done', 'no_video'] as const) {
       assert.equal(dry.parts[0].totals[k] + dry.parts[1].totals[k], dry.whole.totals[k], k);
     }
@@ -129,8 +137,15 @@ describe('merge: two shards on two servers equal one host', function () {
     const framesOf = async (p: string) => new Set(await fs.readdir(new PackageLayout(p).frameStoreDir).catch(() => [] as string[]));
     const [f1, f2] = await Promise.all([framesOf(shard1), framesOf(shard2)]);
     assert.ok(f1.size > 0 && f2.size > 0);
-    assert.deepEqual([...f1].filter((h) => f2.has(h)), [], 'no video decoded on both hosts');
-    assert.deepEqual(merged.shards.map((x) => x.name), ['shard-1-of-2', 'shard-2-of-2']);
+    assert.deepEqual(
+      [...f1].filter((h) => f2.has(h)),
+      [],
+      'no video decoded on both hosts',
+    );
+    assert.deepEqual(
+      merged.shards.map((x) => x.name),
+      ['shard-1-of-2', 'shard-2-of-2'],
+    );
     assert.equal(merged.shards[0].rows + merged.shards[1].rows, rs.added.ok + rs.added.NA + rs.added.reuse);
   });
 
@@ -141,20 +156,32 @@ describe('merge: two shards on two servers equal one host', function () {
     assert.deepEqual([...rowKeySet(merged)].sort(), [...rowKeySet(alone)].sort());
     assert.deepEqual(answers(merged), answers(alone));
     assert.deepEqual(await failureKeys(into), await failureKeys(single), 'each failure logged once, as on one host');
-    assert.ok((await failureKeys(into)).some((k) => k.endsWith(' no_video')), 'items without a video are in one shard');
+    assert.ok(
+      (await failureKeys(into)).some((k) => k.endsWith(' no_video')),
+      'items without a video are in one shard',
+    );
     const shardLogs = await fs.readdir(path.join(into, 'logs', 'shards'));
     assert.deepEqual(shardLogs.sort(), ['shard-1-of-2', 'shard-2-of-2']);
     assert.ok((await fs.stat(path.join(into, 'logs', 'shards', 'shard-1-of-2', 'runner.log'))).size > 0);
   });
 
-  it('the merged package passes the report\'s checks, counts the rows as the single host does, and packs for return', async () => {
+  it("the merged package passes the report's checks, counts the rows as the single host does, and packs for return", async () => {
     const noTodo = { todo: async () => [] };
     const [m, s] = await Promise.all([buildReport(into, noTodo), buildReport(single, noTodo)]);
-    assert.deepEqual(m.checks.filter((c) => c.status === 'fail').map((c) => c.id), []);
-    assert.deepEqual(m.checks.map((c) => c.status), s.checks.map((c) => c.status));
+    assert.deepEqual(
+      m.checks.filter((c) => c.status === 'fail').map((c) => c.id),
+      [],
+    );
+    assert.deepEqual(
+      m.checks.map((c) => c.status),
+      s.checks.map((c) => c.status),
+    );
     assert.deepEqual(m.rowsAdded.mismatches, []);
     assert.equal(m.rowsAdded.total, s.rowsAdded.total);
-    assert.deepEqual(m.rowsAdded.rows.map((r) => [r.condition, r.ok, r.NA, r.reuse]), s.rowsAdded.rows.map((r) => [r.condition, r.ok, r.NA, r.reuse]));
+    assert.deepEqual(
+      m.rowsAdded.rows.map((r) => [r.condition, r.ok, r.NA, r.reuse]),
+      s.rowsAdded.rows.map((r) => [r.condition, r.ok, r.NA, r.reuse]),
+    );
     assert.equal(m.failures.total, s.failures.total);
     const [dm, ds] = await Promise.all([dryRun(into, { benchmarks: BENCH, conditions: CONDS }), dryRun(single, { benchmarks: BENCH, conditions: CONDS })]);
     assert.deepEqual(dm.totals, ds.totals);
@@ -162,22 +189,37 @@ describe('merge: two shards on two servers equal one host', function () {
     const t = await makeReturnsTarball(into, { hostname: 'merged' });
     const entries: string[] = [];
     await tar.t({ file: t.tarballPath, onReadEntry: (e) => void entries.push(e.path) });
-    assert.ok(entries.some((e) => e.endsWith('results/conditions_results.csv')), entries.join(' '));
-    assert.ok(entries.some((e) => e.endsWith('logs/shards/shard-2-of-2/runner.log')), entries.join(' '));
+    assert.ok(
+      entries.some((e) => e.endsWith('results/conditions_results.csv')),
+      entries.join(' '),
+    );
+    assert.ok(
+      entries.some((e) => e.endsWith('logs/shards/shard-2-of-2/runner.log')),
+      entries.join(' '),
+    );
   });
 
   it('merging the same shards again adds nothing', async () => {
     const before = await resultsDigest(into);
     const res = await mergeShards({ into, shards: [shard2, shard1] });
-    assert.deepEqual(res.shards.map((s) => [s.rows, s.rawRecords, s.failures, s.timing, s.runs]), [[0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]);
+    assert.deepEqual(
+      res.shards.map((s) => [s.rows, s.rawRecords, s.failures, s.timing, s.runs]),
+      [
+        [0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0],
+      ],
+    );
     assert.equal(await resultsDigest(into), before);
   });
 
   it('a merge killed right after a raw record, before its row, is finished by the next: no row lost or doubled', async () => {
     const target = await copyTo(dir, 'crash');
     const tsx = pathToFileURL(path.join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-    const child = spawnSync(process.execPath, ['--import', tsx, path.join(REPO, 'src', 'cli', 'main.ts'), 'merge', '--into', target, shard1, shard2],
-      { env: { ...process.env, FPSWEEP_MERGE_EXIT_AFTER_RAW: '3' }, encoding: 'utf8', timeout: 60_000 });
+    const child = spawnSync(process.execPath, ['--import', tsx, path.join(REPO, 'src', 'cli', 'main.ts'), 'merge', '--into', target, shard1, shard2], {
+      env: { ...process.env, FPSWEEP_MERGE_EXIT_AFTER_RAW: '3' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(child.status, 75, child.stderr);
     // The deterministic crash point: three raw records written, only two of their rows.
     const cut = await readArtifacts(new PackageLayout(target));
@@ -186,8 +228,11 @@ describe('merge: two shards on two servers equal one host', function () {
     assert.equal(newRaw.length, 3);
     assert.equal(newRows.length, 2);
     const res = await mergeShards({ into: target, shards: [shard1, shard2] });
-    assert.equal(res.shards[0].rowsCompleted + res.shards[1].rowsCompleted + res.notes.filter((n) => n.startsWith('CSV row completed')).length, 1,
-      'the raw record without its row is completed, not written again');
+    assert.equal(
+      res.shards[0].rowsCompleted + res.shards[1].rowsCompleted + res.notes.filter((n) => n.startsWith('CSV row completed')).length,
+      1,
+      'the raw record without its row is completed, not written again',
+    );
     const done = await readArtifacts(new PackageLayout(target));
     assertConsistent(done, origin);
     assert.deepEqual([...rowKeySet(done)].sort(), [...rowKeySet(await readArtifacts(new PackageLayout(into)))].sort());
@@ -223,17 +268,24 @@ describe('merge: two shards on two servers equal one host', function () {
     });
     assert.equal(await resultsDigest(target), before);
     // And against the package itself, once the first shard is in.
-    await assert.rejects(mergeShards({ into, shards: [other] }), (e: Error) => e.message.includes(`${new PackageLayout(into).resultsCsv}:`) && e.message.includes(`${layout.resultsCsv}:${ci + 1}`));
+    await assert.rejects(
+      mergeShards({ into, shards: [other] }),
+      (e: Error) => e.message.includes(`${new PackageLayout(into).resultsCsv}:`) && e.message.includes(`${layout.resultsCsv}:${ci + 1}`),
+    );
   });
 
   it('refuses a shard of another package, and a row without its raw record', async () => {
     const target = await copyTo(dir, 'refuse-target');
     const before = await resultsDigest(target);
     const foreign = await copyShard(shard2, path.join(dir, 'foreign'));
-    await fs.appendFile(new PackageLayout(foreign).samplesFile('MVBench'),
-      JSON.stringify({ item_id: 'MVBench_extra', benchmark: 'MVBench', video_id: 'nowhere', question: 'q?', options: ['a', 'b'], answer: 'A' }) + '\n');
-    await assert.rejects(mergeShards({ into: target, shards: [shard1, foreign] }),
-      (e: Error) => e instanceof InputError && /not made from the same package/.test(e.message) && e.message.includes('items/samples/MVBench.jsonl'));
+    await fs.appendFile(
+      new PackageLayout(foreign).samplesFile('MVBench'),
+      JSON.stringify({ item_id: 'MVBench_extra', benchmark: 'MVBench', video_id: 'nowhere', question: 'q?', options: ['a', 'b'], answer: 'A' }) + '\n',
+    );
+    await assert.rejects(
+      mergeShards({ into: target, shards: [shard1, foreign] }),
+      (e: Error) => e instanceof InputError && /not made from the same package/.test(e.message) && e.message.includes('items/samples/MVBench.jsonl'),
+    );
 
     const rawless = await copyShard(shard2, path.join(dir, 'rawless'));
     const layout = new PackageLayout(rawless);
@@ -242,8 +294,10 @@ describe('merge: two shards on two servers equal one host', function () {
     const rawFile = layout.rawFile(victim.condition, victim.benchmark);
     const kept = (await fs.readFile(rawFile, 'utf8')).split('\n').filter((l) => !l || JSON.parse(l).item_id !== victim.item_id);
     await fs.writeFile(rawFile, kept.join('\n'));
-    await assert.rejects(mergeShards({ into: target, shards: [rawless] }),
-      (e: Error) => e instanceof InputError && /a row without its raw record/.test(e.message) && e.message.includes(layout.resultsCsv));
+    await assert.rejects(
+      mergeShards({ into: target, shards: [rawless] }),
+      (e: Error) => e instanceof InputError && /a row without its raw record/.test(e.message) && e.message.includes(layout.resultsCsv),
+    );
     assert.equal(await resultsDigest(target), before);
   });
 });

@@ -12,14 +12,20 @@ describe('package/jsonl', () => {
     const file = path.join(dir, 'B.jsonl');
     const lines = [
       itemLine('B', { item_id: 'i1', video_id: 'v1' }),
-      '{"item_id": "i2", "benchmark": "B"',                                   // cut JSON
+      '{"item_id": "i2", "benchmark": "B"', // cut JSON
       itemLine('B', { item_id: 'i3', video_id: 'v3' }).replace('"B"}', '"b"}'), // answer not A..Z
-      '',                                                                      // blank: not a record
+      '', // blank: not a record
       itemLine('B', { item_id: 'i5', video_id: 'v5' }),
     ];
     await fs.writeFile(file, lines.join('\r\n'));
     const res = await readJsonl(file, itemSchema, { expected: 'an item line' });
-    assert.deepEqual(res.records.map((r) => [r.line, r.value.item_id]), [[1, 'i1'], [5, 'i5']]);
+    assert.deepEqual(
+      res.records.map((r) => [r.line, r.value.item_id]),
+      [
+        [1, 'i1'],
+        [5, 'i5'],
+      ],
+    );
     assert.equal(res.problems.length, 2);
     assert.equal(res.problems[0].file, file);
     assert.equal(res.problems[0].line, 2);
@@ -38,8 +44,14 @@ describe('package/jsonl', () => {
       JSON.stringify({ benchmark: 'B', video_id: 'v5', hash: 'ok_hash' }),
     ].join('\n');
     const res = parseJsonlText(text, 'm.jsonl', manifestRowSchema);
-    assert.deepEqual(res.records.map((r) => r.value.hash), ['ok_hash']);
-    assert.deepEqual(res.problems.map((p) => p.line), [1, 2, 3, 4]);
+    assert.deepEqual(
+      res.records.map((r) => r.value.hash),
+      ['ok_hash'],
+    );
+    assert.deepEqual(
+      res.problems.map((p) => p.line),
+      [1, 2, 3, 4],
+    );
     for (const p of res.problems) assert.match(p.message, /plain name/);
   });
 

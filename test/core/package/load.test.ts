@@ -17,17 +17,22 @@ describe('package/load', () => {
       videos: [],
     });
     const file = path.join(root, 'items', 'samples', 'Alpha.jsonl');
-    await fs.appendFile(file, [
-      itemLine('Zeta', { item_id: 'a2', video_id: 'av' }), // says Zeta, lives in Alpha
-      itemLine('Alpha', { item_id: 'a1', video_id: 'other' }), // duplicate id
-      itemLine('Alpha', { item_id: 'a3', video_id: 'av' }),
-    ].join('\n') + '\n');
-    await fs.appendFile(path.join(root, 'manifest', 'manifest_subset.jsonl'),
-      JSON.stringify({ benchmark: 'Alpha', video_id: 'av', hash: 'different' }) + '\n');
+    await fs.appendFile(
+      file,
+      [
+        itemLine('Zeta', { item_id: 'a2', video_id: 'av' }), // says Zeta, lives in Alpha
+        itemLine('Alpha', { item_id: 'a1', video_id: 'other' }), // duplicate id
+        itemLine('Alpha', { item_id: 'a3', video_id: 'av' }),
+      ].join('\n') + '\n',
+    );
+    await fs.appendFile(path.join(root, 'manifest', 'manifest_subset.jsonl'), JSON.stringify({ benchmark: 'Alpha', video_id: 'av', hash: 'different' }) + '\n');
     const pkg = await loadPackage(root);
     // scope_summary order (Zeta first), not alphabetical
     assert.deepEqual(pkg.benchmarks, ['Zeta', 'Alpha']);
-    assert.deepEqual(pkg.items.get('Alpha')!.map((i) => i.item_id), ['a1', 'a3']);
+    assert.deepEqual(
+      pkg.items.get('Alpha')!.map((i) => i.item_id),
+      ['a1', 'a3'],
+    );
     assert.equal(hashOf(pkg, 'Alpha', 'av'), 'ha');
     const lines = pkg.problems.map((p) => `${path.basename(p.file)}:${p.line}`);
     assert.deepEqual(lines.sort(), ['Alpha.jsonl:2', 'Alpha.jsonl:3', 'manifest_subset.jsonl:3'].sort());
@@ -41,8 +46,10 @@ describe('package/load', () => {
     const pkg = await loadPackage(root, { benchmarks: ['B'] });
     assert.deepEqual(pkg.benchmarks, ['B']);
     assert.deepEqual([...pkg.items.keys()], ['B']);
-    await assert.rejects(loadPackage(root, { benchmarks: ['B', 'Nope'] }),
-      (e: unknown) => e instanceof InputError && /unknown benchmark\(s\) Nope; the package has: A, B/.test(e.message));
+    await assert.rejects(
+      loadPackage(root, { benchmarks: ['B', 'Nope'] }),
+      (e: unknown) => e instanceof InputError && /unknown benchmark\(s\) Nope; the package has: A, B/.test(e.message),
+    );
   });
 
   it('classifies video meta as ok / no_video / bad_meta and rejects unsafe hashes', async () => {

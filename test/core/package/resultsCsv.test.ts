@@ -16,14 +16,16 @@ async function layoutWithCsv(text: string | Buffer): Promise<PackageLayout> {
 
 describe('package/resultsCsv', () => {
   it('reads any column order, keeps extra columns, builds the done-set and the v_32 answers', async () => {
-    const layout = await layoutWithCsv([
-      'condition,extra_note,item_id,pred,benchmark,correct,status',
-      'v_32,"a, quoted note",i1,C,B1,0,ok',
-      'v_1,,i1,A,B1,1,ok',
-      'v_32,,i2,D,B2,1,ok',
-      'v_fps1_s224,,i3,,B1,,NA',
-      '',
-    ].join('\n'));
+    const layout = await layoutWithCsv(
+      [
+        'condition,extra_note,item_id,pred,benchmark,correct,status',
+        'v_32,"a, quoted note",i1,C,B1,0,ok',
+        'v_1,,i1,A,B1,1,ok',
+        'v_32,,i2,D,B2,1,ok',
+        'v_fps1_s224,,i3,,B1,,NA',
+        '',
+      ].join('\n'),
+    );
     const csv = await readResultsCsv(layout.resultsCsv, { keepRows: true });
     assert.deepEqual(csv.header, ['condition', 'extra_note', 'item_id', 'pred', 'benchmark', 'correct', 'status']);
     assert.equal(csv.rows.length, 4);
@@ -54,7 +56,10 @@ describe('package/resultsCsv', () => {
     const layout = await layoutWithCsv('benchmark,item_id,condition,status\nB,i1,v_1,ok\nB,i1,v_1,ok\nB,i2,v_1\nB,i3,v_1,ok\n');
     const csv = await readResultsCsv(layout.resultsCsv);
     assert.equal(csv.done.size, 3);
-    assert.deepEqual(csv.problems.map((p) => p.line), [3, 4]);
+    assert.deepEqual(
+      csv.problems.map((p) => p.line),
+      [3, 4],
+    );
     assert.match(csv.problems[0].message, /second row for \(B, i1, v_1\)/);
     assert.match(csv.problems[1].message, /3 fields, the header 4/);
   });

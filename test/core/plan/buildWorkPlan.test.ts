@@ -112,7 +112,10 @@ describe('plan/buildWorkPlan', () => {
     const only = await plan(root, ['v_32_s448']);
     assert.deepEqual(only.conditions, ['v_32_s448', 'v_32']);
     const added = only.units.filter((u) => u.condition === 'v_32');
-    assert.deepEqual(added.map((u) => [u.item.item_id, u.status, u.addedForReuse]), [['a_480new', 'todo', true]]);
+    assert.deepEqual(
+      added.map((u) => [u.item.item_id, u.status, u.addedForReuse]),
+      [['a_480new', 'todo', true]],
+    );
     assert.equal(unit(only, 'a_480new', 'v_32_s448').reuse!.from, added[0]);
     assert.deepEqual(only.counts.get('BenchA')!.get('v_32'), { todo: 1, NA: 0, reuse: 0, done: 0, no_video: 0, bad_meta: 0, context_refusals: 0 });
     assert.equal(only.counts.get('BenchA')!.get('v_32_s448')!.reuse, 2);
@@ -144,19 +147,26 @@ describe('plan/buildWorkPlan', () => {
     assert.equal(sq.exact, true);
     const plainFps = unit(p, 'a_plain', 'v_fps0.25_s224');
     const exactPlain = planFrames(parseCondition('v_fps0.25_s224'), { width: 1280, height: 720, timestamps: timestamps(120), too_short: false });
-    assert.ok(exactPlain.status === 'send' && plainFps.nFrames! >= exactPlain.indices.length && plainFps.nFrames! <= exactPlain.indices.length + 1,
-      `bound ${plainFps.nFrames} is close to ${exactPlain.status === 'send' && exactPlain.indices.length}`);
+    assert.ok(
+      exactPlain.status === 'send' && plainFps.nFrames! >= exactPlain.indices.length && plainFps.nFrames! <= exactPlain.indices.length + 1,
+      `bound ${plainFps.nFrames} is close to ${exactPlain.status === 'send' && exactPlain.indices.length}`,
+    );
     const count = unit(p, 'a_480new', 'v_128_s224');
     assert.equal(count.nFrames, 128);
-    assert.equal(count.predictedPromptTokens, predictPromptTokens(new Array(128).fill({ width: 399, height: 224 }),
-      buildPromptText(count.item.question, count.item.options)));
+    assert.equal(
+      count.predictedPromptTokens,
+      predictPromptTokens(new Array(128).fill({ width: 399, height: 224 }), buildPromptText(count.item.question, count.item.options)),
+    );
     assert.equal(unit(p, 'a_short', 'v_32').nFrames, 20);
     assert.equal(unit(p, 'a_short', 'v_blind').nFrames, 0);
   });
 
   it('groups todo units by video, a shared video in one group', () => {
     const todo = p.units.filter((u) => u.status === 'todo');
-    assert.equal(p.videos.reduce((n, v) => n + v.units.length, 0), todo.length);
+    assert.equal(
+      p.videos.reduce((n, v) => n + v.units.length, 0),
+      todo.length,
+    );
     for (const v of p.videos) for (const u of v.units) assert.equal(u.hash, v.hash);
     const plain = p.videos.find((v) => v.hash === 'hPlain')!;
     assert.deepEqual([...new Set(plain.units.map((u) => u.item.item_id))], ['a_plain', 'a_shared']);

@@ -31,8 +31,12 @@ export function timestamps(n: number, fps = 2): number[] {
 
 export function itemLine(bench: string, it: { item_id: string; video_id: string }): string {
   return JSON.stringify({
-    item_id: it.item_id, benchmark: bench, video_id: it.video_id,
-    question: `What happens in ${it.item_id}?`, options: ['one', 'two', 'three', 'four'], answer: 'B',
+    item_id: it.item_id,
+    benchmark: bench,
+    video_id: it.video_id,
+    question: `What happens in ${it.item_id}?`,
+    options: ['one', 'two', 'three', 'four'],
+    answer: 'B',
   });
 }
 
@@ -43,18 +47,26 @@ export async function writeVideo(root: string, v: FixtureVideo): Promise<void> {
   if (v.meta === false) return;
   const ts = timestamps(v.nFrames);
   const meta = {
-    hash: v.hash, width: v.width, height: v.height, duration_s: v.nFrames / 2, n_frames: v.nFrames,
-    timestamps: v.meta === 'invalid' ? ts.slice(1) : ts, too_short: v.nFrames <= 32,
+    hash: v.hash,
+    width: v.width,
+    height: v.height,
+    duration_s: v.nFrames / 2,
+    n_frames: v.nFrames,
+    timestamps: v.meta === 'invalid' ? ts.slice(1) : ts,
+    too_short: v.nFrames <= 32,
   };
   await fs.writeFile(path.join(dir, 'meta.json'), JSON.stringify(meta));
 }
 
-export async function writePackage(root: string, spec: {
-  benchmarks: Record<string, FixtureItem[]>;
-  videos: FixtureVideo[];
-  csv?: string;
-  scope?: boolean;
-}): Promise<void> {
+export async function writePackage(
+  root: string,
+  spec: {
+    benchmarks: Record<string, FixtureItem[]>;
+    videos: FixtureVideo[];
+    csv?: string;
+    scope?: boolean;
+  },
+): Promise<void> {
   await fs.mkdir(path.join(root, 'items', 'samples'), { recursive: true });
   await fs.mkdir(path.join(root, 'manifest'), { recursive: true });
   const manifest: string[] = [];
@@ -66,8 +78,7 @@ export async function writePackage(root: string, spec: {
   }
   await fs.writeFile(path.join(root, 'manifest', 'manifest_subset.jsonl'), manifest.join('\n') + '\n');
   if (spec.scope !== false) {
-    await fs.writeFile(path.join(root, 'items', 'scope_summary.json'),
-      JSON.stringify({ benchmarks: Object.keys(spec.benchmarks), existing_by_condition: {} }));
+    await fs.writeFile(path.join(root, 'items', 'scope_summary.json'), JSON.stringify({ benchmarks: Object.keys(spec.benchmarks), existing_by_condition: {} }));
   }
   for (const v of spec.videos) await writeVideo(root, v);
   if (spec.csv !== undefined) {

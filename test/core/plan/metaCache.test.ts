@@ -23,11 +23,13 @@ describe('plan/metaCache', () => {
     root = await tempDir();
     layout = new PackageLayout(root);
     await writePackage(root, {
-      benchmarks: { B: [
-        { item_id: 'i1', video_id: 'v1', hash: 'h1' },
-        { item_id: 'i2', video_id: 'v2', hash: 'h2' },
-        { item_id: 'i3', video_id: 'v3', hash: 'h3' },
-      ] },
+      benchmarks: {
+        B: [
+          { item_id: 'i1', video_id: 'v1', hash: 'h1' },
+          { item_id: 'i2', video_id: 'v2', hash: 'h2' },
+          { item_id: 'i3', video_id: 'v3', hash: 'h3' },
+        ],
+      },
       videos: [
         { hash: 'h1', width: 1280, height: 720, nFrames: 100 },
         { hash: 'h2', width: 854, height: 480, nFrames: 1024 },

@@ -20,8 +20,16 @@ export function rawTar(entries: RawEntry[]): Buffer {
     const body = Buffer.from(e.body ?? '');
     const type = e.type ?? 'File';
     const h = new tar.Header({
-      path: e.path, type, size: type === 'File' ? body.length : 0, linkpath: e.linkpath ?? '',
-      mode: type === 'Directory' ? 0o755 : 0o644, mtime: new Date(0), uid: 0, gid: 0, uname: '', gname: '',
+      path: e.path,
+      type,
+      size: type === 'File' ? body.length : 0,
+      linkpath: e.linkpath ?? '',
+      mode: type === 'Directory' ? 0o755 : 0o644,
+      mtime: new Date(0),
+      uid: 0,
+      gid: 0,
+      uname: '',
+      gname: '',
     });
     const block = Buffer.alloc(512);
     h.encode(block, 0);
@@ -58,8 +66,16 @@ export async function makeShardPackage(): Promise<{ dir: string; shards: Record<
   const shards: Record<string, Buffer> = {};
   for (const f of ['videos_a.tar', 'videos_b.tar']) shards[f] = await fs.readFile(path.join(dir, 'videos', f));
   await writeManifest(dir, 3, shards);
-  const rows = [['B1', 'v1', 'h1'], ['B1', 'v2', 'h2'], ['B2', 'v3', 'h3'], ['B2', 'v4', 'h4']];
-  await fs.writeFile(path.join(dir, 'manifest', 'manifest_subset.jsonl'), rows.map(([benchmark, video_id, hash]) => JSON.stringify({ benchmark, video_id, hash })).join('\n') + '\n');
+  const rows = [
+    ['B1', 'v1', 'h1'],
+    ['B1', 'v2', 'h2'],
+    ['B2', 'v3', 'h3'],
+    ['B2', 'v4', 'h4'],
+  ];
+  await fs.writeFile(
+    path.join(dir, 'manifest', 'manifest_subset.jsonl'),
+    rows.map(([benchmark, video_id, hash]) => JSON.stringify({ benchmark, video_id, hash })).join('\n') + '\n',
+  );
   return { dir, shards };
 }
 

@@ -10,7 +10,10 @@ import { tempDir, removeTempDirs } from '../returns/tmpDirs';
 const plenty = async () => 1e15;
 
 async function exists(p: string): Promise<boolean> {
-  return fs.access(p).then(() => true, () => false);
+  return fs.access(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 describe('prepare', () => {
@@ -20,12 +23,21 @@ describe('prepare', () => {
     const r = await prepare({ packageDir: dir, freeBytes: plenty, onProgress: (p) => progress.push(p.label) });
     assert.deepEqual(r.errors, []);
     assert.equal(r.ok, true);
-    assert.deepEqual(r.shards.map((s) => [s.file, s.status, s.extracted]), [['videos_a.tar', 'verified', 'now'], ['videos_b.tar', 'verified', 'now']]);
+    assert.deepEqual(
+      r.shards.map((s) => [s.file, s.status, s.extracted]),
+      [
+        ['videos_a.tar', 'verified', 'now'],
+        ['videos_b.tar', 'verified', 'now'],
+      ],
+    );
     assert.equal(r.count!.videos, 3);
     assert.deepEqual(r.count!.missing, [{ hash: 'h4', refs: [{ benchmark: 'B2', video_id: 'v4' }] }]);
     assert.equal(await fs.readFile(path.join(dir, 'data/store/normalized/h2/meta.json'), 'utf8'), meta('h2'));
     assert.ok(progress.some((l) => l.startsWith('sha256')) && progress.some((l) => l.startsWith('extract')));
-    assert.deepEqual(r.deletable.map((d) => d.file), ['videos_a.tar', 'videos_b.tar']);
+    assert.deepEqual(
+      r.deletable.map((d) => d.file),
+      ['videos_a.tar', 'videos_b.tar'],
+    );
     const cache = JSON.parse(await fs.readFile(path.join(dir, '.fpsweep/verified_shards.json'), 'utf8'));
     assert.deepEqual(Object.keys(cache.shards).sort(), ['videos_a.tar', 'videos_b.tar']);
     assert.ok(cache.shards['videos_a.tar'].extractedAt);
@@ -44,8 +56,17 @@ describe('prepare', () => {
     await fs.utimes(f, fixed, fixed);
     const messages: string[] = [];
     const again = await prepare({ packageDir: dir, freeBytes: plenty, onMessage: (m) => messages.push(m) });
-    assert.deepEqual(again.shards.map((s) => [s.status, s.extracted]), [['cached', 'before'], ['cached', 'before']]);
-    assert.equal(messages.some((m) => m.startsWith('verifying')), false);
+    assert.deepEqual(
+      again.shards.map((s) => [s.status, s.extracted]),
+      [
+        ['cached', 'before'],
+        ['cached', 'before'],
+      ],
+    );
+    assert.equal(
+      messages.some((m) => m.startsWith('verifying')),
+      false,
+    );
     assert.equal(again.ok, true);
     // Touch it: now it is hashed, and the change is found.
     await fs.utimes(f, new Date(), new Date(Date.now() + 5000));
@@ -69,7 +90,10 @@ describe('prepare', () => {
     assert.equal(await exists(path.join(dir, 'data/store/normalized/h1')), false);
     assert.equal(await exists(path.join(dir, 'data/store/normalized/h3/video.mp4')), true);
     assert.match(r.errors.join('\n'), /1 videos in .*n_videos = 3: 2 missing/);
-    assert.deepEqual(r.deletable.map((d) => d.file), ['videos_b.tar']);
+    assert.deepEqual(
+      r.deletable.map((d) => d.file),
+      ['videos_b.tar'],
+    );
   });
 
   it('a shard of the wrong size is reported without hashing it', async () => {
@@ -81,9 +105,30 @@ describe('prepare', () => {
   });
 
   const bad: Array<[string, Parameters<typeof rawTar>[0], RegExp]> = [
-    ['a `../` entry', [{ path: 'h9/video.mp4', body: 'ok' }, { path: 'h9/../../escaped.txt', body: 'x' }], /'h9\/\.\.\/\.\.\/escaped\.txt' \(path contains '\.\.'\)/],
-    ['an absolute path', [{ path: 'h9/video.mp4', body: 'ok' }, { path: '/tmp/fp-absolute-escape.txt', body: 'x' }], /'\/tmp\/fp-absolute-escape\.txt' \(absolute path\)/],
-    ['a symlink pointing outside', [{ path: 'h9/video.mp4', body: 'ok' }, { path: 'h9/link', type: 'SymbolicLink', linkpath: '../../outside' }], /'h9\/link' \(symbolic link leaves the folder/],
+    [
+      'a `../` entry',
+      [
+        { path: 'h9/video.mp4', body: 'ok' },
+        { path: 'h9/../../escaped.txt', body: 'x' },
+      ],
+      /'h9\/\.\.\/\.\.\/escaped\.txt' \(path contains '\.\.'\)/,
+    ],
+    [
+      'an absolute path',
+      [
+        { path: 'h9/video.mp4', body: 'ok' },
+        { path: '/tmp/fp-absolute-escape.txt', body: 'x' },
+      ],
+      /'\/tmp\/fp-absolute-escape\.txt' \(absolute path\)/,
+    ],
+    [
+      'a symlink pointing outside',
+      [
+        { path: 'h9/video.mp4', body: 'ok' },
+        { path: 'h9/link', type: 'SymbolicLink', linkpath: '../../outside' },
+      ],
+      /'h9\/link' \(symbolic link leaves the folder/,
+    ],
     ['an absolute symlink', [{ path: 'h9/link', type: 'SymbolicLink', linkpath: '/etc/passwd' }], /symbolic link to an absolute path/],
     ['a hard link outside', [{ path: 'h9/hard', type: 'Link', linkpath: '../x' }], /'h9\/hard' \(hard link leaves the folder/],
   ];
@@ -118,7 +163,13 @@ describe('prepare', () => {
       return true;
     });
     assert.equal(await exists(path.join(root, 'escaped.txt')), false);
-    await fs.writeFile(shard, rawTar([{ path: 'h9/link', type: 'SymbolicLink', linkpath: '../../../etc' }, { path: 'h9/link/passwd', body: 'x' }]));
+    await fs.writeFile(
+      shard,
+      rawTar([
+        { path: 'h9/link', type: 'SymbolicLink', linkpath: '../../../etc' },
+        { path: 'h9/link/passwd', body: 'x' },
+      ]),
+    );
     await assert.rejects(extractShard(shard, 'evil.tar', store), /evil\.tar: entry 'h9\/link' refused: symbolic link leaves the folder/);
     assert.equal(await exists(path.join(store, 'h9/link')), false);
   });
@@ -137,10 +188,16 @@ describe('prepare', () => {
     const { dir } = await makeShardPackage();
     const r = await prepare({ packageDir: dir, freeBytes: plenty, deleteShards: true });
     assert.equal(r.ok, true);
-    assert.deepEqual(r.shards.map((s) => s.deleted), [true, true]);
+    assert.deepEqual(
+      r.shards.map((s) => s.deleted),
+      [true, true],
+    );
     assert.deepEqual(await fs.readdir(path.join(dir, 'videos')), ['videos_manifest.json']);
     const again = await prepare({ packageDir: dir, freeBytes: plenty });
-    assert.deepEqual(again.shards.map((s) => s.status), ['deleted_after_extract', 'deleted_after_extract']);
+    assert.deepEqual(
+      again.shards.map((s) => s.status),
+      ['deleted_after_extract', 'deleted_after_extract'],
+    );
     assert.equal(again.ok, true);
   });
 

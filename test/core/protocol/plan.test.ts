@@ -50,7 +50,10 @@ describe('protocol/plan', () => {
           const meta = video(w, h, n, 0.5, 1.25);
           const p = planFrames(parseCondition(name), meta);
           if (p.status !== 'send') return;
-          assert.deepEqual(p.timestamps, p.indices.map((i) => meta.timestamps[i]));
+          assert.deepEqual(
+            p.timestamps,
+            p.indices.map((i) => meta.timestamps[i]),
+          );
           assert.ok(p.indices.length <= 1024);
           assert.equal(p.shortSide, Math.min(p.width!, p.height!));
         },

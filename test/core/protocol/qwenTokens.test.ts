@@ -15,14 +15,15 @@ const fixtureSchema = z.object({
 });
 const fixture = fixtureSchema.parse(JSON.parse(fs.readFileSync(path.join(__dirname, '../../fixtures/qwen3vl_image_tokens.json'), 'utf8')));
 
-describe('protocol/qwenTokens against transformers\' own image processor', () => {
+describe("protocol/qwenTokens against transformers' own image processor", () => {
   it(`every size of the data file (${fixture.sizes.length}) resizes and costs exactly as transformers ${fixture.transformers} says`, () => {
     assert.equal(fixture.sizes.length, 4500);
     const wrong: string[] = [];
     for (const [w, h, rw, rh, tokens] of fixture.sizes) {
       const d = qwenResizedDims(w, h);
       const t = qwenImageTokens(w, h);
-      if (d.width !== rw || d.height !== rh || t !== tokens + 2) wrong.push(`${w}×${h}: ${d.width}×${d.height} ${t} tokens, expected ${rw}×${rh} ${tokens + 2}`);
+      if (d.width !== rw || d.height !== rh || t !== tokens + 2)
+        wrong.push(`${w}×${h}: ${d.width}×${d.height} ${t} tokens, expected ${rw}×${rh} ${tokens + 2}`);
     }
     assert.deepEqual(wrong.slice(0, 10), [], `${wrong.length} sizes differ`);
   });
@@ -47,11 +48,14 @@ describe('protocol/qwenTokens against transformers\' own image processor', () =>
 
   it("Python's round: halves to even, everything else to the nearest", () => {
     assert.deepEqual([0.5, 1.5, 2.5, 22.5, 23.5, 0.49999999999999994, 2.5000000000000004].map(roundHalfEven), [0, 2, 2, 22, 24, 0, 3]);
-    fc.assert(fc.property(fc.integer({ min: 0, max: 1e6 }), fc.double({ min: 0, max: 1, noNaN: true }), (n, f) => {
-      const x = n + f;
-      const r = roundHalfEven(x);
-      assert.ok(Math.abs(r - x) <= 0.5 && (Math.abs(r - x) < 0.5 || r % 2 === 0), `${x} → ${r}`);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1e6 }), fc.double({ min: 0, max: 1, noNaN: true }), (n, f) => {
+        const x = n + f;
+        const r = roundHalfEven(x);
+        assert.ok(Math.abs(r - x) <= 0.5 && (Math.abs(r - x) < 0.5 || r % 2 === 0), `${x} → ${r}`);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('properties: multiples of 32, within the pixel bounds, aspect kept, tokens = (h/32)(w/32) + 2', () => {

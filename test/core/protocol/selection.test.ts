@@ -12,12 +12,10 @@ const storedTimestamps = fc
   .map(({ n, start, step }) => Array.from({ length: n }, (_, i) => start + i * step));
 
 /** Irregular but ascending timestamps (variable frame rate). */
-const irregularTimestamps = fc
-  .array(fc.double({ min: 0.001, max: 3, noNaN: true }), { minLength: 1, maxLength: 600 })
-  .map((gaps) => {
-    let t = 0;
-    return gaps.map((g) => (t += g));
-  });
+const irregularTimestamps = fc.array(fc.double({ min: 0.001, max: 3, noNaN: true }), { minLength: 1, maxLength: 600 }).map((gaps) => {
+  let t = 0;
+  return gaps.map((g) => (t += g));
+});
 
 function strictlyAscending(xs: readonly number[]): boolean {
   return xs.every((x, i) => i === 0 || x > xs[i - 1]);
@@ -93,23 +91,18 @@ describe('protocol/selection', () => {
   describe('selectFpsGrid', () => {
     it('grid frames are ascending, unique, in range; capped exactly when the grid exceeds nMax', () => {
       fc.assert(
-        fc.property(
-          storedTimestamps,
-          fc.constantFrom(0.25, 0.5, 1, 2, 3),
-          fc.integer({ min: 1, max: 700 }),
-          (ts, fps, nMax) => {
-            const sel = selectFpsGrid(ts, fps, nMax);
-            // The grid itself is deduplicated. The §2.1 re-sample over the grid's own (possibly irregular)
-            // timestamps is applied as written: it keeps time order but, unlike frame-count conditions on
-            // a regular store, may pick one grid frame twice (SPEC says nothing else; see the selection note).
-            if (sel.cappedCtx) assert.ok(sel.indices.every((x, i) => i === 0 || x >= sel.indices[i - 1]));
-            else assert.ok(strictlyAscending(sel.indices));
-            assert.ok(sel.indices.every((i) => i >= 0 && i < ts.length));
-            assert.equal(sel.cappedCtx, sel.nGrid > nMax);
-            assert.equal(sel.indices.length, Math.min(sel.nGrid, nMax));
-            assert.ok(sel.nGrid <= ts.length);
-          },
-        ),
+        fc.property(storedTimestamps, fc.constantFrom(0.25, 0.5, 1, 2, 3), fc.integer({ min: 1, max: 700 }), (ts, fps, nMax) => {
+          const sel = selectFpsGrid(ts, fps, nMax);
+          // The grid itself is deduplicated. The §2.1 re-sample over the grid's own (possibly irregular)
+          // timestamps is applied as written: it keeps time order but, unlike frame-count conditions on
+          // a regular store, may pick one grid frame twice (SPEC says nothing else; see the selection note).
+          if (sel.cappedCtx) assert.ok(sel.indices.every((x, i) => i === 0 || x >= sel.indices[i - 1]));
+          else assert.ok(strictlyAscending(sel.indices));
+          assert.ok(sel.indices.every((i) => i >= 0 && i < ts.length));
+          assert.equal(sel.cappedCtx, sel.nGrid > nMax);
+          assert.equal(sel.indices.length, Math.min(sel.nGrid, nMax));
+          assert.ok(sel.nGrid <= ts.length);
+        }),
         { numRuns: 300 },
       );
     });
@@ -120,7 +113,10 @@ describe('protocol/selection', () => {
       // fps 2 on a 2 fps store: every frame.
       assert.equal(selectFpsGrid(ts, 2, 582).nGrid, 20);
       // fps 4 on a 2 fps store: grid 0, .25, .5, ... maps with ties to the lower frame, then dedups.
-      assert.deepEqual(selectFpsGrid(ts, 4, 582).indices, ts.map((_, i) => i));
+      assert.deepEqual(
+        selectFpsGrid(ts, 4, 582).indices,
+        ts.map((_, i) => i),
+      );
     });
     it('refuses non-finite timestamps instead of looping', () => {
       assert.throws(() => selectFpsGrid([NaN, 1, 2], 1, 10), RangeError);

@@ -19,13 +19,29 @@ describe('protocol/prompt', () => {
 
 describe('protocol/answer', () => {
   const table: [string, string][] = [
-    ['B', 'B'], ['(B)', 'B'], ['B.', 'B'], ['B. text', 'B'], ['(B) is the one', 'B'], ['C:', 'C'], ['D, because', 'D'],
-    ['  A\n', 'A'], ['The answer is B.', 'B'], ['answer is (C)', 'C'], ['Answer is: D', 'D'],
-    ['Unclear from the frames.', ''], ['', ''], ['Because', ''], ['BC', ''], ['the answer is a cat', ''],
+    ['B', 'B'],
+    ['(B)', 'B'],
+    ['B.', 'B'],
+    ['B. text', 'B'],
+    ['(B) is the one', 'B'],
+    ['C:', 'C'],
+    ['D, because', 'D'],
+    ['  A\n', 'A'],
+    ['The answer is B.', 'B'],
+    ['answer is (C)', 'C'],
+    ['Answer is: D', 'D'],
+    ['Unclear from the frames.', ''],
+    ['', ''],
+    ['Because', ''],
+    ['BC', ''],
+    ['the answer is a cat', ''],
   ];
   for (const [reply, pred] of table) it(`${JSON.stringify(reply)} → ${JSON.stringify(pred)}`, () => assert.equal(parseAnswerLetter(reply), pred));
   it('never returns more than one capital letter', () => {
-    fc.assert(fc.property(fc.string(), (s) => assert.match(parseAnswerLetter(s), /^[A-Z]?$/)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string(), (s) => assert.match(parseAnswerLetter(s), /^[A-Z]?$/)),
+      { numRuns: 500 },
+    );
   });
   it('scores an empty prediction as wrong', () => {
     assert.equal(scoreAnswer('', 'A'), 0);
@@ -54,7 +70,13 @@ describe('protocol/conditions', () => {
     }
   });
   it('reports every bad name of a list at once', () => {
-    assert.throws(() => parseConditions(['v_32', 'x', 'y']), (e: Error) => e.message.includes("'x'") && e.message.includes("'y'"));
-    assert.deepEqual(parseConditions(['v_32', 'v_32']).map((c) => c.name), ['v_32']);
+    assert.throws(
+      () => parseConditions(['v_32', 'x', 'y']),
+      (e: Error) => e.message.includes("'x'") && e.message.includes("'y'"),
+    );
+    assert.deepEqual(
+      parseConditions(['v_32', 'v_32']).map((c) => c.name),
+      ['v_32'],
+    );
   });
 });

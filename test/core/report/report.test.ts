@@ -28,10 +28,13 @@ function hasPython(): boolean {
 describe('report', function () {
   this.timeout(20000);
 
-  it('timing table: the seed script\'s exact lines (half-even rounding included) and exact sums', async () => {
+  it("timing table: the seed script's exact lines (half-even rounding included) and exact sums", async () => {
     const dir = await makeReportPackage();
     const r = await buildReport(dir, { todo: noDryRun });
-    assert.deepEqual(r.timing.rows.map((t) => t.text), SEED_OUTPUT);
+    assert.deepEqual(
+      r.timing.rows.map((t) => t.text),
+      SEED_OUTPUT,
+    );
     const fps1 = r.timing.rows.find((t) => t.condition === 'v_fps1_s224')!;
     assert.equal(fps1.infer, 10);
     assert.equal(fps1.infer_s, 1.0 + 30.123);
@@ -41,12 +44,15 @@ describe('report', function () {
     assert.deepEqual(r.timing.benchmarks, ['MVBench', 'LVBench']);
   });
 
-  it('timing table equals python3 running the seed\'s script on the same file', async function () {
+  it("timing table equals python3 running the seed's script on the same file", async function () {
     if (!hasPython()) this.skip();
     const dir = await makeReportPackage();
     const py = execFileSync('python3', ['-c', SEED_TIMING_SCRIPT], { cwd: dir }).toString().trimEnd().split('\n');
     const r = await buildReport(dir, { todo: noDryRun });
-    assert.deepEqual(r.timing.rows.map((t) => t.text), py);
+    assert.deepEqual(
+      r.timing.rows.map((t) => t.text),
+      py,
+    );
   });
 
   it('pyFixed rounds exact ties half to even like Python, unlike toFixed', () => {
@@ -65,12 +71,22 @@ describe('report', function () {
     const dir = await makeReportPackage();
     const r = await buildReport(dir, { todo: noDryRun });
     const byId = Object.fromEntries(r.checks.map((c) => [c.id, c]));
-    assert.deepEqual(r.checks.map((c) => [c.id, c.status]), [
-      ['capped_ctx_rule', 'pass'], ['n_max_formula', 'pass'], ['n_max_16_9', 'pass'], ['mvbench_never_capped', 'pass'], ['long_videos_capped', 'pass'],
-    ]);
+    assert.deepEqual(
+      r.checks.map((c) => [c.id, c.status]),
+      [
+        ['capped_ctx_rule', 'pass'],
+        ['n_max_formula', 'pass'],
+        ['n_max_16_9', 'pass'],
+        ['mvbench_never_capped', 'pass'],
+        ['long_videos_capped', 'pass'],
+      ],
+    );
     assert.equal(byId.capped_ctx_rule.checked, 4);
     assert.equal(byId.mvbench_never_capped.checked, 2);
-    assert.match(byId.long_videos_capped.detail, /LVBench v_fps1_s224: 1\/1 capped; LVBench v_fps0\.25_s224: 0\/1 capped|LVBench v_fps0\.25_s224: 0\/1 capped; LVBench v_fps1_s224: 1\/1 capped/);
+    assert.match(
+      byId.long_videos_capped.detail,
+      /LVBench v_fps1_s224: 1\/1 capped; LVBench v_fps0\.25_s224: 0\/1 capped|LVBench v_fps0\.25_s224: 0\/1 capped; LVBench v_fps1_s224: 1\/1 capped/,
+    );
     assert.deepEqual(r.rawRecords, { files: 5, records: 6 });
   });
 
@@ -80,7 +96,10 @@ describe('report', function () {
     const rule = r.checks.find((c) => c.id === 'capped_ctx_rule')!;
     assert.equal(rule.status, 'fail');
     assert.equal(rule.violations, 1);
-    assert.deepEqual(rule.examples.map((e) => [e.benchmark, e.condition, e.item_id]), [['LVBench', 'v_fps1_s224', 'lv-2']]);
+    assert.deepEqual(
+      rule.examples.map((e) => [e.benchmark, e.condition, e.item_id]),
+      [['LVBench', 'v_fps1_s224', 'lv-2']],
+    );
     assert.match(rule.examples[0].detail, /capped_ctx = false but n_grid 1024 > n_max 582/);
     const long = r.checks.find((c) => c.id === 'long_videos_capped')!;
     assert.equal(long.status, 'fail');
@@ -120,13 +139,23 @@ describe('report', function () {
     const r = await buildReport(dir, { todo: noDryRun });
     assert.equal(r.failures.total, 122);
     assert.deepEqual(r.failures.byKind, { server_down: 120, no_video: 2 });
-    assert.deepEqual(r.failures.groups[0], { benchmark: 'LVBench', condition: 'v_fps2_s224', kind: 'server_down', count: 120, exampleItemIds: ['lv-x0', 'lv-x1', 'lv-x2', 'lv-x3', 'lv-x4'], exampleMessage: 'connection refused' });
+    assert.deepEqual(r.failures.groups[0], {
+      benchmark: 'LVBench',
+      condition: 'v_fps2_s224',
+      kind: 'server_down',
+      count: 120,
+      exampleItemIds: ['lv-x0', 'lv-x1', 'lv-x2', 'lv-x3', 'lv-x4'],
+      exampleMessage: 'connection refused',
+    });
     assert.equal(r.failures.diagnoses.length, 1);
     const d = r.failures.diagnoses[0];
     assert.equal(d.benchmark, 'LVBench');
     assert.equal(d.failures, 120);
     assert.match(d.message, /point at a vLLM server restart; logs show out-of-memory .*lower MAX_SEQS/);
-    assert.deepEqual(d.logLines.map((l) => [path.basename(l.file), l.line]), [['vllm_gpu0.log', 3]]);
+    assert.deepEqual(
+      d.logLines.map((l) => [path.basename(l.file), l.line]),
+      [['vllm_gpu0.log', 3]],
+    );
     assert.match(d.logLines[0].text, /torch\.OutOfMemoryError: CUDA out of memory/);
   });
 
@@ -141,8 +170,10 @@ describe('report', function () {
   it('extrapolation: todo × pilot seconds per item, over servers, then over the pilot concurrency', async () => {
     const dir = await makeReportPackage();
     const todo = async () => [
-      { benchmark: 'LVBench', condition: 'v_fps1_s224', todo: 100 }, { benchmark: 'MVBench', condition: 'v_fps1_s224', todo: 200 },
-      { benchmark: 'LVBench', condition: 'v_8_s224', todo: 50 }, { benchmark: 'LVBench', condition: 'v_32_s336', todo: 10 },
+      { benchmark: 'LVBench', condition: 'v_fps1_s224', todo: 100 },
+      { benchmark: 'MVBench', condition: 'v_fps1_s224', todo: 200 },
+      { benchmark: 'LVBench', condition: 'v_8_s224', todo: 50 },
+      { benchmark: 'LVBench', condition: 'v_32_s336', todo: 10 },
     ];
     const r = await buildReport(dir, { todo });
     const x = r.extrapolation;
@@ -154,7 +185,7 @@ describe('report', function () {
     assert.ok(Math.abs(x.serialSeconds! - request / 2) < 1e-9);
     const inferTotal = 1.0 + 30.123 + 7.5 + 1.0 + 0 + 2.675;
     assert.ok(Math.abs(x.pilotConcurrency! - inferTotal / (LAST_WRITE_S * 2)) < 1e-12);
-    assert.ok(Math.abs(x.estimatedSeconds! - (request / 2) / (inferTotal / (LAST_WRITE_S * 2))) < 1e-6);
+    assert.ok(Math.abs(x.estimatedSeconds! - request / 2 / (inferTotal / (LAST_WRITE_S * 2))) < 1e-6);
   });
 
   it('extrapolation uses the dry run by default (todo left after the pilot rows)', async () => {
@@ -192,16 +223,46 @@ describe('report', function () {
 describe('report: prompt-token prediction error', () => {
   it('usage.prompt_tokens − meta.predicted_prompt_tokens over answered records: count, mean, min, max, relative, by condition', async () => {
     const dir = await makeReportPackage();
-    const rec = (item: string, condition: string, status: string, actual: number | null, predicted: number | null) => JSON.stringify({
-      benchmark: 'MVBench', item_id: item, condition, status, response: 'A', pred: 'A', answer: 'A', correct: 1,
-      usage: { prompt_tokens: actual, completion_tokens: 1 }, latency_s: 1, endpoint: 'http://127.0.0.1:8011', ts: RUN_START,
-      meta: { n_frames_used: 8, frame_indices: null, timestamps: null, short_side: 224, width: 398, height: 224, tokens_per_frame: 97, capped: false, capped_ctx: null, n_grid: null, n_max: null, reused_from: null, predicted_prompt_tokens: predicted },
-    });
+    const rec = (item: string, condition: string, status: string, actual: number | null, predicted: number | null) =>
+      JSON.stringify({
+        benchmark: 'MVBench',
+        item_id: item,
+        condition,
+        status,
+        response: 'A',
+        pred: 'A',
+        answer: 'A',
+        correct: 1,
+        usage: { prompt_tokens: actual, completion_tokens: 1 },
+        latency_s: 1,
+        endpoint: 'http://127.0.0.1:8011',
+        ts: RUN_START,
+        meta: {
+          n_frames_used: 8,
+          frame_indices: null,
+          timestamps: null,
+          short_side: 224,
+          width: 398,
+          height: 224,
+          tokens_per_frame: 97,
+          capped: false,
+          capped_ctx: null,
+          n_grid: null,
+          n_max: null,
+          reused_from: null,
+          predicted_prompt_tokens: predicted,
+        },
+      });
     await fs.mkdir(path.join(dir, 'results/p1_raw/v_8_s224'), { recursive: true });
-    await fs.writeFile(path.join(dir, 'results/p1_raw/v_8_s224/MVBench__DIAG_V.jsonl'), [
-      rec('mv-1', 'v_8_s224', 'ok', 1000, 990), rec('mv-2', 'v_8_s224', 'ok', 1000, 1010), rec('mv-3', 'v_8_s224', 'ok', 1000, 1000),
-      rec('mv-4', 'v_8_s224', 'NA', null, null),
-    ].join('\n') + '\n');
+    await fs.writeFile(
+      path.join(dir, 'results/p1_raw/v_8_s224/MVBench__DIAG_V.jsonl'),
+      [
+        rec('mv-1', 'v_8_s224', 'ok', 1000, 990),
+        rec('mv-2', 'v_8_s224', 'ok', 1000, 1010),
+        rec('mv-3', 'v_8_s224', 'ok', 1000, 1000),
+        rec('mv-4', 'v_8_s224', 'NA', null, null),
+      ].join('\n') + '\n',
+    );
     await fs.mkdir(path.join(dir, 'results/p1_raw/v_blind'), { recursive: true });
     await fs.writeFile(path.join(dir, 'results/p1_raw/v_blind/MVBench__DIAG_V.jsonl'), rec('mv-1', 'v_blind', 'ok', 60, 50) + '\n');
     const r = await buildReport(dir, { todo: noDryRun });
@@ -213,7 +274,13 @@ describe('report: prompt-token prediction error', () => {
     assert.equal(t.meanRelative, (10 / 990 - 10 / 1010 + 0 + 10 / 50) / 4);
     assert.equal(t.maxAbsRelative, 0.2);
     assert.equal(t.withoutPrediction, 6, "the fixture's older answered records carry no prediction");
-    assert.deepEqual(t.byCondition.map((c) => [c.condition, c.count, c.mean, c.min, c.max]), [['v_8_s224', 3, 0, -10, 10], ['v_blind', 1, 10, 10, 10]]);
+    assert.deepEqual(
+      t.byCondition.map((c) => [c.condition, c.count, c.mean, c.min, c.max]),
+      [
+        ['v_8_s224', 3, 0, -10, 10],
+        ['v_blind', 1, 10, 10, 10],
+      ],
+    );
     const md = reportMarkdown(r);
     assert.match(md, /## Prompt-token prediction/);
     assert.match(md, /\*\*4\*\* answered record\(s\): mean error \+2\.5 tokens \(min -10, max \+10\)/);
@@ -224,7 +291,17 @@ describe('report: prompt-token prediction error', () => {
 
 describe('report failure diagnosis', () => {
   it('hundreds of context refusals or missing videos are not diagnosed as a server restart', async () => {
-    const mk = (kind: 'context' | 'no_video' | 'request', n: number) => Array.from({ length: n }, (_, i) => ({ benchmark: 'B', item_id: `i${i}`, condition: 'v_fps2_s224', kind, message: 'm', endpoint: null, attempts: 1, ts: '2026-12-01T10:00:00Z' }));
+    const mk = (kind: 'context' | 'no_video' | 'request', n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        benchmark: 'B',
+        item_id: `i${i}`,
+        condition: 'v_fps2_s224',
+        kind,
+        message: 'm',
+        endpoint: null,
+        attempts: 1,
+        ts: '2026-12-01T10:00:00Z',
+      }));
     assert.equal(diagnose(groupFailures([...mk('context', 300), ...mk('no_video', 300)]).groups, []).length, 0);
     const d = diagnose(groupFailures([...mk('request', 150)]).groups, []);
     assert.equal(d.length, 1);

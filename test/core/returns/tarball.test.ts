@@ -42,7 +42,9 @@ describe('returns tarball', () => {
     const dir = await makeReturnsPackage();
     const r = await makeReturnsTarball(dir, { hostname: 'gpuhost', date });
     const text = await fs.readFile(path.join(dir, 'fp_returns.sha256'), 'utf8');
-    const hex = createHash('sha256').update(await fs.readFile(r.tarballPath)).digest('hex');
+    const hex = createHash('sha256')
+      .update(await fs.readFile(r.tarballPath))
+      .digest('hex');
     assert.equal(text, `${hex}  fp_returns_gpuhost_20261202.tar.gz\n`);
     assert.equal(r.sha256, hex);
     assert.equal(r.bytes, (await fs.stat(r.tarballPath)).size);
@@ -64,7 +66,10 @@ describe('returns tarball', () => {
     const dir = await makeReturnsPackage();
     await fs.rm(path.join(dir, 'results/p1_raw'), { recursive: true });
     await assert.rejects(makeReturnsTarball(dir, { hostname: 'h', date }), /results\/p1_raw missing/);
-    assert.deepEqual((await listFiles(dir)).filter((f) => f.includes('fp_returns')), []);
+    assert.deepEqual(
+      (await listFiles(dir)).filter((f) => f.includes('fp_returns')),
+      [],
+    );
   });
 
   it('names: local date as YYYYMMDD and a hostname that must be a plain name', () => {

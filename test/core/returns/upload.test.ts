@@ -57,7 +57,17 @@ describe('returns upload to the stand-in hub', function () {
     h = await hub();
     const dir = await makeReturnsPackage();
     const lines: string[] = [];
-    const out = await makeReturns({ packageDir: dir, upload: true, hubUrl: h.url, token: WRITE, hostname: 'gpuhost', date, env: await emptyEnv(), retry: fastRetry, onMessage: (l) => lines.push(l) });
+    const out = await makeReturns({
+      packageDir: dir,
+      upload: true,
+      hubUrl: h.url,
+      token: WRITE,
+      hostname: 'gpuhost',
+      date,
+      env: await emptyEnv(),
+      retry: fastRetry,
+      onMessage: (l) => lines.push(l),
+    });
     assert.equal(out.upload.status, 'uploaded', out.summary);
     assert.equal(out.exitCode, 0);
     const files = h.files(REPO);
@@ -68,7 +78,10 @@ describe('returns upload to the stand-in hub', function () {
     assert.equal(files.get('returns/fp_returns_gpuhost_20261202.sha256')!.content.toString(), `${out.tarball.sha256}  fp_returns_gpuhost_20261202.tar.gz\n`);
     assert.deepEqual([...h.transfers.values()], ['basic']);
     assert.equal(h.commits.length, 1);
-    assert.match(out.summary, /^uploaded 2 of 2 files \(\d+ bytes\) to datasets\/GMLRVigil\/BenchCheck-FramesPixels under returns\/ in [\d.]+ s with 0 retries; commit [0-9a-f]{40}$/);
+    assert.match(
+      out.summary,
+      /^uploaded 2 of 2 files \(\d+ bytes\) to datasets\/GMLRVigil\/BenchCheck-FramesPixels under returns\/ in [\d.]+ s with 0 retries; commit [0-9a-f]{40}$/,
+    );
     await assertTokenNowhere(WRITE, [dir], [...lines, out.summary]);
   });
 
@@ -77,7 +90,18 @@ describe('returns upload to the stand-in hub', function () {
     const dir = await makeReturnsPackage(300_000);
     const lines: string[] = [];
     const progress: number[] = [];
-    const out = await makeReturns({ packageDir: dir, upload: true, hubUrl: h.url, token: WRITE, hostname: 'gpuhost', date, env: await emptyEnv(), retry: fastRetry, onMessage: (l) => lines.push(l), onProgress: (p) => progress.push(p.doneBytes) });
+    const out = await makeReturns({
+      packageDir: dir,
+      upload: true,
+      hubUrl: h.url,
+      token: WRITE,
+      hostname: 'gpuhost',
+      date,
+      env: await emptyEnv(),
+      retry: fastRetry,
+      onMessage: (l) => lines.push(l),
+      onProgress: (p) => progress.push(p.doneBytes),
+    });
     assert.equal(out.upload.status, 'uploaded', out.summary);
     assert.ok(out.tarball.bytes > 4 * 64 * 1024, 'tarball must span several parts');
     assert.deepEqual([...h.transfers.values()], ['multipart']);
@@ -86,14 +110,25 @@ describe('returns upload to the stand-in hub', function () {
     assert.equal(h.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/2') && r.status === 200).length, 1);
     assert.deepEqual(h.files(REPO).get('returns/fp_returns_gpuhost_20261202.tar.gz')!.content, await fs.readFile(out.tarball.tarballPath));
     assert.ok(out.upload.status === 'uploaded' && out.upload.result.retries === 1);
-    assert.ok(lines.some((l) => /retry 1 of PUT .*\/_lfs\/part\/[0-9a-f]{64}\/2: HTTP 500/.test(l)), lines.join('\n'));
-    assert.ok(lines.every((l) => !l.includes('sig=')), 'presigned query strings are not printed');
+    assert.ok(
+      lines.some((l) => /retry 1 of PUT .*\/_lfs\/part\/[0-9a-f]{64}\/2: HTTP 500/.test(l)),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.every((l) => !l.includes('sig=')),
+      'presigned query strings are not printed',
+    );
     assert.match(out.summary, /with 1 retry;/);
     await assertTokenNowhere(WRITE, [dir], [...lines, out.summary]);
   });
 
   it('retries a 503 on the commit call and a 429 on the LFS batch', async () => {
-    h = await hub({ failOnce: [{ method: 'POST', pathIncludes: '/commit/', status: 503 }, { method: 'POST', pathIncludes: '/objects/batch', status: 429 }] });
+    h = await hub({
+      failOnce: [
+        { method: 'POST', pathIncludes: '/commit/', status: 503 },
+        { method: 'POST', pathIncludes: '/objects/batch', status: 429 },
+      ],
+    });
     const dir = await makeReturnsPackage();
     const out = await makeReturns({ packageDir: dir, upload: true, hubUrl: h.url, token: WRITE, hostname: 'h', date, env: await emptyEnv(), retry: fastRetry });
     assert.equal(out.upload.status, 'uploaded', out.summary);
@@ -104,7 +139,16 @@ describe('returns upload to the stand-in hub', function () {
   it('gives up after the bounded number of attempts and says so, leaving the files ready', async () => {
     h = await hub({ failOnce: [{ method: 'POST', pathIncludes: '/preupload/', status: 502, times: 100 }] });
     const dir = await makeReturnsPackage();
-    const out = await makeReturns({ packageDir: dir, upload: true, hubUrl: h.url, token: WRITE, hostname: 'h', date, env: await emptyEnv(), retry: { ...fastRetry, maxAttempts: 3 } });
+    const out = await makeReturns({
+      packageDir: dir,
+      upload: true,
+      hubUrl: h.url,
+      token: WRITE,
+      hostname: 'h',
+      date,
+      env: await emptyEnv(),
+      retry: { ...fastRetry, maxAttempts: 3 },
+    });
     assert.equal(out.upload.status, 'failed');
     assert.equal(out.exitCode, 1);
     assert.equal(h.requests.filter((r) => r.path.includes('/preupload/')).length, 3);
@@ -115,7 +159,16 @@ describe('returns upload to the stand-in hub', function () {
   it('401: an unknown token is called invalid, revoked or expired', async () => {
     h = await hub();
     const dir = await makeReturnsPackage();
-    const out = await makeReturns({ packageDir: dir, upload: true, hubUrl: h.url, token: UNKNOWN, hostname: 'h', date, env: await emptyEnv(), retry: fastRetry });
+    const out = await makeReturns({
+      packageDir: dir,
+      upload: true,
+      hubUrl: h.url,
+      token: UNKNOWN,
+      hostname: 'h',
+      date,
+      env: await emptyEnv(),
+      retry: fastRetry,
+    });
     assert.ok(out.upload.status === 'failed');
     assert.equal(out.upload.error.kind, 'token_invalid');
     assert.match(out.upload.error.message, /refused the token \(401\): it is invalid, revoked or expired/);
@@ -130,7 +183,16 @@ describe('returns upload to the stand-in hub', function () {
     assert.ok(ro.upload.status === 'failed');
     assert.equal(ro.upload.error.kind, 'token_read_only');
     assert.match(ro.upload.error.message, /read-only: it is missing the write scope/);
-    const outsider = await makeReturns({ packageDir: dir, upload: true, hubUrl: h.url, token: OUTSIDER, hostname: 'h', date, env: await emptyEnv(), retry: fastRetry });
+    const outsider = await makeReturns({
+      packageDir: dir,
+      upload: true,
+      hubUrl: h.url,
+      token: OUTSIDER,
+      hostname: 'h',
+      date,
+      env: await emptyEnv(),
+      retry: fastRetry,
+    });
     assert.ok(outsider.upload.status === 'failed');
     assert.equal(outsider.upload.error.kind, 'forbidden');
     assert.equal(outsider.upload.error.status, 403);
@@ -154,7 +216,16 @@ describe('returns upload to the stand-in hub', function () {
     const env = await emptyEnv();
     await fs.writeFile(path.join(env.HF_HOME!, 'token'), `${WRITE}\n`);
     const lines: string[] = [];
-    const out = await makeReturns({ packageDir: dir, upload: true, hubUrl: h.url, hostname: 'h', date, env, retry: fastRetry, onMessage: (l) => lines.push(l) });
+    const out = await makeReturns({
+      packageDir: dir,
+      upload: true,
+      hubUrl: h.url,
+      hostname: 'h',
+      date,
+      env,
+      retry: fastRetry,
+      onMessage: (l) => lines.push(l),
+    });
     assert.equal(out.upload.status, 'uploaded', out.summary);
     assert.ok(lines.some((l) => l === `token from ${path.join(env.HF_HOME!, 'token')}`));
   });
@@ -163,7 +234,11 @@ describe('returns upload to the stand-in hub', function () {
     h = await hub();
     const dir = await makeReturnsPackage();
     const env = { ...process.env, ...(await emptyEnv()), HF_TOKEN: WRITE };
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../../src/cli/main.ts'), 'return', '--package', dir, '--upload', '--hub-url', h.url], { env });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, '../../../src/cli/main.ts'), 'return', '--package', dir, '--upload', '--hub-url', h.url],
+      { env },
+    );
     const last = stdout.trim().split('\n').pop()!;
     assert.match(last, /^uploaded 2 of 2 files \(\d+ bytes\) to datasets\/GMLRVigil\/BenchCheck-FramesPixels/);
     assert.match(stderr, /token from HF_TOKEN/);

@@ -21,14 +21,29 @@ const SERVERS = 2;
 
 async function sweep(pkg: string, env: Record<string, string | undefined>, opts: Partial<RunOptionsInput> = {}): Promise<SweepResult> {
   const base = await freePortRange(SERVERS);
-  return withEnv({ VLLM_BIN: FAKE_VLLM, ...env }, () => runSweep(runOptionsSchema.parse({
-    package: pkg, ngpu: SERVERS, basePort: base, vllmBin: FAKE_VLLM, decodeWorkers: 2, workers: WORKERS, conditions: CONDS, ...opts,
-  }), defaultSweepDeps));
+  return withEnv({ VLLM_BIN: FAKE_VLLM, ...env }, () =>
+    runSweep(
+      runOptionsSchema.parse({
+        package: pkg,
+        ngpu: SERVERS,
+        basePort: base,
+        vllmBin: FAKE_VLLM,
+        decodeWorkers: 2,
+        workers: WORKERS,
+        conditions: CONDS,
+        ...opts,
+      }),
+      defaultSweepDeps,
+    ),
+  );
 }
 
 async function lines(file: string): Promise<Record<string, unknown>[]> {
   const text = await fs.readFile(file, 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 describe('runner: systematic failure (pre-flight and fail-fast)', function () {

@@ -68,8 +68,20 @@ export interface Standin {
 /** A stand-in vLLM someone else runs (for --endpoints), started like `vllm serve`. */
 export async function startStandin(opts: { maxModelLen?: number; env?: Record<string, string>; mediaPath?: string } = {}): Promise<Standin> {
   const port = await freePort();
-  const args = ['serve', 'Qwen/Qwen3-VL-8B-Instruct', '--port', String(port), '--host', '127.0.0.1',
-    '--max-model-len', String(opts.maxModelLen ?? 65536), '--limit-mm-per-prompt', '{"image": 1024}', '--max-num-seqs', '32'];
+  const args = [
+    'serve',
+    'Qwen/Qwen3-VL-8B-Instruct',
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    '--max-model-len',
+    String(opts.maxModelLen ?? 65536),
+    '--limit-mm-per-prompt',
+    '{"image": 1024}',
+    '--max-num-seqs',
+    '32',
+  ];
   if (opts.mediaPath) args.push('--allowed-local-media-path', opts.mediaPath);
   const child = spawn(FAKE_VLLM, args, { stdio: 'ignore', env: { ...process.env, ...opts.env } });
   const url = `http://127.0.0.1:${port}`;
@@ -133,18 +145,31 @@ export function assertConsistent(a: Artifacts, origin: Set<string> = new Set()):
   assert.deepEqual(doubled, [], 'rows doubled');
   const rawKeys = new Map<string, number>();
   for (const r of a.raws) rawKeys.set(key(r.benchmark, r.item_id, r.condition), (rawKeys.get(key(r.benchmark, r.item_id, r.condition)) ?? 0) + 1);
-  assert.deepEqual([...rawKeys].filter(([, n]) => n > 1).map(([k]) => k), [], 'raw records doubled');
-  assert.deepEqual([...rawKeys.keys()].filter((k) => !rowKeys.has(k)), [], 'raw records without a row');
+  assert.deepEqual(
+    [...rawKeys].filter(([, n]) => n > 1).map(([k]) => k),
+    [],
+    'raw records doubled',
+  );
+  assert.deepEqual(
+    [...rawKeys.keys()].filter((k) => !rowKeys.has(k)),
+    [],
+    'raw records without a row',
+  );
   // every row we wrote has its raw record (the origin's rows may lack raw records in the sample)
-  assert.deepEqual([...rowKeys.keys()].filter((k) => !rawKeys.has(k) && !origin.has(k)), [], 'rows without a raw record');
+  assert.deepEqual(
+    [...rowKeys.keys()].filter((k) => !rawKeys.has(k) && !origin.has(k)),
+    [],
+    'rows without a raw record',
+  );
   // Every answered record keeps its predicted prompt tokens beside usage.prompt_tokens; the stand-in
   // charges exactly the prediction for the JPEGs it decoded, so the two agree when the frames sent
   // have the dims the plan predicted for.
   // (The origin's records predate the field.)
   const ours = a.raws.filter((r) => !origin.has(key(r.benchmark, r.item_id, r.condition)));
-  const off = ours.filter((r) => r.status === 'ok' && r.meta.predicted_prompt_tokens !== r.usage.prompt_tokens)
+  const off = ours
+    .filter((r) => r.status === 'ok' && r.meta.predicted_prompt_tokens !== r.usage.prompt_tokens)
     .map((r) => `${key(r.benchmark, r.item_id, r.condition)}: predicted ${r.meta.predicted_prompt_tokens}, charged ${r.usage.prompt_tokens}`);
-  assert.deepEqual(off, [], 'predicted prompt tokens differ from the stand-in\'s charge');
+  assert.deepEqual(off, [], "predicted prompt tokens differ from the stand-in's charge");
   for (const r of ours.filter((x) => x.status !== 'ok')) assert.equal(r.meta.predicted_prompt_tokens, null, `${r.status} records predict nothing`);
 }
 

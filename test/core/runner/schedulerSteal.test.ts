@@ -25,14 +25,31 @@ describe('runner: scheduler tail stealing (typed parent)', () => {
   it('a stolen group runs on the idle server; the video finishes once, after every part', async () => {
     const pending: Pending[] = [];
     const finished: string[] = [];
-    const s = new Scheduler<SchedVideo>({ servers: [{ endpoint: 'a', capacity: 1 }, { endpoint: 'b', capacity: 1 }], prefetch: 2, prepConcurrency: 1 }, {
-      prepare: async () => true,
-      execute: (task, _v, server) => new Promise<TaskOutcome>((answer) => pending.push({ task, server: server.index, answer })),
-      videoFinished: (v) => finished.push(v.key),
-    });
+    const s = new Scheduler<SchedVideo>(
+      {
+        servers: [
+          { endpoint: 'a', capacity: 1 },
+          { endpoint: 'b', capacity: 1 },
+        ],
+        prefetch: 2,
+        prepConcurrency: 1,
+      },
+      {
+        prepare: async () => true,
+        execute: (task, _v, server) => new Promise<TaskOutcome>((answer) => pending.push({ task, server: server.index, answer })),
+        videoFinished: (v) => finished.push(v.key),
+      },
+    );
     const done = s.run([video('v', 3)]);
     await settle();
-    assert.deepEqual(pending.map((p) => [p.task.group, p.server]), [['v/0', 0], ['v/1', 1]], 'server 1 took a group from server 0');
+    assert.deepEqual(
+      pending.map((p) => [p.task.group, p.server]),
+      [
+        ['v/0', 0],
+        ['v/1', 1],
+      ],
+      'server 1 took a group from server 0',
+    );
     pending.splice(1, 1)[0].answer('done'); // the stolen part ends first
     await settle();
     assert.deepEqual(finished, []);
@@ -48,21 +65,34 @@ describe('runner: scheduler tail stealing (typed parent)', () => {
   it('round-robin baseline: each request to the next server with a free slot; a requeued one is sent again', async () => {
     const sent: [string, number][] = [];
     let first = true;
-    const rr = new RoundRobinDispatcher<SchedVideo>({ servers: [{ endpoint: 'a', capacity: 1 }, { endpoint: 'b', capacity: 1 }], prefetch: 2, prepConcurrency: 1 }, {
-      prepare: async () => true,
-      execute: async (task, _v, server) => {
-        sent.push([task.key, server.index]);
-        if (first) {
-          first = false;
-          return 'requeue';
-        }
-        return 'done';
+    const rr = new RoundRobinDispatcher<SchedVideo>(
+      {
+        servers: [
+          { endpoint: 'a', capacity: 1 },
+          { endpoint: 'b', capacity: 1 },
+        ],
+        prefetch: 2,
+        prepConcurrency: 1,
       },
-    });
+      {
+        prepare: async () => true,
+        execute: async (task, _v, server) => {
+          sent.push([task.key, server.index]);
+          if (first) {
+            first = false;
+            return 'requeue';
+          }
+          return 'done';
+        },
+      },
+    );
     await rr.run([video('v', 2, 2)]);
     assert.equal(sent.length, 5);
     assert.deepEqual(new Set(sent.map(([k]) => k)), new Set(['v/0/0', 'v/0/1', 'v/1/0', 'v/1/1']));
-    assert.deepEqual(sent.slice(0, 2).map(([, s]) => s), [0, 1]);
+    assert.deepEqual(
+      sent.slice(0, 2).map(([, s]) => s),
+      [0, 1],
+    );
     assert.equal(rr.stats().inFlight, 0);
   });
 });

@@ -18,10 +18,22 @@ describe('runner: the status a reader sees after the worker died', () => {
     const cells = [cell('MVBench', 'v_1', 3, 2), cell('MVBench', 'v_8_s224', 3, 1)];
     // Its last status: 3 earlier failures still to ask; a pid that is not alive; no lock.
     const status: WorkerStatus = {
-      version: 1, pid: 2 ** 22 + 12345, runId: 'r1', startedAt: '2026-12-03T00:00:00Z', updatedAt: '2026-12-03T00:01:00Z',
-      state: 'running', mode: 'full', benchmarks: ['MVBench'], conditions: ['v_1', 'v_8_s224'], message: null,
+      version: 1,
+      pid: 2 ** 22 + 12345,
+      runId: 'r1',
+      startedAt: '2026-12-03T00:00:00Z',
+      updatedAt: '2026-12-03T00:01:00Z',
+      state: 'running',
+      mode: 'full',
+      benchmarks: ['MVBench'],
+      conditions: ['v_1', 'v_8_s224'],
+      message: null,
       totals: { total: 6, done: 0, todo: 6, inFlight: 2, failed: 0, failedBefore: 3, addedThisRun: 0 },
-      cells, throughput: { requestsPerMin: 0, framesPerSec: 0 }, etaSeconds: 10, servers: [], summary: null,
+      cells,
+      throughput: { requestsPerMin: 0, framesPerSec: 0 },
+      etaSeconds: 10,
+      servers: [],
+      summary: null,
     };
     await writeStatusAtomic(layout, status);
     // Rows it wrote after that status: two of v_1 (the earlier failures, asked again), none of v_8_s224.
@@ -33,7 +45,13 @@ describe('runner: the status a reader sees after the worker died', () => {
     assert.equal(live.alive, false);
     const s = live.status!;
     assert.equal(s.state, 'failed');
-    assert.deepEqual(s.cells.map((c) => [c.condition, c.done, c.todo, c.failedBefore]), [['v_1', 2, 1, 1], ['v_8_s224', 0, 3, 1]]);
+    assert.deepEqual(
+      s.cells.map((c) => [c.condition, c.done, c.todo, c.failedBefore]),
+      [
+        ['v_1', 2, 1, 1],
+        ['v_8_s224', 0, 3, 1],
+      ],
+    );
     assert.deepEqual([s.totals.done, s.totals.todo, s.totals.failedBefore, s.totals.inFlight], [2, 4, 2, 0]);
   });
 });

@@ -29,7 +29,8 @@ const CONDS = ['v_blind', 'v_1', 'v_8_s224', 'v_32_s168', 'v_32_s448', 'v_fps0.5
 async function sweep(pkg: string, opts: Partial<RunOptionsInput>, env: Record<string, string | undefined> = {}): Promise<SweepResult> {
   const base = await freePortRange(2);
   return withEnv({ VLLM_BIN: FAKE_VLLM, ...env }, () =>
-    runSweep(runOptionsSchema.parse({ package: pkg, ngpu: 2, basePort: base, vllmBin: FAKE_VLLM, decodeWorkers: 2, ...opts }), defaultSweepDeps));
+    runSweep(runOptionsSchema.parse({ package: pkg, ngpu: 2, basePort: base, vllmBin: FAKE_VLLM, decodeWorkers: 2, ...opts }), defaultSweepDeps),
+  );
 }
 
 function itemsOf(sample: SampleFixture, benches: string[]) {
@@ -110,18 +111,26 @@ describe('runner: the sweep on the sample package', function () {
       // What arrived: the stand-in's request log, frames decoded from the JPEG files it was sent.
       const codes = new Map<string, { tag: number; index: number; w: number; h: number }>();
       const seen = new Map<string, number>();
-      const lines = (await fs.readFile(inspect, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+      const lines = (await fs.readFile(inspect, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const ok = lines.filter((l) => l.status === 200);
       // Each distinct JPEG file is read back once (four at a time: sharp works off the main thread).
       const paths = [...new Set(ok.flatMap((rec) => (rec.images as { path: string | null }[]).map((im) => im.path)))];
-      assert.ok(paths.every((p) => p !== null), 'launched servers get file:// frames');
+      assert.ok(
+        paths.every((p) => p !== null),
+        'launched servers get file:// frames',
+      );
       for (let i = 0; i < paths.length; i += 4) {
-        await Promise.all(paths.slice(i, i + 4).map(async (p) => {
-          const buf = await fs.readFile(p!);
-          const meta = await sharp(buf).metadata();
-          const code = await decodeFrameCode(buf);
-          codes.set(p!, { tag: code.videoTag, index: code.frameIndex, w: meta.width!, h: meta.height! });
-        }));
+        await Promise.all(
+          paths.slice(i, i + 4).map(async (p) => {
+            const buf = await fs.readFile(p!);
+            const meta = await sharp(buf).metadata();
+            const code = await decodeFrameCode(buf);
+            codes.set(p!, { tag: code.videoTag, index: code.frameIndex, w: meta.width!, h: meta.height! });
+          }),
+        );
       }
       for (const rec of ok) {
         const frames: unknown[] = [];
@@ -157,11 +166,21 @@ describe('runner: the sweep on the sample package', function () {
         assert.deepEqual([r.pred, r.correct, r.n_frames, r.prompt_tokens, r.latency_s], ['', '', '', '', '']);
         assert.equal(r.condition, 'v_fps0.5_s224');
       }
-      const failures = (await fs.readFile(layout.failuresLog, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+      const failures = (await fs.readFile(layout.failuresLog, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const missing = itemsOf(sample, PILOT).filter((i) => i.missing);
       assert.ok(missing.length > 0);
-      for (const m of missing) assert.ok(failures.some((f) => f.item_id === m.item_id && f.kind === 'no_video'), m.item_id);
-      assert.deepEqual(failures.filter((f) => f.kind !== 'no_video').map((f) => `${f.item_id} ${f.condition} ${f.kind} ${f.message.slice(0, 100)}`), []);
+      for (const m of missing)
+        assert.ok(
+          failures.some((f) => f.item_id === m.item_id && f.kind === 'no_video'),
+          m.item_id,
+        );
+      assert.deepEqual(
+        failures.filter((f) => f.kind !== 'no_video').map((f) => `${f.item_id} ${f.condition} ${f.kind} ${f.message.slice(0, 100)}`),
+        [],
+      );
       // every pilot item × condition is now a row or a failure
       const keys = rowKeySet(a);
       for (const i of itemsOf(sample, PILOT)) {
@@ -175,7 +194,10 @@ describe('runner: the sweep on the sample package', function () {
       const log = await fs.readFile(layout.runnerLog, 'utf8');
       assert.ok(log.includes(`${layout.samplesFile('MVBench')}:${badItemLine}:`), 'item line reported');
       assert.match(log, /manifest_subset\.jsonl:\d+: not valid JSON/);
-      const timing = (await fs.readFile(layout.timingLog, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+      const timing = (await fs.readFile(layout.timingLog, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const mv = timing.find((t) => t.benchmark === 'MVBench' && t.condition === 'v_8_s224');
       assert.ok(mv && mv.infer > 0 && mv.prompt_tokens > 0 && mv.infer_s > 0 && mv.decode_s >= 0);
       const idLines = (await fs.readFile(path.join(layout.logsDir, 'run_identity.jsonl'), 'utf8')).trim().split('\n');
@@ -193,16 +215,27 @@ describe('runner: the sweep on the sample package', function () {
     const once = path.join(sample.root, 'crashed-once');
     // One server: the run cannot end before the crashed server is back, so the restart lies inside
     // work the run still has to do (with two, the healthy one could finish everything first).
-    const res = await sweep(sample.root, { ngpu: 1, benchmarks: ['MVBench', 'NExTQA'], conditions: ['v_blind', 'v_8_s224'] }, {
-      FPSWEEP_STANDIN_FAULTS: 'status503Every=7,crashAfter=3',
-      FPSWEEP_STANDIN_CRASH_ONCE_FILE: once,
-    });
+    const res = await sweep(
+      sample.root,
+      { ngpu: 1, benchmarks: ['MVBench', 'NExTQA'], conditions: ['v_blind', 'v_8_s224'] },
+      {
+        FPSWEEP_STANDIN_FAULTS: 'status503Every=7,crashAfter=3',
+        FPSWEEP_STANDIN_CRASH_ONCE_FILE: once,
+      },
+    );
     assert.equal(res.exitCode, 0, res.summary);
     await fs.access(once); // the crash happened
     const a = await readArtifacts(layout);
     assertConsistent(a, new Set(sample.plan.existing.map((e) => artifactKey(e.benchmark, e.item_id, e.condition))));
-    const failures = (await fs.readFile(layout.failuresLog, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(failures.filter((f) => f.kind !== 'no_video').map((f) => `${f.item_id} ${f.condition} ${f.kind} ${f.message.slice(0, 100)}`), [], 'no request lost to the faults');
+    const failures = (await fs.readFile(layout.failuresLog, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      failures.filter((f) => f.kind !== 'no_video').map((f) => `${f.item_id} ${f.condition} ${f.kind} ${f.message.slice(0, 100)}`),
+      [],
+      'no request lost to the faults',
+    );
     const keys = rowKeySet(a);
     for (const i of itemsOf(sample, ['MVBench', 'NExTQA']).filter((x) => !x.missing)) {
       for (const c of ['v_blind', 'v_8_s224']) assert.ok(keys.has(artifactKey(i.benchmark, i.item_id, c)), `${i.item_id} ${c}`);
@@ -243,7 +276,13 @@ describe('runner: the sweep on the sample package', function () {
     const jpegs = new Map<string, Promise<Buffer>>();
     const blank = (w: number, h: number) => {
       const k = `${w}x${h}`;
-      if (!jpegs.has(k)) jpegs.set(k, sharp({ create: { width: w, height: h, channels: 3, background: { r: 128, g: 128, b: 128 } } }).jpeg().toBuffer());
+      if (!jpegs.has(k))
+        jpegs.set(
+          k,
+          sharp({ create: { width: w, height: h, channels: 3, background: { r: 128, g: 128, b: 128 } } })
+            .jpeg()
+            .toBuffer(),
+        );
       return jpegs.get(k)!;
     };
     const frames: FrameSource = {
@@ -254,17 +293,37 @@ describe('runner: the sweep on the sample package', function () {
         release: () => undefined,
         get: (key) => {
           const plan = requests.find((r) => r.key === key)!.plan;
-          return { ok: true, decodeS: 0, nFrames: plan.indices.length,
-            images: async () => { const j = await blank(plan.width!, plan.height!); return plan.indices.map(() => ({ jpeg: j })); } };
+          return {
+            ok: true,
+            decodeS: 0,
+            nFrames: plan.indices.length,
+            images: async () => {
+              const j = await blank(plan.width!, plan.height!);
+              return plan.indices.map(() => ({ jpeg: j }));
+            },
+          };
         },
       }),
     };
     const base = await freePortRange(2);
-    const res = await withEnv({ VLLM_BIN: FAKE_VLLM }, () => runSweep(runOptionsSchema.parse({
-      package: sample.root, ngpu: 2, basePort: base, vllmBin: FAKE_VLLM, benchmarks: ['TimeScope'], conditions: ['v_fps2_s224'],
-    }), { servers: defaultSweepDeps.servers, frames: async () => frames }));
+    const res = await withEnv({ VLLM_BIN: FAKE_VLLM }, () =>
+      runSweep(
+        runOptionsSchema.parse({
+          package: sample.root,
+          ngpu: 2,
+          basePort: base,
+          vllmBin: FAKE_VLLM,
+          benchmarks: ['TimeScope'],
+          conditions: ['v_fps2_s224'],
+        }),
+        { servers: defaultSweepDeps.servers, frames: async () => frames },
+      ),
+    );
     assert.equal(res.exitCode, 0, res.summary);
-    const failures = (await fs.readFile(layout.failuresLog, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const failures = (await fs.readFile(layout.failuresLog, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const context = failures.filter((f) => f.kind === 'context');
     // The dry run's prediction (SPEC §2.5) and the server agree on which requests do not fit.
     const before = await dryRun(shared.root, { benchmarks: ['TimeScope'], conditions: ['v_fps2_s224'] });
@@ -283,17 +342,34 @@ describe('runner: the sweep on the sample package', function () {
     const afterFirst = await dryRun(sample.root, { benchmarks: ['TimeScope'], conditions: ['v_fps2_s224'] });
     assert.equal(afterFirst.totals.failed_before, context.length);
     const seen: WorkerStatus[] = [];
-    const again = await withEnv({ VLLM_BIN: FAKE_VLLM }, () => runSweep(runOptionsSchema.parse({
-      package: sample.root, ngpu: 2, basePort: base, vllmBin: FAKE_VLLM, benchmarks: ['TimeScope'], conditions: ['v_fps2_s224'],
-    }), { servers: defaultSweepDeps.servers, frames: async () => frames }, { onStatus: (st) => seen.push(st) }));
+    const again = await withEnv({ VLLM_BIN: FAKE_VLLM }, () =>
+      runSweep(
+        runOptionsSchema.parse({
+          package: sample.root,
+          ngpu: 2,
+          basePort: base,
+          vllmBin: FAKE_VLLM,
+          benchmarks: ['TimeScope'],
+          conditions: ['v_fps2_s224'],
+        }),
+        { servers: defaultSweepDeps.servers, frames: async () => frames },
+        { onStatus: (st) => seen.push(st) },
+      ),
+    );
     assert.equal(again.exitCode, 0, again.summary);
     const first = seen[0];
     const last = seen[seen.length - 1];
     assert.equal(first.totals.failedBefore, context.length, 'the first status counts the earlier failures');
-    assert.equal(first.cells.reduce((n, c) => n + c.failedBefore, 0), context.length);
+    assert.equal(
+      first.cells.reduce((n, c) => n + c.failedBefore, 0),
+      context.length,
+    );
     assert.equal(first.totals.todo, context.length, 'they are still work for this run (the subset failedBefore)');
     assert.equal(last.totals.failedBefore, 0, 'asked again: resolved');
-    assert.equal(last.cells.reduce((n, c) => n + c.failed, 0), context.length);
+    assert.equal(
+      last.cells.reduce((n, c) => n + c.failed, 0),
+      context.length,
+    );
   });
 
   it('a second run on a package whose lock is held by a live process is refused naming the pid (exit 2)', async () => {
@@ -302,7 +378,10 @@ describe('runner: the sweep on the sample package', function () {
     const lock = await acquireLock(layout, 'test');
     const errs: string[] = [];
     const write = process.stderr.write.bind(process.stderr);
-    (process.stderr as { write: unknown }).write = (s: string) => { errs.push(String(s)); return true; };
+    (process.stderr as { write: unknown }).write = (s: string) => {
+      errs.push(String(s));
+      return true;
+    };
     let code: number;
     try {
       code = await cliMain(['run', '--package', sample.root, '--endpoints', 'http://127.0.0.1:9']);

@@ -24,12 +24,21 @@ async function linkedPackage(): Promise<{ real: string; linked: string }> {
 }
 
 async function inspectLines(file: string): Promise<{ status: number; error: string | null; images: { source: string; path: string | null }[] }[]> {
-  return (await fs.readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  return (await fs.readFile(file, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 async function failureKinds(layout: PackageLayout): Promise<string[]> {
   const text = await fs.readFile(layout.failuresLog, 'utf8').catch(() => '');
-  return text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((f) => f.kind !== 'no_video').map((f) => `${f.kind}: ${String(f.message).slice(0, 160)}`);
+  return text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((f) => f.kind !== 'no_video')
+    .map((f) => `${f.kind}: ${String(f.message).slice(0, 160)}`);
 }
 
 describe('runner: a package reached through a symlink', function () {
@@ -55,8 +64,15 @@ describe('runner: a package reached through a symlink', function () {
     const lines = await inspectLines(inspect);
     const files = lines.flatMap((l) => l.images).filter((i) => i.source === 'file');
     assert.ok(files.length > 0, 'frames went as file:// URLs');
-    assert.deepEqual(files.filter((i) => !i.path?.startsWith(realStore + '/')).map((i) => i.path), [], 'every URL under the real store');
-    assert.deepEqual(lines.filter((l) => l.status !== 200).map((l) => l.error), []);
+    assert.deepEqual(
+      files.filter((i) => !i.path?.startsWith(realStore + '/')).map((i) => i.path),
+      [],
+      'every URL under the real store',
+    );
+    assert.deepEqual(
+      lines.filter((l) => l.status !== 200).map((l) => l.error),
+      [],
+    );
   });
 
   it('runs with --endpoints on a server started with the link path as its media path (frames go as data: URLs)', async () => {

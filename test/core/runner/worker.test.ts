@@ -24,13 +24,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A small deterministic generator, so a failing run can be replayed from the printed seed. */
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 async function capture(fn: () => Promise<number>): Promise<{ code: number; out: string }> {
   const chunks: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
-  (process.stdout as { write: unknown }).write = (s: string) => { chunks.push(String(s)); return true; };
+  (process.stdout as { write: unknown }).write = (s: string) => {
+    chunks.push(String(s));
+    return true;
+  };
   try {
     return { code: await fn(), out: chunks.join('') };
   } finally {
@@ -105,8 +108,15 @@ describe('runner: the background worker', function () {
     for (const i of sample.plan.items.filter((x) => BENCHES.includes(x.benchmark) && !x.missing)) {
       for (const c of CONDS) assert.ok(keys.has(artifactKey(i.benchmark, i.item_id, c)), `seed ${seed}: ${i.item_id} ${c} missing`);
     }
-    const failures = (await fs.readFile(layout.failuresLog, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(failures.filter((f) => f.kind !== 'no_video').map((f) => `${f.item_id} ${f.condition} ${f.kind}`), [], `seed ${seed}`);
+    const failures = (await fs.readFile(layout.failuresLog, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      failures.filter((f) => f.kind !== 'no_video').map((f) => `${f.item_id} ${f.condition} ${f.kind}`),
+      [],
+      `seed ${seed}`,
+    );
     const runs = (await fs.readFile(`${layout.logsDir}/run_identity.jsonl`, 'utf8')).trim().split('\n');
     assert.equal(runs.length, 4);
   });
@@ -133,8 +143,13 @@ describe('runner: the background worker', function () {
     assert.ok(working(status), JSON.stringify(status?.state));
     const errs: string[] = [];
     const ew = process.stderr.write.bind(process.stderr);
-    (process.stderr as { write: unknown }).write = (s: string) => { errs.push(String(s)); return true; };
-    const second = await cliMain(['run', ...args]).finally(() => { (process.stderr as { write: unknown }).write = ew; });
+    (process.stderr as { write: unknown }).write = (s: string) => {
+      errs.push(String(s));
+      return true;
+    };
+    const second = await cliMain(['run', ...args]).finally(() => {
+      (process.stderr as { write: unknown }).write = ew;
+    });
     assert.equal(second, 2);
     assert.match(errs.join(''), new RegExp(`pid ${pid}`));
     const shown = await capture(() => cliMain(['status', '--package', sample.root, '--json']));
@@ -150,7 +165,10 @@ describe('runner: the background worker', function () {
     assert.ok(final && ['stopped', 'done'].includes(final.state), final?.state);
     assert.match(final!.summary ?? '', /rows added/);
     assertConsistent(await readArtifacts(layout), origin(sample));
-    await fs.access(layout.lockFile).then(() => assert.fail('lock left behind'), () => undefined);
+    await fs.access(layout.lockFile).then(
+      () => assert.fail('lock left behind'),
+      () => undefined,
+    );
   });
   it('run --detach returns once the new worker holds the lock: a follower right after sees it, not the last run', async () => {
     const sample = await copySamplePackage();
@@ -171,20 +189,26 @@ describe('runner: the background worker', function () {
     assert.equal(await waitForWorkerExit(layout, 60_000, 50), true);
   });
 
-  it('the detached worker starts with libuv\'s pool sized for the cores, or as the user set it', async () => {
+  it("the detached worker starts with libuv's pool sized for the cores, or as the user set it", async () => {
     const sample = await copySamplePackage();
     const layout = new PackageLayout(sample.root);
     const opts = { package: sample.root, benchmarks: BENCHES, conditions: CONDS, endpoints: servers.map((s) => s.url) };
     const environOf = async (pid: number) => (await fs.readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
     const { UV_THREADPOOL_SIZE: _unset, ...env } = process.env;
     await fs.writeFile(hold, ''); // the worker cannot finish before its environment is read
-    for (const [given, expected] of [[undefined, String(threadPoolSizeFor(os.availableParallelism()))], ['3', '3']] as const) {
+    for (const [given, expected] of [
+      [undefined, String(threadPoolSizeFor(os.availableParallelism()))],
+      ['3', '3'],
+    ] as const) {
       const w = await startDetachedWorker(opts, given === undefined ? env : { ...env, UV_THREADPOOL_SIZE: given });
       // It holds the lock when startDetachedWorker returns, and the servers hold its requests.
       const environ = await environOf(w.pid);
       process.kill(w.pid, 'SIGKILL');
       assert.equal(await waitForWorkerExit(layout, 30_000, 50), true);
-      assert.deepEqual(environ.filter((e) => e.startsWith('UV_THREADPOOL_SIZE=')), [`UV_THREADPOOL_SIZE=${expected}`]);
+      assert.deepEqual(
+        environ.filter((e) => e.startsWith('UV_THREADPOOL_SIZE=')),
+        [`UV_THREADPOOL_SIZE=${expected}`],
+      );
     }
     await fs.rm(hold);
   });
@@ -196,7 +220,8 @@ describe('runner: the background worker', function () {
     try {
       await assert.rejects(
         startDetachedWorker({ package: sample.root, benchmarks: ['EgoSchema'], conditions: ['v_blind'], endpoints: servers.map((s) => s.url) }),
-        new RegExp(`exited with code 2 before taking the package lock.*pid ${process.pid}`));
+        new RegExp(`exited with code 2 before taking the package lock.*pid ${process.pid}`),
+      );
     } finally {
       await held.release();
     }

@@ -14,10 +14,32 @@ import { setAsideTornJsonlTail } from '../../../src/core/runner/tornTail';
 
 function raw(item: string, cond = 'v_8_s224', extra: Partial<RawRecord> = {}): RawRecord {
   return {
-    benchmark: 'B1', item_id: item, condition: cond, status: 'ok', response: 'B', pred: 'B', answer: 'B', correct: 1,
-    usage: { prompt_tokens: 700, completion_tokens: 1 }, latency_s: 0.1234, endpoint: 'http://127.0.0.1:1', ts: new Date().toISOString(),
-    meta: { n_frames_used: 8, frame_indices: [1, 2, 3, 4, 5, 6, 7, 8], timestamps: [0, 1, 2, 3, 4, 5, 6, 7], short_side: 224, width: 398, height: 224,
-      tokens_per_frame: 97, capped: false, capped_ctx: null, n_grid: null, n_max: null, reused_from: null },
+    benchmark: 'B1',
+    item_id: item,
+    condition: cond,
+    status: 'ok',
+    response: 'B',
+    pred: 'B',
+    answer: 'B',
+    correct: 1,
+    usage: { prompt_tokens: 700, completion_tokens: 1 },
+    latency_s: 0.1234,
+    endpoint: 'http://127.0.0.1:1',
+    ts: new Date().toISOString(),
+    meta: {
+      n_frames_used: 8,
+      frame_indices: [1, 2, 3, 4, 5, 6, 7, 8],
+      timestamps: [0, 1, 2, 3, 4, 5, 6, 7],
+      short_side: 224,
+      width: 398,
+      height: 224,
+      tokens_per_frame: 97,
+      capped: false,
+      capped_ctx: null,
+      n_grid: null,
+      n_max: null,
+      reused_from: null,
+    },
     ...extra,
   };
 }
@@ -38,9 +60,31 @@ describe('runner writers and resume', () => {
     const csv = await readResultsCsv(layout.resultsCsv);
     const w = await ResultsWriter.open(layout, csv.header, csv.done);
     await w.write(raw('i1'));
-    await w.write(raw('i2', 'v_fps1_s224', { status: 'NA', response: null, pred: null, correct: null, usage: { prompt_tokens: null, completion_tokens: null },
-      latency_s: null, endpoint: null, meta: { n_frames_used: null, frame_indices: null, timestamps: null, short_side: null, width: null, height: null,
-        tokens_per_frame: null, capped: null, capped_ctx: null, n_grid: null, n_max: null, reused_from: null } }));
+    await w.write(
+      raw('i2', 'v_fps1_s224', {
+        status: 'NA',
+        response: null,
+        pred: null,
+        correct: null,
+        usage: { prompt_tokens: null, completion_tokens: null },
+        latency_s: null,
+        endpoint: null,
+        meta: {
+          n_frames_used: null,
+          frame_indices: null,
+          timestamps: null,
+          short_side: null,
+          width: null,
+          height: null,
+          tokens_per_frame: null,
+          capped: null,
+          capped_ctx: null,
+          n_grid: null,
+          n_max: null,
+          reused_from: null,
+        },
+      }),
+    );
     await w.close();
     const rows = await csvRows(layout);
     assert.deepEqual(rows[0], ['benchmark', 'item_id', 'condition', 'status', 'pred', 'answer', 'correct', 'n_frames', 'prompt_tokens', 'latency_s', 'ts']);
@@ -85,15 +129,24 @@ describe('runner writers and resume', () => {
     await fs.utimes(rawFile, new Date(), new Date(before + 10));
     const res = await resumeResults(layout);
     await res.writer.close();
-    assert.deepEqual(res.report.completed.map((r) => r.item_id), ['i3']);
+    assert.deepEqual(
+      res.report.completed.map((r) => r.item_id),
+      ['i3'],
+    );
     assert.equal(res.report.rawTorn.length, 1);
     assert.ok(res.report.csvTorn);
     assert.equal(await fs.readFile(`${rawFile}.torn`, 'utf8'), torn + '\n');
     assert.match(await fs.readFile(layout.resultsCsvTorn, 'utf8'), /i9/);
     csv = await readResultsCsv(layout.resultsCsv);
     assert.equal(csv.torn, null);
-    assert.deepEqual(['i1', 'i2', 'i3'].map((i) => csv.done.has('B1', i, 'v_8_s224')), [true, true, true]);
-    const rawItems = (await fs.readFile(rawFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l).item_id);
+    assert.deepEqual(
+      ['i1', 'i2', 'i3'].map((i) => csv.done.has('B1', i, 'v_8_s224')),
+      [true, true, true],
+    );
+    const rawItems = (await fs.readFile(rawFile, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).item_id);
     assert.deepEqual(rawItems, ['i1', 'i2', 'i3']);
     // a second resume changes nothing
     const again = await resumeResults(layout);
@@ -102,7 +155,7 @@ describe('runner writers and resume', () => {
     assert.equal((await csvRows(layout)).length, 4);
   });
 
-  it('raw records older than the first fpsweep run (the origin\'s) are never turned into rows', async () => {
+  it("raw records older than the first fpsweep run (the origin's) are never turned into rows", async () => {
     const layout = await tmpPackage();
     const rawFile = layout.rawFile('v_32', 'B1');
     await fs.mkdir(path.dirname(rawFile), { recursive: true });

@@ -2,7 +2,14 @@ import * as assert from 'node:assert/strict';
 import sharp from 'sharp';
 import fc from 'fast-check';
 import {
-  bandBits, BANDS, codeRows, decodeFrameCode, decodeFrameIndex, drawFrame, FrameCodeError, MAX_CODE,
+  bandBits,
+  BANDS,
+  codeRows,
+  decodeFrameCode,
+  decodeFrameIndex,
+  drawFrame,
+  FrameCodeError,
+  MAX_CODE,
   readFrameCodeFromGrey,
 } from '../../../src/core/protocols/fp/sample/frameCode';
 import { resizeDims } from '../../../src/core/protocols/fp/rules';
@@ -40,8 +47,19 @@ describe('sample frame code', () => {
   });
 
   it('reads back index and tag from raw grey frames of every stored shape', () => {
-    for (const [w, h] of [[1280, 720], [960, 720], [720, 1280], [854, 480], [640, 480], [480, 854]]) {
-      for (const code of [{ frameIndex: 0, videoTag: 0 }, { frameIndex: 1023, videoTag: 5 }, { frameIndex: MAX_CODE, videoTag: MAX_CODE }]) {
+    for (const [w, h] of [
+      [1280, 720],
+      [960, 720],
+      [720, 1280],
+      [854, 480],
+      [640, 480],
+      [480, 854],
+    ]) {
+      for (const code of [
+        { frameIndex: 0, videoTag: 0 },
+        { frameIndex: 1023, videoTag: 5 },
+        { frameIndex: MAX_CODE, videoTag: MAX_CODE },
+      ]) {
         assert.deepEqual(readFrameCodeFromGrey(drawFrame(w, h, code), w, h), code, `${w}x${h}`);
       }
     }
@@ -49,22 +67,35 @@ describe('sample frame code', () => {
 
   it('survives resize to 168/224 short side and JPEG q85 (any index, any shape)', async function () {
     this.timeout(60_000);
-    const shapes = [[1280, 720], [960, 720], [720, 1280], [854, 480], [640, 480]] as const;
-    await fc.assert(fc.asyncProperty(
-      fc.integer({ min: 0, max: MAX_CODE }), fc.integer({ min: 0, max: MAX_CODE }),
-      fc.constantFrom(...shapes), fc.constantFrom(168, 224, null),
-      async (frameIndex, videoTag, [w, h], side) => {
-        const jpeg = await toJpeg(drawFrame(w, h, { frameIndex, videoTag }), w, h, side);
-        assert.deepEqual(await decodeFrameCode(jpeg), { frameIndex, videoTag });
-      },
-    ), { numRuns: 60, seed: 11 });
+    const shapes = [
+      [1280, 720],
+      [960, 720],
+      [720, 1280],
+      [854, 480],
+      [640, 480],
+    ] as const;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: MAX_CODE }),
+        fc.integer({ min: 0, max: MAX_CODE }),
+        fc.constantFrom(...shapes),
+        fc.constantFrom(168, 224, null),
+        async (frameIndex, videoTag, [w, h], side) => {
+          const jpeg = await toJpeg(drawFrame(w, h, { frameIndex, videoTag }), w, h, side);
+          assert.deepEqual(await decodeFrameCode(jpeg), { frameIndex, videoTag });
+        },
+      ),
+      { numRuns: 60, seed: 11 },
+    );
   });
 
   it('takes raw RGB pixels as well as encoded images', async () => {
     const w = 299;
     const h = 168;
     const rgb = await sharp(drawFrame(w, h, { frameIndex: 321, videoTag: 3 }), { raw: { width: w, height: h, channels: 1 } })
-      .toColourspace('srgb').raw().toBuffer();
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer();
     assert.equal(rgb.length, w * h * 3);
     assert.equal(await decodeFrameIndex({ data: rgb, width: w, height: h, channels: 3 }), 321);
   });
@@ -76,7 +107,9 @@ describe('sample frame code', () => {
     const raw = { raw: { width: w, height: h, channels: 1 as const } };
     const mirrored = await sharp(frame, raw).flop().png().toBuffer();
     await assert.rejects(decodeFrameIndex(mirrored), FrameCodeError);
-    const grey = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+    const grey = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#808080' } })
+      .jpeg()
+      .toBuffer();
     await assert.rejects(decodeFrameIndex(grey), FrameCodeError);
     const cropped = await sharp(frame, raw).extract({ left: 200, top: 0, width: 1080, height: 720 }).png().toBuffer();
     await assert.rejects(decodeFrameIndex(cropped), FrameCodeError);

@@ -27,7 +27,10 @@ describe('sample plan', () => {
   it('gives unique, plain ids, hashes and video tags, and valid items and manifest rows', () => {
     const plan = planSample(2);
     assert.equal(new Set(plan.videos.map((v) => v.hash)).size, plan.videos.length);
-    assert.deepEqual(plan.videos.map((v) => v.tag), plan.videos.map((_, i) => i));
+    assert.deepEqual(
+      plan.videos.map((v) => v.tag),
+      plan.videos.map((_, i) => i),
+    );
     assert.equal(new Set(plan.items.map((i) => `${i.benchmark}/${i.item_id}`)).size, plan.items.length);
     for (const it of plan.items) itemSchema.parse(it);
     for (const r of plan.manifest) manifestRowSchema.parse(r);

@@ -11,28 +11,29 @@ import { decodeFrameCode } from '../../../src/core/protocols/fp/sample/frameCode
 import { PackageLayout } from '../../../src/core/package/layout';
 import { loadPackage } from '../../../src/core/package/load';
 import { readResultsCsv } from '../../../src/core/package/resultsCsv';
-import {
-  rawRecordSchema, scopeSummarySchema, videoMetaSchema, videosManifestSchema, type VideoMeta,
-} from '../../../src/core/package/schemas';
+import { rawRecordSchema, scopeSummarySchema, videoMetaSchema, videosManifestSchema, type VideoMeta } from '../../../src/core/package/schemas';
 import { buildPromptText, parseCondition, planFrames, predictContextRefusal, resizeDims } from '../../../src/core/protocols/fp/rules';
 
 const execa = () => import('execa').then((m) => m.execa);
 
 /** ffprobe's own account of the frames' presentation times (independent of the generator's probe). */
 async function ffprobeFrameTimes(file: string): Promise<number[]> {
-  const { stdout } = await (await execa())('ffprobe', [
-    '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'frame=pts_time', '-of', 'csv=p=0', file,
-  ]);
-  return stdout.split('\n').map((l) => l.replace(/,+$/, '').trim()).filter(Boolean).map(Number);
+  const { stdout } = await (await execa())('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'frame=pts_time', '-of', 'csv=p=0', file]);
+  return stdout
+    .split('\n')
+    .map((l) => l.replace(/,+$/, '').trim())
+    .filter(Boolean)
+    .map(Number);
 }
 
 /** Decodes the given stored frames (by decode order, no rate conversion) as raw RGB. */
 async function extractFrames(file: string, width: number, height: number, indices: number[]): Promise<Buffer[]> {
   const select = indices.map((k) => `eq(n\\,${k})`).join('+');
-  const { stdout } = await (await execa())('ffmpeg', [
-    '-v', 'error', '-i', file, '-vf', `select='${select}'`, '-fps_mode', 'passthrough',
-    '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
-  ], { encoding: 'buffer' });
+  const { stdout } = await (
+    await execa()
+  )('ffmpeg', ['-v', 'error', '-i', file, '-vf', `select='${select}'`, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], {
+    encoding: 'buffer',
+  });
   const size = width * height * 3;
   const buf = Buffer.from(stdout);
   assert.equal(buf.length, size * indices.length, 'one frame out per index asked');
@@ -77,13 +78,22 @@ describe('fpsweep sample: the package', function () {
     assert.ok(v.some((x) => x.storedShortSide === 480) && v.some((x) => x.storedShortSide === 720));
     assert.ok(v.some((x) => x.tooShort) && v.some((x) => x.lateStart) && v.some((x) => x.vfr));
     assert.ok(v.filter((x) => x.long).length >= 2);
-    assert.ok(v.some((x) => x.uses.length > 1), 'one video serves two benchmarks');
-    assert.ok(v.some((x) => x.square && x.long), 'a long square video (context refusal at fps2)');
+    assert.ok(
+      v.some((x) => x.uses.length > 1),
+      'one video serves two benchmarks',
+    );
+    assert.ok(
+      v.some((x) => x.square && x.long),
+      'a long square video (context refusal at fps2)',
+    );
     for (const bench of plan.benchmarks) {
       const items = plan.items.filter((i) => i.benchmark === bench && i.hash);
       const perVideo = new Map<string, number>();
       for (const i of items) perVideo.set(i.hash!, (perVideo.get(i.hash!) ?? 0) + 1);
-      assert.ok([...perVideo.values()].some((n) => n >= 2), `${bench}: several questions per video`);
+      assert.ok(
+        [...perVideo.values()].some((n) => n >= 2),
+        `${bench}: several questions per video`,
+      );
     }
   });
 
@@ -106,7 +116,10 @@ describe('fpsweep sample: the package', function () {
     const noRow = plan.items.filter((i) => i.missing === 'no_manifest_row');
     const noFolder = plan.items.filter((i) => i.missing === 'no_folder');
     assert.ok(noRow.length >= 1 && noFolder.length >= 1);
-    const manifest = (await fs.readFile(layout.manifest, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const manifest = (await fs.readFile(layout.manifest, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     for (const i of noRow) assert.ok(!manifest.some((r) => r.benchmark === i.benchmark && r.video_id === i.video_id));
     for (const i of noFolder) {
       const row = manifest.find((r) => r.benchmark === i.benchmark && r.video_id === i.video_id);
@@ -117,7 +130,7 @@ describe('fpsweep sample: the package', function () {
     assert.deepEqual(folders, plan.videos.map((v) => v.hash).sort());
   });
 
-  it('writes meta.json from the stored frames: timestamps equal ffprobe\'s, sizes and flags per SPEC §1', async function () {
+  it("writes meta.json from the stored frames: timestamps equal ffprobe's, sizes and flags per SPEC §1", async function () {
     for (const v of sample.plan.videos) {
       const meta = await readMeta(layout, v.hash);
       const times = await ffprobeFrameTimes(layout.videoFile(v.hash));
@@ -150,8 +163,15 @@ describe('fpsweep sample: the package', function () {
       else assert.deepEqual(capped, [false, false, false, false], v.hash);
       // What a 65,536-token server would refuse (SPEC §2.5): only fps2 of the long square video.
       const prompt = buildPromptText('Q?', ['a', 'b', 'c', 'd']);
-      const refused = plans.map((p) => p.status === 'send'
-        && predictContextRefusal(p.indices.map(() => ({ width: p.width!, height: p.height! })), prompt, 65536));
+      const refused = plans.map(
+        (p) =>
+          p.status === 'send' &&
+          predictContextRefusal(
+            p.indices.map(() => ({ width: p.width!, height: p.height! })),
+            prompt,
+            65536,
+          ),
+      );
       assert.deepEqual(refused, [false, false, false, v.long && v.square], v.hash);
     }
     for (const v of sample.plan.videos.filter((x) => x.uses.some((u) => u.benchmark === 'MVBench'))) assert.ok(!v.long);
@@ -163,7 +183,7 @@ describe('fpsweep sample: the package', function () {
     }
   });
 
-  it('shows each stored frame\'s own index and video tag, also after resize to 168 px and JPEG q85', async function () {
+  it("shows each stored frame's own index and video tag, also after resize to 168 px and JPEG q85", async function () {
     const picks = sample.plan.videos.filter((v) => v.vfr || v.lateStart || v.storedShortSide === 480 || v.height > v.width);
     for (const v of picks) {
       const indices = [...new Set([0, 1, Math.floor(v.nFrames / 3), v.nFrames - 2, v.nFrames - 1])];
@@ -174,7 +194,8 @@ describe('fpsweep sample: the package', function () {
         const d = resizeDims(v.width, v.height, 168);
         const jpeg = await sharp(frames[i], { raw: { width: v.width, height: v.height, channels: 3 } })
           .resize(d.width, d.height, { kernel: 'lanczos3', fit: 'fill' })
-          .jpeg({ quality: 85, chromaSubsampling: '4:2:0' }).toBuffer();
+          .jpeg({ quality: 85, chromaSubsampling: '4:2:0' })
+          .toBuffer();
         assert.equal(Math.min(d.width, d.height), 168);
         assert.deepEqual(await decodeFrameCode(jpeg), { frameIndex: indices[i], videoTag: v.tag }, `${v.hash} frame ${indices[i]} at 168`);
       }
@@ -190,7 +211,12 @@ describe('fpsweep sample: the package', function () {
       const bytes = await fs.readFile(layout.shardFile(s.file));
       assert.equal(bytes.length, s.bytes, s.file);
       assert.equal(createHash('sha256').update(bytes).digest('hex'), s.sha256, s.file);
-      await tar.list({ file: layout.shardFile(s.file), onReadEntry: (e) => { entries.push(e.path); } });
+      await tar.list({
+        file: layout.shardFile(s.file),
+        onReadEntry: (e) => {
+          entries.push(e.path);
+        },
+      });
     }
     const expected = sample.plan.videos.flatMap((v) => [`${v.hash}/video.mp4`, `${v.hash}/meta.json`]);
     assert.deepEqual([...entries].sort(), [...expected].sort());
@@ -239,8 +265,10 @@ describe('fpsweep sample: the package', function () {
           assert.equal(raw.answer, item.answer);
           assert.equal(raw.correct, raw.pred === raw.answer ? 1 : 0);
           const row = csvRow.get(`${bench}/${raw.item_id}/${cond}`)!;
-          assert.deepEqual([row[3], row[4], row[5], row[6], row[7], row[8], row[10]],
-            ['ok', raw.pred, raw.answer, String(raw.correct), String(raw.meta.n_frames_used), String(raw.usage.prompt_tokens), raw.ts]);
+          assert.deepEqual(
+            [row[3], row[4], row[5], row[6], row[7], row[8], row[10]],
+            ['ok', raw.pred, raw.answer, String(raw.correct), String(raw.meta.n_frames_used), String(raw.usage.prompt_tokens), raw.ts],
+          );
           if (cond !== 'v_blind') {
             const want = planFrames(parseCondition(cond), await readMeta(layout, item.hash!));
             assert.ok(want.status === 'send');
@@ -255,8 +283,11 @@ describe('fpsweep sample: the package', function () {
     assert.equal(raws, sample.plan.existing.length);
     // The reuse rule has v_32 rows of stored-480 videos to copy from.
     const hash480 = new Set(sample.plan.videos.filter((v) => v.storedShortSide === 480).map((v) => v.hash));
-    assert.ok(sample.plan.existing.some((r) => r.condition === 'v_32'
-      && hash480.has(sample.plan.items.find((i) => i.item_id === r.item_id && i.benchmark === r.benchmark)!.hash!)));
+    assert.ok(
+      sample.plan.existing.some(
+        (r) => r.condition === 'v_32' && hash480.has(sample.plan.items.find((i) => i.item_id === r.item_id && i.benchmark === r.benchmark)!.hash!),
+      ),
+    );
     // An item without a video that is already done (its v_blind row exists).
     assert.ok(sample.plan.existing.some((r) => sample.plan.items.find((i) => i.item_id === r.item_id && i.benchmark === r.benchmark)!.missing));
   });

@@ -36,15 +36,24 @@ describe('launcher', function () {
     const basePort = await freePortBase(2);
     const logLines: string[] = [];
     const fleet = await launchServers({
-      layout, gpus: [0, 1], maxSeqs: 4, gpuUtil: 0.85, vllmBin: FAKE_VLLM, basePort, ...FAST,
+      layout,
+      gpus: [0, 1],
+      maxSeqs: 4,
+      gpuUtil: 0.85,
+      vllmBin: FAKE_VLLM,
+      basePort,
+      ...FAST,
       env: { FPSWEEP_STANDIN_FAULTS: 'startupDelayMs=700' },
       log: (l) => logLines.push(l),
     });
     try {
-      assert.deepEqual(fleet.handles.map((h) => [h.id, h.url, h.state]), [
-        ['gpu0', `http://127.0.0.1:${basePort}`, 'up'],
-        ['gpu1', `http://127.0.0.1:${basePort + 1}`, 'up'],
-      ]);
+      assert.deepEqual(
+        fleet.handles.map((h) => [h.id, h.url, h.state]),
+        [
+          ['gpu0', `http://127.0.0.1:${basePort}`, 'up'],
+          ['gpu1', `http://127.0.0.1:${basePort + 1}`, 'up'],
+        ],
+      );
       const keys = fleet.handles.map((h) => h.apiKey!);
       assert.ok(keys[0].length >= 32 && keys[0] !== keys[1], 'a fresh random key per server');
       const params = fs.readFileSync(layout.launchParams, 'utf8');
@@ -85,7 +94,13 @@ describe('launcher', function () {
     const t0 = Date.now();
     await assert.rejects(
       launchServers({
-        layout, gpus: [0, 1], maxSeqs: 32, gpuUtil: 0.85, vllmBin: FAKE_VLLM, basePort, ...FAST,
+        layout,
+        gpus: [0, 1],
+        maxSeqs: 32,
+        gpuUtil: 0.85,
+        vllmBin: FAKE_VLLM,
+        basePort,
+        ...FAST,
         // GPU 1 is the small one; GPU 0 is still loading (60 s) and must be stopped at once too.
         env: { FPSWEEP_STANDIN_FAULTS_0: 'startupDelayMs=60000', FPSWEEP_STANDIN_FAULTS_1: 'kvCacheTokens=40000,startupDelayMs=300' },
       }),
@@ -109,7 +124,14 @@ describe('launcher', function () {
     const basePort = await freePortBase(1);
     const events: ServerStateEvent[] = [];
     const fleet = await launchServers({
-      layout, gpus: [0], maxSeqs: 8, gpuUtil: 0.85, vllmBin: FAKE_VLLM, basePort, ...FAST, maxRestarts: 2,
+      layout,
+      gpus: [0],
+      maxSeqs: 8,
+      gpuUtil: 0.85,
+      vllmBin: FAKE_VLLM,
+      basePort,
+      ...FAST,
+      maxRestarts: 2,
       env: {
         FPSWEEP_STANDIN_FAULTS: 'crashAfter=2,crashOom=1',
         FPSWEEP_STANDIN_CRASH_ONCE_FILE: path.join(layout.root, 'crashed-once'),
@@ -151,7 +173,14 @@ describe('launcher', function () {
     const basePort = await freePortBase(1);
     const events: ServerStateEvent[] = [];
     const fleet = await launchServers({
-      layout, gpus: [0], maxSeqs: 8, gpuUtil: 0.85, vllmBin: FAKE_VLLM, basePort, ...FAST, maxRestarts: 0,
+      layout,
+      gpus: [0],
+      maxSeqs: 8,
+      gpuUtil: 0.85,
+      vllmBin: FAKE_VLLM,
+      basePort,
+      ...FAST,
+      maxRestarts: 0,
     });
     fleet.on('state', (e) => events.push(e));
     try {
@@ -162,7 +191,12 @@ describe('launcher', function () {
       assert.equal(down.final, true, 'a launched server that used up its restarts is down for good');
     } finally {
       const pid = fleet.handles[0].pid;
-      if (pid) try { process.kill(pid, 'SIGCONT'); } catch { /* gone */ }
+      if (pid)
+        try {
+          process.kill(pid, 'SIGCONT');
+        } catch {
+          /* gone */
+        }
       await fleet.stop();
     }
   });
@@ -173,10 +207,13 @@ describe('launcher', function () {
     const fleet = await useEndpoints([s.url, 'http://127.0.0.1:9'], { apiKey: 'remote-key', ...FAST });
     fleet.on('state', (e) => events.push(e));
     try {
-      assert.deepEqual(fleet.handles.map((h) => [h.url, h.state, h.launchLine]), [
-        [s.url, 'up', null],
-        ['http://127.0.0.1:9', 'down', null],
-      ]);
+      assert.deepEqual(
+        fleet.handles.map((h) => [h.url, h.state, h.launchLine]),
+        [
+          [s.url, 'up', null],
+          ['http://127.0.0.1:9', 'down', null],
+        ],
+      );
       const c = new VllmClient({ url: fleet.handles[0].url, apiKey: fleet.handles[0].apiKey }, { maxRetries: 0 });
       const r = await c.chat(buildChatRequest({ model: 'given', promptText: 'q', images: [] }));
       await c.close();
@@ -205,7 +242,10 @@ describe('launcher', function () {
       assert.ok(r.exitCode === 0 || r.signal !== undefined, 'the leftover was stopped (it exits 0 on SIGTERM)');
       assert.match(lines.join('\n'), new RegExp(`stopped gpu0 \\(pid ${orphan.pid}, port ${basePort}\\) left running by an earlier run`));
       assert.equal(fleet.handles[0].state, 'up');
-      assert.deepEqual(readServerRecords(layout).map((x) => [x.id, x.pid, x.port]), [['gpu0', fleet.handles[0].pid, basePort]]);
+      assert.deepEqual(
+        readServerRecords(layout).map((x) => [x.id, x.pid, x.port]),
+        [['gpu0', fleet.handles[0].pid, basePort]],
+      );
     } finally {
       await fleet.stop();
     }

@@ -27,10 +27,12 @@ describe('stand-in vLLM', function () {
     media = tmpDir('media');
     inspect = path.join(tmpDir('inspect'), 'requests.jsonl');
     imagesDir = tmpDir('inspect-images');
-    s = await startStandin(
-      ['--max-model-len', '3000', '--limit-mm-per-prompt', '{"image": 3}', '--max-num-seqs', '2', '--allowed-local-media-path', media],
-      { VLLM_API_KEY: KEY, FPSWEEP_STANDIN_INSPECT: inspect, FPSWEEP_STANDIN_INSPECT_IMAGES: imagesDir, FPSWEEP_STANDIN_LATENCY: 'a=0.005,b=0' },
-    );
+    s = await startStandin(['--max-model-len', '3000', '--limit-mm-per-prompt', '{"image": 3}', '--max-num-seqs', '2', '--allowed-local-media-path', media], {
+      VLLM_API_KEY: KEY,
+      FPSWEEP_STANDIN_INSPECT: inspect,
+      FPSWEEP_STANDIN_INSPECT_IMAGES: imagesDir,
+      FPSWEEP_STANDIN_LATENCY: 'a=0.005,b=0',
+    });
     client = new VllmClient({ url: s.url, apiKey: KEY }, { maxRetries: 2, baseDelayMs: 5 });
   });
   after(async () => {
@@ -67,13 +69,27 @@ describe('stand-in vLLM', function () {
     const before = readJsonl(inspect).length;
     const r = await client.chat(buildChatRequest({ model: MODEL, promptText: prompt, images: frames.map((jpeg) => ({ jpeg })) }));
     assert.ok(r.ok, JSON.stringify(r));
-    const expected = predictPromptTokens([{ width: 398, height: 224 }, { width: 224, height: 224 }], prompt);
+    const expected = predictPromptTokens(
+      [
+        { width: 398, height: 224 },
+        { width: 224, height: 224 },
+      ],
+      prompt,
+    );
     assert.equal(r.usage.prompt_tokens, expected);
     assert.equal(r.usage.total_tokens, expected + r.usage.completion_tokens);
     assert.match(r.text, /^(\(?[ABC]\)?\.?|The answer is [ABC]\.|Unclear from the frames\.)$/);
-    const rec = readJsonl<{ images: Array<{ width: number; height: number; sha1: string }>; prompt_text: string; temperature: number; max_tokens: number }>(inspect).slice(before);
+    const rec = readJsonl<{ images: Array<{ width: number; height: number; sha1: string }>; prompt_text: string; temperature: number; max_tokens: number }>(
+      inspect,
+    ).slice(before);
     assert.equal(rec.length, 1);
-    assert.deepEqual(rec[0].images.map((i) => [i.width, i.height]), [[398, 224], [224, 224]]);
+    assert.deepEqual(
+      rec[0].images.map((i) => [i.width, i.height]),
+      [
+        [398, 224],
+        [224, 224],
+      ],
+    );
     // The pixels that arrived can be read back, in order.
     for (const [k, img] of rec[0].images.entries()) {
       assert.deepEqual(fs.readFileSync(path.join(imagesDir, `${img.sha1}.jpg`)), frames[k]);
@@ -113,7 +129,10 @@ describe('stand-in vLLM', function () {
     assert.equal(r.kind, 'context');
     assert.equal(r.attempts, 1);
     assert.equal(r.status, 400);
-    const tokens = predictPromptTokens([0, 1, 2].map(() => ({ width: 1600, height: 900 })), 'q');
+    const tokens = predictPromptTokens(
+      [0, 1, 2].map(() => ({ width: 1600, height: 900 })),
+      'q',
+    );
     assert.equal(qwenImageTokens(1600, 900), 1402);
     assert.match(r.message, new RegExp(`^The decoder prompt \\(length ${tokens}\\) is longer than the maximum model length of 3000\\.`));
     assert.equal(readJsonl(inspect).length - before, 1, 'a context refusal is never resent');
@@ -133,7 +152,9 @@ describe('stand-in vLLM', function () {
       assert.ok(!bad.ok && bad.kind === 'request' && bad.status === 400);
       assert.match(bad.message, /must be a subpath of `--allowed-local-media-path`/);
     }
-    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: 'red' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: 'red' } })
+      .png()
+      .toBuffer();
     const notJpeg = await client.chat(buildChatRequest({ model: MODEL, promptText: 'q', images: [{ jpeg: png }] }));
     assert.ok(!notJpeg.ok && notJpeg.status === 400 && /JPEG/.test(notJpeg.message));
     const garbage = await client.chat(buildChatRequest({ model: MODEL, promptText: 'q', images: [{ jpeg: Buffer.from('not an image') }] }));
@@ -229,14 +250,23 @@ describe('stand-in vLLM scheduling, cache and faults', function () {
       const tooMany = await client.chat(buildChatRequest({ model: MODEL, promptText: prompt, images: Array.from({ length: 1025 }, () => ({ jpeg })) }));
       assert.ok(!tooMany.ok && tooMany.kind === 'request' && /At most 1024 image\(s\)/.test(tooMany.message));
       const r = await client.chat(buildChatRequest({ model: MODEL, promptText: prompt, images: Array.from({ length: 1024 }, () => ({ jpeg })) }));
-      const tokens = predictPromptTokens(Array.from({ length: 1024 }, () => ({ width: 224, height: 224 })), prompt);
+      const tokens = predictPromptTokens(
+        Array.from({ length: 1024 }, () => ({ width: 224, height: 224 })),
+        prompt,
+      );
       assert.ok(tokens > 65536 && 1024 * 66 === 67584);
       assert.ok(!r.ok && r.kind === 'context' && r.attempts === 1, JSON.stringify(r).slice(0, 300));
       assert.match(r.message, new RegExp(`decoder prompt \\(length ${tokens}\\) is longer than the maximum model length of 65536`));
       // 980 frames (64,680 image tokens + the text) fit and are answered.
       const fits = await client.chat(buildChatRequest({ model: MODEL, promptText: prompt, images: Array.from({ length: 980 }, () => ({ jpeg })) }));
       assert.ok(fits.ok, JSON.stringify(fits).slice(0, 300));
-      assert.equal(fits.usage.prompt_tokens, predictPromptTokens(Array.from({ length: 980 }, () => ({ width: 224, height: 224 })), prompt));
+      assert.equal(
+        fits.usage.prompt_tokens,
+        predictPromptTokens(
+          Array.from({ length: 980 }, () => ({ width: 224, height: 224 })),
+          prompt,
+        ),
+      );
     } finally {
       await client.close();
       await s.stop();
@@ -290,7 +320,10 @@ describe('stand-in vLLM scheduling, cache and faults', function () {
       env: { FPSWEEP_STANDIN_FAULTS: 'kvCacheTokens=40000' },
     });
     assert.equal(r.exitCode, 1);
-    assert.match(String(r.stderr), /To serve at least one request with the models's max seq len \(65536\), \(9\.00 GiB KV cache is needed, which is larger than the available KV cache memory/);
+    assert.match(
+      String(r.stderr),
+      /To serve at least one request with the models's max seq len \(65536\), \(9\.00 GiB KV cache is needed, which is larger than the available KV cache memory/,
+    );
     assert.match(String(r.stderr), /the estimated maximum model length is 40000/);
   });
 });

@@ -35,8 +35,21 @@ async function post(url: string, body: unknown): Promise<{ status: number; json:
 function targetBody(fileUrl: string, prompt = 'List the events.', useAudio: boolean | null = true) {
   return {
     model: TARGET,
-    messages: [{ role: 'user', content: [{ type: 'video_url', video_url: { url: fileUrl } }, { type: 'text', text: prompt }] }],
-    temperature: 0, top_p: 1, top_k: 20, repetition_penalty: 1, max_tokens: 8192, seed: 1234,
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'video_url', video_url: { url: fileUrl } },
+          { type: 'text', text: prompt },
+        ],
+      },
+    ],
+    temperature: 0,
+    top_p: 1,
+    top_k: 20,
+    repetition_penalty: 1,
+    max_tokens: 8192,
+    seed: 1234,
     ...(useAudio === null ? {} : { mm_processor_kwargs: { use_audio_in_video: useAudio } }),
   };
 }
@@ -57,10 +70,29 @@ describe('stand-in vLLM as the AVTime target', function () {
     media = tmpDir('avmedia');
     withAudio = path.join(media, 'tone.mp4');
     silent = path.join(media, 'silent.mp4');
-    await ffmpeg(['-f', 'lavfi', '-i', 'color=c=red:s=64x48:d=2', '-f', 'lavfi', '-i', 'sine=f=440:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest', withAudio]);
+    await ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=red:s=64x48:d=2',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=f=440:d=2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-c:a',
+      'aac',
+      '-shortest',
+      withAudio,
+    ]);
     await ffmpeg(['-f', 'lavfi', '-i', 'color=c=blue:s=64x48:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', silent]);
     fs.writeFileSync(path.join(media, 'fake.mp4'), 'not a video at all');
-    s = await startStandin(['--served-model-name', TARGET, '--tensor-parallel-size', '4', '--allowed-local-media-path', media], { FPSWEEP_STANDIN_LATENCY: 'a=0,b=0' });
+    s = await startStandin(['--served-model-name', TARGET, '--tensor-parallel-size', '4', '--allowed-local-media-path', media], {
+      FPSWEEP_STANDIN_LATENCY: 'a=0,b=0',
+    });
   });
   after(async () => {
     await s?.stop();

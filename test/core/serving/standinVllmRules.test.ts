@@ -73,7 +73,10 @@ describe('stand-in vLLM: rules from vLLM 0.11', function () {
   it('answers a prompt of exactly --max-model-len tokens with one token, and refuses one token more (engine/processor.py, sched/utils.py)', async () => {
     const jpeg = await makeJpeg(320, 240, 7);
     const L = predictPromptTokens([{ width: 320, height: 240 }], 'q');
-    for (const [maxModelLen, expect] of [[L, 'one token'], [L - 1, 'refused']] as const) {
+    for (const [maxModelLen, expect] of [
+      [L, 'one token'],
+      [L - 1, 'refused'],
+    ] as const) {
       const s = await startStandin(['--max-model-len', String(maxModelLen)], {});
       const c = new VllmClient({ url: s.url, apiKey: null }, { maxRetries: 0 });
       try {

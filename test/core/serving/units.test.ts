@@ -68,14 +68,21 @@ describe('serving units', () => {
     assert.equal(parseVllmMetrics(text).running, 12);
     const c = { ...newCounters(), promptTokens: 1234, prefixQueries: 1234, prefixHits: 1200 };
     assert.deepEqual(parseVllmMetrics(renderMetrics('Qwen/Qwen3-VL-8B-Instruct', 4, 9, c, 1.7e9), 'Qwen/Qwen3-VL-8B-Instruct'), {
-      running: 4, waiting: 9, promptTokens: 1234, prefixQueries: 1234, prefixHits: 1200,
+      running: 4,
+      waiting: 9,
+      promptTokens: 1234,
+      prefixQueries: 1234,
+      prefixHits: 1200,
     });
   });
 
   it('chooses GPUs from nvidia-smi, NGPU, or one with a warning', async () => {
     assert.deepEqual(await chooseGpus(undefined, async () => [0, 1, 2, 3]), { gpus: [0, 1, 2, 3], warning: null });
     assert.deepEqual(await chooseGpus(2, async () => [0, 1, 2, 3]), { gpus: [0, 1], warning: null });
-    await assert.rejects(chooseGpus(5, async () => [0, 1]), /NGPU=5 but nvidia-smi lists 2/);
+    await assert.rejects(
+      chooseGpus(5, async () => [0, 1]),
+      /NGPU=5 but nvidia-smi lists 2/,
+    );
     assert.deepEqual(await chooseGpus(3, async () => null), { gpus: [0, 1, 2], warning: null });
     const one = await chooseGpus(undefined, async () => null);
     assert.deepEqual(one.gpus, [0]);
@@ -84,7 +91,21 @@ describe('serving units', () => {
 
   it('parses `serve` flags like vLLM argparse', () => {
     const a = parseServeArgs(
-      ['serve', 'Qwen/X', '--max-model-len', '65536', '--limit-mm-per-prompt', '{"image": 1024}', '--max-num-seqs=8', '--gpu-memory-utilization', '0.85', '--port', '8011', '--host', '127.0.0.1'],
+      [
+        'serve',
+        'Qwen/X',
+        '--max-model-len',
+        '65536',
+        '--limit-mm-per-prompt',
+        '{"image": 1024}',
+        '--max-num-seqs=8',
+        '--gpu-memory-utilization',
+        '0.85',
+        '--port',
+        '8011',
+        '--host',
+        '127.0.0.1',
+      ],
       { VLLM_API_KEY: 'from-env' },
     );
     assert.equal(a.maxModelLen, 65536);
@@ -93,14 +114,22 @@ describe('serving units', () => {
     assert.equal(a.apiKey, 'from-env');
     assert.equal(a.servedModelName, 'Qwen/X');
     assert.equal(parseServeArgs(['serve', 'm', '--api-key', 'flag'], { VLLM_API_KEY: 'env' }).apiKey, 'flag');
-    assert.throws(() => parseServeArgs(['serve', 'm', '--port', 'x'], {}), (e: Error) => e instanceof ArgError && /invalid int value: 'x'/.test(e.message));
+    assert.throws(
+      () => parseServeArgs(['serve', 'm', '--port', 'x'], {}),
+      (e: Error) => e instanceof ArgError && /invalid int value: 'x'/.test(e.message),
+    );
     assert.throws(() => parseServeArgs(['serve', 'm', '--limit-mm-per-prompt', '{image: 3}'], {}), /invalid loads value/);
     assert.throws(() => parseServeArgs(['serve', 'm', '--max-model-len'], {}), /expected one argument/);
     assert.throws(() => parseServeArgs(['serve'], {}), /required: model_tag/);
   });
 
   it('reads stand-in knobs, scoped per GPU, and rejects malformed ones', () => {
-    const env = readStandinEnv({ FPSWEEP_STANDIN_LATENCY: 'a=0.05,b=0.00002', FPSWEEP_STANDIN_FAULTS: 'status503Every=7', FPSWEEP_STANDIN_FAULTS_1: 'crashAfter=50', CUDA_VISIBLE_DEVICES: '1' });
+    const env = readStandinEnv({
+      FPSWEEP_STANDIN_LATENCY: 'a=0.05,b=0.00002',
+      FPSWEEP_STANDIN_FAULTS: 'status503Every=7',
+      FPSWEEP_STANDIN_FAULTS_1: 'crashAfter=50',
+      CUDA_VISIBLE_DEVICES: '1',
+    });
     assert.equal(env.latency.a, 0.05);
     assert.equal(env.latency.b, 0.00002);
     assert.equal(env.faults.crashAfter, 50);
@@ -179,11 +208,20 @@ describe('serving units', () => {
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
     const ok = (res: http.ServerResponse) =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content: 'B' }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 } }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          choices: [{ message: { content: 'B' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 },
+        }),
+      );
     const c = new VllmClient({ url, apiKey: 'k' }, { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 1_000 });
     const body = buildChatRequest({ model: 'm', promptText: 'q', images: [] });
     try {
-      script.push((res) => res.writeHead(429, { 'retry-after': '0.3' }).end('{}'), (res) => res.destroy(), ok);
+      script.push(
+        (res) => res.writeHead(429, { 'retry-after': '0.3' }).end('{}'),
+        (res) => res.destroy(),
+        ok,
+      );
       const t0 = performance.now();
       const r = await c.chat(body);
       assert.ok(r.ok && r.attempts === 3 && r.text === 'B' && r.usage.total_tokens === 11, JSON.stringify(r));
@@ -222,7 +260,9 @@ describe('serving units', () => {
     const short = Array.from({ length: 4 }, () => engine.run({ workS: 0.05, fixedS: 0 }));
     const long = engine.run({ workS: 0.5, fixedS: 0 });
     // Block the event loop for 0.5 s: the short jobs ran out at 0.25 s, their timer fires late.
-    while (performance.now() - t0 < 500) { /* busy host */ }
+    while (performance.now() - t0 < 500) {
+      /* busy host */
+    }
     await Promise.all(short);
     await long;
     const total = (performance.now() - t0) / 1000;
@@ -235,7 +275,10 @@ describe('serving units', () => {
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'standin-files-'));
     try {
       const f = path.join(dir, 'a.jpg');
-      const jpeg = (r: number) => sharp({ create: { width: 64, height: 48, channels: 3, background: { r, g: 0, b: 0 } } }).jpeg({ quality: 85 }).toBuffer();
+      const jpeg = (r: number) =>
+        sharp({ create: { width: 64, height: 48, channels: 3, background: { r, g: 0, b: 0 } } })
+          .jpeg({ quality: 85 })
+          .toBuffer();
       const first = await jpeg(10);
       await fsp.writeFile(f, first);
       const url = pathToFileURL(f).href;
@@ -257,7 +300,7 @@ describe('serving units', () => {
     }
   });
 
-  it('stand-in: reads a JPEG\'s size from its frame header like sharp, and nothing else', async () => {
+  it("stand-in: reads a JPEG's size from its frame header like sharp, and nothing else", async () => {
     const img = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: { r: 9, g: 99, b: 199 } } });
     const cases = [
       await img(398, 224).jpeg({ quality: 85 }).toBuffer(),
@@ -273,7 +316,7 @@ describe('serving units', () => {
     assert.equal(jpegHeader(cases[0].subarray(0, 40)), null);
   });
 
-  it('stand-in engine in vLLM\'s order: prefills finish one after another in admission order', async () => {
+  it("stand-in engine in vLLM's order: prefills finish one after another in admission order", async () => {
     const engine = new Engine(8, 'fcfs');
     const t0 = performance.now();
     const ends: number[] = [];

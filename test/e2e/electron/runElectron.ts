@@ -13,7 +13,14 @@ const REPO = path.resolve(__dirname, '..', '..', '..');
 
 async function main(): Promise<void> {
   const out = path.join(REPO, 'out', 'e2e-electron');
-  await build({ entryPoints: [path.join(__dirname, 'suite.ts')], bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], outfile: path.join(out, 'suite.js') });
+  await build({
+    entryPoints: [path.join(__dirname, 'suite.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+    outfile: path.join(out, 'suite.js'),
+  });
   const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-electron-'));
   execFileSync(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'sample', '--out', pkg], { stdio: 'inherit' });
   const code = await runTests({

@@ -41,8 +41,12 @@ export function formatAvtimeView(v: AvtimeRunView): string {
   const lines = [
     `AVTime run ${v.runId}: ${v.state}${v.live ? ' (worker alive)' : ''}${v.canonical === false ? ', NON-CANONICAL' : ''} · ${v.outputRoot}`,
     ...v.stages.map((s) => `  ${s.name.padEnd(9)} ${s.state.padEnd(8)} ${count(s.done, s.todo, s.failed)}`),
-    ...v.shards.map((s) => `    shard ${s.shard}  ${s.state.padEnd(8)} ${s.written}/${s.expected} written, ${s.failed} failed${s.endpoint ? ` (${s.endpoint})` : ''}`),
-    ...v.passes.map((p) => `    judge pass ${p.pass}${p.maxTokens ? ` (${p.maxTokens} tokens)` : ''} ${p.state.padEnd(8)} ${p.done}/${p.requests} valid, ${p.failed} failed`),
+    ...v.shards.map(
+      (s) => `    shard ${s.shard}  ${s.state.padEnd(8)} ${s.written}/${s.expected} written, ${s.failed} failed${s.endpoint ? ` (${s.endpoint})` : ''}`,
+    ),
+    ...v.passes.map(
+      (p) => `    judge pass ${p.pass}${p.maxTokens ? ` (${p.maxTokens} tokens)` : ''} ${p.state.padEnd(8)} ${p.done}/${p.requests} valid, ${p.failed} failed`,
+    ),
   ];
   if (v.scores) lines.push(`  scores: ${SCORE_KEYS.map((k) => `${k} ${v.scores![k].toFixed(4)}`).join(' ')}`);
   if (v.summary) lines.push(`  last: ${v.summary}`);

@@ -22,9 +22,23 @@ export function avtimeSnapshot(v: AvtimeRunView): ProgressSnapshot<AvtimeRunView
     failed: s.failed,
     rows:
       s.name === 'infer'
-        ? v.shards.map((x) => ({ key: `shard${x.shard}`, label: `shard ${x.shard}`, state: x.state, done: x.written, todo: Math.max(0, x.expected - x.written - x.failed), failed: x.failed }))
+        ? v.shards.map((x) => ({
+            key: `shard${x.shard}`,
+            label: `shard ${x.shard}`,
+            state: x.state,
+            done: x.written,
+            todo: Math.max(0, x.expected - x.written - x.failed),
+            failed: x.failed,
+          }))
         : s.name === 'judge'
-          ? v.passes.map((p) => ({ key: `pass${p.pass}`, label: `pass ${p.pass}`, state: p.state, done: p.done, todo: Math.max(0, p.requests - p.done - p.failed), failed: p.failed }))
+          ? v.passes.map((p) => ({
+              key: `pass${p.pass}`,
+              label: `pass ${p.pass}`,
+              state: p.state,
+              done: p.done,
+              todo: Math.max(0, p.requests - p.done - p.failed),
+              failed: p.failed,
+            }))
           : [],
   }));
   return { protocol: 'avtime', root: v.outputRoot, runId: v.runId, live: v.live, state: v.state, summary: v.summary, groups, detail: v };
@@ -49,4 +63,3 @@ export const avtimeProtocol: RunProtocol<AvtimeJob, AvtimeRunView, AvtimeReport>
     return avtimeReport(await loadAvtimeRun(root));
   },
 };
-

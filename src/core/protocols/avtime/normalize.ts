@@ -44,8 +44,7 @@ export interface NormalizeStats {
 }
 
 export type NormalizeOutcome =
-  | { kind: 'ok'; prediction: Prediction; stats: NormalizeStats }
-  | { kind: 'failure'; failure: PredictionFailure; stats: NormalizeStats };
+  { kind: 'ok'; prediction: Prediction; stats: NormalizeStats } | { kind: 'failure'; failure: PredictionFailure; stats: NormalizeStats };
 
 export function normalizePrediction(input: RawPredictionInput): NormalizeOutcome {
   const { id, video_id, duration_ms, response } = input;
@@ -77,7 +76,12 @@ export const NORMALIZATION_RULES = {
   protocol: PROTOCOL_NAME,
   event_line: '^From ([0-9]{2}) to ([0-9]{2}), (.+)$ on the trimmed line, start <= end <= 99',
   max_pct: MAX_PCT,
-  merge: { ratio: 'difflib.SequenceMatcher(None, current, next).ratio()', ratio_gt: MERGE_RATIO_GT, gap_pct: [MERGE_GAP_PCT.min, MERGE_GAP_PCT.max], end: 'max(current.end, next.end)' },
+  merge: {
+    ratio: 'difflib.SequenceMatcher(None, current, next).ratio()',
+    ratio_gt: MERGE_RATIO_GT,
+    gap_pct: [MERGE_GAP_PCT.min, MERGE_GAP_PCT.max],
+    end: 'max(current.end, next.end)',
+  },
   pct_to_ms: { start_ms: 'floor(start_pct*D/100)', end_ms: 'ceil((end_pct+1)*D/100)', clamp: '[0, D]', interval: 'half-open' },
 } as const;
 

@@ -59,18 +59,22 @@ export interface AvtimeRunView {
   scores: Record<ScoreKey, number> | null;
 }
 
-const runStartSchema = z.object({
-  run_id: z.string(),
-  started_at: z.string().optional(),
-  canonical: z.boolean().optional(),
-  options: z.record(z.string(), z.unknown()).optional(),
-}).passthrough();
+const runStartSchema = z
+  .object({
+    run_id: z.string(),
+    started_at: z.string().optional(),
+    canonical: z.boolean().optional(),
+    options: z.record(z.string(), z.unknown()).optional(),
+  })
+  .passthrough();
 
 const shardSummarySchema = z.object({ expected: z.number().int(), written: z.number().int(), failed: z.number().int() }).passthrough();
-const judgeReportSchema = z.object({
-  complete: z.boolean().optional(),
-  passes: z.array(z.object({ pass: z.number().int(), max_tokens: z.number().int().optional() }).passthrough()).optional(),
-}).passthrough();
+const judgeReportSchema = z
+  .object({
+    complete: z.boolean().optional(),
+    passes: z.array(z.object({ pass: z.number().int(), max_tokens: z.number().int().optional() }).passthrough()).optional(),
+  })
+  .passthrough();
 const summarySchema = z.object(Object.fromEntries(SCORE_KEYS.map((k) => [k, z.number()])) as Record<ScoreKey, z.ZodNumber>).passthrough();
 
 /** Files whose presence marks a folder as an AVTime run's output root. */
@@ -86,7 +90,10 @@ async function readJson<T>(file: string, schema: z.ZodType<T, z.ZodTypeDef, unkn
 }
 
 async function exists(p: string): Promise<boolean> {
-  return fs.stat(p).then(() => true, () => false);
+  return fs.stat(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The whole (newline-ended) lines of a JSONL file that parse as objects; a torn last line is not one. */
@@ -200,7 +207,8 @@ export function fromStatus(s: AvtimeStatus, outputRoot: string): Omit<AvtimeRunV
 
 /** How many target inputs the run has, from its start record's options (null when they cannot be read). */
 async function targetInputCount(opts: Record<string, unknown> | undefined): Promise<number | null> {
-  const file = typeof opts?.targetInputs === 'string' ? opts.targetInputs : typeof opts?.benchRoot === 'string' ? path.join(opts.benchRoot, 'target_inputs.jsonl') : null;
+  const file =
+    typeof opts?.targetInputs === 'string' ? opts.targetInputs : typeof opts?.benchRoot === 'string' ? path.join(opts.benchRoot, 'target_inputs.jsonl') : null;
   if (!file) return null;
   if (!(await exists(file))) return null;
   return (await wholeJsonLines(file)).length;
@@ -247,7 +255,9 @@ export async function fromArtifacts(outputRoot: string, lastStatus: AvtimeStatus
   const responses = await wholeJsonLines(j('semantic_responses.jsonl'));
   const failures = await wholeJsonLines(j('semantic_failures.jsonl'));
   const report = await readJson(j('semantic_report.json'), judgeReportSchema);
-  const passNumbers = [...new Set([...requests, ...responses, ...failures].map((l) => l.pass).filter((p): p is number => Number.isInteger(p)))].sort((a, b) => a - b);
+  const passNumbers = [...new Set([...requests, ...responses, ...failures].map((l) => l.pass).filter((p): p is number => Number.isInteger(p)))].sort(
+    (a, b) => a - b,
+  );
   const passes: AvtimePassView[] = passNumbers.map((pass) => {
     const inPass = (l: Record<string, unknown>) => l.pass === pass;
     const asked = distinct(requests, 'query_id', inPass);
@@ -263,20 +273,45 @@ export async function fromArtifacts(outputRoot: string, lastStatus: AvtimeStatus
   // 5. scores
   const evalDir = j('eval', runId);
   const scored = await exists(path.join(evalDir, 'summary.json'));
-  const traced = (await Promise.all(['t2e', 'e2t', 'e2e'].map((d) => wholeJsonLines(path.join(evalDir, `${d}_trace.jsonl`))))).reduce((a, x) => a + x.length, 0);
+  const traced = (await Promise.all(['t2e', 'e2t', 'e2e'].map((d) => wholeJsonLines(path.join(evalDir, `${d}_trace.jsonl`))))).reduce(
+    (a, x) => a + x.length,
+    0,
+  );
 
   const sum = (f: (s: AvtimeShardView) => number) => shards.reduce((a, s) => a + f(s), 0);
-  const inferState: AvtimeStepState = !shards.length ? 'todo' : shards.some((s) => s.state === 'failed') ? 'failed' : shards.every((s) => s.state === 'done') ? 'done' : shards.some((s) => s.state !== 'todo') ? 'stopped' : 'todo';
+  const inferState: AvtimeStepState = !shards.length
+    ? 'todo'
+    : shards.some((s) => s.state === 'failed')
+      ? 'failed'
+      : shards.every((s) => s.state === 'done')
+        ? 'done'
+        : shards.some((s) => s.state !== 'todo')
+          ? 'stopped'
+          : 'todo';
   const inputsReport = await exists(j('target_inputs_report.json'));
   const begun = shards.some((s) => s.state !== 'todo') || normalized;
   const lastPass = passes[passes.length - 1];
-  const judgeState: AvtimeStepState = report?.complete ? 'done' : report && report.complete === false ? 'failed' : passes.length ? (lastPass.state === 'failed' && lastPass.pass >= 2 ? 'failed' : 'stopped') : 'todo';
+  const judgeState: AvtimeStepState = report?.complete
+    ? 'done'
+    : report && report.complete === false
+      ? 'failed'
+      : passes.length
+        ? lastPass.state === 'failed' && lastPass.pass >= 2
+          ? 'failed'
+          : 'stopped'
+        : 'todo';
   const judgeOk = passes.length ? distinct(responses, 'query_id').size : 0;
   const judgeLeft = lastPass ? lastPass.requests - lastPass.done - (judgeState === 'failed' ? lastPass.failed : 0) : 0;
   const stages: AvtimeStageView[] = [
     { name: 'inputs', state: inputsReport ? 'done' : begun ? 'skipped' : 'todo', done: nInputs ?? 0, todo: 0, failed: 0 },
-    { name: 'infer', state: inferState, done: sum((s) => s.written), todo: sum((s) => Math.max(0, s.expected - s.written - s.failed)), failed: sum((s) => s.failed) },
-    { name: 'normalize', state: normalized ? 'done' : 'todo', done: predictions, todo: normalized ? 0 : nInputs ?? 0, failed: predictionFailures },
+    {
+      name: 'infer',
+      state: inferState,
+      done: sum((s) => s.written),
+      todo: sum((s) => Math.max(0, s.expected - s.written - s.failed)),
+      failed: sum((s) => s.failed),
+    },
+    { name: 'normalize', state: normalized ? 'done' : 'todo', done: predictions, todo: normalized ? 0 : (nInputs ?? 0), failed: predictionFailures },
     { name: 'judge', state: judgeState, done: judgeOk, todo: Math.max(0, judgeLeft), failed: judgeState === 'failed' ? lastPass.failed : 0 },
     { name: 'score', state: scored ? 'done' : 'todo', done: scored ? traced : 0, todo: 0, failed: 0 },
   ];
@@ -308,14 +343,28 @@ export function viewKey(v: AvtimeRunView): string {
  */
 export async function artifactStamp(root: string): Promise<string> {
   const files = [
-    path.join('.fpsweep', 'avtime-status.json'), path.join('.fpsweep', 'avtime-run.json'), 'target_inputs_report.json',
-    'predictions.jsonl', 'prediction_failures.jsonl', 'prediction_report.json',
-    'semantic_requests.jsonl', 'semantic_responses.jsonl', 'semantic_failures.jsonl', 'semantic_report.json',
+    path.join('.fpsweep', 'avtime-status.json'),
+    path.join('.fpsweep', 'avtime-run.json'),
+    'target_inputs_report.json',
+    'predictions.jsonl',
+    'prediction_failures.jsonl',
+    'prediction_report.json',
+    'semantic_requests.jsonl',
+    'semantic_responses.jsonl',
+    'semantic_failures.jsonl',
+    'semantic_report.json',
   ];
   const shardDirs = (await fs.readdir(path.join(root, 'inference')).catch(() => [] as string[])).filter((d) => /^shard\d+$/.test(d)).sort();
   for (const d of shardDirs) files.push(path.join('inference', d, 'raw_predictions.jsonl'), path.join('inference', d, 'summary.json'));
   const evals = (await fs.readdir(path.join(root, 'eval')).catch(() => [] as string[])).sort();
   for (const e of evals) files.push(path.join('eval', e, 'summary.json'));
-  const parts = await Promise.all(files.map((f) => fs.stat(path.join(root, f)).then((s) => `${f}:${s.size}:${s.mtimeMs}`, () => `${f}:-`)));
+  const parts = await Promise.all(
+    files.map((f) =>
+      fs.stat(path.join(root, f)).then(
+        (s) => `${f}:${s.size}:${s.mtimeMs}`,
+        () => `${f}:-`,
+      ),
+    ),
+  );
   return parts.join('|');
 }

@@ -12,9 +12,7 @@ const msInt = z.number().int().nonnegative().refine(Number.isSafeInteger, 'a saf
 const caption = z.string().min(1, 'an empty caption');
 
 /** Half-open [start, end) in ms, non-empty. */
-export const IntervalMsSchema = z
-  .tuple([msInt, msInt])
-  .refine(([s, e]) => s < e, { message: 'an interval [start, end) needs start < end' });
+export const IntervalMsSchema = z.tuple([msInt, msInt]).refine(([s, e]) => s < e, { message: 'an interval [start, end) needs start < end' });
 
 const common = {
   query_id: z.string().min(1),

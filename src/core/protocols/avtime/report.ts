@@ -9,8 +9,18 @@ import { readOptionalJsonl } from '../../package/jsonl';
 import { formatLineProblem } from '../../errors';
 import { SCORE_KEYS } from './constants';
 import type {
-  AvtimeEventRow, AvtimeFact, AvtimeJudgeAnswer, AvtimeQueryDetail, AvtimeQueryEntry, AvtimeQueryFilter, AvtimeQueryList,
-  AvtimeReference, AvtimeReport, AvtimeScoreCell, ScoreAxis, ScoreDirection,
+  AvtimeEventRow,
+  AvtimeFact,
+  AvtimeJudgeAnswer,
+  AvtimeQueryDetail,
+  AvtimeQueryEntry,
+  AvtimeQueryFilter,
+  AvtimeQueryList,
+  AvtimeReference,
+  AvtimeReport,
+  AvtimeScoreCell,
+  ScoreAxis,
+  ScoreDirection,
 } from './reportTypes';
 
 export type * from './reportTypes';
@@ -24,45 +34,81 @@ const traceBase = {
   judge_response_id: z.string().nullable(),
   score: z.number(),
 };
-const t2eTrace = z.object({ ...traceBase, direction: z.literal('t2e'), time_ms: z.number(), reference_captions: z.array(z.string()), active_ids: z.array(z.number()), active_intervals_ms: z.array(interval), judge_score: z.number().nullable() }).passthrough();
-const e2tTrace = z.object({
-  ...traceBase, direction: z.literal('e2t'), reference_caption: z.string(), reference_interval_ms: interval, selected_ids: z.array(z.number()),
-  selected_union_ms: z.array(interval), intersection_ms: z.number(), union_ms: z.number(), tiou: z.number(),
-}).passthrough();
-const e2eTrace = z.object({
-  ...traceBase, direction: z.literal('e2e'), reference_events: z.array(z.object({ caption: z.string(), interval_ms: interval })), reference_relation: z.string(),
-  selected_ids_a: z.array(z.number()), selected_ids_b: z.array(z.number()), union_a_ms: z.array(interval), union_b_ms: z.array(interval),
-  bounds_a_ms: interval.nullable(), bounds_b_ms: interval.nullable(), tolerance_ms: z.number().nullable(), predicted_relation: z.string().nullable(),
-}).passthrough();
+const t2eTrace = z
+  .object({
+    ...traceBase,
+    direction: z.literal('t2e'),
+    time_ms: z.number(),
+    reference_captions: z.array(z.string()),
+    active_ids: z.array(z.number()),
+    active_intervals_ms: z.array(interval),
+    judge_score: z.number().nullable(),
+  })
+  .passthrough();
+const e2tTrace = z
+  .object({
+    ...traceBase,
+    direction: z.literal('e2t'),
+    reference_caption: z.string(),
+    reference_interval_ms: interval,
+    selected_ids: z.array(z.number()),
+    selected_union_ms: z.array(interval),
+    intersection_ms: z.number(),
+    union_ms: z.number(),
+    tiou: z.number(),
+  })
+  .passthrough();
+const e2eTrace = z
+  .object({
+    ...traceBase,
+    direction: z.literal('e2e'),
+    reference_events: z.array(z.object({ caption: z.string(), interval_ms: interval })),
+    reference_relation: z.string(),
+    selected_ids_a: z.array(z.number()),
+    selected_ids_b: z.array(z.number()),
+    union_a_ms: z.array(interval),
+    union_b_ms: z.array(interval),
+    bounds_a_ms: interval.nullable(),
+    bounds_b_ms: interval.nullable(),
+    tolerance_ms: z.number().nullable(),
+    predicted_relation: z.string().nullable(),
+  })
+  .passthrough();
 export const traceLineSchema = z.discriminatedUnion('direction', [t2eTrace, e2tTrace, e2eTrace]);
 export type TraceLine = z.infer<typeof traceLineSchema>;
 
-const predictionSchema = z.object({
-  id: z.string(),
-  video_id: z.string(),
-  duration_ms: z.number(),
-  events: z.array(z.object({ start_pct: z.number(), end_pct: z.number(), start_ms: z.number(), end_ms: z.number(), caption: z.string() })),
-}).passthrough();
+const predictionSchema = z
+  .object({
+    id: z.string(),
+    video_id: z.string(),
+    duration_ms: z.number(),
+    events: z.array(z.object({ start_pct: z.number(), end_pct: z.number(), start_ms: z.number(), end_ms: z.number(), caption: z.string() })),
+  })
+  .passthrough();
 type PredictionLine = z.infer<typeof predictionSchema>;
 
-const responseSchema = z.object({
-  query_id: z.string(),
-  request_type: z.string(),
-  pass: z.number(),
-  request_sha256: z.string(),
-  model_id: z.string(),
-  prompt_version: z.string(),
-  response: z.unknown(),
-  raw: z.string(),
-  ts: z.string(),
-}).passthrough();
+const responseSchema = z
+  .object({
+    query_id: z.string(),
+    request_type: z.string(),
+    pass: z.number(),
+    request_sha256: z.string(),
+    model_id: z.string(),
+    prompt_version: z.string(),
+    response: z.unknown(),
+    raw: z.string(),
+    ts: z.string(),
+  })
+  .passthrough();
 type ResponseLine = z.infer<typeof responseSchema>;
 
-const summarySchema = z.object({
-  ...(Object.fromEntries(SCORE_KEYS.map((k) => [k, z.number()])) as Record<(typeof SCORE_KEYS)[number], z.ZodNumber>),
-  counts: z.record(z.string(), z.unknown()).optional(),
-  prediction_failures: z.number().optional(),
-}).passthrough();
+const summarySchema = z
+  .object({
+    ...(Object.fromEntries(SCORE_KEYS.map((k) => [k, z.number()])) as Record<(typeof SCORE_KEYS)[number], z.ZodNumber>),
+    counts: z.record(z.string(), z.unknown()).optional(),
+    prediction_failures: z.number().optional(),
+  })
+  .passthrough();
 
 const runStartSchema = z.object({ run_id: z.string(), canonical: z.boolean().optional() }).passthrough();
 
@@ -127,7 +173,7 @@ export async function loadAvtimeRun(outputRoot: string): Promise<LoadedAvtimeRun
   const resp = await readOptionalJsonl(path.join(root, 'semantic_responses.jsonl'), responseSchema);
   problems.push(...resp.problems.map(formatLineProblem));
   const responses = new Map(resp.records.map((x) => [x.value.request_sha256, x.value]));
-  const canonical = typeof runConfig?.canonical === 'boolean' ? runConfig.canonical : start.success ? start.data.canonical ?? null : null;
+  const canonical = typeof runConfig?.canonical === 'boolean' ? runConfig.canonical : start.success ? (start.data.canonical ?? null) : null;
   return { runId, outputRoot: root, summary, runConfig, canonical, traces, predictions, responses, problems };
 }
 
@@ -157,7 +203,13 @@ export function identityFacts(cfg: Record<string, unknown> | null): AvtimeFact[]
   add('started', cfg.started_at);
   add('finished', cfg.finished_at);
   const versions = get(cfg, 'versions');
-  if (versions && typeof versions === 'object') add('versions', Object.entries(versions).map(([k, v]) => `${k} ${str(v)}`).join(', '));
+  if (versions && typeof versions === 'object')
+    add(
+      'versions',
+      Object.entries(versions)
+        .map(([k, v]) => `${k} ${str(v)}`)
+        .join(', '),
+    );
   for (const role of ['target', 'judge']) {
     const m = get(cfg, 'models', role);
     if (m) add(`${role} model`, `${str(get(m, 'model'))} (id ${str(get(m, 'model_id'))}, revision ${str(get(m, 'revision'))})`);
@@ -167,7 +219,11 @@ export function identityFacts(cfg: Record<string, unknown> | null): AvtimeFact[]
   add('judge decoding', get(cfg, 'decoding', 'judge'));
   for (const role of ['target', 'judge']) {
     const t = get(cfg, 'topology', role);
-    if (t) add(`${role} topology`, `GPU groups ${str(get(t, 'gpu_groups'))}, TP ${str(get(t, 'tensor_parallel_size'))}${get(t, 'shards') !== undefined ? `, ${str(get(t, 'shards'))} shard(s)` : ''}`);
+    if (t)
+      add(
+        `${role} topology`,
+        `GPU groups ${str(get(t, 'gpu_groups'))}, TP ${str(get(t, 'tensor_parallel_size'))}${get(t, 'shards') !== undefined ? `, ${str(get(t, 'shards'))} shard(s)` : ''}`,
+      );
   }
   const nd = get(cfg, 'non_default_options');
   add('non-default options', nd && typeof nd === 'object' && Object.keys(nd).length === 0 ? 'none' : nd);
@@ -221,8 +277,13 @@ export function cleanFilter(raw: unknown): AvtimeQueryFilter {
 
 export function listQueries(run: LoadedAvtimeRun, f: AvtimeQueryFilter, limit = 200): AvtimeQueryList {
   const text = f.text?.trim().toLowerCase() ?? '';
-  const hits = run.traces.filter((t) =>
-    (!f.direction || t.direction === f.direction) && (!f.axis || t.axis === f.axis) && (!f.video || t.video_id === f.video) && (!text || t.query_id.toLowerCase().includes(text)));
+  const hits = run.traces.filter(
+    (t) =>
+      (!f.direction || t.direction === f.direction) &&
+      (!f.axis || t.axis === f.axis) &&
+      (!f.video || t.video_id === f.video) &&
+      (!text || t.query_id.toLowerCase().includes(text)),
+  );
   return { total: hits.length, limit, shown: hits.slice(0, limit).map(entryOf) };
 }
 
@@ -277,14 +338,21 @@ export function arithmetic(t: TraceLine, durationMs: number | null): AvtimeFact[
   }
   add('predicted relation', t.predicted_relation ?? '— (a selection is empty)');
   add('reference relation', t.reference_relation);
-  add('score', `${num(t.score)}${t.predicted_relation ? (t.score === 1 ? ' (relations equal)' : ' (relations differ)') : ' (both selections must be non-empty)'}`);
+  add(
+    'score',
+    `${num(t.score)}${t.predicted_relation ? (t.score === 1 ? ' (relations equal)' : ' (relations differ)') : ' (both selections must be non-empty)'}`,
+  );
   return out;
 }
 
 function referenceOf(t: TraceLine): AvtimeReference {
   if (t.direction === 't2e') return { direction: 't2e', time_ms: t.time_ms, captions: t.reference_captions };
   if (t.direction === 'e2t') return { direction: 'e2t', caption: t.reference_caption, interval_ms: [t.reference_interval_ms[0], t.reference_interval_ms[1]] };
-  return { direction: 'e2e', events: t.reference_events.map((e) => ({ caption: e.caption, interval_ms: [e.interval_ms[0], e.interval_ms[1]] })), relation: t.reference_relation };
+  return {
+    direction: 'e2e',
+    events: t.reference_events.map((e) => ({ caption: e.caption, interval_ms: [e.interval_ms[0], e.interval_ms[1]] })),
+    relation: t.reference_relation,
+  };
 }
 
 function marksOf(t: TraceLine, i: number): string[] {
@@ -303,7 +371,16 @@ export function queryDetail(run: LoadedAvtimeRun, queryId: string): AvtimeQueryD
   if (t.judge_response_id !== null) {
     const r = run.responses.get(t.judge_response_id);
     if (r && r.query_id === t.query_id) {
-      judge = { response_id: t.judge_response_id, request_type: r.request_type, pass: r.pass, model_id: r.model_id, prompt_version: r.prompt_version, response: r.response, raw: r.raw, ts: r.ts };
+      judge = {
+        response_id: t.judge_response_id,
+        request_type: r.request_type,
+        pass: r.pass,
+        model_id: r.model_id,
+        prompt_version: r.prompt_version,
+        response: r.response,
+        raw: r.raw,
+        ts: r.ts,
+      };
     } else judgeMissing = true;
   }
   const duration = p?.duration_ms ?? null;

@@ -10,7 +10,10 @@ import { cellState, type ProgressView } from './progress';
 import type { Report } from './report/schema';
 
 async function exists(p: string): Promise<boolean> {
-  return fs.stat(p).then(() => true, () => false);
+  return fs.stat(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** A run package: items/samples/ (the inputs) or results/conditions_results.csv (a package with results). */

@@ -10,8 +10,7 @@ export async function runFpJob(options: RunOptions): Promise<number> {
     return (await runSweep(options, defaultSweepDeps)).exitCode;
   } catch (err) {
     const e = err as Error;
-    process.stderr.write(`worker: ${e?.name === 'InputError' || e?.name === 'LockHeldError' ? e.message : e?.stack ?? String(err)}\n`);
+    process.stderr.write(`worker: ${e?.name === 'InputError' || e?.name === 'LockHeldError' ? e.message : (e?.stack ?? String(err))}\n`);
     return e?.name === 'InputError' || e?.name === 'LockHeldError' || e?.name === 'UsageError' ? 2 : 1;
   }
 }
-

@@ -123,7 +123,11 @@ export function fromDryRun(d: DryRunJson): ProgressView {
     done: r.done,
     // Every unit is one of done / NA / reuse / todo / no_video / bad_meta: NA and reuse rows are still to
     // write; no video or an invalid meta.json is failed. failed_before is a subset of todo + reuse.
-    ...showFailedBefore({ todo: r.todo + r.NA + r.reuse, failed: r.no_video + (r.bad_meta ?? 0), failedBefore: Math.min(r.failed_before ?? 0, r.todo + r.reuse) }),
+    ...showFailedBefore({
+      todo: r.todo + r.NA + r.reuse,
+      failed: r.no_video + (r.bad_meta ?? 0),
+      failedBefore: Math.min(r.failed_before ?? 0, r.todo + r.reuse),
+    }),
     na: r.NA,
     reuse: r.reuse,
     remainingTokens: null,
@@ -149,7 +153,10 @@ export function fromDryRun(d: DryRunJson): ProgressView {
 }
 
 function leftOf(cells: readonly CellView[]): LeftOver {
-  return { todo: sum([...cells], (c) => c.todo), tokens: cells.every((c) => c.remainingTokens !== null && c.remainingTokens !== undefined) ? sum([...cells], (c) => c.remainingTokens ?? 0) : null };
+  return {
+    todo: sum([...cells], (c) => c.todo),
+    tokens: cells.every((c) => c.remainingTokens !== null && c.remainingTokens !== undefined) ? sum([...cells], (c) => c.remainingTokens ?? 0) : null,
+  };
 }
 
 /**

@@ -71,8 +71,11 @@ export function compileSchema(schema: unknown): ObjectSpec {
       return {
         name,
         spec: {
-          kind: 'array', items: intSpec(node.items, `${where}.items`), minItems: num(node.minItems, `${where}.minItems`) ?? 0,
-          maxItems: num(node.maxItems, `${where}.maxItems`), uniqueItems: u === true,
+          kind: 'array',
+          items: intSpec(node.items, `${where}.items`),
+          minItems: num(node.minItems, `${where}.minItems`) ?? 0,
+          maxItems: num(node.maxItems, `${where}.maxItems`),
+          uniqueItems: u === true,
         } as IntArraySpec,
       };
     }

@@ -26,7 +26,29 @@ export function readJudgePrompt(text: string): JudgePrompt {
   return { predictions, references };
 }
 
-const STOP = new Set(['a', 'an', 'the', 'is', 'are', 'of', 'in', 'on', 'and', 'to', 'it', 'its', 'with', 'at', 'for', 'from', 'by', 'while', 'be', 'this', 'that']);
+const STOP = new Set([
+  'a',
+  'an',
+  'the',
+  'is',
+  'are',
+  'of',
+  'in',
+  'on',
+  'and',
+  'to',
+  'it',
+  'its',
+  'with',
+  'at',
+  'for',
+  'from',
+  'by',
+  'while',
+  'be',
+  'this',
+  'that',
+]);
 
 function words(s: string): Set<string> {
   return new Set((s.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !STOP.has(w)));
@@ -67,9 +89,13 @@ export function judgeAnswer(parsed: ParsedAvtimeChat, knobs: JudgeKnobs): JudgeA
   const prompt = readJudgePrompt(parsed.promptText);
   const fmt = parsed.body.response_format;
   const key = parsed.promptText;
-  if (knobs.invalidAlways === 1) return { content: `I think the closest captions are ${selectFor(prompt.references[0] ?? '', prompt.predictions).join(' and ') || 'none'}.` };
+  if (knobs.invalidAlways === 1)
+    return { content: `I think the closest captions are ${selectFor(prompt.references[0] ?? '', prompt.predictions).join(' and ') || 'none'}.` };
   if (!fmt || fmt.type === 'text') return { content: plainAnswer(prompt) };
-  if (fmt.type === 'json_object') return { content: JSON.stringify({ indices: selectFor(prompt.references[0] ?? '', prompt.predictions), score: scoreFor(prompt.references, prompt.predictions) }) };
+  if (fmt.type === 'json_object')
+    return {
+      content: JSON.stringify({ indices: selectFor(prompt.references[0] ?? '', prompt.predictions), score: scoreFor(prompt.references, prompt.predictions) }),
+    };
   const spec = compileSchema(fmt.json_schema.schema);
   const value = valueFor(spec, prompt, hashFraction('outOfRange', key) < knobs.outOfRange);
   const problems = schemaProblems(spec, value);

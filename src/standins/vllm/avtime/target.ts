@@ -10,12 +10,22 @@ import { loadVideo, type ProbedMedia } from './video';
 
 /** Words the sample bench's reference captions use too, so a judge's word overlap means something. */
 const AUDIO_CAPTIONS = [
-  'a low tone plays', 'a high tone plays', 'a tone rises in pitch', 'the sound goes silent', 'a steady hum is heard',
-  'a short beep repeats', 'a middle tone plays softly',
+  'a low tone plays',
+  'a high tone plays',
+  'a tone rises in pitch',
+  'the sound goes silent',
+  'a steady hum is heard',
+  'a short beep repeats',
+  'a middle tone plays softly',
 ];
 const VISUAL_CAPTIONS = [
-  'the screen is red', 'the screen is green', 'the screen is blue', 'the screen is yellow', 'a white square moves across the screen',
-  'the picture goes dark', 'a bright flash fills the screen',
+  'the screen is red',
+  'the screen is green',
+  'the screen is blue',
+  'the screen is yellow',
+  'a white square moves across the screen',
+  'the picture goes dark',
+  'a bright flash fills the screen',
 ];
 /** Tails that make a caption long enough (≥ 60 characters) for a one-character edit to stay above 0.98. */
 const LONG_TAILS = [

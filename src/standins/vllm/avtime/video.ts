@@ -70,7 +70,9 @@ const ProbeJson = z.object({
 
 async function probe(file: string): Promise<Omit<ProbedMedia, 'path'>> {
   const { execa } = await import('execa');
-  const r = await execa(ffprobeBin(), ['-v', 'error', '-show_entries', 'stream=codec_type,width,height:format=duration', '-of', 'json', file], { reject: false });
+  const r = await execa(ffprobeBin(), ['-v', 'error', '-show_entries', 'stream=codec_type,width,height:format=duration', '-of', 'json', file], {
+    reject: false,
+  });
   if (r.failed) {
     if ((r as { code?: string }).code === 'ENOENT') throw new Error(`stand-in vLLM: ${ffprobeBin()} not found (install ffmpeg or set FFPROBE_BIN)`);
     throw notAVideo();

@@ -30,16 +30,14 @@ const caption = (minWords: number, maxWords: number) =>
 
 /** b = a with one edit (insert, delete or substitute at a code point). */
 function oneEdit(base: fc.Arbitrary<string>, alpha: string[]): fc.Arbitrary<[string, string]> {
-  return fc
-    .tuple(base, fc.nat(), fc.constantFrom('ins', 'del', 'sub'), fc.constantFrom(...alpha))
-    .map(([s, pos, op, ch]) => {
-      const cps = Array.from(s);
-      const p = cps.length === 0 ? 0 : pos % (cps.length + (op === 'ins' ? 1 : 0));
-      if (op === 'ins') cps.splice(p, 0, ch);
-      else if (cps.length > 0 && op === 'del') cps.splice(p, 1);
-      else if (cps.length > 0) cps[p] = ch;
-      return [s, cps.join('')];
-    });
+  return fc.tuple(base, fc.nat(), fc.constantFrom('ins', 'del', 'sub'), fc.constantFrom(...alpha)).map(([s, pos, op, ch]) => {
+    const cps = Array.from(s);
+    const p = cps.length === 0 ? 0 : pos % (cps.length + (op === 'ins' ? 1 : 0));
+    if (op === 'ins') cps.splice(p, 0, ch);
+    else if (cps.length > 0 && op === 'del') cps.splice(p, 1);
+    else if (cps.length > 0) cps[p] = ch;
+    return [s, cps.join('')];
+  });
 }
 
 const repeated: fc.Arbitrary<[string, string]> = fc
@@ -69,7 +67,7 @@ describe('avtime/difflib sequenceMatcherRatio', () => {
     // 'ba'×100 vs 'ab'×100: both letters are popular; the empty match at (0, 0) cannot extend ('b' ≠ 'a'),
     // so no block is found at all, where a plain longest-common-substring would find 199.
     assert.equal(sequenceMatcherRatio('ba'.repeat(100), 'ab'.repeat(100)), 0);
-    assert.equal(sequenceMatcherRatio('ba'.repeat(99), 'ab'.repeat(99)), 2 * 197 / 396);
+    assert.equal(sequenceMatcherRatio('ba'.repeat(99), 'ab'.repeat(99)), (2 * 197) / 396);
     const b = 'a'.repeat(100) + 'b' + 'a'.repeat(99);
     assert.equal(sequenceMatcherRatio('b', b), 2 / 201);
   });
@@ -86,7 +84,11 @@ describe('avtime/difflib sequenceMatcherRatio', () => {
       longCaptions: sample(fc.tuple(caption(30, 55), caption(35, 55)), 1000, 23),
       longNearDup: sample(oneEdit(caption(36, 55), ['a', 'e', ' ', 's', '😀']), 1600, 24),
       repeated: sample(repeated, 1500, 25),
-      identical: sample(fc.oneof(fromAlphabet(SMALL, 0, 300), fromAlphabet(MIXED, 0, 250), caption(1, 50)).map((s): [string, string] => [s, s]), 300, 26),
+      identical: sample(
+        fc.oneof(fromAlphabet(SMALL, 0, 300), fromAlphabet(MIXED, 0, 250), caption(1, 50)).map((s): [string, string] => [s, s]),
+        300,
+        26,
+      ),
     };
     const pairs = Object.values(groups).flat();
     const t0 = Date.now();
@@ -109,6 +111,9 @@ describe('avtime/difflib sequenceMatcherRatio', () => {
     assert.ok(pairs.length >= 10_000);
     // Enough pairs exercise autojunk (|b| ≥ 200 code points) and enough do not.
     assert.ok(long >= 4000 && pairs.length - long >= 4000, `long ${long} of ${pairs.length}`);
-    if (process.env.AVTIME_DIFFLIB_STATS) console.log(`      pairs ${pairs.length}: |b|≥200 ${long}, shorter ${pairs.length - long}, mismatches ${mismatches.length}; python ${t1 - t0} ms, ours ${t2 - t1} ms`);
+    if (process.env.AVTIME_DIFFLIB_STATS)
+      console.log(
+        `      pairs ${pairs.length}: |b|≥200 ${long}, shorter ${pairs.length - long}, mismatches ${mismatches.length}; python ${t1 - t0} ms, ours ${t2 - t1} ms`,
+      );
   });
 });

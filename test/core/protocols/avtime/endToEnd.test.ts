@@ -20,18 +20,31 @@ import { freePortRange, withEnv } from '../../runner/helpers';
 import { listFiles, tmpDir } from './stages/fixtures';
 
 const RECOMPUTE = path.join(__dirname, 'stages', 'recompute.py');
-const FAST = { FPSWEEP_STANDIN_LATENCY: 'a=0,b=0,shared=0', FPSWEEP_STANDIN_TARGET: undefined, FPSWEEP_STANDIN_JUDGE: undefined, FPSWEEP_STANDIN_ROLE: undefined };
+const FAST = {
+  FPSWEEP_STANDIN_LATENCY: 'a=0,b=0,shared=0',
+  FPSWEEP_STANDIN_TARGET: undefined,
+  FPSWEEP_STANDIN_JUDGE: undefined,
+  FPSWEEP_STANDIN_ROLE: undefined,
+};
 const hooks: AvtimeHooks = { log: () => undefined, clientOptions: { maxRetries: 0 }, startTimeoutMs: 60_000 };
 
 /** The seed's canonical output tree ("Outputs and reproducibility"), SPEC-AVTIME §8. */
-const seedTree = (runId: string) => [
-  'target_inputs_report.json',
-  'inference/shard0/raw_predictions.jsonl', 'inference/shard0/summary.json',
-  'inference/shard1/raw_predictions.jsonl', 'inference/shard1/summary.json',
-  'predictions.jsonl', 'prediction_failures.jsonl', 'prediction_report.json',
-  'semantic_requests.jsonl', 'semantic_responses.jsonl', 'semantic_failures.jsonl', 'semantic_report.json',
-  ...['run_config.json', 't2e_trace.jsonl', 'e2t_trace.jsonl', 'e2e_trace.jsonl', 'summary.json'].map((f) => `eval/${runId}/${f}`),
-].sort();
+const seedTree = (runId: string) =>
+  [
+    'target_inputs_report.json',
+    'inference/shard0/raw_predictions.jsonl',
+    'inference/shard0/summary.json',
+    'inference/shard1/raw_predictions.jsonl',
+    'inference/shard1/summary.json',
+    'predictions.jsonl',
+    'prediction_failures.jsonl',
+    'prediction_report.json',
+    'semantic_requests.jsonl',
+    'semantic_responses.jsonl',
+    'semantic_failures.jsonl',
+    'semantic_report.json',
+    ...['run_config.json', 't2e_trace.jsonl', 'e2t_trace.jsonl', 'e2e_trace.jsonl', 'summary.json'].map((f) => `eval/${runId}/${f}`),
+  ].sort();
 
 /** Every path under dir (folders too) with its bytes' sha256 and its mtime: a refusal must change none. */
 function hashTree(dir: string): string[] {
@@ -51,10 +64,21 @@ function hashTree(dir: string): string[] {
   return out;
 }
 
-const jsonl = (file: string): Record<string, any>[] => fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+const jsonl = (file: string): Record<string, any>[] =>
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 
 function recompute(out: string, runId: string, bench: string): { mismatches: string[]; predictions: number; queries: number } {
-  const py = execFileSync('/usr/bin/python3', [RECOMPUTE, out, runId, path.join(bench, 'target_inputs.jsonl'), path.join(bench, 'benchmark_reference_manifest.jsonl')]).toString();
+  const py = execFileSync('/usr/bin/python3', [
+    RECOMPUTE,
+    out,
+    runId,
+    path.join(bench, 'target_inputs.jsonl'),
+    path.join(bench, 'benchmark_reference_manifest.jsonl'),
+  ]).toString();
   return JSON.parse(py);
 }
 
@@ -74,7 +98,13 @@ describe('AVTime end to end: avtime sample → avtime run on the stand-in vLLM t
     fs.cpSync(sample, dir, { recursive: true });
     // inventory.jsonl holds absolute media paths: point them at this copy.
     const inv = path.join(dir, 'inventory.jsonl');
-    fs.writeFileSync(inv, fs.readFileSync(inv, 'utf8').split(sample + path.sep).join(dir + path.sep));
+    fs.writeFileSync(
+      inv,
+      fs
+        .readFileSync(inv, 'utf8')
+        .split(sample + path.sep)
+        .join(dir + path.sep),
+    );
     return dir;
   }
 
@@ -82,19 +112,31 @@ describe('AVTime end to end: avtime sample → avtime run on the stand-in vLLM t
     const targetBasePort = await freePortRange(2);
     const judgeBasePort = await freePortRange(1);
     return {
-      benchRoot, outputRoot: out, runId, vllmBin: FAKE_VLLM,
-      targetModel: 'Qwen/Qwen3-Omni-30B-A3B-Instruct', judgeModel: 'Qwen/Qwen3.6-27B',
-      targetGpus: [[0], [1]], targetTp: 1, judgeGpus: [[0]], judgeTp: 1, targetBasePort, judgeBasePort,
+      benchRoot,
+      outputRoot: out,
+      runId,
+      vllmBin: FAKE_VLLM,
+      targetModel: 'Qwen/Qwen3-Omni-30B-A3B-Instruct',
+      judgeModel: 'Qwen/Qwen3.6-27B',
+      targetGpus: [[0], [1]],
+      targetTp: 1,
+      judgeGpus: [[0]],
+      judgeTp: 1,
+      targetBasePort,
+      judgeBasePort,
     };
   }
 
-  it('writes the seed\'s output tree with the six scores; recompute.py agrees exactly; a second run is refused (exit 2) and changes nothing', async () => {
+  it("writes the seed's output tree with the six scores; recompute.py agrees exactly; a second run is refused (exit 2) and changes nothing", async () => {
     const root = bench();
     const out = path.join(tmpDir('e2e'), 'run1');
     const res = await withEnv(FAST, async () => runAvtime('run', await options(root, out, 'run1'), hooks));
     assert.equal(res.exitCode, 0, res.line);
     assert.match(res.line, /^scores: T2E-A [\d.]+ T2E-V [\d.]+ E2T-A [\d.]+ E2T-V [\d.]+ E2E-A [\d.]+ E2E-V [\d.]+ over \d+ queries/);
-    assert.deepEqual(listFiles(out).filter((f) => !f.startsWith('.fpsweep/')), seedTree('run1'));
+    assert.deepEqual(
+      listFiles(out).filter((f) => !f.startsWith('.fpsweep/')),
+      seedTree('run1'),
+    );
     const layout = new AvtimeRunLayout(out, 'run1');
     const summary = JSON.parse(fs.readFileSync(layout.summary, 'utf8'));
     assert.deepEqual(Object.keys(summary).sort(), [...SCORE_KEYS, 'counts', 'prediction_failures'].sort());
@@ -103,7 +145,10 @@ describe('AVTime end to end: avtime sample → avtime run on the stand-in vLLM t
     const config = JSON.parse(fs.readFileSync(layout.runConfig, 'utf8'));
     assert.equal(config.canonical, true);
     const launches = [...config.topology.target.launch_lines, ...config.topology.judge.launch_lines].join('\n');
-    assert.match(launches, /CUDA_VISIBLE_DEVICES=0 .*serve Qwen\/Qwen3-Omni-30B-A3B-Instruct --tensor-parallel-size 1 --max-model-len 65536 --allowed-local-media-path /);
+    assert.match(
+      launches,
+      /CUDA_VISIBLE_DEVICES=0 .*serve Qwen\/Qwen3-Omni-30B-A3B-Instruct --tensor-parallel-size 1 --max-model-len 65536 --allowed-local-media-path /,
+    );
     assert.match(launches, /CUDA_VISIBLE_DEVICES=1 .*serve Qwen\/Qwen3-Omni-30B-A3B-Instruct/);
     assert.match(launches, /serve Qwen\/Qwen3\.6-27B --tensor-parallel-size 1 /);
     const shardRows = [0, 1].map((k) => jsonl(layout.rawPredictions(k)).length);
@@ -118,8 +163,30 @@ describe('AVTime end to end: avtime sample → avtime run on the stand-in vLLM t
     const before = hashTree(out);
     const benchBefore = hashTree(root);
     const o = await options(root, out, 'run1');
-    const second = await withEnv({ ...FAST, VLLM_BIN: FAKE_VLLM }, () => quietMain(['avtime', 'run', '--bench-root', root, '--output-root', out, '--run-id', 'run1',
-      '--target-model', o.targetModel, '--judge-model', o.judgeModel, '--target-gpus', '0;1', '--target-tp', '1', '--judge-gpus', '0', '--judge-tp', '1']));
+    const second = await withEnv({ ...FAST, VLLM_BIN: FAKE_VLLM }, () =>
+      quietMain([
+        'avtime',
+        'run',
+        '--bench-root',
+        root,
+        '--output-root',
+        out,
+        '--run-id',
+        'run1',
+        '--target-model',
+        o.targetModel,
+        '--judge-model',
+        o.judgeModel,
+        '--target-gpus',
+        '0;1',
+        '--target-tp',
+        '1',
+        '--judge-gpus',
+        '0',
+        '--judge-tp',
+        '1',
+      ]),
+    );
     assert.equal(second.code, 2, second.err);
     assert.match(second.err, /already exists and is not empty: a run's artifacts are immutable/);
     assert.deepEqual(hashTree(out), before);
@@ -129,9 +196,14 @@ describe('AVTime end to end: avtime sample → avtime run on the stand-in vLLM t
   it('FPSWEEP_STANDIN_JUDGE invalidAlways=1: the run fails after the retry pass (exit 1), no scores written', async () => {
     const root = bench();
     const out = path.join(tmpDir('e2e'), 'bad-judge');
-    const res = await withEnv({ ...FAST, FPSWEEP_STANDIN_JUDGE: 'invalidAlways=1' }, async () => runAvtime('run', await options(root, out, 'bad-judge'), hooks));
+    const res = await withEnv({ ...FAST, FPSWEEP_STANDIN_JUDGE: 'invalidAlways=1' }, async () =>
+      runAvtime('run', await options(root, out, 'bad-judge'), hooks),
+    );
     assert.equal(res.exitCode, 1, res.line);
-    assert.match(res.line, /^judge FAILED: (\d+) requests, 0 reused; pass 1 \(512 tokens\) 0\/\1 valid, \1 failed; pass 2 \(4096 tokens\) 0\/\1 valid, \1 failed; \1 left .*; no scores written$/);
+    assert.match(
+      res.line,
+      /^judge FAILED: (\d+) requests, 0 reused; pass 1 \(512 tokens\) 0\/\1 valid, \1 failed; pass 2 \(4096 tokens\) 0\/\1 valid, \1 failed; \1 left .*; no scores written$/,
+    );
     const layout = new AvtimeRunLayout(out, 'bad-judge');
     assert.equal(fs.existsSync(layout.evalDir), false, 'no eval/<RUN_ID>/');
     assert.equal(fs.existsSync(path.join(out, 'eval')), false);
@@ -148,7 +220,8 @@ describe('AVTime end to end: avtime sample → avtime run on the stand-in vLLM t
     // One judge request in flight at a time, so the crash lands after exactly N answers per incarnation;
     // every incarnation (the launcher restarts it) crashes again, so the run ends with requests left.
     const first = await withEnv({ ...FAST, FPSWEEP_STANDIN_JUDGE: 'crashAfter=10' }, async () =>
-      runAvtime('run', { ...(await options(root, out, 'crash')), judgeBatch: 1, judgeRetryBatch: 1 }, hooks));
+      runAvtime('run', { ...(await options(root, out, 'crash')), judgeBatch: 1, judgeRetryBatch: 1 }, hooks),
+    );
     assert.equal(first.exitCode, 1, first.line);
     assert.match(first.line, /judge FAILED: \d+ requests, 0 reused;.*left without a valid response/);
     const layout = new AvtimeRunLayout(out, 'crash');
@@ -164,13 +237,33 @@ describe('AVTime end to end: avtime sample → avtime run on the stand-in vLLM t
     const inspect = path.join(tmpDir('e2e'), 'judge-inspect.jsonl');
     const resumed = await withEnv({ ...FAST, FPSWEEP_STANDIN_INSPECT: inspect }, async () => {
       const o = await options(root, out, 'crash');
-      return runAvtime('run', { benchRoot: root, outputRoot: out, runId: 'crash', resume: true, vllmBin: FAKE_VLLM, judgeBasePort: o.judgeBasePort, targetBasePort: o.targetBasePort }, hooks);
+      return runAvtime(
+        'run',
+        {
+          benchRoot: root,
+          outputRoot: out,
+          runId: 'crash',
+          resume: true,
+          vllmBin: FAKE_VLLM,
+          judgeBasePort: o.judgeBasePort,
+          targetBasePort: o.targetBasePort,
+        },
+        hooks,
+      );
     });
     assert.equal(resumed.exitCode, 0, resumed.line);
     // Only the judge was started again (the target shards were complete): every inspect line is a judge request.
-    const seen = jsonl(inspect).map((r) => r.prompt_text as string).sort();
+    const seen = jsonl(inspect)
+      .map((r) => r.prompt_text as string)
+      .sort();
     assert.equal(seen.length, planned.size - stored.size);
-    assert.deepEqual(seen, [...planned].filter((id) => !stored.has(id)).map((id) => promptOf.get(id)!).sort());
+    assert.deepEqual(
+      seen,
+      [...planned]
+        .filter((id) => !stored.has(id))
+        .map((id) => promptOf.get(id)!)
+        .sort(),
+    );
     const report = JSON.parse(fs.readFileSync(layout.semanticReport, 'utf8'));
     assert.equal(report.reused, stored.size);
     assert.equal(report.complete, true);

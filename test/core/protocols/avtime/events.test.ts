@@ -8,7 +8,15 @@ const ev = (start_pct: number, end_pct: number, caption: string): PctEvent => ({
 describe('avtime/events parseEventLines', () => {
   it('events, prose and bad lines, with 1-based line numbers', () => {
     const r = parseEventLines(
-      ['Here are the events:', '  From 00 to 05, a man speaks.  ', '', 'From 07 to 03, backwards', 'From 1 to 2, one digit', 'From 10 to 99, music plays\r', 'from 01 to 02, lower case'].join('\n'),
+      [
+        'Here are the events:',
+        '  From 00 to 05, a man speaks.  ',
+        '',
+        'From 07 to 03, backwards',
+        'From 1 to 2, one digit',
+        'From 10 to 99, music plays\r',
+        'from 01 to 02, lower case',
+      ].join('\n'),
     );
     assert.deepEqual(r.events, [
       { start_pct: 0, end_pct: 5, caption: 'a man speaks.', line: 2 },
@@ -37,7 +45,10 @@ describe('avtime/events parseEventLines', () => {
 describe('avtime/events merge', () => {
   it('sorts by (start, end), stably', () => {
     const s = sortEvents([ev(5, 9, 'b'), ev(1, 3, 'a'), ev(5, 6, 'c'), ev(5, 9, 'd')]);
-    assert.deepEqual(s.map((e) => e.caption), ['a', 'c', 'b', 'd']);
+    assert.deepEqual(
+      s.map((e) => e.caption),
+      ['a', 'c', 'b', 'd'],
+    );
   });
   it('merges near-identical adjacent captions within a gap of [-1, 1] percent', () => {
     const long = 'a man in a red shirt plays an acoustic guitar on a stage while the audience claps along';
@@ -50,7 +61,7 @@ describe('avtime/events merge', () => {
     // Chains: the current event keeps absorbing while its extended end stays within reach.
     assert.deepEqual(mergeAdjacent([ev(0, 5, long), ev(6, 9, long), ev(10, 15, near), ev(30, 40, long)]), [ev(0, 15, long), ev(30, 40, long)]);
   });
-  it("the end is max(current.end, next.end): a shorter absorbed event does not shrink it", () => {
+  it('the end is max(current.end, next.end): a shorter absorbed event does not shrink it', () => {
     const c = 'the crowd cheers loudly as the band finishes the song and the lights come up';
     assert.deepEqual(mergeAdjacent([ev(5, 10, c), ev(9, 9, c)]), [ev(5, 10, c)]);
   });
@@ -63,7 +74,9 @@ describe('avtime/events merge', () => {
 
   const CAPS = ['a man speaks to the camera about the weather today', 'a man speaks to the camera about the weather today.', 'a dog barks', 'music plays'];
   const events = fc.array(
-    fc.tuple(fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 }), fc.constantFrom(...CAPS)).map(([a, b, c]) => ev(Math.min(a, b), Math.max(a, b), c)),
+    fc
+      .tuple(fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 }), fc.constantFrom(...CAPS))
+      .map(([a, b, c]) => ev(Math.min(a, b), Math.max(a, b), c)),
     { maxLength: 40 },
   );
   it('property: output starts non-decreasing, never more events, merging twice changes nothing', () => {
@@ -83,7 +96,9 @@ describe('avtime/events merge', () => {
         const sorted = sortEvents(xs);
         const out = mergeAdjacent(sorted);
         for (const e of sorted) {
-          const host = out.find((o) => o.start_pct <= e.start_pct && e.end_pct <= o.end_pct && (o.caption === e.caption || sequenceMatcherRatio(o.caption, e.caption) > 0.98));
+          const host = out.find(
+            (o) => o.start_pct <= e.start_pct && e.end_pct <= o.end_pct && (o.caption === e.caption || sequenceMatcherRatio(o.caption, e.caption) > 0.98),
+          );
           assert.ok(host, JSON.stringify(e));
         }
         // The input is left alone.

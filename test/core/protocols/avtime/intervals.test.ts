@@ -9,11 +9,35 @@ const points = (xs: readonly Interval[]) => new Set(xs.flatMap(([s, e]) => Array
 
 describe('avtime/intervals', () => {
   it('union sorts, joins touching and overlapping pieces, drops empty ones', () => {
-    assert.deepEqual(unionIntervals([[10, 20], [0, 5], [5, 7], [15, 30], [40, 40]]), [[0, 7], [10, 30]]);
+    assert.deepEqual(
+      unionIntervals([
+        [10, 20],
+        [0, 5],
+        [5, 7],
+        [15, 30],
+        [40, 40],
+      ]),
+      [
+        [0, 7],
+        [10, 30],
+      ],
+    );
     assert.equal(tIoU([[0, 10]], [[5, 15]]), 5 / 15);
     assert.equal(tIoU([], []), 0);
     assert.equal(tIoU([[0, 10]], []), 0);
-    assert.deepEqual([lo([[30, 40], [5, 6]]), hi([[30, 40], [5, 6]])], [5, 40]);
+    assert.deepEqual(
+      [
+        lo([
+          [30, 40],
+          [5, 6],
+        ]),
+        hi([
+          [30, 40],
+          [5, 6],
+        ]),
+      ],
+      [5, 40],
+    );
     assert.throws(() => lo([]), /empty/);
     assert.throws(() => unionIntervals([[5, 4]]), /start ≤ end/);
   });

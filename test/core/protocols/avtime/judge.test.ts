@@ -50,7 +50,10 @@ describe('avtime/judge requests', () => {
     assert.deepEqual(activeEventIds(prediction, 10_000), []);
     assert.equal(needsJudge(t2e, prediction), true);
     assert.equal(needsJudge({ ...t2e, time_ms: 10_000 } as Query, prediction), false);
-    assert.throws(() => buildJudgeRequest({ ...t2e, time_ms: 10_000 } as Query, prediction, { template: judgeTemplate('t2e_scalar'), model: 'j', pass: 1 }), /needsJudge/);
+    assert.throws(
+      () => buildJudgeRequest({ ...t2e, time_ms: 10_000 } as Query, prediction, { template: judgeTemplate('t2e_scalar'), model: 'j', pass: 1 }),
+      /needsJudge/,
+    );
     const r = buildJudgeRequest(t2e, prediction, { template: judgeTemplate('t2e_scalar'), model: 'judge', pass: 1 });
     const text = r.body.messages[0].content;
     assert.ok(text.includes('Reference captions:\n- someone greets\n- music\n'));
@@ -66,7 +69,10 @@ describe('avtime/judge requests', () => {
     assert.equal(r1.body.temperature, 0);
     assert.equal(r1.body.max_tokens, 512);
     assert.equal(r2.body.max_tokens, 4096);
-    assert.deepEqual(r1.body.response_format, { type: 'json_schema', json_schema: { name: 'avtime_semantic_selector', schema: JUDGE_SCHEMAS.semantic_selector.schema, strict: true } });
+    assert.deepEqual(r1.body.response_format, {
+      type: 'json_schema',
+      json_schema: { name: 'avtime_semantic_selector', schema: JUDGE_SCHEMAS.semantic_selector.schema, strict: true },
+    });
     const canon = canonicalJson(r1.body);
     assert.ok(!/\s"|":\s|,\s"/.test(canon.replace(/"(?:[^"\\]|\\.)*"/g, '""')), 'no spaces outside strings');
     assert.ok(canon.startsWith('{"max_tokens":512,"messages":'), 'sorted keys');
@@ -90,7 +96,10 @@ describe('avtime/judge requests', () => {
     assert.throws(() => judgeTemplate('t2e_scalar', '{{axis_rubric}} {{reference}}'), /missing \{\{predictions\}\}/);
     assert.throws(() => judgeTemplate('t2e_scalar', '{{axis_rubric}} {{reference}} {{predictions}} {{time}}'), /unknown \{\{time\}\}/);
     assert.throws(() => buildJudgeRequest(e2t, prediction, { template: d, model: 'j', pass: 1 }), /needs a semantic_selector template/);
-    assert.throws(() => buildJudgeRequest({ ...e2t, video_id: 'v9' } as Query, prediction, { template: judgeTemplate('semantic_selector'), model: 'j', pass: 1 }), /video v9/);
+    assert.throws(
+      () => buildJudgeRequest({ ...e2t, video_id: 'v9' } as Query, prediction, { template: judgeTemplate('semantic_selector'), model: 'j', pass: 1 }),
+      /video v9/,
+    );
   });
 });
 
@@ -98,7 +107,10 @@ describe('avtime/judge responses', () => {
   it('accepts exactly the schema', () => {
     assert.deepEqual(parseJudgeResponse('t2e_scalar', ' {"score": 3} ', 0), { ok: true, value: { score: 3 } });
     assert.deepEqual(parseJudgeResponse('semantic_selector', '{"indices":[2,0]}', 3), { ok: true, value: { indices: [2, 0] } });
-    assert.deepEqual(parseJudgeResponse('semantic_pair_selector', '{"indices_b":[],"indices_a":[1]}', 3), { ok: true, value: { indices_a: [1], indices_b: [] } });
+    assert.deepEqual(parseJudgeResponse('semantic_pair_selector', '{"indices_b":[],"indices_a":[1]}', 3), {
+      ok: true,
+      value: { indices_a: [1], indices_b: [] },
+    });
   });
   it('fails: not JSON, schema broken, index out of range', () => {
     const reason = (k: Parameters<typeof parseJudgeResponse>[0], s: string, n = 3) => {

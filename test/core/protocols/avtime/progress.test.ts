@@ -29,13 +29,28 @@ describe('AVTime progress from the artifacts', () => {
     const v = await readAvtimeProgress(writeRun(outputs, 'started'), { isAlive: dead });
     assert.equal(v.source, 'artifacts');
     assert.equal(v.state, 'todo');
-    assert.deepEqual(v.shards.map((s) => [s.state, s.expected, s.written]), [['todo', 2, 0], ['todo', 1, 0]]);
-    assert.deepEqual(v.stages.map((s) => s.state), ['todo', 'todo', 'todo', 'todo', 'todo']);
+    assert.deepEqual(
+      v.shards.map((s) => [s.state, s.expected, s.written]),
+      [
+        ['todo', 2, 0],
+        ['todo', 1, 0],
+      ],
+    );
+    assert.deepEqual(
+      v.stages.map((s) => s.state),
+      ['todo', 'todo', 'todo', 'todo', 'todo'],
+    );
   });
 
   it('half-done inference counts whole lines only (a torn last line is not a row) and shows the run stopped', async () => {
     const v = await readAvtimeProgress(writeRun(outputs, 'infer-half'), { isAlive: dead });
-    assert.deepEqual(v.shards.map((s) => [s.shard, s.state, s.expected, s.written, s.failed]), [[0, 'stopped', 2, 1, 0], [1, 'todo', 1, 0, 0]]);
+    assert.deepEqual(
+      v.shards.map((s) => [s.shard, s.state, s.expected, s.written, s.failed]),
+      [
+        [0, 'stopped', 2, 1, 0],
+        [1, 'todo', 1, 0, 0],
+      ],
+    );
     assert.deepEqual(stage(v, 'infer'), { name: 'infer', state: 'stopped', done: 1, todo: 2, failed: 0 });
     assert.equal(v.state, 'stopped');
     assert.equal(v.scores, null);
@@ -80,10 +95,18 @@ describe('AVTime progress from the artifacts', () => {
 
   describe('the status file', () => {
     const status = (root: string, pid: number, state: AvtimeStatus['state']): AvtimeStatus => ({
-      kind: 'avtime', runId: 'run-a', outputRoot: root, pid, state, startedAt: 's', updatedAt: 'u', canonical: true,
+      kind: 'avtime',
+      runId: 'run-a',
+      outputRoot: root,
+      pid,
+      state,
+      startedAt: 's',
+      updatedAt: 'u',
+      canonical: true,
       stages: [{ name: 'infer', state: 'running', done: 7, todo: 5, failed: 0 }],
       shards: [{ shard: 0, endpoint: 'http://127.0.0.1:8011', state: 'running', expected: 12, written: 7, failed: 0 }],
-      judgePasses: [], summary: null,
+      judgePasses: [],
+      summary: null,
     });
     const write = (root: string, s: AvtimeStatus) => fs.writeFileSync(path.join(root, '.fpsweep', 'avtime-status.json'), JSON.stringify(s));
 

@@ -17,14 +17,17 @@ describe('AVTime report (scores, identity, per-query traces)', () => {
     const r = avtimeReport(await loadAvtimeRun(root), new Date(0));
     assert.equal(r.runId, RUN_ID);
     assert.equal(r.scored, true);
-    assert.deepEqual(r.scores.map((c) => [c.key, c.direction, c.axis, c.score, c.queries]), [
-      ['T2E-A', 't2e', 'A', 0.75, 1],
-      ['T2E-V', 't2e', 'V', 0, 1],
-      ['E2T-A', 'e2t', 'A', 3500 / 6000, 1],
-      ['E2T-V', 'e2t', 'V', 0, 1],
-      ['E2E-A', 'e2e', 'A', 1, 1],
-      ['E2E-V', 'e2e', 'V', 0, 1],
-    ]);
+    assert.deepEqual(
+      r.scores.map((c) => [c.key, c.direction, c.axis, c.score, c.queries]),
+      [
+        ['T2E-A', 't2e', 'A', 0.75, 1],
+        ['T2E-V', 't2e', 'V', 0, 1],
+        ['E2T-A', 'e2t', 'A', 3500 / 6000, 1],
+        ['E2T-V', 'e2t', 'V', 0, 1],
+        ['E2E-A', 'e2e', 'A', 1, 1],
+        ['E2E-V', 'e2e', 'V', 0, 1],
+      ],
+    );
     assert.equal(r.predictionFailures, 1);
     assert.equal(fact(r.counts, 'no_active_prediction'), '1');
     assert.equal(r.canonical, true);
@@ -46,9 +49,18 @@ describe('AVTime report (scores, identity, per-query traces)', () => {
 
   it('filters queries by direction, axis, video and id text, capped by the limit', async () => {
     const run = await loadAvtimeRun(root);
-    assert.deepEqual(listQueries(run, { direction: 'e2e' }).shown.map((q) => q.query_id), ['q_e2e_A', 'q_e2e_V']);
-    assert.deepEqual(listQueries(run, { axis: 'V', video: 'vid_1' }).shown.map((q) => q.query_id), ['q_e2t_V']);
-    assert.deepEqual(listQueries(run, { text: 'T2E' }).shown.map((q) => q.query_id), ['q_t2e_A', 'q_t2e_V']);
+    assert.deepEqual(
+      listQueries(run, { direction: 'e2e' }).shown.map((q) => q.query_id),
+      ['q_e2e_A', 'q_e2e_V'],
+    );
+    assert.deepEqual(
+      listQueries(run, { axis: 'V', video: 'vid_1' }).shown.map((q) => q.query_id),
+      ['q_e2t_V'],
+    );
+    assert.deepEqual(
+      listQueries(run, { text: 'T2E' }).shown.map((q) => q.query_id),
+      ['q_t2e_A', 'q_t2e_V'],
+    );
     const capped = listQueries(run, {}, 4);
     assert.equal(capped.total, 6);
     assert.equal(capped.shown.length, 4);
@@ -63,7 +75,10 @@ describe('AVTime report (scores, identity, per-query traces)', () => {
   it('t2e: the active events marked, the judge answer by its response id, score = s / 4', async () => {
     const d = queryDetail(await loadAvtimeRun(root), 'q_t2e_A');
     assert.deepEqual(d.reference, { direction: 't2e', time_ms: 4500, captions: ['a man talks'] });
-    assert.deepEqual(d.events!.map((e) => e.marks), [[], ['active'], ['active']]);
+    assert.deepEqual(
+      d.events!.map((e) => e.marks),
+      [[], ['active'], ['active']],
+    );
     assert.equal(d.events![0].caption, 'a dog barks <b>loudly</b>');
     assert.equal(d.judge!.response_id, sha('q_t2e_A', 1));
     assert.deepEqual(d.judge!.response, { score: 3 });
@@ -75,14 +90,20 @@ describe('AVTime report (scores, identity, per-query traces)', () => {
 
   it('e2t: selected ids, the union, |∩|, |∪| and tIoU', async () => {
     const d = queryDetail(await loadAvtimeRun(root), 'q_e2t_A');
-    assert.deepEqual(d.events!.map((e) => e.marks), [[], ['selected'], ['selected']]);
+    assert.deepEqual(
+      d.events!.map((e) => e.marks),
+      [[], ['selected'], ['selected']],
+    );
     assert.equal(fact(d.arithmetic, '∪ selected (ms)'), '[2000, 8000)');
     assert.equal(fact(d.arithmetic, 'tIoU = |∩| / |∪|'), '3500 / 6000 = 0.5833');
   });
 
   it('e2e: both selections, the bounds, τ and both relation tests (a retry-pass answer found by its id)', async () => {
     const d = queryDetail(await loadAvtimeRun(root), 'q_e2e_V');
-    assert.deepEqual(d.events!.map((e) => e.marks), [[], ['A'], ['B']]);
+    assert.deepEqual(
+      d.events!.map((e) => e.marks),
+      [[], ['A'], ['B']],
+    );
     assert.equal(d.judge!.pass, 2);
     assert.equal(fact(d.arithmetic, 'τ = ⌈D / 100⌉'), '100 ms (D = 10000 ms)');
     assert.equal(fact(d.arithmetic, 'before iff hi(U_a) ≤ lo(U_b) + τ'), '5000 ≤ 4100: no');

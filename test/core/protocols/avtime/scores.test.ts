@@ -25,7 +25,8 @@ const prediction: Prediction = {
 };
 const ok: VideoPrediction = { kind: 'ok', prediction };
 const failed: VideoPrediction = { kind: 'failure', failure: { id: 'r1', video_id: 'v1', reason: 'no_event_lines', warnings: [] } };
-const t2e = (time_ms: number, axis = 'A') => QuerySchema.parse({ query_id: `t${time_ms}${axis}`, video_id: 'v1', axis, direction: 't2e', time_ms, reference_captions: ['x'] }) as T2EQuery;
+const t2e = (time_ms: number, axis = 'A') =>
+  QuerySchema.parse({ query_id: `t${time_ms}${axis}`, video_id: 'v1', axis, direction: 't2e', time_ms, reference_captions: ['x'] }) as T2EQuery;
 const e2t = (iv: Interval, axis = 'A') =>
   QuerySchema.parse({ query_id: `e${iv}${axis}`, video_id: 'v1', axis, direction: 'e2t', reference_caption: 'x', reference_interval_ms: iv }) as E2TQuery;
 const e2e = (relation: string, axis = 'A', id = 'p') =>
@@ -44,7 +45,20 @@ const e2e = (relation: string, axis = 'A', id = 'p') =>
 describe('avtime/scores', () => {
   it('T2E: score / 4 over the active events; none active → 0 without the judge', () => {
     const t = scoreT2E(t2e(950), ok, { response_id: 'j1', value: { score: 3 } });
-    assert.deepEqual([t.status, t.active_ids, t.active_intervals_ms, t.judge_score, t.score, t.judge_response_id], ['scored', [0, 1], [[0, 1000], [900, 2000]], 3, 0.75, 'j1']);
+    assert.deepEqual(
+      [t.status, t.active_ids, t.active_intervals_ms, t.judge_score, t.score, t.judge_response_id],
+      [
+        'scored',
+        [0, 1],
+        [
+          [0, 1000],
+          [900, 2000],
+        ],
+        3,
+        0.75,
+        'j1',
+      ],
+    );
     const none = scoreT2E(t2e(3000), ok, null);
     assert.deepEqual([none.status, none.score, none.judge_response_id], ['no_active_prediction', 0, null]);
     assert.throws(() => scoreT2E(t2e(950), ok, null), /no valid judge response/);
@@ -115,7 +129,14 @@ describe('avtime/scores', () => {
       no_selection: 1,
       prediction_failure_queries: 1,
     });
-    assert.throws(() => summarize(traces.filter((t) => !(t.direction === 't2e' && t.axis === 'V')), 0), /no queries for T2E-V/);
+    assert.throws(
+      () =>
+        summarize(
+          traces.filter((t) => !(t.direction === 't2e' && t.axis === 'V')),
+          0,
+        ),
+      /no queries for T2E-V/,
+    );
     assert.throws(() => summarize([...traces, traces[0]], 0), /traced twice/);
   });
   it('property: every score lies in [0, 1]', () => {

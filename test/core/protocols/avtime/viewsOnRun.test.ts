@@ -23,17 +23,42 @@ describe('AVTime progress and report on a real run', function () {
     const out = path.join(outputs, 'r1');
     const [t0, t1, j] = [await targetStub(), await targetStub(), await judgeStub()];
     stubs.push(t0, t1, j);
-    const res = await runAvtime('run', { benchRoot: root, outputRoot: out, runId: 'r1', targetEndpoints: [t0.url, t1.url], judgeEndpoint: j.url }, { log: () => undefined, clientOptions: { maxRetries: 0 } });
+    const res = await runAvtime(
+      'run',
+      { benchRoot: root, outputRoot: out, runId: 'r1', targetEndpoints: [t0.url, t1.url], judgeEndpoint: j.url },
+      { log: () => undefined, clientOptions: { maxRetries: 0 } },
+    );
     assert.equal(res.exitCode, 0, res.line);
 
     const v = await readAvtimeProgress(out);
     assert.equal(v.live, false);
     assert.equal(v.state, 'done');
-    assert.deepEqual(v.stages.map((s) => [s.name, s.state]), [['inputs', 'done'], ['infer', 'done'], ['normalize', 'done'], ['judge', 'done'], ['score', 'done']]);
-    assert.deepEqual(v.shards.map((s) => [s.state, s.expected, s.written, s.failed]), [['done', 2, 2, 0], ['done', 1, 1, 0]]);
-    assert.deepEqual(v.stages.find((s) => s.name === 'normalize'), { name: 'normalize', state: 'done', done: 2, todo: 0, failed: 1 });
+    assert.deepEqual(
+      v.stages.map((s) => [s.name, s.state]),
+      [
+        ['inputs', 'done'],
+        ['infer', 'done'],
+        ['normalize', 'done'],
+        ['judge', 'done'],
+        ['score', 'done'],
+      ],
+    );
+    assert.deepEqual(
+      v.shards.map((s) => [s.state, s.expected, s.written, s.failed]),
+      [
+        ['done', 2, 2, 0],
+        ['done', 1, 1, 0],
+      ],
+    );
+    assert.deepEqual(
+      v.stages.find((s) => s.name === 'normalize'),
+      { name: 'normalize', state: 'done', done: 2, todo: 0, failed: 1 },
+    );
     const report = JSON.parse(fs.readFileSync(path.join(out, 'semantic_report.json'), 'utf8')) as { requests: number };
-    assert.deepEqual(v.passes.map((p) => [p.pass, p.maxTokens, p.state, p.requests, p.done]), [[1, 512, 'done', report.requests, report.requests]]);
+    assert.deepEqual(
+      v.passes.map((p) => [p.pass, p.maxTokens, p.state, p.requests, p.done]),
+      [[1, 512, 'done', report.requests, report.requests]],
+    );
     const summary = JSON.parse(fs.readFileSync(path.join(out, 'eval', 'r1', 'summary.json'), 'utf8')) as Record<string, unknown>;
     assert.deepEqual(v.scores, Object.fromEntries(['T2E-A', 'T2E-V', 'E2T-A', 'E2T-V', 'E2E-A', 'E2E-V'].map((k) => [k, summary[k]])));
     assert.equal(v.summary, res.line);

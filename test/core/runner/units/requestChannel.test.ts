@@ -16,7 +16,13 @@ function make(sameInARow = 2) {
 }
 const down: ChatFailure = { ok: false, kind: 'server_down', message: 'ECONNREFUSED', attempts: 1, status: null };
 const bad: ChatFailure = { ok: false, kind: 'request', message: 'HTTP 400: bad', attempts: 1, status: 400 };
-const ctx = (n: number): ChatFailure => ({ ok: false, kind: 'context', message: `This model's maximum context length is ${n} tokens.`, attempts: 1, status: 400 });
+const ctx = (n: number): ChatFailure => ({
+  ok: false,
+  kind: 'context',
+  message: `This model's maximum context length is ${n} tokens.`,
+  attempts: 1,
+  status: 400,
+});
 
 describe('runner unit: request channel', () => {
   it('a lost server sends the request elsewhere up to MAX_REQUEUES times, never while draining', () => {

@@ -26,8 +26,10 @@ describe('runner unit: run stopper', () => {
   });
 
   it('a trip becomes a stop reason naming the server by URL', () => {
-    const r = tripStopReason({ rule: 'same_in_a_row', kind: 'request', message: 'HTTP 400: bad', status: 400, server: 1, count: 20, detail: '20 in a row' },
-      ['http://127.0.0.1:1', 'http://127.0.0.1:2']);
+    const r = tripStopReason({ rule: 'same_in_a_row', kind: 'request', message: 'HTTP 400: bad', status: 400, server: 1, count: 20, detail: '20 in a row' }, [
+      'http://127.0.0.1:1',
+      'http://127.0.0.1:2',
+    ]);
     assert.equal(r.server, 'http://127.0.0.1:2');
     assert.equal(r.detail, 'fail-fast: 20 in a row');
     const s = new RunStopper(new DrainControl(() => undefined), () => undefined);

@@ -8,8 +8,11 @@ import type { StopReason } from '../../../../src/core/runner/statusSchema';
 function make(n: number, limit = 1000) {
   const changes: [number, boolean][] = [];
   const stops: StopReason[] = [];
-  const h = new ServerHealth(Array.from({ length: n }, (_, i) => `http://127.0.0.1:${8000 + i}`),
-    { onUpChange: (i, up) => changes.push([i, up]), onStop: (r) => stops.push(r), log: () => undefined }, limit);
+  const h = new ServerHealth(
+    Array.from({ length: n }, (_, i) => `http://127.0.0.1:${8000 + i}`),
+    { onUpChange: (i, up) => changes.push([i, up]), onStop: (r) => stops.push(r), log: () => undefined },
+    limit,
+  );
   return { h, changes, stops };
 }
 
@@ -19,10 +22,19 @@ describe('runner unit: server health', () => {
     h.event({ index: 0, state: 'restarting', final: false, message: 'crashed; restart 1/3' });
     h.event({ index: 0, state: 'starting', final: false, message: 'loading' });
     h.event({ index: 0, state: 'up', final: false, message: 'restarted' });
-    assert.deepEqual(changes, [[0, false], [0, true]]);
+    assert.deepEqual(changes, [
+      [0, false],
+      [0, true],
+    ]);
     h.figures(1, { running: 3, waiting: 2 });
     const st = h.status((i) => i * 5);
-    assert.deepEqual(st.map((s) => [s.state, s.message, s.running, s.waiting, s.restarts]), [['up', 'restarted', null, null, 0], ['up', null, 3, 2, 5]]);
+    assert.deepEqual(
+      st.map((s) => [s.state, s.message, s.running, s.waiting, s.restarts]),
+      [
+        ['up', 'restarted', null, null, 0],
+        ['up', null, 3, 2, 5],
+      ],
+    );
   });
 
   it('every server failing, one after another, stops the run naming the last', () => {
@@ -33,7 +45,10 @@ describe('runner unit: server health', () => {
     assert.equal(stops.length, 1);
     assert.equal(stops[0].rule, 'servers_down');
     assert.equal(stops[0].server, 'http://127.0.0.1:8001');
-    assert.deepEqual(h.status(() => 0).map((s) => s.state), ['down', 'down']);
+    assert.deepEqual(
+      h.status(() => 0).map((s) => s.state),
+      ['down', 'down'],
+    );
   });
 
   it('given endpoints all down (not for good) do not stop the run at once: the time limit decides', () => {

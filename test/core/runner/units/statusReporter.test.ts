@@ -34,18 +34,42 @@ describe('runner unit: status and ETA', () => {
     try {
       const layout = new PackageLayout(dir);
       let todo = 3;
-      const cells = (): CellProgress[] => [{ benchmark: 'b', condition: 'v_32', total: 5, done: 5 - todo, todo, na: 0, reuse: 0, failed: 0, noVideo: 0,
-        failedBefore: 0, remainingTokens: todo * 1000 }];
+      const cells = (): CellProgress[] => [
+        {
+          benchmark: 'b',
+          condition: 'v_32',
+          total: 5,
+          done: 5 - todo,
+          todo,
+          na: 0,
+          reuse: 0,
+          failed: 0,
+          noVideo: 0,
+          failedBefore: 0,
+          remainingTokens: todo * 1000,
+        },
+      ];
       const seen: WorkerStatus[] = [];
-      const r = new StatusReporter(layout, { runId: 'r1', pid: 1, startedAt: 0, mode: 'pilot', shard: null, benchmarks: ['b'], conditions: ['v_32'] },
-        { cells, inFlight: () => 1, addedThisRun: () => 2, servers: () => [], stopReason: () => null }, (s) => seen.push(s));
+      const r = new StatusReporter(
+        layout,
+        { runId: 'r1', pid: 1, startedAt: 0, mode: 'pilot', shard: null, benchmarks: ['b'], conditions: ['v_32'] },
+        { cells, inFlight: () => 1, addedThisRun: () => 2, servers: () => [], stopReason: () => null },
+        (s) => seen.push(s),
+      );
       r.throughput.answered(1, 1000, Date.now());
       await r.write();
       todo = 0;
       r.state = 'done';
       // Two writes at once: they run one after the other, each built when its turn comes.
       await Promise.all([r.write(), r.write('done: 2 rows')]);
-      assert.deepEqual(seen.map((s) => [s.state, s.totals.todo, s.summary]), [['starting', 3, null], ['done', 0, null], ['done', 0, 'done: 2 rows']]);
+      assert.deepEqual(
+        seen.map((s) => [s.state, s.totals.todo, s.summary]),
+        [
+          ['starting', 3, null],
+          ['done', 0, null],
+          ['done', 0, 'done: 2 rows'],
+        ],
+      );
       assert.ok(seen[0].etaSeconds !== null && Math.abs(seen[0].etaSeconds - 30) < 1e-9, String(seen[0].etaSeconds));
       const onDisk = await readStatus(layout);
       assert.equal(onDisk?.state, 'done');

@@ -10,9 +10,7 @@ export const AXIS_RUBRICS: Readonly<Record<Axis, string>> = {
   A:
     'Axis A (audio): compare only what can be heard: speech and what is said, who speaks, singing, music, ' +
     'sound effects and other sounds. Ignore details that can only be seen.',
-  V:
-    'Axis V (visual): compare only what can be seen: people, objects, actions, places, on-screen text. ' +
-    'Ignore details that can only be heard.',
+  V: 'Axis V (visual): compare only what can be seen: people, objects, actions, places, on-screen text. ' + 'Ignore details that can only be heard.',
 };
 
 export const DEFAULT_JUDGE_TEMPLATES: Readonly<Record<JudgeKind, string>> = {

@@ -23,9 +23,7 @@ export interface JudgementOf {
 }
 
 export type JudgeFailureReason = 'not_json' | 'schema' | 'index_out_of_range';
-export type ParsedJudgement<K extends JudgeKind> =
-  | { ok: true; value: JudgementOf[K] }
-  | { ok: false; reason: JudgeFailureReason; detail: string };
+export type ParsedJudgement<K extends JudgeKind> = { ok: true; value: JudgementOf[K] } | { ok: false; reason: JudgeFailureReason; detail: string };
 
 const KEYS: Readonly<Record<JudgeKind, readonly string[]>> = {
   t2e_scalar: ['score'],

@@ -48,21 +48,58 @@ export function audioExpression(v: SampleAvVideo): string {
 export async function encodeAvSampleVideo(v: SampleAvVideo, file: string): Promise<void> {
   const d = s(v.plannedMs);
   const args = [
-    '-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
-    '-f', 'lavfi', '-i', `color=c=black:s=${SAMPLE_WIDTH}x${SAMPLE_HEIGHT}:r=${SAMPLE_FPS}:d=${d}`,
-    '-f', 'lavfi', '-i', `aevalsrc='${audioExpression(v)}':s=${SAMPLE_AUDIO_RATE}:d=${d}`,
-    '-vf', videoFilter(v),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '30', '-threads', '1', '-pix_fmt', 'yuv420p', '-g', String(SAMPLE_FPS),
-    '-c:a', 'aac', '-b:a', '32k', '-ac', '1',
-    '-map_metadata', '-1', '-fflags', '+bitexact', '-flags:v', '+bitexact', '-flags:a', '+bitexact', '-movflags', '+faststart',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=black:s=${SAMPLE_WIDTH}x${SAMPLE_HEIGHT}:r=${SAMPLE_FPS}:d=${d}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `aevalsrc='${audioExpression(v)}':s=${SAMPLE_AUDIO_RATE}:d=${d}`,
+    '-vf',
+    videoFilter(v),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '30',
+    '-threads',
+    '1',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    String(SAMPLE_FPS),
+    '-c:a',
+    'aac',
+    '-b:a',
+    '32k',
+    '-ac',
+    '1',
+    '-map_metadata',
+    '-1',
+    '-fflags',
+    '+bitexact',
+    '-flags:v',
+    '+bitexact',
+    '-flags:a',
+    '+bitexact',
+    '-movflags',
+    '+faststart',
     file,
   ];
   const execa = await loadExeca();
   const r = await execa(ffmpegBin(), args, { reject: false, stdin: 'ignore' });
   if (r.failed) {
-    const why = (r as { code?: string }).code === 'ENOENT'
-      ? `${ffmpegBin()} was not found; install ffmpeg (e.g. apt-get install -y ffmpeg) or set FFMPEG_BIN`
-      : `exit ${r.exitCode ?? '?'}: ${String(r.stderr).trim() || r.shortMessage}`;
+    const why =
+      (r as { code?: string }).code === 'ENOENT'
+        ? `${ffmpegBin()} was not found; install ffmpeg (e.g. apt-get install -y ffmpeg) or set FFMPEG_BIN`
+        : `exit ${r.exitCode ?? '?'}: ${String(r.stderr).trim() || r.shortMessage}`;
     throw new Error(`ffmpeg failed to encode AVTime sample video ${v.videoId}: ${why}`);
   }
 }
@@ -83,7 +120,10 @@ export async function probeAv(file: string): Promise<ProbedAv> {
   const execa = await loadExeca();
   const r = await execa(ffprobeBin(), ['-v', 'error', '-show_entries', 'stream=codec_type:format=duration', '-of', 'json', file], { reject: false });
   if (r.failed) {
-    const why = (r as { code?: string }).code === 'ENOENT' ? `${ffprobeBin()} was not found; install ffmpeg or set FFPROBE_BIN` : String(r.stderr).trim() || r.shortMessage;
+    const why =
+      (r as { code?: string }).code === 'ENOENT'
+        ? `${ffprobeBin()} was not found; install ffmpeg or set FFPROBE_BIN`
+        : String(r.stderr).trim() || r.shortMessage;
     throw new Error(`ffprobe could not read ${file}: ${why}`);
   }
   const j = ProbeJson.parse(JSON.parse(r.stdout));

@@ -70,8 +70,14 @@ export async function makeAvtimeSample(opts: { out: string; concurrency?: number
           const file = path.join(staging, 'videos', `${v.videoId}.mp4`);
           await encodeAvSampleVideo(v, file);
           const probed = await probeAv(file);
-          if (!probed.hasVideo || !probed.hasAudio) throw new Error(`${file}: ffprobe finds ${probed.hasVideo ? '' : 'no video '}${probed.hasAudio ? '' : 'no audio '}stream`);
-          audited[i] = { durationMs: probed.durationMs, sha256: createHash('sha256').update(await fs.readFile(file)).digest('hex') };
+          if (!probed.hasVideo || !probed.hasAudio)
+            throw new Error(`${file}: ffprobe finds ${probed.hasVideo ? '' : 'no video '}${probed.hasAudio ? '' : 'no audio '}stream`);
+          audited[i] = {
+            durationMs: probed.durationMs,
+            sha256: createHash('sha256')
+              .update(await fs.readFile(file))
+              .digest('hex'),
+          };
         }
       }),
     );
@@ -83,7 +89,12 @@ export async function makeAvtimeSample(opts: { out: string; concurrency?: number
         { role: 'user', content: '<video>' },
         { role: 'assistant', content: referenceAnswer(v, audited[i].durationMs) },
       ],
-      metadata: { video_id: v.videoId, duration_ms: audited[i].durationMs, source: 'fpsweep avtime sample', n_reference_events: v.audio.length + v.visual.length },
+      metadata: {
+        video_id: v.videoId,
+        duration_ms: audited[i].durationMs,
+        source: 'fpsweep avtime sample',
+        n_reference_events: v.audio.length + v.visual.length,
+      },
     }));
     const inventory = videos.map((v, i) => ({
       stable_id: v.stableId,

@@ -39,7 +39,10 @@ export type Query =
   | { query_id: string; video_id: string; axis: Axis; direction: 't2e'; time_ms: number; reference_captions: string[] }
   | { query_id: string; video_id: string; axis: Axis; direction: 'e2t'; reference_caption: string; reference_interval_ms: [number, number] }
   | {
-      query_id: string; video_id: string; axis: Axis; direction: 'e2e';
+      query_id: string;
+      video_id: string;
+      axis: Axis;
+      direction: 'e2e';
       events: [{ caption: string; interval_ms: [number, number] }, { caption: string; interval_ms: [number, number] }];
       relation: Relation;
     };
@@ -93,10 +96,16 @@ export function planAvtimeSample(): SampleAvVideo[] {
     const fills = rng.shuffle(FILLS).slice(0, 3 + rng.int(3));
     const sounds = rng.shuffle(SOUNDS).slice(0, 2 + rng.int(3));
     const visual: Array<Segment<VisualLook>> = tiling(rng, plannedMs, fills.length, 500).map(([s, e], i) => ({
-      startMs: s, endMs: e, look: { kind: 'fill', color: fills[i].color }, caption: fills[i].caption,
+      startMs: s,
+      endMs: e,
+      look: { kind: 'fill', color: fills[i].color },
+      caption: fills[i].caption,
     }));
     const audio: Array<Segment<AudioSound>> = tiling(rng, plannedMs, sounds.length, 600).map(([s, e], i) => ({
-      startMs: s, endMs: e, look: sounds[i].sound, caption: sounds[i].caption,
+      startMs: s,
+      endMs: e,
+      look: sounds[i].sound,
+      caption: sounds[i].caption,
     }));
     const [vs, ve] = overlay(rng, plannedMs);
     visual.push({ startMs: vs, endMs: ve, look: { kind: 'square' }, caption: SQUARE_CAPTION });
@@ -109,7 +118,9 @@ export function planAvtimeSample(): SampleAvVideo[] {
 }
 
 export function referenceEvents(v: SampleAvVideo): RefEvent[] {
-  const ev = (axis: Axis) => (s: Segment<unknown>): RefEvent => ({ axis, startMs: s.startMs, endMs: s.endMs, caption: s.caption });
+  const ev =
+    (axis: Axis) =>
+    (s: Segment<unknown>): RefEvent => ({ axis, startMs: s.startMs, endMs: s.endMs, caption: s.caption });
   return [...v.audio.map(ev('A')), ...v.visual.map(ev('V'))].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs || a.axis.localeCompare(b.axis));
 }
 
@@ -139,14 +150,31 @@ export function planQueries(v: SampleAvVideo): Query[] {
       out.push({ query_id: id('t2e', i), video_id: v.videoId, axis, direction: 't2e', time_ms: t, reference_captions: active });
     });
     events.forEach((e, i) => {
-      out.push({ query_id: id('e2t', i), video_id: v.videoId, axis, direction: 'e2t', reference_caption: e.caption, reference_interval_ms: [e.startMs, e.endMs] });
+      out.push({
+        query_id: id('e2t', i),
+        video_id: v.videoId,
+        axis,
+        direction: 'e2t',
+        reference_caption: e.caption,
+        reference_interval_ms: [e.startMs, e.endMs],
+      });
     });
     const container = pieces.find((p) => p.startMs <= over.startMs && over.startMs < p.endMs)!;
-    const pairs: Array<[RefEvent, RefEvent]> = [[first, last], [last, first], [over, container]];
+    const pairs: Array<[RefEvent, RefEvent]> = [
+      [first, last],
+      [last, first],
+      [over, container],
+    ];
     pairs.forEach(([a, b], i) => {
       out.push({
-        query_id: id('e2e', i), video_id: v.videoId, axis, direction: 'e2e',
-        events: [{ caption: a.caption, interval_ms: [a.startMs, a.endMs] }, { caption: b.caption, interval_ms: [b.startMs, b.endMs] }],
+        query_id: id('e2e', i),
+        video_id: v.videoId,
+        axis,
+        direction: 'e2e',
+        events: [
+          { caption: a.caption, interval_ms: [a.startMs, a.endMs] },
+          { caption: b.caption, interval_ms: [b.startMs, b.endMs] },
+        ],
         relation: relationOf(a, b),
       });
     });

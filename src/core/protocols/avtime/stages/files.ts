@@ -39,5 +39,8 @@ export function jsonlText(rows: readonly unknown[]): string {
 }
 
 export async function exists(p: string): Promise<boolean> {
-  return fs.stat(p).then(() => true, () => false);
+  return fs.stat(p).then(
+    () => true,
+    () => false,
+  );
 }

@@ -102,7 +102,9 @@ export async function checkCoverage(file: string, assigned: readonly string[]): 
     missing.length ? `${missing.length} assigned id(s) missing: ${show(missing)}` : '',
     doubled.length ? `${doubled.length} id(s) written more than once: ${show(doubled)}` : '',
     foreign.length ? `${foreign.length} id(s) not assigned to this shard: ${show(foreign)}` : '',
-  ].filter(Boolean).join('; ');
+  ]
+    .filter(Boolean)
+    .join('; ');
 }
 
 export async function runInference(opts: InferOptions): Promise<InferResult> {
@@ -110,13 +112,25 @@ export async function runInference(opts: InferOptions): Promise<InferResult> {
   const stop = new AbortController(); // canonical: the first row error stops every shard
   const results = await Promise.all(shards.map((rows, k) => runShard(k, rows, opts, stop)));
   const withCoverage = await Promise.all(
-    results.map(async (r, k) => ({ ...r, shard: k, coverage: await checkCoverage(opts.layout.rawPredictions(k), shards[k].map((x) => x.id)) })),
+    results.map(async (r, k) => ({
+      ...r,
+      shard: k,
+      coverage: await checkCoverage(
+        opts.layout.rawPredictions(k),
+        shards[k].map((x) => x.id),
+      ),
+    })),
   );
   for (const r of withCoverage) {
-    await writeFileAtomic(opts.layout.shardSummary(r.shard), JSON.stringify(shardSummarySchema.parse({ expected: r.expected, written: r.written, failed: r.failed, errors: r.errors }), null, 1) + '\n');
+    await writeFileAtomic(
+      opts.layout.shardSummary(r.shard),
+      JSON.stringify(shardSummarySchema.parse({ expected: r.expected, written: r.written, failed: r.failed, errors: r.errors }), null, 1) + '\n',
+    );
   }
   const ok = withCoverage.every((r) => r.failed === 0 && r.coverage === null);
-  const parts = withCoverage.map((r) => `shard${r.shard} ${r.written}/${r.expected} written, ${r.failed} failed${r.coverage ? ` (coverage: ${r.coverage})` : ''}`);
+  const parts = withCoverage.map(
+    (r) => `shard${r.shard} ${r.written}/${r.expected} written, ${r.failed} failed${r.coverage ? ` (coverage: ${r.coverage})` : ''}`,
+  );
   return { ok, shards: withCoverage, line: `target inference ${ok ? 'done' : 'FAILED'}: ${parts.join('; ')}` };
 }
 
@@ -130,7 +144,12 @@ async function runShard(k: number, rows: readonly TargetInput[], opts: InferOpti
     const have = await writtenIds(file, opts.log);
     todo = rows.filter((r) => !have.has(r.id));
     written = rows.length - todo.length;
-  } else if (await fs.stat(file).then(() => true, () => false)) {
+  } else if (
+    await fs.stat(file).then(
+      () => true,
+      () => false,
+    )
+  ) {
     throw new Error(`${file} exists: a canonical target shard never resumes (start a new run, or one started with --resume --keep-going)`);
   }
   await fs.mkdir(opts.layout.shardDir(k), { recursive: true });

@@ -28,7 +28,10 @@ export class TargetInputsError extends InputError {
   constructor(readonly problems: LineProblem[]) {
     super(
       `target inputs not built (${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing written):\n` +
-        problems.slice(0, MAX_SHOWN).map((p) => `  ${formatLineProblem(p)}`).join('\n') +
+        problems
+          .slice(0, MAX_SHOWN)
+          .map((p) => `  ${formatLineProblem(p)}`)
+          .join('\n') +
         (problems.length > MAX_SHOWN ? `\n  (+${problems.length - MAX_SHOWN} more)` : ''),
     );
     this.name = 'TargetInputsError';
@@ -36,7 +39,10 @@ export class TargetInputsError extends InputError {
 }
 
 async function statFile(p: string): Promise<boolean> {
-  return fs.stat(p).then((st) => st.isFile(), () => false);
+  return fs.stat(p).then(
+    (st) => st.isFile(),
+    () => false,
+  );
 }
 
 /** Checks and builds in memory; throws TargetInputsError listing every problem. Writes nothing. */
@@ -95,7 +101,9 @@ export async function buildTargetInputs(testFile: string, inventoryFile: string,
     const other = roles.filter((r) => r !== 'system' && r !== 'user' && r !== 'assistant');
     if (count('system') !== 1 || count('user') !== 1 || count('assistant') > 1 || other.length) {
       ok = false;
-      at(`messages have roles [${roles.map((r) => JSON.stringify(r)).join(', ')}]; expected exactly one system and one user message (and at most one assistant)`);
+      at(
+        `messages have roles [${roles.map((r) => JSON.stringify(r)).join(', ')}]; expected exactly one system and one user message (and at most one assistant)`,
+      );
     }
     const invRow = byVideo.get(vid);
     if (!invRow) {
@@ -113,7 +121,10 @@ export async function buildTargetInputs(testFile: string, inventoryFile: string,
     rows.push({
       id: value.id,
       videos: [invRow.row.resolved_media_path],
-      messages: [{ role: 'system', content: system.content }, { role: 'user', content: user.content }],
+      messages: [
+        { role: 'system', content: system.content },
+        { role: 'user', content: user.content },
+      ],
       metadata: {
         video_id: vid,
         stable_id: invRow.row.stable_id,
@@ -124,7 +135,8 @@ export async function buildTargetInputs(testFile: string, inventoryFile: string,
     });
   }
   for (const [vid, { line }] of byVideo) {
-    if (!used.has(vid)) problems.push({ file: inventoryFile, line, message: `inventory row video_id '${vid}' is used by no test row (${testFile}); coverage must be exact` });
+    if (!used.has(vid))
+      problems.push({ file: inventoryFile, line, message: `inventory row video_id '${vid}' is used by no test row (${testFile}); coverage must be exact` });
   }
   if (!test.records.length && !test.problems.length) problems.push({ file: testFile, line: 1, message: 'no test rows' });
   if (problems.length) throw new TargetInputsError(problems.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1)));

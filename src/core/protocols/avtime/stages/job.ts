@@ -26,12 +26,16 @@ export async function runAvtimeJob(json: string): Promise<number> {
   process.once('SIGTERM', () => {
     void stopped(locked).finally(() => process.exit(143));
   });
-  const res = await runAvtime(job.verb as AvtimeVerb, { ...(job.options as AvtimeOptionsInput), outputRoot: job.outputRoot, runId: job.runId }, {
-    log: (l) => process.stdout.write(`${new Date().toISOString()} avtime: ${l}\n`),
-    onLocked: (layout, status) => {
-      locked = { layout, status };
+  const res = await runAvtime(
+    job.verb as AvtimeVerb,
+    { ...(job.options as AvtimeOptionsInput), outputRoot: job.outputRoot, runId: job.runId },
+    {
+      log: (l) => process.stdout.write(`${new Date().toISOString()} avtime: ${l}\n`),
+      onLocked: (layout, status) => {
+        locked = { layout, status };
+      },
     },
-  });
+  );
   process.stdout.write(`${res.line}\n`);
   return res.exitCode;
 }

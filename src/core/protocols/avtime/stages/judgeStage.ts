@@ -30,27 +30,31 @@ const identityShape = {
   request_sha256: z.string(),
 };
 
-export const judgeResponseLineSchema = z.object({
-  ...identityShape,
-  model_id: z.string(),
-  prompt_version: z.string(),
-  prompt_sha256: z.string(),
-  schema_version: z.string(),
-  schema_sha256: z.string(),
-  response: z.record(z.string(), z.unknown()),
-  raw: z.string(),
-  ts: z.string(),
-}).passthrough();
+export const judgeResponseLineSchema = z
+  .object({
+    ...identityShape,
+    model_id: z.string(),
+    prompt_version: z.string(),
+    prompt_sha256: z.string(),
+    schema_version: z.string(),
+    schema_sha256: z.string(),
+    response: z.record(z.string(), z.unknown()),
+    raw: z.string(),
+    ts: z.string(),
+  })
+  .passthrough();
 export type JudgeResponseLine = z.infer<typeof judgeResponseLineSchema>;
 
-export const judgeFailureLineSchema = z.object({
-  ...identityShape,
-  model_id: z.string(),
-  reason: z.string(),
-  detail: z.string(),
-  raw: z.string().nullable(),
-  ts: z.string(),
-}).passthrough();
+export const judgeFailureLineSchema = z
+  .object({
+    ...identityShape,
+    model_id: z.string(),
+    reason: z.string(),
+    detail: z.string(),
+    raw: z.string().nullable(),
+    ts: z.string(),
+  })
+  .passthrough();
 export type JudgeFailureLine = z.infer<typeof judgeFailureLineSchema>;
 
 const requestLineSchema = z.object({ ...identityShape, body: z.record(z.string(), z.unknown()) }).passthrough();
@@ -101,9 +105,17 @@ interface Planned {
 export function wantedIdentity(req: JudgeRequestLine, template: JudgeTemplate, modelId: string): JudgeResponseIdentity {
   const schema = JUDGE_SCHEMAS[req.request_type];
   return {
-    query_id: req.query_id, axis: req.axis, branch: req.branch, video_id: req.video_id, request_type: req.request_type,
-    model_id: modelId, prompt_version: template.prompt_version, prompt_sha256: template.prompt_sha256,
-    schema_version: schema.schema_version, schema_sha256: schema.schema_sha256, request_sha256: req.request_sha256,
+    query_id: req.query_id,
+    axis: req.axis,
+    branch: req.branch,
+    video_id: req.video_id,
+    request_type: req.request_type,
+    model_id: modelId,
+    prompt_version: template.prompt_version,
+    prompt_sha256: template.prompt_sha256,
+    schema_version: schema.schema_version,
+    schema_sha256: schema.schema_sha256,
+    request_sha256: req.request_sha256,
   };
 }
 
@@ -120,7 +132,10 @@ export function planJudge(o: Pick<JudgeStageOptions, 'queries' | 'predictions' |
       2: buildJudgeRequest(query, prediction, { template, model: o.servedModel, pass: 2 }),
     };
     out.push({
-      query, prediction, nShown: shownEventIds(query, prediction).length, request,
+      query,
+      prediction,
+      nShown: shownEventIds(query, prediction).length,
+      request,
       wanted: { 1: wantedIdentity(request[1], template, o.modelId), 2: wantedIdentity(request[2], template, o.modelId) },
     });
   }
@@ -165,13 +180,24 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
   for (const f of [L.semanticResponses, L.semanticFailures, L.semanticRequests]) await fs.writeFile(f, '', { flag: 'a' });
   const counted = countedResponses(planned, stored);
   const reused = counted.size;
-  const clients = o.endpoints.map((e) => new VllmClient({ url: e.url, apiKey: e.apiKey }, { connections: Math.max(o.batch[1], o.batch[2]), ...o.clientOptions }));
+  const clients = o.endpoints.map(
+    (e) => new VllmClient({ url: e.url, apiKey: e.apiKey }, { connections: Math.max(o.batch[1], o.batch[2]), ...o.clientOptions }),
+  );
   const passes: JudgePassProgress[] = [];
   const failedIn1 = new Set(storedFailures.filter((f) => f.pass === 1).map((f) => `${f.query_id}\0${f.request_sha256}`));
   try {
     for (const pass of [1, 2] as const) {
-      const todo = planned.filter((p) => !counted.has(p.query.query_id) && (pass === 2 || !failedIn1.has(`${p.query.query_id}\0${p.request[1].request_sha256}`)));
-      const prog: JudgePassProgress = { pass, maxTokens: JUDGE_MAX_TOKENS[pass], requests: todo.length, done: 0, failed: 0, state: todo.length ? 'running' : 'skipped' };
+      const todo = planned.filter(
+        (p) => !counted.has(p.query.query_id) && (pass === 2 || !failedIn1.has(`${p.query.query_id}\0${p.request[1].request_sha256}`)),
+      );
+      const prog: JudgePassProgress = {
+        pass,
+        maxTokens: JUDGE_MAX_TOKENS[pass],
+        requests: todo.length,
+        done: 0,
+        failed: 0,
+        state: todo.length ? 'running' : 'skipped',
+      };
       passes.push(prog);
       o.onProgress?.({ ...prog });
       if (todo.length && o.waitUp && !(await o.waitUp())) o.log?.(`judge pass ${pass}: the judge server is not up; its requests will fail`);
@@ -187,14 +213,28 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
           // Every request in flight listens on it (the default cap of 10 would warn).
           if (signal) setMaxListeners(Math.max(o.batch[1], o.batch[2]) + 16, signal);
           const res = await clients[ep].chat(req.body, signal);
-          const ident = { query_id: req.query_id, axis: req.axis, branch: req.branch, video_id: req.video_id, request_type: req.request_type, pass, request_sha256: req.request_sha256 };
+          const ident = {
+            query_id: req.query_id,
+            axis: req.axis,
+            branch: req.branch,
+            video_id: req.video_id,
+            request_type: req.request_type,
+            pass,
+            request_sha256: req.request_sha256,
+          };
           const parsed = res.ok ? parseJudgeResponse(req.request_type, res.text, p.nShown) : null;
           if (res.ok && parsed?.ok) {
             const w8 = p.wanted[pass];
             const line: JudgeResponseLine = {
-              ...ident, model_id: o.modelId, prompt_version: w8.prompt_version, prompt_sha256: w8.prompt_sha256,
-              schema_version: w8.schema_version, schema_sha256: w8.schema_sha256,
-              response: parsed.value as unknown as Record<string, unknown>, raw: res.text, ts: new Date().toISOString(),
+              ...ident,
+              model_id: o.modelId,
+              prompt_version: w8.prompt_version,
+              prompt_sha256: w8.prompt_sha256,
+              schema_version: w8.schema_version,
+              schema_sha256: w8.schema_sha256,
+              response: parsed.value as unknown as Record<string, unknown>,
+              raw: res.text,
+              ts: new Date().toISOString(),
             };
             await responses.append(JSON.stringify(line) + '\n', true);
             counted.set(p.query.query_id, line);
@@ -229,7 +269,9 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
     failures_left: left.length,
     failed_query_ids: left,
     prompts: Object.fromEntries(JUDGE_KINDS.map((k) => [k, { prompt_version: o.templates[k].prompt_version, prompt_sha256: o.templates[k].prompt_sha256 }])),
-    schemas: Object.fromEntries(JUDGE_KINDS.map((k) => [k, { schema_version: JUDGE_SCHEMAS[k].schema_version, schema_sha256: JUDGE_SCHEMAS[k].schema_sha256 }])),
+    schemas: Object.fromEntries(
+      JUDGE_KINDS.map((k) => [k, { schema_version: JUDGE_SCHEMAS[k].schema_version, schema_sha256: JUDGE_SCHEMAS[k].schema_sha256 }]),
+    ),
     complete: left.length === 0,
   };
   await writeFileAtomic(L.semanticReport, JSON.stringify(report, null, 1) + '\n');

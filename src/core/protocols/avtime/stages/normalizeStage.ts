@@ -65,5 +65,8 @@ export async function runNormalize(o: {
   };
   await writeFileAtomic(o.layout.predictionReport, JSON.stringify(report, null, 1) + '\n');
   const c = report.counts;
-  return { outcomes, line: `normalized ${c.inputs} answers: ${c.predictions} predictions (${c.events} events, ${c.merged_away} merged away), ${c.failures} prediction failures, ${c.warnings} warnings` };
+  return {
+    outcomes,
+    line: `normalized ${c.inputs} answers: ${c.predictions} predictions (${c.events} events, ${c.merged_away} merged away), ${c.failures} prediction failures, ${c.warnings} warnings`,
+  };
 }

@@ -26,7 +26,10 @@ export const avtimeOptionsSchema = z.object({
   judgeModel: z.string().optional(),
   judgeModelId: z.string().optional(),
   judgeRevision: z.string().optional(),
-  targetGpus: gpuGroups.default([[0, 1, 2, 3], [4, 5, 6, 7]]),
+  targetGpus: gpuGroups.default([
+    [0, 1, 2, 3],
+    [4, 5, 6, 7],
+  ]),
   targetTp: z.number().int().positive().default(4),
   judgeGpus: gpuGroups.default([[0, 1, 2, 3, 4, 5, 6, 7]]),
   judgeTp: z.number().int().positive().default(8),
@@ -50,7 +53,12 @@ export type AvtimeOptionsInput = z.input<typeof avtimeOptionsSchema>;
 
 /** "0,1,2,3;4,5,6,7" → [[0,1,2,3],[4,5,6,7]]. */
 export function parseGpuGroups(raw: string, flag: string): number[][] {
-  const groups = raw.split(';').map((g) => g.split(',').map((s) => s.trim()).filter(Boolean));
+  const groups = raw.split(';').map((g) =>
+    g
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   if (!groups.length || groups.some((g) => !g.length || g.some((s) => !/^\d+$/.test(s)))) {
     throw new UsageError(`${flag} '${raw}': expected GPU indices split by ',' and groups split by ';', e.g. "0,1,2,3;4,5,6,7"`);
   }

@@ -54,12 +54,31 @@ const runStartSchema = z.object({
 });
 
 /** Options a resume may change: where the servers are and how hard to push them, never what is computed. */
-const RUNTIME_KEYS = ['targetEndpoints', 'judgeEndpoint', 'vllmBin', 'targetGpus', 'targetTp', 'judgeGpus', 'judgeTp', 'targetBatch', 'judgeBatch', 'judgeRetryBatch', 'targetBasePort', 'judgeBasePort'] as const;
+const RUNTIME_KEYS = [
+  'targetEndpoints',
+  'judgeEndpoint',
+  'vllmBin',
+  'targetGpus',
+  'targetTp',
+  'judgeGpus',
+  'judgeTp',
+  'targetBatch',
+  'judgeBatch',
+  'judgeRetryBatch',
+  'targetBasePort',
+  'judgeBasePort',
+] as const;
 
 class StageFailed extends Error {}
 
 function problemsError(what: string, problems: LineProblem[]): InputError {
-  return new InputError(`${what} (${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing written):\n` + problems.slice(0, 30).map((p) => `  ${formatLineProblem(p)}`).join('\n'));
+  return new InputError(
+    `${what} (${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing written):\n` +
+      problems
+        .slice(0, 30)
+        .map((p) => `  ${formatLineProblem(p)}`)
+        .join('\n'),
+  );
 }
 
 async function readTargetInputs(file: string): Promise<TargetInput[]> {
@@ -143,7 +162,12 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
     const built = await buildTargetInputs(bench.test, bench.inventory, targetInputsPath);
     await writeTargetInputs(built, targetInputsPath, [reportBeside]);
     const c = built.report.counts;
-    return { exitCode: 0, line: `target inputs built: ${c.target_inputs} rows from ${c.test_rows} test rows and ${c.inventory_rows} inventory rows, ${c.assistant_messages_removed} assistant messages removed → ${targetInputsPath}`, outputRoot: null, runId: null };
+    return {
+      exitCode: 0,
+      line: `target inputs built: ${c.target_inputs} rows from ${c.test_rows} test rows and ${c.inventory_rows} inventory rows, ${c.assistant_messages_removed} assistant messages removed → ${targetInputsPath}`,
+      outputRoot: null,
+      runId: null,
+    };
   }
 
   // Where the run lives, and whether it is new.
@@ -161,10 +185,15 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
     // `.fpsweep/` alone is not a run (a detached worker's log may be there first); anything else is.
     const runThere = rootEntries?.some((e) => e !== '.fpsweep') || (await exists(layout.runStart));
     if (runThere) {
-      throw new InputError(`output root ${outputRoot} already exists and is not empty: a run's artifacts are immutable. Choose a new --run-id or --output-root (or continue that run with --resume)`);
+      throw new InputError(
+        `output root ${outputRoot} already exists and is not empty: a run's artifacts are immutable. Choose a new --run-id or --output-root (or continue that run with --resume)`,
+      );
     }
   } else {
-    const start = await fs.readFile(layout.runStart, 'utf8').then((t) => runStartSchema.parse(JSON.parse(t)), () => null);
+    const start = await fs.readFile(layout.runStart, 'utf8').then(
+      (t) => runStartSchema.parse(JSON.parse(t)),
+      () => null,
+    );
     if (!start) throw new InputError(`${outputRoot} holds no AVTime run to continue (no ${layout.runStart}); start one with \`fpsweep avtime run\``);
     layout = new AvtimeRunLayout(outputRoot, start.run_id);
     canonical = start.canonical;
@@ -197,7 +226,8 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
   const templates = await readTemplates(bench);
   const groups = opts.targetEndpoints?.length ? opts.targetEndpoints.length : opts.targetGpus.length;
   const stages = stagesOf(verb);
-  if (stages.includes('infer') && !opts.targetEndpoints?.length && !opts.targetModel) throw new UsageError('TARGET_MODEL (--target-model) or --target-endpoints is required');
+  if (stages.includes('infer') && !opts.targetEndpoints?.length && !opts.targetModel)
+    throw new UsageError('TARGET_MODEL (--target-model) or --target-endpoints is required');
   if (stages.includes('judge') && !opts.judgeEndpoint && !opts.judgeModel) throw new UsageError('JUDGE_MODEL (--judge-model) or --judge-endpoint is required');
   // The topology too, before the root exists: a refusal found at server start would leave a root behind
   // that a corrected run may not enter (immutable roots).
@@ -210,7 +240,13 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
     if (bad) throw new UsageError(`--${role}-gpus group ${bad.join(',')} has ${bad.length} GPU(s) but --${role}-tp is ${tp}: a group holds exactly TP GPUs`);
   }
 
-  if (hooks.checkOnly) return { exitCode: 0, line: `checked: ${inputs.length} target inputs, ${queries.length} queries → ${layout.root}`, outputRoot: layout.root, runId: layout.runId };
+  if (hooks.checkOnly)
+    return {
+      exitCode: 0,
+      line: `checked: ${inputs.length} target inputs, ${queries.length} queries → ${layout.root}`,
+      outputRoot: layout.root,
+      runId: layout.runId,
+    };
 
   // From here on we write: the root, its lock, the run's start record.
   await fs.mkdir(layout.root, { recursive: true });
@@ -238,79 +274,91 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
   try {
     // One function, so a stage verb can end the sequence with a plain return.
     await (async (): Promise<void> => {
-    if (!continuing) {
-      await writeFileAtomic(layout.runStart, JSON.stringify({ run_id: layout.runId, started_at: startedAt, canonical, options: opts }, null, 1) + '\n');
-    }
-    // 1. inputs
-    const st1 = status.stage('inputs');
-    if (built) {
-      await writeTargetInputs(built, targetInputsPath, [reportBeside, layout.targetInputsReport]);
-      st1.state = 'done';
-      st1.done = built.rows.length;
-      say(`target inputs built: ${built.rows.length} rows → ${targetInputsPath}`);
-    } else st1.state = 'skipped';
-
-    // 2. infer
-    const shards = assignShards(inputs, groups);
-    if (stages.includes('infer')) await inferStage(layout, opts, { inputs, prompt, canonical, groups, status, say, log, hooks, targetId });
-    else await requireStage('infer', await inferComplete(layout, shards));
-    if (verb === 'infer') return finish(lines[lines.length - 1] ?? 'target inference: already complete');
-
-    // 3. normalize
-    let outcomes: NormalizeOutcome[];
-    const st3 = status.stage('normalize');
-    if (await exists(layout.predictionReport)) {
-      const { raw } = await readRawPredictions(layout, groups);
-      outcomes = normalizeAll(inputs, raw);
-      st3.state = 'skipped';
-    } else if (stages.includes('normalize')) {
-      st3.state = 'running';
-      const res = await runNormalize({ layout, inputs, shards: groups, modelId: targetId, modelPath: opts.targetModel, audioInVideo: opts.audioInVideo });
-      outcomes = res.outcomes;
-      st3.state = 'done';
-      st3.done = outcomes.length;
-      st3.failed = outcomes.filter((o) => o.kind === 'failure').length;
-      say(res.line);
-    } else throw new InputError(`normalization has not run in ${layout.root}: run \`fpsweep avtime normalize\` first`);
-    const predictions = new Map<string, Prediction>();
-    for (const o of outcomes) if (o.kind === 'ok') predictions.set(o.prediction.video_id, o.prediction);
-    if (verb === 'normalize') return finish(lines[lines.length - 1] ?? `normalization: already complete (${layout.predictionReport})`);
-
-    // 4. judge
-    const st4 = status.stage('judge');
-    let counted;
-    const judgeReport = await fs.readFile(layout.semanticReport, 'utf8').then((t) => JSON.parse(t) as { complete?: boolean; model_id?: string; served_model?: string }, () => null);
-    if (judgeReport?.complete) {
-      const planned = planJudge({ queries, predictions, templates, servedModel: judgeReport.served_model ?? '', modelId: judgeReport.model_id ?? judgeId });
-      const stored = (await readJsonl(layout.semanticResponses, judgeResponseLineSchema)).records.map((r) => r.value);
-      counted = countedResponses(planned, stored);
-      st4.state = 'skipped';
-    } else if (stages.includes('judge')) {
-      counted = await judgeStage(layout, opts, { queries, predictions, templates, judgeId, status, say, log, hooks });
-    } else throw new InputError(`the judge has not completed in ${layout.root}: run \`fpsweep avtime judge\` first`);
-    if (verb === 'judge') return finish(lines[lines.length - 1] ?? `judge: already complete (${layout.semanticReport})`);
-
-    // 5. score
-    const st5 = status.stage('score');
-    {
-      if (await exists(layout.runConfig)) {
-        st5.state = 'skipped';
-        line = `already scored: ${layout.summary}`;
-      } else {
-        st5.state = 'running';
-        const { traces, summary } = scoreAll(queries, outcomes, counted);
-        await writeScores(layout, traces, summary);
-        const config = await buildRunConfig({
-          layout, options: opts, canonical, startedAt, inputFiles, targetModelId: targetId, judgeModelId: judgeId,
-          servers: await readServerRecords(layout), targetPromptSha256: sha256Text(prompt), templates, shards: groups,
-        });
-        await writeFileAtomic(layout.runConfig, JSON.stringify(config, null, 1) + '\n');
-        st5.state = 'done';
-        st5.done = traces.length;
-        line = `${canonical ? '' : 'NON-CANONICAL '}${scoreLine(summary)} → ${layout.evalDir}`;
-        say(line);
+      if (!continuing) {
+        await writeFileAtomic(layout.runStart, JSON.stringify({ run_id: layout.runId, started_at: startedAt, canonical, options: opts }, null, 1) + '\n');
       }
-    }
+      // 1. inputs
+      const st1 = status.stage('inputs');
+      if (built) {
+        await writeTargetInputs(built, targetInputsPath, [reportBeside, layout.targetInputsReport]);
+        st1.state = 'done';
+        st1.done = built.rows.length;
+        say(`target inputs built: ${built.rows.length} rows → ${targetInputsPath}`);
+      } else st1.state = 'skipped';
+
+      // 2. infer
+      const shards = assignShards(inputs, groups);
+      if (stages.includes('infer')) await inferStage(layout, opts, { inputs, prompt, canonical, groups, status, say, log, hooks, targetId });
+      else await requireStage('infer', await inferComplete(layout, shards));
+      if (verb === 'infer') return finish(lines[lines.length - 1] ?? 'target inference: already complete');
+
+      // 3. normalize
+      let outcomes: NormalizeOutcome[];
+      const st3 = status.stage('normalize');
+      if (await exists(layout.predictionReport)) {
+        const { raw } = await readRawPredictions(layout, groups);
+        outcomes = normalizeAll(inputs, raw);
+        st3.state = 'skipped';
+      } else if (stages.includes('normalize')) {
+        st3.state = 'running';
+        const res = await runNormalize({ layout, inputs, shards: groups, modelId: targetId, modelPath: opts.targetModel, audioInVideo: opts.audioInVideo });
+        outcomes = res.outcomes;
+        st3.state = 'done';
+        st3.done = outcomes.length;
+        st3.failed = outcomes.filter((o) => o.kind === 'failure').length;
+        say(res.line);
+      } else throw new InputError(`normalization has not run in ${layout.root}: run \`fpsweep avtime normalize\` first`);
+      const predictions = new Map<string, Prediction>();
+      for (const o of outcomes) if (o.kind === 'ok') predictions.set(o.prediction.video_id, o.prediction);
+      if (verb === 'normalize') return finish(lines[lines.length - 1] ?? `normalization: already complete (${layout.predictionReport})`);
+
+      // 4. judge
+      const st4 = status.stage('judge');
+      let counted;
+      const judgeReport = await fs.readFile(layout.semanticReport, 'utf8').then(
+        (t) => JSON.parse(t) as { complete?: boolean; model_id?: string; served_model?: string },
+        () => null,
+      );
+      if (judgeReport?.complete) {
+        const planned = planJudge({ queries, predictions, templates, servedModel: judgeReport.served_model ?? '', modelId: judgeReport.model_id ?? judgeId });
+        const stored = (await readJsonl(layout.semanticResponses, judgeResponseLineSchema)).records.map((r) => r.value);
+        counted = countedResponses(planned, stored);
+        st4.state = 'skipped';
+      } else if (stages.includes('judge')) {
+        counted = await judgeStage(layout, opts, { queries, predictions, templates, judgeId, status, say, log, hooks });
+      } else throw new InputError(`the judge has not completed in ${layout.root}: run \`fpsweep avtime judge\` first`);
+      if (verb === 'judge') return finish(lines[lines.length - 1] ?? `judge: already complete (${layout.semanticReport})`);
+
+      // 5. score
+      const st5 = status.stage('score');
+      {
+        if (await exists(layout.runConfig)) {
+          st5.state = 'skipped';
+          line = `already scored: ${layout.summary}`;
+        } else {
+          st5.state = 'running';
+          const { traces, summary } = scoreAll(queries, outcomes, counted);
+          await writeScores(layout, traces, summary);
+          const config = await buildRunConfig({
+            layout,
+            options: opts,
+            canonical,
+            startedAt,
+            inputFiles,
+            targetModelId: targetId,
+            judgeModelId: judgeId,
+            servers: await readServerRecords(layout),
+            targetPromptSha256: sha256Text(prompt),
+            templates,
+            shards: groups,
+          });
+          await writeFileAtomic(layout.runConfig, JSON.stringify(config, null, 1) + '\n');
+          st5.state = 'done';
+          st5.done = traces.length;
+          line = `${canonical ? '' : 'NON-CANONICAL '}${scoreLine(summary)} → ${layout.evalDir}`;
+          say(line);
+        }
+      }
     })();
   } catch (err) {
     if (err instanceof StageFailed) {
@@ -338,10 +386,16 @@ async function requireStage(stage: StageName, problem: string | null): Promise<v
 /** null when every shard has its summary, no failure and exact coverage; else what is missing. */
 async function inferComplete(layout: AvtimeRunLayout, shards: TargetInput[][]): Promise<string | null> {
   for (let k = 0; k < shards.length; k++) {
-    const s = await fs.readFile(layout.shardSummary(k), 'utf8').then((t) => shardSummarySchema.parse(JSON.parse(t)), () => null);
+    const s = await fs.readFile(layout.shardSummary(k), 'utf8').then(
+      (t) => shardSummarySchema.parse(JSON.parse(t)),
+      () => null,
+    );
     if (!s) return `shard${k} has no summary`;
     if (s.failed) return `shard${k} had ${s.failed} failed row(s)`;
-    const cov = await checkCoverage(layout.rawPredictions(k), shards[k].map((x) => x.id));
+    const cov = await checkCoverage(
+      layout.rawPredictions(k),
+      shards[k].map((x) => x.id),
+    );
     if (cov) return `shard${k}: ${cov}`;
   }
   return null;
@@ -354,8 +408,11 @@ interface StageCtx {
   hooks: AvtimeHooks;
 }
 
-async function inferStage(layout: AvtimeRunLayout, opts: AvtimeOptions,
-  c: StageCtx & { inputs: TargetInput[]; prompt: string; canonical: boolean; groups: number; targetId: string }): Promise<void> {
+async function inferStage(
+  layout: AvtimeRunLayout,
+  opts: AvtimeOptions,
+  c: StageCtx & { inputs: TargetInput[]; prompt: string; canonical: boolean; groups: number; targetId: string },
+): Promise<void> {
   const st = c.status.stage('infer');
   const shards = assignShards(c.inputs, c.groups);
   const done = await inferComplete(layout, shards);
@@ -365,7 +422,9 @@ async function inferStage(layout: AvtimeRunLayout, opts: AvtimeOptions,
   }
   const started = await Promise.all(shards.map((_, k) => exists(layout.rawPredictions(k))));
   if (c.canonical && started.some(Boolean)) {
-    throw new InputError(`target inference of this canonical run is incomplete (${done}): canonical shards never resume — start a new run (new --run-id), or start runs with --keep-going to allow --resume`);
+    throw new InputError(
+      `target inference of this canonical run is incomplete (${done}): canonical shards never resume — start a new run (new --run-id), or start runs with --keep-going to allow --resume`,
+    );
   }
   if (!c.canonical && !opts.resume && started.some(Boolean)) throw new InputError(`target shards already started in ${layout.root}: continue with --resume`);
   st.state = 'running';
@@ -374,13 +433,30 @@ async function inferStage(layout: AvtimeRunLayout, opts: AvtimeOptions,
   let servers: AvtimeServers | null = null;
   try {
     servers = await startServers({
-      role: 'target', layout, model: opts.targetModel, revision: opts.targetRevision, groups: opts.targetGpus, tp: opts.targetTp,
-      basePort: opts.targetBasePort, endpoints: opts.targetEndpoints, mediaRoot: mediaRoot(c.inputs), vllmBin: opts.vllmBin, log: c.log,
+      role: 'target',
+      layout,
+      model: opts.targetModel,
+      revision: opts.targetRevision,
+      groups: opts.targetGpus,
+      tp: opts.targetTp,
+      basePort: opts.targetBasePort,
+      endpoints: opts.targetEndpoints,
+      mediaRoot: mediaRoot(c.inputs),
+      vllmBin: opts.vllmBin,
+      log: c.log,
       startTimeoutMs: c.hooks.startTimeoutMs,
     });
     const res = await runInference({
-      layout, inputs: c.inputs, prompt: c.prompt, model: servers.servedModel, endpoints: servers.endpoints, audioInVideo: opts.audioInVideo,
-      canonical: c.canonical, concurrency: opts.targetBatch, log: c.log, clientOptions: c.hooks.clientOptions,
+      layout,
+      inputs: c.inputs,
+      prompt: c.prompt,
+      model: servers.servedModel,
+      endpoints: servers.endpoints,
+      audioInVideo: opts.audioInVideo,
+      canonical: c.canonical,
+      concurrency: opts.targetBatch,
+      log: c.log,
+      clientOptions: c.hooks.clientOptions,
       onProgress: (p) => {
         c.status.status.shards[p.shard] = { shard: p.shard, endpoint: p.endpoint, state: p.state, expected: p.expected, written: p.written, failed: p.failed };
         const all = c.status.status.shards;
@@ -397,20 +473,39 @@ async function inferStage(layout: AvtimeRunLayout, opts: AvtimeOptions,
   }
 }
 
-async function judgeStage(layout: AvtimeRunLayout, opts: AvtimeOptions,
-  c: StageCtx & { queries: Query[]; predictions: Map<string, Prediction>; templates: Record<JudgeKind, JudgeTemplate>; judgeId: string }) {
+async function judgeStage(
+  layout: AvtimeRunLayout,
+  opts: AvtimeOptions,
+  c: StageCtx & { queries: Query[]; predictions: Map<string, Prediction>; templates: Record<JudgeKind, JudgeTemplate>; judgeId: string },
+) {
   const st = c.status.stage('judge');
   st.state = 'running';
   let servers: AvtimeServers | null = null;
   try {
     servers = await startServers({
-      role: 'judge', layout, model: opts.judgeModel, revision: opts.judgeRevision, groups: opts.judgeGpus, tp: opts.judgeTp,
-      basePort: opts.judgeBasePort, endpoints: opts.judgeEndpoint ? [opts.judgeEndpoint] : undefined, vllmBin: opts.vllmBin, log: c.log,
+      role: 'judge',
+      layout,
+      model: opts.judgeModel,
+      revision: opts.judgeRevision,
+      groups: opts.judgeGpus,
+      tp: opts.judgeTp,
+      basePort: opts.judgeBasePort,
+      endpoints: opts.judgeEndpoint ? [opts.judgeEndpoint] : undefined,
+      vllmBin: opts.vllmBin,
+      log: c.log,
       startTimeoutMs: c.hooks.startTimeoutMs,
     });
     const res = await runJudge({
-      layout, queries: c.queries, predictions: c.predictions, templates: c.templates, modelId: c.judgeId, servedModel: servers.servedModel,
-      endpoints: servers.endpoints, batch: { 1: opts.judgeBatch, 2: opts.judgeRetryBatch }, log: c.log, clientOptions: c.hooks.clientOptions,
+      layout,
+      queries: c.queries,
+      predictions: c.predictions,
+      templates: c.templates,
+      modelId: c.judgeId,
+      servedModel: servers.servedModel,
+      endpoints: servers.endpoints,
+      batch: { 1: opts.judgeBatch, 2: opts.judgeRetryBatch },
+      log: c.log,
+      clientOptions: c.hooks.clientOptions,
       waitUp: () => servers!.waitUntilUp(c.hooks.startTimeoutMs ?? 20 * 60_000),
       onProgress: (p) => {
         const passes = c.status.status.judgePasses;

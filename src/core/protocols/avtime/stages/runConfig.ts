@@ -16,7 +16,16 @@ import { sha256File } from './files';
 import { TARGET_MAX_MODEL_LEN } from './targetRequest';
 
 /** Environment knobs a run reads; their values are recorded when set (never a key or a token). */
-export const RECORDED_ENV = ['TARGET_MODEL', 'TARGET_MODEL_ID', 'JUDGE_MODEL', 'JUDGE_MODEL_ID', 'RUN_ID', 'VLLM_BIN', 'CUDA_VISIBLE_DEVICES', 'HF_HUB_OFFLINE'] as const;
+export const RECORDED_ENV = [
+  'TARGET_MODEL',
+  'TARGET_MODEL_ID',
+  'JUDGE_MODEL',
+  'JUDGE_MODEL_ID',
+  'RUN_ID',
+  'VLLM_BIN',
+  'CUDA_VISIBLE_DEVICES',
+  'HF_HUB_OFFLINE',
+] as const;
 
 export async function hashTree(root: string, skip: (rel: string) => boolean): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
@@ -67,13 +76,25 @@ export async function buildRunConfig(c: RunConfigInput): Promise<Record<string, 
     commit: gitCommit(),
     versions: { node: process.version, fpsweep: packageVersion(), vllm_target: t?.vllm_version ?? null, vllm_judge: j?.vllm_version ?? null },
     models: {
-      target: { model: c.options.targetModel ?? t?.model ?? null, model_id: c.targetModelId, revision: c.options.targetRevision ?? null, served_model: t?.served_model ?? null },
-      judge: { model: c.options.judgeModel ?? j?.model ?? null, model_id: c.judgeModelId, revision: c.options.judgeRevision ?? null, served_model: j?.served_model ?? null },
+      target: {
+        model: c.options.targetModel ?? t?.model ?? null,
+        model_id: c.targetModelId,
+        revision: c.options.targetRevision ?? null,
+        served_model: t?.served_model ?? null,
+      },
+      judge: {
+        model: c.options.judgeModel ?? j?.model ?? null,
+        model_id: c.judgeModelId,
+        revision: c.options.judgeRevision ?? null,
+        served_model: j?.served_model ?? null,
+      },
     },
     prompts: {
       target: { sha256: c.targetPromptSha256 },
       judge: Object.fromEntries(JUDGE_KINDS.map((k) => [k, { prompt_version: c.templates[k].prompt_version, prompt_sha256: c.templates[k].prompt_sha256 }])),
-      schemas: Object.fromEntries(JUDGE_KINDS.map((k) => [k, { schema_version: JUDGE_SCHEMAS[k].schema_version, schema_sha256: JUDGE_SCHEMAS[k].schema_sha256 }])),
+      schemas: Object.fromEntries(
+        JUDGE_KINDS.map((k) => [k, { schema_version: JUDGE_SCHEMAS[k].schema_version, schema_sha256: JUDGE_SCHEMAS[k].schema_sha256 }]),
+      ),
     },
     decoding: {
       target: { ...TARGET_DECODING, mm_processor_kwargs: { use_audio_in_video: c.options.audioInVideo } },

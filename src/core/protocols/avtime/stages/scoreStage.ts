@@ -8,7 +8,11 @@ import type { AvtimeRunLayout } from './layout';
 import type { JudgeResponseLine } from './judgeStage';
 import { jsonlText, writeFileAtomic } from './files';
 
-export function scoreAll(queries: readonly Query[], outcomes: readonly NormalizeOutcome[], counted: ReadonlyMap<string, JudgeResponseLine>): { traces: QueryTrace[]; summary: Summary } {
+export function scoreAll(
+  queries: readonly Query[],
+  outcomes: readonly NormalizeOutcome[],
+  counted: ReadonlyMap<string, JudgeResponseLine>,
+): { traces: QueryTrace[]; summary: Summary } {
   const byVideo = new Map<string, VideoPrediction>();
   for (const o of outcomes) byVideo.set(o.kind === 'ok' ? o.prediction.video_id : o.failure.video_id, o);
   const traces = queries.map((q) => {

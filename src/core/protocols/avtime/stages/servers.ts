@@ -56,13 +56,17 @@ export interface StartServersOptions {
 
 export function serveArgs(o: { model: string; revision?: string; tp: number; port: number; maxModelLen?: number; mediaRoot?: string }): string[] {
   return [
-    'serve', o.model,
+    'serve',
+    o.model,
     ...(o.revision ? ['--revision', o.revision] : []),
-    '--tensor-parallel-size', String(o.tp),
+    '--tensor-parallel-size',
+    String(o.tp),
     ...(o.maxModelLen ? ['--max-model-len', String(o.maxModelLen)] : []),
     ...(o.mediaRoot ? ['--allowed-local-media-path', o.mediaRoot] : []),
-    '--port', String(o.port),
-    '--host', '127.0.0.1',
+    '--port',
+    String(o.port),
+    '--host',
+    '127.0.0.1',
   ];
 }
 
@@ -70,16 +74,27 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
   let fleet: Fleet;
   const launched = !o.endpoints?.length;
   if (launched) {
-    if (!o.model) throw new UsageError(`${o.role === 'target' ? 'TARGET_MODEL (--target-model)' : 'JUDGE_MODEL (--judge-model)'} is required unless --${o.role}-endpoint${o.role === 'target' ? 's' : ''} is given`);
+    if (!o.model)
+      throw new UsageError(
+        `${o.role === 'target' ? 'TARGET_MODEL (--target-model)' : 'JUDGE_MODEL (--judge-model)'} is required unless --${o.role}-endpoint${o.role === 'target' ? 's' : ''} is given`,
+      );
     for (const g of o.groups) {
-      if (g.length !== o.tp) throw new UsageError(`--${o.role}-gpus group ${g.join(',')} has ${g.length} GPU(s) but --${o.role}-tp is ${o.tp}: a group holds exactly TP GPUs`);
+      if (g.length !== o.tp)
+        throw new UsageError(`--${o.role}-gpus group ${g.join(',')} has ${g.length} GPU(s) but --${o.role}-tp is ${o.tp}: a group holds exactly TP GPUs`);
     }
     const specs: ServerSpec[] = o.groups.map((gpus, k) => ({
       id: `${o.role}${k}`,
       gpus,
       port: o.basePort + k,
       logFile: o.layout.vllmLog(`${o.role}${k}`),
-      args: serveArgs({ model: o.model!, revision: o.revision, tp: o.tp, port: o.basePort + k, maxModelLen: o.role === 'target' ? TARGET_MAX_MODEL_LEN : undefined, mediaRoot: o.mediaRoot }),
+      args: serveArgs({
+        model: o.model!,
+        revision: o.revision,
+        tp: o.tp,
+        port: o.basePort + k,
+        maxModelLen: o.role === 'target' ? TARGET_MAX_MODEL_LEN : undefined,
+        mediaRoot: o.mediaRoot,
+      }),
     }));
     fleet = await launchServerGroups({
       servers: specs,
@@ -129,7 +144,13 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
   };
   await fs.mkdir(o.layout.stateDir, { recursive: true });
   await fs.appendFile(serversLog(o.layout), JSON.stringify(record) + '\n');
-  const endpoints = handles.map((h) => ({ url: h.url, apiKey: h.apiKey, get signal() { return h.upSignal; } }));
+  const endpoints = handles.map((h) => ({
+    url: h.url,
+    apiKey: h.apiKey,
+    get signal() {
+      return h.upSignal;
+    },
+  }));
   return { fleet, endpoints, servedModel, record, waitUntilUp: (ms) => waitUntilUp(fleet, ms) };
 }
 

@@ -15,7 +15,16 @@ export const avtimeStatusSchema = z.object({
   updatedAt: z.string(),
   canonical: z.boolean(),
   stages: z.array(z.object({ name: z.enum(['inputs', 'infer', 'normalize', 'judge', 'score']), state: stageState, done: count, todo: count, failed: count })),
-  shards: z.array(z.object({ shard: count, endpoint: z.string(), state: z.enum(['todo', 'running', 'done', 'failed', 'stopped']), expected: count, written: count, failed: count })),
+  shards: z.array(
+    z.object({
+      shard: count,
+      endpoint: z.string(),
+      state: z.enum(['todo', 'running', 'done', 'failed', 'stopped']),
+      expected: count,
+      written: count,
+      failed: count,
+    }),
+  ),
   judgePasses: z.array(z.object({ pass: z.number().int().positive(), maxTokens: count, state: stageState, requests: count, done: count, failed: count })),
   /** The run's last line once it has ended. */
   summary: z.string().nullable(),

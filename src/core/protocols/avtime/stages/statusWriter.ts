@@ -11,12 +11,22 @@ export class AvtimeStatusWriter {
   private writing: Promise<void> = Promise.resolve();
   private seq = 0;
 
-  constructor(readonly file: string, init: Pick<AvtimeStatus, 'runId' | 'outputRoot' | 'canonical'>) {
+  constructor(
+    readonly file: string,
+    init: Pick<AvtimeStatus, 'runId' | 'outputRoot' | 'canonical'>,
+  ) {
     const now = new Date().toISOString();
     this.status = {
-      kind: 'avtime', ...init, pid: process.pid, state: 'running', startedAt: now, updatedAt: now,
+      kind: 'avtime',
+      ...init,
+      pid: process.pid,
+      state: 'running',
+      startedAt: now,
+      updatedAt: now,
       stages: STAGES.map((name) => ({ name, state: 'todo', done: 0, todo: 0, failed: 0 })),
-      shards: [], judgePasses: [], summary: null,
+      shards: [],
+      judgePasses: [],
+      summary: null,
     };
   }
 
@@ -31,13 +41,15 @@ export class AvtimeStatusWriter {
   }
 
   flush(): Promise<void> {
-    this.writing = this.writing.then(async () => {
-      this.status.updatedAt = new Date().toISOString();
-      await fs.mkdir(path.dirname(this.file), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.${++this.seq}.tmp`;
-      await fs.writeFile(tmp, JSON.stringify(avtimeStatusSchema.parse(this.status)) + '\n');
-      await fs.rename(tmp, this.file);
-    }).catch(() => undefined);
+    this.writing = this.writing
+      .then(async () => {
+        this.status.updatedAt = new Date().toISOString();
+        await fs.mkdir(path.dirname(this.file), { recursive: true });
+        const tmp = `${this.file}.${process.pid}.${++this.seq}.tmp`;
+        await fs.writeFile(tmp, JSON.stringify(avtimeStatusSchema.parse(this.status)) + '\n');
+        await fs.rename(tmp, this.file);
+      })
+      .catch(() => undefined);
     return this.writing;
   }
 

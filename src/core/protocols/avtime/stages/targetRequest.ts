@@ -21,7 +21,15 @@ export function buildTargetRequest(model: string, videoPath: string, prompt: str
   if (!videoPath.startsWith('/')) throw new Error(`target video path must be absolute, got '${videoPath}'`);
   return {
     model,
-    messages: [{ role: 'user', content: [{ type: 'video_url', video_url: { url: pathToFileURL(videoPath).href } }, { type: 'text', text: prompt }] }],
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'video_url', video_url: { url: pathToFileURL(videoPath).href } },
+          { type: 'text', text: prompt },
+        ],
+      },
+    ],
     ...TARGET_DECODING,
     mm_processor_kwargs: { use_audio_in_video: audioInVideo },
   };

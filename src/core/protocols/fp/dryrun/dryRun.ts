@@ -81,7 +81,8 @@ export async function dryRun(root: string, opts: DryRunOptions): Promise<DryRunR
   const failed = await readFailedKeys(layout.failuresLog);
   const { rows, totals } = countsFromPlan(plan, failed.keys);
   return {
-    rows, totals,
+    rows,
+    totals,
     problems: [...pkg.problems, ...csv.problems, ...failed.problems],
     torn: csv.torn,
     addedConditions: plan.conditions.filter((c) => !opts.conditions.includes(c)),
@@ -90,8 +91,14 @@ export async function dryRun(root: string, opts: DryRunOptions): Promise<DryRunR
 }
 
 const HEADINGS: Record<(typeof COUNT_KEYS)[number], string> = {
-  todo: 'todo', NA: 'NA', reuse: 'reuse', done: 'done', no_video: 'no_video', bad_meta: 'bad_meta',
-  context_refusals: 'ctx_refusals', failed_before: 'failed_before',
+  todo: 'todo',
+  NA: 'NA',
+  reuse: 'reuse',
+  done: 'done',
+  no_video: 'no_video',
+  bad_meta: 'bad_meta',
+  context_refusals: 'ctx_refusals',
+  failed_before: 'failed_before',
 };
 
 /** The readable table: one line per benchmark × condition, then the totals. */
@@ -101,7 +108,11 @@ export function formatDryRunTable(report: Pick<DryRunReport, 'rows' | 'totals'>)
   const total = ['TOTAL', '', ...COUNT_KEYS.map((k) => String(report.totals[k]))];
   const all = [head, ...body, total];
   const widths = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((s, i) => (i < 2 ? s.padEnd(widths[i]) : s.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((s, i) => (i < 2 ? s.padEnd(widths[i]) : s.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   return [line(head), rule, ...body.map(line), rule, line(total)].join('\n');
 }

@@ -95,7 +95,12 @@ class TailBuffer {
 
 /** The last non-empty lines of a process's stderr, joined on one line (for failures.jsonl). */
 export function lastLinesOf(text: string, n = STDERR_TAIL_LINES): string {
-  return text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).slice(-n).join(' | ');
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(-n)
+    .join(' | ');
 }
 
 /** Tracks the last `frame=` of ffmpeg's `-progress` key=value stream. */
@@ -128,9 +133,11 @@ function neverStarted(r: { exitCode?: number; signal?: string; isCanceled: boole
 /** The coded size of the first video stream (what ffmpeg outputs with -noautorotate), or why it is not known. */
 async function probeSize(spec: DecodeSpec): Promise<{ width: number; height: number } | string> {
   const execa = await loadExeca();
-  const r = await execa(spec.ffprobePath, [
-    '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'json', spec.videoPath,
-  ], { reject: false, cancelSignal: spec.signal, stdin: 'ignore' });
+  const r = await execa(spec.ffprobePath, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'json', spec.videoPath], {
+    reject: false,
+    cancelSignal: spec.signal,
+    stdin: 'ignore',
+  });
   if (neverStarted(r)) return `cannot run ffprobe (${spec.ffprobePath})`;
   if (r.exitCode !== 0) return `ffprobe exit ${r.exitCode}: ${lastLinesOf(String(r.stderr)) || 'no message'}`;
   try {
@@ -159,20 +166,44 @@ function isSizeCheckFailure(stderr: string): boolean {
 export function ffmpegDecodeArgs(spec: Pick<DecodeSpec, 'videoPath' | 'threads' | 'width' | 'height'>, selected: readonly number[]): string[] {
   const graph = `[0:v:0]${sizeCheckFilter(spec.width, spec.height)},split=2[all][pick];[pick]select='${selectExpression(selected)}'[sel]`;
   return [
-    '-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error',
+    '-hide_banner',
+    '-nostdin',
+    '-nostats',
+    '-loglevel',
+    'error',
     // Stop at the first decoding error instead of concealing it: a damaged frame is not the stored frame.
     '-xerror',
-    '-progress', 'pipe:3',
-    '-threads', String(spec.threads),
+    '-progress',
+    'pipe:3',
+    '-threads',
+    String(spec.threads),
     // Frames exactly as stored: no rotation applied (sizes are checked against meta.json instead).
     '-noautorotate',
-    '-i', spec.videoPath,
-    '-filter_complex', graph,
+    '-i',
+    spec.videoPath,
+    '-filter_complex',
+    graph,
     // Output 0 (counted by -progress): every decoded frame, thrown away.
-    '-map', '[all]', '-fps_mode', 'passthrough', '-f', 'null', '-',
+    '-map',
+    '[all]',
+    '-fps_mode',
+    'passthrough',
+    '-f',
+    'null',
+    '-',
     // Output 1: the selected frames, packed RGB on stdout. `direct`: one write per frame instead of one
     // per 32 KiB buffer (about 5% of the pipeline's CPU went to the extra writes and wake-ups).
-    '-map', '[sel]', '-fps_mode', 'passthrough', '-avioflags', 'direct', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
+    '-map',
+    '[sel]',
+    '-fps_mode',
+    'passthrough',
+    '-avioflags',
+    'direct',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    'pipe:1',
   ];
 }
 
@@ -259,25 +290,30 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
   const why = stderr.lastLines();
   if (result.exitCode !== 0 && isSizeCheckFailure(stderr.all())) {
     const size = await probeSize(spec);
-    throw new DecodeError(typeof size === 'string'
-      ? `the video's frames are not ${spec.width}x${spec.height} as meta.json says (${spec.videoPath}; ${size})`
-      : `the video's frames are ${size.width}x${size.height} but meta.json says ${spec.width}x${spec.height} (${spec.videoPath})`);
+    throw new DecodeError(
+      typeof size === 'string'
+        ? `the video's frames are not ${spec.width}x${spec.height} as meta.json says (${spec.videoPath}; ${size})`
+        : `the video's frames are ${size.width}x${size.height} but meta.json says ${spec.width}x${spec.height} (${spec.videoPath})`,
+    );
   }
   if (result.exitCode !== 0) {
-    throw new DecodeError(`ffmpeg failed on ${spec.videoPath} (exit ${result.exitCode ?? result.signal}` +
-      `${decoded !== null ? `, after ${decoded} of ${spec.expectedFrames} frames` : ''}): ${why || 'no message'}`);
+    throw new DecodeError(
+      `ffmpeg failed on ${spec.videoPath} (exit ${result.exitCode ?? result.signal}` +
+        `${decoded !== null ? `, after ${decoded} of ${spec.expectedFrames} frames` : ''}): ${why || 'no message'}`,
+    );
   }
   if (decoded === null || !progress.ended()) {
     throw new DecodeError(`ffmpeg reported no final frame count for ${spec.videoPath}${why ? `: ${why}` : ''}`);
   }
   if (decoded !== spec.expectedFrames) {
-    throw new DecodeError(`decoded ${decoded} frames but meta.json says n_frames = ${spec.expectedFrames}` +
-      ` (${spec.videoPath})${why ? `: ${why}` : ''}`);
+    throw new DecodeError(`decoded ${decoded} frames but meta.json says n_frames = ${spec.expectedFrames}` + ` (${spec.videoPath})${why ? `: ${why}` : ''}`);
   }
   if (delivered !== selected.length || partialBytes !== 0 || extraBytes !== 0) {
-    throw new DecodeError(`ffmpeg sent ${delivered} whole frames of ${spec.width}x${spec.height}` +
-      `${partialBytes || extraBytes ? ` and ${partialBytes + extraBytes} stray bytes` : ''} for ${selected.length} selected` +
-      ` (${spec.videoPath})${why ? `: ${why}` : ''}`);
+    throw new DecodeError(
+      `ffmpeg sent ${delivered} whole frames of ${spec.width}x${spec.height}` +
+        `${partialBytes || extraBytes ? ` and ${partialBytes + extraBytes} stray bytes` : ''} for ${selected.length} selected` +
+        ` (${spec.videoPath})${why ? `: ${why}` : ''}`,
+    );
   }
   return { decodedFrames: decoded, deliveredFrames: delivered, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
 }

@@ -38,12 +38,8 @@
 //
 // Knobs (options.ts) change speed and memory only: which frames and which bytes come from the protocol.
 export { FramePipeline, readJpegs, jpegFileUrls, jpegDataUrl } from './pipeline';
-export type {
-  FrameRequest, VideoJob, PreparedVideo, PreparedRequest, PreparedFrames, FailedFrames, FrameFailureKind, PipelineStats,
-} from './pipeline';
-export {
-  framePipelineOptionsSchema, defaultPoolSize, defaultFfmpegThreads, defaultMaxBufferedBytes, resolveOptions, MiB, GiB,
-} from './options';
+export type { FrameRequest, VideoJob, PreparedVideo, PreparedRequest, PreparedFrames, FailedFrames, FrameFailureKind, PipelineStats } from './pipeline';
+export { framePipelineOptionsSchema, defaultPoolSize, defaultFfmpegThreads, defaultMaxBufferedBytes, resolveOptions, MiB, GiB } from './options';
 export { sizeThreadPool, threadPoolSizeFor } from './threadPool';
 export type { FramePipelineOptions, FramePipelineSettings } from './options';
 export { FrameStore, frameFileName } from './store';

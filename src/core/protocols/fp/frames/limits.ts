@@ -31,8 +31,12 @@ export class Limiter {
       else this.active--;
     };
   }
-  get running(): number { return this.active; }
-  get queued(): number { return this.waiting.length; }
+  get running(): number {
+    return this.active;
+  }
+  get queued(): number {
+    return this.waiting.length;
+  }
 }
 
 /**
@@ -77,9 +81,13 @@ export class ByteBudget {
     this.used += bytes;
     if (this.used > this.peak) this.peak = this.used;
   }
-  get inUse(): number { return this.used; }
+  get inUse(): number {
+    return this.used;
+  }
   /** The most bytes held at once since creation (tests check it against the limit). */
-  get peakBytes(): number { return this.peak; }
+  get peakBytes(): number {
+    return this.peak;
+  }
 }
 
 /** Runs tasks with the same key one after another (two jobs of one video never decode it twice at once). */
@@ -88,7 +96,9 @@ export class KeyedMutex {
   async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const prev = this.tails.get(key) ?? Promise.resolve();
     let done!: () => void;
-    const mine = new Promise<void>((resolve) => { done = resolve; });
+    const mine = new Promise<void>((resolve) => {
+      done = resolve;
+    });
     const tail = prev.then(() => mine);
     this.tails.set(key, tail);
     await prev;

@@ -35,28 +35,39 @@ export function defaultMaxBufferedBytes(poolSize: number): number {
   return Math.max(128 * MiB, poolSize * 24 * MiB);
 }
 
-export const framePipelineOptionsSchema = z.object({
-  /** The JPEG store (PackageLayout.frameStoreDir for a run package). */
-  storeDir: z.string().min(1),
-  /** Videos decoded at the same time (one ffmpeg each). */
-  poolSize: z.number().int().min(1).default(defaultPoolSize),
-  /** Videos prepare-ahead() keeps in preparation or ready before the consumer takes them; default 2 × poolSize. */
-  prefetchDepth: z.number().int().min(1).optional(),
-  /** Raw decoded frames held in memory at once, over all decodes (720p RGB is 2.76 MB a frame); default defaultMaxBufferedBytes. */
-  maxBufferedBytes: z.number().int().min(1).optional(),
-  /** Store size above which unpinned JPEGs are evicted, least recently used first. */
-  storeCapBytes: z.number().int().min(0).default(20 * GiB),
-  ffmpegPath: z.string().min(1).default(() => process.env.FFMPEG_BIN ?? 'ffmpeg'),
-  ffprobePath: z.string().min(1).default(() => process.env.FFPROBE_BIN ?? 'ffprobe'),
-  /** ffmpeg's decoder threads per video; 0 = ffmpeg's own choice; default defaultFfmpegThreads. */
-  ffmpegThreads: z.number().int().min(0).optional(),
-  /** How raw frames reach node: a Unix socket read in place (default where available) or a pipe (rawTransport.ts). */
-  rawTransport: z.enum(['socket', 'pipe']).default(defaultRawTransport),
-}).strict();
+export const framePipelineOptionsSchema = z
+  .object({
+    /** The JPEG store (PackageLayout.frameStoreDir for a run package). */
+    storeDir: z.string().min(1),
+    /** Videos decoded at the same time (one ffmpeg each). */
+    poolSize: z.number().int().min(1).default(defaultPoolSize),
+    /** Videos prepare-ahead() keeps in preparation or ready before the consumer takes them; default 2 × poolSize. */
+    prefetchDepth: z.number().int().min(1).optional(),
+    /** Raw decoded frames held in memory at once, over all decodes (720p RGB is 2.76 MB a frame); default defaultMaxBufferedBytes. */
+    maxBufferedBytes: z.number().int().min(1).optional(),
+    /** Store size above which unpinned JPEGs are evicted, least recently used first. */
+    storeCapBytes: z
+      .number()
+      .int()
+      .min(0)
+      .default(20 * GiB),
+    ffmpegPath: z
+      .string()
+      .min(1)
+      .default(() => process.env.FFMPEG_BIN ?? 'ffmpeg'),
+    ffprobePath: z
+      .string()
+      .min(1)
+      .default(() => process.env.FFPROBE_BIN ?? 'ffprobe'),
+    /** ffmpeg's decoder threads per video; 0 = ffmpeg's own choice; default defaultFfmpegThreads. */
+    ffmpegThreads: z.number().int().min(0).optional(),
+    /** How raw frames reach node: a Unix socket read in place (default where available) or a pipe (rawTransport.ts). */
+    rawTransport: z.enum(['socket', 'pipe']).default(defaultRawTransport),
+  })
+  .strict();
 
 export type FramePipelineOptions = z.input<typeof framePipelineOptionsSchema>;
-export type FramePipelineSettings = z.output<typeof framePipelineOptionsSchema>
-  & { prefetchDepth: number; maxBufferedBytes: number; ffmpegThreads: number };
+export type FramePipelineSettings = z.output<typeof framePipelineOptionsSchema> & { prefetchDepth: number; maxBufferedBytes: number; ffmpegThreads: number };
 
 export function resolveOptions(opts: FramePipelineOptions): FramePipelineSettings {
   const s = framePipelineOptionsSchema.parse(opts);

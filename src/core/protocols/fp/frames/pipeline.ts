@@ -119,7 +119,12 @@ export class FramePipeline {
   private readonly perVideo = new KeyedMutex();
   private readonly abort = new AbortController();
   private readonly counters = {
-    videosPrepared: 0, videosDecoded: 0, framesDecoded: 0, jpegsWritten: 0, jpegsReused: 0, decodeSeconds: 0,
+    videosPrepared: 0,
+    videosDecoded: 0,
+    framesDecoded: 0,
+    jpegsWritten: 0,
+    jpegsReused: 0,
+    decodeSeconds: 0,
   };
 
   constructor(opts: FramePipelineOptions) {
@@ -201,24 +206,39 @@ export class FramePipeline {
   }
 
   /** One ffmpeg run; JPEGs go to temp files, renamed only once the frame count has been confirmed. */
-  private async decodeMissing(job: VideoJob, store: FrameStore, stored: Dims, missing: Map<number, Map<string, Dims>>,
-    onDecoderExit: () => void): Promise<{ failure: string | null; seconds: number; frames: number }> {
+  private async decodeMissing(
+    job: VideoJob,
+    store: FrameStore,
+    stored: Dims,
+    missing: Map<number, Map<string, Dims>>,
+    onDecoderExit: () => void,
+  ): Promise<{ failure: string | null; seconds: number; frames: number }> {
     await fs.mkdir(store.videoDir(job.hash), { recursive: true });
     const temps: Array<{ temp: string; final: string; bytes: number }> = [];
     const started = process.hrtime.bigint();
     try {
       const r = await decodeSelectedFrames({
-        videoPath: job.videoPath, width: stored.width, height: stored.height, expectedFrames: job.meta.n_frames,
-        indices: [...missing.keys()], ffmpegPath: this.settings.ffmpegPath, ffprobePath: this.settings.ffprobePath,
-        threads: this.settings.ffmpegThreads, transport: this.settings.rawTransport, budget: this.budget, signal: this.abort.signal,
+        videoPath: job.videoPath,
+        width: stored.width,
+        height: stored.height,
+        expectedFrames: job.meta.n_frames,
+        indices: [...missing.keys()],
+        ffmpegPath: this.settings.ffmpegPath,
+        ffprobePath: this.settings.ffprobePath,
+        threads: this.settings.ffmpegThreads,
+        transport: this.settings.rawTransport,
+        budget: this.budget,
+        signal: this.abort.signal,
         onDecoderExit,
         onFrame: async (index, rgb) => {
-          await Promise.all([...missing.get(index)!].map(async ([final, dims]) => {
-            const temp = store.tempPath(final);
-            temps.push({ temp, final, bytes: 0 });
-            const entry = temps[temps.length - 1];
-            entry.bytes = await encodeJpegFile(rgb, stored, dims, temp);
-          }));
+          await Promise.all(
+            [...missing.get(index)!].map(async ([final, dims]) => {
+              const temp = store.tempPath(final);
+              temps.push({ temp, final, bytes: 0 });
+              const entry = temps[temps.length - 1];
+              entry.bytes = await encodeJpegFile(rgb, stored, dims, temp);
+            }),
+          );
         },
       });
       await store.commit(temps);
@@ -232,8 +252,16 @@ export class FramePipeline {
     }
   }
 
-  private result(job: VideoJob, store: FrameStore, requestPaths: string[][], failure: { kind: FrameFailureKind; message: string } | null,
-    seconds: number, decodedFrames: number, written: number, reused: number): PreparedVideo {
+  private result(
+    job: VideoJob,
+    store: FrameStore,
+    requestPaths: string[][],
+    failure: { kind: FrameFailureKind; message: string } | null,
+    seconds: number,
+    decodedFrames: number,
+    written: number,
+    reused: number,
+  ): PreparedVideo {
     const totalFrames = job.requests.reduce((a, r) => a + r.indices.length, 0);
     const share = (r: FrameRequest) => (totalFrames > 0 ? (seconds * r.indices.length) / totalFrames : 0);
     const released = new Set<string>();
@@ -242,15 +270,22 @@ export class FramePipeline {
       released.add(key);
       store.unpin(requestPaths[k]);
     };
-    const requests: PreparedRequest[] = job.requests.map((r, k) => (failure
-      ? { ok: false, key: r.key, kind: failure.kind, message: failure.message, decodeSeconds: share(r) }
-      : { ok: true, key: r.key, paths: requestPaths[k], decodeSeconds: share(r) }));
+    const requests: PreparedRequest[] = job.requests.map((r, k) =>
+      failure
+        ? { ok: false, key: r.key, kind: failure.kind, message: failure.message, decodeSeconds: share(r) }
+        : { ok: true, key: r.key, paths: requestPaths[k], decodeSeconds: share(r) },
+    );
     // A failed video holds nothing worth keeping pinned.
     if (failure) job.requests.forEach((r, k) => release(r.key, k));
     const byKey = new Map(requests.map((r) => [r.key, r]));
     const indexOf = new Map(job.requests.map((r, k) => [r.key, k]));
     return {
-      hash: job.hash, requests, decodeSeconds: seconds, decodedFrames, jpegsWritten: written, jpegsReused: reused,
+      hash: job.hash,
+      requests,
+      decodeSeconds: seconds,
+      decodedFrames,
+      jpegsWritten: written,
+      jpegsReused: reused,
       get(key) {
         const r = byKey.get(key);
         if (!r) throw new RangeError(`video ${job.hash} has no request '${key}'`);
@@ -287,7 +322,10 @@ export class FramePipeline {
             break;
           }
           const id = nextId++;
-          inflight.set(id, this.prepare(step.value).then((video) => ({ id, video })));
+          inflight.set(
+            id,
+            this.prepare(step.value).then((video) => ({ id, video })),
+          );
         }
         if (inflight.size === 0) return;
         const { id, video } = await Promise.race(inflight.values());

@@ -93,7 +93,9 @@ export function pipeTransport(asm: FrameAssembler): RawTransport {
   let stopped = false;
   let stdout: Readable | null = null;
   let begin!: (s: Readable | null) => void;
-  const started = new Promise<Readable | null>((resolve) => { begin = resolve; });
+  const started = new Promise<Readable | null>((resolve) => {
+    begin = resolve;
+  });
   const done = (async () => {
     const s = await started;
     if (s === null) return;
@@ -105,8 +107,14 @@ export function pipeTransport(asm: FrameAssembler): RawTransport {
   })().catch(() => undefined);
   return {
     childStdout: 'pipe',
-    spawned: (s) => { stdout = s; begin(s); },
+    spawned: (s) => {
+      stdout = s;
+      begin(s);
+    },
     done,
-    stop: () => { stopped = true; stdout?.destroy(); },
+    stop: () => {
+      stopped = true;
+      stdout?.destroy();
+    },
   };
 }

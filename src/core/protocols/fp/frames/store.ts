@@ -55,7 +55,10 @@ export class FrameStore {
   private evictedBytes = 0;
   private overCap = 0;
 
-  private constructor(readonly dir: string, readonly capBytes: number) {}
+  private constructor(
+    readonly dir: string,
+    readonly capBytes: number,
+  ) {}
 
   /** Opens (creating if needed) and indexes the store; removes temp files left by dead processes. */
   static async open(dir: string, capBytes: number): Promise<FrameStore> {
@@ -153,11 +156,13 @@ export class FrameStore {
   async commit(entries: ReadonlyArray<{ temp: string; final: string; bytes: number }>): Promise<void> {
     // An eviction pass may still be deleting an older copy of one of these names.
     await this.evictionSettled();
-    await Promise.all(entries.map(async (e) => {
-      await fs.rename(e.temp, e.final);
-      this.remove(e.final); // a re-write replaces the old entry's size
-      this.add(e.final, e.bytes);
-    }));
+    await Promise.all(
+      entries.map(async (e) => {
+        await fs.rename(e.temp, e.final);
+        this.remove(e.final); // a re-write replaces the old entry's size
+        this.add(e.final, e.bytes);
+      }),
+    );
     await this.enforceCap();
   }
 
@@ -176,7 +181,9 @@ export class FrameStore {
         this.evictAgain = false;
         await this.evictPass();
       } while (this.evictAgain);
-    })().finally(() => { this.evicting = null; });
+    })().finally(() => {
+      this.evicting = null;
+    });
     return this.evicting;
   }
 
@@ -219,8 +226,13 @@ export class FrameStore {
 
   stats(): StoreStats {
     return {
-      files: this.files.size, bytes: this.total, capBytes: this.capBytes, pinnedFiles: this.pins.size,
-      evictedFiles: this.evictedFiles, evictedBytes: this.evictedBytes, overCapBytes: this.overCap,
+      files: this.files.size,
+      bytes: this.total,
+      capBytes: this.capBytes,
+      pinnedFiles: this.pins.size,
+      evictedFiles: this.evictedFiles,
+      evictedBytes: this.evictedBytes,
+      overCapBytes: this.overCap,
     };
   }
 }

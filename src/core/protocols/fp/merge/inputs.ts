@@ -22,7 +22,9 @@ export interface InputsFingerprint {
 
 async function sha256(file: string): Promise<string | null> {
   try {
-    return createHash('sha256').update(await fs.readFile(file)).digest('hex');
+    return createHash('sha256')
+      .update(await fs.readFile(file))
+      .digest('hex');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
@@ -36,7 +38,9 @@ export async function inputsFingerprint(layout: PackageLayout): Promise<InputsFi
   for (const n of samples.filter((n) => n.endsWith('.jsonl')).sort()) paths.push(path.join(layout.samplesDir, n));
   const files: InputFile[] = [];
   for (const p of paths) files.push({ path: rel(p), sha256: await sha256(p) });
-  const digest = createHash('sha256').update(files.map((f) => `${f.path} ${f.sha256 ?? '-'}`).join('\n')).digest('hex');
+  const digest = createHash('sha256')
+    .update(files.map((f) => `${f.path} ${f.sha256 ?? '-'}`).join('\n'))
+    .digest('hex');
   return { files, digest };
 }
 
@@ -46,7 +50,10 @@ export function describeInputDifference(a: InputsFingerprint, b: InputsFingerpri
   const out: string[] = [];
   for (const f of a.files) {
     if (!byPath.has(f.path)) out.push(`${f.path} only in the first`);
-    else if (byPath.get(f.path) !== f.sha256) out.push(`${f.path} ${f.sha256 === null ? 'absent' : f.sha256.slice(0, 12)} vs ${byPath.get(f.path) === null ? 'absent' : byPath.get(f.path)!.slice(0, 12)}`);
+    else if (byPath.get(f.path) !== f.sha256)
+      out.push(
+        `${f.path} ${f.sha256 === null ? 'absent' : f.sha256.slice(0, 12)} vs ${byPath.get(f.path) === null ? 'absent' : byPath.get(f.path)!.slice(0, 12)}`,
+      );
     byPath.delete(f.path);
   }
   for (const p of byPath.keys()) out.push(`${p} only in the second`);

@@ -70,7 +70,11 @@ async function readLines(file: string): Promise<string[]> {
   }
 }
 
-interface Identity { run_id: string; shard: string | null; line: string }
+interface Identity {
+  run_id: string;
+  shard: string | null;
+  line: string;
+}
 
 async function readIdentities(layout: PackageLayout): Promise<Identity[]> {
   const out: Identity[] = [];
@@ -93,7 +97,13 @@ function shardName(root: string, ids: Identity[]): string {
   return path.basename(root);
 }
 
-interface NewRow { record: RawRecord; raw: RawAt; row: Where; shard: number; inPkgRaw: boolean }
+interface NewRow {
+  record: RawRecord;
+  raw: RawAt;
+  row: Where;
+  shard: number;
+  inPkgRaw: boolean;
+}
 
 export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
   if (opts.shards.length === 0) throw new UsageError('name at least one shard package to merge');
@@ -176,7 +186,8 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
         }
         const prev = newRows.get(key);
         if (prev) {
-          if (prev.raw.digest !== raw.digest) problems.push(`${at(prev.row)} and ${at(row)}: the same key with different content (raw ${at(prev.raw)} vs ${at(raw)})`);
+          if (prev.raw.digest !== raw.digest)
+            problems.push(`${at(prev.row)} and ${at(row)}: the same key with different content (raw ${at(prev.raw)} vs ${at(raw)})`);
           continue;
         }
         newRows.set(key, { record: raw.record!, raw, row, shard: si, inPkgRaw: pkgRaw !== undefined });
@@ -185,18 +196,32 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
         if (rowKeys.has(key)) continue;
         const pkgRaw = pkg.raws.get(key);
         if (pkgRaw && pkgRaw.digest === raw.digest) continue; // PKG's own (e.g. the origin's, copied with the package)
-        problems.push(`${at(raw)}: a raw record without its CSV row (the shard's run stopped between the two writes); `
-          + `run \`fpsweep run\` on ${s.root} once more (it completes the row at start), then merge`);
+        problems.push(
+          `${at(raw)}: a raw record without its CSV row (the shard's run stopped between the two writes); ` +
+            `run \`fpsweep run\` on ${s.root} once more (it completes the row at start), then merge`,
+        );
       }
     }
     if (problems.length) {
-      const listed = problems.slice(0, MAX_LISTED).map((p) => `  ${p}`).join('\n');
+      const listed = problems
+        .slice(0, MAX_LISTED)
+        .map((p) => `  ${p}`)
+        .join('\n');
       throw new InputError(`merge refused, nothing written:\n${listed}${problems.length > MAX_LISTED ? `\n  … and ${problems.length - MAX_LISTED} more` : ''}`);
     }
 
     // Write: run identities first (as a run does), then rows raw-then-CSV, then failure and timing lines, then logs.
-    const stats: ShardMerged[] = shardInfo.map((x, i) => ({ name: x.name, root: x.layout.root, rows: 0, rawRecords: 0, rowsCompleted: 0,
-      alreadyThere: alreadyThere[i] ?? 0, failures: 0, timing: 0, runs: 0 }));
+    const stats: ShardMerged[] = shardInfo.map((x, i) => ({
+      name: x.name,
+      root: x.layout.root,
+      rows: 0,
+      rawRecords: 0,
+      rowsCompleted: 0,
+      alreadyThere: alreadyThere[i] ?? 0,
+      failures: 0,
+      timing: 0,
+      runs: 0,
+    }));
     const haveRuns = new Set((await readIdentities(layout)).map((i) => i.run_id));
     const identityFile = new AppendFile(runIdentityFile(layout));
     for (const [i, x] of shardInfo.entries()) {
@@ -221,17 +246,27 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
       await writer.completeRow(n.record);
       st.rows++;
     }
-    await appendNewLines(layout.failuresLog, shardInfo.map((x) => x.layout.failuresLog), (l) => failureRecordSchema.safeParse(l).success,
-      (i) => stats[i].failures++);
-    await appendNewLines(layout.timingLog, shardInfo.map((x) => x.layout.timingLog), (l) => timingRecordSchema.safeParse(l).success,
-      (i) => stats[i].timing++);
+    await appendNewLines(
+      layout.failuresLog,
+      shardInfo.map((x) => x.layout.failuresLog),
+      (l) => failureRecordSchema.safeParse(l).success,
+      (i) => stats[i].failures++,
+    );
+    await appendNewLines(
+      layout.timingLog,
+      shardInfo.map((x) => x.layout.timingLog),
+      (l) => timingRecordSchema.safeParse(l).success,
+      (i) => stats[i].timing++,
+    );
     for (const x of shardInfo) await copyLogs(x.layout, path.join(layout.logsDir, 'shards', x.name));
     const mergesLog = new AppendFile(path.join(layout.logsDir, 'merges.jsonl'));
     await mergesLog.append(JSON.stringify({ merge_id: mergeId, at: new Date().toISOString(), inputs: pkgInputs.digest, shards: stats }) + '\n', true);
     await mergesLog.close();
     for (const x of stats) {
-      say(`${x.name} (${x.root}): ${x.rows} row(s) added (${x.rowsCompleted} of them completing a raw record already here), `
-        + `${x.alreadyThere} already here, ${x.failures} failure line(s), ${x.timing} timing line(s), ${x.runs} run identit${x.runs === 1 ? 'y' : 'ies'}`);
+      say(
+        `${x.name} (${x.root}): ${x.rows} row(s) added (${x.rowsCompleted} of them completing a raw record already here), ` +
+          `${x.alreadyThere} already here, ${x.failures} failure line(s), ${x.timing} timing line(s), ${x.runs} run identit${x.runs === 1 ? 'y' : 'ies'}`,
+      );
     }
     return { into: layout.root, shards: stats, notes };
   } finally {

@@ -34,15 +34,11 @@ export interface BuildPlanOptions {
 }
 
 /** One (video, condition): its status and, for send, the frames and image tokens (exact or bound). */
-type CondEntry =
-  | { status: 'NA' }
-  | { status: 'reuse'; from: string }
-  | { status: 'send'; frames: number; exact: boolean; imageTokens: number };
+type CondEntry = { status: 'NA' } | { status: 'reuse'; from: string } | { status: 'send'; frames: number; exact: boolean; imageTokens: number };
 
 type VideoEntry =
   /** Per condition index; undefined where no item of the video needs that condition. */
-  | { kind: 'ok'; conds: (CondEntry | undefined)[] }
-  | { kind: 'no_video' | 'bad_meta'; message: string };
+  { kind: 'ok'; conds: (CondEntry | undefined)[] } | { kind: 'no_video' | 'bad_meta'; message: string };
 
 interface ItemRec {
   benchmark: string;
@@ -52,8 +48,7 @@ interface ItemRec {
   textTokens: number;
 }
 
-export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'done' | 'reuseAnswers'>,
-  opts: BuildPlanOptions): Promise<WorkPlan> {
+export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'done' | 'reuseAnswers'>, opts: BuildPlanOptions): Promise<WorkPlan> {
   const asked = parseConditions(opts.conditions);
   const maxModelLen = opts.maxModelLen ?? MAX_MODEL_LEN;
   const benchmarks = opts.benchmarks ? [...opts.benchmarks] : [...pkg.benchmarks];
@@ -153,8 +148,15 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
     // A bound under the limit means no refusal; over it, the entry is exact (planFrames ran).
     const refused = refusesPrompt(predicted, entry.frames, maxModelLen);
     const unit: WorkUnit = {
-      benchmark: rec.benchmark, item: rec.item, condition: cond.name, status: 'todo', hash: rec.hash!,
-      contextRefusal: refused, nFrames: entry.frames, predictedPromptTokens: predicted, exact: entry.exact,
+      benchmark: rec.benchmark,
+      item: rec.item,
+      condition: cond.name,
+      status: 'todo',
+      hash: rec.hash!,
+      contextRefusal: refused,
+      nFrames: entry.frames,
+      predictedPromptTokens: predicted,
+      exact: entry.exact,
     };
     let v = byVideo.get(rec.hash!);
     if (!v) byVideo.set(rec.hash!, (v = { hash: rec.hash!, units: [] }));
@@ -178,8 +180,7 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
       let unit: WorkUnit;
       const video = rec.hash === undefined ? undefined : videos.get(rec.hash);
       if (rec.hash === undefined) {
-        unit = { benchmark: b, item, condition: cond.name, status: 'no_video', hash: null,
-          message: `no manifest row for (${b}, ${item.video_id})` };
+        unit = { benchmark: b, item, condition: cond.name, status: 'no_video', hash: null, message: `no manifest row for (${b}, ${item.video_id})` };
         n.no_video++;
       } else if (!video) {
         throw new Error(`internal: video ${rec.hash} was not read`);
@@ -198,8 +199,7 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
             stored = storedAnswer(csv, b, item.item_id, entry.from) ?? null;
             if (!stored) throw new Error(`internal: the ${entry.from} row of (${b}, ${item.item_id}) is done but not indexed`);
           }
-          unit = { benchmark: b, item, condition: cond.name, status: 'reuse', hash: rec.hash,
-            reuse: { fromCondition: entry.from, stored, from: null } };
+          unit = { benchmark: b, item, condition: cond.name, status: 'reuse', hash: rec.hash, reuse: { fromCondition: entry.from, stored, from: null } };
           if (!stored) waiting.push(unit);
           n.reuse++;
         } else {
@@ -229,6 +229,12 @@ export async function buildWorkPlan(pkg: LoadedPackage, csv: Pick<ResultsCsv, 'd
     }
   }
 
-  const conditions = [...asked.map((c) => c.name), ...conds.slice(asked.length).map((c) => c.name).filter((c) => addedConditions.has(c))];
+  const conditions = [
+    ...asked.map((c) => c.name),
+    ...conds
+      .slice(asked.length)
+      .map((c) => c.name)
+      .filter((c) => addedConditions.has(c)),
+  ];
   return { layout: pkg.layout, benchmarks, conditions, units, videos: [...byVideo.values()], counts };
 }

@@ -8,8 +8,7 @@ import { planFrames, type SendPlan } from '../rules/plan';
 import type { VideoWork } from './types';
 
 export type VideoFramePlans =
-  | { kind: 'ok'; meta: VideoMeta; /** condition → what to send */ plans: Map<string, SendPlan> }
-  | { kind: 'no_video' | 'bad_meta'; message: string };
+  { kind: 'ok'; meta: VideoMeta; /** condition → what to send */ plans: Map<string, SendPlan> } | { kind: 'no_video' | 'bad_meta'; message: string };
 
 /**
  * Reads the video's meta.json again and runs planFrames for every condition of its todo units.

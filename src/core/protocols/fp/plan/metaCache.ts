@@ -27,14 +27,13 @@ function isEntry(v: unknown): v is Entry {
 /** One pass over all entries (a zod schema per entry costs ~0.5 s for a full package). */
 const fileSchema = z.object({
   version: z.number(),
-  entries: z.custom<Record<string, Entry>>(
-    (e) => typeof e === 'object' && e !== null && !Array.isArray(e) && Object.values(e).every(isEntry),
-    { message: 'entries must map hashes to arrays of 10 numbers' }),
+  entries: z.custom<Record<string, Entry>>((e) => typeof e === 'object' && e !== null && !Array.isArray(e) && Object.values(e).every(isEntry), {
+    message: 'entries must map hashes to arrays of 10 numbers',
+  }),
 });
 
 export type VideoCheck =
-  | { kind: 'ok'; summary: MetaSummary; /** Set when this lookup read the file. */ lookup?: MetaLookup }
-  | { kind: 'no_video' | 'bad_meta'; message: string };
+  { kind: 'ok'; summary: MetaSummary; /** Set when this lookup read the file. */ lookup?: MetaLookup } | { kind: 'no_video' | 'bad_meta'; message: string };
 
 export function metaCacheFile(layout: PackageLayout): string {
   return path.join(layout.stateDir, 'plan-meta-cache.json');
@@ -43,7 +42,10 @@ export function metaCacheFile(layout: PackageLayout): string {
 export class MetaSummaryCache {
   private dirty = false;
   // A Map, not an object: a hash is data and could be '__proto__'.
-  private constructor(private readonly layout: PackageLayout, private readonly entries: Map<string, Entry>) {}
+  private constructor(
+    private readonly layout: PackageLayout,
+    private readonly entries: Map<string, Entry>,
+  ) {}
 
   /** Loads the cache; a missing, unreadable or other-version file is an empty cache. */
   static load(layout: PackageLayout): MetaSummaryCache {

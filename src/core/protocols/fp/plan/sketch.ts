@@ -34,8 +34,7 @@ export interface MetaSummary {
 
 export function summarizeMeta(meta: VideoMetaLike): MetaSummary {
   const n = meta.timestamps.length;
-  return { width: meta.width, height: meta.height, too_short: meta.too_short, nFrames: n,
-    firstTs: meta.timestamps[0], lastTs: meta.timestamps[n - 1] };
+  return { width: meta.width, height: meta.height, too_short: meta.too_short, nFrames: n, firstTs: meta.timestamps[0], lastTs: meta.timestamps[n - 1] };
 }
 
 export function sketchPlan(cond: Condition, meta: MetaSummary | null): PlanSketch {

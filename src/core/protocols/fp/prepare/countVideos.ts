@@ -45,11 +45,13 @@ export async function countVideos(layout: PackageLayout): Promise<VideoCount> {
   // Bounded parallel stats: ~20k folders on a network disk are slow one by one.
   for (let i = 0; i < names.length; i += 64) {
     const batch = names.slice(i, i + 64);
-    const ok = await Promise.all(batch.map(async (n) => {
-      const dir = path.join(layout.storeDir, n);
-      const [v, m] = await Promise.all([isFile(path.join(dir, 'video.mp4')), isFile(path.join(dir, 'meta.json'))]);
-      return v && m;
-    }));
+    const ok = await Promise.all(
+      batch.map(async (n) => {
+        const dir = path.join(layout.storeDir, n);
+        const [v, m] = await Promise.all([isFile(path.join(dir, 'video.mp4')), isFile(path.join(dir, 'meta.json'))]);
+        return v && m;
+      }),
+    );
     batch.forEach((n, j) => (ok[j] ? complete.add(n) : incomplete.push(n)));
   }
   const problems: LineProblem[] = [];

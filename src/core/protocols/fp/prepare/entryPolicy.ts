@@ -28,9 +28,8 @@ export function entryProblem(entryPath: string, type: string, linkpath?: string 
     if (target === '') return `${what} without a target`;
     if (isAbsoluteLike(target)) return `${what} to an absolute path (${target})`;
     // A symlink's target is relative to the link's own folder; a hard link's to the archive root.
-    const resolved = type === 'SymbolicLink'
-      ? path.posix.normalize(path.posix.join(path.posix.dirname(parts.join('/')), target))
-      : path.posix.normalize(target);
+    const resolved =
+      type === 'SymbolicLink' ? path.posix.normalize(path.posix.join(path.posix.dirname(parts.join('/')), target)) : path.posix.normalize(target);
     if (escapes(resolved)) return `${what} leaves the folder (-> ${target})`;
   }
   return null;
@@ -38,7 +37,11 @@ export function entryProblem(entryPath: string, type: string, linkpath?: string 
 
 /** A refused entry: the shard and the entry are both named in the message. */
 export class RefusedEntryError extends Error {
-  constructor(readonly shard: string, readonly entry: string, readonly reason: string) {
+  constructor(
+    readonly shard: string,
+    readonly entry: string,
+    readonly reason: string,
+  ) {
     super(`${shard}: entry '${entry}' refused: ${reason}; nothing of this shard is extracted`);
     this.name = 'RefusedEntryError';
   }

@@ -74,7 +74,8 @@ async function readVideosManifest(layout: PackageLayout): Promise<VideosManifest
   try {
     text = await fs.readFile(layout.videosManifest, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new InputError('missing: download the package first (seed §3)', { file: layout.videosManifest });
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new InputError('missing: download the package first (seed §3)', { file: layout.videosManifest });
     throw err;
   }
   let json: unknown;
@@ -85,7 +86,9 @@ async function readVideosManifest(layout: PackageLayout): Promise<VideosManifest
   }
   const parsed = videosManifestSchema.safeParse(json);
   if (!parsed.success) {
-    throw new InputError(`${describeZodError(parsed.error)}; expected {"n_videos": N, "shards": [{"file", "sha256", "bytes"}]}`, { file: layout.videosManifest });
+    throw new InputError(`${describeZodError(parsed.error)}; expected {"n_videos": N, "shards": [{"file", "sha256", "bytes"}]}`, {
+      file: layout.videosManifest,
+    });
   }
   return parsed.data;
 }
@@ -119,7 +122,13 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       const c = cache.shards[s.file];
       if (c && c.deletedAt && c.extractedAt && c.sha256 === s.sha256) {
-        outcomes.set(s.file, { ...base, status: 'deleted_after_extract', extracted: 'before', deleted: true, message: `verified and extracted on ${c.extractedAt}, deleted on ${c.deletedAt}` });
+        outcomes.set(s.file, {
+          ...base,
+          status: 'deleted_after_extract',
+          extracted: 'before',
+          deleted: true,
+          message: `verified and extracted on ${c.extractedAt}, deleted on ${c.deletedAt}`,
+        });
       } else {
         const message = `${s.file}: missing from videos/ (download it again)`;
         errors.push(message);
@@ -136,7 +145,12 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
     const hit = cachedVerification(cache, s.file, st.size, st.mtimeMs, s.sha256);
     if (hit) {
       good.set(s.file, hit);
-      outcomes.set(s.file, { ...base, status: 'cached', extracted: hit.extractedAt ? 'before' : 'no', message: `verified on ${hit.verifiedAt} (size and mtime unchanged): not hashed again` });
+      outcomes.set(s.file, {
+        ...base,
+        status: 'cached',
+        extracted: hit.extractedAt ? 'before' : 'no',
+        message: `verified on ${hit.verifiedAt} (size and mtime unchanged): not hashed again`,
+      });
     } else {
       toHash.push({ file: s.file, sha256: s.sha256, size: st.size, mtimeMs: st.mtimeMs });
     }
@@ -144,7 +158,9 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
 
   const hashBytes = toHash.reduce((a, t) => a + t.size, 0);
   if (toHash.length) {
-    say(`verifying ${toHash.length} shard(s), ${formatBytes(hashBytes)}${outcomes.size ? ` (${[...outcomes.values()].filter((o) => o.status === 'cached').length} already verified)` : ''}`);
+    say(
+      `verifying ${toHash.length} shard(s), ${formatBytes(hashBytes)}${outcomes.size ? ` (${[...outcomes.values()].filter((o) => o.status === 'cached').length} already verified)` : ''}`,
+    );
     const meter = new ProgressMeter(`sha256 ${toHash.length} shard(s)`, hashBytes, opts.onProgress);
     await mapBounded(toHash, opts.concurrency ?? Math.min(4, os.availableParallelism()), async (t) => {
       const scan = await hashAndScanShard(layout.shardFile(t.file), (n) => meter.add(n));
@@ -156,15 +172,25 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
         return;
       }
       if (scan.problems.length) {
-        const listed = scan.problems.slice(0, 5).map((p) => `'${p.entry}' (${p.reason})`).join(', ');
+        const listed = scan.problems
+          .slice(0, 5)
+          .map((p) => `'${p.entry}' (${p.reason})`)
+          .join(', ');
         const message = `${t.file}: refused entr${scan.problems.length === 1 ? 'y' : 'ies'} ${listed}${scan.problems.length > 5 ? ` and ${scan.problems.length - 5} more` : ''}; nothing of this shard is extracted`;
         errors.push(message);
         outcomes.set(t.file, { ...base, status: 'refused', message });
         return;
       }
       const v: VerifiedShard = {
-        file: t.file, size: t.size, mtimeMs: t.mtimeMs, sha256: t.sha256, entries: scan.entries,
-        unpackedBytes: scan.unpackedBytes, verifiedAt: new Date().toISOString(), extractedAt: null, deletedAt: null,
+        file: t.file,
+        size: t.size,
+        mtimeMs: t.mtimeMs,
+        sha256: t.sha256,
+        entries: scan.entries,
+        unpackedBytes: scan.unpackedBytes,
+        verifiedAt: new Date().toISOString(),
+        extractedAt: null,
+        deletedAt: null,
       };
       cache.shards[t.file] = v;
       good.set(t.file, v);
@@ -183,7 +209,9 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
     freeBytes = await (opts.freeBytes ?? defaultFreeBytes)(layout.storeDir);
     if (freeBytes < neededBytes) {
       diskOk = false;
-      errors.push(`not enough free disk under ${layout.storeDir}: extraction needs ${formatBytes(neededBytes)}, ${formatBytes(freeBytes)} free. Free some space (or move the package) and run prepare again; nothing was extracted.`);
+      errors.push(
+        `not enough free disk under ${layout.storeDir}: extraction needs ${formatBytes(neededBytes)}, ${formatBytes(freeBytes)} free. Free some space (or move the package) and run prepare again; nothing was extracted.`,
+      );
     }
   }
 
@@ -231,11 +259,16 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
   if (count) {
     for (const p of count.problems) warnings.push(`${p.file}:${p.line}: ${p.message}`);
     if (count.videos < manifest.n_videos) {
-      errors.push(`${count.videos} videos in ${layout.storeDir}, the manifest says n_videos = ${manifest.n_videos}: ${manifest.n_videos - count.videos} missing`);
+      errors.push(
+        `${count.videos} videos in ${layout.storeDir}, the manifest says n_videos = ${manifest.n_videos}: ${manifest.n_videos - count.videos} missing`,
+      );
     } else if (count.videos > manifest.n_videos) {
       warnings.push(`${count.videos} videos in ${layout.storeDir}, more than n_videos = ${manifest.n_videos} (left over from another package?)`);
     }
-    if (count.incomplete.length) warnings.push(`${count.incomplete.length} folder(s) without video.mp4 or meta.json: ${count.incomplete.slice(0, 5).join(', ')}${count.incomplete.length > 5 ? ', …' : ''}`);
+    if (count.incomplete.length)
+      warnings.push(
+        `${count.incomplete.length} folder(s) without video.mp4 or meta.json: ${count.incomplete.slice(0, 5).join(', ')}${count.incomplete.length > 5 ? ', …' : ''}`,
+      );
   }
   return {
     nVideosExpected: manifest.n_videos,

@@ -26,7 +26,12 @@ export interface BuildReportOptions {
   now?: Date;
 }
 
-async function readLog<T>(file: string, schema: Parameters<typeof readOptionalJsonl<T>>[1], expected: string, problems: LineProblem[]): Promise<{ present: boolean; records: T[]; lines: number }> {
+async function readLog<T>(
+  file: string,
+  schema: Parameters<typeof readOptionalJsonl<T>>[1],
+  expected: string,
+  problems: LineProblem[],
+): Promise<{ present: boolean; records: T[]; lines: number }> {
   const res = await readOptionalJsonl(file, schema, { expected });
   problems.push(...res.problems);
   return { present: res.present, records: res.records.map((r) => r.value), lines: res.records.length + res.problems.length };
@@ -43,7 +48,12 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
   const layout = new PackageLayout(packageDir);
   const problems: LineProblem[] = [];
 
-  const timing = await readLog<TimingRecord>(layout.timingLog, timingRecordSchema, 'a timing line {benchmark, condition, infer, infer_s, decode_s, prompt_tokens, na, reuse, failed, wall_s}', problems);
+  const timing = await readLog<TimingRecord>(
+    layout.timingLog,
+    timingRecordSchema,
+    'a timing line {benchmark, condition, infer, infer_s, decode_s, prompt_tokens, na, reuse, failed, wall_s}',
+    problems,
+  );
   const failures = await readLog<FailureRecord>(layout.failuresLog, failureRecordSchema, FAILURE_LINE, problems);
   const identities = await readLog(runIdentityFile(layout), runIdentitySchema, 'a run identity line', problems);
   const runs = identities.records
@@ -123,14 +133,24 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
   } catch (err) {
     todoError = `the dry run failed: ${(err as Error).message}`;
   }
-  const extrapolation = extrapolate(timingRows, todoRows, todoError, servers, serversSource, timingRows.reduce((a, r) => a + r.infer_s, 0), wallSeconds);
+  const extrapolation = extrapolate(
+    timingRows,
+    todoRows,
+    todoError,
+    servers,
+    serversSource,
+    timingRows.reduce((a, r) => a + r.infer_s, 0),
+    wallSeconds,
+  );
 
   const report: Report = {
     version: 1,
     generatedAt: (opts.now ?? new Date()).toISOString(),
     packageDir: layout.root,
     timing: {
-      file: layout.timingLog, present: timing.present, lines: timing.lines,
+      file: layout.timingLog,
+      present: timing.present,
+      lines: timing.lines,
       benchmarks: [...new Set(timing.records.map((r) => r.benchmark))],
       rows: timingRows,
       cellWallSeconds: timing.records.reduce((a, r) => a + r.wall_s, 0),
@@ -144,16 +164,21 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
       runs: runSpans,
     },
     rowsAdded: {
-      method: windowStart !== null
-        ? 'CSV rows whose ts is at or after the first fpsweep run on this package (logs/run_identity.jsonl), by condition and status; rawRecords counts the raw records in the same window (each row is appended only after its raw record, so the two must match)'
-        : 'unknown: logs/run_identity.jsonl is missing, so the rows this package added cannot be told from the origin\'s',
+      method:
+        windowStart !== null
+          ? 'CSV rows whose ts is at or after the first fpsweep run on this package (logs/run_identity.jsonl), by condition and status; rawRecords counts the raw records in the same window (each row is appended only after its raw record, so the two must match)'
+          : "unknown: logs/run_identity.jsonl is missing, so the rows this package added cannot be told from the origin's",
       windowStart: windowStart !== null ? new Date(windowStart).toISOString() : null,
       rows: rowsAddedRows,
       total: rowsAddedRows.reduce((a, r) => a + r.total, 0),
       mismatches: rowsAddedRows.filter((r) => r.total !== r.rawRecords).map((r) => r.condition),
     },
     failures: {
-      file: layout.failuresLog, present: failures.present, total: failures.records.length, byKind, groups,
+      file: layout.failuresLog,
+      present: failures.present,
+      total: failures.records.length,
+      byKind,
+      groups,
       diagnosisThreshold: DIAGNOSIS_THRESHOLD,
       diagnoses: diagnose(groups, serverLogLines),
       serverLogLines,
@@ -162,7 +187,8 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
       problems.push({ file: preflightFile(layout), line: 1, message: (err as Error).message });
       return null;
     }),
-    lastRun: await readStatus(layout).then((st) => st && { runId: st.runId, state: st.state, summary: st.summary, stopReason: st.stopReason ?? null })
+    lastRun: await readStatus(layout)
+      .then((st) => st && { runId: st.runId, state: st.state, summary: st.summary, stopReason: st.stopReason ?? null })
       .catch(() => null),
     launch: { file: layout.launchParams, present: launch.present, lines: launch.lines, servers: launch.servers, launches: launch.launches },
     checks: raw.checks,
@@ -180,7 +206,10 @@ export async function writeReport(packageDir: string, report: Report, markdown: 
   await fs.mkdir(layout.reportsDir, { recursive: true });
   const json = path.join(layout.reportsDir, 'report.json');
   const md = path.join(layout.reportsDir, 'report.md');
-  for (const [file, text] of [[json, JSON.stringify(report, null, 1) + '\n'], [md, markdown]] as const) {
+  for (const [file, text] of [
+    [json, JSON.stringify(report, null, 1) + '\n'],
+    [md, markdown],
+  ] as const) {
     const tmp = `${file}.tmp-${process.pid}`;
     await fs.writeFile(tmp, text);
     await fs.rename(tmp, file);

@@ -19,7 +19,9 @@ export function groupFailures(records: readonly FailureRecord[]): { byKind: Reco
     g.count++;
     if (g.exampleItemIds.length < EXAMPLES && !g.exampleItemIds.includes(f.item_id)) g.exampleItemIds.push(f.item_id);
   }
-  const sorted = [...groups.values()].sort((a, b) => b.count - a.count || a.benchmark.localeCompare(b.benchmark) || a.condition.localeCompare(b.condition) || a.kind.localeCompare(b.kind));
+  const sorted = [...groups.values()].sort(
+    (a, b) => b.count - a.count || a.benchmark.localeCompare(b.benchmark) || a.condition.localeCompare(b.condition) || a.kind.localeCompare(b.kind),
+  );
   return { byKind, groups: sorted };
 }
 
@@ -36,17 +38,21 @@ export function diagnose(groups: readonly FailureGroup[], serverLines: readonly 
     c.kinds.set(g.kind, g.count);
   }
   const oom = serverLines.filter((l) => /out of memory|OutOfMemoryError|\bOOM\b/i.test(l.text));
-  return [...perCell.values()].filter((c) => c.failures >= threshold).map((c) => {
-    const kinds = [...c.kinds.entries()].map(([k, n]) => `${n} ${k}`).join(', ');
-    const where = oom.length
-      ? `logs show out-of-memory (${oom.length} line(s)): lower MAX_SEQS (or GPU_UTIL) and run again — the runner resumes`
-      : serverLines.length
-        ? `no OOM line, but the server logs show errors (below); check them, then run again — the runner resumes`
-        : 'no OOM or error line found in logs/vllm_gpu*.log; check logs/runner.log around these failures';
-    return {
-      benchmark: c.benchmark, condition: c.condition, failures: c.failures,
-      message: `${c.failures} failures (${kinds}) for ${c.benchmark} × ${c.condition} point at a vLLM server restart; ${where}`,
-      logLines: (oom.length ? oom : serverLines).slice(0, 20),
-    };
-  });
+  return [...perCell.values()]
+    .filter((c) => c.failures >= threshold)
+    .map((c) => {
+      const kinds = [...c.kinds.entries()].map(([k, n]) => `${n} ${k}`).join(', ');
+      const where = oom.length
+        ? `logs show out-of-memory (${oom.length} line(s)): lower MAX_SEQS (or GPU_UTIL) and run again — the runner resumes`
+        : serverLines.length
+          ? `no OOM line, but the server logs show errors (below); check them, then run again — the runner resumes`
+          : 'no OOM or error line found in logs/vllm_gpu*.log; check logs/runner.log around these failures';
+      return {
+        benchmark: c.benchmark,
+        condition: c.condition,
+        failures: c.failures,
+        message: `${c.failures} failures (${kinds}) for ${c.benchmark} × ${c.condition} point at a vLLM server restart; ${where}`,
+        logLines: (oom.length ? oom : serverLines).slice(0, 20),
+      };
+    });
 }

@@ -10,7 +10,9 @@ function esc(s: string): string {
 
 function cell(s: string | number | null): string {
   // Table cells also must not break the table.
-  return esc(String(s ?? '—')).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return esc(String(s ?? '—'))
+    .replace(/\|/g, '\\|')
+    .replace(/\n/g, ' ');
 }
 
 function table(head: string[], rows: Array<Array<string | number | null>>): string[] {
@@ -27,26 +29,53 @@ export function reportMarkdown(r: Report): string {
   const stop = r.lastRun?.stopReason;
   if (stop) {
     out.push('## The last run stopped on its own', '', `Run ${r.lastRun!.runId} (${r.lastRun!.state}): ${esc(stop.detail)}.`, '');
-    out.push(`- the server said: \`${stop.message.replace(/`/g, "'")}\`${stop.server ? ` (${stop.server})` : ''}`,
-      `- likely: ${esc(stop.meaning)}`, `- do: ${esc(stop.action)}`, '');
+    out.push(
+      `- the server said: \`${stop.message.replace(/`/g, "'")}\`${stop.server ? ` (${stop.server})` : ''}`,
+      `- likely: ${esc(stop.meaning)}`,
+      `- do: ${esc(stop.action)}`,
+      '',
+    );
   }
   out.push('## Pre-flight', '');
   const pf = r.preflight;
   if (!pf) out.push('No `logs/preflight.json` yet (no run has sent work).', '');
   else {
     const u = pf.unit;
-    out.push(`Run ${pf.run_id}, ${pf.ts}: **${pf.ok ? 'ok' : 'FAILED'}**${u ? ` — ${u.benchmark} / ${u.item_id} / ${u.condition}, ${u.n_frames} frame(s)`
-      + `${u.width ? ` ${u.width}×${u.height}` : ''} as ${u.frames_as}, predicted ${u.predicted_prompt_tokens ?? '?'} prompt tokens` : ''}`
-      + `${pf.problem ? `; ${esc(pf.problem)}` : ''}.`, '');
+    out.push(
+      `Run ${pf.run_id}, ${pf.ts}: **${pf.ok ? 'ok' : 'FAILED'}**${
+        u
+          ? ` — ${u.benchmark} / ${u.item_id} / ${u.condition}, ${u.n_frames} frame(s)` +
+            `${u.width ? ` ${u.width}×${u.height}` : ''} as ${u.frames_as}, predicted ${u.predicted_prompt_tokens ?? '?'} prompt tokens`
+          : ''
+      }` + `${pf.problem ? `; ${esc(pf.problem)}` : ''}.`,
+      '',
+    );
     if (pf.servers.length) {
-      out.push(...table(['server', 'result', 'HTTP', 'prompt_tokens', 'finish_reason', 'latency_s', 'problem'], pf.servers.map((x) => [
-        x.endpoint, x.ok ? 'ok' : 'FAILED', x.http_status, x.prompt_tokens, x.finish_reason, x.latency_s, x.problem ? x.problem.slice(0, 200) : null])), '');
+      out.push(
+        ...table(
+          ['server', 'result', 'HTTP', 'prompt_tokens', 'finish_reason', 'latency_s', 'problem'],
+          pf.servers.map((x) => [
+            x.endpoint,
+            x.ok ? 'ok' : 'FAILED',
+            x.http_status,
+            x.prompt_tokens,
+            x.finish_reason,
+            x.latency_s,
+            x.problem ? x.problem.slice(0, 200) : null,
+          ]),
+        ),
+        '',
+      );
     }
   }
   out.push('## Pilot timing (seed §4)', '');
   if (!r.timing.present) out.push('No `data/logs/p1_timing.jsonl` yet.', '');
   else {
-    out.push(`From ${r.timing.lines} line(s) of \`data/logs/p1_timing.jsonl\` (benchmarks: ${r.timing.benchmarks.join(', ') || 'none'}), aggregated exactly as the seed's script:`, '', '```');
+    out.push(
+      `From ${r.timing.lines} line(s) of \`data/logs/p1_timing.jsonl\` (benchmarks: ${r.timing.benchmarks.join(', ') || 'none'}), aggregated exactly as the seed's script:`,
+      '',
+      '```',
+    );
     out.push(...r.timing.rows.map((t) => t.text), '```', '');
   }
 
@@ -55,27 +84,74 @@ export function reportMarkdown(r: Report): string {
   if (!x.available) out.push(`Not available: ${x.reason}.`, '');
   else {
     out.push(`Method: ${x.method}.`, '', `Servers: ${x.servers ?? 1} (${x.serversSource}).`, '');
-    out.push(...table(['condition', 'todo', 'infer_s/item (pilot)', 'request-seconds'], x.rows.map((row) => [row.condition, row.todo, row.secondsPerItem === null ? null : pyFixed(row.secondsPerItem, 2), row.requestSeconds === null ? null : Math.round(row.requestSeconds)])), '');
+    out.push(
+      ...table(
+        ['condition', 'todo', 'infer_s/item (pilot)', 'request-seconds'],
+        x.rows.map((row) => [
+          row.condition,
+          row.todo,
+          row.secondsPerItem === null ? null : pyFixed(row.secondsPerItem, 2),
+          row.requestSeconds === null ? null : Math.round(row.requestSeconds),
+        ]),
+      ),
+      '',
+    );
     out.push(`- todo: ${x.todoTotal} items`);
     out.push(`- serial (one request at a time per server, an upper bound): **${dur(x.serialSeconds)}**`);
-    out.push(`- pilot concurrency: ${x.pilotConcurrency === null ? 'unknown (no wall time)' : x.pilotConcurrency.toPrecision(3)} requests in flight per server`);
+    out.push(
+      `- pilot concurrency: ${x.pilotConcurrency === null ? 'unknown (no wall time)' : x.pilotConcurrency.toPrecision(3)} requests in flight per server`,
+    );
     out.push(`- estimate at that concurrency: **${dur(x.estimatedSeconds)}**`);
     if (x.reason) out.push(`- note: ${x.reason}`);
     out.push('');
   }
 
   out.push('## Wall time', '', `Total: **${dur(r.wallTime.seconds)}** — ${r.wallTime.method}.`, '');
-  if (r.wallTime.runs.length) out.push(...table(['run', 'started', 'last write', 'seconds'], r.wallTime.runs.map((run) => [run.run_id, run.started_at, run.last_write_at, run.seconds === null ? null : Math.round(run.seconds)])), '');
+  if (r.wallTime.runs.length)
+    out.push(
+      ...table(
+        ['run', 'started', 'last write', 'seconds'],
+        r.wallTime.runs.map((run) => [run.run_id, run.started_at, run.last_write_at, run.seconds === null ? null : Math.round(run.seconds)]),
+      ),
+      '',
+    );
 
   out.push('## Rows added per condition', '', `Method: ${r.rowsAdded.method}.`, '');
   if (r.rowsAdded.rows.length) {
-    out.push(...table(['condition', 'ok', 'NA', 'reuse', 'total', 'raw records'], r.rowsAdded.rows.map((row) => [row.condition, row.ok, row.NA, row.reuse, row.total, row.rawRecords])), '');
+    out.push(
+      ...table(
+        ['condition', 'ok', 'NA', 'reuse', 'total', 'raw records'],
+        r.rowsAdded.rows.map((row) => [row.condition, row.ok, row.NA, row.reuse, row.total, row.rawRecords]),
+      ),
+      '',
+    );
   }
-  out.push(`Total: **${r.rowsAdded.total}** rows.${r.rowsAdded.mismatches.length ? ` Rows and raw records differ for: ${r.rowsAdded.mismatches.join(', ')}.` : ''}`, '');
+  out.push(
+    `Total: **${r.rowsAdded.total}** rows.${r.rowsAdded.mismatches.length ? ` Rows and raw records differ for: ${r.rowsAdded.mismatches.join(', ')}.` : ''}`,
+    '',
+  );
 
   const f = r.failures;
-  out.push('## Failures', '', `**${f.total}** failure(s)${Object.keys(f.byKind).length ? ` (${Object.entries(f.byKind).map(([k, n]) => `${n} ${k}`).join(', ')})` : ''}.`, '');
-  if (f.groups.length) out.push(...table(['benchmark', 'condition', 'kind', 'count', 'example item ids', 'example message'], f.groups.map((g) => [g.benchmark, g.condition, g.kind, g.count, g.exampleItemIds.join(', '), g.exampleMessage.slice(0, 160)])), '');
+  out.push(
+    '## Failures',
+    '',
+    `**${f.total}** failure(s)${
+      Object.keys(f.byKind).length
+        ? ` (${Object.entries(f.byKind)
+            .map(([k, n]) => `${n} ${k}`)
+            .join(', ')})`
+        : ''
+    }.`,
+    '',
+  );
+  if (f.groups.length)
+    out.push(
+      ...table(
+        ['benchmark', 'condition', 'kind', 'count', 'example item ids', 'example message'],
+        f.groups.map((g) => [g.benchmark, g.condition, g.kind, g.count, g.exampleItemIds.join(', '), g.exampleMessage.slice(0, 160)]),
+      ),
+      '',
+    );
   for (const d of f.diagnoses) {
     out.push(`**Diagnosis:** ${esc(d.message)}`, '');
     if (d.logLines.length) out.push('```', ...d.logLines.map((l) => `${l.file}:${l.line}: ${l.text}`), '```', '');
@@ -89,7 +165,13 @@ export function reportMarkdown(r: Report): string {
   else out.push(`${r.launch.servers} server(s), ${r.launch.launches} launch(es) recorded:`, '', '```', ...r.launch.lines, '```', '');
 
   out.push('## Checks (SPEC §6)', '', `From ${r.rawRecords.records} raw record(s) in ${r.rawRecords.files} file(s).`, '');
-  out.push(...table(['check', 'result', 'detail'], r.checks.map((c) => [c.title, c.status.toUpperCase(), c.detail])), '');
+  out.push(
+    ...table(
+      ['check', 'result', 'detail'],
+      r.checks.map((c) => [c.title, c.status.toUpperCase(), c.detail]),
+    ),
+    '',
+  );
   for (const c of r.checks.filter((k) => k.examples.length)) {
     out.push(`Examples for ${c.id}:`, '', ...c.examples.map((e) => esc(`- ${e.benchmark} / ${e.condition} / ${e.item_id}: ${e.detail}`)), '');
   }
@@ -97,7 +179,12 @@ export function reportMarkdown(r: Report): string {
   out.push(...tokenPredictionMarkdown(r.tokenPrediction));
 
   if (r.problemCount) {
-    out.push('## Problems in the artifacts', '', `${r.problemCount} problem(s)${r.problemCount > r.problems.length ? ` (first ${r.problems.length})` : ''}:`, '');
+    out.push(
+      '## Problems in the artifacts',
+      '',
+      `${r.problemCount} problem(s)${r.problemCount > r.problems.length ? ` (first ${r.problems.length})` : ''}:`,
+      '',
+    );
     out.push(...r.problems.map((p) => esc(`- ${p.file}:${p.line}: ${p.message}`)), '');
   }
   return out.join('\n');
@@ -115,9 +202,22 @@ function tokenPredictionMarkdown(t: Report['tokenPrediction']): string[] {
   const out = ['## Prompt-token prediction', '', `Error = ${esc(t.method)}.`, ''];
   if (!t.count) out.push('No answered record carries both numbers yet.', '');
   else {
-    out.push(`**${t.count}** answered record(s): mean error ${signed(t.mean, 1)} tokens (min ${signed(t.min, 0)}, max ${signed(t.max, 0)}), mean relative ${pct(t.meanRelative)}, largest |relative| ${pct(t.maxAbsRelative)}.`, '');
-    out.push(...table(['condition', 'records', 'mean', 'min', 'max', 'mean relative'], t.byCondition.map((c) => [c.condition, c.count, signed(c.mean, 1), signed(c.min, 0), signed(c.max, 0), pct(c.meanRelative)])), '');
+    out.push(
+      `**${t.count}** answered record(s): mean error ${signed(t.mean, 1)} tokens (min ${signed(t.min, 0)}, max ${signed(t.max, 0)}), mean relative ${pct(t.meanRelative)}, largest |relative| ${pct(t.maxAbsRelative)}.`,
+      '',
+    );
+    out.push(
+      ...table(
+        ['condition', 'records', 'mean', 'min', 'max', 'mean relative'],
+        t.byCondition.map((c) => [c.condition, c.count, signed(c.mean, 1), signed(c.min, 0), signed(c.max, 0), pct(c.meanRelative)]),
+      ),
+      '',
+    );
   }
-  if (t.withoutPrediction) out.push(`${t.withoutPrediction} answered record(s) lack usage.prompt_tokens or the prediction (written before predictions were kept) and are left out.`, '');
+  if (t.withoutPrediction)
+    out.push(
+      `${t.withoutPrediction} answered record(s) lack usage.prompt_tokens or the prediction (written before predictions were kept) and are left out.`,
+      '',
+    );
   return out;
 }

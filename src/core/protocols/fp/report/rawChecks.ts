@@ -12,25 +12,29 @@ import type { Check } from './schema';
 import { TokenPredictionAcc, type TokenPrediction } from './tokenPrediction';
 
 /** The fields the checks read (a light schema: the full one is the runner's business). */
-const rawLineSchema = z.object({
-  benchmark: z.string(),
-  item_id: z.string(),
-  condition: z.string(),
-  status: z.string(),
-  ts: z.string(),
-  usage: z.object({ prompt_tokens: z.number().nullable().optional() }).passthrough().nullable().optional(),
-  meta: z.object({
-    n_frames_used: z.number().nullable(),
-    timestamps: z.array(z.number()).nullable(),
-    width: z.number().nullable(),
-    height: z.number().nullable(),
-    tokens_per_frame: z.number().nullable(),
-    capped_ctx: z.boolean().nullable(),
-    n_grid: z.number().nullable(),
-    n_max: z.number().nullable(),
-    predicted_prompt_tokens: z.number().nullable().optional(),
-  }).passthrough(),
-}).passthrough();
+const rawLineSchema = z
+  .object({
+    benchmark: z.string(),
+    item_id: z.string(),
+    condition: z.string(),
+    status: z.string(),
+    ts: z.string(),
+    usage: z.object({ prompt_tokens: z.number().nullable().optional() }).passthrough().nullable().optional(),
+    meta: z
+      .object({
+        n_frames_used: z.number().nullable(),
+        timestamps: z.array(z.number()).nullable(),
+        width: z.number().nullable(),
+        height: z.number().nullable(),
+        tokens_per_frame: z.number().nullable(),
+        capped_ctx: z.boolean().nullable(),
+        n_grid: z.number().nullable(),
+        n_max: z.number().nullable(),
+        predicted_prompt_tokens: z.number().nullable().optional(),
+      })
+      .passthrough(),
+  })
+  .passthrough();
 type RawLine = z.infer<typeof rawLineSchema>;
 
 /** The seed's literal: N_max for 16:9 videos at short side 224 (97 tokens per frame). */
@@ -42,7 +46,10 @@ class CheckAcc {
   checked = 0;
   violations = 0;
   examples: Check['examples'] = [];
-  constructor(readonly id: string, readonly title: string) {}
+  constructor(
+    readonly id: string,
+    readonly title: string,
+  ) {}
   pass(): void {
     this.checked++;
   }
@@ -53,7 +60,12 @@ class CheckAcc {
   }
   result(detailPass: string, detailFail: string, detailSkip: string): Check {
     const status = this.checked === 0 ? 'skip' : this.violations ? 'fail' : 'pass';
-    const detail = status === 'skip' ? detailSkip : status === 'fail' ? `${this.violations} of ${this.checked} records: ${detailFail}` : `${this.checked} records: ${detailPass}`;
+    const detail =
+      status === 'skip'
+        ? detailSkip
+        : status === 'fail'
+          ? `${this.violations} of ${this.checked} records: ${detailFail}`
+          : `${this.checked} records: ${detailPass}`;
     return { id: this.id, title: this.title, status, detail, checked: this.checked, violations: this.violations, examples: this.examples };
   }
 }
@@ -124,10 +136,16 @@ export function runIndexOf(runStarts: readonly number[], t: number): number {
 export async function scanRawRecords(rawRoot: string, runStarts: readonly number[]): Promise<RawScan> {
   const lastWriteByRun: Array<number | null> = runStarts.map(() => null);
   const capRule = new CheckAcc('capped_ctx_rule', 'capped_ctx == (n_grid > n_max) on every fps record, and n_frames_used == min(n_grid, n_max)');
-  const nMaxFormula = new CheckAcc('n_max_formula', 'n_max == min(1024, floor((58000 − 1500) / tokens_per_frame)) at the dims sent, tokens_per_frame = ceil(w/32)·ceil(h/32) + 6');
+  const nMaxFormula = new CheckAcc(
+    'n_max_formula',
+    'n_max == min(1024, floor((58000 − 1500) / tokens_per_frame)) at the dims sent, tokens_per_frame = ceil(w/32)·ceil(h/32) + 6',
+  );
   const nMax169 = new CheckAcc('n_max_16_9', 'n_max is 582 for 16:9 videos (s224)');
   const mvbench = new CheckAcc('mvbench_never_capped', 'MVBench is never capped (capped_ctx false at every fps condition)');
-  const longCapped = new CheckAcc('long_videos_capped', 'LVBench / TimeScope: long videos capped at fps1 and fps2; fps0.25 capped only beyond ~n_max / 0.25 s (≈ 2,330 s)');
+  const longCapped = new CheckAcc(
+    'long_videos_capped',
+    'LVBench / TimeScope: long videos capped at fps1 and fps2; fps0.25 capped only beyond ~n_max / 0.25 s (≈ 2,330 s)',
+  );
   const longCounts = new Map<string, { capped: number; total: number }>();
   const inWindow = new Map<string, Map<string, number>>();
   const prediction = new TokenPredictionAcc();
@@ -178,7 +196,8 @@ export async function scanRawRecords(rawRoot: string, runStarts: readonly number
       }
       const expectCapped = m.n_grid > m.n_max;
       if (m.capped_ctx !== expectCapped) capRule.fail(r, `capped_ctx = ${m.capped_ctx} but n_grid ${m.n_grid} ${expectCapped ? '>' : '<='} n_max ${m.n_max}`);
-      else if (m.n_frames_used !== Math.min(m.n_grid, m.n_max)) capRule.fail(r, `n_frames_used = ${m.n_frames_used}, expected min(n_grid ${m.n_grid}, n_max ${m.n_max})`);
+      else if (m.n_frames_used !== Math.min(m.n_grid, m.n_max))
+        capRule.fail(r, `n_frames_used = ${m.n_frames_used}, expected min(n_grid ${m.n_grid}, n_max ${m.n_max})`);
       else capRule.pass();
       if (typeof m.width === 'number' && typeof m.height === 'number') {
         const tpf = seedTokensPerFrame(m.width, m.height);
@@ -202,20 +221,39 @@ export async function scanRawRecords(rawRoot: string, runStarts: readonly number
           // The frames sent span (almost) the whole video; its grid has about span·F + 1 points.
           const span = ts[ts.length - 1] - ts[0];
           const gridPoints = span * fps + 1;
-          if (gridPoints > m.n_max * 1.05 + 2 && !m.capped_ctx) longCapped.fail(r, `frames span ${span.toFixed(0)} s (≈ ${Math.round(gridPoints)} grid points at fps${fps}) but not capped (n_grid ${m.n_grid}, n_max ${m.n_max})`);
-          else if (gridPoints < m.n_max * 0.95 && m.capped_ctx) longCapped.fail(r, `frames span only ${span.toFixed(0)} s (≈ ${Math.round(gridPoints)} grid points at fps${fps}) but capped (n_grid ${m.n_grid}, n_max ${m.n_max})`);
+          if (gridPoints > m.n_max * 1.05 + 2 && !m.capped_ctx)
+            longCapped.fail(
+              r,
+              `frames span ${span.toFixed(0)} s (≈ ${Math.round(gridPoints)} grid points at fps${fps}) but not capped (n_grid ${m.n_grid}, n_max ${m.n_max})`,
+            );
+          else if (gridPoints < m.n_max * 0.95 && m.capped_ctx)
+            longCapped.fail(
+              r,
+              `frames span only ${span.toFixed(0)} s (≈ ${Math.round(gridPoints)} grid points at fps${fps}) but capped (n_grid ${m.n_grid}, n_max ${m.n_max})`,
+            );
           else longCapped.pass();
         }
       }
     }
   }
-  const longSummary = [...longCounts.entries()].sort().map(([k, c]) => `${k}: ${c.capped}/${c.total} capped`).join('; ');
+  const longSummary = [...longCounts.entries()]
+    .sort()
+    .map(([k, c]) => `${k}: ${c.capped}/${c.total} capped`)
+    .join('; ');
   const checks: Check[] = [
-    capRule.result('every fps record has capped_ctx == (n_grid > n_max) and n_frames_used == min(n_grid, n_max)', 'capped_ctx or n_frames_used disagrees with n_grid / n_max', 'no fps records yet'),
+    capRule.result(
+      'every fps record has capped_ctx == (n_grid > n_max) and n_frames_used == min(n_grid, n_max)',
+      'capped_ctx or n_frames_used disagrees with n_grid / n_max',
+      'no fps records yet',
+    ),
     nMaxFormula.result('n_max and tokens_per_frame follow the seed formula', 'n_max or tokens_per_frame off the seed formula', 'no fps records yet'),
     nMax169.result('n_max = 582 on every 16:9 video', 'a 16:9 video with n_max ≠ 582', 'no 16:9 fps records yet'),
     mvbench.result('MVBench never capped', 'MVBench capped', 'no MVBench fps records yet'),
-    longCapped.result(`capping matches the videos' lengths (${longSummary})`, `capping contradicts the video length (${longSummary})`, 'no LVBench / TimeScope fps records yet'),
+    longCapped.result(
+      `capping matches the videos' lengths (${longSummary})`,
+      `capping contradicts the video length (${longSummary})`,
+      'no LVBench / TimeScope fps records yet',
+    ),
   ];
   return { files: files.length, records, checks, inWindow, lastWriteByRun, problems, problemCount, tokenPrediction: prediction.result() };
 }

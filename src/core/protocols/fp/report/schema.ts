@@ -162,8 +162,7 @@ export const reportSchema = z.object({
   /** The last run's pre-flight (logs/preflight.json), null before any. */
   preflight: preflightRecordSchema.nullable().default(null),
   /** How the last run ended, from .fpsweep/status.json: its reason when it stopped on its own. */
-  lastRun: z.object({ runId: z.string(), state: z.string(), summary: z.string().nullable(), stopReason: stopReasonSchema.nullable() })
-    .nullable().default(null),
+  lastRun: z.object({ runId: z.string(), state: z.string(), summary: z.string().nullable(), stopReason: stopReasonSchema.nullable() }).nullable().default(null),
   launch: launchSchema,
   checks: z.array(checkSchema),
   tokenPrediction: tokenPredictionSchema,

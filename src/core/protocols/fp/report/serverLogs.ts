@@ -6,7 +6,8 @@ import * as readline from 'node:readline';
 import type { LogLine } from './schema';
 
 /** OOM and engine-death signatures of vLLM / PyTorch / the kernel. */
-export const SERVER_TROUBLE = /out of memory|OutOfMemoryError|\bOOM\b|CUDA error|EngineDeadError|EngineCore .*(died|failed)|Engine core .*(died|failed)|RuntimeError|Killed|Segmentation fault|core dumped|NCCL error/i;
+export const SERVER_TROUBLE =
+  /out of memory|OutOfMemoryError|\bOOM\b|CUDA error|EngineDeadError|EngineCore .*(died|failed)|Engine core .*(died|failed)|RuntimeError|Killed|Segmentation fault|core dumped|NCCL error/i;
 
 export async function vllmLogFiles(logsDir: string): Promise<string[]> {
   let names: string[];
@@ -15,7 +16,8 @@ export async function vllmLogFiles(logsDir: string): Promise<string[]> {
   } catch {
     return [];
   }
-  return names.filter((n) => /^vllm_gpu\d+\.log$/.test(n))
+  return names
+    .filter((n) => /^vllm_gpu\d+\.log$/.test(n))
     .sort((a, b) => Number(a.match(/\d+/)![0]) - Number(b.match(/\d+/)![0]))
     .map((n) => path.join(logsDir, n));
 }

@@ -30,12 +30,20 @@ export function aggregateTiming(records: readonly TimingRecord[]): TimingRow[] {
     acc[2] += r.decode_s;
     acc[3] += r.prompt_tokens;
   }
-  return [...t.entries()].sort((a, b) => byCodePoint(a[0], b[0])).map(([k, [n, s, d, tok]]) => {
-    const m = Math.max(n, 1);
-    return {
-      condition: k, infer: n, infer_s: s, decode_s: d, prompt_tokens: tok,
-      infer_s_per_item: s / m, decode_s_per_item: d / m, prompt_tok_per_item: tok / m,
-      text: seedTimingLine(k, n, s, d, tok),
-    };
-  });
+  return [...t.entries()]
+    .sort((a, b) => byCodePoint(a[0], b[0]))
+    .map(([k, [n, s, d, tok]]) => {
+      const m = Math.max(n, 1);
+      return {
+        condition: k,
+        infer: n,
+        infer_s: s,
+        decode_s: d,
+        prompt_tokens: tok,
+        infer_s_per_item: s / m,
+        decode_s_per_item: d / m,
+        prompt_tok_per_item: tok / m,
+        text: seedTimingLine(k, n, s, d, tok),
+      };
+    });
 }

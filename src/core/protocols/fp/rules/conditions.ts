@@ -9,10 +9,7 @@ export type Condition =
   | { name: string; kind: 'fps'; fps: number; shortSide: number };
 
 export const BASE_CONDITIONS = ['v_blind', 'v_1', 'v_32', 'v_32_s224', 'v_32_s448'] as const;
-export const NEW_CONDITIONS = [
-  'v_32_s168', 'v_32_s336', 'v_8_s224', 'v_128_s224',
-  'v_fps0.25_s224', 'v_fps0.5_s224', 'v_fps1_s224', 'v_fps2_s224',
-] as const;
+export const NEW_CONDITIONS = ['v_32_s168', 'v_32_s336', 'v_8_s224', 'v_128_s224', 'v_fps0.25_s224', 'v_fps0.5_s224', 'v_fps1_s224', 'v_fps2_s224'] as const;
 /** The task-11 default: the 8 new conditions plus the 5 base ones (done base rows are skipped). */
 export const DEFAULT_CONDITIONS: readonly string[] = [...NEW_CONDITIONS, ...BASE_CONDITIONS];
 export const PILOT_BENCHMARKS: readonly string[] = ['MVBench', 'LVBench', 'TimeScope'];
@@ -34,9 +31,7 @@ export function parseCondition(name: string): Condition {
     if (!(rate > 0)) throw new InputError(`condition '${name}': the frame rate must be > 0`);
     return { name, kind: 'fps', fps: rate, shortSide: Number(fps[2]) };
   }
-  throw new InputError(
-    `'${name}' is not a condition name; expected v_blind, v_<N>, v_<N>_s<S> or v_fps<F>_s<S> (e.g. v_32_s224, v_fps0.5_s224)`,
-  );
+  throw new InputError(`'${name}' is not a condition name; expected v_blind, v_<N>, v_<N>_s<S> or v_fps<F>_s<S> (e.g. v_32_s224, v_fps0.5_s224)`);
 }
 
 /** Parses a list, reporting every bad name at once and dropping repeats (first wins). */

@@ -35,8 +35,17 @@ export type FramePlan = { status: 'NA' } | { status: 'reuse'; reusedFrom: string
 export function planFrames(cond: Condition, meta: VideoMetaLike | null): FramePlan {
   if (cond.kind === 'blind') {
     return {
-      status: 'send', indices: [], timestamps: [], width: null, height: null, shortSide: null,
-      tokensPerFrame: null, capped: null, cappedCtx: null, nGrid: null, nMax: null,
+      status: 'send',
+      indices: [],
+      timestamps: [],
+      width: null,
+      height: null,
+      shortSide: null,
+      tokensPerFrame: null,
+      capped: null,
+      cappedCtx: null,
+      nGrid: null,
+      nMax: null,
     };
   }
   if (meta === null) throw new Error(`condition ${cond.name} needs the video's metadata`);
@@ -48,20 +57,33 @@ export function planFrames(cond: Condition, meta: VideoMetaLike | null): FramePl
   const dims = resizeDims(meta.width, meta.height, cond.shortSide);
   const tokensPerFrame = seedTokensPerFrame(dims.width, dims.height);
   const common = {
-    status: 'send' as const, width: dims.width, height: dims.height,
-    shortSide: Math.min(dims.width, dims.height), tokensPerFrame,
+    status: 'send' as const,
+    width: dims.width,
+    height: dims.height,
+    shortSide: Math.min(dims.width, dims.height),
+    tokensPerFrame,
   };
   if (cond.kind === 'count') {
     const sel = selectTimeUniform(meta.timestamps, cond.nFrames);
     return {
-      ...common, indices: sel.indices, timestamps: sel.indices.map((i) => meta.timestamps[i]),
-      capped: sel.capped, cappedCtx: null, nGrid: null, nMax: null,
+      ...common,
+      indices: sel.indices,
+      timestamps: sel.indices.map((i) => meta.timestamps[i]),
+      capped: sel.capped,
+      cappedCtx: null,
+      nGrid: null,
+      nMax: null,
     };
   }
   const nMax = fpsFrameCap(tokensPerFrame);
   const sel = selectFpsGrid(meta.timestamps, cond.fps, nMax);
   return {
-    ...common, indices: sel.indices, timestamps: sel.indices.map((i) => meta.timestamps[i]),
-    capped: null, cappedCtx: sel.cappedCtx, nGrid: sel.nGrid, nMax,
+    ...common,
+    indices: sel.indices,
+    timestamps: sel.indices.map((i) => meta.timestamps[i]),
+    capped: null,
+    cappedCtx: sel.cappedCtx,
+    nGrid: sel.nGrid,
+    nMax,
   };
 }

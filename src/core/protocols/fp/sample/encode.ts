@@ -22,17 +22,47 @@ const loadExeca = () => import('execa').then((m) => m.execa);
  * the bytes would depend on the core count; callers run several encodes side by side instead.
  */
 export async function encodeSampleVideo(v: SampleVideo, file: string): Promise<void> {
-  const filters = [
-    `scale=${v.width}:${v.height}:flags=neighbor`,
-    `settb=1/1000,setpts=${v.startMs}+N*${v.spacingMs}+${v.jitterMs}*mod(N\\,3)`,
-  ].join(',');
+  const filters = [`scale=${v.width}:${v.height}:flags=neighbor`, `settb=1/1000,setpts=${v.startMs}+N*${v.spacingMs}+${v.jitterMs}*mod(N\\,3)`].join(',');
   const args = [
-    '-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
-    '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${v.width}x2`, '-framerate', `1000/${v.spacingMs}`, '-i', 'pipe:0',
-    '-vf', filters,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-threads', '1', '-pix_fmt', 'yuv420p',
-    '-fps_mode', 'passthrough', '-r', '1000', '-video_track_timescale', '1000',
-    '-map_metadata', '-1', '-fflags', '+bitexact', '-movflags', '+faststart',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-y',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'gray',
+    '-s',
+    `${v.width}x2`,
+    '-framerate',
+    `1000/${v.spacingMs}`,
+    '-i',
+    'pipe:0',
+    '-vf',
+    filters,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '23',
+    '-threads',
+    '1',
+    '-pix_fmt',
+    'yuv420p',
+    '-fps_mode',
+    'passthrough',
+    '-r',
+    '1000',
+    '-video_track_timescale',
+    '1000',
+    '-map_metadata',
+    '-1',
+    '-fflags',
+    '+bitexact',
+    '-movflags',
+    '+faststart',
     file,
   ];
   const execa = await loadExeca();
@@ -42,7 +72,9 @@ export async function encodeSampleVideo(v: SampleVideo, file: string): Promise<v
   const exited = proc.then(() => undefined);
   const stdin = proc.stdin!;
   let pipeError: Error | null = null;
-  stdin.on('error', (err) => { pipeError = err; }); // EPIPE when ffmpeg dies; its stderr says why
+  stdin.on('error', (err) => {
+    pipeError = err;
+  }); // EPIPE when ffmpeg dies; its stderr says why
   try {
     for (let k = 0; k < v.nFrames && !pipeError && !stdin.destroyed; k++) {
       const frame = codeRows(v.width, { frameIndex: k, videoTag: v.tag });
@@ -80,15 +112,25 @@ function drained(stream: Writable): Promise<void> {
 }
 
 const probeSchema = z.object({
-  frames: z.array(z.object({
-    pts_time: z.string().optional(),
-    best_effort_timestamp_time: z.string().optional(),
-  }).passthrough()),
-  streams: z.array(z.object({
-    width: z.number().int(),
-    height: z.number().int(),
-    duration: z.string().optional(),
-  }).passthrough()).min(1),
+  frames: z.array(
+    z
+      .object({
+        pts_time: z.string().optional(),
+        best_effort_timestamp_time: z.string().optional(),
+      })
+      .passthrough(),
+  ),
+  streams: z
+    .array(
+      z
+        .object({
+          width: z.number().int(),
+          height: z.number().int(),
+          duration: z.string().optional(),
+        })
+        .passthrough(),
+    )
+    .min(1),
 });
 
 export interface ProbedVideo {
@@ -102,15 +144,16 @@ export interface ProbedVideo {
 /** What ffprobe reports for the frames of a video file: the truth meta.json is written from. */
 export async function probeVideo(file: string): Promise<ProbedVideo> {
   const execa = await loadExeca();
-  const probe = await execa(ffprobeBin(), [
-    '-v', 'error', '-select_streams', 'v:0',
-    '-show_entries', 'stream=width,height,duration:frame=pts_time,best_effort_timestamp_time',
-    '-of', 'json', file,
-  ], { reject: false });
+  const probe = await execa(
+    ffprobeBin(),
+    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height,duration:frame=pts_time,best_effort_timestamp_time', '-of', 'json', file],
+    { reject: false },
+  );
   if (probe.failed) {
-    const why = (probe as { code?: string }).code === 'ENOENT'
-      ? `${ffprobeBin()} was not found; install ffmpeg (it brings ffprobe) or set FFPROBE_BIN`
-      : String(probe.stderr).trim() || probe.shortMessage;
+    const why =
+      (probe as { code?: string }).code === 'ENOENT'
+        ? `${ffprobeBin()} was not found; install ffmpeg (it brings ffprobe) or set FFPROBE_BIN`
+        : String(probe.stderr).trim() || probe.shortMessage;
     throw new Error(`ffprobe could not read ${file}: ${why}`);
   }
   const parsed = probeSchema.parse(JSON.parse(probe.stdout));
@@ -138,8 +181,12 @@ export function metaFromProbe(v: SampleVideo, probed: ProbedVideo): VideoMeta {
   // gives the last frame 1 ms, an artefact of the 1 ms time base.)
   const durationS = probed.timestamps[n - 1] - probed.timestamps[0] + v.spacingMs / 1000;
   return {
-    hash: v.hash, width: probed.width, height: probed.height,
-    duration_s: Math.round(durationS * 1000) / 1000, n_frames: n, timestamps: probed.timestamps,
+    hash: v.hash,
+    width: probed.width,
+    height: probed.height,
+    duration_s: Math.round(durationS * 1000) / 1000,
+    n_frames: n,
+    timestamps: probed.timestamps,
     too_short: n <= 32,
   };
 }

@@ -30,12 +30,11 @@ export function existingRawRecords(plan: SamplePlan, metas: ReadonlyMap<string, 
     const item = byId.get(`${row.benchmark}\u0000${row.item_id}`);
     if (!item) throw new Error(`existing row for unknown item ${row.benchmark}/${row.item_id}`);
     const cond = parseCondition(row.condition);
-    const meta = item.hash ? metas.get(item.hash) ?? null : null;
+    const meta = item.hash ? (metas.get(item.hash) ?? null) : null;
     if (cond.kind !== 'blind' && !meta) throw new Error(`existing ${row.condition} row for ${item.item_id} needs its video`);
     const frames = planFrames(cond, meta);
     if (frames.status !== 'send') throw new Error(`existing rows are sent rows; ${row.condition} gave ${frames.status}`);
-    const dims = frames.width === null || frames.height === null
-      ? [] : frames.indices.map(() => ({ width: frames.width!, height: frames.height! }));
+    const dims = frames.width === null || frames.height === null ? [] : frames.indices.map(() => ({ width: frames.width!, height: frames.height! }));
     const response = responseFor(rnd, item, cond.kind === 'blind');
     const pred = parseAnswerLetter(response);
     const latency = cond.kind === 'blind' ? 0.2 + rnd.next() * 0.4 : 0.8 + rnd.next() * 3;

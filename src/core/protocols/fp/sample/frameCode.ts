@@ -124,9 +124,7 @@ export type FrameInput = Uint8Array | { data: Uint8Array; width: number; height:
 
 /** Decodes the frame index and video tag of a sample frame; throws FrameCodeError when unreadable. */
 export async function decodeFrameCode(input: FrameInput): Promise<FrameCode> {
-  const image = input instanceof Uint8Array
-    ? sharp(input)
-    : sharp(input.data, { raw: { width: input.width, height: input.height, channels: input.channels } });
+  const image = input instanceof Uint8Array ? sharp(input) : sharp(input.data, { raw: { width: input.width, height: input.height, channels: input.channels } });
   const { data, info } = await image.greyscale().raw().toBuffer({ resolveWithObject: true });
   // greyscale() may keep an alpha channel; take the first channel of each pixel.
   const grey = info.channels === 1 ? data : pickFirstChannel(data, info.channels);

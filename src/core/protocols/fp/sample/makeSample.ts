@@ -6,9 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { InputError } from '../../../errors';
 import { PackageLayout } from '../../../package/layout';
-import {
-  itemSchema, manifestRowSchema, scopeSummarySchema, videoMetaSchema, CSV_HEADER, type VideoMeta,
-} from '../../../package/schemas';
+import { itemSchema, manifestRowSchema, scopeSummarySchema, videoMetaSchema, CSV_HEADER, type VideoMeta } from '../../../package/schemas';
 import { csvHeaderLine, csvLine } from '../../../runner/csvRow';
 import { encodeSampleVideo, metaFromProbe, probeVideo } from './encode';
 import { existingByCondition, existingRawRecords } from './existingResults';
@@ -88,8 +86,7 @@ async function pool<T, R>(inputs: readonly T[], limit: number, work: (x: T) => P
   return results;
 }
 
-async function encodeAll(plan: SamplePlan, storeDir: string, concurrency: number,
-  onVideo?: MakeSampleOptions['onVideo']): Promise<Map<string, VideoMeta>> {
+async function encodeAll(plan: SamplePlan, storeDir: string, concurrency: number, onVideo?: MakeSampleOptions['onVideo']): Promise<Map<string, VideoMeta>> {
   let done = 0;
   // Biggest first, so the two lanes finish together.
   const bySize = [...plan.videos].sort((a, b) => b.nFrames * b.width * b.height - a.nFrames * a.width * a.height);
@@ -131,8 +128,7 @@ export async function makeSamplePackage(opts: MakeSampleOptions): Promise<Sample
 
 type Built = Omit<SampleSummary, 'root' | 'seconds'>;
 
-async function build(layout: PackageLayout, plan: SamplePlan, extract: boolean, concurrency: number,
-  onVideo?: MakeSampleOptions['onVideo']): Promise<Built> {
+async function build(layout: PackageLayout, plan: SamplePlan, extract: boolean, concurrency: number, onVideo?: MakeSampleOptions['onVideo']): Promise<Built> {
   await fs.mkdir(layout.root, { recursive: true });
   // Without extraction the videos are staged beside the package and removed once shards exist.
   const storeDir = extract ? layout.storeDir : path.join(layout.root, '.sample-staging');
@@ -140,17 +136,21 @@ async function build(layout: PackageLayout, plan: SamplePlan, extract: boolean, 
 
   const itemsByBenchmark: Record<string, number> = {};
   for (const bench of plan.benchmarks) {
-    const rows = plan.items
-      .filter((it) => it.benchmark === bench)
-      .map(({ hash: _hash, missing: _missing, ...item }) => itemSchema.parse(item));
+    const rows = plan.items.filter((it) => it.benchmark === bench).map(({ hash: _hash, missing: _missing, ...item }) => itemSchema.parse(item));
     itemsByBenchmark[bench] = rows.length;
     await writeJsonl(layout.samplesFile(bench), rows);
   }
-  await writeJsonl(layout.manifest, plan.manifest.map((r) => manifestRowSchema.parse(r)));
-  await writeJson(layout.scopeSummary, scopeSummarySchema.parse({
-    benchmarks: plan.benchmarks,
-    existing_by_condition: existingByCondition(plan),
-  }));
+  await writeJsonl(
+    layout.manifest,
+    plan.manifest.map((r) => manifestRowSchema.parse(r)),
+  );
+  await writeJson(
+    layout.scopeSummary,
+    scopeSummarySchema.parse({
+      benchmarks: plan.benchmarks,
+      existing_by_condition: existingByCondition(plan),
+    }),
+  );
 
   // Existing rows: raw record first, CSV row second, as the runner does.
   const raws = existingRawRecords(plan, metas);
@@ -163,7 +163,11 @@ async function build(layout: PackageLayout, plan: SamplePlan, extract: boolean, 
   await fs.mkdir(layout.resultsDir, { recursive: true });
   await fs.writeFile(layout.resultsCsv, csvHeaderLine(CSV_HEADER) + raws.map((r) => csvLine(CSV_HEADER, r)).join(''));
 
-  const manifest = await writeShards(storeDir, plan.videos.map((v) => v.hash), layout.videosDir);
+  const manifest = await writeShards(
+    storeDir,
+    plan.videos.map((v) => v.hash),
+    layout.videosDir,
+  );
   if (!extract) await fs.rm(storeDir, { recursive: true, force: true });
 
   return {

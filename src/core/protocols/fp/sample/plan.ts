@@ -84,13 +84,82 @@ interface VideoRecipe {
 // Stored videos are "2 fps or 1024 frames max": short videos at 2 fps (500 ms), long ones 1024 frames.
 const RECIPES: VideoRecipe[] = [
   // MVBench: short clips, never capped; one too_short, one late start, one portrait, one 4:3.
-  { benchmark: 'MVBench', width: 1280, height: 720, nFrames: 40, spacingMs: 500, questions: 3, existing: [{ condition: 'v_blind', n: 3 }, { condition: 'v_32', n: 3 }] },
-  { benchmark: 'MVBench', width: 960, height: 720, nFrames: 60, spacingMs: 500, questions: 3, existing: [{ condition: 'v_blind', n: 3 }, { condition: 'v_32', n: 3 }] },
-  { benchmark: 'MVBench', width: 720, height: 1280, nFrames: 36, spacingMs: 500, questions: 2, existing: [{ condition: 'v_blind', n: 2 }, { condition: 'v_32', n: 2 }] },
-  { benchmark: 'MVBench', width: 1280, height: 720, nFrames: 24, spacingMs: 500, questions: 2, existing: [{ condition: 'v_blind', n: 2 }, { condition: 'v_32', n: 2 }] },
-  { benchmark: 'MVBench', width: 1280, height: 720, nFrames: 50, spacingMs: 500, startMs: 1500, questions: 2, existing: [{ condition: 'v_blind', n: 2 }, { condition: 'v_32', n: 2 }] },
+  {
+    benchmark: 'MVBench',
+    width: 1280,
+    height: 720,
+    nFrames: 40,
+    spacingMs: 500,
+    questions: 3,
+    existing: [
+      { condition: 'v_blind', n: 3 },
+      { condition: 'v_32', n: 3 },
+    ],
+  },
+  {
+    benchmark: 'MVBench',
+    width: 960,
+    height: 720,
+    nFrames: 60,
+    spacingMs: 500,
+    questions: 3,
+    existing: [
+      { condition: 'v_blind', n: 3 },
+      { condition: 'v_32', n: 3 },
+    ],
+  },
+  {
+    benchmark: 'MVBench',
+    width: 720,
+    height: 1280,
+    nFrames: 36,
+    spacingMs: 500,
+    questions: 2,
+    existing: [
+      { condition: 'v_blind', n: 2 },
+      { condition: 'v_32', n: 2 },
+    ],
+  },
+  {
+    benchmark: 'MVBench',
+    width: 1280,
+    height: 720,
+    nFrames: 24,
+    spacingMs: 500,
+    questions: 2,
+    existing: [
+      { condition: 'v_blind', n: 2 },
+      { condition: 'v_32', n: 2 },
+    ],
+  },
+  {
+    benchmark: 'MVBench',
+    width: 1280,
+    height: 720,
+    nFrames: 50,
+    spacingMs: 500,
+    startMs: 1500,
+    questions: 2,
+    existing: [
+      { condition: 'v_blind', n: 2 },
+      { condition: 'v_32', n: 2 },
+    ],
+  },
   // Shared by MVBench and NExTQA (MVBench reuses NExTQA clips), with irregular frame spacing.
-  { benchmark: 'MVBench', width: 960, height: 720, nFrames: 80, spacingMs: 500, jitterMs: 100, questions: 2, alsoIn: { benchmark: 'NExTQA', questions: 3 }, existing: [{ condition: 'v_blind', n: 2 }, { condition: 'v_32', n: 2 }] },
+  {
+    benchmark: 'MVBench',
+    width: 960,
+    height: 720,
+    nFrames: 80,
+    spacingMs: 500,
+    jitterMs: 100,
+    questions: 2,
+    alsoIn: { benchmark: 'NExTQA', questions: 3 },
+    existing: [
+      { condition: 'v_blind', n: 2 },
+      { condition: 'v_32', n: 2 },
+    ],
+  },
   { benchmark: 'NExTQA', width: 1280, height: 720, nFrames: 90, spacingMs: 500, questions: 3 },
   // EgoSchema: 3-minute clips at 2 fps.
   { benchmark: 'EgoSchema', width: 1280, height: 720, nFrames: 360, spacingMs: 500, questions: 3 },
@@ -152,8 +221,13 @@ export function planSample(scale = 1): SamplePlan {
     if (queue.length === 0) queue.push(...rnd.shuffle([...Array(nOptions).keys()]));
     return queue.shift()!;
   };
-  const makeItem = (bench: string, videoId: string, hash: string | null, missing: MissingVideo | null,
-    template?: { question: string; options: string[] }): SampleItem => {
+  const makeItem = (
+    bench: string,
+    videoId: string,
+    hash: string | null,
+    missing: MissingVideo | null,
+    template?: { question: string; options: string[] },
+  ): SampleItem => {
     const pool = QUESTION_POOLS[bench];
     const cursor = questionCursor[bench] ?? 0;
     questionCursor[bench] = cursor + 1;
@@ -163,8 +237,14 @@ export function planSample(scale = 1): SamplePlan {
     const shuffledWrong = rnd.shuffle(wrong);
     const options = [...shuffledWrong.slice(0, answerIndex), correct, ...shuffledWrong.slice(answerIndex)];
     return {
-      item_id: nextItemId(bench), benchmark: bench, video_id: videoId,
-      question: t.question, options, answer: optionLetter(answerIndex), hash, missing,
+      item_id: nextItemId(bench),
+      benchmark: bench,
+      video_id: videoId,
+      question: t.question,
+      options,
+      answer: optionLetter(answerIndex),
+      hash,
+      missing,
     };
   };
 
@@ -184,9 +264,21 @@ export function planSample(scale = 1): SamplePlan {
       const uses = [{ benchmark: r.benchmark, video_id: nextVideoId(r.benchmark) }];
       if (r.alsoIn) uses.push({ benchmark: r.alsoIn.benchmark, video_id: nextVideoId(r.alsoIn.benchmark) });
       const video: SampleVideo = {
-        hash, tag, width: r.width, height: r.height, nFrames: r.nFrames, startMs, spacingMs: r.spacingMs, jitterMs,
-        storedShortSide: shortSide as 720 | 480, long: durationS > LONG_SECONDS, tooShort: r.nFrames <= 32,
-        lateStart: startMs !== 0, vfr: jitterMs !== 0, square: r.width === r.height, uses,
+        hash,
+        tag,
+        width: r.width,
+        height: r.height,
+        nFrames: r.nFrames,
+        startMs,
+        spacingMs: r.spacingMs,
+        jitterMs,
+        storedShortSide: shortSide as 720 | 480,
+        long: durationS > LONG_SECONDS,
+        tooShort: r.nFrames <= 32,
+        lateStart: startMs !== 0,
+        vfr: jitterMs !== 0,
+        square: r.width === r.height,
+        uses,
       };
       videos.push(video);
       for (const u of uses) manifest.push({ benchmark: u.benchmark, video_id: u.video_id, hash });
@@ -221,8 +313,14 @@ export function planSample(scale = 1): SamplePlan {
   // Items in file order per benchmark: sort by item_id (ids are numbered per benchmark).
   items.sort((a, b) => a.benchmark.localeCompare(b.benchmark) || a.item_id.localeCompare(b.item_id));
   return {
-    scale, benchmarks: [...SAMPLE_BENCHMARKS], videos, items, manifest,
-    missingFolderHashes: [goneHash], existing, xssItemId,
+    scale,
+    benchmarks: [...SAMPLE_BENCHMARKS],
+    videos,
+    items,
+    manifest,
+    missingFolderHashes: [goneHash],
+    existing,
+    xssItemId,
   };
 }
 

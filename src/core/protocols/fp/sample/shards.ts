@@ -31,9 +31,7 @@ export async function writeShards(storeDir: string, hashes: readonly string[], v
   for (let s = 0; s * VIDEOS_PER_SHARD < hashes.length; s++) {
     const file = shardFileName(s);
     const target = path.join(videosDir, file);
-    const entries = hashes
-      .slice(s * VIDEOS_PER_SHARD, (s + 1) * VIDEOS_PER_SHARD)
-      .flatMap((h) => [`${h}/video.mp4`, `${h}/meta.json`]);
+    const entries = hashes.slice(s * VIDEOS_PER_SHARD, (s + 1) * VIDEOS_PER_SHARD).flatMap((h) => [`${h}/video.mp4`, `${h}/meta.json`]);
     await tar.create({ file: target, cwd: storeDir, portable: true, mtime: SHARD_MTIME, noDirRecurse: true }, entries);
     const { size } = await fs.stat(target);
     shards.push({ file, sha256: await sha256File(target), bytes: size });

@@ -14,10 +14,12 @@ import { hashOf, loadPackage } from '../../../package/load';
 import { readResultsCsv } from '../../../package/resultsCsv';
 import type { Item } from '../../../package/schemas';
 
-export const shardSpecSchema = z.object({
-  index: z.number().int().positive(),
-  count: z.number().int().positive(),
-}).refine((s) => s.index <= s.count, { message: 'shard K/N needs 1 ≤ K ≤ N' });
+export const shardSpecSchema = z
+  .object({
+    index: z.number().int().positive(),
+    count: z.number().int().positive(),
+  })
+  .refine((s) => s.index <= s.count, { message: 'shard K/N needs 1 ≤ K ≤ N' });
 export type ShardSpec = z.infer<typeof shardSpecSchema>;
 
 /** "K/N" → {index: K, count: N}; anything else is a UsageError saying what is expected. */
@@ -57,7 +59,10 @@ export function applyShard(pkg: LoadedPackage, spec: ShardSpec | undefined | nul
   if (!spec) return pkg;
   const items = new Map<string, Item[]>();
   for (const [bench, list] of pkg.items) {
-    items.set(bench, list.filter((it) => shardOf(itemShardKey(hashOf(pkg, bench, it.video_id), bench, it.item_id), spec.count) === spec.index));
+    items.set(
+      bench,
+      list.filter((it) => shardOf(itemShardKey(hashOf(pkg, bench, it.video_id), bench, it.item_id), spec.count) === spec.index),
+    );
   }
   return { ...pkg, items };
 }

@@ -33,8 +33,16 @@ export class FpOutcomes {
     await failures.write({ benchmark: u.benchmark, item_id: u.item.item_id, condition: u.condition, kind, message, endpoint, attempts, ts: isoNow() });
     await this.writeTiming(book.failed(u, kind, decodeS));
     for (const d of u.dependents ?? []) {
-      await failures.write({ benchmark: d.benchmark, item_id: d.item.item_id, condition: d.condition, kind,
-        message: `reuses ${u.condition}, which failed: ${message}`, endpoint, attempts: 0, ts: isoNow() });
+      await failures.write({
+        benchmark: d.benchmark,
+        item_id: d.item.item_id,
+        condition: d.condition,
+        kind,
+        message: `reuses ${u.condition}, which failed: ${message}`,
+        endpoint,
+        attempts: 0,
+        ts: isoNow(),
+      });
       await this.writeTiming(book.failed(d, kind));
     }
   }
@@ -60,9 +68,20 @@ export class FpOutcomes {
   async writePartialTimings(now = Date.now()): Promise<void> {
     for (const c of this.out.book.cells.values()) {
       if (!c.timingWritten && c.firstAt !== null) {
-        await this.out.timing.write({ benchmark: c.benchmark, condition: c.condition, infer: c.infer, infer_s: Math.round(c.infer_s * 1000) / 1000,
-          decode_s: Math.round(c.decode_s * 1000) / 1000, prompt_tokens: c.prompt_tokens, na: c.naWritten, reuse: c.reuseWritten,
-          failed: c.failed + c.noVideo, wall_s: Math.round((now - c.firstAt) / 1000 * 1000) / 1000, run_id: this.out.runId, complete: false });
+        await this.out.timing.write({
+          benchmark: c.benchmark,
+          condition: c.condition,
+          infer: c.infer,
+          infer_s: Math.round(c.infer_s * 1000) / 1000,
+          decode_s: Math.round(c.decode_s * 1000) / 1000,
+          prompt_tokens: c.prompt_tokens,
+          na: c.naWritten,
+          reuse: c.reuseWritten,
+          failed: c.failed + c.noVideo,
+          wall_s: Math.round(((now - c.firstAt) / 1000) * 1000) / 1000,
+          run_id: this.out.runId,
+          complete: false,
+        });
       }
     }
   }

@@ -20,8 +20,11 @@ export interface FpSweepPlan {
   todoCount: number;
 }
 
-export async function openFpSweep(layout: PackageLayout, opts: RunOptions, run: { benchmarks: string[] | undefined; conditions: string[];
-  log: RunnerLog; startedAt: number }): Promise<FpSweepPlan> {
+export async function openFpSweep(
+  layout: PackageLayout,
+  opts: RunOptions,
+  run: { benchmarks: string[] | undefined; conditions: string[]; log: RunnerLog; startedAt: number },
+): Promise<FpSweepPlan> {
   const { log } = run;
   const resumed = await resumeResults(layout);
   const rep = resumed.report;
@@ -38,8 +41,12 @@ export async function openFpSweep(layout: PackageLayout, opts: RunOptions, run: 
   }
 }
 
-async function planRest(layout: PackageLayout, opts: RunOptions, run: { benchmarks: string[] | undefined; conditions: string[]; log: RunnerLog;
-  startedAt: number }, resumed: ResumeResult): Promise<Omit<FpSweepPlan, 'resumed'>> {
+async function planRest(
+  layout: PackageLayout,
+  opts: RunOptions,
+  run: { benchmarks: string[] | undefined; conditions: string[]; log: RunnerLog; startedAt: number },
+  resumed: ResumeResult,
+): Promise<Omit<FpSweepPlan, 'resumed'>> {
   const { log } = run;
   // --shard K/N: the shard's items only, so the plan, the cells and the status count the shard's own work.
   const pkg = applyShard(await loadPackage(layout, { benchmarks: run.benchmarks }), opts.shard);
@@ -50,8 +57,10 @@ async function planRest(layout: PackageLayout, opts: RunOptions, run: { benchmar
   for (const p of failedBefore.problems) await log.problem(p);
   const book = new CellBook(plan, itemCounts, run.startedAt, failedBefore.keys);
   const todoCount = plan.units.filter((u) => u.status === 'todo').length;
-  await log.info(`plan: ${plan.units.length} unit(s) to resolve — ${todoCount} request(s) over ${plan.videos.length} video(s), `
-    + `${plan.units.filter((u) => u.status === 'NA').length} NA, ${plan.units.filter((u) => u.status === 'reuse').length} reuse, `
-    + `${plan.units.filter((u) => u.status === 'no_video' || u.status === 'bad_meta').length} without video`);
+  await log.info(
+    `plan: ${plan.units.length} unit(s) to resolve — ${todoCount} request(s) over ${plan.videos.length} video(s), ` +
+      `${plan.units.filter((u) => u.status === 'NA').length} NA, ${plan.units.filter((u) => u.status === 'reuse').length} reuse, ` +
+      `${plan.units.filter((u) => u.status === 'no_video' || u.status === 'bad_meta').length} without video`,
+  );
   return { plan, book, todoCount };
 }

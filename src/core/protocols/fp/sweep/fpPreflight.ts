@@ -12,32 +12,65 @@ import type { VideoWork } from '../plan';
 
 export async function preflightGate(
   layout: PackageLayout,
-  run: { runId: string; videos: readonly VideoWork[]; frames: FrameSource; servedModel: string; clients: readonly VllmClient[]; urls: readonly string[];
-    upAtStart: readonly number[]; log: (line: string) => Promise<void> },
+  run: {
+    runId: string;
+    videos: readonly VideoWork[];
+    frames: FrameSource;
+    servedModel: string;
+    clients: readonly VllmClient[];
+    urls: readonly string[];
+    upAtStart: readonly number[];
+    log: (line: string) => Promise<void>;
+  },
 ): Promise<StopReason | null> {
   const { upAtStart } = run;
   const built = await buildProbe(layout, run.videos, run.frames);
-  const pre: PreflightRecord = { run_id: run.runId, ts: new Date().toISOString(), ok: !built.probe && !built.problem, unit: built.probe?.info ?? null,
-    problem: built.problem, servers: [] };
+  const pre: PreflightRecord = {
+    run_id: run.runId,
+    ts: new Date().toISOString(),
+    ok: !built.probe && !built.problem,
+    unit: built.probe?.info ?? null,
+    problem: built.problem,
+    servers: [],
+  };
   if (built.probe) {
     try {
-      pre.servers = await preflightServers(built.probe, run.servedModel, upAtStart.map((i) => run.clients[i]), upAtStart.map((i) => run.urls[i]));
+      pre.servers = await preflightServers(
+        built.probe,
+        run.servedModel,
+        upAtStart.map((i) => run.clients[i]),
+        upAtStart.map((i) => run.urls[i]),
+      );
     } finally {
       built.probe.release();
     }
     pre.ok = pre.servers.length > 0 && pre.servers.every((x) => x.ok);
   }
   await writePreflight(layout, pre);
-  const probeName = pre.unit ? `${pre.unit.benchmark}/${pre.unit.item_id}/${pre.unit.condition} (${pre.unit.n_frames} frame(s)`
-    + `${pre.unit.width ? ` ${pre.unit.width}×${pre.unit.height}` : ''} as ${pre.unit.frames_as})` : '(no unit)';
+  const probeName = pre.unit
+    ? `${pre.unit.benchmark}/${pre.unit.item_id}/${pre.unit.condition} (${pre.unit.n_frames} frame(s)` +
+      `${pre.unit.width ? ` ${pre.unit.width}×${pre.unit.height}` : ''} as ${pre.unit.frames_as})`
+    : '(no unit)';
   if (pre.ok) {
-    await run.log(`pre-flight ok: ${probeName} → ${pre.servers.map((x) => `${x.endpoint} prompt_tokens ${x.prompt_tokens} `
-      + `(predicted ${pre.unit?.predicted_prompt_tokens ?? '?'}), finish ${x.finish_reason}`).join('; ') || 'nothing to send'}`);
+    await run.log(
+      `pre-flight ok: ${probeName} → ${
+        pre.servers
+          .map((x) => `${x.endpoint} prompt_tokens ${x.prompt_tokens} ` + `(predicted ${pre.unit?.predicted_prompt_tokens ?? '?'}), finish ${x.finish_reason}`)
+          .join('; ') || 'nothing to send'
+      }`,
+    );
     return null;
   }
   const bad = pre.servers.find((x) => !x.ok);
   const message = bad?.problem ?? pre.problem ?? 'no server is up';
   const a = bad ? { meaning: bad.meaning!, action: bad.action! } : adviseFailure(message, null, built.problem ? 'decode' : 'server_down');
-  return { rule: 'preflight', kind: bad ? 'request' : built.problem ? 'decode' : 'server_down', message, meaning: a.meaning, action: a.action,
-    server: bad?.endpoint ?? null, detail: `pre-flight failed${bad ? ` on ${bad.endpoint}` : ''}: ${probeName}; no sweep work was done` };
+  return {
+    rule: 'preflight',
+    kind: bad ? 'request' : built.problem ? 'decode' : 'server_down',
+    message,
+    meaning: a.meaning,
+    action: a.action,
+    server: bad?.endpoint ?? null,
+    detail: `pre-flight failed${bad ? ` on ${bad.endpoint}` : ''}: ${probeName}; no sweep work was done`,
+  };
 }

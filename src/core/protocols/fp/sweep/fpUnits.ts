@@ -30,7 +30,11 @@ export function videoJobs(videos: readonly VideoWork[]): VideoJob[] {
     for (const u of work.units) {
       const key = unitKey(u.benchmark, u.item.item_id, u.condition);
       units.set(key, u);
-      tasks.push({ key, group: `${work.hash}\u0000${u.condition}`, cost: Math.max(1, Number.isFinite(u.predictedPromptTokens) ? u.predictedPromptTokens! : 1) });
+      tasks.push({
+        key,
+        group: `${work.hash}\u0000${u.condition}`,
+        cost: Math.max(1, Number.isFinite(u.predictedPromptTokens) ? u.predictedPromptTokens! : 1),
+      });
     }
     return { key: work.hash, tasks, work, units, plans: null, prepared: null };
   });
@@ -92,8 +96,15 @@ export class FpUnits {
       channel.answered(server.index);
       const pred = parseAnswerLetter(res.text);
       const correct = scoreAnswer(pred, u.item.answer);
-      const rec = okRecord(u, plan, { response: res.text, pred, correct, promptTokens: res.usage.prompt_tokens,
-        completionTokens: res.usage.completion_tokens, latency_s: res.latency_s, endpoint: server.endpoint });
+      const rec = okRecord(u, plan, {
+        response: res.text,
+        pred,
+        correct,
+        promptTokens: res.usage.prompt_tokens,
+        completionTokens: res.usage.completion_tokens,
+        latency_s: res.latency_s,
+        endpoint: server.endpoint,
+      });
       this.run.answered(images.length, res.usage.prompt_tokens);
       await this.outcomes.writeRow(u, rec, { latency_s: res.latency_s, decode_s: fr.decodeS, prompt_tokens: res.usage.prompt_tokens });
       job.prepared!.release(task.key);

@@ -6,8 +6,18 @@ import { predictPromptTokens } from '../rules/qwenTokens';
 import type { WorkUnit } from '../plan/types';
 
 const NULL_META: RawRecord['meta'] = {
-  n_frames_used: null, frame_indices: null, timestamps: null, short_side: null, width: null, height: null,
-  tokens_per_frame: null, capped: null, capped_ctx: null, n_grid: null, n_max: null, reused_from: null,
+  n_frames_used: null,
+  frame_indices: null,
+  timestamps: null,
+  short_side: null,
+  width: null,
+  height: null,
+  tokens_per_frame: null,
+  capped: null,
+  capped_ctx: null,
+  n_grid: null,
+  n_max: null,
+  reused_from: null,
   predicted_prompt_tokens: null,
 };
 
@@ -36,24 +46,52 @@ export function sendMeta(plan: SendPlan, predicted: number): RawRecord['meta'] {
   };
 }
 
-export function okRecord(unit: WorkUnit, plan: SendPlan, r: {
-  response: string; pred: string; correct: 0 | 1; promptTokens: number; completionTokens: number; latency_s: number; endpoint: string;
-}): RawRecord {
+export function okRecord(
+  unit: WorkUnit,
+  plan: SendPlan,
+  r: {
+    response: string;
+    pred: string;
+    correct: 0 | 1;
+    promptTokens: number;
+    completionTokens: number;
+    latency_s: number;
+    endpoint: string;
+  },
+): RawRecord {
   return {
-    benchmark: unit.benchmark, item_id: unit.item.item_id, condition: unit.condition, status: 'ok',
-    response: r.response, pred: r.pred, answer: unit.item.answer, correct: r.correct,
+    benchmark: unit.benchmark,
+    item_id: unit.item.item_id,
+    condition: unit.condition,
+    status: 'ok',
+    response: r.response,
+    pred: r.pred,
+    answer: unit.item.answer,
+    correct: r.correct,
     usage: { prompt_tokens: r.promptTokens, completion_tokens: r.completionTokens },
-    latency_s: r.latency_s, endpoint: r.endpoint, ts: new Date().toISOString(), meta: sendMeta(plan, predictedPromptTokens(unit, plan)),
+    latency_s: r.latency_s,
+    endpoint: r.endpoint,
+    ts: new Date().toISOString(),
+    meta: sendMeta(plan, predictedPromptTokens(unit, plan)),
   };
 }
 
 /** NA (SPEC §2.2): no request; pred, correct, n_frames, prompt_tokens, latency empty. */
 export function naRecord(unit: WorkUnit): RawRecord {
   return {
-    benchmark: unit.benchmark, item_id: unit.item.item_id, condition: unit.condition, status: 'NA',
-    response: null, pred: null, answer: unit.item.answer, correct: null,
-    usage: { prompt_tokens: null, completion_tokens: null }, latency_s: null, endpoint: null,
-    ts: new Date().toISOString(), meta: { ...NULL_META },
+    benchmark: unit.benchmark,
+    item_id: unit.item.item_id,
+    condition: unit.condition,
+    status: 'NA',
+    response: null,
+    pred: null,
+    answer: unit.item.answer,
+    correct: null,
+    usage: { prompt_tokens: null, completion_tokens: null },
+    latency_s: null,
+    endpoint: null,
+    ts: new Date().toISOString(),
+    meta: { ...NULL_META },
   };
 }
 
@@ -64,9 +102,18 @@ export function naRecord(unit: WorkUnit): RawRecord {
 export function reuseRecord(unit: WorkUnit, from: string, pred: string, correct: string | number, response: string | null): RawRecord {
   const c = Number(correct);
   return {
-    benchmark: unit.benchmark, item_id: unit.item.item_id, condition: unit.condition, status: 'reuse',
-    response, pred, answer: unit.item.answer, correct: c === 1 ? 1 : c === 0 && String(correct) !== '' ? 0 : null,
-    usage: { prompt_tokens: null, completion_tokens: null }, latency_s: null, endpoint: null,
-    ts: new Date().toISOString(), meta: { ...NULL_META, reused_from: from },
+    benchmark: unit.benchmark,
+    item_id: unit.item.item_id,
+    condition: unit.condition,
+    status: 'reuse',
+    response,
+    pred,
+    answer: unit.item.answer,
+    correct: c === 1 ? 1 : c === 0 && String(correct) !== '' ? 0 : null,
+    usage: { prompt_tokens: null, completion_tokens: null },
+    latency_s: null,
+    endpoint: null,
+    ts: new Date().toISOString(),
+    meta: { ...NULL_META, reused_from: from },
   };
 }

@@ -53,21 +53,26 @@ describe('fpsweep avtime sample', function () {
     }
   });
 
-  it('every video has a video and an audio stream, and its inventory sha256 and duration are the file\'s', async () => {
+  it("every video has a video and an audio stream, and its inventory sha256 and duration are the file's", async () => {
     const inv = (await readJsonl(path.join(a, 'inventory.jsonl'), inventoryRowSchema)).records.map((r) => r.value);
     assert.equal(inv.length, 7);
     for (const row of inv) {
       assert.ok(path.isAbsolute(row.resolved_media_path) && row.resolved_media_path.startsWith(a + path.sep));
-      const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type:format=duration', '-of', 'json', row.resolved_media_path]).toString());
+      const probe = JSON.parse(
+        execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type:format=duration', '-of', 'json', row.resolved_media_path]).toString(),
+      );
       const kinds = (probe.streams as { codec_type: string }[]).map((s) => s.codec_type).sort();
       assert.deepEqual(kinds, ['audio', 'video'], row.resolved_media_path);
-      assert.ok(Math.abs(Number(probe.format.duration) * 1000 - row.duration_ms) <= 50, `${row.video_id}: duration ${probe.format.duration} s vs ${row.duration_ms} ms`);
+      assert.ok(
+        Math.abs(Number(probe.format.duration) * 1000 - row.duration_ms) <= 50,
+        `${row.video_id}: duration ${probe.format.duration} s vs ${row.duration_ms} ms`,
+      );
       const sha = execFileSync('sha256sum', [row.resolved_media_path]).toString().split(' ')[0];
       assert.equal(row.sha256, sha);
     }
   });
 
-  it('test, inventory and manifest pass the stages\' own schemas; every query names a sample video', async () => {
+  it("test, inventory and manifest pass the stages' own schemas; every query names a sample video", async () => {
     const test = await readJsonl(path.join(a, 'test.jsonl'), testRowSchema);
     const inv = await readJsonl(path.join(a, 'inventory.jsonl'), inventoryRowSchema);
     const man = await readJsonl(path.join(a, 'benchmark_reference_manifest.jsonl'), QuerySchema);

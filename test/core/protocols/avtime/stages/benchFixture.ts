@@ -10,7 +10,8 @@ export const TARGET_ANSWERS: Record<string, string> = {
   vid_000: 'Here are the events:\nFrom 00 to 10, a man speaks to the camera\nFrom 10 to 20, loud music plays\nFrom 50 to 60, a dog barks twice\n',
   vid_001: 'I cannot describe this video.',
   // a near-duplicate pair (merged by the official adjacent merge) and an out-of-order line
-  vid_002: 'From 30 to 40, a woman sings a song\nFrom 00 to 05, a car drives by\nFrom 05 to 15, the crowd cheers loudly\nFrom 15 to 25, the crowd cheers loudly!\n',
+  vid_002:
+    'From 30 to 40, a woman sings a song\nFrom 00 to 05, a car drives by\nFrom 05 to 15, the crowd cheers loudly\nFrom 15 to 25, the crowd cheers loudly!\n',
 };
 
 export function makeBench(): { root: string } {
@@ -23,8 +24,28 @@ export function makeBench(): { root: string } {
     q.push({ query_id: `t2e-${axis}-2`, video_id: 'vid_001', axis, direction: 't2e', time_ms: 1000, reference_captions: ['x'] });
     q.push({ query_id: `e2t-${axis}-0`, video_id: 'vid_000', axis, direction: 'e2t', reference_caption: 'music', reference_interval_ms: [6000, 13000] });
     q.push({ query_id: `e2t-${axis}-1`, video_id: 'vid_002', axis, direction: 'e2t', reference_caption: 'cheering', reference_interval_ms: [3000, 20000] });
-    q.push({ query_id: `e2e-${axis}-0`, video_id: 'vid_000', axis, direction: 'e2e', events: [{ caption: 'man speaks', interval_ms: [0, 6000] }, { caption: 'dog', interval_ms: [30000, 36000] }], relation: 'before' });
-    q.push({ query_id: `e2e-${axis}-1`, video_id: 'vid_002', axis, direction: 'e2e', events: [{ caption: 'song', interval_ms: [20000, 26000] }, { caption: 'car', interval_ms: [0, 3000] }], relation: axis === 'A' ? 'after' : 'overlap' });
+    q.push({
+      query_id: `e2e-${axis}-0`,
+      video_id: 'vid_000',
+      axis,
+      direction: 'e2e',
+      events: [
+        { caption: 'man speaks', interval_ms: [0, 6000] },
+        { caption: 'dog', interval_ms: [30000, 36000] },
+      ],
+      relation: 'before',
+    });
+    q.push({
+      query_id: `e2e-${axis}-1`,
+      video_id: 'vid_002',
+      axis,
+      direction: 'e2e',
+      events: [
+        { caption: 'song', interval_ms: [20000, 26000] },
+        { caption: 'car', interval_ms: [0, 3000] },
+      ],
+      relation: axis === 'A' ? 'after' : 'overlap',
+    });
   }
   fs.writeFileSync(path.join(root, 'benchmark_reference_manifest.jsonl'), q.map((x) => JSON.stringify(x) + '\n').join(''));
   return { root };
@@ -45,13 +66,16 @@ export type JudgeFault = (body: Record<string, any>) => StubReply | null;
 
 /** A judge by request kind: t2e score 3; selector the captions sharing a word with the reference (or [0]). */
 export async function judgeStub(fault: JudgeFault = () => null): Promise<Stub> {
-  return startStub((b) => {
-    const f = fault(b);
-    if (f) return f;
-    const kind = String(b.response_format.json_schema.name).replace(/^avtime_/, '');
-    const n = shown(b).length;
-    if (kind === 't2e_scalar') return { text: JSON.stringify({ score: 3 }) };
-    if (kind === 'semantic_selector') return { text: JSON.stringify({ indices: n > 1 ? [1, 2].filter((i) => i < n) : [0] }) };
-    return { text: JSON.stringify({ indices_a: [0], indices_b: n > 2 ? [2] : [n - 1] }) };
-  }, ['judge-model']);
+  return startStub(
+    (b) => {
+      const f = fault(b);
+      if (f) return f;
+      const kind = String(b.response_format.json_schema.name).replace(/^avtime_/, '');
+      const n = shown(b).length;
+      if (kind === 't2e_scalar') return { text: JSON.stringify({ score: 3 }) };
+      if (kind === 'semantic_selector') return { text: JSON.stringify({ indices: n > 1 ? [1, 2].filter((i) => i < n) : [0] }) };
+      return { text: JSON.stringify({ indices_a: [0], indices_b: n > 2 ? [2] : [n - 1] }) };
+    },
+    ['judge-model'],
+  );
 }

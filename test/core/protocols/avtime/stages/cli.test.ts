@@ -79,7 +79,7 @@ describe('fpsweep avtime: the command (SPEC-AVTIME §9)', function () {
     assert.match(bad.err, /--target-gpus '0,1;x': expected GPU indices/);
   });
 
-  it('run --detach: the detached worker runs it, holds the root\'s lock, and leaves the status file done', async () => {
+  it("run --detach: the detached worker runs it, holds the root's lock, and leaves the status file done", async () => {
     const { root } = makeBench();
     const out = path.join(tmpDir('cli'), 'r1');
     const res = await cli(['run', '--detach', '--bench-root', root, '--output-root', out, '--run-id', 'r1', ...(await endpoints())]);
@@ -99,7 +99,20 @@ describe('fpsweep avtime: the command (SPEC-AVTIME §9)', function () {
     const hold = await startStub(() => 'hang'); // the run cannot end before the signal: nothing races
     const j = await judgeStub();
     stubs.push(hold, j);
-    const res = await cli(['run', '--detach', '--bench-root', root, '--output-root', out, '--run-id', 'r1', '--target-endpoints', `${hold.url},${hold.url}`, '--judge-endpoint', j.url]);
+    const res = await cli([
+      'run',
+      '--detach',
+      '--bench-root',
+      root,
+      '--output-root',
+      out,
+      '--run-id',
+      'r1',
+      '--target-endpoints',
+      `${hold.url},${hold.url}`,
+      '--judge-endpoint',
+      j.url,
+    ]);
     assert.equal(res.code, 0, res.err);
     const pid = Number(/pid (\d+)/.exec(res.out)![1]);
     const layout = new AvtimeRunLayout(out, 'r1');

@@ -45,7 +45,14 @@ describe('avtime: fail-closed rules (exit 2, the message, nothing written)', fun
   /** Runs a verb that must be refused; asserts exit 2, the message, and that neither root changed. */
   // statusToo: a stage verb's check of the stage before it runs under the root's lock, so the run's status
   // file (.fpsweep/avtime-status.json, engine state, no artifact) records the refusal; every artifact stays.
-  async function refused(verb: 'run' | 'judge' | 'score' | 'normalize', root: string, out: string, opts: Partial<AvtimeOptionsInput>, message: RegExp, statusToo = false): Promise<void> {
+  async function refused(
+    verb: 'run' | 'judge' | 'score' | 'normalize',
+    root: string,
+    out: string,
+    opts: Partial<AvtimeOptionsInput>,
+    message: RegExp,
+    statusToo = false,
+  ): Promise<void> {
     const tree = (d: string) => hashTree(d).filter((l) => !(statusToo && l.startsWith('.fpsweep/avtime-status.json ')));
     const before = [tree(root), tree(out)];
     const res = await runAvtime(verb, { benchRoot: root, outputRoot: out, runId: path.basename(out), ...opts }, hooks);
@@ -57,10 +64,20 @@ describe('avtime: fail-closed rules (exit 2, the message, nothing written)', fun
   it('§3 topology: a GPU group that is not TP GPUs (target and judge), checked before the root is made', async () => {
     const { root } = makeBench();
     const out = path.join(tmpDir('fc'), 'r1');
-    await refused('run', root, out, { targetModel: 'Qwen/Qwen3-Omni', judgeModel: 'Qwen/Qwen3.6-27B', targetGpus: [[0, 1], [2]], targetTp: 2 },
-      /--target-gpus group 2 has 1 GPU\(s\) but --target-tp is 2: a group holds exactly TP GPUs/);
-    await refused('run', root, out, { targetModel: 'Qwen/Qwen3-Omni', judgeModel: 'Qwen/Qwen3.6-27B', targetGpus: [[0], [1]], targetTp: 1, judgeGpus: [[0, 1]], judgeTp: 1 },
-      /--judge-gpus group 0,1 has 2 GPU\(s\) but --judge-tp is 1/);
+    await refused(
+      'run',
+      root,
+      out,
+      { targetModel: 'Qwen/Qwen3-Omni', judgeModel: 'Qwen/Qwen3.6-27B', targetGpus: [[0, 1], [2]], targetTp: 2 },
+      /--target-gpus group 2 has 1 GPU\(s\) but --target-tp is 2: a group holds exactly TP GPUs/,
+    );
+    await refused(
+      'run',
+      root,
+      out,
+      { targetModel: 'Qwen/Qwen3-Omni', judgeModel: 'Qwen/Qwen3.6-27B', targetGpus: [[0], [1]], targetTp: 1, judgeGpus: [[0, 1]], judgeTp: 1 },
+      /--judge-gpus group 0,1 has 2 GPU\(s\) but --judge-tp is 1/,
+    );
   });
 
   it('§3/§6 servers: no target model and no target endpoints; no judge model and no judge endpoint', async () => {
@@ -98,17 +115,38 @@ describe('avtime: fail-closed rules (exit 2, the message, nothing written)', fun
     let fail = true;
     const t = await startStub((b) => (fail && videoOf(b) === 'vid_001' ? { status: 400, error: 'flaky' } : { text: TARGET_ANSWERS[videoOf(b)] }));
     stubs.push(t);
-    const first = await runAvtime('run', { benchRoot: root, outputRoot: out, runId: 'r1', keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint }, hooks);
+    const first = await runAvtime(
+      'run',
+      { benchRoot: root, outputRoot: out, runId: 'r1', keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint },
+      hooks,
+    );
     assert.equal(first.exitCode, 1, first.line);
     fail = false;
-    await refused('score', root, out, {}, /infer has not completed: shard0 had 1 failed row\(s\); run `fpsweep avtime infer` \(or `run --resume`\) first/, true);
+    await refused(
+      'score',
+      root,
+      out,
+      {},
+      /infer has not completed: shard0 had 1 failed row\(s\); run `fpsweep avtime infer` \(or `run --resume`\) first/,
+      true,
+    );
     await refused('judge', root, out, eps, /infer has not completed/, true);
     await refused('run', root, out, { keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint }, /already exists and is not empty/);
     const inputs = path.join(root, 'target_inputs.jsonl');
     fs.renameSync(inputs, inputs + '.away');
-    await refused('run', root, out, { resume: true, keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint }, /target_inputs\.jsonl is gone: this run's target inputs must stay where they were/);
+    await refused(
+      'run',
+      root,
+      out,
+      { resume: true, keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint },
+      /target_inputs\.jsonl is gone: this run's target inputs must stay where they were/,
+    );
     fs.renameSync(inputs + '.away', inputs);
-    const done = await runAvtime('run', { benchRoot: root, outputRoot: out, runId: 'r1', resume: true, keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint }, hooks);
+    const done = await runAvtime(
+      'run',
+      { benchRoot: root, outputRoot: out, runId: 'r1', resume: true, keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint },
+      hooks,
+    );
     assert.equal(done.exitCode, 0, done.line);
     assert.ok(fs.existsSync(new AvtimeRunLayout(out, 'r1').summary));
   });

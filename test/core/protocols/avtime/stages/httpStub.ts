@@ -37,11 +37,15 @@ export async function startStub(answer: (body: Record<string, any>) => StubReply
       const status = r.status ?? 200;
       res.writeHead(status, { 'content-type': 'application/json' });
       if (status !== 200) return void res.end(JSON.stringify({ error: { message: r.error ?? 'bad request', type: 'BadRequestError', code: status } }));
-      res.end(JSON.stringify({
-        id: 'chatcmpl-1', object: 'chat.completion', model: body.model,
-        choices: [{ index: 0, message: { role: 'assistant', content: r.text ?? '' }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-      }));
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-1',
+          object: 'chat.completion',
+          model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content: r.text ?? '' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+        }),
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

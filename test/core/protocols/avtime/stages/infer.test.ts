@@ -17,7 +17,13 @@ async function inputs(n: number): Promise<{ root: string; rows: TargetInput[] }>
 }
 
 const idOf = (body: Record<string, any>) => path.basename(new URL(body.messages[0].content[0].video_url.url).pathname, '.mp4');
-const readRaw = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => rawPredictionSchema.parse(JSON.parse(l)));
+const readRaw = (file: string) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => rawPredictionSchema.parse(JSON.parse(l)));
 
 describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
   const stubs: Stub[] = [];
@@ -26,8 +32,14 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
   });
 
   it('splits the first half (rounded up) onto group 0 and the rest onto group 1; one group, one shard', () => {
-    assert.deepEqual(splitShards([1, 2, 3, 4, 5], 2), [[1, 2, 3], [4, 5]]);
-    assert.deepEqual(splitShards([1, 2, 3, 4], 2), [[1, 2], [3, 4]]);
+    assert.deepEqual(splitShards([1, 2, 3, 4, 5], 2), [
+      [1, 2, 3],
+      [4, 5],
+    ]);
+    assert.deepEqual(splitShards([1, 2, 3, 4], 2), [
+      [1, 2],
+      [3, 4],
+    ]);
     assert.deepEqual(splitShards([1, 2, 3], 1), [[1, 2, 3]]);
   });
 
@@ -36,12 +48,28 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
     for (let k = 0; k < 2; k++) stubs.push(await startStub((b) => ({ text: `From 00 to 10, ${idOf(b)}` })));
     const layout = new AvtimeRunLayout(path.join(root, 'out'), 'r1');
     const res = await runInference({
-      layout, inputs: rows, prompt: 'PROMPT', model: 'tgt', endpoints: stubs.map((s) => ({ url: s.url, apiKey: 'k' })),
-      audioInVideo: true, canonical: true, concurrency: 2,
+      layout,
+      inputs: rows,
+      prompt: 'PROMPT',
+      model: 'tgt',
+      endpoints: stubs.map((s) => ({ url: s.url, apiKey: 'k' })),
+      audioInVideo: true,
+      canonical: true,
+      concurrency: 2,
     });
     assert.ok(res.ok, res.line);
-    assert.deepEqual(readRaw(layout.rawPredictions(0)).map((r) => r.id).sort(), ['rec_0', 'rec_1', 'rec_2']);
-    assert.deepEqual(readRaw(layout.rawPredictions(1)).map((r) => r.id).sort(), ['rec_3', 'rec_4']);
+    assert.deepEqual(
+      readRaw(layout.rawPredictions(0))
+        .map((r) => r.id)
+        .sort(),
+      ['rec_0', 'rec_1', 'rec_2'],
+    );
+    assert.deepEqual(
+      readRaw(layout.rawPredictions(1))
+        .map((r) => r.id)
+        .sort(),
+      ['rec_3', 'rec_4'],
+    );
     const line = readRaw(layout.rawPredictions(1)).find((r) => r.id === 'rec_3')!;
     assert.equal(line.response, 'From 00 to 10, vid_003');
     assert.equal(line.video_id, 'vid_003');
@@ -50,7 +78,17 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
     const body = stubs[0].bodies[0];
     assert.deepEqual(
       { ...body, messages: undefined },
-      { model: 'tgt', messages: undefined, temperature: 0, top_p: 1, top_k: 20, repetition_penalty: 1, max_tokens: 8192, seed: 1234, mm_processor_kwargs: { use_audio_in_video: true } },
+      {
+        model: 'tgt',
+        messages: undefined,
+        temperature: 0,
+        top_p: 1,
+        top_k: 20,
+        repetition_penalty: 1,
+        max_tokens: 8192,
+        seed: 1234,
+        mm_processor_kwargs: { use_audio_in_video: true },
+      },
     );
     assert.equal(body.messages[0].content[1].text, 'PROMPT');
     assert.ok(body.messages[0].content[0].video_url.url.startsWith('file:///'));
@@ -63,8 +101,14 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
     stubs.push(await startStub(() => 'hang')); // shard 1 holds every request: only the stop can end it
     const layout = new AvtimeRunLayout(path.join(root, 'out'), 'r1');
     const res = await runInference({
-      layout, inputs: rows, prompt: 'P', model: 'tgt', endpoints: stubs.map((s) => ({ url: s.url, apiKey: null })),
-      audioInVideo: true, canonical: true, concurrency: 1,
+      layout,
+      inputs: rows,
+      prompt: 'P',
+      model: 'tgt',
+      endpoints: stubs.map((s) => ({ url: s.url, apiKey: null })),
+      audioInVideo: true,
+      canonical: true,
+      concurrency: 1,
     });
     assert.equal(res.ok, false);
     assert.equal(stubs[0].bodies.length, 2, 'nothing sent after the failing row');
@@ -81,7 +125,16 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
     fs.mkdirSync(layout.shardDir(0), { recursive: true });
     fs.writeFileSync(layout.rawPredictions(0), '');
     await assert.rejects(
-      runInference({ layout, inputs: rows, prompt: 'P', model: 'tgt', endpoints: [{ url: stubs[0].url, apiKey: null }], audioInVideo: true, canonical: true, concurrency: 1 }),
+      runInference({
+        layout,
+        inputs: rows,
+        prompt: 'P',
+        model: 'tgt',
+        endpoints: [{ url: stubs[0].url, apiKey: null }],
+        audioInVideo: true,
+        canonical: true,
+        concurrency: 1,
+      }),
       /exists: a canonical target shard never resumes/,
     );
     assert.equal(stubs[0].bodies.length, 0);
@@ -93,9 +146,27 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
     stubs.push(await startStub((b) => (fail && idOf(b) === 'vid_001' ? { status: 400, error: 'no' } : { text: `From 00 to 01, ${idOf(b)}` })));
     const layout = new AvtimeRunLayout(path.join(root, 'out'), 'r1');
     fs.mkdirSync(layout.shardDir(0), { recursive: true });
-    const pre = { id: 'rec_0', video_id: 'vid_000', response: 'From 00 to 01, earlier', finish_reason: 'stop', usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }, latency_s: 0.1, endpoint: 'x', ts: 't' };
+    const pre = {
+      id: 'rec_0',
+      video_id: 'vid_000',
+      response: 'From 00 to 01, earlier',
+      finish_reason: 'stop',
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      latency_s: 0.1,
+      endpoint: 'x',
+      ts: 't',
+    };
     fs.writeFileSync(layout.rawPredictions(0), JSON.stringify(pre) + '\n' + '{"id": "rec_3", "torn');
-    const opts = { layout, inputs: rows, prompt: 'P', model: 'tgt', endpoints: [{ url: stubs[0].url, apiKey: null }], audioInVideo: true, canonical: false, concurrency: 1 };
+    const opts = {
+      layout,
+      inputs: rows,
+      prompt: 'P',
+      model: 'tgt',
+      endpoints: [{ url: stubs[0].url, apiKey: null }],
+      audioInVideo: true,
+      canonical: false,
+      concurrency: 1,
+    };
     const first = await runInference(opts);
     assert.equal(first.ok, false);
     assert.deepEqual(stubs[0].bodies.map(idOf), ['vid_001', 'vid_002', 'vid_003'], 'rec_0 skipped, rec_2 and rec_3 asked after rec_1 failed');
@@ -104,6 +175,9 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
     const second = await runInference(opts);
     assert.ok(second.ok, second.line);
     assert.deepEqual(stubs[0].bodies.map(idOf), ['vid_001', 'vid_002', 'vid_003', 'vid_001']);
-    assert.deepEqual(readRaw(layout.rawPredictions(0)).map((r) => r.id), ['rec_0', 'rec_2', 'rec_3', 'rec_1']);
+    assert.deepEqual(
+      readRaw(layout.rawPredictions(0)).map((r) => r.id),
+      ['rec_0', 'rec_2', 'rec_3', 'rec_1'],
+    );
   });
 });

@@ -36,15 +36,29 @@ describe('avtime stages: target inputs (SPEC-AVTIME §2)', () => {
     await writeTargetInputs(built, out, [path.join(root, 'target_inputs_report.json')]);
     const text = fs.readFileSync(out, 'utf8');
     assert.ok(!text.includes('reference of'), 'the assistant message never reaches the output');
-    const lines = text.trim().split('\n').map((l) => targetInputSchema.parse(JSON.parse(l)));
-    assert.deepEqual(lines.map((l) => l.id), ['rec_0', 'rec_1', 'rec_2']);
-    assert.deepEqual(lines[1].messages, [{ role: 'system', content: 'placeholder' }, { role: 'user', content: '<video>' }]);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => targetInputSchema.parse(JSON.parse(l)));
+    assert.deepEqual(
+      lines.map((l) => l.id),
+      ['rec_0', 'rec_1', 'rec_2'],
+    );
+    assert.deepEqual(lines[1].messages, [
+      { role: 'system', content: 'placeholder' },
+      { role: 'user', content: '<video>' },
+    ]);
     assert.equal(lines[1].videos[0], path.join(root, 'media', 'vid_001.mp4'));
     const testLine1 = fs.readFileSync(path.join(root, 'test.jsonl'), 'utf8').split('\n')[1];
     assert.equal(lines[1].metadata.test_row_sha256, createHash('sha256').update(testLine1).digest('hex'));
     const report = JSON.parse(fs.readFileSync(path.join(root, 'target_inputs_report.json'), 'utf8'));
     assert.equal(report.output.sha256, createHash('sha256').update(text).digest('hex'));
-    assert.equal(report.inputs.test.sha256, createHash('sha256').update(fs.readFileSync(path.join(root, 'test.jsonl'))).digest('hex'));
+    assert.equal(
+      report.inputs.test.sha256,
+      createHash('sha256')
+        .update(fs.readFileSync(path.join(root, 'test.jsonl')))
+        .digest('hex'),
+    );
     assert.deepEqual(report.counts, { test_rows: 3, inventory_rows: 3, target_inputs: 3, assistant_messages_removed: 3 });
   });
 
@@ -54,28 +68,34 @@ describe('avtime stages: target inputs (SPEC-AVTIME §2)', () => {
   });
 
   it('refuses a duplicate video_id in the inventory and in the test rows', async () => {
-    const msg = await refused(bench((r) => {
-      r[1].inventory.video_id = 'vid_000';
-      (r[2].test.metadata as Record<string, unknown>).video_id = 'vid_000';
-    }));
+    const msg = await refused(
+      bench((r) => {
+        r[1].inventory.video_id = 'vid_000';
+        (r[2].test.metadata as Record<string, unknown>).video_id = 'vid_000';
+      }),
+    );
     assert.match(msg, /inventory\.jsonl:2: duplicate video_id 'vid_000' \(first on line 1\)/);
     assert.match(msg, /test\.jsonl:3: duplicate metadata\.video_id 'vid_000' \(first on line 1\)/);
   });
 
   it('refuses a relative media path and a missing one', async () => {
-    const msg = await refused(bench((r) => {
-      r[0].inventory.resolved_media_path = 'media/vid_000.mp4';
-      r[1].inventory.resolved_media_path = '/nonexistent/vid_001.mp4';
-    }));
+    const msg = await refused(
+      bench((r) => {
+        r[0].inventory.resolved_media_path = 'media/vid_000.mp4';
+        r[1].inventory.resolved_media_path = '/nonexistent/vid_001.mp4';
+      }),
+    );
     assert.match(msg, /inventory\.jsonl:1: resolved_media_path 'media\/vid_000\.mp4' is relative/);
     assert.match(msg, /inventory\.jsonl:2: resolved_media_path '\/nonexistent\/vid_001\.mp4' does not exist/);
   });
 
   it('refuses a row without exactly one system and one user message', async () => {
-    const msg = await refused(bench((r) => {
-      (r[0].test.messages as unknown[]).splice(0, 1); // no system
-      (r[1].test.messages as unknown[]).push({ role: 'user', content: 'again' }); // two users
-    }));
+    const msg = await refused(
+      bench((r) => {
+        (r[0].test.messages as unknown[]).splice(0, 1); // no system
+        (r[1].test.messages as unknown[]).push({ role: 'user', content: 'again' }); // two users
+      }),
+    );
     assert.match(msg, /test\.jsonl:1: messages have roles \["user", "assistant"\]; expected exactly one system and one user/);
     assert.match(msg, /test\.jsonl:2: messages have roles \["system", "user", "assistant", "user"\]/);
   });
@@ -89,7 +109,8 @@ describe('avtime stages: target inputs (SPEC-AVTIME §2)', () => {
     const root = tmpDir('inputs');
     const rows = fixtureRows(root, 3);
     writeBench(root, rows, {
-      testText: [rows[0], rows[1]].map((r) => JSON.stringify(r.test) + '\n').join('') + JSON.stringify({ ...rows[2].test, metadata: { video_id: 'vid_999' } }) + '\n',
+      testText:
+        [rows[0], rows[1]].map((r) => JSON.stringify(r.test) + '\n').join('') + JSON.stringify({ ...rows[2].test, metadata: { video_id: 'vid_999' } }) + '\n',
     });
     const msg = await refused(root);
     assert.match(msg, /test\.jsonl:3: no inventory row has video_id 'vid_999'/);

@@ -11,8 +11,14 @@ import { judgeStub } from './benchFixture';
 
 const templates = Object.fromEntries(JUDGE_KINDS.map((k) => [k, judgeTemplate(k)])) as Record<JudgeKind, ReturnType<typeof judgeTemplate>>;
 const prediction: Prediction = {
-  id: 'rec_0', video_id: 'v', duration_ms: 10_000, warnings: [],
-  events: [{ start_pct: 0, end_pct: 9, start_ms: 0, end_ms: 1000, caption: 'a dog barks' }, { start_pct: 10, end_pct: 19, start_ms: 1000, end_ms: 2000, caption: 'music' }],
+  id: 'rec_0',
+  video_id: 'v',
+  duration_ms: 10_000,
+  warnings: [],
+  events: [
+    { start_pct: 0, end_pct: 9, start_ms: 0, end_ms: 1000, caption: 'a dog barks' },
+    { start_pct: 10, end_pct: 19, start_ms: 1000, end_ms: 2000, caption: 'music' },
+  ],
 };
 const queries: Query[] = [
   { query_id: 'q1', video_id: 'v', axis: 'A', direction: 'e2t', reference_caption: 'dog', reference_interval_ms: [0, 500] },
@@ -20,7 +26,7 @@ const queries: Query[] = [
 ];
 
 describe('avtime stages: the judge stage and a restarted judge server', () => {
-  it('reads the server\'s signal live and waits for it to be up before each pass: a crash in pass 1 is answered in the retry pass', async () => {
+  it("reads the server's signal live and waits for it to be up before each pass: a crash in pass 1 is answered in the retry pass", async () => {
     const stub = await judgeStub();
     try {
       const dead = new AbortController();
@@ -29,8 +35,21 @@ describe('avtime stages: the judge stage and a restarted judge server', () => {
       const waits: number[] = [];
       const layout = new AvtimeRunLayout(path.join(tmpDir('judge'), 'out'), 'r1');
       const res = await runJudge({
-        layout, queries, predictions: new Map([['v', prediction]]), templates, modelId: 'judge-id', servedModel: 'judge-model',
-        endpoints: [{ url: stub.url, apiKey: null, get signal() { return current; } }],
+        layout,
+        queries,
+        predictions: new Map([['v', prediction]]),
+        templates,
+        modelId: 'judge-id',
+        servedModel: 'judge-model',
+        endpoints: [
+          {
+            url: stub.url,
+            apiKey: null,
+            get signal() {
+              return current;
+            },
+          },
+        ],
         batch: { 1: 2, 2: 2 },
         waitUp: async () => {
           waits.push(waits.length + 1);
@@ -42,7 +61,11 @@ describe('avtime stages: the judge stage and a restarted judge server', () => {
       assert.equal(res.ok, true, res.line);
       assert.deepEqual(waits, [1, 2], 'waited before each pass');
       assert.match(res.line, /pass 1 \(512 tokens\) 0\/2 valid, 2 failed; pass 2 \(4096 tokens\) 2\/2 valid, 0 failed/);
-      assert.deepEqual(stub.bodies.map((b) => b.max_tokens), [4096, 4096], 'pass 1 never reached the dead server');
+      assert.deepEqual(
+        stub.bodies.map((b) => b.max_tokens),
+        [4096, 4096],
+        'pass 1 never reached the dead server',
+      );
     } finally {
       await stub.close();
     }

@@ -8,14 +8,21 @@ const path = require('node:path');
 const argv = process.argv.slice(2);
 const port = Number(argv[argv.indexOf('--port') + 1]);
 const host = argv[argv.indexOf('--host') + 1];
-fs.writeFileSync(path.join(process.env.RECORD_DIR, `${port}.json`), JSON.stringify({
-  argv, cuda: process.env.CUDA_VISIBLE_DEVICES, keyLength: (process.env.VLLM_API_KEY || '').length,
-}));
-http.createServer((req, res) => {
-  if (req.url === '/health') return res.end('');
-  if (req.url === '/v1/models') return res.end(JSON.stringify({ data: [{ id: argv[1], max_model_len: 65536 }] }));
-  if (req.url === '/version') return res.end(JSON.stringify({ version: '0.11.0' }));
-  res.statusCode = 404;
-  res.end('{}');
-}).listen(port, host);
+fs.writeFileSync(
+  path.join(process.env.RECORD_DIR, `${port}.json`),
+  JSON.stringify({
+    argv,
+    cuda: process.env.CUDA_VISIBLE_DEVICES,
+    keyLength: (process.env.VLLM_API_KEY || '').length,
+  }),
+);
+http
+  .createServer((req, res) => {
+    if (req.url === '/health') return res.end('');
+    if (req.url === '/v1/models') return res.end(JSON.stringify({ data: [{ id: argv[1], max_model_len: 65536 }] }));
+    if (req.url === '/version') return res.end(JSON.stringify({ version: '0.11.0' }));
+    res.statusCode = 404;
+    res.end('{}');
+  })
+  .listen(port, host);
 process.on('SIGTERM', () => process.exit(0));

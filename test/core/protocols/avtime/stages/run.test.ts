@@ -13,15 +13,23 @@ import { startStub, type Stub } from './httpStub';
 const hooks: AvtimeHooks = { log: () => undefined, clientOptions: { maxRetries: 0 } };
 const RECOMPUTE = path.join(__dirname, 'recompute.py');
 
-const SEED_TREE = [
-  'e2e_trace.jsonl', 'e2t_trace.jsonl', 'run_config.json', 'summary.json', 't2e_trace.jsonl',
-].map((f) => `eval/r1/${f}`).concat([
-  'inference/shard0/raw_predictions.jsonl', 'inference/shard0/summary.json',
-  'inference/shard1/raw_predictions.jsonl', 'inference/shard1/summary.json',
-  'prediction_failures.jsonl', 'prediction_report.json', 'predictions.jsonl',
-  'semantic_failures.jsonl', 'semantic_report.json', 'semantic_requests.jsonl', 'semantic_responses.jsonl',
-  'target_inputs_report.json',
-]).sort();
+const SEED_TREE = ['e2e_trace.jsonl', 'e2t_trace.jsonl', 'run_config.json', 'summary.json', 't2e_trace.jsonl']
+  .map((f) => `eval/r1/${f}`)
+  .concat([
+    'inference/shard0/raw_predictions.jsonl',
+    'inference/shard0/summary.json',
+    'inference/shard1/raw_predictions.jsonl',
+    'inference/shard1/summary.json',
+    'prediction_failures.jsonl',
+    'prediction_report.json',
+    'predictions.jsonl',
+    'semantic_failures.jsonl',
+    'semantic_report.json',
+    'semantic_requests.jsonl',
+    'semantic_responses.jsonl',
+    'target_inputs_report.json',
+  ])
+  .sort();
 
 describe('avtime stages: a whole run (SPEC-AVTIME §8)', function () {
   this.timeout(60_000);
@@ -38,13 +46,16 @@ describe('avtime stages: a whole run (SPEC-AVTIME §8)', function () {
     return { targetEndpoints: [t0.url, t1.url], judgeEndpoint: j.url, j };
   }
 
-  it('writes the seed\'s output tree, six scores, and an independent recomputation agrees exactly', async () => {
+  it("writes the seed's output tree, six scores, and an independent recomputation agrees exactly", async () => {
     const { root } = makeBench();
     const out = path.join(tmpDir('out'), 'r1');
     const s = await servers();
     const res = await runAvtime('run', { benchRoot: root, outputRoot: out, runId: 'r1', ...s }, hooks);
     assert.equal(res.exitCode, 0, res.line);
-    assert.match(res.line, /^scores: T2E-A [\d.]+ T2E-V [\d.]+ E2T-A [\d.]+ E2T-V [\d.]+ E2E-A [\d.]+ E2E-V [\d.]+ over 14 queries \(\d+ judged, 1 prediction failures\)/);
+    assert.match(
+      res.line,
+      /^scores: T2E-A [\d.]+ T2E-V [\d.]+ E2T-A [\d.]+ E2T-V [\d.]+ E2E-A [\d.]+ E2E-V [\d.]+ over 14 queries \(\d+ judged, 1 prediction failures\)/,
+    );
     const files = listFiles(out).filter((f) => !f.startsWith('.fpsweep'));
     assert.deepEqual(files, SEED_TREE);
     const layout = new AvtimeRunLayout(out, 'r1');
@@ -58,15 +69,35 @@ describe('avtime stages: a whole run (SPEC-AVTIME §8)', function () {
     assert.equal(config.inputs.manifest.sha256.length, 64);
     assert.equal(config.inputs.target_inputs.sha256.length, 64);
     assert.equal(config.prompts.target.sha256.length, 64);
-    assert.deepEqual(config.decoding.target, { temperature: 0, top_p: 1, top_k: 20, repetition_penalty: 1, max_tokens: 8192, seed: 1234, mm_processor_kwargs: { use_audio_in_video: true } });
+    assert.deepEqual(config.decoding.target, {
+      temperature: 0,
+      top_p: 1,
+      top_k: 20,
+      repetition_penalty: 1,
+      max_tokens: 8192,
+      seed: 1234,
+      mm_processor_kwargs: { use_audio_in_video: true },
+    });
     assert.deepEqual(config.decoding.judge.max_tokens, { pass1: 512, retry: 4096 });
     assert.equal(typeof config.topology.host_gpus.count, 'number');
     assert.deepEqual(config.topology.target.endpoints, s.targetEndpoints);
     assert.ok(!('eval/r1/run_config.json' in config.outputs) && 'eval/r1/summary.json' in config.outputs);
     const status = avtimeStatusSchema.parse(JSON.parse(fs.readFileSync(layout.statusFile, 'utf8')));
     assert.equal(status.state, 'done');
-    assert.deepEqual(status.shards.map((x) => [x.expected, x.written, x.failed]), [[2, 2, 0], [1, 1, 0]]);
-    const py = execFileSync('/usr/bin/python3', [RECOMPUTE, out, 'r1', path.join(root, 'target_inputs.jsonl'), path.join(root, 'benchmark_reference_manifest.jsonl')]).toString();
+    assert.deepEqual(
+      status.shards.map((x) => [x.expected, x.written, x.failed]),
+      [
+        [2, 2, 0],
+        [1, 1, 0],
+      ],
+    );
+    const py = execFileSync('/usr/bin/python3', [
+      RECOMPUTE,
+      out,
+      'r1',
+      path.join(root, 'target_inputs.jsonl'),
+      path.join(root, 'benchmark_reference_manifest.jsonl'),
+    ]).toString();
     const check = JSON.parse(py);
     assert.deepEqual(check.mismatches, []);
     assert.equal(check.predictions, 2);
@@ -83,13 +114,19 @@ describe('avtime stages: a whole run (SPEC-AVTIME §8)', function () {
     const again = await runAvtime('run', { benchRoot: root, outputRoot: out, runId: 'r1', ...s }, hooks);
     assert.equal(again.exitCode, 2);
     assert.match(again.line, /already exists and is not empty: a run's artifacts are immutable/);
-    assert.deepEqual(listFiles(out).map((f) => [f, fs.statSync(path.join(out, f)).mtimeMs]), before);
+    assert.deepEqual(
+      listFiles(out).map((f) => [f, fs.statSync(path.join(out, f)).mtimeMs]),
+      before,
+    );
     assert.equal(s.j.bodies.length, asked);
   });
 
   it('bad input (a query about an unknown video) is exit 2 with file:line, and no output root is made', async () => {
     const { root } = makeBench();
-    fs.appendFileSync(path.join(root, 'benchmark_reference_manifest.jsonl'), JSON.stringify({ query_id: 'q', video_id: 'nope', axis: 'A', direction: 't2e', time_ms: 1, reference_captions: ['x'] }) + '\n');
+    fs.appendFileSync(
+      path.join(root, 'benchmark_reference_manifest.jsonl'),
+      JSON.stringify({ query_id: 'q', video_id: 'nope', axis: 'A', direction: 't2e', time_ms: 1, reference_captions: ['x'] }) + '\n',
+    );
     const out = path.join(tmpDir('out'), 'r1');
     const res = await runAvtime('run', { benchRoot: root, outputRoot: out, runId: 'r1', ...(await servers()) }, hooks);
     assert.equal(res.exitCode, 2);
@@ -123,12 +160,19 @@ describe('avtime stages: a whole run (SPEC-AVTIME §8)', function () {
     const s = await servers((b) => (String(b.response_format.json_schema.name).endsWith('semantic_selector') ? { text: '{"indices": [0' } : null));
     const res = await runAvtime('run', { benchRoot: root, outputRoot: out, runId: 'r1', ...s }, hooks);
     assert.equal(res.exitCode, 1, res.line);
-    assert.match(res.line, /judge FAILED: 10 requests, 0 reused; pass 1 \(512 tokens\) 6\/10 valid, 4 failed; pass 2 \(4096 tokens\) 0\/4 valid, 4 failed; 4 left/);
+    assert.match(
+      res.line,
+      /judge FAILED: 10 requests, 0 reused; pass 1 \(512 tokens\) 6\/10 valid, 4 failed; pass 2 \(4096 tokens\) 0\/4 valid, 4 failed; 4 left/,
+    );
     const layout = new AvtimeRunLayout(out, 'r1');
     assert.equal(fs.existsSync(layout.evalDir), false, 'no scores');
     const maxTokens = s.j.bodies.map((b) => b.max_tokens);
     assert.deepEqual([maxTokens.filter((m) => m === 512).length, maxTokens.filter((m) => m === 4096).length], [10, 4]);
-    const failures = fs.readFileSync(layout.semanticFailures, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const failures = fs
+      .readFileSync(layout.semanticFailures, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.deepEqual(failures.map((f) => [f.pass, f.reason]).sort(), [...Array(4).fill([1, 'not_json']), ...Array(4).fill([2, 'not_json'])].sort());
     const report = JSON.parse(fs.readFileSync(layout.semanticReport, 'utf8'));
     assert.equal(report.complete, false);
@@ -137,11 +181,16 @@ describe('avtime stages: a whole run (SPEC-AVTIME §8)', function () {
   it('invalid JSON on the first pass only: the retry pass at 4096 tokens completes the run', async () => {
     const { root } = makeBench();
     const out = path.join(tmpDir('out'), 'r1');
-    const s = await servers((b) => (b.max_tokens === 512 && String(b.response_format.json_schema.name).endsWith('pair_selector') ? { text: 'not json' } : null));
+    const s = await servers((b) =>
+      b.max_tokens === 512 && String(b.response_format.json_schema.name).endsWith('pair_selector') ? { text: 'not json' } : null,
+    );
     const res = await runAvtime('run', { benchRoot: root, outputRoot: out, runId: 'r1', ...s }, hooks);
     assert.equal(res.exitCode, 0, res.line);
     const report = JSON.parse(fs.readFileSync(new AvtimeRunLayout(out, 'r1').semanticReport, 'utf8'));
-    assert.deepEqual(report.passes, [{ pass: 1, max_tokens: 512, asked: 10, valid: 6, failed: 4 }, { pass: 2, max_tokens: 4096, asked: 4, valid: 4, failed: 0 }]);
+    assert.deepEqual(report.passes, [
+      { pass: 1, max_tokens: 512, asked: 10, valid: 6, failed: 4 },
+      { pass: 2, max_tokens: 4096, asked: 4, valid: 4, failed: 0 },
+    ]);
   });
 
   it('a crash mid-judge: --resume re-asks only the queries without a matching stored response', async () => {
@@ -164,13 +213,19 @@ describe('avtime stages: a whole run (SPEC-AVTIME §8)', function () {
     assert.equal(res.exitCode, 0, res.line);
     const reasked = s.j.bodies.slice(before);
     assert.equal(reasked.length, full.length - 4);
-    const reaskedIds = new Set(reasked.map((b) => (b.messages[0].content as string)));
+    const reaskedIds = new Set(reasked.map((b) => b.messages[0].content as string));
     assert.equal(reaskedIds.size, full.length - 4);
     const report = JSON.parse(fs.readFileSync(layout.semanticReport, 'utf8'));
     assert.equal(report.reused, 4);
     assert.ok(![...keptIds].some((id) => report.failed_query_ids.includes(id)));
     assert.ok(fs.existsSync(layout.semanticResponses + '.torn'));
-    const py = execFileSync('/usr/bin/python3', [RECOMPUTE, out, 'r1', path.join(root, 'target_inputs.jsonl'), path.join(root, 'benchmark_reference_manifest.jsonl')]).toString();
+    const py = execFileSync('/usr/bin/python3', [
+      RECOMPUTE,
+      out,
+      'r1',
+      path.join(root, 'target_inputs.jsonl'),
+      path.join(root, 'benchmark_reference_manifest.jsonl'),
+    ]).toString();
     assert.deepEqual(JSON.parse(py).mismatches, []);
   });
 
@@ -186,10 +241,18 @@ describe('avtime stages: a whole run (SPEC-AVTIME §8)', function () {
     assert.match(res.line, /target inference FAILED: .*shard1 0\/1 written, 1 failed.*nothing later runs/);
     assert.equal(fs.existsSync(path.join(out, 'predictions.jsonl')), false);
     assert.equal(j.bodies.length, 0, 'the judge is never asked');
-    const again = await runAvtime('run', { benchRoot: root, outputRoot: out, runId: 'r1', resume: true, targetEndpoints: [t0.url, t0.url], judgeEndpoint: j.url }, hooks);
+    const again = await runAvtime(
+      'run',
+      { benchRoot: root, outputRoot: out, runId: 'r1', resume: true, targetEndpoints: [t0.url, t0.url], judgeEndpoint: j.url },
+      hooks,
+    );
     assert.equal(again.exitCode, 2);
     assert.match(again.line, /canonical shards never resume — start a new run/);
-    const fresh = await runAvtime('run', { benchRoot: root, outputRoot: path.join(path.dirname(out), 'r2'), runId: 'r2', targetEndpoints: [t0.url, t0.url], judgeEndpoint: j.url }, hooks);
+    const fresh = await runAvtime(
+      'run',
+      { benchRoot: root, outputRoot: path.join(path.dirname(out), 'r2'), runId: 'r2', targetEndpoints: [t0.url, t0.url], judgeEndpoint: j.url },
+      hooks,
+    );
     assert.equal(fresh.exitCode, 0, fresh.line);
   });
 

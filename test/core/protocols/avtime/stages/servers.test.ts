@@ -26,16 +26,43 @@ describe('avtime stages: servers on GPU groups (SPEC-AVTIME §3, §9)', function
     const layout = new AvtimeRunLayout(path.join(dir, 'out'), 'r1');
     const basePort = await freePortBase(2);
     process.env.RECORD_DIR = record;
-    const s = await startServers({ role: 'target', layout, model: '/models/avtime', groups: [[0, 1], [2, 3]], tp: 2, basePort, mediaRoot: root, vllmBin: BIN });
+    const s = await startServers({
+      role: 'target',
+      layout,
+      model: '/models/avtime',
+      groups: [
+        [0, 1],
+        [2, 3],
+      ],
+      tp: 2,
+      basePort,
+      mediaRoot: root,
+      vllmBin: BIN,
+    });
     try {
       assert.equal(s.endpoints.length, 2);
       assert.equal(s.servedModel, '/models/avtime');
-      for (const [k, group] of [[0, '0,1'], [1, '2,3']] as const) {
+      for (const [k, group] of [
+        [0, '0,1'],
+        [1, '2,3'],
+      ] as const) {
         const rec = JSON.parse(fs.readFileSync(path.join(record, `${basePort + k}.json`), 'utf8'));
         assert.equal(rec.cuda, group);
         assert.ok(rec.keyLength >= 32, 'a generated key, in the environment');
-        assert.deepEqual(rec.argv, ['serve', '/models/avtime', '--tensor-parallel-size', '2', '--max-model-len', '65536',
-          '--allowed-local-media-path', root, '--port', String(basePort + k), '--host', '127.0.0.1']);
+        assert.deepEqual(rec.argv, [
+          'serve',
+          '/models/avtime',
+          '--tensor-parallel-size',
+          '2',
+          '--max-model-len',
+          '65536',
+          '--allowed-local-media-path',
+          root,
+          '--port',
+          String(basePort + k),
+          '--host',
+          '127.0.0.1',
+        ]);
       }
       const recs = await readServerRecords(layout);
       assert.equal(recs.target?.vllm_version, '0.11.0');
@@ -48,7 +75,9 @@ describe('avtime stages: servers on GPU groups (SPEC-AVTIME §3, §9)', function
 
   it('refuses a group whose size is not the tensor-parallel size', async () => {
     const layout = new AvtimeRunLayout(path.join(tmpDir('servers'), 'out'), 'r1');
-    await assert.rejects(startServers({ role: 'judge', layout, model: 'j', groups: [[0, 1, 2]], tp: 8, basePort: 9000, vllmBin: BIN }),
-      /--judge-gpus group 0,1,2 has 3 GPU\(s\) but --judge-tp is 8/);
+    await assert.rejects(
+      startServers({ role: 'judge', layout, model: 'j', groups: [[0, 1, 2]], tp: 8, basePort: 9000, vllmBin: BIN }),
+      /--judge-gpus group 0,1,2 has 3 GPU\(s\) but --judge-tp is 8/,
+    );
   });
 });

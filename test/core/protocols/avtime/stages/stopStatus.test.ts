@@ -38,12 +38,27 @@ describe('fpsweep stop / status on an AVTime output root', function () {
     const hold = await startStub(() => 'hang');
     const j = await judgeStub();
     stubs.push(hold, j);
-    const started = await cli(['avtime', 'run', '--detach', '--bench-root', root, '--output-root', out, '--run-id', 'r1', '--target-endpoints', `${hold.url},${hold.url}`, '--judge-endpoint', j.url]);
+    const started = await cli([
+      'avtime',
+      'run',
+      '--detach',
+      '--bench-root',
+      root,
+      '--output-root',
+      out,
+      '--run-id',
+      'r1',
+      '--target-endpoints',
+      `${hold.url},${hold.url}`,
+      '--judge-endpoint',
+      j.url,
+    ]);
     assert.equal(started.code, 0, started.err);
     const layout = new AvtimeRunLayout(out, 'r1');
     while (hold.bodies.length < 3) await new Promise((r) => setTimeout(r, 50)); // every input is held
     // The status file is written on a timer: wait for the write that shows the held inference (the run cannot move on).
-    while ((await readAvtimeStatus(layout.statusFile))?.stages.find((x) => x.name === 'infer')?.state !== 'running') await new Promise((r) => setTimeout(r, 50));
+    while ((await readAvtimeStatus(layout.statusFile))?.stages.find((x) => x.name === 'infer')?.state !== 'running')
+      await new Promise((r) => setTimeout(r, 50));
     const live = await cli(['status', '--package', out]);
     assert.equal(live.code, 0, live.err);
     assert.match(live.out, /^AVTime run r1: running \(worker alive\)/);
@@ -70,7 +85,20 @@ describe('fpsweep stop / status on an AVTime output root', function () {
     const out = path.join(tmpDir('stop'), 'r1');
     const s = [await targetStub(), await targetStub(), await judgeStub()];
     stubs.push(...s);
-    const run = await cli(['avtime', 'run', '--bench-root', root, '--output-root', out, '--run-id', 'r1', '--target-endpoints', `${s[0].url},${s[1].url}`, '--judge-endpoint', s[2].url]);
+    const run = await cli([
+      'avtime',
+      'run',
+      '--bench-root',
+      root,
+      '--output-root',
+      out,
+      '--run-id',
+      'r1',
+      '--target-endpoints',
+      `${s[0].url},${s[1].url}`,
+      '--judge-endpoint',
+      s[2].url,
+    ]);
     assert.equal(run.code, 0, run.err);
     const st = await cli(['status', '--package', out]);
     assert.match(st.out, /^AVTime run r1: done · /);
