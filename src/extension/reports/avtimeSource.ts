@@ -14,6 +14,8 @@ export interface AvtimeReportSource {
   report(run: string): Promise<AvtimeReport>;
   queries(run: string, filter: AvtimeQueryFilter): Promise<AvtimeQueryList>;
   query(run: string, queryId: string): Promise<AvtimeQueryDetail>;
+  /** `run` checked to be an AVTime output root (throws otherwise). */
+  checkedRoot(run: string | undefined): Promise<string>;
   /** Fires with the output root of a run whose files changed. */
   onDidChange: vscode.Event<string>;
 }
@@ -43,12 +45,21 @@ export class HostAvtimeReportSource extends Disposable implements AvtimeReportSo
     return `${await artifactStamp(root)}|${extra.join('|')}`;
   }
 
-  /** The loaded run, after checking `run` is an AVTime output root (by its files, as the tree finds runs). */
-  private async load(run: string): Promise<LoadedAvtimeRun> {
+  /**
+   * `run` (a name from the webview, or its saved state) checked to be an AVTime output root by its files, as the
+   * tree finds runs: the boundary for everything the panel reads or opens.
+   */
+  async checkedRoot(run: string | undefined): Promise<string> {
     if (typeof run !== 'string' || !path.isAbsolute(run))
       throw new Error('No AVTime run chosen: open the report from the progress tree or "fpsweep: Open AVTime report".');
     const root = path.resolve(run);
     if (!(await discoverAvtimeRuns(path.dirname(root))).includes(root)) throw new Error(`${root} is not an AVTime run's output root (or it is gone).`);
+    return root;
+  }
+
+  /** The loaded run, after checking `run` is an AVTime output root. */
+  private async load(run: string): Promise<LoadedAvtimeRun> {
+    const root = await this.checkedRoot(run);
     const stamp = await this.stamp(root);
     const hit = this.cache.get(root);
     if (hit && hit.stamp === stamp) return hit.run;

@@ -2,7 +2,9 @@
 // hands it over; the front end (media/src/report.ts) only renders it, escaped. Strict CSP with a nonce,
 // files through asWebviewUri, resources limited to dist/media; revived after a reload by the serializer.
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isInside } from '../../core/package/paths';
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
 import type { AvtimeReportSource } from './avtimeSource';
@@ -38,7 +40,8 @@ export interface ProtocolReportSource {
   report(run: string | undefined): Promise<unknown>;
   /** A protocol's own request (getItem, avtimeQueries…); throws for one it does not know. */
   request(command: string, args: unknown, run: string | undefined): Promise<unknown>;
-  rootOf(run: string | undefined): string | undefined;
+  /** The folder the panel may open files in, checked by the protocol (never a path the webview chose unchecked). */
+  rootOf(run: string | undefined): Promise<string | undefined>;
   onDidChange: vscode.Event<string | undefined>;
 }
 
@@ -55,7 +58,7 @@ export function fpReportSource(s: ReportSource): ProtocolReportSource {
       if (typeof a?.benchmark !== 'string' || typeof a.itemId !== 'string') throw new Error('getItem needs a benchmark and an item id');
       return s.item(a.benchmark, a.itemId);
     },
-    rootOf: () => s.packageDir(),
+    rootOf: async () => s.packageDir(),
     onDidChange: (listener, thisArg, disposables) => s.onDidChange(() => listener.call(thisArg, undefined), undefined, disposables),
   };
 }
@@ -72,7 +75,7 @@ export function avtimeReportSource(s: AvtimeReportSource): ProtocolReportSource 
       }
       throw new Error(`${command}: not an AVTime request`);
     },
-    rootOf: (run) => run,
+    rootOf: (run) => s.checkedRoot(run),
     onDidChange: s.onDidChange,
   };
 }
@@ -185,11 +188,12 @@ export class ReportPanel extends Disposable {
 
   /** Opens a file of the package (an AVTime panel: of its run); a path from the webview is checked to stay inside it. */
   private async openFile(file: unknown, line: unknown): Promise<void> {
-    const pkg = this.source.rootOf(this.state.run);
-    if (!pkg || typeof file !== 'string') throw new Error('no package');
-    const abs = path.resolve(pkg, file);
-    const rel = path.relative(pkg, abs);
-    if (rel.startsWith('..') || path.isAbsolute(rel)) throw new Error('a file outside the package');
+    const root = await this.source.rootOf(this.state.run);
+    if (!root || typeof file !== 'string') throw new Error('no package');
+    // Real paths on both sides: a symlink inside the root must not lead out of it.
+    const pkg = await fs.promises.realpath(root);
+    const abs = await fs.promises.realpath(path.resolve(pkg, file));
+    if (!isInside(pkg, abs)) throw new Error('a file outside the package');
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs));
     const ln = typeof line === 'number' && Number.isInteger(line) && line > 0 ? line - 1 : 0;
     await vscode.window.showTextDocument(doc, { selection: new vscode.Range(ln, 0, ln, 0), preview: true });
