@@ -42,6 +42,8 @@ stages:
                           judge and score continue from their artifacts
   --target-batch N        requests in flight per target server (default 512)
   --judge-batch N         judge requests in flight, pass 1 (default 32; retry pass --judge-retry-batch 16)
+  --target-base-port N    the launched target servers listen on N, N+1, … (default 8011)
+  --judge-base-port N     the launched judge server listens on N (default 8031); both 1024–65535
   --detach                (run) in the background worker; returns once it holds the output root's lock
 
 VLLM_BIN names the vLLM executable (default vllm). Exit: 0 done, 1 a fail-closed stage stopped,
@@ -70,8 +72,21 @@ const FLAGS: OptionSpec = {
   'target-batch': { type: 'string' },
   'judge-batch': { type: 'string' },
   'judge-retry-batch': { type: 'string' },
+  'target-base-port': { type: 'string' },
+  'judge-base-port': { type: 'string' },
   detach: { type: 'boolean' },
 };
+
+/** A TCP port flag: a whole number in [1024, 65535] (no privileged ports: the servers run as the user). */
+function portOption(flag: unknown, name: string): number | undefined {
+  if (flag === undefined) return undefined;
+  const raw = String(flag);
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(n) || n < 1024 || n > 65535) {
+    throw new UsageError(`--${name} must be a whole number from 1024 to 65535 (a TCP port), got '${raw}'`);
+  }
+  return n;
+}
 
 const str = (flag: unknown, env: string): string | undefined => (typeof flag === 'string' && flag !== '' ? flag : process.env[env] || undefined);
 
@@ -109,6 +124,8 @@ export function avtimeOptionsFromArgs(args: string[]): { options: AvtimeOptionsI
     targetBatch: intOption(v['target-batch'], 'TARGET_BATCH_SIZE', undefined),
     judgeBatch: intOption(v['judge-batch'], 'JUDGE_BATCH_SIZE', undefined),
     judgeRetryBatch: intOption(v['judge-retry-batch'], 'JUDGE_RETRY_BATCH_SIZE', undefined),
+    targetBasePort: portOption(v['target-base-port'], 'target-base-port'),
+    judgeBasePort: portOption(v['judge-base-port'], 'judge-base-port'),
   };
   return { options, detach: v.detach === true };
 }

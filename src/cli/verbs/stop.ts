@@ -1,12 +1,11 @@
-// fpsweep stop: ask the worker to drain (stop file + SIGTERM). It finishes in-flight requests, writes
-// their rows, releases the lock and exits. --wait waits for that.
-import { PackageLayout } from '../../core/package/layout';
-import { requestStop, waitForWorkerExit } from '../../core/runner/control';
-import { readStatus } from '../../core/runner/status';
+// fpsweep stop: ask the run's worker to stop, the way its run type does (the registry's protocol whose
+// findRoots recognises --package): FP drains (stop file + SIGTERM: in-flight requests finish, their rows are
+// written); AVTime ends fail-closed on SIGTERM. --wait waits until the worker has given its lock back.
+import { PROTOCOLS, type ProtocolRegistry } from '../../core/protocols/registry';
+import { waitForWorkerExit } from '../../core/runner/control';
 import { parseVerbArgs, requirePackage } from '../options';
-import { avtimeLock, isAvtimeRoot, requestAvtimeStop } from '../../core/protocols/avtime/control';
-import { readAvtimeStatus } from '../../core/protocols/avtime/stages/statusWriter';
-import * as path from 'node:path';
+import { resolveRunRoot } from '../runRoot';
+import { defaultStopWords } from '../runText';
 
 export const summary = 'drain and stop the background worker (--wait until it has)';
 
@@ -19,38 +18,20 @@ marked stopped and its lock released; continue it with \`fpsweep avtime run --re
   --package DIR   the run package or an AVTime output root (or FPSWEEP_PACKAGE)
   --wait          wait until the worker has exited`;
 
-export async function run(args: string[]): Promise<number> {
-  const values = parseVerbArgs(args, { wait: { type: 'boolean' } }, HELP);
-  const dir = requirePackage(values, HELP);
-  if (isAvtimeRoot(dir)) return stopAvtime(path.resolve(dir), values.wait === true);
-  const layout = new PackageLayout(dir);
-  const req = await requestStop(layout);
-  if (req.pid === null) {
-    process.stdout.write('no worker is running on this package\n');
-    return 0;
-  }
-  process.stdout.write(`asked worker pid ${req.pid} to drain and stop${req.signalled ? ' (SIGTERM sent)' : ' (stop file written)'}\n`);
-  if (!values.wait) return 0;
-  await waitForWorkerExit(layout);
-  const s = await readStatus(layout);
-  process.stdout.write(s?.summary ? `${s.summary}\n` : `worker pid ${req.pid} has exited\n`);
-  return 0;
+export function run(args: string[]): Promise<number> {
+  return stopVerb(args, PROTOCOLS);
 }
 
-async function stopAvtime(root: string, wait: boolean): Promise<number> {
-  const req = await requestAvtimeStop(root);
-  if (req.pid === null) {
-    process.stdout.write('no AVTime worker is running on this output root\n');
-    return 0;
-  }
-  if (!req.signalled) {
-    process.stderr.write(`the AVTime worker pid ${req.pid} runs on another host: stop it there (kill -TERM ${req.pid})\n`);
-    return 1;
-  }
-  process.stdout.write(`asked AVTime worker pid ${req.pid} to stop (SIGTERM sent)\n`);
-  if (!wait) return 0;
-  await waitForWorkerExit(avtimeLock(root));
-  const s = await readAvtimeStatus(path.join(root, '.fpsweep', 'avtime-status.json'));
-  process.stdout.write(s?.summary ? `${s.summary}\n` : `worker pid ${req.pid} has exited\n`);
+export async function stopVerb(args: string[], registry: ProtocolRegistry): Promise<number> {
+  const values = parseVerbArgs(args, { wait: { type: 'boolean' } }, HELP);
+  const { protocol, root } = await resolveRunRoot(registry, requirePackage(values, HELP));
+  const req = await protocol.stop(root);
+  const words = protocol.describeStop ? protocol.describeStop(req) : defaultStopWords(protocol, root, req);
+  (words.end === 1 ? process.stderr : process.stdout).write(words.line + '\n');
+  if (words.end !== undefined) return words.end;
+  if (!values.wait) return 0;
+  await waitForWorkerExit({ lockFile: protocol.lockFile(root) });
+  const s = await protocol.readProgress(root);
+  process.stdout.write(s.summary ? `${s.summary}\n` : `worker pid ${req.pid} has exited\n`);
   return 0;
 }

@@ -4,6 +4,7 @@
 // ProgressSnapshot every view can show), how the detached worker runs its job, how to stop a run, its report.
 // A new run type is a folder under src/core/protocols/ exporting a RunProtocol, and one line in PROTOCOLS below.
 // Plain Node, no vscode. The protocols load their heavy modules (the sweep, the stages) only when asked to run.
+import * as path from 'node:path';
 import type { z } from 'zod';
 // Type-only imports of this file in the protocols keep this from being a cycle at run time.
 import { avtimeProtocol } from './avtime';
@@ -69,6 +70,25 @@ export interface StopResult {
   signalled: boolean;
 }
 
+/** What `fpsweep status` shows of a run, in the protocol's own words; read again every 2 s under --wait while `live`. */
+export interface StatusView {
+  live: boolean;
+  /** --wait's progress line (stderr, printed when it changes). */
+  line: string;
+  /** What `status` prints. */
+  text: string;
+  /** What `status --json` prints. */
+  json: unknown;
+  /** `status --wait` exits 0 when the run ended well, else 1. */
+  ok: boolean;
+}
+
+/** What `fpsweep stop` prints for a stop request; `end`: the verb exits now with this code (1: the line goes to stderr). */
+export interface StopWords {
+  line: string;
+  end?: 0 | 1;
+}
+
 export interface RunProtocol<Job = unknown, Detail = unknown, ReportModel = unknown> {
   /** Short, stable, a plain name: `fp`, `avtime`. Used in worker arguments, panel state, tree ids. */
   readonly id: string;
@@ -87,6 +107,10 @@ export interface RunProtocol<Job = unknown, Detail = unknown, ReportModel = unkn
   stop(root: string): Promise<StopResult>;
   /** The report model the report panel shows (the same the CLI prints as JSON). */
   report(root: string): Promise<ReportModel>;
+  /** `fpsweep status`'s view; without it the verb shows readProgress's snapshot (cli/runText.ts). */
+  statusView?(root: string): Promise<StatusView>;
+  /** `fpsweep stop`'s words for the request; without it the verb's own. */
+  describeStop?(req: StopResult): StopWords;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds protocols of any job/detail type
@@ -116,6 +140,13 @@ export class ProtocolRegistry {
 
   get(id: string): AnyProtocol | undefined {
     return this.byId.get(id);
+  }
+
+  /** The protocols whose findRoots recognise `dir` itself as a run root (the CLI's `--package DIR`). */
+  async recognising(dir: string): Promise<AnyProtocol[]> {
+    const own = path.resolve(dir);
+    const found = await Promise.all(this.all.map(async (p) => ((await p.findRoots(own)).includes(own) ? p : null)));
+    return found.filter((p): p is AnyProtocol => p !== null);
   }
 
   /** A registry with one more protocol (tests, plug-ins); this one is left as it is. */

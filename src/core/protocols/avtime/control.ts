@@ -1,18 +1,13 @@
-// `fpsweep stop` and `fpsweep status` on an AVTime output root (SPEC-AVTIME §8): the root is told apart
-// from a run package by its start record (.fpsweep/avtime-run.json) or status file; stop is the worker's
+// `fpsweep stop` and `fpsweep status` on an AVTime output root (SPEC-AVTIME §8), which the registry tells
+// apart from a run package by index.ts's findRoots (progress.ts's run markers); stop is the worker's
 // SIGTERM (job.ts: status "failed", "stopped by SIGTERM", lock released; stages are fail-closed, so a
 // stopped run is continued with --resume, never drained row by row); status is progress.ts's view.
-import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { liveLockHolder } from '../../runner/lock';
+import type { StatusView, StopResult, StopWords } from '../registry';
 import { SCORE_KEYS } from './constants';
 import { readAvtimeProgress, type AvtimeRunView } from './progress';
-
-export function isAvtimeRoot(dir: string): boolean {
-  const state = path.join(dir, '.fpsweep');
-  return existsSync(path.join(state, 'avtime-run.json')) || existsSync(path.join(state, 'avtime-status.json'));
-}
 
 export const avtimeLock = (root: string) => ({ lockFile: path.join(root, '.fpsweep', 'worker.lock') });
 
@@ -51,6 +46,24 @@ export function formatAvtimeView(v: AvtimeRunView): string {
   if (v.scores) lines.push(`  scores: ${SCORE_KEYS.map((k) => `${k} ${v.scores![k].toFixed(4)}`).join(' ')}`);
   if (v.summary) lines.push(`  last: ${v.summary}`);
   return lines.join('\n');
+}
+
+/** `fpsweep status` on an output root: the stages view, as formatAvtimeView prints it. */
+export function avtimeStatusView(v: AvtimeRunView): StatusView {
+  return {
+    live: v.live,
+    line: `AVTime ${v.runId}: ${v.stages.map((s) => `${s.name} ${s.state}`).join(', ')}`,
+    text: formatAvtimeView(v),
+    json: v,
+    ok: v.state === 'done',
+  };
+}
+
+/** `fpsweep stop`'s line: SIGTERM sent, none running, or a worker on another host (exit 1: stop it there). */
+export function avtimeStopWords(req: StopResult): StopWords {
+  if (req.pid === null) return { line: 'no AVTime worker is running on this output root', end: 0 };
+  if (!req.signalled) return { line: `the AVTime worker pid ${req.pid} runs on another host: stop it there (kill -TERM ${req.pid})`, end: 1 };
+  return { line: `asked AVTime worker pid ${req.pid} to stop (SIGTERM sent)` };
 }
 
 export { readAvtimeProgress };

@@ -2,7 +2,7 @@
 // is stages/job.ts's (verb, options, output root, run id); it stops by SIGTERM to the lock holder (the job ends
 // fail-closed and says so in its status file); its report is report.ts's. Delegates to the existing modules.
 import * as path from 'node:path';
-import { requestAvtimeStop } from './control';
+import { avtimeStatusView, avtimeStopWords, requestAvtimeStop } from './control';
 import type { ProgressGroup, ProgressSnapshot, RunProtocol } from '../registry';
 import { discoverAvtimeRuns, readAvtimeProgress, type AvtimeRunView } from './progress';
 import type { AvtimeReport } from './reportTypes';
@@ -62,4 +62,6 @@ export const avtimeProtocol: RunProtocol<AvtimeJob, AvtimeRunView, AvtimeReport>
     const { avtimeReport, loadAvtimeRun } = await import('./report');
     return avtimeReport(await loadAvtimeRun(root));
   },
+  statusView: async (root) => avtimeStatusView(await readAvtimeProgress(root)),
+  describeStop: avtimeStopWords,
 };

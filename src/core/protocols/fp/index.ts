@@ -4,10 +4,13 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { PackageLayout } from '../../package/layout';
+import { requestStop } from '../../runner/control';
 import { runOptionsSchema, type RunOptions } from '../../runner/runOptions';
 import type { ProgressGroup, ProgressSnapshot, ProgressState, RunProtocol } from '../registry';
-import { cellState, type ProgressView } from './progress';
+import { readLiveStatus } from '../../runner/status';
+import { cellState, fromDryRun, fromWorkerStatus, type ProgressView } from './progress';
 import type { Report } from './report/schema';
+import { fpStatusView, fpStopWords } from './statusView';
 
 async function exists(p: string): Promise<boolean> {
   return fs.stat(p).then(
@@ -50,13 +53,12 @@ export function fpSnapshot(root: string, v: ProgressView): ProgressSnapshot<Prog
 /** From the live status file, else the last one recounted from the CSV, else the dry run of the package. */
 async function readFpProgress(root: string): Promise<ProgressSnapshot<ProgressView>> {
   const layout = new PackageLayout(root);
-  const { readLiveStatus } = await import('../../runner/status');
-  const { fromWorkerStatus, fromDryRun } = await import('./progress');
   const live = await readLiveStatus(layout);
   if (live.status) return fpSnapshot(layout.root, fromWorkerStatus(live.status, live.alive));
-  const { dryRun, dryRunJson } = await import('./dryrun/dryRun');
-  const { DEFAULT_CONDITIONS } = await import('./rules/conditions');
-  const { dryRunJsonSchema } = await import('./dryrun/jsonSchema');
+  // require, not import(): the CLI runs this under tsx/cjs too, where import() of a .ts path does not resolve.
+  const { dryRun, dryRunJson } = require('./dryrun/dryRun') as typeof import('./dryrun/dryRun');
+  const { DEFAULT_CONDITIONS } = require('./rules/conditions') as typeof import('./rules/conditions');
+  const { dryRunJsonSchema } = require('./dryrun/jsonSchema') as typeof import('./dryrun/jsonSchema');
   const report = await dryRun(layout.root, { conditions: DEFAULT_CONDITIONS });
   return fpSnapshot(layout.root, fromDryRun(dryRunJsonSchema.parse(JSON.parse(dryRunJson(report)))));
 }
@@ -71,12 +73,11 @@ export const fpProtocol: RunProtocol<RunOptions, ProgressView, Report> = {
   lockFile: (root) => new PackageLayout(root).lockFile,
   readProgress: readFpProgress,
   job: { schema: runOptionsSchema },
-  async stop(root) {
-    const { requestStop } = await import('../../runner/control');
-    return requestStop(new PackageLayout(root));
-  },
+  stop: (root) => requestStop(new PackageLayout(root)),
   async report(root) {
     const { buildReport } = await import('./report/buildReport');
     return buildReport(root);
   },
+  statusView: fpStatusView,
+  describeStop: fpStopWords,
 };

@@ -45,8 +45,9 @@ export const avtimeOptionsSchema = z.object({
   /** Requests in flight to the judge: pass 1, retry pass (the seed's 32 and 16). */
   judgeBatch: z.number().int().positive().default(32),
   judgeRetryBatch: z.number().int().positive().default(16),
-  targetBasePort: z.number().int().positive().default(8011),
-  judgeBasePort: z.number().int().positive().default(8031),
+  /** The first port of the launched target servers (shard k listens on base + k), and the judge's. */
+  targetBasePort: z.number().int().min(1024).max(65535).default(8011),
+  judgeBasePort: z.number().int().min(1024).max(65535).default(8031),
 });
 export type AvtimeOptions = z.infer<typeof avtimeOptionsSchema>;
 export type AvtimeOptionsInput = z.input<typeof avtimeOptionsSchema>;

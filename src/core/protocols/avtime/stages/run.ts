@@ -240,6 +240,18 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
     if (bad) throw new UsageError(`--${role}-gpus group ${bad.join(',')} has ${bad.length} GPU(s) but --${role}-tp is ${tp}: a group holds exactly TP GPUs`);
   }
 
+  // The stages before this verb's first must be complete; a refusal here, before the lock and the status
+  // writer, leaves the root byte for byte as it was.
+  const shards = assignShards(inputs, groups);
+  for (const before of STAGES.slice(1, STAGES.indexOf(stages[0]))) {
+    const problem = await stageIncomplete(before, layout, shards);
+    if (problem) throw new InputError(problem);
+  }
+  if (stages.includes('infer')) {
+    const problem = await inferRefusal(layout, shards, canonical, opts.resume);
+    if (problem) throw new InputError(problem);
+  }
+
   if (hooks.checkOnly)
     return {
       exitCode: 0,
@@ -286,10 +298,8 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
         say(`target inputs built: ${built.rows.length} rows → ${targetInputsPath}`);
       } else st1.state = 'skipped';
 
-      // 2. infer
-      const shards = assignShards(inputs, groups);
+      // 2. infer (the stages before this verb's were checked before the lock)
       if (stages.includes('infer')) await inferStage(layout, opts, { inputs, prompt, canonical, groups, status, say, log, hooks, targetId });
-      else await requireStage('infer', await inferComplete(layout, shards));
       if (verb === 'infer') return finish(lines[lines.length - 1] ?? 'target inference: already complete');
 
       // 3. normalize
@@ -307,7 +317,7 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
         st3.done = outcomes.length;
         st3.failed = outcomes.filter((o) => o.kind === 'failure').length;
         say(res.line);
-      } else throw new InputError(`normalization has not run in ${layout.root}: run \`fpsweep avtime normalize\` first`);
+      } else throw new InputError((await stageIncomplete('normalize', layout, shards))!);
       const predictions = new Map<string, Prediction>();
       for (const o of outcomes) if (o.kind === 'ok') predictions.set(o.prediction.video_id, o.prediction);
       if (verb === 'normalize') return finish(lines[lines.length - 1] ?? `normalization: already complete (${layout.predictionReport})`);
@@ -326,7 +336,7 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
         st4.state = 'skipped';
       } else if (stages.includes('judge')) {
         counted = await judgeStage(layout, opts, { queries, predictions, templates, judgeId, status, say, log, hooks });
-      } else throw new InputError(`the judge has not completed in ${layout.root}: run \`fpsweep avtime judge\` first`);
+      } else throw new InputError((await stageIncomplete('judge', layout, shards))!);
       if (verb === 'judge') return finish(lines[lines.length - 1] ?? `judge: already complete (${layout.semanticReport})`);
 
       // 5. score
@@ -379,8 +389,35 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
   return { exitCode, line, outputRoot: layout.root, runId: layout.runId };
 }
 
-async function requireStage(stage: StageName, problem: string | null): Promise<void> {
-  if (problem) throw new InputError(`${stage} has not completed: ${problem}; run \`fpsweep avtime ${stage}\` (or \`run --resume\`) first`);
+/** null when `stage`'s artifacts are complete in the run; else the refusal for a verb that needs them. */
+async function stageIncomplete(stage: StageName, layout: AvtimeRunLayout, shards: TargetInput[][]): Promise<string | null> {
+  if (stage === 'infer') {
+    const problem = await inferComplete(layout, shards);
+    return problem && `infer has not completed: ${problem}; run \`fpsweep avtime infer\` (or \`run --resume\`) first`;
+  }
+  if (stage === 'normalize') {
+    return (await exists(layout.predictionReport)) ? null : `normalization has not run in ${layout.root}: run \`fpsweep avtime normalize\` first`;
+  }
+  if (stage === 'judge') {
+    const report = await fs.readFile(layout.semanticReport, 'utf8').then(
+      (t) => JSON.parse(t) as { complete?: boolean },
+      () => null,
+    );
+    return report?.complete ? null : `the judge has not completed in ${layout.root}: run \`fpsweep avtime judge\` first`;
+  }
+  return null; // inputs were read above; score is last
+}
+
+/** Why target inference may not (re)start in this root, or null: canonical shards never resume. */
+async function inferRefusal(layout: AvtimeRunLayout, shards: TargetInput[][], canonical: boolean, resume: boolean): Promise<string | null> {
+  const done = await inferComplete(layout, shards);
+  if (done === null) return null;
+  const started = await Promise.all(shards.map((_, k) => exists(layout.rawPredictions(k))));
+  if (!started.some(Boolean)) return null;
+  if (canonical) {
+    return `target inference of this canonical run is incomplete (${done}): canonical shards never resume — start a new run (new --run-id), or start runs with --keep-going to allow --resume`;
+  }
+  return resume ? null : `target shards already started in ${layout.root}: continue with --resume`;
 }
 
 /** null when every shard has its summary, no failure and exact coverage; else what is missing. */
@@ -420,13 +457,9 @@ async function inferStage(
     st.state = 'skipped';
     return;
   }
-  const started = await Promise.all(shards.map((_, k) => exists(layout.rawPredictions(k))));
-  if (c.canonical && started.some(Boolean)) {
-    throw new InputError(
-      `target inference of this canonical run is incomplete (${done}): canonical shards never resume — start a new run (new --run-id), or start runs with --keep-going to allow --resume`,
-    );
-  }
-  if (!c.canonical && !opts.resume && started.some(Boolean)) throw new InputError(`target shards already started in ${layout.root}: continue with --resume`);
+  // Checked before the lock too (a refusal writes nothing); again here, under the lock, for what changed since.
+  const refusal = await inferRefusal(layout, shards, c.canonical, opts.resume);
+  if (refusal) throw new InputError(refusal);
   st.state = 'running';
   st.todo = c.inputs.length;
   c.status.status.shards = shards.map((rows, k) => ({ shard: k, endpoint: '', state: 'todo', expected: rows.length, written: 0, failed: 0 }));

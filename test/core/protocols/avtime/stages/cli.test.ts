@@ -5,6 +5,7 @@ import { main } from '../../../../../src/cli/main';
 import { waitForWorkerExit } from '../../../../../src/core/runner/control';
 import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
 import { readAvtimeStatus } from '../../../../../src/core/protocols/avtime/stages/statusWriter';
+import { freePortRange } from '../../../runner/helpers';
 import { listFiles, tmpDir } from './fixtures';
 import { makeBench, judgeStub, targetStub } from './benchFixture';
 import { startStub, type Stub } from './httpStub';
@@ -77,6 +78,72 @@ describe('fpsweep avtime: the command (SPEC-AVTIME §9)', function () {
     const bad = await cli(['run', '--bench-root', '/tmp', '--target-gpus', '0,1;x']);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /--target-gpus '0,1;x': expected GPU indices/);
+  });
+
+  it('--target-base-port / --judge-base-port: 1024–65535 else exit 2; recorded in run_config (defaults 8011, 8031)', async () => {
+    for (const [flag, value] of [
+      ['--target-base-port', '80'],
+      ['--judge-base-port', '65536'],
+      ['--target-base-port', '9000.5'],
+      ['--judge-base-port', 'x'],
+      ['--target-base-port', ''],
+    ]) {
+      const bad = await cli(['run', '--bench-root', '/tmp', flag, value]);
+      assert.equal(bad.code, 2, `${flag} ${value}`);
+      assert.ok(bad.err.includes(`${flag} must be a whole number from 1024 to 65535 (a TCP port), got '${value}'`), bad.err);
+    }
+    const { root } = makeBench();
+    const dir = tmpDir('cli');
+    const eps = await endpoints();
+    const topology = async (runId: string, flags: string[]) => {
+      const res = await cli(['run', '--bench-root', root, '--output-root', path.join(dir, runId), '--run-id', runId, ...eps, ...flags]);
+      assert.equal(res.code, 0, res.err);
+      const config = JSON.parse(fs.readFileSync(new AvtimeRunLayout(path.join(dir, runId), runId).runConfig, 'utf8'));
+      return { target: config.topology.target.base_port, judge: config.topology.judge.base_port, nonDefault: config.non_default_options };
+    };
+    const defaults = await topology('r1', []);
+    assert.deepEqual([defaults.target, defaults.judge], [8011, 8031]);
+    assert.equal('targetBasePort' in defaults.nonDefault || 'judgeBasePort' in defaults.nonDefault, false);
+    const set = await topology('r2', ['--target-base-port', '9100', '--judge-base-port', '65535']);
+    assert.deepEqual([set.target, set.judge], [9100, 65535]);
+    assert.deepEqual([set.nonDefault.targetBasePort, set.nonDefault.judgeBasePort], [9100, 65535]);
+  });
+
+  it('--target-base-port N: the launched target servers listen on N and N+1', async () => {
+    const { root } = makeBench();
+    const dir = tmpDir('cli');
+    const record = path.join(dir, 'record');
+    fs.mkdirSync(record);
+    const base = await freePortRange(2);
+    const saved = { RECORD_DIR: process.env.RECORD_DIR, VLLM_BIN: process.env.VLLM_BIN };
+    process.env.RECORD_DIR = record;
+    process.env.VLLM_BIN = path.join(__dirname, 'recordingVllm.js');
+    try {
+      // The recording vllm answers no chat request: inference fails (exit 1) once both servers were up.
+      const res = await cli([
+        'infer',
+        '--bench-root',
+        root,
+        '--output-root',
+        path.join(dir, 'r1'),
+        '--run-id',
+        'r1',
+        '--target-model',
+        'm',
+        '--target-gpus',
+        '0;1',
+        '--target-tp',
+        '1',
+        '--target-base-port',
+        String(base),
+      ]);
+      assert.equal(res.code, 1, res.err);
+    } finally {
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+    assert.deepEqual(fs.readdirSync(record).sort(), [`${base}.json`, `${base + 1}.json`]);
   });
 
   it("run --detach: the detached worker runs it, holds the root's lock, and leaves the status file done", async () => {

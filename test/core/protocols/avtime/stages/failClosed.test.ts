@@ -42,18 +42,15 @@ describe('avtime: fail-closed rules (exit 2, the message, nothing written)', fun
     return { targetEndpoints: [s[0].url, s[1].url], judgeEndpoint: s[2].url };
   }
 
-  /** Runs a verb that must be refused; asserts exit 2, the message, and that neither root changed. */
-  // statusToo: a stage verb's check of the stage before it runs under the root's lock, so the run's status
-  // file (.fpsweep/avtime-status.json, engine state, no artifact) records the refusal; every artifact stays.
+  /** Runs a verb that must be refused; asserts exit 2, the message, and that neither root changed at all (status file, lock and log included). */
   async function refused(
     verb: 'run' | 'judge' | 'score' | 'normalize',
     root: string,
     out: string,
     opts: Partial<AvtimeOptionsInput>,
     message: RegExp,
-    statusToo = false,
   ): Promise<void> {
-    const tree = (d: string) => hashTree(d).filter((l) => !(statusToo && l.startsWith('.fpsweep/avtime-status.json ')));
+    const tree = hashTree;
     const before = [tree(root), tree(out)];
     const res = await runAvtime(verb, { benchRoot: root, outputRoot: out, runId: path.basename(out), ...opts }, hooks);
     assert.equal(res.exitCode, 2, res.line);
@@ -122,15 +119,8 @@ describe('avtime: fail-closed rules (exit 2, the message, nothing written)', fun
     );
     assert.equal(first.exitCode, 1, first.line);
     fail = false;
-    await refused(
-      'score',
-      root,
-      out,
-      {},
-      /infer has not completed: shard0 had 1 failed row\(s\); run `fpsweep avtime infer` \(or `run --resume`\) first/,
-      true,
-    );
-    await refused('judge', root, out, eps, /infer has not completed/, true);
+    await refused('score', root, out, {}, /infer has not completed: shard0 had 1 failed row\(s\); run `fpsweep avtime infer` \(or `run --resume`\) first/);
+    await refused('judge', root, out, eps, /infer has not completed/);
     await refused('run', root, out, { keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint }, /already exists and is not empty/);
     const inputs = path.join(root, 'target_inputs.jsonl');
     fs.renameSync(inputs, inputs + '.away');
@@ -149,5 +139,29 @@ describe('avtime: fail-closed rules (exit 2, the message, nothing written)', fun
     );
     assert.equal(done.exitCode, 0, done.line);
     assert.ok(fs.existsSync(new AvtimeRunLayout(out, 'r1').summary));
+  });
+  it('§8 a stage verb before its stage is complete, a canonical run resumed: refused before the lock, the status file untouched', async () => {
+    const { root } = makeBench();
+    const out = path.join(tmpDir('fc'), 'r1');
+    const eps = await endpoints();
+    const infer = await runAvtime('infer', { benchRoot: root, outputRoot: out, runId: 'r1', ...eps }, hooks);
+    assert.equal(infer.exitCode, 0, infer.line);
+    assert.ok(fs.existsSync(path.join(out, '.fpsweep', 'avtime-status.json')), 'the run has a status file a refusal could rewrite');
+    await refused('judge', root, out, eps, /normalization has not run in .*: run `fpsweep avtime normalize` first/);
+    await refused('score', root, out, {}, /normalization has not run/);
+    const normalize = await runAvtime('normalize', { benchRoot: root, outputRoot: out, runId: 'r1' }, hooks);
+    assert.equal(normalize.exitCode, 0, normalize.line);
+    await refused('score', root, out, {}, /the judge has not completed in .*: run `fpsweep avtime judge` first/);
+    // A canonical run whose shard 1 failed: --resume is refused (canonical shards never resume).
+    const bad = await startStub(() => ({ status: 400, error: 'cannot open video' }));
+    stubs.push(bad);
+    const out2 = path.join(path.dirname(out), 'r2');
+    const failed = await runAvtime(
+      'run',
+      { benchRoot: root, outputRoot: out2, runId: 'r2', ...eps, targetEndpoints: [eps.targetEndpoints[0], bad.url] },
+      hooks,
+    );
+    assert.equal(failed.exitCode, 1, failed.line);
+    await refused('run', root, out2, { resume: true, ...eps }, /canonical shards never resume — start a new run/);
   });
 });

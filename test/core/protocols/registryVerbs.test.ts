@@ -1,0 +1,95 @@
+// `fpsweep status` / `stop` find the run type through the registry: a third protocol, registered with
+// PROTOCOLS.with(fake), is shown and stopped with no edit to the verbs; a folder no protocol (or two) claims is exit 2.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { UsageError } from '../../../src/core/errors';
+import { PROTOCOLS, type RunProtocol } from '../../../src/core/protocols/registry';
+import { statusVerb } from '../../../src/cli/verbs/status';
+import { stopVerb } from '../../../src/cli/verbs/stop';
+
+function fakeProtocol(id: string, marker: string): RunProtocol<unknown, null, null> {
+  return {
+    id,
+    title: `Fake ${id}`,
+    findRoots: async (dir) => (fs.existsSync(path.join(dir, marker)) ? [path.resolve(dir)] : []),
+    statusFile: (root) => path.join(root, 'status.json'),
+    lockFile: (root) => path.join(root, 'worker.lock'),
+    readProgress: async (root) => ({
+      protocol: id,
+      root,
+      runId: 'f1',
+      live: false,
+      state: 'done',
+      summary: 'all three asked',
+      groups: [
+        {
+          key: 'ask',
+          label: 'ask',
+          state: 'done',
+          done: 3,
+          todo: 0,
+          failed: 0,
+          rows: [{ key: 'a', label: 'part a', state: 'done', done: 3, todo: 0, failed: 0 }],
+        },
+      ],
+      detail: null,
+    }),
+    job: { schema: z.unknown() },
+    stop: async () => ({ pid: null, signalled: false }),
+    report: async () => null,
+  };
+}
+
+async function capture(fn: () => Promise<number>): Promise<{ code: number; out: string }> {
+  const w = process.stdout.write.bind(process.stdout);
+  let out = '';
+  process.stdout.write = ((c: string | Uint8Array) => ((out += String(c)), true)) as typeof process.stdout.write;
+  try {
+    return { code: await fn(), out };
+  } finally {
+    process.stdout.write = w;
+  }
+}
+
+describe('fpsweep status / stop: the run type from the registry', () => {
+  const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-regverbs-'));
+
+  it('a fake third protocol: status prints its snapshot (text and --json), stop its words, no verb edited', async () => {
+    const root = dir();
+    fs.writeFileSync(path.join(root, 'fake.run'), '');
+    const registry = PROTOCOLS.with(fakeProtocol('fake', 'fake.run'));
+    const text = await capture(() => statusVerb(['--package', root], registry));
+    assert.equal(text.code, 0);
+    assert.equal(
+      text.out,
+      `Fake fake run f1: done · ${root}\n  ask done: 3 done, 0 to do, 0 failed\n    part a done: 3 done, 0 to do, 0 failed\n  last: all three asked\n`,
+    );
+    const json = await capture(() => statusVerb(['--package', root, '--json', '--wait'], registry));
+    assert.equal(json.code, 0, 'done: --wait exits 0');
+    assert.equal(JSON.parse(json.out).protocol, 'fake');
+    const stop = await capture(() => stopVerb(['--package', root], registry));
+    assert.deepEqual(stop, { code: 0, out: `no Fake fake worker is running on ${root}\n` });
+    // Without the fake in the registry the folder is no run root.
+    await assert.rejects(
+      statusVerb(['--package', root], PROTOCOLS),
+      (e: Error) => e instanceof UsageError && /is not a run root of any run type \(fp/.test(e.message),
+    );
+  });
+
+  it('a folder two protocols claim, or none: exit 2 naming the candidates', async () => {
+    const root = dir();
+    fs.writeFileSync(path.join(root, 'fake.run'), '');
+    const two = PROTOCOLS.with(fakeProtocol('fake', 'fake.run')).with(fakeProtocol('twin', 'fake.run'));
+    await assert.rejects(
+      statusVerb(['--package', root], two),
+      (e: Error) => e instanceof UsageError && e.message.includes('is a run root of more than one run type: fake (Fake fake), twin (Fake twin)'),
+    );
+    await assert.rejects(
+      stopVerb(['--package', dir()], two),
+      (e: Error) => e instanceof UsageError && /not a run root of any run type \(fp \(Frames × Pixels\), avtime \(AVTime-Bench\), fake/.test(e.message),
+    );
+  });
+});
