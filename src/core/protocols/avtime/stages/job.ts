@@ -40,11 +40,19 @@ export async function runAvtimeJob(json: string): Promise<number> {
   return res.exitCode;
 }
 
+/** What the user can do after a stop: a canonical run stopped before its target shards finished cannot resume. */
+export function stopAdvice(s: Pick<AvtimeStatusWriter['status'], 'canonical' | 'stages'>): string {
+  const infer = s.stages.find((x) => x.name === 'infer');
+  const inferUnfinished = !!infer && infer.state !== 'done' && infer.state !== 'skipped';
+  if (s.canonical && inferUnfinished) return 'canonical target shards never resume: start a new run (new --run-id)';
+  return 'continue with --resume';
+}
+
 async function stopped(held: { layout: AvtimeRunLayout; status: AvtimeStatusWriter } | null): Promise<void> {
   process.stdout.write(`${new Date().toISOString()} avtime: stopped by SIGTERM\n`);
   if (!held) return;
   // end() stops the timer and writes after any write in progress, so this is the file's last state.
-  await held.status.end('failed', 'stopped by SIGTERM (continue with --resume)');
+  await held.status.end('failed', `stopped by SIGTERM (${stopAdvice(held.status.status)})`);
   if ((await readLock(held.layout))?.pid === process.pid) await fs.rm(held.layout.lockFile, { force: true });
 }
 

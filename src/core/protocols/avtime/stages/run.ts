@@ -24,7 +24,7 @@ import { scoreAll, scoreLine, writeScores } from './scoreStage';
 import { buildRunConfig } from './runConfig';
 import { readServerRecords, startServers, type AvtimeServers } from './servers';
 import { AvtimeStatusWriter } from './statusWriter';
-import { exists, sha256Text, writeFileAtomic } from './files';
+import { exists, sha256File, sha256Text, writeFileAtomic } from './files';
 
 export interface AvtimeResult {
   exitCode: 0 | 1 | 2;
@@ -51,6 +51,10 @@ const runStartSchema = z.object({
   started_at: z.string(),
   canonical: z.boolean(),
   options: z.record(z.string(), z.unknown()),
+  /** The target shard count the run started with (a resume must keep it: shard membership is by count). */
+  shards: z.number().int().positive().optional(),
+  /** sha256 of the bench root's files the run started from; a resume refuses other bytes. */
+  input_sha256: z.record(z.string(), z.string()).optional(),
 });
 
 /** Options a resume may change: where the servers are and how hard to push them, never what is computed. */
@@ -70,6 +74,24 @@ const RUNTIME_KEYS = [
 ] as const;
 
 class StageFailed extends Error {}
+
+/** The bench root's files a run is computed from (the target inputs are checked by their own rules). */
+function benchInputFiles(bench: BenchRoot): Record<string, string> {
+  return { test: bench.test, inventory: bench.inventory, manifest: bench.manifest, target_prompt: bench.prompt('target') };
+}
+
+async function hashInputs(files: Record<string, string>): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [k, f] of Object.entries(files)) out[k] = await sha256File(f).catch(() => 'missing');
+  return out;
+}
+
+/** The names of the files whose bytes differ from the run's start (none when the start recorded no hashes). */
+async function changedInputs(recorded: Record<string, string> | undefined, files: Record<string, string>): Promise<string[]> {
+  if (!recorded) return [];
+  const now = await hashInputs(files);
+  return Object.keys(recorded).filter((k) => recorded[k] !== now[k]);
+}
 
 function problemsError(what: string, problems: LineProblem[]): InputError {
   return new InputError(
@@ -148,10 +170,10 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
   const parsed = avtimeOptionsSchema.safeParse(input);
   if (!parsed.success) throw new UsageError(`bad options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   let opts = parsed.data;
-  const bench = new BenchRoot(opts.benchRoot);
+  let bench = new BenchRoot(opts.benchRoot);
   if (!(await exists(bench.root))) throw new InputError(`--bench-root ${bench.root} does not exist`);
-  const targetInputsPath = path.resolve(opts.targetInputs ?? bench.targetInputs);
-  const reportBeside = path.join(path.dirname(targetInputsPath), 'target_inputs_report.json');
+  let targetInputsPath = path.resolve(opts.targetInputs ?? bench.targetInputs);
+  let reportBeside = path.join(path.dirname(targetInputsPath), 'target_inputs_report.json');
 
   // Stage 1 alone writes only next to the target inputs.
   if (verb === 'inputs') {
@@ -181,6 +203,7 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
   const rootEntries = await fs.readdir(outputRoot).catch(() => null);
   let canonical = !opts.keepGoing;
   let startedAt = new Date().toISOString();
+  let startShards: number | null = null;
   if (!continuing) {
     // `.fpsweep/` alone is not a run (a detached worker's log may be there first); anything else is.
     const runThere = rootEntries?.some((e) => e !== '.fpsweep') || (await exists(layout.runStart));
@@ -201,7 +224,26 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
     const stored = avtimeOptionsSchema.parse(start.options);
     const runtime: Partial<AvtimeOptions> = {};
     for (const k of RUNTIME_KEYS) if ((input as Record<string, unknown>)[k] !== undefined) (runtime as Record<string, unknown>)[k] = opts[k];
+    // The run's bench root and target inputs are the stored ones: another bench named on a resume is refused,
+    // never read (normalize, judge and score would mix two benches, and run_config would name the wrong files).
+    const storedBench = path.resolve(stored.benchRoot);
+    if (path.resolve(opts.benchRoot) !== storedBench) {
+      throw new InputError(
+        `this run's bench root is ${storedBench}; --bench-root ${path.resolve(opts.benchRoot)} is another: continue a run on its own bench root`,
+      );
+    }
+    const storedInputs = path.resolve(stored.targetInputs ?? new BenchRoot(storedBench).targetInputs);
+    if (opts.targetInputs !== undefined && path.resolve(opts.targetInputs) !== storedInputs) {
+      throw new InputError(`this run's target inputs are ${storedInputs}; --target-inputs ${path.resolve(opts.targetInputs)} is another`);
+    }
     opts = { ...stored, ...runtime, resume: opts.resume, keepGoing: opts.keepGoing };
+    bench = new BenchRoot(storedBench);
+    targetInputsPath = storedInputs;
+    reportBeside = path.join(path.dirname(targetInputsPath), 'target_inputs_report.json');
+    const changed = await changedInputs(start.input_sha256, benchInputFiles(bench));
+    if (changed.length)
+      throw new InputError(`the bench root's files changed since this run started (${changed.join(', ')}): a run's inputs are fixed; start a new run`);
+    startShards = start.shards ?? null;
     // The run's model ids are the stored options' (a resume need not repeat --judge-model): they are part of
     // the judge responses' identity (§6), so ids taken from the resume's own flags would reuse nothing.
     targetId = modelId(opts.targetModel, opts.targetModelId, 'target');
@@ -225,6 +267,11 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
   const queries = await readQueries(bench.manifest, new Set(inputs.map((t) => t.metadata.video_id)));
   const templates = await readTemplates(bench);
   const groups = opts.targetEndpoints?.length ? opts.targetEndpoints.length : opts.targetGpus.length;
+  if (startShards !== null && groups !== startShards) {
+    throw new UsageError(
+      `this run has ${startShards} target shard(s); the resume's ${opts.targetEndpoints?.length ? '--target-endpoints' : '--target-gpus'} gives ${groups}: a resume keeps the run's shard count (rows are assigned by it)`,
+    );
+  }
   const stages = stagesOf(verb);
   if (stages.includes('infer') && !opts.targetEndpoints?.length && !opts.targetModel)
     throw new UsageError('TARGET_MODEL (--target-model) or --target-endpoints is required');
@@ -248,7 +295,7 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
     if (problem) throw new InputError(problem);
   }
   if (stages.includes('infer')) {
-    const problem = await inferRefusal(layout, shards, canonical, opts.resume);
+    const problem = await inferRefusal(layout, shards, canonical);
     if (problem) throw new InputError(problem);
   }
 
@@ -287,7 +334,9 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
     // One function, so a stage verb can end the sequence with a plain return.
     await (async (): Promise<void> => {
       if (!continuing) {
-        await writeFileAtomic(layout.runStart, JSON.stringify({ run_id: layout.runId, started_at: startedAt, canonical, options: opts }, null, 1) + '\n');
+        const input_sha256 = await hashInputs(benchInputFiles(bench));
+        const start = { run_id: layout.runId, started_at: startedAt, canonical, options: opts, shards: groups, input_sha256 };
+        await writeFileAtomic(layout.runStart, JSON.stringify(start, null, 1) + '\n');
       }
       // 1. inputs
       const st1 = status.stage('inputs');
@@ -409,7 +458,7 @@ async function stageIncomplete(stage: StageName, layout: AvtimeRunLayout, shards
 }
 
 /** Why target inference may not (re)start in this root, or null: canonical shards never resume. */
-async function inferRefusal(layout: AvtimeRunLayout, shards: TargetInput[][], canonical: boolean, resume: boolean): Promise<string | null> {
+async function inferRefusal(layout: AvtimeRunLayout, shards: TargetInput[][], canonical: boolean): Promise<string | null> {
   const done = await inferComplete(layout, shards);
   if (done === null) return null;
   const started = await Promise.all(shards.map((_, k) => exists(layout.rawPredictions(k))));
@@ -417,7 +466,8 @@ async function inferRefusal(layout: AvtimeRunLayout, shards: TargetInput[][], ca
   if (canonical) {
     return `target inference of this canonical run is incomplete (${done}): canonical shards never resume — start a new run (new --run-id), or start runs with --keep-going to allow --resume`;
   }
-  return resume ? null : `target shards already started in ${layout.root}: continue with --resume`;
+  // A non-canonical run's shards resume; that this is a resume at all is the non-empty-root rule's to decide.
+  return null;
 }
 
 /** null when every shard has its summary, no failure and exact coverage; else what is missing. */
@@ -458,7 +508,7 @@ async function inferStage(
     return;
   }
   // Checked before the lock too (a refusal writes nothing); again here, under the lock, for what changed since.
-  const refusal = await inferRefusal(layout, shards, c.canonical, opts.resume);
+  const refusal = await inferRefusal(layout, shards, c.canonical);
   if (refusal) throw new InputError(refusal);
   st.state = 'running';
   st.todo = c.inputs.length;

@@ -101,7 +101,7 @@ describe('avtime: fail-closed rules (exit 2, the message, nothing written)', fun
     await refused('run', root, out, eps, /prompts\/judge_t2e_scalar\.txt: /);
   });
 
-  it('§8 continuing: --resume without a run id or root; a stage before the one it needs; target inputs gone; shards of a non-canonical run without --resume', async () => {
+  it('§8 continuing: --resume without a run id or root; a stage before the one it needs; target inputs gone; a new run into its root; a resume on another bench, with another shard count or with changed bench files', async () => {
     const { root } = makeBench();
     const out = path.join(tmpDir('fc'), 'r1');
     const eps = await endpoints();
@@ -122,6 +122,25 @@ describe('avtime: fail-closed rules (exit 2, the message, nothing written)', fun
     await refused('score', root, out, {}, /infer has not completed: shard0 had 1 failed row\(s\); run `fpsweep avtime infer` \(or `run --resume`\) first/);
     await refused('judge', root, out, eps, /infer has not completed/);
     await refused('run', root, out, { keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint }, /already exists and is not empty/);
+    const again = { resume: true, keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint };
+    // A resume reads the run's own bench: another one named is refused, never read (nor hashed into run_config).
+    const other = makeBench().root;
+    const otherBefore = hashTree(other);
+    await refused('run', root, out, { ...again, benchRoot: other }, /this run's bench root is .*; --bench-root .* is another/);
+    assert.deepEqual(hashTree(other), otherBefore);
+    // Rows are assigned to shards by their count: a resume with another count would re-ask rows elsewhere.
+    await refused(
+      'run',
+      root,
+      out,
+      { ...again, targetEndpoints: [t.url, t.url, t.url] },
+      /this run has 2 target shard\(s\); .* gives 3: a resume keeps the run's shard count/,
+    );
+    const testFile = path.join(root, 'test.jsonl');
+    const testBytes = fs.readFileSync(testFile);
+    fs.appendFileSync(testFile, '\n');
+    await refused('run', root, out, again, /the bench root's files changed since this run started \(test\)/);
+    fs.writeFileSync(testFile, testBytes);
     const inputs = path.join(root, 'target_inputs.jsonl');
     fs.renameSync(inputs, inputs + '.away');
     await refused(

@@ -69,7 +69,11 @@ describe('fpsweep stop / status on an AVTime output root', function () {
     assert.match(live.out, /\n {2}judge +todo/);
     const stop = await cli(['stop', '--package', out, '--wait']);
     assert.equal(stop.code, 0, stop.err);
-    assert.match(stop.out, /asked AVTime worker pid \d+ to stop \(SIGTERM sent\)\nstopped by SIGTERM \(continue with --resume\)\n$/);
+    // A canonical run stopped during target inference cannot resume: the line says so (not "--resume").
+    assert.match(
+      stop.out,
+      /asked AVTime worker pid \d+ to stop \(SIGTERM sent\)\nstopped by SIGTERM \(canonical target shards never resume: start a new run \(new --run-id\)\)\n$/,
+    );
     assert.equal(fs.existsSync(layout.lockFile), false);
     assert.equal((await readAvtimeStatus(layout.statusFile))?.state, 'failed');
     assert.equal(fs.existsSync(path.join(out, '.fpsweep', 'stop')), false, 'no stop file: an AVTime worker is stopped by SIGTERM');
