@@ -104,50 +104,60 @@ describe('avtime: fail-closed rules (exit 2, the message, nothing written)', fun
     await refused('run', root, out, eps, /prompts\/judge_t2e_scalar\.txt: /);
   });
 
-  it('§8 continuing: --resume without a run id or root; a stage before the one it needs; target inputs gone; shards of a non-canonical run without --resume', async () => {
-    const { root } = makeBench();
-    const out = path.join(tmpDir('fc'), 'r1');
-    const eps = await endpoints();
-    const noRoot = await runAvtime('run', { benchRoot: root, resume: true, ...eps }, hooks);
-    assert.equal(noRoot.exitCode, 2);
-    assert.match(noRoot.line, /--run-id \(or --output-root\) is required to continue a run/);
-    // A non-canonical run whose shard 1 failed: its target inputs and root exist.
-    let fail = true;
-    const t = await startStub((b) => (fail && videoOf(b) === 'vid_001' ? { status: 400, error: 'flaky' } : { text: TARGET_ANSWERS[videoOf(b)] }));
-    stubs.push(t);
-    const first = await runAvtime(
-      'run',
-      { benchRoot: root, outputRoot: out, runId: 'r1', keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint },
-      hooks,
-    );
-    assert.equal(first.exitCode, 1, first.line);
-    fail = false;
-    await refused(
-      'score',
-      root,
-      out,
-      {},
-      /infer has not completed: shard0 had 1 failed row\(s\); run `fpsweep avtime infer` \(or `run --resume`\) first/,
-      true,
-    );
-    await refused('judge', root, out, eps, /infer has not completed/, true);
-    await refused('run', root, out, { keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint }, /already exists and is not empty/);
-    const inputs = path.join(root, 'target_inputs.jsonl');
-    fs.renameSync(inputs, inputs + '.away');
-    await refused(
-      'run',
-      root,
-      out,
-      { resume: true, keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint },
-      /target_inputs\.jsonl is gone: this run's target inputs must stay where they were/,
-    );
-    fs.renameSync(inputs + '.away', inputs);
-    const done = await runAvtime(
-      'run',
-      { benchRoot: root, outputRoot: out, runId: 'r1', resume: true, keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint },
-      hooks,
-    );
-    assert.equal(done.exitCode, 0, done.line);
-    assert.ok(fs.existsSync(new AvtimeRunLayout(out, 'r1').summary));
-  });
+  it(
+    '§8 continuing: --resume without a run id or root; a stage before the one it needs; ' +
+      'target inputs gone; shards of a non-canonical run without --resume',
+    async () => {
+      const { root } = makeBench();
+      const out = path.join(tmpDir('fc'), 'r1');
+      const eps = await endpoints();
+      const noRoot = await runAvtime('run', { benchRoot: root, resume: true, ...eps }, hooks);
+      assert.equal(noRoot.exitCode, 2);
+      assert.match(noRoot.line, /--run-id \(or --output-root\) is required to continue a run/);
+      // A non-canonical run whose shard 1 failed: its target inputs and root exist.
+      let fail = true;
+      const t = await startStub((b) => (fail && videoOf(b) === 'vid_001' ? { status: 400, error: 'flaky' } : { text: TARGET_ANSWERS[videoOf(b)] }));
+      stubs.push(t);
+      const first = await runAvtime(
+        'run',
+        { benchRoot: root, outputRoot: out, runId: 'r1', keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint },
+        hooks,
+      );
+      assert.equal(first.exitCode, 1, first.line);
+      fail = false;
+      await refused(
+        'score',
+        root,
+        out,
+        {},
+        /infer has not completed: shard0 had 1 failed row\(s\); run `fpsweep avtime infer` \(or `run --resume`\) first/,
+        true,
+      );
+      await refused('judge', root, out, eps, /infer has not completed/, true);
+      await refused(
+        'run',
+        root,
+        out,
+        { keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint },
+        /already exists and is not empty/,
+      );
+      const inputs = path.join(root, 'target_inputs.jsonl');
+      fs.renameSync(inputs, inputs + '.away');
+      await refused(
+        'run',
+        root,
+        out,
+        { resume: true, keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint },
+        /target_inputs\.jsonl is gone: this run's target inputs must stay where they were/,
+      );
+      fs.renameSync(inputs + '.away', inputs);
+      const done = await runAvtime(
+        'run',
+        { benchRoot: root, outputRoot: out, runId: 'r1', resume: true, keepGoing: true, targetEndpoints: [t.url, t.url], judgeEndpoint: eps.judgeEndpoint },
+        hooks,
+      );
+      assert.equal(done.exitCode, 0, done.line);
+      assert.ok(fs.existsSync(new AvtimeRunLayout(out, 'r1').summary));
+    },
+  );
 });
