@@ -431,7 +431,8 @@ async function main() {
   const uvThreads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
   console.log(
     `bench/frames: scale ${args.scale}, ${args.package ? `package ${args.package}` : `source ${args.source}`}, pool ${args.pool}, ` +
-      `ffmpeg threads ${settings.ffmpegThreads || 'auto'}, raw budget ${(settings.maxBufferedBytes / MiB).toFixed(0)} MiB, ${os.availableParallelism()} cores, ` +
+      `ffmpeg threads ${settings.ffmpegThreads || 'auto'}, ` +
+      `raw budget ${(settings.maxBufferedBytes / MiB).toFixed(0)} MiB, ${os.availableParallelism()} cores, ` +
       `sharp on ${uvThreads} libuv threads, ffmpeg + sharp, phases ${[...args.phases].join(',')}`,
   );
   const made = await timed(async () => (args.package ? planSample(args.scale) : preparePackage(args, root)));
@@ -526,7 +527,8 @@ async function main() {
       stats = await pipeline.stats();
       await record('a', '(a) pipeline (decode once)', w.frames, a);
       console.log(
-        `pipeline: ${stats.videosDecoded} videos decoded once (${stats.framesDecoded} frames), ${stats.jpegsWritten} JPEGs written for ${w.frames} frames served, ` +
+        `pipeline: ${stats.videosDecoded} videos decoded once (${stats.framesDecoded} frames), ` +
+          `${stats.jpegsWritten} JPEGs written for ${w.frames} frames served, ` +
           `peak raw buffer ${(stats.peakBufferedBytes / 2 ** 20).toFixed(0)} MiB, store ${(stats.store.bytes / 2 ** 20).toFixed(0)} MiB`,
       );
     }

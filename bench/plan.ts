@@ -126,14 +126,16 @@ async function main(): Promise<void> {
       if (!warm || w.cpuSeconds < warm.cpuSeconds) warm = w;
       console.log(
         `  run ${i + 1}: baseline ${b.seconds.toFixed(2)} s (CPU ${b.cpuSeconds.toFixed(2)}), plan ${p.seconds.toFixed(2)} s ` +
-          `(CPU ${p.cpuSeconds.toFixed(2)}, RSS ${p.maxRssMb.toFixed(0)} MB), warm ${w.seconds.toFixed(2)} s (CPU ${w.cpuSeconds.toFixed(2)}, RSS ${w.maxRssMb.toFixed(0)} MB)`,
+          `(CPU ${p.cpuSeconds.toFixed(2)}, RSS ${p.maxRssMb.toFixed(0)} MB), ` +
+          `warm ${w.seconds.toFixed(2)} s (CPU ${w.cpuSeconds.toFixed(2)}, RSS ${w.maxRssMb.toFixed(0)} MB)`,
       );
     }
     if (!base || !plan || !warm) return;
     console.log(`fastest of ${runs} (by CPU):`);
     await fs.rm(path.dirname(script), { recursive: true, force: true });
     console.log(
-      `baseline (read + JSON.parse ${base.videos} meta.json): ${base.seconds.toFixed(2)} s (CPU ${base.cpuSeconds.toFixed(2)} s), peak RSS ${base.maxRssMb.toFixed(0)} MB`,
+      `baseline (read + JSON.parse ${base.videos} meta.json): ${base.seconds.toFixed(2)} s ` +
+        `(CPU ${base.cpuSeconds.toFixed(2)} s), peak RSS ${base.maxRssMb.toFixed(0)} MB`,
     );
     console.log(
       `plan (load ${plan.load_s.toFixed(2)} s + CSV ${plan.csv_s.toFixed(2)} s + build ${plan.build_s.toFixed(2)} s; ` +
@@ -150,7 +152,8 @@ async function main(): Promise<void> {
     console.log(
       `warm plan (meta cache; load ${warm.load_s.toFixed(2)} s + CSV ${warm.csv_s.toFixed(2)} s + build ${warm.build_s.toFixed(2)} s; ` +
         `CPU ${warm.load_cpu.toFixed(2)} + ${warm.csv_cpu.toFixed(2)} + ${warm.build_cpu.toFixed(2)} s): ${warm.seconds.toFixed(2)} s ` +
-        `(CPU ${warm.cpuSeconds.toFixed(2)} s = ${(warm.cpuSeconds / base.cpuSeconds).toFixed(2)}× baseline), peak RSS ${warm.maxRssMb.toFixed(0)} MB, same units: ${warm.units === plan.units && warm.todo === plan.todo && warm.refusals === plan.refusals}`,
+        `(CPU ${warm.cpuSeconds.toFixed(2)} s = ${(warm.cpuSeconds / base.cpuSeconds).toFixed(2)}× baseline), ` +
+        `peak RSS ${warm.maxRssMb.toFixed(0)} MB, same units: ${warm.units === plan.units && warm.todo === plan.todo && warm.refusals === plan.refusals}`,
     );
     const verdict = (label: string, s: number) => `${label} ${s.toFixed(2)} s ${s < 5 ? '<' : '>='} 5 s`;
     for (const [name, r] of [

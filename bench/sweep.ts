@@ -348,7 +348,8 @@ async function main() {
   console.log(
     `plan: ${N_VIDEOS} videos, ${nReq} requests over ${CONDS.join(', ')}, ${frames} distinct frames ` +
       `(made in ${((performance.now() - t) / 1000).toFixed(1)} s); ${SERVERS} stand-in servers × ${WORKERS} in flight, ` +
-      `latency a=${A.toFixed(4)} s + b=${B.toExponential(2)} s/token (realistic ÷ ${SCALE}), ${CORES} prep slots at ${((PREP_S_PER_FRAME * 1000) / SCALE).toFixed(1)} ms/frame`,
+      `latency a=${A.toFixed(4)} s + b=${B.toExponential(2)} s/token (realistic ÷ ${SCALE}), ` +
+      `${CORES} prep slots at ${((PREP_S_PER_FRAME * 1000) / SCALE).toFixed(1)} ms/frame`,
   );
   const aff = await runOnce(videos, dir, true);
   const rr = await runOnce(videos, dir, false);
@@ -362,8 +363,11 @@ async function main() {
     const lb = Math.max(lbServers, lbPrep);
     console.log(
       `${name.padEnd(11)}: makespan ${r.makespanS.toFixed(2)} s; lower bound ${lb.toFixed(2)} s ` +
-        `(server busy ${busy.map((b) => b.toFixed(2)).join(' + ')} s over ${SERVERS} = ${lbServers.toFixed(2)} s; prep ${r.prepTotalS.toFixed(2)} s over ${CORES} = ${lbPrep.toFixed(2)} s); ` +
-        `makespan/LB = ${(r.makespanS / lb).toFixed(3)}; measured busy ${r.busyS.map((b) => b.toFixed(2)).join(' + ')} s; prompt tokens ${r.prompt.reduce((s, x) => s + x, 0)}, charged ${r.charged.reduce((s, x) => s + x, 0)}${r.failed ? `; ${r.failed} FAILED requests` : ''}`,
+        `(server busy ${busy.map((b) => b.toFixed(2)).join(' + ')} s over ${SERVERS} = ${lbServers.toFixed(2)} s; ` +
+        `prep ${r.prepTotalS.toFixed(2)} s over ${CORES} = ${lbPrep.toFixed(2)} s); ` +
+        `makespan/LB = ${(r.makespanS / lb).toFixed(3)}; measured busy ${r.busyS.map((b) => b.toFixed(2)).join(' + ')} s; ` +
+        `prompt tokens ${r.prompt.reduce((s, x) => s + x, 0)}, ` +
+        `charged ${r.charged.reduce((s, x) => s + x, 0)}${r.failed ? `; ${r.failed} FAILED requests` : ''}`,
     );
   }
   for (const [name, r] of [

@@ -481,7 +481,8 @@ async function main(): Promise<void> {
           return rows.some((r) => r.startsWith(`AVTime run ${AVTIME_RUN}: done`)) ? rows : undefined;
         },
         async () =>
-          `${JSON.stringify((await avtimeTreeRows(wb!)).filter((r) => r.startsWith('AVTime')))} | ${fs.readFileSync(path.join(avRoot, '.fpsweep', 'avtime-status.json'), 'utf8').slice(0, 400)}`,
+          `${JSON.stringify((await avtimeTreeRows(wb!)).filter((r) => r.startsWith('AVTime')))} | ` +
+          `${fs.readFileSync(path.join(avRoot, '.fpsweep', 'avtime-status.json'), 'utf8').slice(0, 400)}`,
       );
       const mine = labels.filter((l) => l.startsWith(`AVTime ${AVTIME_RUN}`) || l.startsWith(`AVTime run ${AVTIME_RUN}`));
       log(`tree: ${mine.join(' | ')}`);

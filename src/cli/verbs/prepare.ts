@@ -19,7 +19,8 @@ export function formatPrepare(r: PrepareResult, packageDir: string): string {
   for (const s of r.shards) {
     const ext = s.extracted === 'now' ? 'extracted' : s.extracted === 'before' ? 'extracted earlier' : 'not extracted';
     lines.push(
-      `${s.status === 'verified' || s.status === 'cached' || s.status === 'deleted_after_extract' ? 'ok  ' : 'FAIL'} ${s.file}  ${s.status}, ${ext}${s.deleted ? ', deleted' : ''}${s.message ? `  — ${s.message}` : ''}`,
+      `${s.status === 'verified' || s.status === 'cached' || s.status === 'deleted_after_extract' ? 'ok  ' : 'FAIL'} ${s.file}  ${s.status}, ${ext}` +
+        `${s.deleted ? ', deleted' : ''}${s.message ? `  — ${s.message}` : ''}`,
     );
   }
   if (r.disk.freeBytes !== null)
@@ -43,7 +44,9 @@ export function formatPrepare(r: PrepareResult, packageDir: string): string {
   const extractedNow = r.shards.filter((s) => s.extracted === 'now').length;
   const failed = r.shards.filter((s) => !['verified', 'cached', 'deleted_after_extract'].includes(s.status)).length;
   lines.push(
-    `${r.ok ? 'prepared' : 'NOT prepared'}: ${r.shards.length} shard(s), ${failed} failed, ${extractedNow} extracted now; ${r.count ? `${r.count.videos} of ${r.nVideosExpected} videos` : 'videos not counted'}${r.shards.some((s) => s.deleted) ? `; ${r.shards.filter((s) => s.deleted).length} shard(s) deleted` : ''}`,
+    `${r.ok ? 'prepared' : 'NOT prepared'}: ${r.shards.length} shard(s), ${failed} failed, ${extractedNow} extracted now; ` +
+      `${r.count ? `${r.count.videos} of ${r.nVideosExpected} videos` : 'videos not counted'}` +
+      `${r.shards.some((s) => s.deleted) ? `; ${r.shards.filter((s) => s.deleted).length} shard(s) deleted` : ''}`,
   );
   return lines.join('\n');
 }

@@ -21,7 +21,8 @@ export async function run(args: string[]): Promise<number> {
   process.stdout.write(v.json ? JSON.stringify(report, null, 1) + '\n' : md + '\n');
   const failed = report.checks.filter((c) => c.status === 'fail').length;
   process.stderr.write(
-    `wrote ${written.md} and ${written.json}; ${report.checks.length - failed} of ${report.checks.length} checks not failing, ${report.failures.total} failure(s), ${report.rowsAdded.total} row(s) added\n`,
+    `wrote ${written.md} and ${written.json}; ${report.checks.length - failed} of ${report.checks.length} checks not failing, ` +
+      `${report.failures.total} failure(s), ${report.rowsAdded.total} row(s) added\n`,
   );
   return failed ? 1 : 0;
 }

@@ -44,7 +44,8 @@ export function describeSummary(s: SampleSummary): string {
   return [
     `sample package: ${s.root}`,
     `  ${s.benchmarks.length} benchmarks, ${s.items} items (${perBench})`,
-    `  ${s.videos} videos (${s.frames} frames) in ${s.shards} shards${s.extracted ? ', extracted to data/store/normalized' : ' (not extracted: run `fpsweep prepare`)'}`,
+    `  ${s.videos} videos (${s.frames} frames) in ${s.shards} shards` +
+      `${s.extracted ? ', extracted to data/store/normalized' : ' (not extracted: run `fpsweep prepare`)'}`,
     `  ${s.existingRows} existing base-condition rows in results/conditions_results.csv`,
     `made in ${s.seconds.toFixed(1)} s`,
   ].join('\n');

@@ -39,14 +39,19 @@ export function checkContext(gpus: Gpu[], gpuUtil: number): DoctorLine {
   const smallest = gpus.reduce((a, b) => (b.memoryMiB < a.memoryMiB ? b : a));
   const f = contextFit(smallest, gpuUtil);
   const arithmetic =
-    `KV cache 2·36 layers·8 KV heads·128 head_dim·2 B = ${KV_BYTES_PER_TOKEN.toLocaleString('en-US')} B/token; ${MAX_MODEL_LEN} tokens = ${gb(f.sequenceBytes)}. ` +
-    `${smallest.name}: ${smallest.memoryMiB} MiB × GPU_UTIL ${gpuUtil} = ${gb(f.usableBytes)} − weights ${gb(WEIGHTS_BYTES)} − reserve ${gb(RESERVE_BYTES)} = ${gb(f.kvBudgetBytes)} for KV = ${f.fullContextSequences.toFixed(2)} full-length sequence(s)`;
+    `KV cache 2·36 layers·8 KV heads·128 head_dim·2 B = ${KV_BYTES_PER_TOKEN.toLocaleString('en-US')} B/token; ` +
+    `${MAX_MODEL_LEN} tokens = ${gb(f.sequenceBytes)}. ` +
+    `${smallest.name}: ${smallest.memoryMiB} MiB × GPU_UTIL ${gpuUtil} = ${gb(f.usableBytes)} ` +
+    `− weights ${gb(WEIGHTS_BYTES)} − reserve ${gb(RESERVE_BYTES)} = ${gb(f.kvBudgetBytes)} for KV ` +
+    `= ${f.fullContextSequences.toFixed(2)} full-length sequence(s)`;
   if (f.fullContextSequences < 1) {
     return {
       ...base,
       status: 'fail',
       detail: `does not fit (estimate): ${arithmetic}`,
-      action: `raise GPU_UTIL (e.g. 0.95) or use larger GPUs; never lower --max-model-len (the fps ladders would change). The launcher stops the run if vLLM refuses at start.`,
+      action:
+        `raise GPU_UTIL (e.g. 0.95) or use larger GPUs; never lower --max-model-len (the fps ladders would change). ` +
+        `The launcher stops the run if vLLM refuses at start.`,
     };
   }
   if (f.fullContextSequences < 2) {

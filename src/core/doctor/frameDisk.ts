@@ -102,7 +102,8 @@ export async function checkFrameStoreDisk(
   const how = measured ? `${bpp.toFixed(3)} B/pixel measured on ${measured.files} stored JPEG(s)` : `${bpp} B/pixel assumed (JPEG q85 4:2:0)`;
   const detail =
     `${est.jpegs.toLocaleString('en-US')} distinct JPEG(s) to serve (${(est.pixels / 1e6).toFixed(1)} Mpixel × ${how} ≈ ${formatBytes(estimate)}); ` +
-    `the store keeps at most ${formatBytes(FRAME_STORE_CAP_BYTES)} (least recently used evicted), so it needs ${formatBytes(need)}; ${formatBytes(free)} free at ${layout.frameStoreDir}`;
+    `the store keeps at most ${formatBytes(FRAME_STORE_CAP_BYTES)} (least recently used evicted), ` +
+    `so it needs ${formatBytes(need)}; ${formatBytes(free)} free at ${layout.frameStoreDir}`;
   if (free < need) {
     return {
       ...base,

@@ -32,7 +32,10 @@ export function checkMaxSeqs(gpus: Gpu[], gpuUtil: number, maxSeqsText: string |
   const smallest = gpus.reduce((a, b) => (b.memoryMiB < a.memoryMiB ? b : a));
   const f = contextFit(smallest, gpuUtil);
   const fit = Math.floor(f.fullContextSequences);
-  const detail = `MAX_SEQS=${maxSeqs}, WORKERS=${workers} (at most ${atOnce} at once); ${smallest.name} holds KV for ${fit} full-length sequence(s) of ${MAX_MODEL_LEN} tokens (${(f.kvBudgetBytes / 1e9).toFixed(1)} GB ÷ ${(f.sequenceBytes / 1e9).toFixed(2)} GB, estimate at GPU_UTIL ${gpuUtil})`;
+  const detail =
+    `MAX_SEQS=${maxSeqs}, WORKERS=${workers} (at most ${atOnce} at once); ` +
+    `${smallest.name} holds KV for ${fit} full-length sequence(s) of ${MAX_MODEL_LEN} tokens ` +
+    `(${(f.kvBudgetBytes / 1e9).toFixed(1)} GB ÷ ${(f.sequenceBytes / 1e9).toFixed(2)} GB, estimate at GPU_UTIL ${gpuUtil})`;
   if (fit < atOnce) {
     return {
       ...base,

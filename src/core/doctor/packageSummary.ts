@@ -27,13 +27,16 @@ export async function checkPackage(packageDir: string): Promise<{ lines: DoctorL
   const benches = new Set(r.rows.map((x) => x.benchmark)).size;
   const lines: DoctorLine[] = [];
   const missingVideos = t.no_video + t.bad_meta;
-  const summary = `${benches} benchmark(s) × ${DEFAULT_CONDITIONS.length} conditions: todo ${t.todo}, NA ${t.NA}, reuse ${t.reuse}, done ${t.done}, no_video ${t.no_video}, bad_meta ${t.bad_meta}`;
+  const summary =
+    `${benches} benchmark(s) × ${DEFAULT_CONDITIONS.length} conditions: ` +
+    `todo ${t.todo}, NA ${t.NA}, reuse ${t.reuse}, done ${t.done}, no_video ${t.no_video}, bad_meta ${t.bad_meta}`;
   const problems = r.problems.length + (r.torn ? 1 : 0);
+  const firstProblem = r.problems[0] ? `${r.problems[0].file}:${r.problems[0].line}: ${r.problems[0].message}` : r.torn?.reason;
   lines.push({
     id: 'package',
     title: 'run package (dry run)',
     status: problems ? 'warn' : 'ok',
-    detail: `${summary}${problems ? `; ${problems} problem(s) in the package's files, first: ${r.problems[0] ? `${r.problems[0].file}:${r.problems[0].line}: ${r.problems[0].message}` : r.torn?.reason}` : ''}`,
+    detail: `${summary}${problems ? `; ${problems} problem(s) in the package's files, first: ${firstProblem}` : ''}`,
     action: problems
       ? '`fpsweep dry-run` lists them with file and line; bad lines are skipped and reported, the rest runs'
       : missingVideos
@@ -50,7 +53,8 @@ export async function checkPackage(packageDir: string): Promise<{ lines: DoctorL
     title: 'predicted context refusals',
     status: refusals ? 'warn' : 'ok',
     detail: refusals
-      ? `${refusals} request(s) would exceed 65,536 tokens as vLLM counts them (SPEC §2.5), e.g. ${worst.map((x) => `${x.benchmark} × ${x.condition}: ${x.context_refusals}`).join(', ')}`
+      ? `${refusals} request(s) would exceed 65,536 tokens as vLLM counts them (SPEC §2.5), ` +
+        `e.g. ${worst.map((x) => `${x.benchmark} × ${x.condition}: ${x.context_refusals}`).join(', ')}`
       : 'no request is predicted to exceed 65,536 tokens',
     action: refusals ? 'nothing to change: the protocol stays as it is; these are logged as `context` failures and reported' : null,
   });

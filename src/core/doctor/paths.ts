@@ -82,7 +82,9 @@ export async function checkPaths(packageDir: string): Promise<DoctorLine[]> {
   lines.push({
     ...base,
     status: 'ok',
-    detail: `${existing === path.resolve(store) ? 'exists' : 'will be made'} at ${target}, readable and writable${target !== path.resolve(store) ? ` (given as ${path.resolve(store)})` : ''}${note}`,
+    detail:
+      `${existing === path.resolve(store) ? 'exists' : 'will be made'} at ${target}, readable and writable` +
+      `${target !== path.resolve(store) ? ` (given as ${path.resolve(store)})` : ''}${note}`,
     action: null,
   });
   return lines;

@@ -42,7 +42,10 @@ export async function checkVllm(env: NodeJS.ProcessEnv): Promise<DoctorLine> {
     return {
       ...base,
       status: 'warn',
-      detail: `vLLM ${plain} (from ${how}) is not 0.11.x: the engine follows vLLM 0.11's rules (media paths, context checks, error wording, /health), and the seed pins ${EXPECTED_VLLM}`,
+      detail:
+        `vLLM ${plain} (from ${how}) is not 0.11.x: ` +
+        `the engine follows vLLM 0.11's rules (media paths, context checks, error wording, /health), ` +
+        `and the seed pins ${EXPECTED_VLLM}`,
       action: `pip install vllm==${EXPECTED_VLLM} (another version can refuse the frames, count tokens or word errors differently, and mislead the run)`,
     };
   }

@@ -58,7 +58,9 @@ async function readScope(layout: PackageLayout, problems: LineProblem[]): Promis
     problems.push({
       file: layout.scopeSummary,
       line: 1,
-      message: `${describeZodError(parsed.error)}; expected {"benchmarks": [...], "existing_by_condition": {...}}; the benchmark list is taken from items/samples/ instead`,
+      message:
+        `${describeZodError(parsed.error)}; ` +
+        `expected {"benchmarks": [...], "existing_by_condition": {...}}; the benchmark list is taken from items/samples/ instead`,
     });
     return null;
   }

@@ -43,7 +43,9 @@ export async function makeReturns(opts: ReturnOptions): Promise<ReturnOutcome> {
   const env = opts.env ?? process.env;
   const say = opts.onMessage ?? (() => undefined);
   const tarball = await makeReturnsTarball(opts.packageDir, { hostname: opts.hostname, date: opts.date, onProgress: opts.onProgress });
-  const made = `${tarball.names.tarball} (${formatBytes(tarball.bytes)}, ${tarball.files} files, sha256 ${tarball.sha256.slice(0, 12)}…) and ${path.basename(tarball.sha256Path)}`;
+  const made =
+    `${tarball.names.tarball} (${formatBytes(tarball.bytes)}, ${tarball.files} files, ` +
+    `sha256 ${tarball.sha256.slice(0, 12)}…) and ${path.basename(tarball.sha256Path)}`;
   say(`wrote ${made} in ${path.dirname(tarball.tarballPath)}`);
   if (!opts.upload) {
     return {
@@ -55,12 +57,17 @@ export async function makeReturns(opts: ReturnOptions): Promise<ReturnOutcome> {
   }
   const token = await resolveToken(opts.token, env);
   if (!token) {
-    const message = `no Hugging Face token (set HF_TOKEN, run \`huggingface-cli login\` to write ${tokenFilePath(env)}, or store one in the extension): nothing uploaded`;
+    const message =
+      `no Hugging Face token (set HF_TOKEN, run \`huggingface-cli login\` to write ${tokenFilePath(env)}, ` +
+      `or store one in the extension): nothing uploaded`;
     return {
       tarball,
       upload: { status: 'no_token', message },
       exitCode: 0,
-      summary: `uploaded 0 of 2 files: ${message}; ${tarball.names.tarball} (${tarball.bytes} bytes) and ${path.basename(tarball.sha256Path)} are ready in ${path.dirname(tarball.tarballPath)} for any file transfer`,
+      summary:
+        `uploaded 0 of 2 files: ${message}; ` +
+        `${tarball.names.tarball} (${tarball.bytes} bytes) and ${path.basename(tarball.sha256Path)} ` +
+        `are ready in ${path.dirname(tarball.tarballPath)} for any file transfer`,
     };
   }
   say(`token from ${token.source}`);
@@ -82,7 +89,9 @@ export async function makeReturns(opts: ReturnOptions): Promise<ReturnOutcome> {
       tarball,
       upload: { status: 'uploaded', result },
       exitCode: 0,
-      summary: `uploaded 2 of 2 files (${result.bytes} bytes) to datasets/${repo} under returns/ in ${result.seconds.toFixed(1)} s with ${result.retries} retr${result.retries === 1 ? 'y' : 'ies'}; commit ${result.commitOid ?? '?'}`,
+      summary:
+        `uploaded 2 of 2 files (${result.bytes} bytes) to datasets/${repo} under returns/ in ${result.seconds.toFixed(1)} s ` +
+        `with ${result.retries} retr${result.retries === 1 ? 'y' : 'ies'}; commit ${result.commitOid ?? '?'}`,
     };
   } catch (err) {
     const error = err instanceof UploadError ? err : new UploadError((err as Error).message, 'failed');
@@ -90,7 +99,9 @@ export async function makeReturns(opts: ReturnOptions): Promise<ReturnOutcome> {
       tarball,
       upload: { status: 'failed', error },
       exitCode: 1,
-      summary: `uploaded 0 of 2 files: ${error.message}; ${tarball.names.tarball} and ${path.basename(tarball.sha256Path)} are ready in ${path.dirname(tarball.tarballPath)} for any file transfer`,
+      summary:
+        `uploaded 0 of 2 files: ${error.message}; ` +
+        `${tarball.names.tarball} and ${path.basename(tarball.sha256Path)} are ready in ${path.dirname(tarball.tarballPath)} for any file transfer`,
     };
   }
 }

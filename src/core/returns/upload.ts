@@ -84,7 +84,8 @@ function classify(err: unknown, token: string, who: Identity | null, repo: strin
     const detail = redact(err.message, token);
     if (err.statusCode === 401) {
       return new UploadError(
-        `the hub refused the token (401): it is invalid, revoked or expired. Make a new token with write access at https://huggingface.co/settings/tokens. (${detail})`,
+        `the hub refused the token (401): it is invalid, revoked or expired. ` +
+          `Make a new token with write access at https://huggingface.co/settings/tokens. (${detail})`,
         'token_invalid',
         401,
       );

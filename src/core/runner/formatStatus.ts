@@ -14,7 +14,8 @@ export function statusLine(s: WorkerStatus): string {
   const pct = t.total > 0 ? ((100 * t.done) / t.total).toFixed(1) : '0.0';
   const before = t.failedBefore ? ` (${t.failedBefore} failed before)` : '';
   return (
-    `${s.state}${s.shard ? ` (shard ${s.shard})` : ''}: ${t.done}/${t.total} rows (${pct}%), ${t.todo} to do${before}, ${t.inFlight} in flight, ${t.failed} failed, ` +
+    `${s.state}${s.shard ? ` (shard ${s.shard})` : ''}: ${t.done}/${t.total} rows (${pct}%), ` +
+    `${t.todo} to do${before}, ${t.inFlight} in flight, ${t.failed} failed, ` +
     `+${t.addedThisRun} this run, ${s.throughput.requestsPerMin.toFixed(1)} req/min, ETA ${dur(s.etaSeconds)}`
   );
 }
@@ -37,11 +38,14 @@ export function formatStatus(s: WorkerStatus, alive: boolean): string {
     const w = Math.max(9, ...open.map((c) => c.benchmark.length));
     const cw = Math.max(9, ...open.map((c) => c.condition.length));
     lines.push(
-      `  ${'benchmark'.padEnd(w)}  ${'condition'.padEnd(cw)}  ${'done'.padStart(5)}/${'total'.padEnd(5)} ${'todo'.padStart(5)} ${'NA'.padStart(4)} ${'reuse'.padStart(5)} ${'failed'.padStart(6)} ${'no_video'.padStart(8)}`,
+      `  ${'benchmark'.padEnd(w)}  ${'condition'.padEnd(cw)}  ${'done'.padStart(5)}/${'total'.padEnd(5)} ` +
+        `${'todo'.padStart(5)} ${'NA'.padStart(4)} ${'reuse'.padStart(5)} ${'failed'.padStart(6)} ${'no_video'.padStart(8)}`,
     );
     for (const c of open) {
       lines.push(
-        `  ${c.benchmark.padEnd(w)}  ${c.condition.padEnd(cw)}  ${String(c.done).padStart(5)}/${String(c.total).padEnd(5)} ${String(c.todo).padStart(5)} ${String(c.na).padStart(4)} ${String(c.reuse).padStart(5)} ${String(c.failed).padStart(6)} ${String(c.noVideo).padStart(8)}`,
+        `  ${c.benchmark.padEnd(w)}  ${c.condition.padEnd(cw)}  ${String(c.done).padStart(5)}/${String(c.total).padEnd(5)} ` +
+          `${String(c.todo).padStart(5)} ${String(c.na).padStart(4)} ${String(c.reuse).padStart(5)} ` +
+          `${String(c.failed).padStart(6)} ${String(c.noVideo).padStart(8)}`,
       );
     }
   }

@@ -23,7 +23,8 @@ export class LockHeldError extends InputError {
     file: string,
   ) {
     super(
-      `another fpsweep worker is running on this package: pid ${holder.pid} on ${holder.hostname}, started ${holder.startedAt} (lock ${file}); use \`fpsweep status\` or \`fpsweep stop\``,
+      `another fpsweep worker is running on this package: pid ${holder.pid} on ${holder.hostname}, started ${holder.startedAt} (lock ${file}); ` +
+        `use \`fpsweep status\` or \`fpsweep stop\``,
     );
     this.name = 'LockHeldError';
   }

@@ -339,7 +339,10 @@ class LaunchedServer extends BaseServer {
 
   private contextMessage(tail: string): string {
     const line = tail.split('\n').find((l) => isKvCacheRefusal(l)) ?? '';
-    return `${this.id}: vLLM cannot serve the protocol's context of ${this.opts.contextTokens} tokens on this GPU:\n  ${line.trim()}\n${this.opts.contextAdvice} Full log: ${this.log}`;
+    return (
+      `${this.id}: vLLM cannot serve the protocol's context of ${this.opts.contextTokens} tokens on this GPU:\n  ${line.trim()}\n` +
+      `${this.opts.contextAdvice} Full log: ${this.log}`
+    );
   }
 
   private async kill(): Promise<void> {

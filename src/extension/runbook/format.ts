@@ -37,7 +37,8 @@ export function defaultRunbook(): Runbook {
     fpsweepRunbook: 1,
     cells: [
       md(
-        '# Frames × Pixels runbook\nRun each step in order; each cell runs one `fpsweep` verb on this package and shows its output. Interrupting a cell stops its step.',
+        '# Frames × Pixels runbook\nRun each step in order; ' +
+          'each cell runs one `fpsweep` verb on this package and shows its output. Interrupting a cell stops its step.',
       ),
       md('## 1. Prepare data\nVerify the video shards against `videos_manifest.json`, extract them, count the videos.'),
       step('fpsweep prepare'),
@@ -46,7 +47,8 @@ export function defaultRunbook(): Runbook {
       md('## 3. Dry run\nPer benchmark × condition: todo, NA, reuse, done, no video.'),
       step('fpsweep dry-run'),
       md(
-        '## 4. Pilot\nMVBench, LVBench, TimeScope under every condition, in the background worker (it survives a closed window). Interrupting this cell stops the worker.',
+        '## 4. Pilot\nMVBench, LVBench, TimeScope under every condition, in the background worker (it survives a closed window). ' +
+          'Interrupting this cell stops the worker.',
       ),
       step('fpsweep run --pilot --detach'),
       md('## 5. Pilot timing report\nPer condition: infer, infer_s/item, decode_s/item, prompt_tok/item, and the full run extrapolated.'),
@@ -68,14 +70,16 @@ export function avtimeCells(): Runbook['cells'] {
   const step = (value: string) => ({ kind: 'step' as const, value });
   return [
     md(
-      '# AVTime-Bench\nThe second run type: target inference → LongVALE merge → judge → six scores. Steps run on the bench root of `fpsweep.avtime.benchRoot`; runs go to `fpsweep.avtime.outputRoot`/<RUN_ID>.',
+      '# AVTime-Bench\nThe second run type: target inference → LongVALE merge → judge → six scores. ' +
+        'Steps run on the bench root of `fpsweep.avtime.benchRoot`; runs go to `fpsweep.avtime.outputRoot`/<RUN_ID>.',
     ),
     md('## A1. Sample bench root (a trial only)\nA small complete bench root made with ffmpeg (videos with audio). Skip it when the real bench root is there.'),
     step('fpsweep avtime sample --out data/AVTime-Bench'),
     md('## A2. Target inputs\n`target_inputs.jsonl` and its report, built once; bad input stops here (file:line, nothing written).'),
     step('fpsweep avtime inputs'),
     md(
-      '## A3. Run\nEvery stage in the background worker, into a new output root (a fresh run id, unless you add `--run-id ID`). The cell follows the run; interrupting it leaves the worker running.',
+      '## A3. Run\nEvery stage in the background worker, into a new output root (a fresh run id, unless you add `--run-id ID`). ' +
+        'The cell follows the run; interrupting it leaves the worker running.',
     ),
     step('fpsweep avtime run --detach'),
     md('## A4. Status\nStages, shards and judge passes of the latest run (or `--run-id ID`), from its status file or its artifacts.'),

@@ -62,7 +62,9 @@ async function main(argv: string[]): Promise<number> {
   logLine(
     'INFO',
     'utils.py:233',
-    `non-default args: {'model_tag': '${args.model}', 'host': '${args.host}', 'port': ${args.port}, 'max_model_len': ${args.maxModelLen}, 'limit_mm_per_prompt': {'image': ${args.limitImages}}, 'max_num_seqs': ${args.maxNumSeqs}, 'gpu_memory_utilization': ${args.gpuMemoryUtilization}${args.revision ? `, 'revision': '${args.revision}'` : ''}}`,
+    `non-default args: {'model_tag': '${args.model}', 'host': '${args.host}', 'port': ${args.port}, ` +
+      `'max_model_len': ${args.maxModelLen}, 'limit_mm_per_prompt': {'image': ${args.limitImages}}, ` +
+      `'max_num_seqs': ${args.maxNumSeqs}, 'gpu_memory_utilization': ${args.gpuMemoryUtilization}${args.revision ? `, 'revision': '${args.revision}'` : ''}}`,
     process.stdout,
   );
   if (refusesContext(args, env)) {

@@ -68,7 +68,9 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
           'EngineCore encountered a fatal error.',
           'Traceback (most recent call last):',
           '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 701, in run_engine_core',
-          'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.95 GiB. GPU 0 has a total capacity of 178.35 GiB of which 1.21 GiB is free. Of the allocated memory 160.02 GiB is allocated by PyTorch.',
+          'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.95 GiB. ' +
+            'GPU 0 has a total capacity of 178.35 GiB of which 1.21 GiB is free. ' +
+            'Of the allocated memory 160.02 GiB is allocated by PyTorch.',
           'AsyncLLM output_handler failed.',
           'vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.',
         ]
@@ -294,7 +296,10 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
     logLine(
       'INFO',
       'loggers.py:127',
-      `Engine 000: Avg prompt throughput: ${(dp / 10).toFixed(1)} tokens/s, Avg generation throughput: ${(dg / 10).toFixed(1)} tokens/s, Running: ${engine.running} reqs, Waiting: ${engine.waiting} reqs, GPU KV cache usage: ${((100 * cache.sizeTokens) / Math.max(1, env.faults.cacheTokens)).toFixed(1)}%, Prefix cache hit rate: ${dq ? ((100 * dh) / dq).toFixed(1) : '0.0'}%`,
+      `Engine 000: Avg prompt throughput: ${(dp / 10).toFixed(1)} tokens/s, ` +
+        `Avg generation throughput: ${(dg / 10).toFixed(1)} tokens/s, Running: ${engine.running} reqs, Waiting: ${engine.waiting} reqs, ` +
+        `GPU KV cache usage: ${((100 * cache.sizeTokens) / Math.max(1, env.faults.cacheTokens)).toFixed(1)}%, ` +
+        `Prefix cache hit rate: ${dq ? ((100 * dh) / dq).toFixed(1) : '0.0'}%`,
       process.stdout,
     );
   }, 10_000);

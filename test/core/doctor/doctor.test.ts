@@ -267,7 +267,8 @@ describe('doctor: what would break or mislead a real run', function () {
     assert.match(
       l.frame_store_path.detail,
       new RegExp(
-        `^will be made at ${esc(path.join(realPath, '.fpsweep', 'frames'))}, readable and writable \\(given as ${esc(path.join(link, '.fpsweep', 'frames'))}\\)`,
+        `^will be made at ${esc(path.join(realPath, '.fpsweep', 'frames'))}, readable and writable ` +
+          `\\(given as ${esc(path.join(link, '.fpsweep', 'frames'))}\\)`,
       ),
     );
     // The real path given directly: no symlink line.

@@ -10,8 +10,10 @@ const T = (s: number) => new Date(Date.parse(RUN_START) + s * 1000).toISOString(
 export const LAST_WRITE_S = 5400;
 
 export const LAUNCH_LINES = [
-  'CUDA_VISIBLE_DEVICES=0 VLLM_API_KEY=<redacted> vllm serve Qwen/Qwen3-VL-8B-Instruct --revision 0c351dd01ed87e9c1b53cbc748cba10e6187ff3b --max-model-len 65536 --limit-mm-per-prompt \'{"image": 1024}\' --max-num-seqs 32 --gpu-memory-utilization 0.85 --port 8011',
-  'CUDA_VISIBLE_DEVICES=1 VLLM_API_KEY=<redacted> vllm serve Qwen/Qwen3-VL-8B-Instruct --revision 0c351dd01ed87e9c1b53cbc748cba10e6187ff3b --max-model-len 65536 --limit-mm-per-prompt \'{"image": 1024}\' --max-num-seqs 32 --gpu-memory-utilization 0.85 --port 8012',
+  'CUDA_VISIBLE_DEVICES=0 VLLM_API_KEY=<redacted> vllm serve Qwen/Qwen3-VL-8B-Instruct --revision 0c351dd01ed87e9c1b53cbc748cba10e6187ff3b ' +
+    '--max-model-len 65536 --limit-mm-per-prompt \'{"image": 1024}\' --max-num-seqs 32 --gpu-memory-utilization 0.85 --port 8011',
+  'CUDA_VISIBLE_DEVICES=1 VLLM_API_KEY=<redacted> vllm serve Qwen/Qwen3-VL-8B-Instruct --revision 0c351dd01ed87e9c1b53cbc748cba10e6187ff3b ' +
+    '--max-model-len 65536 --limit-mm-per-prompt \'{"image": 1024}\' --max-num-seqs 32 --gpu-memory-utilization 0.85 --port 8012',
 ];
 
 /** p1_timing lines: sums chosen so that Python's half-even rounding matters (0.125 → 0.12). */
@@ -221,7 +223,9 @@ export async function makeReportPackage(opts: ReportFixtureOptions = {}): Promis
   await w('data/logs/failures.jsonl', jsonl(failures));
   await w(
     'logs/vllm_gpu0.log',
-    'INFO 12-01 10:00:00 api_server.py: Started server process\nINFO loading weights\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 179.00 GiB\nINFO 12-01 10:30:00 api_server.py: Started server process\n',
+    'INFO 12-01 10:00:00 api_server.py: Started server process\nINFO loading weights\n' +
+      'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 179.00 GiB\n' +
+      'INFO 12-01 10:30:00 api_server.py: Started server process\n',
   );
   await w('logs/vllm_gpu1.log', 'INFO 12-01 10:00:00 api_server.py: Started server process\n');
   await w(

@@ -222,7 +222,8 @@ export function identityFacts(cfg: Record<string, unknown> | null): AvtimeFact[]
     if (t)
       add(
         `${role} topology`,
-        `GPU groups ${str(get(t, 'gpu_groups'))}, TP ${str(get(t, 'tensor_parallel_size'))}${get(t, 'shards') !== undefined ? `, ${str(get(t, 'shards'))} shard(s)` : ''}`,
+        `GPU groups ${str(get(t, 'gpu_groups'))}, TP ${str(get(t, 'tensor_parallel_size'))}` +
+          `${get(t, 'shards') !== undefined ? `, ${str(get(t, 'shards'))} shard(s)` : ''}`,
       );
   }
   const nd = get(cfg, 'non_default_options');

@@ -113,7 +113,8 @@ describe('avtime/difflib sequenceMatcherRatio', () => {
     assert.ok(long >= 4000 && pairs.length - long >= 4000, `long ${long} of ${pairs.length}`);
     if (process.env.AVTIME_DIFFLIB_STATS)
       console.log(
-        `      pairs ${pairs.length}: |b|≥200 ${long}, shorter ${pairs.length - long}, mismatches ${mismatches.length}; python ${t1 - t0} ms, ours ${t2 - t1} ms`,
+        `      pairs ${pairs.length}: |b|≥200 ${long}, shorter ${pairs.length - long}, ` +
+          `mismatches ${mismatches.length}; python ${t1 - t0} ms, ours ${t2 - t1} ms`,
       );
   });
 });

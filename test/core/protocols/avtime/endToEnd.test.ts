@@ -202,7 +202,11 @@ describe('AVTime end to end: avtime sample → avtime run on the stand-in vLLM t
     assert.equal(res.exitCode, 1, res.line);
     assert.match(
       res.line,
-      /^judge FAILED: (\d+) requests, 0 reused; pass 1 \(512 tokens\) 0\/\1 valid, \1 failed; pass 2 \(4096 tokens\) 0\/\1 valid, \1 failed; \1 left .*; no scores written$/,
+      new RegExp(
+        String.raw`^judge FAILED: (\d+) requests, 0 reused; ` +
+          String.raw`pass 1 \(512 tokens\) 0\/\1 valid, \1 failed; pass 2 \(4096 tokens\) 0\/\1 valid, \1 failed; ` +
+          String.raw`\1 left .*; no scores written$`,
+      ),
     );
     const layout = new AvtimeRunLayout(out, 'bad-judge');
     assert.equal(fs.existsSync(layout.evalDir), false, 'no eval/<RUN_ID>/');

@@ -6,7 +6,8 @@ export const SAMPLE_TARGET_PROMPT =
   [
     'Watch the video and listen to its audio carefully.',
     'Identify every distinct audio-visual event in the video, in the order in which they occur, and describe each one with a short caption.',
-    'Give the time span of each event as percentages of the total video length: XX is the percentage at which the event starts and YY the percentage at which it ends, each written with two digits from 00 to 99.',
+    'Give the time span of each event as percentages of the total video length: ' +
+      'XX is the percentage at which the event starts and YY the percentage at which it ends, each written with two digits from 00 to 99.',
     'Output one event per line, exactly in the format:',
     'From XX to YY, caption',
     'Do not output anything else.',

@@ -280,6 +280,8 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
   return {
     ok,
     counted,
-    line: `judge ${ok ? 'done' : 'FAILED'}: ${planned.length} requests, ${reused} reused; ${passText}${ok ? '' : `; ${left.length} left without a valid response (see ${L.semanticFailures})`}`,
+    line:
+      `judge ${ok ? 'done' : 'FAILED'}: ${planned.length} requests, ${reused} reused; ${passText}` +
+      `${ok ? '' : `; ${left.length} left without a valid response (see ${L.semanticFailures})`}`,
   };
 }

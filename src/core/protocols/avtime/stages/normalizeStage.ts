@@ -67,6 +67,8 @@ export async function runNormalize(o: {
   const c = report.counts;
   return {
     outcomes,
-    line: `normalized ${c.inputs} answers: ${c.predictions} predictions (${c.events} events, ${c.merged_away} merged away), ${c.failures} prediction failures, ${c.warnings} warnings`,
+    line:
+      `normalized ${c.inputs} answers: ${c.predictions} predictions (${c.events} events, ${c.merged_away} merged away), ` +
+      `${c.failures} prediction failures, ${c.warnings} warnings`,
   };
 }

@@ -186,7 +186,9 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
     const c = built.report.counts;
     return {
       exitCode: 0,
-      line: `target inputs built: ${c.target_inputs} rows from ${c.test_rows} test rows and ${c.inventory_rows} inventory rows, ${c.assistant_messages_removed} assistant messages removed → ${targetInputsPath}`,
+      line:
+        `target inputs built: ${c.target_inputs} rows from ${c.test_rows} test rows and ${c.inventory_rows} inventory rows, ` +
+        `${c.assistant_messages_removed} assistant messages removed → ${targetInputsPath}`,
       outputRoot: null,
       runId: null,
     };
@@ -209,7 +211,8 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
     const runThere = rootEntries?.some((e) => e !== '.fpsweep') || (await exists(layout.runStart));
     if (runThere) {
       throw new InputError(
-        `output root ${outputRoot} already exists and is not empty: a run's artifacts are immutable. Choose a new --run-id or --output-root (or continue that run with --resume)`,
+        `output root ${outputRoot} already exists and is not empty: a run's artifacts are immutable. ` +
+          'Choose a new --run-id or --output-root (or continue that run with --resume)',
       );
     }
   } else {
@@ -269,7 +272,8 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
   const groups = opts.targetEndpoints?.length ? opts.targetEndpoints.length : opts.targetGpus.length;
   if (startShards !== null && groups !== startShards) {
     throw new UsageError(
-      `this run has ${startShards} target shard(s); the resume's ${opts.targetEndpoints?.length ? '--target-endpoints' : '--target-gpus'} gives ${groups}: a resume keeps the run's shard count (rows are assigned by it)`,
+      `this run has ${startShards} target shard(s); the resume's ${opts.targetEndpoints?.length ? '--target-endpoints' : '--target-gpus'} gives ${groups}: ` +
+        "a resume keeps the run's shard count (rows are assigned by it)",
     );
   }
   const stages = stagesOf(verb);
@@ -464,7 +468,10 @@ async function inferRefusal(layout: AvtimeRunLayout, shards: TargetInput[][], ca
   const started = await Promise.all(shards.map((_, k) => exists(layout.rawPredictions(k))));
   if (!started.some(Boolean)) return null;
   if (canonical) {
-    return `target inference of this canonical run is incomplete (${done}): canonical shards never resume — start a new run (new --run-id), or start runs with --keep-going to allow --resume`;
+    return (
+      `target inference of this canonical run is incomplete (${done}): canonical shards never resume — ` +
+      'start a new run (new --run-id), or start runs with --keep-going to allow --resume'
+    );
   }
   // A non-canonical run's shards resume; that this is a resume at all is the non-empty-root rule's to decide.
   return null;

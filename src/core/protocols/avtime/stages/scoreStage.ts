@@ -34,5 +34,9 @@ export async function writeScores(layout: AvtimeRunLayout, traces: readonly Quer
 
 export function scoreLine(s: Summary): string {
   const f = (x: number) => x.toFixed(4);
-  return `scores: T2E-A ${f(s['T2E-A'])} T2E-V ${f(s['T2E-V'])} E2T-A ${f(s['E2T-A'])} E2T-V ${f(s['E2T-V'])} E2E-A ${f(s['E2E-A'])} E2E-V ${f(s['E2E-V'])} over ${s.counts.total_queries} queries (${s.counts.judged} judged, ${s.prediction_failures} prediction failures)`;
+  return (
+    `scores: T2E-A ${f(s['T2E-A'])} T2E-V ${f(s['T2E-V'])} E2T-A ${f(s['E2T-A'])} E2T-V ${f(s['E2T-V'])} ` +
+    `E2E-A ${f(s['E2E-A'])} E2E-V ${f(s['E2E-V'])} over ${s.counts.total_queries} queries ` +
+    `(${s.counts.judged} judged, ${s.prediction_failures} prediction failures)`
+  );
 }

@@ -76,7 +76,8 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
   if (launched) {
     if (!o.model)
       throw new UsageError(
-        `${o.role === 'target' ? 'TARGET_MODEL (--target-model)' : 'JUDGE_MODEL (--judge-model)'} is required unless --${o.role}-endpoint${o.role === 'target' ? 's' : ''} is given`,
+        `${o.role === 'target' ? 'TARGET_MODEL (--target-model)' : 'JUDGE_MODEL (--judge-model)'} ` +
+          `is required unless --${o.role}-endpoint${o.role === 'target' ? 's' : ''} is given`,
       );
     for (const g of o.groups) {
       if (g.length !== o.tp)

@@ -159,14 +159,17 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
   const hashBytes = toHash.reduce((a, t) => a + t.size, 0);
   if (toHash.length) {
     say(
-      `verifying ${toHash.length} shard(s), ${formatBytes(hashBytes)}${outcomes.size ? ` (${[...outcomes.values()].filter((o) => o.status === 'cached').length} already verified)` : ''}`,
+      `verifying ${toHash.length} shard(s), ${formatBytes(hashBytes)}` +
+        `${outcomes.size ? ` (${[...outcomes.values()].filter((o) => o.status === 'cached').length} already verified)` : ''}`,
     );
     const meter = new ProgressMeter(`sha256 ${toHash.length} shard(s)`, hashBytes, opts.onProgress);
     await mapBounded(toHash, opts.concurrency ?? Math.min(4, os.availableParallelism()), async (t) => {
       const scan = await hashAndScanShard(layout.shardFile(t.file), (n) => meter.add(n));
       const base = { file: t.file, extracted: 'no' as const, deleted: false, bytes: t.size };
       if (scan.sha256 !== t.sha256) {
-        const message = `${t.file}: sha256 mismatch (got ${scan.sha256}, manifest ${t.sha256}): the shard is damaged or tampered with; download it again. Not extracted.`;
+        const message =
+          `${t.file}: sha256 mismatch (got ${scan.sha256}, manifest ${t.sha256}): ` +
+          `the shard is damaged or tampered with; download it again. Not extracted.`;
         errors.push(message);
         outcomes.set(t.file, { ...base, status: 'sha_mismatch', message });
         return;
@@ -176,7 +179,9 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
           .slice(0, 5)
           .map((p) => `'${p.entry}' (${p.reason})`)
           .join(', ');
-        const message = `${t.file}: refused entr${scan.problems.length === 1 ? 'y' : 'ies'} ${listed}${scan.problems.length > 5 ? ` and ${scan.problems.length - 5} more` : ''}; nothing of this shard is extracted`;
+        const message =
+          `${t.file}: refused entr${scan.problems.length === 1 ? 'y' : 'ies'} ${listed}` +
+          `${scan.problems.length > 5 ? ` and ${scan.problems.length - 5} more` : ''}; nothing of this shard is extracted`;
         errors.push(message);
         outcomes.set(t.file, { ...base, status: 'refused', message });
         return;
@@ -210,7 +215,8 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
     if (freeBytes < neededBytes) {
       diskOk = false;
       errors.push(
-        `not enough free disk under ${layout.storeDir}: extraction needs ${formatBytes(neededBytes)}, ${formatBytes(freeBytes)} free. Free some space (or move the package) and run prepare again; nothing was extracted.`,
+        `not enough free disk under ${layout.storeDir}: extraction needs ${formatBytes(neededBytes)}, ${formatBytes(freeBytes)} free. ` +
+          `Free some space (or move the package) and run prepare again; nothing was extracted.`,
       );
     }
   }
@@ -267,7 +273,8 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
     }
     if (count.incomplete.length)
       warnings.push(
-        `${count.incomplete.length} folder(s) without video.mp4 or meta.json: ${count.incomplete.slice(0, 5).join(', ')}${count.incomplete.length > 5 ? ', …' : ''}`,
+        `${count.incomplete.length} folder(s) without video.mp4 or meta.json: ` +
+          `${count.incomplete.slice(0, 5).join(', ')}${count.incomplete.length > 5 ? ', …' : ''}`,
       );
   }
   return {

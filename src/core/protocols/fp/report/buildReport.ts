@@ -159,14 +159,16 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
     wallTime: {
       seconds: wallSeconds,
       method: runs.length
-        ? 'per fpsweep run: from started_at in logs/run_identity.jsonl to the last raw record or failure written before the next run started; summed over runs (time between runs is not counted)'
+        ? 'per fpsweep run: from started_at in logs/run_identity.jsonl to the last raw record or failure written before the next run started; ' +
+          'summed over runs (time between runs is not counted)'
         : 'unknown: logs/run_identity.jsonl is missing, so runs cannot be told apart',
       runs: runSpans,
     },
     rowsAdded: {
       method:
         windowStart !== null
-          ? 'CSV rows whose ts is at or after the first fpsweep run on this package (logs/run_identity.jsonl), by condition and status; rawRecords counts the raw records in the same window (each row is appended only after its raw record, so the two must match)'
+          ? 'CSV rows whose ts is at or after the first fpsweep run on this package (logs/run_identity.jsonl), by condition and status; ' +
+            'rawRecords counts the raw records in the same window (each row is appended only after its raw record, so the two must match)'
           : "unknown: logs/run_identity.jsonl is missing, so the rows this package added cannot be told from the origin's",
       windowStart: windowStart !== null ? new Date(windowStart).toISOString() : null,
       rows: rowsAddedRows,

@@ -14,7 +14,9 @@ export interface TodoRow {
 }
 
 export const EXTRAPOLATION_METHOD =
-  "per condition: todo (dry run over every benchmark) × pilot infer_s per answered item; summed, divided by the number of servers (serial = one request at a time per server, an upper bound); then divided by the pilot's concurrency, Σ infer_s / (wall time × servers), the requests a server had in flight on average";
+  'per condition: todo (dry run over every benchmark) × pilot infer_s per answered item; ' +
+  'summed, divided by the number of servers (serial = one request at a time per server, an upper bound); ' +
+  "then divided by the pilot's concurrency, Σ infer_s / (wall time × servers), the requests a server had in flight on average";
 
 export function extrapolate(
   timing: readonly TimingRow[],

@@ -72,7 +72,8 @@ export function reportMarkdown(r: Report): string {
   if (!r.timing.present) out.push('No `data/logs/p1_timing.jsonl` yet.', '');
   else {
     out.push(
-      `From ${r.timing.lines} line(s) of \`data/logs/p1_timing.jsonl\` (benchmarks: ${r.timing.benchmarks.join(', ') || 'none'}), aggregated exactly as the seed's script:`,
+      `From ${r.timing.lines} line(s) of \`data/logs/p1_timing.jsonl\` ` +
+        `(benchmarks: ${r.timing.benchmarks.join(', ') || 'none'}), aggregated exactly as the seed's script:`,
       '',
       '```',
     );
@@ -203,7 +204,8 @@ function tokenPredictionMarkdown(t: Report['tokenPrediction']): string[] {
   if (!t.count) out.push('No answered record carries both numbers yet.', '');
   else {
     out.push(
-      `**${t.count}** answered record(s): mean error ${signed(t.mean, 1)} tokens (min ${signed(t.min, 0)}, max ${signed(t.max, 0)}), mean relative ${pct(t.meanRelative)}, largest |relative| ${pct(t.maxAbsRelative)}.`,
+      `**${t.count}** answered record(s): mean error ${signed(t.mean, 1)} tokens (min ${signed(t.min, 0)}, max ${signed(t.max, 0)}), ` +
+        `mean relative ${pct(t.meanRelative)}, largest |relative| ${pct(t.maxAbsRelative)}.`,
       '',
     );
     out.push(

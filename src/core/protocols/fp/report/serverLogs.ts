@@ -6,8 +6,23 @@ import * as readline from 'node:readline';
 import type { LogLine } from './schema';
 
 /** OOM and engine-death signatures of vLLM / PyTorch / the kernel. */
-export const SERVER_TROUBLE =
-  /out of memory|OutOfMemoryError|\bOOM\b|CUDA error|EngineDeadError|EngineCore .*(died|failed)|Engine core .*(died|failed)|RuntimeError|Killed|Segmentation fault|core dumped|NCCL error/i;
+export const SERVER_TROUBLE = new RegExp(
+  [
+    'out of memory',
+    'OutOfMemoryError',
+    '\\bOOM\\b',
+    'CUDA error',
+    'EngineDeadError',
+    'EngineCore .*(died|failed)',
+    'Engine core .*(died|failed)',
+    'RuntimeError',
+    'Killed',
+    'Segmentation fault',
+    'core dumped',
+    'NCCL error',
+  ].join('|'),
+  'i',
+);
 
 export async function vllmLogFiles(logsDir: string): Promise<string[]> {
   let names: string[];

@@ -9,7 +9,10 @@ import { pyFixedWidth } from './pyFormat';
 
 export function seedTimingLine(k: string, n: number, s: number, d: number, tok: number): string {
   const m = Math.max(n, 1);
-  return `${k.padEnd(16)} infer=${String(n).padStart(5)}  infer_s/item=${pyFixedWidth(s / m, 6, 2)}  decode_s/item=${pyFixedWidth(d / m, 6, 2)}  prompt_tok/item=${pyFixedWidth(tok / m, 8, 0)}`;
+  return (
+    `${k.padEnd(16)} infer=${String(n).padStart(5)}  infer_s/item=${pyFixedWidth(s / m, 6, 2)}  ` +
+    `decode_s/item=${pyFixedWidth(d / m, 6, 2)}  prompt_tok/item=${pyFixedWidth(tok / m, 8, 0)}`
+  );
 }
 
 /** Python's sorted() on str keys: by code point. */

@@ -76,7 +76,9 @@ export class TokenPredictionAcc {
   result(): TokenPrediction {
     return {
       method:
-        "over answered raw records: usage.prompt_tokens (the server's count) − meta.predicted_prompt_tokens (the engine's: images exact to the processor, text estimated at 4 bytes a token plus 8 template tokens); relative = that difference / predicted",
+        "over answered raw records: usage.prompt_tokens (the server's count) − meta.predicted_prompt_tokens " +
+        "(the engine's: images exact to the processor, text estimated at 4 bytes a token plus 8 template tokens); " +
+        'relative = that difference / predicted',
       ...this.all.result(),
       withoutPrediction: this.without,
       byCondition: [...this.byCondition.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([condition, s]) => ({ condition, ...s.result() })),

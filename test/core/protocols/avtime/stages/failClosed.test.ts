@@ -101,7 +101,10 @@ describe('avtime: fail-closed rules (exit 2, the message, nothing written)', fun
     await refused('run', root, out, eps, /prompts\/judge_t2e_scalar\.txt: /);
   });
 
-  it('§8 continuing: --resume without a run id or root; a stage before the one it needs; target inputs gone; a new run into its root; a resume on another bench, with another shard count or with changed bench files', async () => {
+  const continuingRules =
+    '§8 continuing: --resume without a run id or root; a stage before the one it needs; target inputs gone; a new run into its root; ' +
+    'a resume on another bench, with another shard count or with changed bench files';
+  it(continuingRules, async () => {
     const { root } = makeBench();
     const out = path.join(tmpDir('fc'), 'r1');
     const eps = await endpoints();
