@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import type { PackageLayout } from '../package/layout';
 import { FramePipeline, jpegFileUrls, type FrameRequest } from '../protocols/fp/frames';
 import { realFrameStoreDir } from '../protocols/fp/frames/realStore';
+import { fpLaunchOptions } from '../protocols/fp/sweep/fpServing';
 import { launchServers, useEndpoints, type Fleet, type ServerStateEvent } from '../serving/launcher';
 import type { FrameRef } from '../serving/chatRequest';
 import type { Endpoint } from '../serving/client';
@@ -61,7 +62,16 @@ export async function startServers(opts: RunOptions, layout: PackageLayout, log:
   const sink = (line: string) => void log.info(line);
   const fleet = opts.endpoints?.length
     ? await useEndpoints(opts.endpoints, { log: sink })
-    : await launchServers({ layout, ngpu: opts.ngpu, maxSeqs: opts.maxSeqs, gpuUtil: opts.gpuUtil, vllmBin: opts.vllmBin, basePort: opts.basePort, log: sink });
+    : await launchServers({
+        layout,
+        ...fpLaunchOptions(layout),
+        ngpu: opts.ngpu,
+        maxSeqs: opts.maxSeqs,
+        gpuUtil: opts.gpuUtil,
+        vllmBin: opts.vllmBin,
+        basePort: opts.basePort,
+        log: sink,
+      });
   try {
     // Which model, and whether each server holds the protocol's context (ContextLengthError if not).
     const models = new Set<string>();
