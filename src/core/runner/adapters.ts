@@ -14,7 +14,8 @@ import type { FrameSource, FrameRequestSpec, PreparedRequestFrames, PreparedVide
 import type { RunnerLog } from './logs';
 import type { RunOptions } from './runOptions';
 import type { ServerState } from '../serving/serverState';
-import { checkServer, type ServerEvent, type ServerSet } from './servers';
+import { checkServer } from '../protocols/fp/sweep/checkServer';
+import type { ServerEvent, ServerSet } from './servers';
 import type { SweepDeps } from './sweep';
 
 /** A Fleet (launched or given servers) as the runner sees it. */

@@ -6,7 +6,7 @@ import { existsSync, openSync, closeSync, mkdirSync, promises as fs } from 'node
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sizeThreadPool } from '../protocols/fp/frames/threadPool';
+import { sizeThreadPool } from './threadPool';
 import { PackageLayout } from '../package/layout';
 import { liveLockHolder, readLock } from './lock';
 import { runOptionsSchema, type RunOptionsInput } from './runOptions';

@@ -13,7 +13,7 @@ import { runOptionsSchema } from '../../../src/core/runner/runOptions';
 import { isWorkerAlive, startDetachedWorker, waitForWorkerExit } from '../../../src/core/runner/control';
 import { readLiveStatus, readStatus } from '../../../src/core/runner/status';
 import { acquireLock } from '../../../src/core/runner/lock';
-import { threadPoolSizeFor } from '../../../src/core/protocols/fp/frames/threadPool';
+import { threadPoolSizeFor } from '../../../src/core/runner/threadPool';
 import { main as cliMain } from '../../../src/cli/main';
 import { artifactKey, assertConsistent, readArtifacts, rowKeySet, startStandin, type Standin } from './helpers';
 
