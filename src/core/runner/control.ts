@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { sizeThreadPool } from './threadPool';
 import { PackageLayout } from '../package/layout';
 import { liveLockHolder, readLock } from './lock';
-import { runOptionsSchema, type RunOptionsInput } from './runOptions';
+import { runOptionsSchema, type RunOptionsInput } from '../protocols/fp/sweep/runOptions';
 
 /** The stop request file the worker polls (SIGTERM is the other way in). */
 export function stopFile(layout: PackageLayout): string {

@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { PackageLayout } from '../../package/layout';
-import { runOptionsSchema, type RunOptions } from '../../runner/runOptions';
+import { runOptionsSchema, type RunOptions } from './sweep/runOptions';
 import type { ProgressGroup, ProgressSnapshot, ProgressState, RunProtocol } from '../registry';
 import { cellState, type ProgressView } from './progress';
 import type { Report } from './report/schema';

@@ -9,7 +9,7 @@ import { readOptionalJsonl } from '../../../package/jsonl';
 import { readResultsCsv } from '../../../package/resultsCsv';
 import { FAILURE_LINE, failureRecordSchema, timingRecordSchema, type FailureRecord, type TimingRecord } from '../../../package/schemas';
 import { runIdentityFile, runIdentitySchema } from '../../../runner/identity';
-import { preflightFile, readPreflight } from '../../../runner/preflight';
+import { preflightFile, readPreflight } from '../sweep/preflight';
 import { readStatus } from '../../../runner/status';
 import { DEFAULT_CONDITIONS } from '../rules';
 import { aggregateTiming } from './timing';
