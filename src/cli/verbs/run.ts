@@ -4,7 +4,7 @@ import { PackageLayout } from '../../core/package/layout';
 import { InputError } from '../../core/errors';
 import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS, parseConditions } from '../../core/protocols/fp/rules/conditions';
 import { defaultSweepDeps } from '../../core/protocols/fp/sweep/adapters';
-import { startDetachedWorker } from '../../core/runner/control';
+import { startDetachedWorker } from '../../core/protocols/fp/sweep/startDetached';
 import { liveLockHolder, LockHeldError } from '../../core/runner/lock';
 import { runOptionsSchema, type RunOptions } from '../../core/protocols/fp/sweep/runOptions';
 import { runSweep } from '../../core/protocols/fp/sweep/sweep';

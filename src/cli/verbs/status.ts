@@ -1,7 +1,7 @@
 // fpsweep status: the worker's progress from .fpsweep/status.json (recomputed from the CSV when no
 // worker is alive); --wait follows it until the worker ends; --json prints the status object.
 import { PackageLayout } from '../../core/package/layout';
-import { readLiveStatus } from '../../core/runner/status';
+import { readLiveStatus } from '../../core/protocols/fp/sweep/liveStatus';
 import { formatStatus, statusLine } from '../../core/runner/formatStatus';
 import { parseVerbArgs, requirePackage } from '../options';
 import { formatAvtimeView, isAvtimeRoot, readAvtimeProgress } from '../../core/protocols/avtime/control';

@@ -50,7 +50,7 @@ export function fpSnapshot(root: string, v: ProgressView): ProgressSnapshot<Prog
 /** From the live status file, else the last one recounted from the CSV, else the dry run of the package. */
 async function readFpProgress(root: string): Promise<ProgressSnapshot<ProgressView>> {
   const layout = new PackageLayout(root);
-  const { readLiveStatus } = await import('../../runner/status');
+  const { readLiveStatus } = await import('./sweep/liveStatus');
   const { fromWorkerStatus, fromDryRun } = await import('./progress');
   const live = await readLiveStatus(layout);
   if (live.status) return fpSnapshot(layout.root, fromWorkerStatus(live.status, live.alive));

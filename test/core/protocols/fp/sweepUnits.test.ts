@@ -6,7 +6,7 @@ import type { FailureRecord, RawRecord, TimingRecord } from '../../../../src/cor
 import { CellBook } from '../../../../src/core/protocols/fp/sweep/cells';
 import type { FailureLog, TimingLog } from '../../../../src/core/runner/logs';
 import type { RequestChannel } from '../../../../src/core/runner/requestChannel';
-import type { ResultsWriter } from '../../../../src/core/runner/resultsWriter';
+import type { ResultsWriter } from '../../../../src/core/protocols/fp/sweep/resultsWriter';
 import type { WorkPlan, WorkUnit } from '../../../../src/core/protocols/fp/plan';
 import { FpOutcomes } from '../../../../src/core/protocols/fp/sweep/fpOutcomes';
 import { FpUnits, videoJobs } from '../../../../src/core/protocols/fp/sweep/fpUnits';

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import type { LineProblem } from '../../../errors';
 import { PackageLayout } from '../../../package/layout';
 import { readOptionalJsonl } from '../../../package/jsonl';
-import { readResultsCsv } from '../../../package/resultsCsv';
+import { readResultsCsv } from '../package/resultsCsv';
 import { FAILURE_LINE, failureRecordSchema, timingRecordSchema, type FailureRecord, type TimingRecord } from '../../../package/schemas';
 import { runIdentityFile, runIdentitySchema } from '../../../runner/identity';
 import { preflightFile, readPreflight } from '../sweep/preflight';

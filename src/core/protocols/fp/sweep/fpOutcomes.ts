@@ -4,7 +4,7 @@
 import type { FailureKind, RawRecord, TimingRecord } from '../../../package/schemas';
 import type { CellBook } from './cells';
 import type { FailureLog, TimingLog } from '../../../runner/logs';
-import type { ResultsWriter } from '../../../runner/resultsWriter';
+import type { ResultsWriter } from './resultsWriter';
 import type { WorkPlan, WorkUnit } from '../plan';
 import { naRecord, reuseRecord } from './records';
 

@@ -7,7 +7,7 @@ import { loadPackage } from '../../../package/load';
 import { readFailedKeys } from '../../../package/failedKeys';
 import { CellBook } from './cells';
 import type { RunnerLog } from '../../../runner/logs';
-import { resumeResults, type ResumeResult } from '../../../runner/resume';
+import { resumeResults, type ResumeResult } from './resume';
 import type { RunOptions } from './runOptions';
 import { applyShard } from '../shard/shard';
 import { buildWorkPlan, type WorkPlan } from '../plan';
