@@ -26,7 +26,7 @@ async function child(mode: string, root: string): Promise<void> {
     detail = { videos: names.length, frames };
   } else {
     const { loadPackage } = await import('../src/core/package/load');
-    const { readResultsCsv } = await import('../src/core/package/resultsCsv');
+    const { readResultsCsv } = await import('../src/core/protocols/fp/package/resultsCsv');
     const { buildWorkPlan } = await import('../src/core/protocols/fp/plan/buildWorkPlan');
     const { DEFAULT_CONDITIONS } = await import('../src/core/protocols/fp/rules/conditions');
     const cpuNow = () => {
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
     const runs = runsAt >= 0 ? Math.max(1, Number(process.argv[runsAt + 1]) || 1) : 3;
     // The warm plan reads .fpsweep/plan-meta-cache.json as a run leaves it (made here, untimed).
     const { loadPackage } = await import('../src/core/package/load');
-    const { readResultsCsv } = await import('../src/core/package/resultsCsv');
+    const { readResultsCsv } = await import('../src/core/protocols/fp/package/resultsCsv');
     const { buildWorkPlan } = await import('../src/core/protocols/fp/plan/buildWorkPlan');
     const { DEFAULT_CONDITIONS } = await import('../src/core/protocols/fp/rules/conditions');
     const pkg = await loadPackage(root);

@@ -29,7 +29,7 @@ import sharp from 'sharp';
 import { Scheduler, longestFirstWithinWindows, type SchedTask, type SchedVideo } from '../src/core/runner/scheduler';
 import { RoundRobinDispatcher, type RoundRobinHooks } from './roundRobin';
 import { VllmClient } from '../src/core/serving/client';
-import { buildChatRequest } from '../src/core/serving/chatRequest';
+import { fpChatRequest } from '../src/core/protocols/fp/sweep/fpServing';
 import { parseVllmMetrics } from '../src/core/serving/metrics';
 import { buildPromptText } from '../src/core/protocols/fp/rules/prompt';
 import { planFrames } from '../src/core/protocols/fp/rules/plan';
@@ -278,7 +278,7 @@ async function runOnce(videos: BenchVideo[], mediaDir: string, affinity: boolean
     },
     execute: async (task, v, server) => {
       const r = v.req.get(task.key)!;
-      const body = buildChatRequest({ model: MODEL, promptText: r.prompt, images: r.files.map((f) => ({ fileUrl: pathToFileURL(f).href })) });
+      const body = fpChatRequest({ model: MODEL, promptText: r.prompt, images: r.files.map((f) => ({ fileUrl: pathToFileURL(f).href })) });
       const res = await clients[server.index].chat(body);
       if (!res.ok) failed++;
       return 'done';

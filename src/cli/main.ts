@@ -1,6 +1,6 @@
 // fpsweep <verb> --package DIR [options]: the same engine the extension drives.
 import { InputError, UsageError } from '../core/errors';
-import { sizeThreadPool } from '../core/protocols/fp/frames/threadPool';
+import { sizeThreadPool } from '../core/runner/threadPool';
 
 type VerbModule = { run(args: string[]): Promise<number>; summary: string };
 

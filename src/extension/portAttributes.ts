@@ -3,7 +3,7 @@
 // proposed `portsAttributes` API), so package.json contributes these as a default of
 // `remote.portsAttributes`; test/extension/portAttributes.test.ts keeps the two in step.
 
-/** The launcher's first port (runOptions.ts basePort) and how many GPUs a host may have (server i on base + i). */
+/** The launcher's first port (protocols/fp/sweep/runOptions.ts basePort) and how many GPUs a host may have (server i on base + i). */
 export const DEFAULT_BASE_PORT = 8011;
 export const MAX_GPUS = 16;
 

@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_BASE_PORT, MAX_GPUS, keyCoversPort, serverPortsAttributes } from '../../src/extension/portAttributes';
-import { runOptionsSchema } from '../../src/core/runner/runOptions';
+import { runOptionsSchema } from '../../src/core/protocols/fp/sweep/runOptions';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8'));
 

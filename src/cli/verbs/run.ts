@@ -3,11 +3,11 @@
 import { PackageLayout } from '../../core/package/layout';
 import { InputError } from '../../core/errors';
 import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS, parseConditions } from '../../core/protocols/fp/rules/conditions';
-import { defaultSweepDeps } from '../../core/runner/adapters';
-import { startDetachedWorker } from '../../core/runner/control';
+import { defaultSweepDeps } from '../../core/protocols/fp/sweep/adapters';
+import { startDetachedWorker } from '../../core/protocols/fp/sweep/startDetached';
 import { liveLockHolder, LockHeldError } from '../../core/runner/lock';
-import { runOptionsSchema, type RunOptions } from '../../core/runner/runOptions';
-import { runSweep } from '../../core/runner/sweep';
+import { runOptionsSchema, type RunOptions } from '../../core/protocols/fp/sweep/runOptions';
+import { runSweep } from '../../core/protocols/fp/sweep/sweep';
 import { DEFAULT_FAIL_FAST } from '../../core/runner/failFast';
 import { statusLine, stopReasonLines } from '../../core/runner/formatStatus';
 import { intOption, listOption, numberOption, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../options';

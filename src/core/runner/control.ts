@@ -6,10 +6,9 @@ import { existsSync, openSync, closeSync, mkdirSync, promises as fs } from 'node
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sizeThreadPool } from '../protocols/fp/frames/threadPool';
+import { sizeThreadPool } from './threadPool';
 import { PackageLayout } from '../package/layout';
 import { liveLockHolder, readLock } from './lock';
-import { runOptionsSchema, type RunOptionsInput } from './runOptions';
 
 /** The stop request file the worker polls (SIGTERM is the other way in). */
 export function stopFile(layout: PackageLayout): string {
@@ -50,34 +49,6 @@ export interface DetachedWorker {
 
 /** How long startDetachedWorker waits for the new worker to take the package lock. */
 export const WORKER_START_TIMEOUT_MS = 60_000;
-
-/**
- * Starts the sweep in a detached worker and returns once it holds the package lock (well under a
- * second), so whoever follows it next (`status --wait`, the runbook) sees this worker and not the
- * status of the one before. A worker that exits first (another worker holds the lock, bad options)
- * is an error carrying what it wrote to logs/runner.log; callers that want the refusal before the
- * spawn check isWorkerAlive() first (the `run` verb does).
- */
-export async function startDetachedWorker(
-  opts: RunOptionsInput,
-  env: NodeJS.ProcessEnv = process.env,
-  startTimeoutMs = WORKER_START_TIMEOUT_MS,
-): Promise<DetachedWorker> {
-  const options = runOptionsSchema.parse(opts);
-  const layout = new PackageLayout(options.package);
-  options.package = layout.root;
-  mkdirSync(layout.logsDir, { recursive: true });
-  await fs.rm(stopFile(layout), { force: true });
-  return spawnDetached({
-    job: ['--options', JSON.stringify(options)],
-    logFile: layout.runnerLog,
-    lock: layout,
-    lockName: 'package lock',
-    cwd: layout.root,
-    env,
-    startTimeoutMs,
-  });
-}
 
 /** What a detached worker runs and where: its job arguments, its log, the lock it must take, its folder. */
 export interface DetachedJob {

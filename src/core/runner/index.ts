@@ -1,10 +1,8 @@
-// The runner's public API (see docs/ARCHITECTURE.md, "Runner and worker"): what the CLI verbs and the
-// extension use to start, watch and stop a sweep.
-export { runSweep, type SweepDeps, type SweepHooks, type SweepResult } from './sweep';
-export { defaultSweepDeps } from './adapters';
-export { runOptionsSchema, type RunOptions, type RunOptionsInput } from './runOptions';
-export { startDetachedWorker, isWorkerAlive, requestStop, waitForWorkerExit, stopFile, type DetachedWorker, type StopRequest } from './control';
-export { readStatus, readLiveStatus, type LiveStatus } from './status';
+// The engine's public API (see docs/ARCHITECTURE.md, "Runner and worker"): what the CLI verbs and the
+// extension use to watch and stop a run, for any protocol. A protocol's own run (Frames × Pixels:
+// runSweep, its options, its detached start, its live status) lives in its folder (protocols/fp/sweep/).
+export { isWorkerAlive, requestStop, waitForWorkerExit, spawnDetached, stopFile, type DetachedWorker, type DetachedJob, type StopRequest } from './control';
+export { readStatus, writeStatusAtomic } from './status';
 export { statusLine, formatStatus } from './formatStatus';
 export { LockHeldError, liveLockHolder, readLock, type LockInfo } from './lock';
 export { workerStatusSchema, type WorkerStatus, type CellProgress, type ServerStatus, type WorkerState } from './statusSchema';

@@ -1,13 +1,10 @@
 // The status file (.fpsweep/status.json, schema in statusSchema.ts). The worker rewrites it about once a
 // second, atomically (temp file + rename), so a reader never sees half a file. Counts come from the plan
 // and the artifacts written so far; the file adds the live figures (in flight, throughput, ETA, servers).
-// When no worker is alive, readers recompute `done` from the CSV (the artifacts are the truth).
+// When no worker is alive, readers recompute `done` from the artifacts (Frames × Pixels: protocols/fp/sweep/liveStatus.ts).
 import { promises as fs } from 'node:fs';
 import type { PackageLayout } from '../package/layout';
-import { readResultsCsv } from '../package/resultsCsv';
 import { workerStatusSchema, type WorkerStatus } from './statusSchema';
-import { liveLockHolder } from './lock';
-import { parseShard, shardDoneCounts } from '../protocols/fp/shard/shard';
 
 let tmpSeq = 0;
 
@@ -32,49 +29,4 @@ export async function readStatus(layout: PackageLayout): Promise<WorkerStatus | 
   } catch {
     return null;
   }
-}
-
-export interface LiveStatus {
-  status: WorkerStatus | null;
-  /** A worker holds the package lock and its process is alive. */
-  alive: boolean;
-  pid: number | null;
-}
-
-/**
- * The status as a reader should see it: the worker's file when it is alive; otherwise the last file
- * with `done` recomputed from the CSV and a state that says the worker is gone (a worker that died
- * while `running` shows `failed` with a message pointing at logs/runner.log).
- */
-export async function readLiveStatus(layout: PackageLayout): Promise<LiveStatus> {
-  const holder = await liveLockHolder(layout);
-  const status = await readStatus(layout);
-  // A worker that has not written its first status yet: what the file holds is the previous run's.
-  if (holder) return { status: status && status.pid === holder.pid ? status : null, alive: true, pid: holder.pid };
-  if (!status) return { status: null, alive: false, pid: null };
-  // A shard's copy holds every shard's origin rows: count only the shard's own items.
-  const doneCount = status.shard
-    ? await shardDoneCounts(layout.root, parseShard(status.shard))
-    : (
-        (csv) => (b: string, c: string) =>
-          csv.done.count(b, c)
-      )(await readResultsCsv(layout.resultsCsv));
-  let done = 0;
-  for (const c of status.cells) {
-    const now = doneCount(c.benchmark, c.condition);
-    c.done = now;
-    c.todo = Math.max(0, c.total - c.done - c.failed - c.noVideo);
-    // Rows written after the last status may be earlier failures asked again: failed-before is part of todo.
-    c.failedBefore = Math.min(c.failedBefore, c.todo);
-    done += now;
-  }
-  status.totals.done = done;
-  status.totals.inFlight = 0;
-  status.totals.todo = status.cells.reduce((s, c) => s + c.todo, 0);
-  status.totals.failedBefore = status.cells.reduce((s, c) => s + c.failedBefore, 0);
-  if (!['done', 'failed', 'stopped'].includes(status.state)) {
-    status.message = `the worker (pid ${status.pid}) is no longer running and did not finish; see logs/runner.log, then run again to resume`;
-    status.state = 'failed';
-  }
-  return { status, alive: false, pid: null };
 }

@@ -1,6 +1,5 @@
-// The one chat-completions body of the protocol (SPEC §3): frames in time order as image_url parts,
-// then the prompt text (built by protocol/prompt.ts only), temperature 0, max_tokens 128.
-import { MAX_TOKENS, TEMPERATURE } from '../protocols/fp/rules/constants';
+// An image chat-completions body: images in the given order as image_url parts, then the prompt text,
+// with the caller's decoding (Frames × Pixels passes SPEC §3's: protocols/fp/sweep/fpServing.ts).
 
 export type FrameRef = { jpeg: Buffer } | { fileUrl: string };
 
@@ -17,7 +16,13 @@ export function frameUrl(f: FrameRef): string {
   return f.fileUrl;
 }
 
-export function buildChatRequest(input: { model: string; promptText: string; images: readonly FrameRef[] }): ChatRequestBody {
+/** The decoding parameters a protocol fixes for its requests. */
+export interface Decoding {
+  temperature: number;
+  maxTokens: number;
+}
+
+export function buildChatRequest(input: { model: string; promptText: string; images: readonly FrameRef[]; decoding: Decoding }): ChatRequestBody {
   return {
     model: input.model,
     messages: [
@@ -29,7 +34,7 @@ export function buildChatRequest(input: { model: string; promptText: string; ima
         ],
       },
     ],
-    temperature: TEMPERATURE,
-    max_tokens: MAX_TOKENS,
+    temperature: input.decoding.temperature,
+    max_tokens: input.decoding.maxTokens,
   };
 }

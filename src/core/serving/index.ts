@@ -1,11 +1,13 @@
 // Serving layer (SPEC §5): the stand-in vLLM, the launcher and the HTTP client.
 //
 // LAUNCHER — launcher.ts
-//   launchServers({layout, ngpu?, gpus?, maxSeqs, gpuUtil, vllmBin?, env?, basePort?, startTimeoutMs?,
+//   launchServers({layout, model: {name, revision, maxModelLen, maxImages}, allowedMediaPath, mediaDirs, ngpu?,
+//                  gpus?, maxSeqs, gpuUtil, vllmBin?, env?, basePort?, startTimeoutMs?,
 //                  intervalMs?, failThreshold?, healthTimeoutMs?, maxRestarts?, killGraceMs?, log?}) → Fleet
-//     One `<vllmBin> serve Qwen/Qwen3-VL-8B-Instruct --revision … --max-model-len 65536
-//     --limit-mm-per-prompt '{"image": 1024}' --max-num-seqs S --gpu-memory-utilization U --port 8011+i
-//     --host 127.0.0.1 --allowed-local-media-path <real path of package/.fpsweep/frames>` per GPU i (nvidia-smi's list
+//     One `<vllmBin> serve <model.name> --revision <model.revision> --max-model-len <maxModelLen>
+//     --limit-mm-per-prompt '{"image": <maxImages>}' --max-num-seqs S --gpu-memory-utilization U --port 8011+i
+//     --host 127.0.0.1 --allowed-local-media-path <allowedMediaPath>` per GPU i (the caller's values: Frames × Pixels
+//     passes Qwen/Qwen3-VL-8B-Instruct, 65536, 1024 and its frame store's real path, protocols/fp/sweep/fpServing.ts) (nvidia-smi's list
 //     cut to NGPU; NGPU GPUs without nvidia-smi; else GPU 0 with a warning through `log`), with
 //     CUDA_VISIBLE_DEVICES=i and a fresh random key in VLLM_API_KEY (vLLM reads it when --api-key is
 //     absent, so the key is in no command line and no log). Each launch line is appended to
@@ -30,8 +32,8 @@
 //   requests end at once (kind 'server_down') and the runner re-queues them elsewhere.
 //
 // CLIENT — client.ts, chatRequest.ts
-//   buildChatRequest({model, promptText, images: ({jpeg: Buffer} | {fileUrl: 'file://…'})[]}) → body:
-//     one user message, image_url parts in order then the text; temperature 0, max_tokens 128.
+//   buildChatRequest({model, promptText, images: ({jpeg: Buffer} | {fileUrl: 'file://…'})[], decoding: {temperature, maxTokens}})
+//     → body: one user message, image_url parts in order then the text, with the caller's decoding.
 //   new VllmClient({url, apiKey}, {connections?, connectTimeoutMs?, headersTimeoutMs?, bodyTimeoutMs?,
 //     maxRetries? (4), baseDelayMs? (500), maxDelayMs? (20 000)}) — one keep-alive undici Pool.
 //   client.chat(body, signal?) → ChatResult, never throws:

@@ -5,14 +5,12 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import type { ResultPromise } from 'execa';
-import { MAX_IMAGES, MAX_MODEL_LEN, MODEL, MODEL_REVISION } from '../protocols/fp/rules/constants';
 import type { PackageLayout } from '../package/layout';
 import { chooseGpus } from './gpus';
 import { checkHealth } from './health';
 import { fileSize, lastLines, readTail } from './logTail';
 import { stopLeftoverServers, writeServerRecords } from './leftovers';
 import { isKvCacheRefusal, isOutOfMemory } from './vllmMessages';
-import { realFrameStoreDir } from '../protocols/fp/frames/realStore';
 
 // execa 9 is ESM-only: a dynamic import loads it natively under tsx (mocha) and in the esbuild bundle.
 const loadExeca = () => import('execa').then((m) => m.execa);
@@ -81,8 +79,23 @@ export interface MonitorOptions {
   killGraceMs?: number;
 }
 
+/** What every server of a one-per-GPU launch serves: the protocol's model, context and images per prompt. */
+export interface ServedModel {
+  name: string;
+  revision: string;
+  /** --max-model-len: the protocol's context, never lowered. */
+  maxModelLen: number;
+  /** --limit-mm-per-prompt's image count. */
+  maxImages: number;
+}
+
 export interface LaunchOptions extends MonitorOptions {
   layout: PackageLayout;
+  model: ServedModel;
+  /** --allowed-local-media-path, as the caller resolved it (vLLM takes it literally: pass a real path). */
+  allowedMediaPath: string;
+  /** Folders to make before start (vLLM refuses to start when the allowed media path does not exist). */
+  mediaDirs: readonly string[];
   /** NGPU: how many GPUs to use (default: all nvidia-smi lists; 1 with a warning without it). */
   ngpu?: number;
   /** Use exactly these GPU indices (skips detection). */
@@ -507,13 +520,13 @@ export async function launchServers(options: LaunchOptions): Promise<Fleet> {
     logFile: layout.vllmLog(gpu),
     args: [
       'serve',
-      MODEL,
+      options.model.name,
       '--revision',
-      MODEL_REVISION,
+      options.model.revision,
       '--max-model-len',
-      String(MAX_MODEL_LEN),
+      String(options.model.maxModelLen),
       '--limit-mm-per-prompt',
-      `{"image": ${MAX_IMAGES}}`,
+      `{"image": ${options.model.maxImages}}`,
       '--max-num-seqs',
       String(options.maxSeqs),
       '--gpu-memory-utilization',
@@ -522,18 +535,16 @@ export async function launchServers(options: LaunchOptions): Promise<Fleet> {
       String(basePort + gpu),
       '--host',
       '127.0.0.1',
-      // The real path: vLLM takes this flag literally but resolves each file (vllm/multimodal/utils.py).
       '--allowed-local-media-path',
-      realFrameStoreDir(layout.frameStoreDir),
+      options.allowedMediaPath,
     ],
   }));
   return launchServerGroups({
     ...options,
     servers,
     places: { logsDir: layout.logsDir, launchParams: layout.launchParams, stateDir: layout.stateDir },
-    // vLLM refuses to start when --allowed-local-media-path does not exist.
-    mkdirs: [layout.frameStoreDir],
-    contextTokens: MAX_MODEL_LEN,
+    mkdirs: options.mediaDirs,
+    contextTokens: options.model.maxModelLen,
     oomAdvice: `; if it recurs, lower MAX_SEQS (now ${options.maxSeqs})`,
     contextAdvice:
       'The run stops here: the context is fixed by the protocol and is never lowered. ' +

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { dryRun, type DryRunReport } from '../../../src/core/protocols/fp/dryrun/dryRun';
 import { loadPackage } from '../../../src/core/package/load';
-import { readResultsCsv } from '../../../src/core/package/resultsCsv';
+import { readResultsCsv } from '../../../src/core/protocols/fp/package/resultsCsv';
 import { buildWorkPlan } from '../../../src/core/protocols/fp/plan';
 import { DEFAULT_CONDITIONS, parseCondition } from '../../../src/core/protocols/fp/rules/conditions';
 import { getSamplePackage, SAMPLE_TIMEOUT_MS, type SampleFixture } from '../sample/fixture';

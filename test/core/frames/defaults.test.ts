@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { defaultFfmpegThreads, defaultMaxBufferedBytes, defaultPoolSize, MiB, resolveOptions } from '../../../src/core/protocols/fp/frames/options';
-import { sizeThreadPool, threadPoolSizeFor } from '../../../src/core/protocols/fp/frames/threadPool';
+import { sizeThreadPool, threadPoolSizeFor } from '../../../src/core/runner/threadPool';
 
 const FRAME_720P = 1280 * 720 * 3;
 

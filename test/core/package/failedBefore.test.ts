@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { isFailedBefore, showFailedBefore } from '../../../src/core/package/failedBefore';
 import { unitKey } from '../../../src/core/package/unitKey';
-import { CellBook } from '../../../src/core/runner/cells';
+import { CellBook } from '../../../src/core/protocols/fp/sweep/cells';
 import { countsFromPlan } from '../../../src/core/protocols/fp/dryrun/dryRun';
 import { emptyCounts, type UnitCounts, type WorkPlan, type WorkUnit } from '../../../src/core/protocols/fp/plan';
 import type { WorkerStatus } from '../../../src/core/runner/statusSchema';

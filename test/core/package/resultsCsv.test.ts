@@ -3,8 +3,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../../../src/core/errors';
 import { PackageLayout } from '../../../src/core/package/layout';
-import { readResultsCsv, scanResultsCsv, storedAnswer } from '../../../src/core/package/resultsCsv';
-import { setAsideTornTail } from '../../../src/core/package/tornTail';
+import { readResultsCsv, scanResultsCsv, storedAnswer } from '../../../src/core/protocols/fp/package/resultsCsv';
+import { setAsideTornTail } from '../../../src/core/protocols/fp/package/tornTail';
 import { tempDir } from '../plan/fixture';
 
 async function layoutWithCsv(text: string | Buffer): Promise<PackageLayout> {

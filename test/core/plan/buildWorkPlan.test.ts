@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { loadPackage } from '../../../src/core/package/load';
-import { readResultsCsv } from '../../../src/core/package/resultsCsv';
+import { readResultsCsv } from '../../../src/core/protocols/fp/package/resultsCsv';
 import { buildWorkPlan, loadVideoFramePlans, type WorkPlan, type WorkUnit } from '../../../src/core/protocols/fp/plan';
 import { DEFAULT_CONDITIONS, parseCondition } from '../../../src/core/protocols/fp/rules/conditions';
 import { planFrames } from '../../../src/core/protocols/fp/rules/plan';

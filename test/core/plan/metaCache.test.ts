@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadPackage } from '../../../src/core/package/load';
 import { PackageLayout } from '../../../src/core/package/layout';
-import { readResultsCsv } from '../../../src/core/package/resultsCsv';
+import { readResultsCsv } from '../../../src/core/protocols/fp/package/resultsCsv';
 import { buildWorkPlan, type WorkPlan } from '../../../src/core/protocols/fp/plan';
 import { metaCacheFile } from '../../../src/core/protocols/fp/plan/metaCache';
 import { DEFAULT_CONDITIONS } from '../../../src/core/protocols/fp/rules/conditions';

@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { PackageLayout } from '../../../src/core/package/layout';
 import { CSV_HEADER } from '../../../src/core/package/schemas';
-import { readLiveStatus, writeStatusAtomic } from '../../../src/core/runner/status';
+import { readLiveStatus } from '../../../src/core/protocols/fp/sweep/liveStatus';
+import { writeStatusAtomic } from '../../../src/core/runner/status';
 import type { CellProgress, WorkerStatus } from '../../../src/core/runner/statusSchema';
 
 function cell(benchmark: string, condition: string, total: number, failedBefore: number): CellProgress {

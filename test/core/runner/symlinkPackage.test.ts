@@ -6,9 +6,9 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS } from '../sample/fixture';
 import { PackageLayout } from '../../../src/core/package/layout';
-import { runSweep } from '../../../src/core/runner/sweep';
-import { defaultSweepDeps } from '../../../src/core/runner/adapters';
-import { runOptionsSchema, type RunOptionsInput } from '../../../src/core/runner/runOptions';
+import { runSweep } from '../../../src/core/protocols/fp/sweep/sweep';
+import { defaultSweepDeps } from '../../../src/core/protocols/fp/sweep/adapters';
+import { runOptionsSchema, type RunOptionsInput } from '../../../src/core/protocols/fp/sweep/runOptions';
 import { FAKE_VLLM, freePortRange, startStandin, withEnv } from './helpers';
 
 const RUN = { benchmarks: ['MVBench'], conditions: ['v_blind', 'v_8_s224'] };

@@ -10,7 +10,7 @@ import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS, type SampleFixt
 import { decodeFrameCode } from '../../../src/core/protocols/fp/sample/frameCode';
 import { PackageLayout } from '../../../src/core/package/layout';
 import { loadPackage } from '../../../src/core/package/load';
-import { readResultsCsv } from '../../../src/core/package/resultsCsv';
+import { readResultsCsv } from '../../../src/core/protocols/fp/package/resultsCsv';
 import { rawRecordSchema, scopeSummarySchema, videoMetaSchema, videosManifestSchema, type VideoMeta } from '../../../src/core/package/schemas';
 import { buildPromptText, parseCondition, planFrames, predictContextRefusal, resizeDims } from '../../../src/core/protocols/fp/rules';
 

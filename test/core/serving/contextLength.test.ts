@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { ContextLengthError, contextShortfallOfRefusal, refusalContextLength } from '../../../src/core/serving/contextLength';
 import { ContextLengthError as FromLauncher } from '../../../src/core/serving/launcher';
-import { checkServer } from '../../../src/core/runner/servers';
+import { checkServer } from '../../../src/core/protocols/fp/sweep/checkServer';
 import type { VllmClient } from '../../../src/core/serving/client';
 
 describe('serving: the context-length fact', () => {

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PackageLayout } from '../../../src/core/package/layout';
-import { buildChatRequest } from '../../../src/core/serving/chatRequest';
+import { fpChatRequest, fpLaunchOptions } from '../../../src/core/protocols/fp/sweep/fpServing';
 import { VllmClient } from '../../../src/core/serving/client';
 import { checkHealth } from '../../../src/core/serving/health';
 import { ContextLengthError, launchServers, useEndpoints, type ServerStateEvent } from '../../../src/core/serving/launcher';
@@ -37,6 +37,7 @@ describe('launcher', function () {
     const logLines: string[] = [];
     const fleet = await launchServers({
       layout,
+      ...fpLaunchOptions(layout),
       gpus: [0, 1],
       maxSeqs: 4,
       gpuUtil: 0.85,
@@ -75,8 +76,8 @@ describe('launcher', function () {
       // The key works, and only the right key works.
       const c = new VllmClient({ url: fleet.handles[1].url, apiKey: keys[1] }, { maxRetries: 0 });
       const wrong = new VllmClient({ url: fleet.handles[1].url, apiKey: keys[0] }, { maxRetries: 0 });
-      const ok = await c.chat(buildChatRequest({ model: MODEL, promptText: 'q', images: [] }));
-      const no = await wrong.chat(buildChatRequest({ model: MODEL, promptText: 'q', images: [] }));
+      const ok = await c.chat(fpChatRequest({ model: MODEL, promptText: 'q', images: [] }));
+      const no = await wrong.chat(fpChatRequest({ model: MODEL, promptText: 'q', images: [] }));
       await c.close();
       await wrong.close();
       assert.ok(ok.ok);
@@ -95,6 +96,7 @@ describe('launcher', function () {
     await assert.rejects(
       launchServers({
         layout,
+        ...fpLaunchOptions(layout),
         gpus: [0, 1],
         maxSeqs: 32,
         gpuUtil: 0.85,
@@ -125,6 +127,7 @@ describe('launcher', function () {
     const events: ServerStateEvent[] = [];
     const fleet = await launchServers({
       layout,
+      ...fpLaunchOptions(layout),
       gpus: [0],
       maxSeqs: 8,
       gpuUtil: 0.85,
@@ -144,7 +147,7 @@ describe('launcher', function () {
     const signal = h.upSignal;
     const c = new VllmClient({ url: h.url, apiKey: h.apiKey }, { maxRetries: 0 });
     try {
-      const body = (i: number) => buildChatRequest({ model: MODEL, promptText: `q${i}`, images: [] });
+      const body = (i: number) => fpChatRequest({ model: MODEL, promptText: `q${i}`, images: [] });
       const one = await c.chat(body(1));
       assert.ok(one.ok, JSON.stringify(one));
       // Two more at once: the later arrival (request 3) kills the engine while the other is in flight.
@@ -174,6 +177,7 @@ describe('launcher', function () {
     const events: ServerStateEvent[] = [];
     const fleet = await launchServers({
       layout,
+      ...fpLaunchOptions(layout),
       gpus: [0],
       maxSeqs: 8,
       gpuUtil: 0.85,
@@ -215,7 +219,7 @@ describe('launcher', function () {
         ],
       );
       const c = new VllmClient({ url: fleet.handles[0].url, apiKey: fleet.handles[0].apiKey }, { maxRetries: 0 });
-      const r = await c.chat(buildChatRequest({ model: 'given', promptText: 'q', images: [] }));
+      const r = await c.chat(fpChatRequest({ model: 'given', promptText: 'q', images: [] }));
       await c.close();
       assert.ok(r.ok);
       await s.stop();
@@ -236,7 +240,17 @@ describe('launcher', function () {
     for (let i = 0; i < 100 && !(await checkHealth(`http://127.0.0.1:${basePort}`, 500)).ok; i++) await new Promise((r) => setTimeout(r, 100));
     writeServerRecords(layout, [{ id: 'gpu0', pid: orphan.pid!, port: basePort, startedAt: 'earlier' }]);
     const lines: string[] = [];
-    const fleet = await launchServers({ layout, gpus: [0], maxSeqs: 4, gpuUtil: 0.85, vllmBin: FAKE_VLLM, basePort, ...FAST, log: (l) => lines.push(l) });
+    const fleet = await launchServers({
+      layout,
+      ...fpLaunchOptions(layout),
+      gpus: [0],
+      maxSeqs: 4,
+      gpuUtil: 0.85,
+      vllmBin: FAKE_VLLM,
+      basePort,
+      ...FAST,
+      log: (l) => lines.push(l),
+    });
     try {
       const r = await orphan;
       assert.ok(r.exitCode === 0 || r.signal !== undefined, 'the leftover was stopped (it exits 0 on SIGTERM)');
@@ -255,7 +269,7 @@ describe('launcher', function () {
     const layout = new PackageLayout(tmpDir('pkg'));
     const basePort = await freePortBase(1);
     await assert.rejects(
-      launchServers({ layout, gpus: [0], maxSeqs: 4, gpuUtil: 0.85, vllmBin: '/nonexistent/vllm', basePort, ...FAST }),
+      launchServers({ layout, ...fpLaunchOptions(layout), gpus: [0], maxSeqs: 4, gpuUtil: 0.85, vllmBin: '/nonexistent/vllm', basePort, ...FAST }),
       /`\/nonexistent\/vllm` was not found: install vLLM 0\.11 or point VLLM_BIN at it/,
     );
   });

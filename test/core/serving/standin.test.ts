@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { buildPromptText } from '../../../src/core/protocols/fp/rules/prompt';
 import { predictPromptTokens, qwenImageTokens } from '../../../src/core/protocols/fp/rules/qwenTokens';
-import { buildChatRequest } from '../../../src/core/serving/chatRequest';
+import { fpChatRequest } from '../../../src/core/protocols/fp/sweep/fpServing';
 import { VllmClient } from '../../../src/core/serving/client';
 import { parseVllmMetrics } from '../../../src/core/serving/metrics';
 import { buildStandin, FAKE_VLLM, makeJpeg, readJsonl, startStandin, tmpDir, type RunningStandin } from './helpers';
@@ -54,7 +54,7 @@ describe('stand-in vLLM', function () {
       const models = JSON.parse((await client.get('/v1/models')).text);
       assert.equal(models.data[0].id, MODEL);
       assert.equal(models.data[0].max_model_len, 3000);
-      const bad = await wrong.chat(buildChatRequest({ model: MODEL, promptText: 'hi', images: [] }));
+      const bad = await wrong.chat(fpChatRequest({ model: MODEL, promptText: 'hi', images: [] }));
       assert.equal(bad.ok, false);
       assert.ok(!bad.ok && bad.kind === 'request' && bad.status === 401 && bad.attempts === 1);
     } finally {
@@ -67,7 +67,7 @@ describe('stand-in vLLM', function () {
     const prompt = buildPromptText('What happens first?', ['a cat', 'a dog', 'a bird']);
     const frames = [await makeJpeg(398, 224, 1), await makeJpeg(224, 224, 2)];
     const before = readJsonl(inspect).length;
-    const r = await client.chat(buildChatRequest({ model: MODEL, promptText: prompt, images: frames.map((jpeg) => ({ jpeg })) }));
+    const r = await client.chat(fpChatRequest({ model: MODEL, promptText: prompt, images: frames.map((jpeg) => ({ jpeg })) }));
     assert.ok(r.ok, JSON.stringify(r));
     const expected = predictPromptTokens(
       [
@@ -98,13 +98,13 @@ describe('stand-in vLLM', function () {
     assert.equal(rec[0].temperature, 0);
     assert.equal(rec[0].max_tokens, 128);
     // Same request, same answer: the reply depends on the request only.
-    const again = await client.chat(buildChatRequest({ model: MODEL, promptText: prompt, images: frames.map((jpeg) => ({ jpeg })) }));
+    const again = await client.chat(fpChatRequest({ model: MODEL, promptText: prompt, images: frames.map((jpeg) => ({ jpeg })) }));
     assert.ok(again.ok && again.text === r.text);
   });
 
   it('refuses too many images with vLLM nested 400 body, not retried', async () => {
     const jpeg = await makeJpeg(64, 64, 3);
-    const body = buildChatRequest({ model: MODEL, promptText: 'q', images: [1, 2, 3, 4].map(() => ({ jpeg })) });
+    const body = fpChatRequest({ model: MODEL, promptText: 'q', images: [1, 2, 3, 4].map(() => ({ jpeg })) });
     const res = await fetch(`${s.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
@@ -124,7 +124,7 @@ describe('stand-in vLLM', function () {
   it('refuses a prompt longer than --max-model-len as a context failure, sent once', async () => {
     const big = await makeJpeg(1600, 900, 4); // 50 × 28 patches + 2 = 1402 tokens each
     const before = readJsonl(inspect).length;
-    const r = await client.chat(buildChatRequest({ model: MODEL, promptText: 'q', images: [big, big, big].map((jpeg) => ({ jpeg })) }));
+    const r = await client.chat(fpChatRequest({ model: MODEL, promptText: 'q', images: [big, big, big].map((jpeg) => ({ jpeg })) }));
     assert.ok(!r.ok);
     assert.equal(r.kind, 'context');
     assert.equal(r.attempts, 1);
@@ -144,25 +144,25 @@ describe('stand-in vLLM', function () {
     const outsideDir = tmpDir('outside');
     const outside = path.join(outsideDir, 'f.jpg');
     fs.copyFileSync(inside, outside);
-    const ok = await client.chat(buildChatRequest({ model: MODEL, promptText: 'q', images: [{ fileUrl: pathToFileURL(inside).href }] }));
+    const ok = await client.chat(fpChatRequest({ model: MODEL, promptText: 'q', images: [{ fileUrl: pathToFileURL(inside).href }] }));
     assert.ok(ok.ok, JSON.stringify(ok));
     const escape = pathToFileURL(path.join(media, '..', path.basename(outsideDir), 'f.jpg')).href;
     for (const url of [pathToFileURL(outside).href, escape]) {
-      const bad = await client.chat(buildChatRequest({ model: MODEL, promptText: 'q', images: [{ fileUrl: url }] }));
+      const bad = await client.chat(fpChatRequest({ model: MODEL, promptText: 'q', images: [{ fileUrl: url }] }));
       assert.ok(!bad.ok && bad.kind === 'request' && bad.status === 400);
       assert.match(bad.message, /must be a subpath of `--allowed-local-media-path`/);
     }
     const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: 'red' } })
       .png()
       .toBuffer();
-    const notJpeg = await client.chat(buildChatRequest({ model: MODEL, promptText: 'q', images: [{ jpeg: png }] }));
+    const notJpeg = await client.chat(fpChatRequest({ model: MODEL, promptText: 'q', images: [{ jpeg: png }] }));
     assert.ok(!notJpeg.ok && notJpeg.status === 400 && /JPEG/.test(notJpeg.message));
-    const garbage = await client.chat(buildChatRequest({ model: MODEL, promptText: 'q', images: [{ jpeg: Buffer.from('not an image') }] }));
+    const garbage = await client.chat(fpChatRequest({ model: MODEL, promptText: 'q', images: [{ jpeg: Buffer.from('not an image') }] }));
     assert.ok(!garbage.ok && garbage.status === 400 && /cannot identify image file/.test(garbage.message));
   });
 
   it('answers 404 for another model name, like vLLM', async () => {
-    const r = await client.chat(buildChatRequest({ model: 'other/model', promptText: 'q', images: [] }));
+    const r = await client.chat(fpChatRequest({ model: 'other/model', promptText: 'q', images: [] }));
     assert.ok(!r.ok && r.status === 404 && r.kind === 'request');
     assert.equal(r.message, 'The model `other/model` does not exist.');
   });
@@ -183,7 +183,7 @@ describe('stand-in vLLM scheduling, cache and faults', function () {
     const s = await startStandin(['--max-num-seqs', '2', '--max-model-len', '65536'], { FPSWEEP_STANDIN_LATENCY: 'a=1,b=0' });
     const client = new VllmClient({ url: s.url, apiKey: null }, { maxRetries: 0 });
     try {
-      const prompts = [0, 1, 2, 3, 4].map((i) => buildChatRequest({ model: MODEL, promptText: `question ${i}`, images: [] }));
+      const prompts = [0, 1, 2, 3, 4].map((i) => fpChatRequest({ model: MODEL, promptText: `question ${i}`, images: [] }));
       const t0 = performance.now();
       const all = Promise.all(prompts.map((p) => client.chat(p)));
       // Poll until all five have arrived (a loaded machine may take a moment), well inside round one.
@@ -219,9 +219,9 @@ describe('stand-in vLLM scheduling, cache and faults', function () {
       const imageTokens = 8 * qwenImageTokens(448, 448);
       const q1 = buildPromptText('first question?', ['x', 'y']);
       const q2 = buildPromptText('second question?', ['x', 'y']);
-      const first = await client.chat(buildChatRequest({ model: MODEL, promptText: q1, images }));
+      const first = await client.chat(fpChatRequest({ model: MODEL, promptText: q1, images }));
       const m1 = parseVllmMetrics((await client.get('/metrics')).text);
-      const second = await client.chat(buildChatRequest({ model: MODEL, promptText: q2, images }));
+      const second = await client.chat(fpChatRequest({ model: MODEL, promptText: q2, images }));
       const m2 = parseVllmMetrics((await client.get('/metrics')).text);
       assert.ok(first.ok && second.ok);
       assert.equal(m1.prefixHits, 0);
@@ -232,7 +232,7 @@ describe('stand-in vLLM scheduling, cache and faults', function () {
       // Other frames first: no hit at all, the cache is over leading frames.
       const m3before = m2.prefixHits;
       const shuffled = [images[1], images[0], ...images.slice(2)];
-      await client.chat(buildChatRequest({ model: MODEL, promptText: q1, images: shuffled }));
+      await client.chat(fpChatRequest({ model: MODEL, promptText: q1, images: shuffled }));
       const m3 = parseVllmMetrics((await client.get('/metrics')).text);
       assert.equal(m3.prefixHits, m3before);
     } finally {
@@ -247,9 +247,9 @@ describe('stand-in vLLM scheduling, cache and faults', function () {
     try {
       const jpeg = await makeJpeg(224, 224, 7);
       const prompt = buildPromptText('What is shown?', ['a', 'b', 'c', 'd']);
-      const tooMany = await client.chat(buildChatRequest({ model: MODEL, promptText: prompt, images: Array.from({ length: 1025 }, () => ({ jpeg })) }));
+      const tooMany = await client.chat(fpChatRequest({ model: MODEL, promptText: prompt, images: Array.from({ length: 1025 }, () => ({ jpeg })) }));
       assert.ok(!tooMany.ok && tooMany.kind === 'request' && /At most 1024 image\(s\)/.test(tooMany.message));
-      const r = await client.chat(buildChatRequest({ model: MODEL, promptText: prompt, images: Array.from({ length: 1024 }, () => ({ jpeg })) }));
+      const r = await client.chat(fpChatRequest({ model: MODEL, promptText: prompt, images: Array.from({ length: 1024 }, () => ({ jpeg })) }));
       const tokens = predictPromptTokens(
         Array.from({ length: 1024 }, () => ({ width: 224, height: 224 })),
         prompt,
@@ -258,7 +258,7 @@ describe('stand-in vLLM scheduling, cache and faults', function () {
       assert.ok(!r.ok && r.kind === 'context' && r.attempts === 1, JSON.stringify(r).slice(0, 300));
       assert.match(r.message, new RegExp(`decoder prompt \\(length ${tokens}\\) is longer than the maximum model length of 65536`));
       // 980 frames (64,680 image tokens + the text) fit and are answered.
-      const fits = await client.chat(buildChatRequest({ model: MODEL, promptText: prompt, images: Array.from({ length: 980 }, () => ({ jpeg })) }));
+      const fits = await client.chat(fpChatRequest({ model: MODEL, promptText: prompt, images: Array.from({ length: 980 }, () => ({ jpeg })) }));
       assert.ok(fits.ok, JSON.stringify(fits).slice(0, 300));
       assert.equal(
         fits.usage.prompt_tokens,
@@ -280,7 +280,7 @@ describe('stand-in vLLM scheduling, cache and faults', function () {
     try {
       const attempts: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const r = await client.chat(buildChatRequest({ model: MODEL, promptText: `q${i}`, images: [] }));
+        const r = await client.chat(fpChatRequest({ model: MODEL, promptText: `q${i}`, images: [] }));
         assert.ok(r.ok, JSON.stringify(r));
         attempts.push(r.attempts);
       }
@@ -289,7 +289,7 @@ describe('stand-in vLLM scheduling, cache and faults', function () {
       assert.equal(readJsonl(inspect).length, 5, 'the 503s never reached the engine');
       const always = await startStandin([], { FPSWEEP_STANDIN_FAULTS: 'status503Every=1' });
       const c2 = new VllmClient({ url: always.url, apiKey: null }, { maxRetries: 2, baseDelayMs: 5 });
-      const r = await c2.chat(buildChatRequest({ model: MODEL, promptText: 'q', images: [] }));
+      const r = await c2.chat(fpChatRequest({ model: MODEL, promptText: 'q', images: [] }));
       await c2.close();
       await always.stop();
       assert.ok(!r.ok && r.kind === 'server_down' && r.attempts === 3 && r.status === 503);

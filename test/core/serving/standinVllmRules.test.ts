@@ -6,7 +6,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { predictPromptTokens } from '../../../src/core/protocols/fp/rules/qwenTokens';
-import { buildChatRequest } from '../../../src/core/serving/chatRequest';
+import { fpChatRequest } from '../../../src/core/protocols/fp/sweep/fpServing';
 import { VllmClient } from '../../../src/core/serving/client';
 import * as msg from '../../../src/core/serving/vllmMessages';
 import { parseServeArgs } from '../../../src/standins/vllm/args';
@@ -47,7 +47,7 @@ describe('stand-in vLLM: rules from vLLM 0.11', function () {
       const s = await startStandin(['--allowed-local-media-path', allowed], { VLLM_API_KEY: KEY });
       const c = new VllmClient({ url: s.url, apiKey: KEY }, { maxRetries: 0 });
       try {
-        return await c.chat(buildChatRequest({ model: MODEL, promptText: 'q', images: [{ fileUrl: pathToFileURL(file).href }] }));
+        return await c.chat(fpChatRequest({ model: MODEL, promptText: 'q', images: [{ fileUrl: pathToFileURL(file).href }] }));
       } finally {
         await c.close();
         await s.stop();
@@ -80,7 +80,7 @@ describe('stand-in vLLM: rules from vLLM 0.11', function () {
       const s = await startStandin(['--max-model-len', String(maxModelLen)], {});
       const c = new VllmClient({ url: s.url, apiKey: null }, { maxRetries: 0 });
       try {
-        const r = await c.chat(buildChatRequest({ model: MODEL, promptText: 'q', images: [{ jpeg }] }));
+        const r = await c.chat(fpChatRequest({ model: MODEL, promptText: 'q', images: [{ jpeg }] }));
         if (expect === 'one token') {
           assert.ok(r.ok, JSON.stringify(r));
           assert.equal(r.usage.prompt_tokens, L);
@@ -166,8 +166,8 @@ describe('stand-in vLLM: rules from vLLM 0.11', function () {
       const c = new VllmClient({ url: `http://127.0.0.1:${port}`, apiKey: null }, { maxRetries: 0 });
       try {
         assert.equal((await fetch(`http://127.0.0.1:${port}/health`)).status, 200);
-        assert.ok((await c.chat(buildChatRequest({ model: MODEL, promptText: 'q', images: [] }))).ok);
-        const second = await c.chat(buildChatRequest({ model: MODEL, promptText: 'q', images: [] }));
+        assert.ok((await c.chat(fpChatRequest({ model: MODEL, promptText: 'q', images: [] }))).ok);
+        const second = await c.chat(fpChatRequest({ model: MODEL, promptText: 'q', images: [] }));
         assert.ok(!second.ok);
         assert.equal(crashes, 1);
         const health = await fetch(`http://127.0.0.1:${port}/health`);

@@ -5,6 +5,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildPromptText } from '../../../src/core/protocols/fp/rules/prompt';
 import { parseAnswerLetter } from '../../../src/core/protocols/fp/rules/answer';
+import { fpChatRequest } from '../../../src/core/protocols/fp/sweep/fpServing';
 import { buildChatRequest } from '../../../src/core/serving/chatRequest';
 import { VllmClient, errorMessage } from '../../../src/core/serving/client';
 import { chooseGpus } from '../../../src/core/serving/gpus';
@@ -27,7 +28,7 @@ import { freePortBase } from './helpers';
 
 describe('serving units', () => {
   it('builds the protocol request: frames in order, then the text; temperature 0, max_tokens 128', () => {
-    const body = buildChatRequest({
+    const body = fpChatRequest({
       model: 'm',
       promptText: 'P',
       images: [{ jpeg: Buffer.from([0xff, 0xd8, 1]) }, { fileUrl: 'file:///store/a.jpg' }],
@@ -47,7 +48,12 @@ describe('serving units', () => {
       temperature: 0,
       max_tokens: 128,
     });
-    assert.throws(() => buildChatRequest({ model: 'm', promptText: 'P', images: [{ fileUrl: '/store/a.jpg' }] }), /file:\/\//);
+    assert.throws(() => fpChatRequest({ model: 'm', promptText: 'P', images: [{ fileUrl: '/store/a.jpg' }] }), /file:\/\//);
+  });
+
+  it("the engine's request builder takes the decoding from the caller (it fixes none of its own)", () => {
+    const body = buildChatRequest({ model: 'm', promptText: 'P', images: [], decoding: { temperature: 0.7, maxTokens: 5 } });
+    assert.deepEqual([body.temperature, body.max_tokens], [0.7, 5]);
   });
 
   it('parses vLLM /metrics: sums engines, filters by model, round-trips the stand-in page', () => {
@@ -187,7 +193,7 @@ describe('serving units', () => {
     const port = await freePortBase(); // nothing listens there
     const c = new VllmClient({ url: `http://127.0.0.1:${port}`, apiKey: null }, { maxRetries: 3, baseDelayMs: 20, maxDelayMs: 40 });
     const t0 = performance.now();
-    const r = await c.chat(buildChatRequest({ model: 'm', promptText: 'q', images: [] }));
+    const r = await c.chat(fpChatRequest({ model: 'm', promptText: 'q', images: [] }));
     const ms = performance.now() - t0;
     await c.close();
     assert.ok(!r.ok && r.kind === 'server_down' && r.attempts === 4 && r.status === null, JSON.stringify(r));
@@ -215,7 +221,7 @@ describe('serving units', () => {
         }),
       );
     const c = new VllmClient({ url, apiKey: 'k' }, { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 1_000 });
-    const body = buildChatRequest({ model: 'm', promptText: 'q', images: [] });
+    const body = fpChatRequest({ model: 'm', promptText: 'q', images: [] });
     try {
       script.push(
         (res) => res.writeHead(429, { 'retry-after': '0.3' }).end('{}'),

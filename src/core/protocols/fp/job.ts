@@ -1,10 +1,10 @@
 // Frames × Pixels's worker job: the sweep in this process (the worker side; the extension never loads it).
-import type { RunOptions } from '../../runner/runOptions';
+import type { RunOptions } from './sweep/runOptions';
 
 /** The sweep in this process, as `worker --options` always ran it: exit 2 for bad input or a held lock. */
 export async function runFpJob(options: RunOptions): Promise<number> {
-  const { runSweep } = await import('../../runner/sweep');
-  const { defaultSweepDeps } = await import('../../runner/adapters');
+  const { runSweep } = await import('./sweep/sweep');
+  const { defaultSweepDeps } = await import('./sweep/adapters');
   try {
     // The summary is in runner.log already (this process's stdout is that file too).
     return (await runSweep(options, defaultSweepDeps)).exitCode;

@@ -2,7 +2,7 @@
 // prints it (recounted from the CSV when no worker is alive), and the drain request's line.
 import { PackageLayout } from '../../package/layout';
 import { formatStatus, statusLine } from '../../runner/formatStatus';
-import { readLiveStatus } from '../../runner/status';
+import { readLiveStatus } from './sweep/liveStatus';
 import type { StatusView, StopResult, StopWords } from '../registry';
 
 export async function fpStatusView(root: string): Promise<StatusView> {

@@ -3,10 +3,10 @@
 // unit's answer becomes its row and its dependents' reuse rows.
 import { strict as assert } from 'node:assert';
 import type { FailureRecord, RawRecord, TimingRecord } from '../../../../src/core/package/schemas';
-import { CellBook } from '../../../../src/core/runner/cells';
+import { CellBook } from '../../../../src/core/protocols/fp/sweep/cells';
 import type { FailureLog, TimingLog } from '../../../../src/core/runner/logs';
 import type { RequestChannel } from '../../../../src/core/runner/requestChannel';
-import type { ResultsWriter } from '../../../../src/core/runner/resultsWriter';
+import type { ResultsWriter } from '../../../../src/core/protocols/fp/sweep/resultsWriter';
 import type { WorkPlan, WorkUnit } from '../../../../src/core/protocols/fp/plan';
 import { FpOutcomes } from '../../../../src/core/protocols/fp/sweep/fpOutcomes';
 import { FpUnits, videoJobs } from '../../../../src/core/protocols/fp/sweep/fpUnits';

@@ -5,7 +5,7 @@
 import type { LineProblem } from '../../../errors';
 import { PackageLayout } from '../../../package/layout';
 import { loadPackage } from '../../../package/load';
-import { readResultsCsv, type TornTail } from '../../../package/resultsCsv';
+import { readResultsCsv, type TornTail } from '../package/resultsCsv';
 import { buildWorkPlan } from '../plan/buildWorkPlan';
 import { emptyCounts, type UnitCounts, type WorkPlan } from '../plan/types';
 import { readFailedKeys } from '../../../package/failedKeys';

@@ -40,7 +40,7 @@
 export { FramePipeline, readJpegs, jpegFileUrls, jpegDataUrl } from './pipeline';
 export type { FrameRequest, VideoJob, PreparedVideo, PreparedRequest, PreparedFrames, FailedFrames, FrameFailureKind, PipelineStats } from './pipeline';
 export { framePipelineOptionsSchema, defaultPoolSize, defaultFfmpegThreads, defaultMaxBufferedBytes, resolveOptions, MiB, GiB } from './options';
-export { sizeThreadPool, threadPoolSizeFor } from './threadPool';
+export { sizeThreadPool, threadPoolSizeFor } from '../../../runner/threadPool';
 export type { FramePipelineOptions, FramePipelineSettings } from './options';
 export { FrameStore, frameFileName } from './store';
 export type { StoreStats } from './store';

@@ -4,11 +4,11 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { PackageLayout } from '../../../package/layout';
-import { scanResultsCsv } from '../../../package/resultsCsv';
+import { scanResultsCsv } from '../package/resultsCsv';
 import { rawRecordSchema, type RawRecord } from '../../../package/schemas';
 import { unitKey } from '../../../package/unitKey';
-import { csvValues } from '../../../runner/csvRow';
-import { rawFiles } from '../../../runner/resume';
+import { csvValues } from '../sweep/csvRow';
+import { rawFiles } from '../sweep/resume';
 
 export interface Where {
   file: string;

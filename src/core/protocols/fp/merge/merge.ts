@@ -19,7 +19,7 @@ import { failureRecordSchema, timingRecordSchema, type RawRecord } from '../../.
 import { AppendFile, AppendFiles } from '../../../runner/appendFile';
 import { runIdentityFile, runIdentitySchema, newRunId } from '../../../runner/identity';
 import { acquireLock, liveLockHolder, LockHeldError } from '../../../runner/lock';
-import { resumeResults } from '../../../runner/resume';
+import { resumeResults } from '../sweep/resume';
 import { setAsideTornJsonlTail } from '../../../runner/tornTail';
 import { formatShard, shardSpecSchema } from '../shard/shard';
 import { at, readPackageResults, rowMatchesRecord, sameRow, type RawAt, type Where } from './artifacts';

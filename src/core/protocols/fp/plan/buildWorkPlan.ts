@@ -6,7 +6,7 @@ import { InputError } from '../../../errors';
 import type { LoadedPackage } from '../../../package/load';
 import { hashOf } from '../../../package/load';
 import { readVideoMetaSync } from '../../../package/meta';
-import { storedAnswer, type ResultsCsv } from '../../../package/resultsCsv';
+import { storedAnswer, type ResultsCsv } from '../package/resultsCsv';
 import type { Item } from '../../../package/schemas';
 import { MAX_MODEL_LEN, MAX_TOKENS } from '../rules/constants';
 import { parseCondition, parseConditions, type Condition } from '../rules/conditions';

@@ -17,7 +17,7 @@
 // reuse unit waits for has it in `dependents`. `counts` feeds the dry run and the progress view.
 import type { Item } from '../../../package/schemas';
 import type { PackageLayout } from '../../../package/layout';
-import type { StoredAnswer } from '../../../package/resultsCsv';
+import type { StoredAnswer } from '../package/resultsCsv';
 
 export type UnitStatus = 'done' | 'NA' | 'reuse' | 'todo' | 'no_video' | 'bad_meta';
 export const UNIT_STATUSES: readonly UnitStatus[] = ['done', 'NA', 'reuse', 'todo', 'no_video', 'bad_meta'];

@@ -1,7 +1,7 @@
 // The report's data (report.json), defined once: `fpsweep report` writes it, the VS Code webviews
 // (timing, failures, checks) render exactly this and nothing they compute themselves.
 import { z } from 'zod';
-import { preflightRecordSchema } from '../../../runner/preflightSchema';
+import { preflightRecordSchema } from '../sweep/preflightSchema';
 import { stopReasonSchema } from '../../../runner/statusSchema';
 import { tokenPredictionSchema } from './tokenPrediction';
 

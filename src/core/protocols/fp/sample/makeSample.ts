@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { InputError } from '../../../errors';
 import { PackageLayout } from '../../../package/layout';
 import { itemSchema, manifestRowSchema, scopeSummarySchema, videoMetaSchema, CSV_HEADER, type VideoMeta } from '../../../package/schemas';
-import { csvHeaderLine, csvLine } from '../../../runner/csvRow';
+import { csvHeaderLine, csvLine } from '../sweep/csvRow';
 import { encodeSampleVideo, metaFromProbe, probeVideo } from './encode';
 import { existingByCondition, existingRawRecords } from './existingResults';
 import { planSample, type SamplePlan, type SampleVideo } from './plan';

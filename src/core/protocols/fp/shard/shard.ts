@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { UsageError } from '../../../errors';
 import type { LoadedPackage } from '../../../package/load';
 import { hashOf, loadPackage } from '../../../package/load';
-import { readResultsCsv } from '../../../package/resultsCsv';
+import { readResultsCsv } from '../package/resultsCsv';
 import type { Item } from '../../../package/schemas';
 
 export const shardSpecSchema = z

@@ -5,10 +5,10 @@
 import type { PackageLayout } from '../../../package/layout';
 import { loadPackage } from '../../../package/load';
 import { readFailedKeys } from '../../../package/failedKeys';
-import { CellBook } from '../../../runner/cells';
+import { CellBook } from './cells';
 import type { RunnerLog } from '../../../runner/logs';
-import { resumeResults, type ResumeResult } from '../../../runner/resume';
-import type { RunOptions } from '../../../runner/runOptions';
+import { resumeResults, type ResumeResult } from './resume';
+import type { RunOptions } from './runOptions';
 import { applyShard } from '../shard/shard';
 import { buildWorkPlan, type WorkPlan } from '../plan';
 

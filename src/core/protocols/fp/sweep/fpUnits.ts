@@ -5,7 +5,7 @@
 import type { PackageLayout } from '../../../package/layout';
 import { unitKey } from '../../../package/unitKey';
 import type { VideoOutcome } from '../../../runner/failFast';
-import type { FrameSource, PreparedVideoFrames } from '../../../runner/frameSource';
+import type { FrameSource, PreparedVideoFrames } from './frameSource';
 import type { RequestChannel } from '../../../runner/requestChannel';
 import type { SchedServerInfo, SchedTask, SchedVideo, TaskOutcome } from '../../../runner/scheduler';
 import { loadVideoFramePlans, type VideoWork, type WorkUnit } from '../plan';

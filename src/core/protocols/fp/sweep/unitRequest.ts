@@ -2,8 +2,9 @@
 // pre-flight sends exactly what the sweep will (same prompt, same frames, same parameters).
 import type { WorkUnit } from '../plan';
 import { buildPromptText } from '../rules/prompt';
-import { buildChatRequest, type ChatRequestBody, type FrameRef } from '../../../serving/chatRequest';
+import type { ChatRequestBody, FrameRef } from '../../../serving/chatRequest';
+import { fpChatRequest } from './fpServing';
 
 export function unitRequestBody(model: string, u: WorkUnit, images: readonly FrameRef[]): ChatRequestBody {
-  return buildChatRequest({ model, promptText: buildPromptText(u.item.question, u.item.options), images });
+  return fpChatRequest({ model, promptText: buildPromptText(u.item.question, u.item.options), images });
 }

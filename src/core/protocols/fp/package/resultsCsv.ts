@@ -3,9 +3,9 @@
 // v_32 rows the stored-480 reuse rule copies from, and a torn last line kept apart (never a row).
 import { promises as fs } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { InputError, type LineProblem } from '../errors';
-import { REUSE_RULES } from '../protocols/fp/rules/rules';
-import { unitKey } from './unitKey';
+import { InputError, type LineProblem } from '../../../errors';
+import { REUSE_RULES } from '../rules/rules';
+import { unitKey } from '../../../package/unitKey';
 
 const NL = 0x0a;
 

@@ -2,18 +2,20 @@
 // frame pipeline. Tests and the bench can pass their own SweepDeps instead.
 import * as os from 'node:os';
 import { promises as fs } from 'node:fs';
-import type { PackageLayout } from '../package/layout';
-import { FramePipeline, jpegFileUrls, type FrameRequest } from '../protocols/fp/frames';
-import { realFrameStoreDir } from '../protocols/fp/frames/realStore';
-import { launchServers, useEndpoints, type Fleet, type ServerStateEvent } from '../serving/launcher';
-import type { FrameRef } from '../serving/chatRequest';
-import type { Endpoint } from '../serving/client';
-import { VllmClient } from '../serving/client';
+import type { PackageLayout } from '../../../package/layout';
+import { FramePipeline, jpegFileUrls, type FrameRequest } from '../frames';
+import { realFrameStoreDir } from '../frames/realStore';
+import { fpLaunchOptions } from './fpServing';
+import { launchServers, useEndpoints, type Fleet, type ServerStateEvent } from '../../../serving/launcher';
+import type { FrameRef } from '../../../serving/chatRequest';
+import type { Endpoint } from '../../../serving/client';
+import { VllmClient } from '../../../serving/client';
 import type { FrameSource, FrameRequestSpec, PreparedRequestFrames, PreparedVideoFrames } from './frameSource';
-import type { RunnerLog } from './logs';
+import type { RunnerLog } from '../../../runner/logs';
 import type { RunOptions } from './runOptions';
-import type { ServerState } from '../serving/serverState';
-import { checkServer, type ServerEvent, type ServerSet } from './servers';
+import type { ServerState } from '../../../serving/serverState';
+import { checkServer } from './checkServer';
+import type { ServerEvent, ServerSet } from '../../../runner/servers';
 import type { SweepDeps } from './sweep';
 
 /** A Fleet (launched or given servers) as the runner sees it. */
@@ -61,7 +63,16 @@ export async function startServers(opts: RunOptions, layout: PackageLayout, log:
   const sink = (line: string) => void log.info(line);
   const fleet = opts.endpoints?.length
     ? await useEndpoints(opts.endpoints, { log: sink })
-    : await launchServers({ layout, ngpu: opts.ngpu, maxSeqs: opts.maxSeqs, gpuUtil: opts.gpuUtil, vllmBin: opts.vllmBin, basePort: opts.basePort, log: sink });
+    : await launchServers({
+        layout,
+        ...fpLaunchOptions(layout),
+        ngpu: opts.ngpu,
+        maxSeqs: opts.maxSeqs,
+        gpuUtil: opts.gpuUtil,
+        vllmBin: opts.vllmBin,
+        basePort: opts.basePort,
+        log: sink,
+      });
   try {
     // Which model, and whether each server holds the protocol's context (ContextLengthError if not).
     const models = new Set<string>();

@@ -7,15 +7,15 @@
 // path for rows); the pre-flight's outcome goes to logs/preflight.json, which the pilot report shows.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { PackageLayout } from '../package/layout';
-import { unitKey } from '../package/unitKey';
-import { loadVideoFramePlans, type VideoWork, type WorkUnit } from '../protocols/fp/plan';
-import type { ChatResult, VllmClient } from '../serving/client';
-import type { FrameRef } from '../serving/chatRequest';
+import type { PackageLayout } from '../../../package/layout';
+import { unitKey } from '../../../package/unitKey';
+import { loadVideoFramePlans, type VideoWork, type WorkUnit } from '../plan';
+import type { ChatResult, VllmClient } from '../../../serving/client';
+import type { FrameRef } from '../../../serving/chatRequest';
 import type { FrameSource } from './frameSource';
-import { adviseFailure } from './failureAdvice';
+import { adviseFailure } from '../../../runner/failureAdvice';
 import { preflightRecordSchema, type PreflightRecord, type PreflightServer, type PreflightUnit } from './preflightSchema';
-import { unitRequestBody } from '../protocols/fp/sweep/unitRequest';
+import { unitRequestBody } from './unitRequest';
 
 /** Finish reasons of a normal answer (vLLM 0.11's OpenAI layer: the stop string/EOS, or max_tokens reached). */
 export const KNOWN_FINISH_REASONS = ['stop', 'length'] as const;

@@ -1,9 +1,9 @@
 // runSweep: one run of the sweep on a package, start to end. The foreground `run` verb and the detached
 // worker both call it. It composes the run's units, each in its own file with its own test:
-//   lock (lock.ts) · stop requests and signals (drainControl.ts) · failure cascades (runStopper.ts,
+//   engine units (src/core/runner/): lock (lock.ts) · stop requests and signals (drainControl.ts) · failure cascades (runStopper.ts,
 //   failFast.ts, requestChannel.ts) · status and ETA (statusReporter.ts, eta.ts) · metrics
 //   (metricsPoller.ts) · server health (serverHealth.ts) · the scheduler (scheduler.ts), and
-//   Frames × Pixels's part (protocols/fp/sweep/: the plan, the pre-flight, units → requests → rows).
+//   Frames × Pixels's own part (here in protocols/fp/sweep/: the plan, the pre-flight, units → requests → rows).
 // Order of work:
 //   lock → resume repair → load package → plan → NA / stored-reuse rows and no_video failures at once
 //   → servers → pre-flight → scheduler over the plan's videos → rows written raw-then-CSV → timing per
@@ -13,34 +13,34 @@
 // run (stopReason in the status file, exit 1): in-flight ones cut after STOP_GRACE_MS, unsent units stay todo.
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
-import { PackageLayout } from '../package/layout';
-import { formatShard } from '../protocols/fp/shard/shard';
-import { videoJobs, FpUnits, type VideoJob } from '../protocols/fp/sweep/fpUnits';
-import { FpOutcomes } from '../protocols/fp/sweep/fpOutcomes';
-import { openFpSweep } from '../protocols/fp/sweep/fpPlan';
-import { preflightGate } from '../protocols/fp/sweep/fpPreflight';
-import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS } from '../protocols/fp/rules/conditions';
-import { MAX_MODEL_LEN } from '../protocols/fp/rules/constants';
-import { VllmClient } from '../serving/client';
-import { stopFile } from './control';
-import { DrainControl } from './drainControl';
-import { FailFastMonitor } from './failFast';
+import { PackageLayout } from '../../../package/layout';
+import { formatShard } from '../shard/shard';
+import { videoJobs, FpUnits, type VideoJob } from './fpUnits';
+import { FpOutcomes } from './fpOutcomes';
+import { openFpSweep } from './fpPlan';
+import { preflightGate } from './fpPreflight';
+import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS } from '../rules/conditions';
+import { MAX_MODEL_LEN } from '../rules/constants';
+import { VllmClient } from '../../../serving/client';
+import { stopFile } from '../../../runner/control';
+import { DrainControl } from '../../../runner/drainControl';
+import { FailFastMonitor } from '../../../runner/failFast';
 import type { FrameSource } from './frameSource';
-import { makeRunIdentity, newRunId, writeRunIdentity } from './identity';
-import { acquireLock } from './lock';
-import { FailureLog, RunnerLog, TimingLog } from './logs';
-import { MetricsPoller } from './metricsPoller';
-import { RequestChannel } from './requestChannel';
+import { makeRunIdentity, newRunId, writeRunIdentity } from '../../../runner/identity';
+import { acquireLock } from '../../../runner/lock';
+import { FailureLog, RunnerLog, TimingLog } from '../../../runner/logs';
+import { MetricsPoller } from '../../../runner/metricsPoller';
+import { RequestChannel } from '../../../runner/requestChannel';
 import type { RunOptions } from './runOptions';
-import { RunStopper } from './runStopper';
-import { Scheduler, longestFirstWithinWindows } from './scheduler';
-import { ServerHealth } from './serverHealth';
-import type { ServerSet } from './servers';
-import { writeStatusAtomic } from './status';
-import { StatusReporter } from './statusReporter';
-import type { StopReason, WorkerState, WorkerStatus } from './statusSchema';
+import { RunStopper } from '../../../runner/runStopper';
+import { Scheduler, longestFirstWithinWindows } from '../../../runner/scheduler';
+import { ServerHealth } from '../../../runner/serverHealth';
+import type { ServerSet } from '../../../runner/servers';
+import { writeStatusAtomic } from '../../../runner/status';
+import { StatusReporter } from '../../../runner/statusReporter';
+import type { StopReason, WorkerState, WorkerStatus } from '../../../runner/statusSchema';
 
-export { SystematicFailureError } from './runStopper';
+export { SystematicFailureError } from '../../../runner/runStopper';
 
 export interface SweepDeps {
   /** Starts (or attaches to) the servers. */
@@ -74,7 +74,7 @@ const VIDEO_WINDOW = 64;
 export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHooks = {}): Promise<SweepResult> {
   const t0 = Date.now();
   const layout = new PackageLayout(opts.package);
-  if (!existsSync(layout.samplesDir)) throw new (await import('../errors')).InputError(`${layout.root} is not a run package (no items/samples/)`);
+  if (!existsSync(layout.samplesDir)) throw new (await import('../../../errors')).InputError(`${layout.root} is not a run package (no items/samples/)`);
   const runId = newRunId();
   await fs.mkdir(layout.logsDir, { recursive: true });
   const log = new RunnerLog(layout, runId, hooks.onLine);

@@ -1,8 +1,8 @@
 // What a run is asked to do: the `run` verb builds it from flags + environment knobs, `--detach`
 // hands it to the worker as JSON, and the extension can build it directly. Knobs change speed only.
 import { z } from 'zod';
-import { DEFAULT_FAIL_FAST } from './failFast';
-import { shardSpecSchema } from '../protocols/fp/shard/shard';
+import { DEFAULT_FAIL_FAST } from '../../../runner/failFast';
+import { shardSpecSchema } from '../shard/shard';
 
 export const runOptionsSchema = z.object({
   package: z.string().min(1),

@@ -1,14 +1,14 @@
 // The one place rows are written (SPEC §4): the raw record is appended and fsynced first, then the CSV
 // row is appended. Writes are serialized across the whole package, so at most one raw record can lack
-// its CSV row after a crash, and resume (reconcile.ts) completes that row from the raw record instead
+// its CSV row after a crash, and resume (resume.ts) completes that row from the raw record instead
 // of running the item again — no row lost, no raw line doubled.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { PackageLayout } from '../package/layout';
-import { CSV_HEADER, rawRecordSchema, type RawRecord } from '../package/schemas';
+import type { PackageLayout } from '../../../package/layout';
+import { CSV_HEADER, rawRecordSchema, type RawRecord } from '../../../package/schemas';
 import type { DoneSet } from '../package/resultsCsv';
-import { unitKey } from '../package/unitKey';
-import { AppendFile, AppendFiles } from './appendFile';
+import { unitKey } from '../../../package/unitKey';
+import { AppendFile, AppendFiles } from '../../../runner/appendFile';
 import { csvHeaderLine, csvLine } from './csvRow';
 
 export class DuplicateRowError extends Error {}
