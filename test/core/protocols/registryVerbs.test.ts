@@ -9,6 +9,7 @@ import { UsageError } from '../../../src/core/errors';
 import { PROTOCOLS, type RunProtocol } from '../../../src/core/protocols/registry';
 import { statusVerb } from '../../../src/cli/verbs/status';
 import { stopVerb } from '../../../src/cli/verbs/stop';
+import { captureOutput } from '../captureOutput';
 
 function fakeProtocol(id: string, marker: string): RunProtocol<unknown, null, null> {
   return {
@@ -43,15 +44,10 @@ function fakeProtocol(id: string, marker: string): RunProtocol<unknown, null, nu
   };
 }
 
+/** The exit code and stdout (stderr is captured too, and left out of the comparisons). */
 async function capture(fn: () => Promise<number>): Promise<{ code: number; out: string }> {
-  const w = process.stdout.write.bind(process.stdout);
-  let out = '';
-  process.stdout.write = ((c: string | Uint8Array) => ((out += String(c)), true)) as typeof process.stdout.write;
-  try {
-    return { code: await fn(), out };
-  } finally {
-    process.stdout.write = w;
-  }
+  const { code, out } = await captureOutput(fn);
+  return { code, out };
 }
 
 describe('fpsweep status / stop: the run type from the registry', () => {

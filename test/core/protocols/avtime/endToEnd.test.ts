@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { main } from '../../../../src/cli/main';
+import { runCli } from '../../captureOutput';
 import { makeAvtimeSample } from '../../../../src/core/protocols/avtime/sample';
 import { runAvtime, type AvtimeHooks } from '../../../../src/core/protocols/avtime/stages/run';
 import { AvtimeRunLayout } from '../../../../src/core/protocols/avtime/stages/layout';
@@ -275,16 +275,4 @@ describe('AVTime end to end: avtime sample → avtime run on the stand-in vLLM t
   });
 });
 
-async function quietMain(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const w = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
-  let out = '';
-  let err = '';
-  process.stdout.write = ((c: string | Uint8Array) => ((out += String(c)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((c: string | Uint8Array) => ((err += String(c)), true)) as typeof process.stderr.write;
-  try {
-    return { code: await main(args), out, err };
-  } finally {
-    process.stdout.write = w.out;
-    process.stderr.write = w.err;
-  }
-}
+const quietMain = runCli;

@@ -5,25 +5,13 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { main } from '../../../../../src/cli/main';
+import { runCli } from '../../../captureOutput';
 import { readJsonl } from '../../../../../src/core/package/jsonl';
 import { QuerySchema } from '../../../../../src/core/protocols/avtime/queries';
 import { inventoryRowSchema, targetInputSchema, testRowSchema } from '../../../../../src/core/protocols/avtime/stages/inputSchemas';
 import { listFiles, tmpDir } from '../stages/fixtures';
 
-async function quietMain(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const w = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
-  let out = '';
-  let err = '';
-  process.stdout.write = ((c: string | Uint8Array) => ((out += String(c)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((c: string | Uint8Array) => ((err += String(c)), true)) as typeof process.stderr.write;
-  try {
-    return { code: await main(args), out, err };
-  } finally {
-    process.stdout.write = w.out;
-    process.stderr.write = w.err;
-  }
-}
+const quietMain = runCli;
 
 describe('fpsweep avtime sample', function () {
   this.timeout(180_000);

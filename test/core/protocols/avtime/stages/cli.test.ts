@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { main } from '../../../../../src/cli/main';
+import { runCli } from '../../../captureOutput';
 import { waitForWorkerExit } from '../../../../../src/core/runner/control';
 import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
 import { readAvtimeStatus } from '../../../../../src/core/protocols/avtime/stages/statusWriter';
@@ -11,19 +11,7 @@ import { makeBench, judgeStub, targetStub } from './benchFixture';
 import { startStub, type Stub } from './httpStub';
 
 /** Runs `fpsweep avtime …` with stdout and stderr captured. */
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const w = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
-  let out = '';
-  let err = '';
-  process.stdout.write = ((c: string | Uint8Array) => ((out += String(c)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((c: string | Uint8Array) => ((err += String(c)), true)) as typeof process.stderr.write;
-  try {
-    return { code: await main(['avtime', ...args]), out, err };
-  } finally {
-    process.stdout.write = w.out;
-    process.stderr.write = w.err;
-  }
-}
+const cli = (args: string[]) => runCli(['avtime', ...args]);
 
 describe('fpsweep avtime: the command (SPEC-AVTIME §9)', function () {
   this.timeout(60_000);

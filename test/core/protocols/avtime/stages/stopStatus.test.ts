@@ -4,26 +4,14 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { main } from '../../../../../src/cli/main';
+import { runCli } from '../../../captureOutput';
 import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
 import { readAvtimeStatus } from '../../../../../src/core/protocols/avtime/stages/statusWriter';
 import { tmpDir } from './fixtures';
 import { makeBench, judgeStub, targetStub } from './benchFixture';
 import { startStub, type Stub } from './httpStub';
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const w = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
-  let out = '';
-  let err = '';
-  process.stdout.write = ((c: string | Uint8Array) => ((out += String(c)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((c: string | Uint8Array) => ((err += String(c)), true)) as typeof process.stderr.write;
-  try {
-    return { code: await main(args), out, err };
-  } finally {
-    process.stdout.write = w.out;
-    process.stderr.write = w.err;
-  }
-}
+const cli = runCli;
 
 describe('fpsweep stop / status on an AVTime output root', function () {
   this.timeout(60_000);
