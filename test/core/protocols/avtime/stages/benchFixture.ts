@@ -79,3 +79,22 @@ export async function judgeStub(fault: JudgeFault = () => null): Promise<Stub> {
     ['judge-model'],
   );
 }
+
+/**
+ * `fpsweep avtime run --detach` into `out` (run id r1) on a target that holds every answer, so the run
+ * cannot end on its own; resolves once the worker has started and all three inputs are held.
+ */
+export async function startHeldDetachedRun(
+  cli: (args: string[]) => Promise<{ code: number; out: string; err: string }>,
+  stubs: Stub[],
+  out: string,
+): Promise<{ started: { code: number; out: string; err: string }; hold: Stub }> {
+  const { root } = makeBench();
+  const hold = await startStub(() => 'hang');
+  const j = await judgeStub();
+  stubs.push(hold, j);
+  const args = ['run', '--detach', '--bench-root', root, '--output-root', out, '--run-id', 'r1'];
+  const started = await cli(['avtime', ...args, '--target-endpoints', `${hold.url},${hold.url}`, '--judge-endpoint', j.url]);
+  if (started.code === 0) while (hold.bodies.length < 3) await new Promise((r) => setTimeout(r, 50));
+  return { started, hold };
+}

@@ -7,8 +7,8 @@ import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages
 import { readAvtimeStatus } from '../../../../../src/core/protocols/avtime/stages/statusWriter';
 import { freePortRange } from '../../../runner/helpers';
 import { listFiles, tmpDir } from './fixtures';
-import { makeBench, judgeStub, targetStub } from './benchFixture';
-import { startStub, type Stub } from './httpStub';
+import { makeBench, judgeStub, targetStub, startHeldDetachedRun } from './benchFixture';
+import type { Stub } from './httpStub';
 
 /** Runs `fpsweep avtime …` with stdout and stderr captured. */
 const cli = (args: string[]) => runCli(['avtime', ...args]);
@@ -149,29 +149,12 @@ describe('fpsweep avtime: the command (SPEC-AVTIME §9)', function () {
   });
 
   it('run --detach, then SIGTERM while the target holds every answer: status failed, lock released', async () => {
-    const { root } = makeBench();
     const out = path.join(tmpDir('cli'), 'r1');
-    const hold = await startStub(() => 'hang'); // the run cannot end before the signal: nothing races
-    const j = await judgeStub();
-    stubs.push(hold, j);
-    const res = await cli([
-      'run',
-      '--detach',
-      '--bench-root',
-      root,
-      '--output-root',
-      out,
-      '--run-id',
-      'r1',
-      '--target-endpoints',
-      `${hold.url},${hold.url}`,
-      '--judge-endpoint',
-      j.url,
-    ]);
+    // The target holds every answer: the run cannot end before the signal, nothing races.
+    const { started: res } = await startHeldDetachedRun((a) => runCli(a), stubs, out);
     assert.equal(res.code, 0, res.err);
     const pid = Number(/pid (\d+)/.exec(res.out)![1]);
     const layout = new AvtimeRunLayout(out, 'r1');
-    while (hold.bodies.length < 3) await new Promise((r) => setTimeout(r, 50)); // all three inputs are held
     process.kill(pid, 'SIGTERM');
     assert.ok(await waitForWorkerExit(layout, 20_000, 100));
     const status = await readAvtimeStatus(layout.statusFile);

@@ -8,8 +8,8 @@ import { runCli } from '../../../captureOutput';
 import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
 import { readAvtimeStatus } from '../../../../../src/core/protocols/avtime/stages/statusWriter';
 import { tmpDir } from './fixtures';
-import { makeBench, judgeStub, targetStub } from './benchFixture';
-import { startStub, type Stub } from './httpStub';
+import { makeBench, judgeStub, targetStub, startHeldDetachedRun } from './benchFixture';
+import type { Stub } from './httpStub';
 
 const cli = runCli;
 
@@ -21,29 +21,10 @@ describe('fpsweep stop / status on an AVTime output root', function () {
   });
 
   it('status shows the live stages and shards; stop --wait ends the worker (SIGTERM), lock released, status says stopped', async () => {
-    const { root } = makeBench();
     const out = path.join(tmpDir('stop'), 'r1');
-    const hold = await startStub(() => 'hang');
-    const j = await judgeStub();
-    stubs.push(hold, j);
-    const started = await cli([
-      'avtime',
-      'run',
-      '--detach',
-      '--bench-root',
-      root,
-      '--output-root',
-      out,
-      '--run-id',
-      'r1',
-      '--target-endpoints',
-      `${hold.url},${hold.url}`,
-      '--judge-endpoint',
-      j.url,
-    ]);
+    const { started } = await startHeldDetachedRun(cli, stubs, out); // every input is held
     assert.equal(started.code, 0, started.err);
     const layout = new AvtimeRunLayout(out, 'r1');
-    while (hold.bodies.length < 3) await new Promise((r) => setTimeout(r, 50)); // every input is held
     // The status file is written on a timer: wait for the write that shows the held inference (the run cannot move on).
     while ((await readAvtimeStatus(layout.statusFile))?.stages.find((x) => x.name === 'infer')?.state !== 'running')
       await new Promise((r) => setTimeout(r, 50));
