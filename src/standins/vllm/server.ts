@@ -212,7 +212,7 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
       rec.prompt_tokens = promptTokens;
       const L = args.maxModelLen;
       if (images.length === 0 && requestedMax !== null && promptTokens + requestedMax > L) {
-        // Text-only prompts meet the OpenAI layer's check with their real size.
+        // Text-only prompts meet the OpenAI layer's check with their real size (vllm/entrypoints/openai/serving_engine.py _validate_input).
         throw new RequestRefusal(400, msg.preprocessingMessage(msg.contextLengthExceeded(promptTokens, requestedMax, L)));
       }
       // vllm/v1/engine/processor.py _validate_model_input: strictly longer than max_model_len is refused.

@@ -42,12 +42,15 @@ export function avtimeModel(role: Exclude<StandinRole, 'fp'>, args: ServeArgs, k
         if (parsed.videoUrls.length) throw new RequestRefusal(400, 'stand-in vLLM: the judge takes text only (captions, never media)');
         content = judgeAnswer(parsed, knobs.judge).content;
         promptTokens = 20 + textTokens(parsed.promptText).length;
-        // Text-only prompts meet the OpenAI layer's check with their real size (as ../server.ts does).
+        // Text-only prompts meet the OpenAI layer's check (vllm/entrypoints/openai/serving_engine.py _validate_input)
+        // with their real size, as ../server.ts does.
         if (parsed.maxTokens !== null && promptTokens + parsed.maxTokens > args.maxModelLen) {
           throw new RequestRefusal(400, msg.preprocessingMessage(msg.contextLengthExceeded(promptTokens, parsed.maxTokens, args.maxModelLen)));
         }
       }
       const L = args.maxModelLen;
+      // vllm/v1/engine/processor.py _validate_model_input: only a prompt strictly longer than max_model_len is
+      // refused; vllm/v1/core/sched/utils.py check_stop ends a request at max_tokens or at max_model_len ('length').
       if (promptTokens > L) throw new RequestRefusal(400, msg.decoderPromptTooLong(promptTokens, L));
       const wanted = textTokens(content).length;
       const limit = Math.min(L - promptTokens, parsed.maxTokens ?? L - promptTokens);
