@@ -13,6 +13,12 @@ export interface ServeArgs {
   apiKey: string | null;
   allowedLocalMediaPath: string | null;
   revision: string | null;
+  /** --mm-processor-cache-gb: the processor cache's size in GiB (vLLM 0.11 MultiModalConfig default 4; 0 = off). */
+  mmProcessorCacheGb: number;
+  /** --max-num-batched-tokens: the scheduler's token budget per step (vllm/engine/arg_utils.py: 8192 for the OpenAI server on a ≥ 70 GiB GPU). */
+  maxNumBatchedTokens: number;
+  /** --api-server-count: API processes (each its own front end and processor cache; > 1 turns vLLM's IPC cache off). */
+  apiServerCount: number;
 }
 
 export class ArgError extends Error {}
@@ -40,6 +46,9 @@ const FLAGS: Record<string, Kind> = {
   '--enable-prefix-caching': 'bool',
   '--disable-log-requests': 'bool',
   '--disable-log-stats': 'bool',
+  '--mm-processor-cache-gb': 'float',
+  '--max-num-batched-tokens': 'int',
+  '--api-server-count': 'int',
 };
 
 function convert(flag: string, kind: Kind, raw: string): unknown {
@@ -121,7 +130,16 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
   if (maxNumSeqs < 1) throw new ArgError(`argument --max-num-seqs: must be ≥ 1, got ${maxNumSeqs}`);
   const maxModelLen = (values.get('--max-model-len') as number | undefined) ?? 262144; // Qwen3-VL's native length
   if (maxModelLen < 1) throw new ArgError(`argument --max-model-len: must be ≥ 1, got ${maxModelLen}`);
+  const mmProcessorCacheGb = (values.get('--mm-processor-cache-gb') as number | undefined) ?? 4;
+  if (mmProcessorCacheGb < 0) throw new ArgError(`argument --mm-processor-cache-gb: must be ≥ 0, got ${mmProcessorCacheGb}`);
+  const maxNumBatchedTokens = (values.get('--max-num-batched-tokens') as number | undefined) ?? 8192;
+  if (maxNumBatchedTokens < 1) throw new ArgError(`argument --max-num-batched-tokens: must be ≥ 1, got ${maxNumBatchedTokens}`);
+  const apiServerCount = (values.get('--api-server-count') as number | undefined) ?? 1;
+  if (apiServerCount < 1) throw new ArgError(`argument --api-server-count: must be ≥ 1, got ${apiServerCount}`);
   return {
+    mmProcessorCacheGb,
+    maxNumBatchedTokens,
+    apiServerCount,
     model,
     servedModelName: (values.get('--served-model-name') as string | undefined) ?? model,
     host: (values.get('--host') as string | undefined) ?? '0.0.0.0',

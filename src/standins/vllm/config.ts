@@ -14,6 +14,16 @@ export const LatencySchema = z.object({
    * 2 = one GPU in vLLM's order: prefills one after another in admission order (chunked prefill).
    */
   shared: z.number().int().min(0).max(2).default(1),
+  /**
+   * 1 = vLLM 0.11's cost model (./cost/): the API thread's front-end time and the engine's steps (token budget,
+   * max-num-seqs, calibrated GPU seconds) are waited for; `a`, `b` and `shared` are then unused. 0 = the a + b model
+   * above (the front end is still accounted in /metrics, without delay).
+   */
+  model: z.number().int().min(0).max(1).default(0),
+  /** Model seconds per wall second under model=1 (100 = a hundred times faster than the modelled host). */
+  speed: z.number().positive().default(1),
+  /** GPU seconds per H200-transformers second under model=1 (cost/calibration.ts B200_VLLM_SCALE = 0.3). */
+  gpuScale: z.number().positive().default(0.3),
 });
 export type Latency = z.infer<typeof LatencySchema>;
 

@@ -1,4 +1,7 @@
-// /metrics in Prometheus text format with vLLM 0.11's names, help texts and labels.
+// /metrics in Prometheus text format with vLLM 0.11's names, help texts and labels (vllm/v1/metrics/loggers.py).
+// vLLM 0.11.0 has no multimodal-cache metric (vllm:mm_cache_queries/_hits came with PR #26285, merged after the
+// 0.11.0 release) and none for the API thread's time, so the front end's are under the stand-in's own names.
+import type { FrontEndCounters } from './frontEndRuntime';
 
 export interface Counters {
   promptTokens: number;
@@ -22,7 +25,7 @@ function pyFloat(n: number): string {
  * `busyS`: seconds during which the modelled GPU had prefill work. Not a vLLM metric: it is emitted under
  * the stand-in's own name (`fpsweep_standin_busy_seconds_total`) for benchmarks, after vLLM's.
  */
-export function renderMetrics(model: string, running: number, waiting: number, c: Counters, createdS: number, busyS = 0): string {
+export function renderMetrics(model: string, running: number, waiting: number, c: Counters, createdS: number, busyS = 0, fe?: FrontEndCounters): string {
   const lbl = `engine="0",model_name="${model.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   const out: string[] = [];
   const gauge = (name: string, help: string, v: number) => {
@@ -48,5 +51,13 @@ export function renderMetrics(model: string, running: number, waiting: number, c
     '# TYPE fpsweep_standin_busy_seconds_total counter',
     `fpsweep_standin_busy_seconds_total{${lbl}} ${pyFloat(busyS)}`,
   );
+  if (fe) {
+    const own = (name: string, help: string, v: number) =>
+      out.push(`# HELP ${name} Stand-in only: ${help}`, `# TYPE ${name} counter`, `${name}{${lbl}} ${pyFloat(v)}`);
+    own('fpsweep_standin_frontend_busy_seconds_total', "model seconds of the API server thread's process_inputs work.", fe.threadBusyS);
+    own('fpsweep_standin_media_busy_seconds_total', 'model seconds of media loading (decode), all pool threads together.', fe.mediaBusyS);
+    own('fpsweep_standin_mm_cache_queries_total', 'multimodal processor cache look-ups, in items.', fe.mmQueries);
+    own('fpsweep_standin_mm_cache_hits_total', 'multimodal processor cache hits, in items.', fe.mmHits);
+  }
   return out.join('\n') + '\n';
 }

@@ -9,9 +9,12 @@ import * as msg from '../../core/serving/vllmMessages';
 import { contentKey } from './prefixCache';
 import { jpegHeader } from './jpegHeader';
 
+// `uuid` on a part: accepted by vLLM 0.11's chat parser (vllm/entrypoints/chat_utils.py, PRs #23394/#23449, both
+// before v0.11.0); it replaces the item's pixel hash (vllm/multimodal/processing.py).
 const ImagePart = z.object({
   type: z.literal('image_url'),
   image_url: z.object({ url: z.string() }).passthrough(),
+  uuid: z.string().nullish(),
 });
 const TextPart = z.object({ type: z.literal('text'), text: z.string() });
 const Part = z.discriminatedUnion('type', [ImagePart, TextPart]);
@@ -83,6 +86,8 @@ export class RequestRefusal extends Error {
 export interface ParsedChat {
   body: ChatBody;
   imageUrls: string[];
+  /** Each image part's `uuid` (null where none was sent), in the order of imageUrls. */
+  imageUuids: Array<string | null>;
   promptText: string;
 }
 
@@ -107,16 +112,19 @@ export function checkedChatBody<S extends z.ZodType<{ model: string; stream?: bo
 export function parseChatBody(raw: unknown, servedModelName: string): ParsedChat {
   const body = checkedChatBody(ChatBodySchema, raw, servedModelName);
   const imageUrls: string[] = [];
+  const imageUuids: Array<string | null> = [];
   const texts: string[] = [];
   for (const m of body.messages) {
     if (typeof m.content === 'string') texts.push(m.content);
     else
       for (const p of m.content) {
-        if (p.type === 'image_url') imageUrls.push(p.image_url.url);
-        else texts.push(p.text);
+        if (p.type === 'image_url') {
+          imageUrls.push(p.image_url.url);
+          imageUuids.push(p.uuid ?? null);
+        } else texts.push(p.text);
       }
   }
-  return { body, imageUrls, promptText: texts.join('\n') };
+  return { body, imageUrls, imageUuids, promptText: texts.join('\n') };
 }
 
 /**

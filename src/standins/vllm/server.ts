@@ -11,6 +11,8 @@ import type { StandinEnv } from './config';
 import { Engine } from './engine';
 import { PrefixCache, contentKey, type Segment } from './prefixCache';
 import { newCounters, renderMetrics } from './metrics';
+import { FrontEndRuntime, mediaLoadingThreads } from './frontEndRuntime';
+import { ModelledEngine } from './modelledEngine';
 import { loadImages, parseChatBody, RequestRefusal, type LoadedImage } from './request';
 import { replyTokens, standinAnswer } from './answer';
 import { logLine } from './log';
@@ -49,6 +51,13 @@ const MAX_BODY_BYTES = 1 << 30;
 export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks: StandinHooks = {}): Promise<StandinServer> {
   const engine = new Engine(args.maxNumSeqs, (['parallel', 'shared', 'fcfs'] as const)[env.latency.shared]);
   const cache = new PrefixCache(env.faults.cacheTokens);
+  // vLLM 0.11's costs (./cost/): the front end is always accounted; under model=1 it and the engine's steps are waited.
+  const modelled = env.latency.model === 1;
+  const frontEnd = new FrontEndRuntime(args.mmProcessorCacheGb, mediaLoadingThreads(), modelled, env.latency.speed);
+  const stepEngine = modelled
+    ? new ModelledEngine({ maxNumSeqs: args.maxNumSeqs, maxNumBatchedTokens: args.maxNumBatchedTokens, gpuScale: env.latency.gpuScale }, env.latency.speed)
+    : null;
+  const gpu = stepEngine ?? engine;
   const counters = newCounters();
   const createdS = Date.now() / 1000;
   let chatCount = 0;
@@ -117,7 +126,7 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
       return;
     }
     if (req.method === 'GET' && url.pathname === '/metrics') {
-      const text = renderMetrics(args.servedModelName, engine.running, engine.waiting, counters, createdS, engine.busySeconds);
+      const text = renderMetrics(args.servedModelName, gpu.running, gpu.waiting, counters, createdS, gpu.busySeconds, frontEnd.counters);
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(text);
       return;
     }
@@ -221,16 +230,32 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
       const segments: Segment[] = images.map((img, k) => ({ key: imageKeys[k], tokens: qwenImageTokens(img.width, img.height) }));
       const imageTokens = segments.reduce((s, x) => s + x.tokens, 0);
       segments.push({ key: contentKey('text\0' + promptText), tokens: promptTokens - imageTokens });
-      let hit = 0;
-      await engine.run({
-        workS: 0, // set in onStart once the cache is consulted
-        fixedS: env.latency.a,
-        onStart() {
-          hit = cache.lookupAndInsert(segments, promptTokens).hitTokens;
-          this.workS = env.latency.b * (promptTokens - hit);
-        },
-      });
+      // The API thread's process_inputs (hashing or the part's uuid, the processor on cache misses).
+      await frontEnd.process(images.map((img, k) => ({ key: imageKeys[k], width: img.width, height: img.height, uuid: parsed.imageUuids[k] })));
       const reply = standinAnswer(promptText, imageKeys);
+      let hit = 0;
+      if (stepEngine) {
+        const lookup = () => {
+          const r = cache.lookupAndInsert(segments, promptTokens);
+          hit = r.hitTokens;
+          return { cachedTokens: r.hitTokens, cachedFrames: Math.min(r.hitSegments, images.length) };
+        };
+        await stepEngine.run({
+          promptTokens,
+          frames: images.length,
+          outputTokens: Math.min(replyTokens(reply), Math.max(1, L - promptTokens), requestedMax ?? L),
+          lookup,
+        });
+      } else {
+        await engine.run({
+          workS: 0, // set in onStart once the cache is consulted
+          fixedS: env.latency.a,
+          onStart() {
+            hit = cache.lookupAndInsert(segments, promptTokens).hitTokens;
+            this.workS = env.latency.b * (promptTokens - hit);
+          },
+        });
+      }
       // A prompt of exactly L tokens still gets one token: vllm/v1/engine/processor.py refuses only
       // prompt_len > max_model_len, and vllm/v1/core/sched/utils.py check_stop ends a request once
       // num_tokens >= max_model_len, which it checks after each sampled token.
