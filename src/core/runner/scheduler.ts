@@ -18,6 +18,11 @@
 //    holds its first requests back to MIN_LEADERS_IN_FLIGHT so they stay there to be taken.
 //  - A server reported down: its open videos go back to the pool (their undispatched requests), its
 //    in-flight requests come back as `requeue` and go to another server; when it is up again it pulls.
+//  - Options that keep vLLM's front end off the critical path (issue 17; each changes order only):
+//    `warmVideos` holds a video's other requests until its first one has finished, so the images they
+//    share are in the server's processor cache (and prefix cache) before they are sent; `maxOpenVideos`
+//    bounds the videos a server has open, so their images fit that cache; a server's `tokenBudget` caps
+//    the predicted prompt tokens it has in flight (its KV cache), next to the request count.
 export interface SchedTask {
   /** Unique per task (benchmark, item, condition). */
   key: string;
@@ -67,12 +72,17 @@ export interface SchedulerHooks<V extends SchedVideo> {
 }
 
 export interface SchedulerOptions {
-  servers: { endpoint: string; capacity: number }[];
+  /** capacity: requests in flight; tokenBudget: predicted prompt tokens in flight (one request may always go). */
+  servers: { endpoint: string; capacity: number; tokenBudget?: number }[];
   /** Prepared videos waiting for a server (plus those being prepared). */
   prefetch: number;
   prepConcurrency: number;
   /** Gate a group's followers behind its first request (prefix-cache warm-up). Default true. */
   warmGroups?: boolean;
+  /** Gate a video's other requests behind its first request (processor-cache warm-up). Default false. */
+  warmVideos?: boolean;
+  /** Most videos open on one server at once (a server at the bound pulls no more). Default: no bound. */
+  maxOpenVideos?: number;
 }
 
 interface GroupState {
@@ -92,6 +102,10 @@ interface VideoState<V extends SchedVideo> {
   finished: boolean;
   /** A stolen group's own state points at the video it was taken from (which finishes after it); null otherwise. */
   parent: VideoState<V> | null;
+  /** warmVideos: the video's first request is in flight (held: nothing else of the video goes). */
+  warming: boolean;
+  /** warmVideos: the video's first request has finished (or the gate does not apply). */
+  warmed: boolean;
 }
 
 /** A server as the scheduler keeps it. */
@@ -99,6 +113,9 @@ interface ServerSlot<V extends SchedVideo> extends SchedServerInfo {
   up: boolean;
   lastPull: number;
   inflight: number;
+  /** Predicted prompt tokens in flight (SchedTask.cost), against tokenBudget. */
+  inflightCost: number;
+  tokenBudget: number;
   /** Groups' first requests in flight: the ones that bring prefill work (followers hit the cache). */
   leaders: number;
   open: VideoState<V>[];
@@ -177,9 +194,11 @@ export class Scheduler<V extends SchedVideo> {
       index,
       endpoint: s.endpoint,
       capacity: s.capacity,
+      tokenBudget: s.tokenBudget ?? Infinity,
       up: true,
       lastPull: 0,
       inflight: 0,
+      inflightCost: 0,
       leaders: 0,
       open: [],
     }));
@@ -240,7 +259,18 @@ export class Scheduler<V extends SchedVideo> {
     const groups = [...byGroup.values()];
     for (const g of groups) g.pending.sort((a, b) => b.cost - a.cost);
     groups.sort((a, b) => b.cost - a.cost);
-    return { video, groups, inflight: 0, server: null, remainingCost: groups.reduce((s, g) => s + g.cost, 0), finished: false, parent: null };
+    const warmed = this.opts.warmVideos !== true;
+    return {
+      video,
+      groups,
+      inflight: 0,
+      server: null,
+      remainingCost: groups.reduce((s, g) => s + g.cost, 0),
+      finished: false,
+      parent: null,
+      warming: false,
+      warmed,
+    };
   }
 
   private fail(err: unknown): void {
@@ -278,6 +308,7 @@ export class Scheduler<V extends SchedVideo> {
 
   /** Next dispatchable task of a video, honouring the group warm-up gate. */
   private nextTask(v: VideoState<V>, leaders = true): { task: SchedTask; group: GroupState } | null {
+    if (v.warming) return null;
     const warm = this.opts.warmGroups !== false;
     for (const g of v.groups) {
       if (g.pending.length === 0 || (!leaders && !g.started)) continue;
@@ -289,6 +320,7 @@ export class Scheduler<V extends SchedVideo> {
   /** A group's first request for this server: from its open videos, else from a newly pulled video. */
   private nextLeader(s: ServerSlot<V>): Picked<V> | null {
     for (const v of s.open) {
+      if (v.warming) continue;
       const g = v.groups.find((x) => !x.started && x.pending.length > 0);
       if (g) return { task: g.pending.shift()!, group: g, video: v };
     }
@@ -297,6 +329,7 @@ export class Scheduler<V extends SchedVideo> {
 
   /** Opens the best prepared video on server `s` and returns its next task (null: none ready). */
   private pullFor(s: ServerSlot<V>): Picked<V> | null {
+    if (this.opts.maxOpenVideos !== undefined && s.open.length >= this.opts.maxOpenVideos) return null;
     const v = this.pullReady();
     if (!v) return null;
     s.lastPull = ++this.pulls;
@@ -347,6 +380,8 @@ export class Scheduler<V extends SchedVideo> {
       remainingCost: group.cost,
       finished: false,
       parent: video,
+      warming: false,
+      warmed: true,
     };
     thief.open.push(moved);
     const task = group.pending.shift()!;
@@ -355,6 +390,9 @@ export class Scheduler<V extends SchedVideo> {
 
   private dispatch(server: ServerSlot<V>, v: VideoState<V>, task: SchedTask, group: GroupState): void {
     const isLeader = !group.started;
+    const warmsVideo = !v.warmed;
+    if (warmsVideo) v.warming = true;
+    server.inflightCost += task.cost;
     group.started = true;
     group.cost -= task.cost;
     v.remainingCost -= task.cost;
@@ -365,17 +403,30 @@ export class Scheduler<V extends SchedVideo> {
     const info: SchedServerInfo = { index: server.index, endpoint: server.endpoint, capacity: server.capacity };
     const requeues = this.requeues.get(task.key) ?? 0;
     this.hooks.execute(task, v.video, info, requeues).then(
-      (outcome) => this.settle(server, v, task, group, isLeader, outcome),
+      (outcome) => this.settle(server, v, task, group, isLeader, outcome, warmsVideo),
       (err) => {
-        this.settle(server, v, task, group, isLeader, 'done');
+        this.settle(server, v, task, group, isLeader, 'done', warmsVideo);
         this.fail(err);
       },
     );
   }
 
-  private settle(server: ServerSlot<V>, v: VideoState<V>, task: SchedTask, group: GroupState, isLeader: boolean, outcome: TaskOutcome): void {
+  private settle(
+    server: ServerSlot<V>,
+    v: VideoState<V>,
+    task: SchedTask,
+    group: GroupState,
+    isLeader: boolean,
+    outcome: TaskOutcome,
+    warmsVideo = false,
+  ): void {
     v.inflight--;
     server.inflight--;
+    server.inflightCost -= task.cost;
+    if (warmsVideo) {
+      v.warming = false;
+      v.warmed = outcome !== 'requeue';
+    }
     if (isLeader) server.leaders--;
     this.inflightTotal--;
     if (outcome === 'requeue') {
@@ -472,6 +523,11 @@ export class Scheduler<V extends SchedVideo> {
         }
         if (!picked) picked = this.pullFor(s);
         if (!picked && this.inTail() && !holdLeaders) picked = this.steal(s);
+        if (picked && s.inflight > 0 && s.inflightCost + picked.task.cost > s.tokenBudget) {
+          // Over the server's KV budget: the task goes back to the front of its group; the server waits.
+          picked.group.pending.unshift(picked.task);
+          picked = null;
+        }
         if (picked) {
           this.dispatch(s, picked.video, picked.task, picked.group);
           progress = true;

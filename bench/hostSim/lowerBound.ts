@@ -1,0 +1,26 @@
+// The GPU-bound lower bound of a plan on the modelled host: every group's images prefilled once (its first
+// request), every other request of the group served from the prefix cache (only its question computed), each
+// answer's tokens decoded, the steps' fixed cost paid once per full token budget, and the work spread evenly
+// over the GPUs. No client can beat it in the model; the front end, our frames and the order are all free here.
+import type { SimPlan } from './workload';
+import { PREFILL_FIT, prefillWorkSeconds } from '../../src/standins/vllm/cost/calibration';
+
+export function gpuLowerBoundS(plan: SimPlan, o: { gpus: number; gpuScale: number; maxNumBatchedTokens: number; outputTokens: number }): number {
+  let work = 0;
+  let tokens = 0;
+  for (const v of plan.videos) {
+    const seen = new Set<object>();
+    for (const r of v.requests) {
+      const g = r.group;
+      const first = !seen.has(g);
+      seen.add(g);
+      const newTokens = first ? r.promptTokens : r.textTokens;
+      const context = first ? 0 : g.imageTokens;
+      work += prefillWorkSeconds({ newTokens, contextTokens: context, newFrames: first ? g.images.length : 0 });
+      for (let k = 1; k < o.outputTokens; k++) work += prefillWorkSeconds({ newTokens: 1, contextTokens: r.promptTokens + k, newFrames: 0 });
+      tokens += newTokens + o.outputTokens - 1;
+    }
+  }
+  const steps = tokens / o.maxNumBatchedTokens;
+  return (o.gpuScale * (work + PREFILL_FIT.c0 * steps)) / o.gpus;
+}

@@ -1,0 +1,167 @@
+// The host bench (issue 17, point 2): the full-size plan (84 benchmarks × 300 items × 13 conditions, the
+// metadata-only package of bench/planPackage.ts) played through the stand-in's vLLM 0.11 cost model
+// (src/standins/vllm/cost/) on simulated time — a discrete-event simulation, no sleeps, no servers.
+//   npm run bench:host -- [--keep DIR] [--gpu b200|h200] [--ram-gib 512] [--cores 16] [--sample K] [--no-ablations]
+// Host: 4 GPUs, one server each, `--cores` cores for our frames. Prints, for (a) a seed-like runner, (b) today's
+// engine and (c) the tuned engine: makespan, GPU busy %, front-end (API thread) busy %, our frames' CPU, and
+// the GPU-bound lower bound; then the ratios and what each change of (c) is worth (ablation lines).
+// --sample K plays every K-th video only (quicker, for a look; the ratios move a little).
+import * as os from 'node:os';
+import { SimClock } from './clock';
+import { buildSimPlan, type SimPlan } from './workload';
+import { SimServer, type ServerConfig } from './server';
+import { engineRunner, seedRunner, type EngineOptions } from './clients';
+import { gpuLowerBoundS } from './lowerBound';
+import { B200_VLLM_SCALE } from '../../src/standins/vllm/cost/calibration';
+import { DEFAULT_MAX_NUM_BATCHED_TOKENS } from '../../src/standins/vllm/cost/gpuEngine';
+import { DEFAULT_MEDIA_LOADING_THREADS, DEFAULT_MM_PROCESSOR_CACHE_GB, mediaLoadingThreads, processorCacheGb } from '../../src/core/serving/frontEndSizing';
+import { fpInflightTokenBudget, fpKvTokens } from '../../src/core/protocols/fp/sweep/kvBudget';
+
+const arg = (name: string, def: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : def;
+};
+const GPUS = 4;
+const GPU = arg('gpu', 'b200');
+const GPU_MIB = GPU === 'h200' ? 143_771 : 183_359;
+const GPU_SCALE = GPU === 'h200' ? 1 : B200_VLLM_SCALE;
+const RAM = Number(arg('ram-gib', '512')) * 1024 ** 3;
+const CORES = Number(arg('cores', '16'));
+const SAMPLE = Number(arg('sample', '1'));
+const MAX_SEQS = 32; // the seed's and the launcher's MAX_SEQS
+const GPU_UTIL = 0.85;
+const OUTPUT_TOKENS = 2;
+
+interface Outcome {
+  name: string;
+  makespanS: number;
+  gpuBusy: number;
+  apiBusy: number;
+  framesCpuS: number;
+  processed: number;
+  sent: number;
+  prefixHit: number;
+  promptTokens: number;
+}
+
+function serverConfig(over: Partial<ServerConfig>): ServerConfig {
+  return {
+    processorCacheGb: DEFAULT_MM_PROCESSOR_CACHE_GB,
+    mediaThreads: DEFAULT_MEDIA_LOADING_THREADS,
+    maxNumSeqs: MAX_SEQS,
+    maxNumBatchedTokens: DEFAULT_MAX_NUM_BATCHED_TOKENS,
+    gpuScale: GPU_SCALE,
+    kvTokens: fpKvTokens(GPU_MIB, GPU_UTIL),
+    transport: 'file',
+    uuid: false,
+    ...over,
+  };
+}
+
+async function play(name: string, plan: SimPlan, cfg: ServerConfig, client: { seed: 'seed' | 'pipeline' } | { engine: EngineOptions }): Promise<Outcome> {
+  const t = performance.now();
+  const clock = new SimClock();
+  const servers = Array.from({ length: GPUS }, () => new SimServer(clock, cfg));
+  const r =
+    'seed' in client
+      ? await seedRunner(clock, plan, servers, { cores: CORES, workersPerServer: 6, frames: client.seed })
+      : await engineRunner(clock, plan, servers, client.engine);
+  const span = clock.now;
+  const sum = (f: (s: SimServer) => number) => servers.reduce((a, s) => a + f(s), 0);
+  const o: Outcome = {
+    name,
+    makespanS: span,
+    gpuBusy: sum((s) => s.gpuBusyS) / (GPUS * span),
+    apiBusy: sum((s) => s.apiBusyS) / (GPUS * span),
+    framesCpuS: r.cpuS,
+    processed: sum((s) => s.imagesProcessed),
+    sent: sum((s) => s.imagesSent),
+    prefixHit: sum((s) => s.prefixHitTokens),
+    promptTokens: sum((s) => s.promptTokens),
+  };
+  process.stderr.write(`  ${name}: simulated in ${((performance.now() - t) / 1000).toFixed(1)} s (${clock.fired} events)\n`);
+  return o;
+}
+
+const h = (s: number) => `${(s / 3600).toFixed(2)} h`;
+const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
+
+function line(o: Outcome, lb: number): string {
+  return (
+    `${o.name.padEnd(44)} ${h(o.makespanS).padStart(9)} ${pct(o.gpuBusy).padStart(6)} ${pct(o.apiBusy).padStart(6)} ` +
+    `${h(o.framesCpuS).padStart(10)} ${pct(o.framesCpuS / (CORES * o.makespanS)).padStart(6)} ` +
+    `${(o.sent / Math.max(1, o.processed)).toFixed(2).padStart(6)} ${pct(o.prefixHit / o.promptTokens).padStart(6)} ` +
+    `${(o.makespanS / lb).toFixed(2).padStart(6)}`
+  );
+}
+
+async function main(): Promise<void> {
+  const keepAt = process.argv.indexOf('--keep');
+  const t0 = performance.now();
+  const full = await buildSimPlan(keepAt >= 0 ? process.argv[keepAt + 1] : null, (l) => process.stderr.write(l + '\n'));
+  const plan: SimPlan = SAMPLE > 1 ? { ...full, videos: full.videos.filter((_, i) => i % SAMPLE === 0) } : full;
+  plan.requests = plan.videos.reduce((n, v) => n + v.requests.length, 0);
+  process.stderr.write(`plan: ${plan.videos.length} videos, ${plan.requests} requests in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  const lb = gpuLowerBoundS(plan, { gpus: GPUS, gpuScale: GPU_SCALE, maxNumBatchedTokens: DEFAULT_MAX_NUM_BATCHED_TOKENS, outputTokens: OUTPUT_TOKENS });
+
+  const kv = fpKvTokens(GPU_MIB, GPU_UTIL);
+  const tunedServer: Partial<ServerConfig> = { processorCacheGb: processorCacheGb(RAM, GPUS), mediaThreads: mediaLoadingThreads(CORES, GPUS) };
+  const base: EngineOptions = { cores: CORES, prepConcurrency: 4, capacity: 6 };
+  const tunedEngine: EngineOptions = { ...base, capacity: MAX_SEQS, tokenBudget: fpInflightTokenBudget(kv), warmVideos: true, maxOpenVideos: 4 };
+  const runs: Outcome[] = [];
+  runs.push(await play('(a) seed-like runner', plan, serverConfig({ transport: 'data' }), { seed: 'seed' }));
+  runs.push(await play("(b) today's engine", plan, serverConfig({}), { engine: base }));
+  runs.push(await play('(c) tuned engine', plan, serverConfig(tunedServer), { engine: tunedEngine }));
+  const ablations: Outcome[] = [];
+  if (!process.argv.includes('--no-ablations')) {
+    ablations.push(await play("(a) with our frame pipeline's cost", plan, serverConfig({ transport: 'data' }), { seed: 'pipeline' }));
+    ablations.push(await play('(a) pipeline frames, file://', plan, serverConfig({}), { seed: 'pipeline' }));
+    ablations.push(
+      await play('(b) + processor cache sized from RAM', plan, serverConfig({ processorCacheGb: tunedServer.processorCacheGb }), { engine: base }),
+    );
+    ablations.push(
+      await play('(c) without the sized processor cache', plan, serverConfig({ mediaThreads: tunedServer.mediaThreads }), { engine: tunedEngine }),
+    );
+    ablations.push(
+      await play('(c) without media threads from cores', plan, serverConfig({ processorCacheGb: tunedServer.processorCacheGb }), { engine: tunedEngine }),
+    );
+    ablations.push(await play("(c) without a video's first request first", plan, serverConfig(tunedServer), { engine: { ...tunedEngine, warmVideos: false } }));
+    ablations.push(await play('(c) without the open-video bound', plan, serverConfig(tunedServer), { engine: { ...tunedEngine, maxOpenVideos: undefined } }));
+    ablations.push(
+      await play('(c) without the KV in-flight cap (6 a server)', plan, serverConfig(tunedServer), {
+        engine: { ...tunedEngine, capacity: 6, tokenBudget: undefined },
+      }),
+    );
+    ablations.push(await play('(c) with data: URLs', plan, serverConfig({ ...tunedServer, transport: 'data' }), { engine: tunedEngine }));
+    ablations.push(await play('(c) with uuid parts (not sent: see README)', plan, serverConfig({ ...tunedServer, uuid: true }), { engine: tunedEngine }));
+  }
+  const c = runs[2];
+  console.log(
+    `host: ${GPUS} × ${GPU === 'h200' ? 'H200 (transformers calibration, scale 1)' : `B200 with vLLM kernels (scale ${GPU_SCALE}, an estimate)`}, ` +
+      `${GPUS} servers, ${CORES} cores for our frames, ${RAM / 1024 ** 3} GiB RAM; plan ${plan.videos.length} videos, ${plan.requests} requests` +
+      `${SAMPLE > 1 ? ` (every ${SAMPLE}th video)` : ''}`,
+  );
+  console.log(
+    `tuned: --mm-processor-cache-gb ${tunedServer.processorCacheGb}, VLLM_MEDIA_LOADING_THREAD_COUNT=${tunedServer.mediaThreads}, ` +
+      `in flight ≤ ${MAX_SEQS} requests and ≤ ${fpInflightTokenBudget(kv)} predicted tokens a server (KV ${kv} tokens), ` +
+      `a video's first request first, ≤ ${tunedEngine.maxOpenVideos} videos open a server`,
+  );
+  console.log(`${'client'.padEnd(44)}  makespan   GPU%  front%  frames CPU  cores% sends/  prefix  ×LB`);
+  console.log(`${''.padEnd(44)}                                                      proc.   hit`);
+  for (const o of runs) console.log(line(o, lb));
+  console.log(`${'GPU-bound lower bound'.padEnd(44)} ${h(lb).padStart(9)}`);
+  console.log(
+    `(a)/(c) ${(runs[0].makespanS / c.makespanS).toFixed(2)}   (b)/(c) ${(runs[1].makespanS / c.makespanS).toFixed(2)}   ` +
+      `(c)/lower bound ${(c.makespanS / lb).toFixed(3)}`,
+  );
+  if (ablations.length) {
+    console.log('what each change is worth (makespan against (c)):');
+    for (const o of ablations) console.log(`${line(o, lb)}   ${(o.makespanS / c.makespanS).toFixed(2)}× (c)`);
+  }
+  console.log(`bench wall ${((performance.now() - t0) / 1000).toFixed(0)} s on ${os.cpus().length} cores (load ${os.loadavg()[0].toFixed(1)})`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,18 @@
+// How many prompt tokens one server may have in flight (issue 17): what its GPU's KV cache holds for
+// Qwen3-VL-8B (doctor/context.ts's arithmetic: memory × GPU_UTIL − weights − reserve, 147,456 B a token).
+// Requests whose prompts together fit in the KV cache are all prefilled at once without vLLM preempting and
+// recomputing one (vllm/v1/core/sched/scheduler.py preempts the newest running request when a step cannot
+// allocate its blocks). The count cap (WORKERS) stays; this one lets many short requests through while
+// keeping a few long ones from crowding the cache. A speed knob: what each request sends is unchanged.
+import { KV_BYTES_PER_TOKEN, RESERVE_BYTES, WEIGHTS_BYTES } from '../../../doctor/context';
+
+/** KV-cache tokens of a GPU of `memoryMiB` at `gpuUtil` (0 when the weights do not fit). */
+export function fpKvTokens(memoryMiB: number, gpuUtil: number): number {
+  const bytes = memoryMiB * 1024 * 1024 * gpuUtil - WEIGHTS_BYTES - RESERVE_BYTES;
+  return Math.max(0, Math.floor(bytes / KV_BYTES_PER_TOKEN));
+}
+
+/** Predicted prompt tokens a server may have in flight: 90 % of its KV tokens (the rest: answers, block rounding). */
+export function fpInflightTokenBudget(kvTokens: number): number {
+  return Math.floor(kvTokens * 0.9);
+}
