@@ -7,7 +7,7 @@
 //               simulated frame pipeline and servers.
 import type { SimClock } from './clock';
 import type { SimPlan, SimRequest, SimVideo } from './workload';
-import type { SimServer } from './server';
+import type { ImageBook, SimServer } from './server';
 import { perRequestCpuS, pipelineCpuS } from './ourFrames';
 import { MediaPool } from '../../src/standins/vllm/cost/frontEnd';
 import { Scheduler, longestFirstWithinWindows } from '../../src/core/runner/scheduler';
@@ -26,7 +26,7 @@ export interface SeedOptions {
   frames: 'seed' | 'pipeline';
 }
 
-export async function seedRunner(clock: SimClock, plan: SimPlan, servers: SimServer[], opts: SeedOptions): Promise<FrameCpu> {
+export async function seedRunner(clock: SimClock, plan: SimPlan, servers: SimServer[], book: ImageBook, opts: SeedOptions): Promise<FrameCpu> {
   const condOrder = new Map(DEFAULT_CONDITIONS.map((c, i) => [c, i]));
   const bench = new Map(plan.benchmarks.map((b, i) => [b, i]));
   const list: { v: SimVideo; r: SimRequest }[] = [];
@@ -43,6 +43,8 @@ export async function seedRunner(clock: SimClock, plan: SimPlan, servers: SimSer
       share.set(v, own > 0 ? pipelineCpuS(v).cpuS / own : 0);
     }
   }
+  const left = new Map<object, number>();
+  for (const { r } of list) left.set(r.group, (left.get(r.group) ?? 0) + 1);
   const cores = new MediaPool(opts.cores);
   let next = 0;
   let turn = 0;
@@ -54,6 +56,9 @@ export async function seedRunner(clock: SimClock, plan: SimPlan, servers: SimSer
       cpuS += c;
       await clock.when(cores.run(clock.now, [c]), null);
       await servers[turn++ % servers.length].submit(v, r);
+      const n = left.get(r.group)! - 1;
+      left.set(r.group, n);
+      if (n === 0) book.forget(r.group);
     }
   };
   const workers = Array.from({ length: opts.workersPerServer * servers.length }, worker);
@@ -71,7 +76,7 @@ export interface EngineOptions {
   maxOpenVideos?: number;
 }
 
-export async function engineRunner(clock: SimClock, plan: SimPlan, servers: SimServer[], opts: EngineOptions): Promise<FrameCpu> {
+export async function engineRunner(clock: SimClock, plan: SimPlan, servers: SimServer[], book: ImageBook, opts: EngineOptions): Promise<FrameCpu> {
   const byJob = new Map<VideoJob, { v: SimVideo; reqs: Map<string, SimRequest> }>();
   for (const v of plan.videos) byJob.set(v.job, { v, reqs: new Map(v.requests.map((r) => [r.key, r])) });
   let cpuS = 0;
@@ -97,6 +102,9 @@ export async function engineRunner(clock: SimClock, plan: SimPlan, servers: SimS
         const { v, reqs } = byJob.get(job)!;
         await servers[server.index].submit(v, reqs.get(task.key)!);
         return 'done';
+      },
+      videoFinished: (job) => {
+        for (const r of byJob.get(job)!.v.requests) book.forget(r.group);
       },
     },
   );

@@ -9,7 +9,7 @@
 import * as os from 'node:os';
 import { SimClock } from './clock';
 import { buildSimPlan, type SimPlan } from './workload';
-import { SimServer, type ServerConfig } from './server';
+import { ImageBook, SimServer, type ServerConfig } from './server';
 import { engineRunner, seedRunner, type EngineOptions } from './clients';
 import { gpuLowerBoundS } from './lowerBound';
 import { B200_VLLM_SCALE } from '../../src/standins/vllm/cost/calibration';
@@ -60,12 +60,14 @@ function serverConfig(over: Partial<ServerConfig>): ServerConfig {
 
 async function play(name: string, plan: SimPlan, cfg: ServerConfig, client: { seed: 'seed' | 'pipeline' } | { engine: EngineOptions }): Promise<Outcome> {
   const t = performance.now();
+  const cpu0 = process.cpuUsage();
   const clock = new SimClock();
-  const servers = Array.from({ length: GPUS }, () => new SimServer(clock, cfg));
+  const book = new ImageBook(cfg);
+  const servers = Array.from({ length: GPUS }, () => new SimServer(clock, cfg, book));
   const r =
     'seed' in client
-      ? await seedRunner(clock, plan, servers, { cores: CORES, workersPerServer: 6, frames: client.seed })
-      : await engineRunner(clock, plan, servers, client.engine);
+      ? await seedRunner(clock, plan, servers, book, { cores: CORES, workersPerServer: 6, frames: client.seed })
+      : await engineRunner(clock, plan, servers, book, client.engine);
   const span = clock.now;
   const sum = (f: (s: SimServer) => number) => servers.reduce((a, s) => a + f(s), 0);
   const o: Outcome = {
@@ -79,10 +81,14 @@ async function play(name: string, plan: SimPlan, cfg: ServerConfig, client: { se
     prefixHit: sum((s) => s.prefixHitTokens),
     promptTokens: sum((s) => s.promptTokens),
   };
-  process.stderr.write(`  ${name}: simulated in ${((performance.now() - t) / 1000).toFixed(1)} s (${clock.fired} events)\n`);
+  process.stderr.write(`  ${name}: simulated in ${((performance.now() - t) / 1000).toFixed(1)} s, CPU ${cpuS(cpu0).toFixed(1)} s (${clock.fired} events)\n`);
   return o;
 }
 
+const cpuS = (since: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1e6;
+};
 const h = (s: number) => `${(s / 3600).toFixed(2)} h`;
 const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
 
@@ -98,10 +104,13 @@ function line(o: Outcome, lb: number): string {
 async function main(): Promise<void> {
   const keepAt = process.argv.indexOf('--keep');
   const t0 = performance.now();
+  const cpuStart = process.cpuUsage();
   const full = await buildSimPlan(keepAt >= 0 ? process.argv[keepAt + 1] : null, (l) => process.stderr.write(l + '\n'));
   const plan: SimPlan = SAMPLE > 1 ? { ...full, videos: full.videos.filter((_, i) => i % SAMPLE === 0) } : full;
   plan.requests = plan.videos.reduce((n, v) => n + v.requests.length, 0);
-  process.stderr.write(`plan: ${plan.videos.length} videos, ${plan.requests} requests in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  process.stderr.write(
+    `plan: ${plan.videos.length} videos, ${plan.requests} requests in ${((performance.now() - t0) / 1000).toFixed(1)} s, CPU ${cpuS(cpuStart).toFixed(1)} s\n`,
+  );
   const lb = gpuLowerBoundS(plan, { gpus: GPUS, gpuScale: GPU_SCALE, maxNumBatchedTokens: DEFAULT_MAX_NUM_BATCHED_TOKENS, outputTokens: OUTPUT_TOKENS });
 
   const kv = fpKvTokens(GPU_MIB, GPU_UTIL);
@@ -161,7 +170,32 @@ async function main(): Promise<void> {
   console.log(`bench wall ${((performance.now() - t0) / 1000).toFixed(0)} s on ${os.cpus().length} cores (load ${os.loadavg()[0].toFixed(1)})`);
 }
 
-main().catch((err) => {
+/** Runs this file bundled by esbuild (as plan.ts does): tsx's per-access module getters double the simulation's time. */
+async function bundled(): Promise<void> {
+  const { buildSync } = await import('esbuild');
+  const { execFileSync } = await import('node:child_process');
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-hostsim-js-'));
+  try {
+    const outfile = path.join(dir, 'hostSim.js');
+    buildSync({
+      entryPoints: [__filename],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      external: ['vscode', 'sharp', 'esbuild'],
+      logLevel: 'warning',
+    });
+    execFileSync(process.execPath, ['--max-old-space-size=4096', outfile, ...process.argv.slice(2), '--bundled'], { stdio: 'inherit' });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+(process.argv.includes('--bundled') ? main() : bundled()).catch((err) => {
   console.error(err);
   process.exit(1);
 });

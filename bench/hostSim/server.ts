@@ -7,7 +7,8 @@ import type { SimClock } from './clock';
 import type { SimGroup, SimRequest, SimVideo } from './workload';
 import { imageDims } from './ourFrames';
 import { bodyParseSeconds, fetchSeconds, type Transport } from './transport';
-import { ApiThread, MediaPool, loadSeconds, processInputs, type FrontEndImage } from '../../src/standins/vllm/cost/frontEnd';
+import { ApiThread, MediaPool, loadSeconds, type FrontEndImage } from '../../src/standins/vllm/cost/frontEnd';
+import { processInputsFast } from './frontEndFast';
 import { ProcessorCache } from '../../src/standins/vllm/cost/processorCache';
 import { GpuEngineModel } from '../../src/standins/vllm/cost/gpuEngine';
 
@@ -30,6 +31,37 @@ export interface ServerConfig {
 /** Tokens an answer takes: a letter and the end of turn (temperature 0, max_tokens 128). */
 const OUTPUT_TOKENS = 2;
 
+/**
+ * Each group's images as the cost model takes them, made once and shared by every send and server (a plan sends
+ * ~25 million images). The key is the image id itself: ProcessorCache keys a Map, and a number keys it as well as
+ * its decimal string would, without making ~25 million strings. Groups are forgotten once answered.
+ */
+export class ImageBook {
+  private readonly groups = new Map<SimGroup, { images: FrontEndImage[]; loads: number[] }>();
+
+  constructor(private readonly cfg: Pick<ServerConfig, 'uuid' | 'transport'>) {}
+
+  of(video: SimVideo, g: SimGroup): { images: FrontEndImage[]; loads: number[] } {
+    let p = this.groups.get(g);
+    if (p) return p;
+    const images: FrontEndImage[] = new Array(g.images.length);
+    const loads: number[] = new Array(g.images.length);
+    for (let i = 0; i < g.images.length; i++) {
+      const d = imageDims(video, g.images[i]);
+      const key = g.images[i] as unknown as string;
+      images[i] = { key, width: d.width, height: d.height, uuid: this.cfg.uuid ? key : null };
+      loads[i] = loadSeconds(images[i]) + fetchSeconds(this.cfg.transport, d.width, d.height);
+    }
+    p = { images, loads };
+    this.groups.set(g, p);
+    return p;
+  }
+
+  forget(g: SimGroup): void {
+    this.groups.delete(g);
+  }
+}
+
 export class SimServer {
   private readonly pool: MediaPool;
   private readonly api = new ApiThread();
@@ -49,6 +81,7 @@ export class SimServer {
   constructor(
     private readonly clock: SimClock,
     readonly cfg: ServerConfig,
+    private readonly book: ImageBook,
   ) {
     this.pool = new MediaPool(cfg.mediaThreads);
     this.cache = cfg.processorCacheGb > 0 ? ProcessorCache.fromGb(cfg.processorCacheGb) : null;
@@ -69,20 +102,12 @@ export class SimServer {
   submit(video: SimVideo, req: SimRequest): Promise<void> {
     return new Promise((resolve) => {
       const g = req.group;
-      const images: FrontEndImage[] = new Array(g.images.length);
-      const loads: number[] = new Array(g.images.length);
-      for (let i = 0; i < g.images.length; i++) {
-        const id = g.images[i];
-        const d = imageDims(video, id);
-        const key = String(id);
-        images[i] = { key, width: d.width, height: d.height, uuid: this.cfg.uuid ? key : null };
-        loads[i] = loadSeconds(images[i]) + fetchSeconds(this.cfg.transport, d.width, d.height);
-      }
+      const { images, loads } = this.book.of(video, g);
       this.imagesSent += images.length;
       const loaded = this.pool.run(this.clock.now, loads);
       this.clock.at(loaded, () => {
         // The API thread takes requests in the order their images are loaded (chat_utils awaits them all).
-        const fe = processInputs(images, this.cache);
+        const fe = processInputsFast(images, this.cache);
         this.imagesProcessed += fe.misses;
         const { endS } = this.api.run(this.clock.now, fe.threadS + bodyParseSeconds(this.cfg.transport, images.length, g.width, g.height));
         this.clock.at(endS, () => this.toEngine(req, resolve));

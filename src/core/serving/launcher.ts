@@ -11,6 +11,7 @@ import { checkHealth } from './health';
 import { fileSize, lastLines, readTail } from './logTail';
 import { stopLeftoverServers, writeServerRecords } from './leftovers';
 import { isKvCacheRefusal, isOutOfMemory } from './vllmMessages';
+import { mediaLoadingThreads, processorCacheGb } from './frontEndSizing';
 
 // execa 9 is ESM-only: a dynamic import loads it natively under tsx (mocha) and in the esbuild bundle.
 const loadExeca = () => import('execa').then((m) => m.execa);
@@ -102,6 +103,11 @@ export interface LaunchOptions extends MonitorOptions {
   gpus?: number[];
   maxSeqs: number;
   gpuUtil: number;
+  /**
+   * The host, to size vLLM's front end per server (frontEndSizing.ts): `--mm-processor-cache-gb` from its RAM and
+   * VLLM_MEDIA_LOADING_THREAD_COUNT from its cores. Absent: vLLM's defaults (4 GiB, 8 threads), nothing added.
+   */
+  host?: { ramBytes: number; cores: number };
   /** Executable started as `<bin> serve …` (default $VLLM_BIN, else `vllm`). */
   vllmBin?: string;
   /** Extra environment for the servers (on top of ours). */
@@ -265,7 +271,12 @@ class LaunchedServer extends BaseServer {
     this.devices = spec.gpus.join(',');
     // The key travels in VLLM_API_KEY (vLLM reads it when --api-key is absent), so it is in no
     // command line, no `ps` listing and no log; the recorded line says where it went.
-    this.line = `CUDA_VISIBLE_DEVICES=${this.devices} VLLM_API_KEY=<redacted> ${[bin, ...this.args].map(shellQuote).join(' ')}`;
+    // vLLM's own settings we pass in the environment (VLLM_*, the key aside) belong to the line: it must rerun the server.
+    const vllmEnv = Object.entries(opts.env ?? {})
+      .filter(([k, v]) => k.startsWith('VLLM_') && k !== 'VLLM_API_KEY' && v !== undefined)
+      .map(([k, v]) => `${k}=${shellQuote(v!)} `)
+      .join('');
+    this.line = `CUDA_VISIBLE_DEVICES=${this.devices} VLLM_API_KEY=<redacted> ${vllmEnv}${[bin, ...this.args].map(shellQuote).join(' ')}`;
   }
 
   override get pid(): number | null {
@@ -513,6 +524,9 @@ export async function launchServers(options: LaunchOptions): Promise<Fleet> {
   }
   const layout = options.layout;
   const basePort = options.basePort ?? 8011;
+  const host = options.host;
+  const cacheArgs = host ? ['--mm-processor-cache-gb', String(processorCacheGb(host.ramBytes, gpus.length))] : [];
+  const frontEndEnv = host ? { VLLM_MEDIA_LOADING_THREAD_COUNT: String(mediaLoadingThreads(host.cores, gpus.length)) } : {};
   const servers: ServerSpec[] = gpus.map((gpu) => ({
     id: `gpu${gpu}`,
     gpus: [gpu],
@@ -537,10 +551,12 @@ export async function launchServers(options: LaunchOptions): Promise<Fleet> {
       '127.0.0.1',
       '--allowed-local-media-path',
       options.allowedMediaPath,
+      ...cacheArgs,
     ],
   }));
   return launchServerGroups({
     ...options,
+    env: { ...frontEndEnv, ...options.env },
     servers,
     places: { logsDir: layout.logsDir, launchParams: layout.launchParams, stateDir: layout.stateDir },
     mkdirs: options.mediaDirs,

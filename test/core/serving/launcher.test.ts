@@ -89,6 +89,36 @@ describe('launcher', function () {
     for (const h of fleet.handles) assert.equal((await checkHealth(h.url, 500)).ok, false, 'stopped servers are gone');
   });
 
+  it('sizes the front end from the host: --mm-processor-cache-gb from RAM and servers, VLLM_MEDIA_LOADING_THREAD_COUNT from cores', async () => {
+    const layout = new PackageLayout(tmpDir('pkg'));
+    const basePort = await freePortBase(2);
+    // 256 GiB over 2 servers: a quarter of it, counted twice a server = 16 GiB each; 64 cores / 2 servers = 32 threads.
+    const fleet = await launchServers({
+      layout,
+      ...fpLaunchOptions(layout),
+      gpus: [0, 1],
+      maxSeqs: 4,
+      gpuUtil: 0.85,
+      vllmBin: FAKE_VLLM,
+      basePort,
+      ...FAST,
+      host: { ramBytes: 256 * 1024 ** 3, cores: 64 },
+    });
+    try {
+      assert.deepEqual(
+        fleet.handles.map((h) => h.state),
+        ['up', 'up'],
+      );
+      for (const h of fleet.handles) {
+        assert.match(h.launchLine!, /^CUDA_VISIBLE_DEVICES=\d VLLM_API_KEY=<redacted> VLLM_MEDIA_LOADING_THREAD_COUNT=32 \S+ serve /);
+        assert.ok(h.launchLine!.endsWith(`--allowed-local-media-path ${layout.frameStoreDir} --mm-processor-cache-gb 16`), h.launchLine!);
+        assert.ok(fs.readFileSync(layout.launchParams, 'utf8').includes(h.launchLine!));
+      }
+    } finally {
+      await fleet.stop();
+    }
+  });
+
   it('stops with a clear error when a server cannot hold the context, and never lowers it', async () => {
     const layout = new PackageLayout(tmpDir('pkg'));
     const basePort = await freePortBase(2);

@@ -69,6 +69,8 @@ export async function startServers(opts: RunOptions, layout: PackageLayout, log:
         ngpu: opts.ngpu,
         maxSeqs: opts.maxSeqs,
         gpuUtil: opts.gpuUtil,
+        // vLLM's front end sized from this host (frontEndSizing.ts): processor cache and media threads.
+        host: { ramBytes: os.totalmem(), cores: os.availableParallelism() },
         vllmBin: opts.vllmBin,
         basePort: opts.basePort,
         log: sink,

@@ -1,0 +1,53 @@
+// The cost model's Processor.process_inputs (src/standins/vllm/cost/frontEnd.ts processInputs) for the bench's
+// ~25 million sends a run: the same rules and the same calibration functions, with the per-size costs looked up
+// once per dims instead of per image and without the per-image load list (the bench has it already). Not a second
+// model: test/core/serving/cost/frontEndFast.test.ts checks it against processInputs on random request streams.
+import { PER_ITEM_MS, REQUEST_MS, fastProcessorMs, hashMs } from '../../src/standins/vllm/cost/calibration';
+import { qwen3vlItemBytes, type ProcessorCache } from '../../src/standins/vllm/cost/processorCache';
+import type { FrontEndImage } from '../../src/standins/vllm/cost/frontEnd';
+
+export interface FastFrontEnd {
+  threadS: number;
+  hits: number;
+  misses: number;
+}
+
+interface SizeCost {
+  hashS: number;
+  processS: number;
+  bytes: number;
+}
+
+const bySize = new Map<number, SizeCost>();
+
+function sizeCost(width: number, height: number): SizeCost {
+  const k = width * 65536 + height;
+  let c = bySize.get(k);
+  if (!c) {
+    const px = width * height;
+    c = { hashS: hashMs(px) / 1000, processS: fastProcessorMs(px) / 1000, bytes: qwen3vlItemBytes(width, height) };
+    bySize.set(k, c);
+  }
+  return c;
+}
+
+export function processInputsFast(images: readonly FrontEndImage[], cache: ProcessorCache | null): FastFrontEnd {
+  let hashS = 0;
+  let processS = 0;
+  let hits = 0;
+  let last: FrontEndImage | null = null;
+  let c: SizeCost | null = null;
+  for (const img of images) {
+    if (!last || img.width !== last.width || img.height !== last.height) c = sizeCost(img.width, img.height);
+    last = img;
+    const key = img.uuid ?? img.key;
+    if (!img.uuid) hashS += c!.hashS;
+    if (cache?.lookup(key)) {
+      hits++;
+      continue;
+    }
+    processS += c!.processS;
+    cache?.insert(key, c!.bytes);
+  }
+  return { threadS: REQUEST_MS / 1000 + (images.length * PER_ITEM_MS) / 1000 + hashS + processS, hits, misses: images.length - hits };
+}
