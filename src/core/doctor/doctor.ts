@@ -6,7 +6,9 @@ import { checkVllm, checkFfmpeg, checkModel } from './tools';
 import { checkCores, checkDisk, cores as machineCores } from './machine';
 import { checkPackage } from './packageSummary';
 import { checkMaxSeqs } from './maxSeqs';
-import { checkFrameStoreDisk } from './frameDisk';
+import { checkFrameStoreDisk, estimatePlanJpegs } from './frameDisk';
+import { checkProcessorCache } from './processorCache';
+import * as os from 'node:os';
 import { checkPaths } from './paths';
 
 export interface DoctorOptions {
@@ -16,6 +18,8 @@ export interface DoctorOptions {
   gpuUtil?: number;
   cores?: number;
   freeBytes?: (dir: string) => Promise<number>;
+  /** Host memory (default os.totalmem()), for sizing vLLM's processor cache. */
+  ramBytes?: number;
 }
 
 export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport> {
@@ -37,7 +41,9 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
   if (opts.packageDir) {
     const pkg = await checkPackage(opts.packageDir);
     lines.push(...(await checkPaths(opts.packageDir)));
-    lines.push(await checkFrameStoreDisk(opts.packageDir, pkg.plan, opts.freeBytes));
+    const est = pkg.plan ? await estimatePlanJpegs(pkg.plan) : undefined;
+    lines.push(await checkFrameStoreDisk(opts.packageDir, pkg.plan, opts.freeBytes, est));
+    if (est) lines.push(checkProcessorCache(est.largestVideosCacheBytes, used.length || 1, opts.ramBytes ?? os.totalmem()));
     lines.push(...pkg.lines);
   }
   return { packageDir: opts.packageDir ?? null, lines, ok: lines.every((l) => l.status !== 'fail') };

@@ -15,6 +15,7 @@ import type { WorkPlan } from '../protocols/fp/plan/types';
 import { GiB } from '../protocols/fp/frames/options';
 import { formatBytes } from '../protocols/fp/prepare/progressMeter';
 import { defaultFreeBytes } from '../protocols/fp/prepare/prepare';
+import { processorCacheItemBytes } from './processorCache';
 
 export const ASSUMED_JPEG_BYTES_PER_PIXEL = 0.25;
 export const FRAME_STORE_CAP_BYTES = 20 * GiB;
@@ -27,18 +28,24 @@ export interface FramePlanEstimate {
   /** Distinct JPEGs the todo units need (already stored ones included). */
   jpegs: number;
   pixels: number;
+  /** vLLM processor-cache bytes of the distinct images of the costliest videos (largest first, at most 8). */
+  largestVideosCacheBytes: number[];
 }
+
+const LARGEST_KEPT = 8;
 
 /** Distinct (video, frame, size) JPEGs of the plan's todo units, and their pixels. */
 export async function estimatePlanJpegs(plan: WorkPlan): Promise<FramePlanEstimate> {
   const layout = plan.layout;
   let jpegs = 0;
   let pixels = 0;
+  const largest: number[] = [];
   for (const video of plan.videos) {
     const fp = await loadVideoFramePlans(layout, video);
     if (fp.kind !== 'ok') continue;
     // One file per (index, size), as frameFileName names them: stored indices per size.
     const bySize = new Map<number, Set<number>>();
+    let cacheBytes = 0;
     for (const p of fp.plans.values()) {
       if (p.width === null || p.height === null) continue;
       const sizeKey = p.width * 65536 + p.height;
@@ -48,9 +55,15 @@ export async function estimatePlanJpegs(plan: WorkPlan): Promise<FramePlanEstima
       for (const i of p.indices) seen.add(i);
       jpegs += seen.size - before;
       pixels += (seen.size - before) * p.width * p.height;
+      cacheBytes += (seen.size - before) * processorCacheItemBytes(p.width, p.height);
+    }
+    if (largest.length < LARGEST_KEPT || cacheBytes > largest[largest.length - 1]) {
+      largest.push(cacheBytes);
+      largest.sort((a, b) => b - a);
+      largest.length = Math.min(largest.length, LARGEST_KEPT);
     }
   }
-  return { jpegs, pixels };
+  return { jpegs, pixels, largestVideosCacheBytes: largest };
 }
 
 /** Average bytes per pixel of the JPEGs already in the store (null when it holds too few). */
@@ -89,11 +102,12 @@ export async function checkFrameStoreDisk(
   packageDir: string,
   plan: WorkPlan | null,
   freeBytes: (dir: string) => Promise<number> = defaultFreeBytes,
+  planEstimate?: FramePlanEstimate,
 ): Promise<DoctorLine> {
   const base = { id: 'frame_store_disk', title: 'disk for the frame store' };
   const layout = new PackageLayout(packageDir);
   if (!plan) return { ...base, status: 'warn', detail: 'cannot estimate: the dry run failed', action: 'see the run package line' };
-  const est = await estimatePlanJpegs(plan);
+  const est = planEstimate ?? (await estimatePlanJpegs(plan));
   const measured = await measuredBytesPerPixel(layout.frameStoreDir);
   const bpp = measured?.bytesPerPixel ?? ASSUMED_JPEG_BYTES_PER_PIXEL;
   const estimate = est.pixels * bpp;

@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { checkProcessorCache, processorCacheItemBytes } from '../../../src/core/doctor/processorCache';
+import { formatBytes } from '../../../src/core/protocols/fp/prepare/progressMeter';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -249,6 +251,24 @@ describe('doctor: what would break or mislead a real run', function () {
     const measured = byId(await runDoctor({ env, cores: 32, freeBytes: free(600_000), packageDir: dir })).frame_store_disk;
     assert.equal(measured.status, 'warn'); // 2,281,504 × 0.5 B ≈ 1.14 MB > 600 kB
     assert.match(measured.detail, /0\.500 B\/pixel measured on 20 stored JPEG\(s\)/);
+  });
+
+  it("vLLM's processor cache: sized from RAM and servers, warned when the costliest videos' processed images do not fit", async () => {
+    // 398×224 → smart-resized 384×224 = 336 patches × 1536 values × 2 B (bf16) + image_grid_thw 24 B.
+    assert.equal(processorCacheItemBytes(398, 224), 1_032_216);
+    const dir = await tinyPackage();
+    const env = await fakeHost({ gpus: [B200, B200], vllmVersion: '0.11.0' });
+    const line = byId(await runDoctor({ env, cores: 32, freeBytes: plenty, packageDir: dir, ramBytes: 512 * 1024 ** 3 })).processor_cache;
+    assert.equal(line.status, 'ok', line.detail);
+    // The tiny package's one video: 4 frames at each of 640×360, 398×224, 299×168 and 597×336, processed once each.
+    const bytes =
+      4 * (processorCacheItemBytes(640, 360) + processorCacheItemBytes(398, 224) + processorCacheItemBytes(299, 168) + processorCacheItemBytes(597, 336));
+    assert.match(line.detail, /^--mm-processor-cache-gb 32 a server \(a quarter of 550 GB RAM over 2 server\(s\), twice each\)/);
+    assert.ok(line.detail.endsWith(`take ${formatBytes(bytes)} processed`), line.detail);
+    // Four hour-long videos of ~1,500 distinct 398×224 images each (~1.5 GB processed) do not fit vLLM's default 4 GiB.
+    const long = 1500 * 1_032_216;
+    assert.equal(checkProcessorCache([long, long, long, long], 4, 16 * 1024 ** 3).status, 'warn');
+    assert.equal(checkProcessorCache([long, long, long, long], 4, 512 * 1024 ** 3).status, 'ok');
   });
 
   it('paths: a package reached through a symlink is reported with the real path the servers get; a frame store that cannot be a directory fails', async () => {
