@@ -15,6 +15,8 @@ import type { RunnerLog } from '../../../runner/logs';
 import type { RunOptions } from './runOptions';
 import type { ServerState } from '../../../serving/serverState';
 import { checkServer } from './checkServer';
+import { checkGpus } from '../../../doctor/gpus';
+import { fpKvTokens } from './kvBudget';
 import type { ServerEvent, ServerSet } from '../../../runner/servers';
 import type { SweepDeps } from './sweep';
 
@@ -28,6 +30,8 @@ export class FleetServers implements ServerSet {
     readonly fleet: Fleet,
     servedModel: string,
     readonly launched: boolean,
+    /** KV-cache tokens of each server's GPU (launched servers on GPUs nvidia-smi lists); null when unknown. */
+    private readonly kv: readonly (number | null)[] = [],
   ) {
     this.endpoints = fleet.handles.map((h) => ({ url: h.url, apiKey: h.apiKey }));
     this.servedModel = servedModel;
@@ -48,6 +52,10 @@ export class FleetServers implements ServerSet {
 
   onEvent(listener: (e: ServerEvent) => void): void {
     this.listeners.push(listener);
+  }
+
+  kvTokens(index: number): number | null {
+    return this.kv[index] ?? null;
   }
 
   restarts(index: number): number {
@@ -88,7 +96,13 @@ export async function startServers(opts: RunOptions, layout: PackageLayout, log:
       }
     }
     if (models.size > 1) throw new Error(`the servers serve different models: ${[...models].join(', ')}`);
-    return new FleetServers(fleet, [...models][0], !opts.endpoints?.length);
+    // Each launched server's KV cache from its GPU's memory (fpKvTokens: doctor/context.ts's arithmetic).
+    let kv: (number | null)[] = [];
+    if (!opts.endpoints?.length) {
+      const { gpus } = await checkGpus(process.env);
+      kv = fleet.handles.map((h) => (h.gpu !== null && gpus[h.gpu] ? fpKvTokens(gpus[h.gpu].memoryMiB, opts.gpuUtil) : null));
+    }
+    return new FleetServers(fleet, [...models][0], !opts.endpoints?.length, kv);
   } catch (err) {
     await fleet.stop();
     throw err;

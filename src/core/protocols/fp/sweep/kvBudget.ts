@@ -16,3 +16,17 @@ export function fpKvTokens(memoryMiB: number, gpuUtil: number): number {
 export function fpInflightTokenBudget(kvTokens: number): number {
   return Math.floor(kvTokens * 0.9);
 }
+
+/**
+ * A server's slot in the scheduler. With its KV cache known, as many requests as vLLM runs at once (MAX_SEQS) go
+ * to it, as long as their predicted prompt tokens fit its KV cache: short requests pile up enough to keep the front
+ * end and the GPU busy, long ones do not crowd each other out. Unknown (servers given with --endpoints): WORKERS.
+ */
+export function fpServerSlot(
+  endpoint: string,
+  o: { workers: number; maxSeqs: number },
+  kvTokens: number | null,
+): { endpoint: string; capacity: number; tokenBudget?: number } {
+  if (kvTokens === null || kvTokens <= 0) return { endpoint, capacity: o.workers };
+  return { endpoint, capacity: Math.max(o.workers, o.maxSeqs), tokenBudget: fpInflightTokenBudget(kvTokens) };
+}
