@@ -3,7 +3,7 @@
 // once per dims instead of per image and without the per-image load list (the bench has it already). Not a second
 // model: test/core/serving/cost/frontEndFast.test.ts checks it against processInputs on random request streams.
 import { PER_ITEM_MS, REQUEST_MS, fastProcessorMs, hashMs } from '../../src/standins/vllm/cost/calibration';
-import { qwen3vlItemBytes, type ProcessorCache } from '../../src/standins/vllm/cost/processorCache';
+import { qwen3vlItemBytes } from '../../src/standins/vllm/cost/processorCache';
 import type { FrontEndImage } from '../../src/standins/vllm/cost/frontEnd';
 
 export interface FastFrontEnd {
@@ -31,7 +31,13 @@ function sizeCost(width: number, height: number): SizeCost {
   return c;
 }
 
-export function processInputsFast(images: readonly FrontEndImage[], cache: ProcessorCache | null): FastFrontEnd {
+/** What processInputs asks of the cache: ProcessorCache, or FastLru for integer keys. */
+export interface ItemCache<K> {
+  lookup(key: K): boolean;
+  insert(key: K, bytes: number): void;
+}
+
+export function processInputsFast<K>(images: readonly FrontEndImage[], cache: ItemCache<K> | null): FastFrontEnd {
   let hashS = 0;
   let processS = 0;
   let hits = 0;
@@ -40,7 +46,7 @@ export function processInputsFast(images: readonly FrontEndImage[], cache: Proce
   for (const img of images) {
     if (!last || img.width !== last.width || img.height !== last.height) c = sizeCost(img.width, img.height);
     last = img;
-    const key = img.uuid ?? img.key;
+    const key = (img.uuid ?? img.key) as unknown as K;
     if (!img.uuid) hashS += c!.hashS;
     if (cache?.lookup(key)) {
       hits++;

@@ -4,6 +4,9 @@
 // over the GPUs. No client can beat it in the model; the front end, our frames and the order are all free here.
 import type { SimPlan } from './workload';
 import { PREFILL_FIT, prefillWorkSeconds } from '../../src/standins/vllm/cost/calibration';
+import { FastLru } from './fastLru';
+import { processInputsFast } from './frontEndFast';
+import type { ImageBook } from './server';
 
 export function gpuLowerBoundS(plan: SimPlan, o: { gpus: number; gpuScale: number; maxNumBatchedTokens: number; outputTokens: number }): number {
   let work = 0;
@@ -23,4 +26,19 @@ export function gpuLowerBoundS(plan: SimPlan, o: { gpus: number; gpuScale: numbe
   }
   const steps = tokens / o.maxNumBatchedTokens;
   return (o.gpuScale * (work + PREFILL_FIT.c0 * steps)) / o.gpus;
+}
+
+/**
+ * The front end's floor on the same host: every send pays its request, per-item and hashing time on its server's
+ * API thread, and each distinct image is processed once — every repeat a hit (the cost model's frontEndFloorS,
+ * computed per video since no image is shared between videos), spread evenly over the servers.
+ */
+export function frontEndFloorS(plan: SimPlan, book: ImageBook, servers: number): number {
+  let s = 0;
+  for (const v of plan.videos) {
+    const cache = new FastLru(Infinity);
+    for (const r of v.requests) s += processInputsFast(book.of(v, r.group).images, cache).threadS;
+    for (const r of v.requests) book.forget(r.group);
+  }
+  return s / servers;
 }

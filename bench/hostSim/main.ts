@@ -1,21 +1,25 @@
 // The host bench (issue 17, point 2): the full-size plan (84 benchmarks × 300 items × 13 conditions, the
 // metadata-only package of bench/planPackage.ts) played through the stand-in's vLLM 0.11 cost model
 // (src/standins/vllm/cost/) on simulated time — a discrete-event simulation, no sleeps, no servers.
-//   npm run bench:host -- [--keep DIR] [--gpu b200|h200] [--ram-gib 512] [--cores 16] [--sample K] [--no-ablations]
+//   npx tsx bench/hostSim/main.ts [--keep DIR] [--gpu b200|h200] [--ram-gib 512] [--cores 16] [--sample K]
+//                                 [--ablation-sample K (default 4)] [--no-ablations]
 // Host: 4 GPUs, one server each, `--cores` cores for our frames. Prints, for (a) a seed-like runner, (b) today's
-// engine and (c) the tuned engine: makespan, GPU busy %, front-end (API thread) busy %, our frames' CPU, and
-// the GPU-bound lower bound; then the ratios and what each change of (c) is worth (ablation lines).
-// --sample K plays every K-th video only (quicker, for a look; the ratios move a little).
+// engine (the scheduler as runSweep drove it before issue 17: WORKERS 6, vLLM's default caches) and (c) the tuned
+// engine (what runSweep does now): makespan, GPU busy %, front-end (API thread) busy %, our frames' CPU (hours of
+// CPU and % of the cores), images sent per image processed, prefix-cache hits; the GPU-bound lower bound and the
+// front end's floor; the ratios; then what each change of (c) is worth (ablation lines, on every K-th video).
+// --sample K plays every K-th video only. Columns: makespan in simulated hours; ×LB = makespan / GPU lower bound.
+// About 20 s of CPU to plan, 15–20 s a client on the full plan, ~5 s an ablation line (bundled by esbuild first).
 import * as os from 'node:os';
 import { SimClock } from './clock';
 import { buildSimPlan, type SimPlan } from './workload';
 import { ImageBook, SimServer, type ServerConfig } from './server';
 import { engineRunner, seedRunner, type EngineOptions } from './clients';
-import { gpuLowerBoundS } from './lowerBound';
+import { frontEndFloorS, gpuLowerBoundS } from './lowerBound';
 import { B200_VLLM_SCALE } from '../../src/standins/vllm/cost/calibration';
 import { DEFAULT_MAX_NUM_BATCHED_TOKENS } from '../../src/standins/vllm/cost/gpuEngine';
 import { DEFAULT_MEDIA_LOADING_THREADS, DEFAULT_MM_PROCESSOR_CACHE_GB, mediaLoadingThreads, processorCacheGb } from '../../src/core/serving/frontEndSizing';
-import { fpInflightTokenBudget, fpKvTokens } from '../../src/core/protocols/fp/sweep/kvBudget';
+import { OPEN_VIDEOS_PER_SERVER, fpInflightTokenBudget, fpKvTokens } from '../../src/core/protocols/fp/sweep/kvBudget';
 
 const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -28,6 +32,8 @@ const GPU_SCALE = GPU === 'h200' ? 1 : B200_VLLM_SCALE;
 const RAM = Number(arg('ram-gib', '512')) * 1024 ** 3;
 const CORES = Number(arg('cores', '16'));
 const SAMPLE = Number(arg('sample', '1'));
+const ABLATION_SAMPLE = Number(arg('ablation-sample', '4'));
+const NO_ABLATIONS = process.argv.includes('--no-ablations');
 const MAX_SEQS = 32; // the seed's and the launcher's MAX_SEQS
 const GPU_UTIL = 0.85;
 const OUTPUT_TOKENS = 2;
@@ -111,38 +117,49 @@ async function main(): Promise<void> {
   process.stderr.write(
     `plan: ${plan.videos.length} videos, ${plan.requests} requests in ${((performance.now() - t0) / 1000).toFixed(1)} s, CPU ${cpuS(cpuStart).toFixed(1)} s\n`,
   );
-  const lb = gpuLowerBoundS(plan, { gpus: GPUS, gpuScale: GPU_SCALE, maxNumBatchedTokens: DEFAULT_MAX_NUM_BATCHED_TOKENS, outputTokens: OUTPUT_TOKENS });
+  const lbOptions = { gpus: GPUS, gpuScale: GPU_SCALE, maxNumBatchedTokens: DEFAULT_MAX_NUM_BATCHED_TOKENS, outputTokens: OUTPUT_TOKENS };
+  const lb = gpuLowerBoundS(plan, lbOptions);
 
+  const feFloor = frontEndFloorS(plan, new ImageBook({ uuid: false, transport: 'file' }), GPUS);
   const kv = fpKvTokens(GPU_MIB, GPU_UTIL);
   const tunedServer: Partial<ServerConfig> = { processorCacheGb: processorCacheGb(RAM, GPUS), mediaThreads: mediaLoadingThreads(CORES, GPUS) };
   const base: EngineOptions = { cores: CORES, prepConcurrency: 4, capacity: 6 };
-  const tunedEngine: EngineOptions = { ...base, capacity: MAX_SEQS, tokenBudget: fpInflightTokenBudget(kv), warmVideos: true, maxOpenVideos: 4 };
+  // (c) is what runSweep now does on launched servers (fpServerSlot, OPEN_VIDEOS_PER_SERVER); the warm-up gate is
+  // an option it leaves off (its ablation line says why).
+  const tunedEngine: EngineOptions = { ...base, capacity: MAX_SEQS, tokenBudget: fpInflightTokenBudget(kv), maxOpenVideos: OPEN_VIDEOS_PER_SERVER };
   const runs: Outcome[] = [];
   runs.push(await play('(a) seed-like runner', plan, serverConfig({ transport: 'data' }), { seed: 'seed' }));
   runs.push(await play("(b) today's engine", plan, serverConfig({}), { engine: base }));
   runs.push(await play('(c) tuned engine', plan, serverConfig(tunedServer), { engine: tunedEngine }));
   const ablations: Outcome[] = [];
-  if (!process.argv.includes('--no-ablations')) {
-    ablations.push(await play("(a) with our frame pipeline's cost", plan, serverConfig({ transport: 'data' }), { seed: 'pipeline' }));
+  // The ablations play every ABLATION_SAMPLE-th video of the plan (the same subset for each line and its own (c)).
+  const abPlan: SimPlan = ABLATION_SAMPLE > 1 ? { ...plan, videos: plan.videos.filter((_, i) => i % ABLATION_SAMPLE === 0) } : plan;
+  abPlan.requests = abPlan.videos.reduce((n, v) => n + v.requests.length, 0);
+  const abC =
+    ABLATION_SAMPLE > 1 && !NO_ABLATIONS ? await play('(c) on the ablation subset', abPlan, serverConfig(tunedServer), { engine: tunedEngine }) : runs[2];
+  if (!NO_ABLATIONS) {
+    ablations.push(await play("(a) with our frame pipeline's cost", abPlan, serverConfig({ transport: 'data' }), { seed: 'pipeline' }));
     ablations.push(await play('(a) pipeline frames, file://', plan, serverConfig({}), { seed: 'pipeline' }));
     ablations.push(
-      await play('(b) + processor cache sized from RAM', plan, serverConfig({ processorCacheGb: tunedServer.processorCacheGb }), { engine: base }),
+      await play('(b) + processor cache sized from RAM', abPlan, serverConfig({ processorCacheGb: tunedServer.processorCacheGb }), { engine: base }),
     );
     ablations.push(
-      await play('(c) without the sized processor cache', plan, serverConfig({ mediaThreads: tunedServer.mediaThreads }), { engine: tunedEngine }),
+      await play('(c) without the sized processor cache', abPlan, serverConfig({ mediaThreads: tunedServer.mediaThreads }), { engine: tunedEngine }),
     );
     ablations.push(
-      await play('(c) without media threads from cores', plan, serverConfig({ processorCacheGb: tunedServer.processorCacheGb }), { engine: tunedEngine }),
+      await play('(c) without media threads from cores', abPlan, serverConfig({ processorCacheGb: tunedServer.processorCacheGb }), { engine: tunedEngine }),
     );
-    ablations.push(await play("(c) without a video's first request first", plan, serverConfig(tunedServer), { engine: { ...tunedEngine, warmVideos: false } }));
-    ablations.push(await play('(c) without the open-video bound', plan, serverConfig(tunedServer), { engine: { ...tunedEngine, maxOpenVideos: undefined } }));
     ablations.push(
-      await play('(c) without the KV in-flight cap (6 a server)', plan, serverConfig(tunedServer), {
+      await play("(c) + a video's first request first (gate)", abPlan, serverConfig(tunedServer), { engine: { ...tunedEngine, warmVideos: true } }),
+    );
+    ablations.push(await play('(c) without the open-video bound', abPlan, serverConfig(tunedServer), { engine: { ...tunedEngine, maxOpenVideos: undefined } }));
+    ablations.push(
+      await play('(c) without the KV in-flight cap (6 a server)', abPlan, serverConfig(tunedServer), {
         engine: { ...tunedEngine, capacity: 6, tokenBudget: undefined },
       }),
     );
-    ablations.push(await play('(c) with data: URLs', plan, serverConfig({ ...tunedServer, transport: 'data' }), { engine: tunedEngine }));
-    ablations.push(await play('(c) with uuid parts (not sent: see README)', plan, serverConfig({ ...tunedServer, uuid: true }), { engine: tunedEngine }));
+    ablations.push(await play('(c) with data: URLs', abPlan, serverConfig({ ...tunedServer, transport: 'data' }), { engine: tunedEngine }));
+    ablations.push(await play('(c) with uuid parts (not sent: see README)', abPlan, serverConfig({ ...tunedServer, uuid: true }), { engine: tunedEngine }));
   }
   const c = runs[2];
   console.log(
@@ -153,19 +170,27 @@ async function main(): Promise<void> {
   console.log(
     `tuned: --mm-processor-cache-gb ${tunedServer.processorCacheGb}, VLLM_MEDIA_LOADING_THREAD_COUNT=${tunedServer.mediaThreads}, ` +
       `in flight ≤ ${MAX_SEQS} requests and ≤ ${fpInflightTokenBudget(kv)} predicted tokens a server (KV ${kv} tokens), ` +
-      `a video's first request first, ≤ ${tunedEngine.maxOpenVideos} videos open a server`,
+      `≤ ${tunedEngine.maxOpenVideos} videos open a server, file:// frames, no uuid`,
   );
   console.log(`${'client'.padEnd(44)}  makespan   GPU%  front%  frames CPU  cores% sends/  prefix  ×LB`);
   console.log(`${''.padEnd(44)}                                                      proc.   hit`);
   for (const o of runs) console.log(line(o, lb));
   console.log(`${'GPU-bound lower bound'.padEnd(44)} ${h(lb).padStart(9)}`);
+  console.log(`${'front-end floor (each distinct image once)'.padEnd(44)} ${h(feFloor).padStart(9)}   (one API thread a server, file://, no uuid)`);
   console.log(
     `(a)/(c) ${(runs[0].makespanS / c.makespanS).toFixed(2)}   (b)/(c) ${(runs[1].makespanS / c.makespanS).toFixed(2)}   ` +
-      `(c)/lower bound ${(c.makespanS / lb).toFixed(3)}`,
+      `(c)/lower bound ${(c.makespanS / lb).toFixed(3)}   (c)/front-end floor ${(c.makespanS / feFloor).toFixed(3)}`,
   );
   if (ablations.length) {
-    console.log('what each change is worth (makespan against (c)):');
-    for (const o of ablations) console.log(`${line(o, lb)}   ${(o.makespanS / c.makespanS).toFixed(2)}× (c)`);
+    const abLb =
+      ABLATION_SAMPLE > 1
+        ? gpuLowerBoundS(abPlan, { gpus: GPUS, gpuScale: GPU_SCALE, maxNumBatchedTokens: DEFAULT_MAX_NUM_BATCHED_TOKENS, outputTokens: OUTPUT_TOKENS })
+        : lb;
+    console.log(
+      'what each change is worth: makespan against (c) on ' +
+        `${ABLATION_SAMPLE > 1 ? `every ${ABLATION_SAMPLE}th video (${abPlan.requests} requests)` : 'the same plan'}:`,
+    );
+    for (const o of [abC, ...ablations]) console.log(`${line(o, abLb)}   ${(o.makespanS / abC.makespanS).toFixed(2)}× (c)`);
   }
   console.log(`bench wall ${((performance.now() - t0) / 1000).toFixed(0)} s on ${os.cpus().length} cores (load ${os.loadavg()[0].toFixed(1)})`);
 }

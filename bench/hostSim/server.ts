@@ -9,7 +9,8 @@ import { imageDims } from './ourFrames';
 import { bodyParseSeconds, fetchSeconds, type Transport } from './transport';
 import { ApiThread, MediaPool, loadSeconds, type FrontEndImage } from '../../src/standins/vllm/cost/frontEnd';
 import { processInputsFast } from './frontEndFast';
-import { ProcessorCache } from '../../src/standins/vllm/cost/processorCache';
+import { cacheCapacityBytes } from '../../src/standins/vllm/cost/processorCache';
+import { FastLru } from './fastLru';
 import { GpuEngineModel } from '../../src/standins/vllm/cost/gpuEngine';
 
 export interface ServerConfig {
@@ -65,7 +66,7 @@ export class ImageBook {
 export class SimServer {
   private readonly pool: MediaPool;
   private readonly api = new ApiThread();
-  private readonly cache: ProcessorCache | null;
+  private readonly cache: FastLru | null;
   private readonly engine: GpuEngineModel<number>;
   private readonly waiting = new Map<number, { group: SimGroup; done: () => void }>();
   /** Groups whose image prefix is in the KV cache (Map order = recency), with their tokens. */
@@ -84,7 +85,7 @@ export class SimServer {
     private readonly book: ImageBook,
   ) {
     this.pool = new MediaPool(cfg.mediaThreads);
-    this.cache = cfg.processorCacheGb > 0 ? ProcessorCache.fromGb(cfg.processorCacheGb) : null;
+    this.cache = cfg.processorCacheGb > 0 ? new FastLru(cacheCapacityBytes(cfg.processorCacheGb)) : null;
     this.engine = new GpuEngineModel<number>({ maxNumSeqs: cfg.maxNumSeqs, maxNumBatchedTokens: cfg.maxNumBatchedTokens, gpuScale: cfg.gpuScale });
   }
 

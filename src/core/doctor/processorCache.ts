@@ -14,8 +14,9 @@ import type { DoctorLine } from './schema';
 import { qwenResizedDims } from '../protocols/fp/rules/qwenTokens';
 import { processorCacheGb } from '../serving/frontEndSizing';
 import { formatBytes } from '../protocols/fp/prepare/progressMeter';
+import { OPEN_VIDEOS_PER_SERVER } from '../protocols/fp/sweep/kvBudget';
 
-const OPEN_VIDEOS = 4;
+const OPEN_VIDEOS = OPEN_VIDEOS_PER_SERVER;
 const GIB = 1024 ** 3;
 
 export function processorCacheItemBytes(width: number, height: number): number {

@@ -6,6 +6,14 @@
 // keeping a few long ones from crowding the cache. A speed knob: what each request sends is unchanged.
 import { KV_BYTES_PER_TOKEN, RESERVE_BYTES, WEIGHTS_BYTES } from '../../../doctor/context';
 
+/**
+ * Videos a server works on at once (the scheduler's maxOpenVideos): their images must fit its processor cache
+ * (doctor/processorCache.ts checks the plan's costliest against it). Four is what MIN_LEADERS_IN_FLIGHT asks
+ * for anyway; the host bench (bench/hostSim) measures the bound as neutral on time and +2 % processor-cache
+ * hits at 16 GiB, more where the cache is smaller.
+ */
+export const OPEN_VIDEOS_PER_SERVER = 4;
+
 /** KV-cache tokens of a GPU of `memoryMiB` at `gpuUtil` (0 when the weights do not fit). */
 export function fpKvTokens(memoryMiB: number, gpuUtil: number): number {
   const bytes = memoryMiB * 1024 * 1024 * gpuUtil - WEIGHTS_BYTES - RESERVE_BYTES;

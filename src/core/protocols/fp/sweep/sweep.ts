@@ -19,7 +19,7 @@ import { videoJobs, FpUnits, type VideoJob } from './fpUnits';
 import { FpOutcomes } from './fpOutcomes';
 import { openFpSweep } from './fpPlan';
 import { preflightGate } from './fpPreflight';
-import { fpServerSlot } from './kvBudget';
+import { OPEN_VIDEOS_PER_SERVER, fpServerSlot } from './kvBudget';
 import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS } from '../rules/conditions';
 import { MAX_MODEL_LEN } from '../rules/constants';
 import { VllmClient } from '../../../serving/client';
@@ -199,6 +199,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
           servers: urls.map((endpoint, i) => fpServerSlot(endpoint, opts, set.kvTokens?.(i) ?? null)),
           prefetch: opts.prefetch ?? Math.max(2 * prepConcurrency, urls.length * 2 + prepConcurrency),
           prepConcurrency,
+          maxOpenVideos: OPEN_VIDEOS_PER_SERVER,
         },
         {
           prepare: (job) => units.prepare(job),
