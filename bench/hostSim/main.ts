@@ -139,7 +139,8 @@ async function main(): Promise<void> {
     ABLATION_SAMPLE > 1 && !NO_ABLATIONS ? await play('(c) on the ablation subset', abPlan, serverConfig(tunedServer), { engine: tunedEngine }) : runs[2];
   if (!NO_ABLATIONS) {
     ablations.push(await play("(a) with our frame pipeline's cost", abPlan, serverConfig({ transport: 'data' }), { seed: 'pipeline' }));
-    ablations.push(await play('(a) pipeline frames, file://', plan, serverConfig({}), { seed: 'pipeline' }));
+    ablations.push(await play('(a) pipeline frames, file://', abPlan, serverConfig({}), { seed: 'pipeline' }));
+    ablations.push(await play("(b) today's engine", abPlan, serverConfig({}), { engine: base }));
     ablations.push(
       await play('(b) + processor cache sized from RAM', abPlan, serverConfig({ processorCacheGb: tunedServer.processorCacheGb }), { engine: base }),
     );
@@ -159,7 +160,9 @@ async function main(): Promise<void> {
       }),
     );
     ablations.push(await play('(c) with data: URLs', abPlan, serverConfig({ ...tunedServer, transport: 'data' }), { engine: tunedEngine }));
-    ablations.push(await play('(c) with uuid parts (not sent: see README)', abPlan, serverConfig({ ...tunedServer, uuid: true }), { engine: tunedEngine }));
+    ablations.push(
+      await play('(c) + uuid parts (not sent: unverified in 0.11.0)', abPlan, serverConfig({ ...tunedServer, uuid: true }), { engine: tunedEngine }),
+    );
   }
   const c = runs[2];
   console.log(
