@@ -13,7 +13,10 @@ export const runOptionsSchema = z.object({
   endpoints: z.array(z.string().url()).optional(),
   /** GPUs to launch servers on (default: all that nvidia-smi lists, 1 without nvidia-smi). */
   ngpu: z.number().int().positive().optional(),
-  /** Requests in flight per server (seed WORKERS, default 6). */
+  /**
+   * Requests in flight per server (seed WORKERS, default 6). Launched servers whose GPU memory is known take up to
+   * max(WORKERS, MAX_SEQS) within their KV cache's tokens instead (kvBudget.ts fpServerSlot).
+   */
   workers: z.number().int().positive().default(6),
   maxSeqs: z.number().int().positive().default(32),
   gpuUtil: z.number().gt(0).lte(1).default(0.85),
