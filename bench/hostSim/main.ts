@@ -184,6 +184,14 @@ async function main(): Promise<void> {
     `(a)/(c) ${(runs[0].makespanS / c.makespanS).toFixed(2)}   (b)/(c) ${(runs[1].makespanS / c.makespanS).toFixed(2)}   ` +
       `(c)/lower bound ${(c.makespanS / lb).toFixed(3)}   (c)/front-end floor ${(c.makespanS / feFloor).toFixed(3)}`,
   );
+  const bound = Math.max(lb, feFloor);
+  console.log(
+    feFloor > lb
+      ? `the model says: front-end-bound. One API thread a server needs ${h(feFloor)} even with every repeat a cache hit, ` +
+          `${(feFloor / lb).toFixed(2)}× the GPU bound; (c) is ${(c.makespanS / bound).toFixed(3)}× that floor. ` +
+          'No client order or cache size gets under it without changing what vLLM does per image.'
+      : `the model says: GPU-bound; (c) is ${(c.makespanS / lb).toFixed(3)}× the GPU bound.`,
+  );
   if (ablations.length) {
     const abLb =
       ABLATION_SAMPLE > 1
