@@ -28,10 +28,14 @@ results/conditions_results.csv are skipped; re-running continues where it stoppe
   --conds c1,c2     only these conditions (default: CONDS, else the 13 task-11 conditions)
   --endpoints URLS  use running servers (e.g. http://10.0.0.5:8011) instead of launching them;
                     their API key, if any, from FPSWEEP_API_KEY
+  --endpoint-frames file|data  how --endpoints servers get the frames (ENDPOINT_FRAMES; default data:
+                    base64 in the request; file: file:// URLs into the package's frame store, for
+                    servers on this host started with --allowed-local-media-path covering it)
   --detach          run in a background worker; returns at once with its pid
                     (follow with \`fpsweep status --wait\`, stop with \`fpsweep stop\`)
   --ngpu N          GPUs to serve on (NGPU; default all)
-  --workers N       requests in flight per server (WORKERS; default 6)
+  --workers N       requests in flight per server (WORKERS; default 6); servers we launch on GPUs
+                    nvidia-smi lists take up to MAX_SEQS at once within their KV cache
   --max-seqs N      vLLM --max-num-seqs (MAX_SEQS; default 32)
   --gpu-util X      vLLM --gpu-memory-utilization (GPU_UTIL; default 0.85)
   --decode-workers N  videos decoded in parallel (default: min(cores - 1, max(4, cores/4)))
@@ -59,6 +63,7 @@ export function parseRunArgs(args: string[]): { options: RunOptions; detach: boo
       bench: { type: 'string' },
       conds: { type: 'string' },
       endpoints: { type: 'string' },
+      'endpoint-frames': { type: 'string' },
       detach: { type: 'boolean' },
       ngpu: { type: 'string' },
       workers: { type: 'string' },
@@ -85,6 +90,7 @@ export function parseRunArgs(args: string[]): { options: RunOptions; detach: boo
     benchmarks,
     conditions,
     endpoints,
+    endpointFrames: (v['endpoint-frames'] as string | undefined) ?? (process.env.ENDPOINT_FRAMES || undefined),
     ngpu: intOption(v.ngpu, 'NGPU', undefined),
     workers: intOption(v.workers, 'WORKERS', 6),
     maxSeqs: intOption(v['max-seqs'], 'MAX_SEQS', 32),

@@ -128,7 +128,8 @@ export class PipelineFrames implements FrameSource {
     this.fileUrls = opts.fileUrls;
     this.layout = layout;
   }
-  private readonly fileUrls: boolean;
+  /** Frames go as file:// URLs (else data: URLs). */
+  readonly fileUrls: boolean;
   private readonly layout: PackageLayout;
 
   async prepare(hash: string, meta: Parameters<FrameSource['prepare']>[1], requests: FrameRequestSpec[]): Promise<PreparedVideoFrames> {
@@ -168,7 +169,12 @@ export class PipelineFrames implements FrameSource {
   }
 }
 
+/** file:// wherever the servers can read the store: our own servers, and --endpoints said to (--endpoint-frames file). */
+export function framesAsFileUrls(opts: Pick<RunOptions, 'endpoints' | 'endpointFrames'>): boolean {
+  return !opts.endpoints?.length || opts.endpointFrames === 'file';
+}
+
 export const defaultSweepDeps: SweepDeps = {
   servers: (opts, layout, log) => startServers(opts, layout, log),
-  frames: async (opts, layout) => new PipelineFrames(layout, { poolSize: opts.decodeWorkers, fileUrls: !opts.endpoints?.length }),
+  frames: async (opts, layout) => new PipelineFrames(layout, { poolSize: opts.decodeWorkers, fileUrls: framesAsFileUrls(opts) }),
 };

@@ -11,6 +11,12 @@ export const runOptionsSchema = z.object({
   conditions: z.array(z.string()).optional(),
   /** Servers already running (vLLM's base URL, e.g. http://127.0.0.1:8011); none = launch our own. */
   endpoints: z.array(z.string().url()).optional(),
+  /**
+   * How --endpoints servers get the frames: `data` (default: base64 in the request, they may be on other hosts)
+   * or `file` (file:// URLs into the frame store: for servers on this host started with
+   * --allowed-local-media-path covering it; the pre-flight stops the run if they refuse). Launched servers: file.
+   */
+  endpointFrames: z.enum(['data', 'file']).default('data'),
   /** GPUs to launch servers on (default: all that nvidia-smi lists, 1 without nvidia-smi). */
   ngpu: z.number().int().positive().optional(),
   /**
