@@ -9,6 +9,7 @@
 //  - bound by our frames: the server had a free slot while our frames were still being prepared.
 //  - bound by the client: neither; the server got less than it could take (our in-flight cap was full, or the
 //    work ran out).
+import { z } from 'zod';
 import type { EngineMetrics } from '../serving/engineMetrics';
 
 export const BOTTLENECK_KINDS = ['gpu', 'front-end', 'frames', 'client', 'unknown'] as const;
@@ -49,24 +50,26 @@ export interface ServerWindow {
   maxNumSeqs: number | null;
 }
 
-export interface Bottleneck {
-  kind: BottleneckKind;
+/** A server's verdict, as the status file and the report carry it. */
+export const bottleneckSchema = z.object({
+  kind: z.enum(BOTTLENECK_KINDS),
   /** What bounds the server, on what evidence (one line). */
-  reason: string;
+  reason: z.string(),
   /** The knob to turn (one line). */
-  knob: string;
+  knob: z.string(),
   /** Share of scrapes with a request running (null: no scrape). */
-  gpuBusy: number | null;
+  gpuBusy: z.number().nullable(),
   /** Mean requests waiting in vLLM's scheduler queue (null: unknown). */
-  engineQueue: number | null;
+  engineQueue: z.number().nullable(),
   /** Share of a request's time at the server spent before the engine core (null: unknown). */
-  frontEndShare: number | null;
-  framesWaitShare: number;
-  slotWaitShare: number;
-  meanInFlight: number;
-  wallS: number;
-  requests: number;
-}
+  frontEndShare: z.number().nullable(),
+  framesWaitShare: z.number(),
+  slotWaitShare: z.number(),
+  meanInFlight: z.number(),
+  wallS: z.number(),
+  requests: z.number().int(),
+});
+export type Bottleneck = z.infer<typeof bottleneckSchema>;
 
 const pct = (x: number) => `${Math.round(100 * x)}%`;
 const f1 = (x: number) => x.toFixed(1);
@@ -157,7 +160,7 @@ export function classifyBottleneck(w: ServerWindow): Bottleneck {
 }
 
 /** The run's verdict: the kind most servers have (ties: gpu, front-end, frames, client), unknown when none is known. */
-export function runBottleneck(verdicts: readonly Bottleneck[]): BottleneckKind {
+export function runBottleneck(verdicts: readonly Pick<Bottleneck, 'kind'>[]): BottleneckKind {
   const known = verdicts.filter((v) => v.kind !== 'unknown');
   if (!known.length) return 'unknown';
   const n = (k: BottleneckKind) => known.filter((v) => v.kind === k).length;
@@ -171,3 +174,11 @@ export const BOTTLENECK_LABEL: Record<BottleneckKind, string> = {
   client: 'bound by the client',
   unknown: 'unknown',
 };
+
+/** The run's line: its kind, how many servers say so, and the first such server's knob. */
+export function runBottleneckLine(verdicts: readonly Bottleneck[]): string {
+  const kind = runBottleneck(verdicts);
+  if (kind === 'unknown') return 'bottleneck: unknown (too little measured yet)';
+  const same = verdicts.filter((v) => v.kind === kind);
+  return `bottleneck: ${BOTTLENECK_LABEL[kind]} on ${same.length} of ${verdicts.length} server(s); turn: ${same[0].knob}`;
+}

@@ -48,7 +48,7 @@ function page(p: Page, model = 'Qwen/Qwen3-VL-8B-Instruct'): string {
 const MODEL = 'Qwen/Qwen3-VL-8B-Instruct';
 const windowOf = (before: Page, after: Page) => metricsDelta(parseEngineMetrics(page(before), MODEL), parseEngineMetrics(page(after), MODEL));
 
-function win(over: Partial<ServerWindow> & { client?: Partial<ServerWindow['client']> }): ServerWindow {
+function win(over: Partial<Omit<ServerWindow, 'client'>> & { client?: Partial<ServerWindow['client']> }): ServerWindow {
   return {
     wallS: 100,
     engine: null,
