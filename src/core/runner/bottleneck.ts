@@ -68,6 +68,10 @@ export const bottleneckSchema = z.object({
   meanInFlight: z.number(),
   wallS: z.number(),
   requests: z.number().int(),
+  /** Σ client latency of those requests (request-seconds). */
+  latencyS: z.number().default(0),
+  /** Prompt tokens vLLM prefilled in the window (vllm:prompt_tokens); null without /metrics. */
+  promptTokens: z.number().nullable().default(null),
 });
 export type Bottleneck = z.infer<typeof bottleneckSchema>;
 
@@ -118,7 +122,10 @@ export function classifyBottleneck(w: ServerWindow): Bottleneck {
   const frontEndShare = inEngine !== null && meanInFlight > 0 ? Math.min(1, Math.max(0, 1 - inEngine / meanInFlight)) : null;
   const framesWaitShare = wall > 0 ? Math.min(1, c.framesWaitS / wall) : 0;
   const slotWaitShare = wall > 0 ? Math.min(1, c.slotWaitS / wall) : 0;
-  const base = { gpuBusy, engineQueue, frontEndShare, framesWaitShare, slotWaitShare, meanInFlight, wallS: wall, requests: c.requests };
+  const base = {
+    ...{ gpuBusy, engineQueue, frontEndShare, framesWaitShare, slotWaitShare, meanInFlight },
+    ...{ wallS: wall, requests: c.requests, latencyS: c.latencyS, promptTokens: e ? e.promptTokens : null },
+  };
 
   if (!(wall > 0) || c.requests < MIN_REQUESTS) {
     return { ...base, kind: 'unknown', reason: `too little to judge (${c.requests} answered requests in ${f1(Math.max(0, wall))} s)`, knob: 'none yet' };
