@@ -2,7 +2,8 @@
 // its timings covers) and the client's own timings. A pure function: the status file and the pilot report call it.
 // The rule is where requests pile up: a queue forms in front of the slowest stage.
 //  - GPU-bound: requests wait in vLLM's scheduler queue (request_queue_time), or the engine always has a request
-//    running (num_requests_running > 0 in nearly every scrape).
+//    running (num_requests_running > 0 in nearly every scrape). A request running stands for a busy GPU because
+//    this workload's prefills (thousands of tokens each) fill its compute; for short, decode-heavy requests it would not.
 //  - front-end-bound: the engine has room, yet most of a request's time at the server is spent before the engine
 //    core: our in flight minus what the engine holds (running + queued) sits in vLLM's API process (media loading,
 //    hashing, the HF processor on its one event-loop thread).
@@ -22,6 +23,8 @@ export const ENGINE_QUEUE_SATURATED = 0.5;
 export const GPU_BUSY_SATURATED = 0.9;
 /** Front end: this share of a request's time at the server spent before the engine core. */
 export const FRONT_END_SHARE = 0.5;
+/** The API process's event-loop thread counts as loaded from this share of the wall in preprocessing. */
+export const THREAD_LOADED = 0.7;
 /** Ours: a server waited on our frames (or had its slots full) this share of the window. */
 export const WAIT_SHARE = 0.25;
 
@@ -84,7 +87,11 @@ function frontEndKnob(w: ServerWindow): string {
     // Inside e2e before the engine core: process_inputs (hashing, HF processor); outside: HTTP and media loading.
     const pre = Math.max(0, e.e2e.sum - e.queue.sum - e.inference.sum) / e.e2e.count;
     const outside = Math.max(0, w.client.latencyS / w.client.requests - e.e2e.sum / e.e2e.count);
-    if (outside > pre) {
+    // process_inputs runs synchronously on the event-loop thread, so its intervals do not overlap: their sum over
+    // the wall is that thread's load. A loaded thread also makes requests wait before arrival (outside), so the
+    // outside time points at media loading only while the thread has room.
+    const threadLoad = w.wallS > 0 ? (pre * e.e2e.count) / w.wallS : 0;
+    if (threadLoad < THREAD_LOADED && outside > pre) {
       return `media loading: raise VLLM_MEDIA_LOADING_THREAD_COUNT (default 8) and send file:// frames; ${f1(outside)} s/request before vLLM's arrival, ${f1(pre)} s in its preprocessing`;
     }
     return (

@@ -100,6 +100,12 @@ describe('bottleneck: the verdict', () => {
     const v2 = classifyBottleneck(win({ engine: media, samples: { total: 20, busy: 12, runningSum: 12, waitingSum: 0 } }));
     assert.equal(v2.kind, 'front-end', v2.reason);
     assert.match(v2.knob, /VLLM_MEDIA_LOADING_THREAD_COUNT/);
+    // A loaded event-loop thread (80 % of the wall in preprocessing) makes requests wait before arrival too:
+    // that outside time is queueing for the thread, not media loading.
+    const loaded = windowOf({}, { e2e: [180, 100], queue: [0, 100], inference: [100, 100] }); // 0.8 s × 100 in 100 s
+    const v4 = classifyBottleneck(win({ engine: loaded, samples: { total: 20, busy: 12, runningSum: 12, waitingSum: 0 } }));
+    assert.equal(v4.kind, 'front-end', v4.reason);
+    assert.match(v4.knob, /--mm-processor-cache-gb/);
     // Without request histograms, the sampled gauges stand in for what the engine holds.
     const v3 = classifyBottleneck(win({ engine: windowOf({}, {}), samples: { total: 20, busy: 10, runningSum: 10, waitingSum: 0 } }));
     assert.equal(v3.kind, 'front-end', v3.reason);
