@@ -4,10 +4,11 @@
 //  - GPU-bound: requests wait in vLLM's scheduler queue (request_queue_time), or the engine always has a request
 //    running (num_requests_running > 0 in nearly every scrape). A request running stands for a busy GPU because
 //    this workload's prefills (thousands of tokens each) fill its compute; for short, decode-heavy requests it would not.
-//  - front-end-bound: the engine has room, yet most of a request's time at the server is spent before the engine
-//    core: our in flight minus what the engine holds (running + queued) sits in vLLM's API process (media loading,
-//    hashing, the HF processor on its one event-loop thread).
-//  - bound by our frames: the server had a free slot while our frames were still being prepared.
+//  - bound by our frames: the server had a free slot while our frames were still being prepared (then nothing at the
+//    server is full, whatever its latency).
+//  - front-end-bound: the engine has room, our slots stay taken, and most of what we have in flight sits before the
+//    engine core (our in flight minus what the engine holds), in vLLM's API process: media loading, hashing, the HF
+//    processor on its one event-loop thread; or that thread is loaded (vLLM's histograms say how much).
 //  - bound by the client: neither; the server got less than it could take (our in-flight cap was full, or the
 //    work ran out).
 import { z } from 'zod';
@@ -81,16 +82,26 @@ export type Bottleneck = z.infer<typeof bottleneckSchema>;
 const pct = (x: number) => `${Math.round(100 * x)}%`;
 const f1 = (x: number) => x.toFixed(1);
 
+/**
+ * The API process's event-loop thread's load: process_inputs (inside e2e, before the engine core's queue) runs
+ * synchronously on that thread, so its intervals do not overlap and their sum over the wall is the thread's load.
+ * Null without vLLM's request histograms.
+ */
+function threadLoadOf(w: ServerWindow): number | null {
+  const e = w.engine;
+  if (!e || !e.hasRequestTimings || e.e2e.count === 0 || !(w.wallS > 0)) return null;
+  return Math.max(0, e.e2e.sum - e.queue.sum - e.inference.sum) / w.wallS;
+}
+
 function frontEndKnob(w: ServerWindow): string {
   const e = w.engine;
-  if (e && e.hasRequestTimings && e.e2e.count > 0 && w.client.requests > 0) {
+  const threadLoad = threadLoadOf(w);
+  if (e && threadLoad !== null && w.client.requests > 0) {
     // Inside e2e before the engine core: process_inputs (hashing, HF processor); outside: HTTP and media loading.
     const pre = Math.max(0, e.e2e.sum - e.queue.sum - e.inference.sum) / e.e2e.count;
     const outside = Math.max(0, w.client.latencyS / w.client.requests - e.e2e.sum / e.e2e.count);
-    // process_inputs runs synchronously on the event-loop thread, so its intervals do not overlap: their sum over
-    // the wall is that thread's load. A loaded thread also makes requests wait before arrival (outside), so the
-    // outside time points at media loading only while the thread has room.
-    const threadLoad = w.wallS > 0 ? (pre * e.e2e.count) / w.wallS : 0;
+    // A loaded thread also makes requests wait before arrival (outside): the outside time points at media loading
+    // only while the thread has room.
     if (threadLoad < THREAD_LOADED && outside > pre) {
       return `media loading: raise VLLM_MEDIA_LOADING_THREAD_COUNT (default 8) and send file:// frames; ${f1(outside)} s/request before vLLM's arrival, ${f1(pre)} s in its preprocessing`;
     }
@@ -144,22 +155,27 @@ export function classifyBottleneck(w: ServerWindow): Bottleneck {
     ];
     return { ...base, kind: 'gpu', reason: `GPU-bound: ${why.filter(Boolean).join(', ')}`, knob: gpuKnob(w) };
   }
-  if (frontEndShare !== null && frontEndShare >= FRONT_END_SHARE) {
-    return {
-      ...base,
-      kind: 'front-end',
-      reason:
-        `front-end-bound: ${pct(frontEndShare)} of a request's time at the server is spent in vLLM's API process before its engine ` +
-        `(engine busy ${gpuBusy === null ? 'unknown' : pct(gpuBusy)})`,
-      knob: frontEndKnob(w),
-    };
-  }
   if (framesWaitShare >= WAIT_SHARE) {
     return {
       ...base,
       kind: 'frames',
       reason: `bound by our frames: a free slot waited on frame preparation ${pct(framesWaitShare)} of the time`,
       knob: 'more decode workers (--decode-workers) if cores are free; otherwise the host needs more CPU for its GPUs',
+    };
+  }
+  // The front end bounds the server only when it is full: our slots stay taken (or its one thread is loaded) while
+  // most of what we have in flight sits before the engine. A slow but idle front end is only latency.
+  const threadLoad = threadLoadOf(w);
+  const frontFull = (frontEndShare !== null && frontEndShare >= FRONT_END_SHARE && slotWaitShare >= WAIT_SHARE) || (threadLoad ?? 0) >= THREAD_LOADED;
+  if (frontFull) {
+    return {
+      ...base,
+      kind: 'front-end',
+      reason:
+        `front-end-bound: ${frontEndShare === null ? 'an unknown share' : pct(frontEndShare)} of a request's time at the server ` +
+        `is spent in vLLM's API process before its engine ` +
+        `(engine busy ${gpuBusy === null ? 'unknown' : pct(gpuBusy)}${threadLoad === null ? '' : `, its thread ${pct(threadLoad)} loaded`})`,
+      knob: frontEndKnob(w),
     };
   }
   const full = slotWaitShare >= WAIT_SHARE;

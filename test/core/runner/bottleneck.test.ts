@@ -97,7 +97,7 @@ describe('bottleneck: the verdict', () => {
     assert.equal(v1.kind, 'front-end', v1.reason);
     assert.match(v1.knob, /--mm-processor-cache-gb/);
     const media = windowOf({}, { e2e: [120, 100], queue: [0, 100], inference: [100, 100] }); // 2.8 s/request before arrival
-    const v2 = classifyBottleneck(win({ engine: media, samples: { total: 20, busy: 12, runningSum: 12, waitingSum: 0 } }));
+    const v2 = classifyBottleneck(win({ engine: media, samples: { total: 20, busy: 12, runningSum: 12, waitingSum: 0 }, client: { slotWaitS: 60 } }));
     assert.equal(v2.kind, 'front-end', v2.reason);
     assert.match(v2.knob, /VLLM_MEDIA_LOADING_THREAD_COUNT/);
     // A loaded event-loop thread (80 % of the wall in preprocessing) makes requests wait before arrival too:
@@ -107,8 +107,13 @@ describe('bottleneck: the verdict', () => {
     assert.equal(v4.kind, 'front-end', v4.reason);
     assert.match(v4.knob, /--mm-processor-cache-gb/);
     // Without request histograms, the sampled gauges stand in for what the engine holds.
-    const v3 = classifyBottleneck(win({ engine: windowOf({}, {}), samples: { total: 20, busy: 10, runningSum: 10, waitingSum: 0 } }));
+    const v3 = classifyBottleneck(
+      win({ engine: windowOf({}, {}), samples: { total: 20, busy: 10, runningSum: 10, waitingSum: 0 }, client: { slotWaitS: 60 } }),
+    );
     assert.equal(v3.kind, 'front-end', v3.reason);
+    // A slow front end that is not full (our slots free, its thread light) is latency, not the bound.
+    const v5 = classifyBottleneck(win({ engine: media, samples: { total: 20, busy: 12, runningSum: 12, waitingSum: 0 } }));
+    assert.equal(v5.kind, 'client', v5.reason);
   });
 
   it('bound by our frames when a free slot waited on frame preparation; by the client when our cap was full', () => {
@@ -116,6 +121,11 @@ describe('bottleneck: the verdict', () => {
     const few = { inFlightS: 110, latencyS: 110 };
     const frames = classifyBottleneck(win({ engine: idleEngine, client: { ...few, framesWaitS: 60 } }));
     assert.equal(frames.kind, 'frames', frames.reason);
+    // Waiting on frames with free slots: nothing at the server is full, however much of its latency is before
+    // the engine (the demo's pilot: 80 % waiting on frames, half the in-flight time before the engine).
+    const gauges = { total: 20, busy: 4, runningSum: 14, waitingSum: 0 };
+    const demo = classifyBottleneck(win({ engine: windowOf({}, {}), samples: gauges, client: { inFlightS: 140, framesWaitS: 80, slotWaitS: 19 } }));
+    assert.equal(demo.kind, 'frames', demo.reason);
     assert.match(frames.knob, /--decode-workers/);
     const capped = classifyBottleneck(win({ engine: idleEngine, client: { ...few, slotWaitS: 80 } }));
     assert.equal(capped.kind, 'client', capped.reason);
