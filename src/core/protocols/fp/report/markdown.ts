@@ -105,7 +105,10 @@ export function reportMarkdown(r: Report): string {
     out.push(
       `- pilot concurrency: ${x.pilotConcurrency === null ? 'unknown (no wall time)' : x.pilotConcurrency.toPrecision(3)} requests in flight per server`,
     );
-    if (x.secondsPerUnit !== null) out.push(`- measured on the bottleneck: ${x.secondsPerUnit.toPrecision(3)} s per ${x.unit.replace(/s$/, '')} per server`);
+    if (x.secondsPerUnit !== null) {
+      const per = x.bottleneck === 'frames' ? 'of wall time per decode second (the host’s frames)' : `per ${x.unit.replace(/s$/, '')} per server`;
+      out.push(`- measured on the bottleneck: ${x.secondsPerUnit.toPrecision(3)} s ${per}`);
+    }
     out.push(`- estimate (${x.bottleneck === 'unknown' ? 'no bottleneck verdict' : x.bottleneck}): **${dur(x.estimatedSeconds)}**`);
     if (x.reason) out.push(`- note: ${x.reason}`);
     out.push('');
