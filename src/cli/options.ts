@@ -2,6 +2,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors';
 import { parseShard, type ShardSpec } from '../core/protocols/fp/shard/shard';
+import { isAutoShard, resolveAutoShard, type Env } from '../core/protocols/fp/shard/autoShard';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -65,9 +66,11 @@ export function pilotOption(flag: unknown): boolean {
   return flag === true || process.env.PILOT === '1';
 }
 
-/** --shard K/N, else the SHARD knob; undefined = the whole package. */
-export function shardOption(flag: unknown): ShardSpec | undefined {
-  if (typeof flag === 'string') return parseShard(flag);
-  const env = process.env.SHARD;
-  return env === undefined || env.trim() === '' ? undefined : parseShard(env, 'SHARD');
+/** --shard K/N (or auto, auto/N: from Slurm, a Kubernetes indexed Job, NODE_RANK/NNODES), else the SHARD knob; undefined = the whole package. */
+export function shardOption(flag: unknown, env: Env = process.env): ShardSpec | undefined {
+  const [text, what] = typeof flag === 'string' ? [flag, '--shard'] : [env.SHARD, 'SHARD'];
+  if (text === undefined || (what === 'SHARD' && text.trim() === '')) return undefined;
+  if (!isAutoShard(text)) return parseShard(text, what);
+  const { index, count } = resolveAutoShard(text, env, what);
+  return { index, count };
 }

@@ -2,6 +2,7 @@
 // messages, why the run stopped, the servers, then benchmark → condition. The texts and ids are the tree's
 // since it began (the e2e and screen readers read the accessibility labels).
 import type { ServerStatus } from '../core/runner/statusSchema';
+import { BOTTLENECK_LABEL } from '../core/runner/bottleneck';
 import {
   benchmarkEtaSeconds,
   cellState,
@@ -66,12 +67,13 @@ function serversRow(servers: ServerStatus[]): TreeRow {
 
 function serverRow(s: ServerStatus): TreeRow {
   const load = s.running !== null || s.waiting !== null ? ` · ${s.running ?? '?'} running, ${s.waiting ?? '?'} waiting` : '';
-  const description = `${s.state}${load}${s.restarts ? ` · ${s.restarts} restart(s)` : ''}`;
+  const b = s.bottleneck && s.bottleneck.kind !== 'unknown' ? s.bottleneck : null;
+  const description = `${s.state}${load}${s.restarts ? ` · ${s.restarts} restart(s)` : ''}${b ? ` · ${BOTTLENECK_LABEL[b.kind]}` : ''}`;
   return leaf({
     id: `server:${s.index}`,
     label: `GPU ${s.index}`,
     description,
-    tooltip: `${s.endpoint}\n${s.message ?? ''}`.trim(),
+    tooltip: `${s.endpoint}\n${s.message ?? ''}${b ? `\n${b.reason}\nturn: ${b.knob}` : ''}`.trim(),
     icon: `server-${s.state}`,
     aria: `GPU ${s.index} server ${description}`,
   });

@@ -5,6 +5,7 @@ import { PROTOCOLS, type ProgressSnapshot, type RunProtocol } from '../../src/co
 import { workerStatusSchema, type WorkerStatus } from '../../src/core/runner/statusSchema';
 import { avtimeSection } from '../../src/extension/avtime/avtimeTreeRows';
 import { fpSection } from '../../src/extension/fpTreeRows';
+import { classifyBottleneck } from '../../src/core/runner/bottleneck';
 import { fromWorkerStatus } from '../../src/extension/progressData';
 import { NodeStore, treeRoots, type TreeNode, type TreeRow } from '../../src/extension/progressNodes';
 import { parseWorkerArgs, runWorker } from '../../src/worker/dispatch';
@@ -235,5 +236,21 @@ describe('a third protocol: a folder, one registry line and its worker runner, n
     assert.ok(!('usage' in av) && av.protocol.id === 'avtime');
     assert.ok('usage' in parseWorkerArgs(['--avtime', '{"verb":"nope"}'], registry));
     assert.ok('usage' in parseWorkerArgs([], registry));
+  });
+
+  it("a server's row names its bottleneck, with the reason and the knob in its tooltip", () => {
+    const st = status([cell('MVBench', 'v_1', 2)]);
+    const bottleneck = classifyBottleneck({
+      wallS: 100,
+      engine: null,
+      samples: { total: 10, busy: 10, runningSum: 30, waitingSum: 20 },
+      maxNumSeqs: 32,
+      client: { requests: 50, latencyS: 100, slotWaitS: 0, framesWaitS: 0, inFlightS: 100, capacity: 6 },
+    });
+    st.servers = [{ ...st.servers[0], bottleneck }];
+    const section = fpSection({ message: undefined, view: fromWorkerStatus(st, true) }, PROTOCOLS.get('fp')!);
+    const server = section.rows.find((r) => r.id === 'servers')!.children[0];
+    assert.match(server.description!, / · GPU-bound$/);
+    assert.match(server.tooltip!, /GPU-bound: .*\nturn: /);
   });
 });

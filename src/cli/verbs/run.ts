@@ -45,7 +45,9 @@ results/conditions_results.csv are skipped; re-running continues where it stoppe
   --fail-videos M   stop when the first M videos all fail to decode (FPSWEEP_FAIL_VIDEOS; default ${DEFAULT_FAIL_FAST.firstVideos})
   --shard K/N       only part K of N (1-based; SHARD): the items whose video hash falls in it,
                     for N hosts each on its own copy of the package; bring the copies back
-                    with \`fpsweep merge --into DIR COPY...\`
+                    with \`fpsweep merge --into DIR COPY...\`. \`auto\` (or auto/N) reads K and N from a
+                    Slurm array job, a Kubernetes indexed Job (N from auto/N or FPSWEEP_SHARD_COUNT)
+                    or NODE_RANK/NNODES
 
 Before any row, one unit of the plan goes to each server as the sweep sends it (the pre-flight,
 logs/preflight.json); a refusal stops the run with the server's words.

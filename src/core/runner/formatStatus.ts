@@ -32,7 +32,9 @@ export function formatStatus(s: WorkerStatus, alive: boolean): string {
       `  server ${sv.index} ${sv.endpoint}: ${sv.state}${sv.running !== null ? `, running ${sv.running}, waiting ${sv.waiting ?? '?'}` : ''}` +
         `${sv.restarts ? `, ${sv.restarts} restart(s)` : ''}${sv.message ? ` (${sv.message})` : ''}`,
     );
+    if (sv.bottleneck && sv.bottleneck.kind !== 'unknown') lines.push(`    ${sv.bottleneck.reason}; turn: ${sv.bottleneck.knob}`);
   }
+  if (s.bottleneck) lines.push(s.bottleneck.line);
   const open = s.cells.filter((c) => c.todo > 0 || c.failed > 0 || c.noVideo > 0);
   if (open.length) {
     const w = Math.max(9, ...open.map((c) => c.benchmark.length));

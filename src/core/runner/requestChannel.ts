@@ -26,6 +26,9 @@ export interface ChatSender {
 }
 
 export class RequestChannel {
+  /** Per server: answered requests and the sum of their latency as we saw it (the bottleneck verdict's client side). */
+  private readonly answeredTimes: { requests: number; latencyS: number }[];
+
   constructor(
     private readonly clients: readonly ChatSender[],
     private readonly endpoints: readonly string[],
@@ -38,12 +41,24 @@ export class RequestChannel {
       contextTokens: number;
       maxRequeues?: number;
     },
-  ) {}
+  ) {
+    this.answeredTimes = clients.map(() => ({ requests: 0, latencyS: 0 }));
+  }
 
-  send(index: number, body: ChatRequestBody): Promise<ChatResult> {
+  async send(index: number, body: ChatRequestBody): Promise<ChatResult> {
     const cut = this.run.stopper.cutSignal;
     const up = this.run.upSignal?.(index);
-    return this.clients[index].chat(body, up ? AbortSignal.any([up, cut]) : cut);
+    const res = await this.clients[index].chat(body, up ? AbortSignal.any([up, cut]) : cut);
+    if (res.ok) {
+      this.answeredTimes[index].requests++;
+      this.answeredTimes[index].latencyS += res.latency_s;
+    }
+    return res;
+  }
+
+  /** Answered requests of server `index` so far, and the sum of their latency. */
+  answeredTime(index: number): { requests: number; latencyS: number } {
+    return { ...this.answeredTimes[index] };
   }
 
   /** An answer came: fail-fast's streaks on that server end. */

@@ -83,6 +83,21 @@ export interface SchedulerOptions {
   warmVideos?: boolean;
   /** Most videos open on one server at once (a server at the bound pulls no more). Default: no bound. */
   maxOpenVideos?: number;
+  /** Milliseconds, for the time accounts (default performance.now). */
+  clock?: () => number;
+}
+
+/**
+ * Where a server's time went on our side, summed since the scheduler started: what the bottleneck verdict
+ * reads (runner/bottleneck.ts). Each state holds from one pump to the next (every change pumps).
+ */
+export interface ServerTimeAccount {
+  /** Seconds with work ready for the server (a prepared video or its open videos' requests) but every slot taken. */
+  slotWaitS: number;
+  /** Seconds with a free slot, nothing prepared to send and frames being prepared: waiting on our frames. */
+  framesWaitS: number;
+  /** ∫ requests in flight dt. */
+  inFlightS: number;
 }
 
 interface GroupState {
@@ -185,6 +200,11 @@ export class Scheduler<V extends SchedVideo> {
   private pulls = 0;
   private resolveDone: (() => void) | null = null;
   private rejectDone: ((e: unknown) => void) | null = null;
+  private readonly clock: () => number;
+  private accountedAt: number;
+  private readonly accounts: ServerTimeAccount[];
+  /** Each server's state since the last pump: in flight, slots full with work waiting, a free slot waiting on frames. */
+  private held: { inflight: number; slotWait: boolean; framesWait: boolean }[];
 
   constructor(
     private readonly opts: SchedulerOptions,
@@ -202,6 +222,40 @@ export class Scheduler<V extends SchedVideo> {
       leaders: 0,
       open: [],
     }));
+    this.clock = opts.clock ?? (() => performance.now());
+    this.accountedAt = this.clock();
+    this.accounts = this.servers.map(() => ({ slotWaitS: 0, framesWaitS: 0, inFlightS: 0 }));
+    this.held = this.servers.map(() => ({ inflight: 0, slotWait: false, framesWait: false }));
+  }
+
+  /** Each server's time accounts up to now. */
+  timeAccounts(): ServerTimeAccount[] {
+    this.account();
+    return this.accounts.map((a) => ({ ...a }));
+  }
+
+  /** Adds the time since the last account to each server's accounts, in the state it held. */
+  private account(): void {
+    const now = this.clock();
+    const dt = (now - this.accountedAt) / 1000;
+    this.accountedAt = now;
+    if (!(dt > 0)) return;
+    this.held.forEach((h, i) => {
+      const a = this.accounts[i];
+      a.inFlightS += h.inflight * dt;
+      if (h.slotWait) a.slotWaitS += dt;
+      if (h.framesWait) a.framesWaitS += dt;
+    });
+  }
+
+  /** The state each server holds until the next pump. */
+  private hold(): void {
+    const framesComing = this.ready.length === 0 && this.preparing > 0;
+    this.held = this.servers.map((s) => {
+      const full = s.inflight >= s.capacity;
+      const workWaiting = this.ready.length > 0 || s.open.some((v) => this.hasPending(v));
+      return { inflight: s.inflight, slotWait: s.up && full && workWaiting, framesWait: s.up && !full && framesComing };
+    });
   }
 
   /** Runs every video; resolves when all are finished, or when drained after drain(). */
@@ -478,12 +532,14 @@ export class Scheduler<V extends SchedVideo> {
   private pump(): void {
     if (this.pumping) return;
     this.pumping = true;
+    this.account();
     try {
       this.startPreps();
       if (!this.draining) this.fillServers();
       this.startPreps();
     } finally {
       this.pumping = false;
+      this.hold();
     }
     const idle = this.inflightTotal === 0 && this.preparing === 0;
     if (idle && (this.draining || (this.sourceDone && this.ready.length === 0 && this.servers.every((s) => s.open.length === 0)))) {

@@ -4,6 +4,7 @@
 import type { PackageLayout } from '../package/layout';
 import { estimateEtaSeconds, Throughput } from './eta';
 import { writeStatusAtomic } from './status';
+import { runBottleneck, runBottleneckLine, type Bottleneck } from './bottleneck';
 import type { CellProgress, ServerStatus, StopReason, WorkerState, WorkerStatus } from './statusSchema';
 
 /** What the status file says about the run as a whole (fixed at start). */
@@ -57,6 +58,8 @@ export class StatusReporter {
       failedBefore: cells.reduce((s, c) => s + c.failedBefore, 0),
       addedThisRun: this.sources.addedThisRun(),
     };
+    const servers = this.sources.servers();
+    const verdicts = servers.map((s) => s.bottleneck).filter((b): b is Bottleneck => !!b);
     return {
       version: 1,
       pid: this.id.pid,
@@ -78,9 +81,10 @@ export class StatusReporter {
         tokensPerSec: rates.tokensPerSec,
         requestsPerMin: rates.requestsPerMin,
       }),
-      servers: this.sources.servers(),
+      servers,
       summary,
       stopReason: this.sources.stopReason(),
+      bottleneck: verdicts.length ? { kind: runBottleneck(verdicts), line: runBottleneckLine(verdicts) } : null,
     };
   }
 

@@ -3,6 +3,7 @@
 // (CSV, raw JSONL, failures log) plus what is in flight; the file only adds live figures.
 import { z } from 'zod';
 import { serverStateSchema } from '../serving/serverState';
+import { BOTTLENECK_KINDS, bottleneckSchema } from './bottleneck';
 
 export const cellProgressSchema = z.object({
   benchmark: z.string(),
@@ -32,6 +33,8 @@ export const serverStatusSchema = z.object({
   waiting: z.number().nullable(),
   restarts: z.number().int().nonnegative(),
   message: z.string().nullable(),
+  /** What bounds this server since the scheduler started (runner/bottleneck.ts); absent before it has run. */
+  bottleneck: bottleneckSchema.nullish(),
 });
 export type ServerStatus = z.infer<typeof serverStatusSchema>;
 
@@ -85,5 +88,7 @@ export const workerStatusSchema = z.object({
   summary: z.string().nullable(),
   /** Why the run stopped on its own judgement; absent or null otherwise. */
   stopReason: stopReasonSchema.nullish(),
+  /** The run's bottleneck: the kind most servers have, and its line as `status` prints it; absent before any verdict. */
+  bottleneck: z.object({ kind: z.enum(BOTTLENECK_KINDS), line: z.string() }).nullish(),
 });
 export type WorkerStatus = z.infer<typeof workerStatusSchema>;

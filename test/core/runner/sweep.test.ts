@@ -70,6 +70,18 @@ describe('runner: the sweep on the sample package', function () {
       assert.ok(result.added.NA > 0 && result.added.reuse > 0, result.summary);
     });
 
+    it("the final status names each server's bottleneck from its /metrics window and our own timings", async () => {
+      const st = (await readStatus(layout))!;
+      assert.equal(st.servers.length, 2);
+      for (const sv of st.servers) {
+        const b = sv.bottleneck!;
+        assert.ok(b && b.requests > 0 && b.wallS > 0, JSON.stringify(sv));
+        assert.ok(b.gpuBusy !== null && b.promptTokens !== null && b.promptTokens > 0, JSON.stringify(b));
+        assert.ok(b.latencyS > 0 && b.meanInFlight > 0, JSON.stringify(b));
+      }
+      assert.match(st.bottleneck!.line, /^bottleneck: /);
+    });
+
     it('every request carried the planned frames at the planned size, read back from the pixels', async () => {
       const metas = new Map<string, ReturnType<typeof videoMetaSchema.parse>>();
       for (const v of sample.plan.videos) {

@@ -33,3 +33,27 @@ describe('runner unit: metrics poller', () => {
     assert.ok(ok.closed && bad.closed && gone.closed);
   });
 });
+
+describe('runner unit: metrics poller windows', () => {
+  it('measures from the window start scrape: samples count later scrapes, the start scrape is the baseline', async () => {
+    let running = 0;
+    let prompt = 100;
+    const page = () => ({ status: 200, text: `vllm:num_requests_running{model_name="m"} ${running}\nvllm:prompt_tokens_total{model_name="m"} ${prompt}\n` });
+    const a = source(async () => page());
+    let now = 1000;
+    const p = new MetricsPoller(
+      [a],
+      () => undefined,
+      5,
+      () => now,
+    );
+    await p.startWindow();
+    [running, prompt, now] = [2, 350, 3000];
+    await p.poll();
+    [running, prompt, now] = [0, 400, 5000];
+    await p.poll();
+    const [w] = p.engineWindows();
+    assert.deepEqual(w.samples, { total: 2, busy: 1, runningSum: 2, waitingSum: 0 });
+    assert.deepEqual([w.first?.promptTokens, w.last?.promptTokens, w.startedAt, w.lastAt], [100, 400, 1000, 5000]);
+  });
+});

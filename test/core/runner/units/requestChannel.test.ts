@@ -5,7 +5,7 @@ import { DrainControl } from '../../../../src/core/runner/drainControl';
 import { FailFastMonitor } from '../../../../src/core/runner/failFast';
 import { MAX_REQUEUES, RequestChannel } from '../../../../src/core/runner/requestChannel';
 import { RunStopper } from '../../../../src/core/runner/runStopper';
-import type { ChatFailure } from '../../../../src/core/serving/client';
+import type { ChatFailure, ChatResult } from '../../../../src/core/serving/client';
 
 function make(sameInARow = 2) {
   const drain = new DrainControl(() => undefined);
@@ -60,6 +60,35 @@ describe('runner unit: request channel', () => {
     assert.deepEqual(ch.judge(0, ctx(32768), 0, false), { action: 'fail', contextTooSmall: true });
     assert.match((stopper.fatal as Error | null)?.message ?? '', /32768 tokens < 65536.*--max-model-len 65536/);
     assert.equal(drain.requested, 'server context too small');
+    stopper.dispose();
+  });
+
+  it("sums each server's answered latency (failures are not answers)", async () => {
+    const drain = new DrainControl(() => undefined);
+    const stopper = new RunStopper(drain, () => undefined, 60_000);
+    const monitor = new FailFastMonitor({ sameInARow: 0, firstRequests: 0, firstVideos: 0 });
+    const ok = (latency_s: number): ChatResult => ({
+      ok: true,
+      text: 'A',
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      finishReason: 'stop',
+      attempts: 1,
+      latency_s,
+    });
+    const answers: ChatResult[] = [ok(1.5), bad, ok(2.25)];
+    const client = { chat: async () => answers.shift()! };
+    const ch = new RequestChannel([client, client], ['http://127.0.0.1:1', 'http://127.0.0.1:2'], { stopper, drain, monitor, contextTokens: 65536 });
+    const body = {} as Parameters<RequestChannel['send']>[1];
+    await ch.send(1, body);
+    await ch.send(1, body);
+    await ch.send(0, body);
+    assert.deepEqual(
+      [ch.answeredTime(0), ch.answeredTime(1)],
+      [
+        { requests: 1, latencyS: 2.25 },
+        { requests: 1, latencyS: 1.5 },
+      ],
+    );
     stopper.dispose();
   });
 });

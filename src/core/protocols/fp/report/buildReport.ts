@@ -11,6 +11,7 @@ import { FAILURE_LINE, failureRecordSchema, timingRecordSchema, type FailureReco
 import { runIdentityFile, runIdentitySchema } from '../../../runner/identity';
 import { preflightFile, readPreflight } from '../sweep/preflight';
 import { readStatus } from '../../../runner/status';
+import type { WorkerStatus } from '../../../runner/statusSchema';
 import { DEFAULT_CONDITIONS } from '../rules';
 import { aggregateTiming } from './timing';
 import { readLaunchParams } from './launchParams';
@@ -42,6 +43,13 @@ async function defaultTodo(root: string): Promise<TodoRow[]> {
   const { dryRun } = require('../dryrun/dryRun') as typeof import('../dryrun/dryRun');
   const r = await dryRun(root, { conditions: DEFAULT_CONDITIONS });
   return r.rows.map((x) => ({ benchmark: x.benchmark, condition: x.condition, todo: x.todo }));
+}
+
+/** The last run's verdicts as the report carries them; null when it has none. */
+function reportBottleneck(st: WorkerStatus | null): Report['bottleneck'] {
+  if (!st?.bottleneck) return null;
+  const servers = st.servers.flatMap((s) => (s.bottleneck ? [{ ...s.bottleneck, index: s.index, endpoint: s.endpoint }] : []));
+  return { runId: st.runId, kind: st.bottleneck.kind, line: st.bottleneck.line, servers };
 }
 
 export async function buildReport(packageDir: string, opts: BuildReportOptions = {}): Promise<Report> {
@@ -133,6 +141,8 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
   } catch (err) {
     todoError = `the dry run failed: ${(err as Error).message}`;
   }
+  const lastStatus = await readStatus(layout).catch(() => null);
+  const bottleneck = reportBottleneck(lastStatus);
   const extrapolation = extrapolate(
     timingRows,
     todoRows,
@@ -141,6 +151,7 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
     serversSource,
     timingRows.reduce((a, r) => a + r.infer_s, 0),
     wallSeconds,
+    bottleneck,
   );
 
   const report: Report = {
@@ -156,6 +167,7 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
       cellWallSeconds: timing.records.reduce((a, r) => a + r.wall_s, 0),
     },
     extrapolation,
+    bottleneck,
     wallTime: {
       seconds: wallSeconds,
       method: runs.length
@@ -189,9 +201,7 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
       problems.push({ file: preflightFile(layout), line: 1, message: (err as Error).message });
       return null;
     }),
-    lastRun: await readStatus(layout)
-      .then((st) => st && { runId: st.runId, state: st.state, summary: st.summary, stopReason: st.stopReason ?? null })
-      .catch(() => null),
+    lastRun: lastStatus && { runId: lastStatus.runId, state: lastStatus.state, summary: lastStatus.summary, stopReason: lastStatus.stopReason ?? null },
     launch: { file: layout.launchParams, present: launch.present, lines: launch.lines, servers: launch.servers, launches: launch.launches },
     checks: raw.checks,
     tokenPrediction: raw.tokenPrediction,

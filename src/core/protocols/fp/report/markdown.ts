@@ -80,6 +80,7 @@ export function reportMarkdown(r: Report): string {
     out.push(...r.timing.rows.map((t) => t.text), '```', '');
   }
 
+  out.push(...bottleneckLines(r.bottleneck));
   const x = r.extrapolation;
   out.push('## Full-run time, extrapolated from the pilot', '');
   if (!x.available) out.push(`Not available: ${x.reason}.`, '');
@@ -87,12 +88,14 @@ export function reportMarkdown(r: Report): string {
     out.push(`Method: ${x.method}.`, '', `Servers: ${x.servers ?? 1} (${x.serversSource}).`, '');
     out.push(
       ...table(
-        ['condition', 'todo', 'infer_s/item (pilot)', 'request-seconds'],
+        ['condition', 'todo', 'infer_s/item (pilot)', 'request-seconds', `${x.unit}/item (pilot)`, x.unit],
         x.rows.map((row) => [
           row.condition,
           row.todo,
           row.secondsPerItem === null ? null : pyFixed(row.secondsPerItem, 2),
           row.requestSeconds === null ? null : Math.round(row.requestSeconds),
+          row.unitPerItem === null ? null : pyFixed(row.unitPerItem, 2),
+          row.work === null ? null : Math.round(row.work),
         ]),
       ),
       '',
@@ -102,7 +105,11 @@ export function reportMarkdown(r: Report): string {
     out.push(
       `- pilot concurrency: ${x.pilotConcurrency === null ? 'unknown (no wall time)' : x.pilotConcurrency.toPrecision(3)} requests in flight per server`,
     );
-    out.push(`- estimate at that concurrency: **${dur(x.estimatedSeconds)}**`);
+    if (x.secondsPerUnit !== null) {
+      const per = x.bottleneck === 'frames' ? 'of wall time per decode second (the host’s frames)' : `per ${x.unit.replace(/s$/, '')} per server`;
+      out.push(`- measured on the bottleneck: ${x.secondsPerUnit.toPrecision(3)} s ${per}`);
+    }
+    out.push(`- estimate (${x.bottleneck === 'unknown' ? 'no bottleneck verdict' : x.bottleneck}): **${dur(x.estimatedSeconds)}**`);
     if (x.reason) out.push(`- note: ${x.reason}`);
     out.push('');
   }
@@ -221,5 +228,31 @@ function tokenPredictionMarkdown(t: Report['tokenPrediction']): string[] {
       `${t.withoutPrediction} answered record(s) lack usage.prompt_tokens or the prediction (written before predictions were kept) and are left out.`,
       '',
     );
+  return out;
+}
+
+/** Where the last run's time went, per server (runner/bottleneck.ts). */
+function bottleneckLines(b: Report['bottleneck']): string[] {
+  const out = ['## Where the time went', ''];
+  if (!b) return [...out, 'No verdict: the last run left no bottleneck in .fpsweep/status.json (too few requests, or no run yet).', ''];
+  out.push(`Run ${esc(b.runId)}: **${esc(b.line)}**`, '');
+  const share = (x: number | null) => (x === null ? null : `${Math.round(100 * x)}%`);
+  out.push(
+    ...table(
+      ['server', 'verdict', 'engine busy', 'in vLLM queue', 'before engine', 'waiting on frames', 'slots full', 'in flight', 'knob'],
+      b.servers.map((s) => [
+        `${s.index} ${s.endpoint}`,
+        s.kind,
+        share(s.gpuBusy),
+        s.engineQueue === null ? null : s.engineQueue.toFixed(2),
+        share(s.frontEndShare),
+        share(s.framesWaitShare),
+        share(s.slotWaitShare),
+        s.meanInFlight.toFixed(1),
+        s.knob,
+      ]),
+    ),
+    '',
+  );
   return out;
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { preflightRecordSchema } from '../sweep/preflightSchema';
 import { stopReasonSchema } from '../../../runner/statusSchema';
 import { tokenPredictionSchema } from './tokenPrediction';
+import { BOTTLENECK_KINDS, bottleneckSchema } from '../../../runner/bottleneck';
 
 export const lineProblemSchema = z.object({ file: z.string(), line: z.number().int(), message: z.string() });
 
@@ -39,6 +40,9 @@ export const extrapolationRowSchema = z.object({
   secondsPerItem: z.number().nullable(),
   /** todo × secondsPerItem (request-seconds, before dividing by servers). */
   requestSeconds: z.number().nullable(),
+  /** Pilot work per answered item in the extrapolation's unit, and todo × that (null: untimed). */
+  unitPerItem: z.number().nullable().default(null),
+  work: z.number().nullable().default(null),
 });
 
 export const extrapolationSchema = z.object({
@@ -55,8 +59,23 @@ export const extrapolationSchema = z.object({
   serialSeconds: z.number().nullable(),
   /** Requests in flight per server during the pilot: Σ pilot infer_s / (pilot wall × servers). */
   pilotConcurrency: z.number().nullable(),
-  /** serialSeconds / pilotConcurrency: the estimate at the pilot's observed concurrency. */
+  /** The bottleneck the estimate scales on (extrapolate.ts), and the unit of its work. */
+  bottleneck: z.enum(BOTTLENECK_KINDS).default('unknown'),
+  unit: z.string().default('request-seconds'),
+  /** Σ todo × unitPerItem. */
+  workTotal: z.number().nullable().default(null),
+  /** Seconds per unit of work on one server, measured on the bottleneck (null: the request-seconds method). */
+  secondsPerUnit: z.number().nullable().default(null),
+  /** The full-run estimate (method says how). */
   estimatedSeconds: z.number().nullable(),
+});
+
+/** The last run's bottleneck verdicts (from .fpsweep/status.json), per server and for the run. */
+export const reportBottleneckSchema = z.object({
+  runId: z.string(),
+  kind: z.enum(BOTTLENECK_KINDS),
+  line: z.string(),
+  servers: z.array(bottleneckSchema.extend({ index: z.number().int(), endpoint: z.string() })),
 });
 
 export const runSpanSchema = z.object({
@@ -156,6 +175,8 @@ export const reportSchema = z.object({
   packageDir: z.string(),
   timing: timingSchema,
   extrapolation: extrapolationSchema,
+  /** What bounded the last run's servers; null without a verdict (no status, too few requests). */
+  bottleneck: reportBottleneckSchema.nullable().default(null),
   wallTime: wallTimeSchema,
   rowsAdded: rowsAddedSchema,
   failures: failuresSchema,

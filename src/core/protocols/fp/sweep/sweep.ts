@@ -31,6 +31,8 @@ import { makeRunIdentity, newRunId, writeRunIdentity } from '../../../runner/ide
 import { acquireLock } from '../../../runner/lock';
 import { FailureLog, RunnerLog, TimingLog } from '../../../runner/logs';
 import { MetricsPoller } from '../../../runner/metricsPoller';
+import type { Bottleneck } from '../../../runner/bottleneck';
+import { serverVerdicts } from '../../../runner/bottleneckWindows';
 import { RequestChannel } from '../../../runner/requestChannel';
 import type { RunOptions } from './runOptions';
 import { RunStopper } from '../../../runner/runStopper';
@@ -109,6 +111,8 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     writerClose = () => writer.close();
     const outcomes = new FpOutcomes(plan, { writer, failures, timing, book, runId });
     let inFlight = () => 0;
+    // Each server's bottleneck verdict since the scheduler started; frozen once it has finished.
+    let verdicts: () => Bottleneck[] = () => [];
     const status = new StatusReporter(
       layout,
       {
@@ -124,7 +128,10 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
         cells: () => book.progress(),
         inFlight: () => inFlight(),
         addedThisRun: () => writer.added.ok + writer.added.NA + writer.added.reuse,
-        servers: () => health?.status((i) => servers?.restarts(i) ?? 0) ?? [],
+        servers: () => {
+          const v = verdicts();
+          return (health?.status((i) => servers?.restarts(i) ?? 0) ?? []).map((sv, i) => ({ ...sv, bottleneck: v[i] ?? null }));
+        },
         stopReason: () => stopper.stopReason,
       },
       hooks.onStatus,
@@ -164,6 +171,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
       metrics = new MetricsPoller(
         set.endpoints.map((e) => new VllmClient(e, { maxRetries: 0, connections: 1 })),
         (i, f) => serverHealth.figures(i, f),
+        2,
       );
       await log.info(`servers: ${urls.join(', ')} serving ${set.servedModel}`);
       frames = await deps.frames(opts, layout);
@@ -212,11 +220,25 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
       serverHealth.handOver((i) => set.initialState?.(i) ?? 'up');
       inFlight = () => sched.stats().inFlight;
       drain.onDrain(() => sched.drain());
+      const poller = metrics;
+      await poller.startWindow();
+      const bottleneckSources = {
+        engineWindows: () => poller.engineWindows(),
+        timeAccounts: () => sched.timeAccounts(),
+        answeredTime: (i: number) => channel.answeredTime(i),
+        capacity: opts.workers,
+        maxNumSeqs: opts.endpoints?.length ? null : opts.maxSeqs,
+        now: () => performance.now(),
+      };
+      verdicts = () => serverVerdicts(bottleneckSources);
       status.state = 'running';
       await status.write();
       // The run starts on the videos quickest to prepare (two rounds of the frame pool): the servers get
       // work after the shortest preparation instead of waiting on the costliest videos.
       await sched.run(longestFirstWithinWindows(videoJobs(plan.videos), VIDEO_WINDOW, 2 * prepConcurrency));
+      await poller.poll();
+      const final = serverVerdicts(bottleneckSources);
+      verdicts = () => final;
       await Promise.all(clients.map((c) => c.close()));
     }
     await outcomes.writePartialTimings();
