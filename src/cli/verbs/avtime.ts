@@ -37,6 +37,10 @@ stages:
   --target-endpoints U,U  running target servers, one per shard (key: FPSWEEP_API_KEY)
   --judge-endpoint U      a running judge server
   --no-audio-in-video     send use_audio_in_video false (recorded)
+  --target-vllm-bin B     (TARGET_VLLM_BIN) the target's vllm, vLLM ≥ 0.18.0; --judge-vllm-bin B
+                          (JUDGE_VLLM_BIN) the judge's, ≥ 0.17.0; both default VLLM_BIN (docs/VLLM-PINS.md)
+  --judge-thinking        the judge thinks (enable_thinking true); non-thinking by default (recorded;
+                          a resume in the other mode is refused)
   --keep-going            non-canonical: target row errors do not stop the other rows (recorded)
   --resume                back into an existing run: canonical shards never resume; normalize,
                           judge and score continue from their artifacts
@@ -46,7 +50,7 @@ stages:
   --judge-base-port N     the launched judge server listens on N (default 8031); both 1024–65535
   --detach                (run) in the background worker; returns once it holds the output root's lock
 
-VLLM_BIN names the vLLM executable (default vllm). Exit: 0 done, 1 a fail-closed stage stopped,
+VLLM_BIN names the vLLM executable (default vllm); each server must report a vLLM of its role's pin. Exit: 0 done, 1 a fail-closed stage stopped,
 2 bad usage or input (nothing written). The last line says what happened, in numbers.`;
 
 const FLAGS: OptionSpec = {
@@ -67,6 +71,9 @@ const FLAGS: OptionSpec = {
   'target-endpoints': { type: 'string' },
   'judge-endpoint': { type: 'string' },
   'no-audio-in-video': { type: 'boolean' },
+  'target-vllm-bin': { type: 'string' },
+  'judge-vllm-bin': { type: 'string' },
+  'judge-thinking': { type: 'boolean' },
   'keep-going': { type: 'boolean' },
   resume: { type: 'boolean' },
   'target-batch': { type: 'string' },
@@ -118,6 +125,9 @@ export function avtimeOptionsFromArgs(args: string[]): { options: AvtimeOptionsI
       : undefined,
     judgeEndpoint: str(v['judge-endpoint'], 'JUDGE_ENDPOINT'),
     vllmBin: process.env.VLLM_BIN || undefined,
+    targetVllmBin: str(v['target-vllm-bin'], 'TARGET_VLLM_BIN'),
+    judgeVllmBin: str(v['judge-vllm-bin'], 'JUDGE_VLLM_BIN'),
+    judgeThinking: v['judge-thinking'] === true ? true : undefined,
     audioInVideo: v['no-audio-in-video'] ? false : undefined,
     keepGoing: v['keep-going'] === true ? true : undefined,
     resume: v.resume === true ? true : undefined,

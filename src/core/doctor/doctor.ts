@@ -2,7 +2,7 @@
 import type { DoctorLine, DoctorReport } from './schema';
 import { checkGpus } from './gpus';
 import { checkContext } from './context';
-import { checkVllm, checkFfmpeg, checkModel } from './tools';
+import { checkVllms, checkFfmpeg, checkModel } from './tools';
 import { checkCores, checkDisk, cores as machineCores } from './machine';
 import { checkPackage } from './packageSummary';
 import { checkMaxSeqs } from './maxSeqs';
@@ -13,7 +13,7 @@ import { checkPaths } from './paths';
 
 export interface DoctorOptions {
   packageDir?: string | null;
-  /** Environment for the probes and caches (PATH, VLLM_BIN, HF_HOME, HF_HUB_CACHE, GPU_UTIL, NGPU, MAX_SEQS, WORKERS). */
+  /** Environment for the probes and caches (PATH, VLLM_BIN, TARGET_VLLM_BIN, JUDGE_VLLM_BIN, HF_HOME, HF_HUB_CACHE, GPU_UTIL, NGPU, MAX_SEQS, WORKERS). */
   env?: NodeJS.ProcessEnv;
   gpuUtil?: number;
   cores?: number;
@@ -25,12 +25,12 @@ export interface DoctorOptions {
 export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport> {
   const env = opts.env ?? process.env;
   const gpuUtil = opts.gpuUtil ?? (env.GPU_UTIL ? Number(env.GPU_UTIL) : 0.85);
-  const [{ line: gpuLine, gpus }, vllm, model, ffmpeg] = await Promise.all([checkGpus(env), checkVllm(env), checkModel(env), checkFfmpeg(env)]);
+  const [{ line: gpuLine, gpus }, vllms, model, ffmpeg] = await Promise.all([checkGpus(env), checkVllms(env), checkModel(env), checkFfmpeg(env)]);
   const ngpuEnv = env.NGPU ? Number(env.NGPU) : NaN;
   const used = Number.isInteger(ngpuEnv) && ngpuEnv > 0 ? gpus.slice(0, ngpuEnv) : gpus;
   const lines: DoctorLine[] = [
     gpuLine,
-    vllm,
+    ...vllms,
     model,
     ffmpeg,
     checkContext(used, gpuUtil),

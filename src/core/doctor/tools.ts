@@ -1,55 +1,100 @@
-// vLLM (and its version), ffmpeg, the model revision in the Hugging Face cache.
+// vLLM (one line per run type, each against its own pin), ffmpeg, the model revision in the Hugging Face cache.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { DoctorLine } from './schema';
 import { probe } from './probe';
 import { MODEL, MODEL_REVISION } from '../protocols/fp/rules';
 import { hfHome } from '../returns/token';
+import { describePin, pinAccepts, type VllmPin } from '../serving/vllmVersion';
+import { FP_VLLM_PIN } from '../protocols/fp/vllmPin';
+import { AVTIME_JUDGE_VLLM_PIN, AVTIME_TARGET_VLLM_PIN } from '../protocols/avtime/vllmPins';
 
-/** The vLLM the seed pins (seed §2, code/requirements.txt). */
-export const EXPECTED_VLLM = '0.11.0';
+/** The vLLM the seed pins for the FP sweep (seed §2, code/requirements.txt). */
+export const EXPECTED_VLLM = FP_VLLM_PIN.min;
 
 /** 0.11.x, with or without a local suffix (0.11.0+cu128, 0.11.1rc1). */
 export function isVllm011(version: string): boolean {
-  return /^0\.11\.\d+(?:\D.*)?$/.test(version);
+  return pinAccepts(FP_VLLM_PIN, version);
 }
 
-export async function checkVllm(env: NodeJS.ProcessEnv): Promise<DoctorLine> {
-  const base = { id: 'vllm', title: 'vLLM' };
-  const bin = env.VLLM_BIN || 'vllm';
-  let version: string | null = null;
-  let how = '';
+/** One vLLM executable's version: `BIN --version`, else (the default `vllm` only) python3's `import vllm`. */
+export async function vllmVersionOf(bin: string, env: NodeJS.ProcessEnv): Promise<{ version: string; how: string } | { error: string }> {
   const r = await probe(bin, ['--version'], env, 60_000);
-  if (r.ok) {
-    version = (r.stdout.trim().split('\n').pop() ?? '').trim();
-    how = `\`${bin} --version\``;
-  } else {
-    const py = await probe(env.PYTHON || 'python3', ['-c', 'import vllm; print(vllm.__version__)'], env, 120_000);
-    if (py.ok) {
-      version = py.stdout.trim().split('\n').pop()!.trim();
-      how = '`python3 -c "import vllm"`';
-    } else {
-      return {
-        ...base,
-        status: 'fail',
-        detail: `${r.message}; and python3 cannot import vllm`,
-        action: `pip install -r code/requirements.txt (vllm ${EXPECTED_VLLM}), or set VLLM_BIN to the vllm executable (or use --endpoints)`,
-      };
-    }
+  if (r.ok) return { version: plainVersion((r.stdout.trim().split('\n').pop() ?? '').trim()), how: `\`${bin} --version\`` };
+  if (bin !== 'vllm') return { error: r.message };
+  const py = await probe(env.PYTHON || 'python3', ['-c', 'import vllm; print(vllm.__version__)'], env, 120_000);
+  if (py.ok) return { version: plainVersion(py.stdout.trim().split('\n').pop()!.trim()), how: '`python3 -c "import vllm"`' };
+  return { error: `${r.message}; and python3 cannot import vllm` };
+}
+
+function plainVersion(v: string): string {
+  return v.replace(/^v/, '').match(/\d+\.\d+\.\d+\S*/)?.[0] ?? v;
+}
+
+export interface VllmCheck {
+  id: string;
+  /** The executable; its environment variable when set, else `vllm`. */
+  bin: string;
+  /** Where the bin came from, for the action line ("VLLM_BIN", "--target-vllm-bin / TARGET_VLLM_BIN"). */
+  binFrom: string;
+  pin: VllmPin;
+  /** A missing executable: fail for the FP sweep (the default run type), warn for the others. */
+  missing: 'fail' | 'warn';
+  /** How to install a release of the pin. */
+  install: string;
+}
+
+/** The run types' vLLM executables and pins: FP on VLLM_BIN; AVTime's target and judge on their own (default VLLM_BIN). */
+export function vllmChecks(env: NodeJS.ProcessEnv): VllmCheck[] {
+  const base = env.VLLM_BIN || 'vllm';
+  return [
+    { id: 'vllm', bin: base, binFrom: 'VLLM_BIN', pin: FP_VLLM_PIN, missing: 'fail', install: `pip install vllm==${FP_VLLM_PIN.rulesFrom}` },
+    {
+      id: 'vllm_avtime_target',
+      bin: env.TARGET_VLLM_BIN || base,
+      binFrom: '--target-vllm-bin (TARGET_VLLM_BIN)',
+      pin: AVTIME_TARGET_VLLM_PIN,
+      missing: 'warn',
+      install: `pip install 'vllm>=${AVTIME_TARGET_VLLM_PIN.min}' in its own environment`,
+    },
+    {
+      id: 'vllm_avtime_judge',
+      bin: env.JUDGE_VLLM_BIN || base,
+      binFrom: '--judge-vllm-bin (JUDGE_VLLM_BIN)',
+      pin: AVTIME_JUDGE_VLLM_PIN,
+      missing: 'warn',
+      install: `pip install 'vllm>=${AVTIME_JUDGE_VLLM_PIN.min}' in its own environment`,
+    },
+  ];
+}
+
+/** One line per run type, each held against its own pin; an executable shared by several is asked once. */
+export async function checkVllms(env: NodeJS.ProcessEnv): Promise<DoctorLine[]> {
+  const checks = vllmChecks(env);
+  const asked = new Map<string, ReturnType<typeof vllmVersionOf>>();
+  for (const c of checks) if (!asked.has(c.bin)) asked.set(c.bin, vllmVersionOf(c.bin, env));
+  return Promise.all(checks.map(async (c) => vllmLine(c, await asked.get(c.bin)!)));
+}
+
+function vllmLine(c: VllmCheck, found: Awaited<ReturnType<typeof vllmVersionOf>>): DoctorLine {
+  const pin = describePin(c.pin);
+  const base = { id: c.id, title: `vLLM for the ${c.pin.runType} (pin ${pin})` };
+  const install = c.install;
+  if ('error' in found) {
+    const how = c.id === 'vllm' ? `pip install -r code/requirements.txt (vllm ${c.pin.rulesFrom})` : `${install} (${c.pin.why})`;
+    return { ...base, status: c.missing, detail: found.error, action: `${how}, or point ${c.binFrom} at the vllm executable (or use the endpoints flags)` };
   }
-  const plain = version.replace(/^v/, '').match(/\d+\.\d+\.\d+\S*/)?.[0] ?? version;
-  if (!isVllm011(plain)) {
+  const { version, how } = found;
+  if (!pinAccepts(c.pin, version)) {
     return {
       ...base,
       status: 'warn',
-      detail:
-        `vLLM ${plain} (from ${how}) is not 0.11.x: ` +
-        `the engine follows vLLM 0.11's rules (media paths, context checks, error wording, /health), ` +
-        `and the seed pins ${EXPECTED_VLLM}`,
-      action: `pip install vllm==${EXPECTED_VLLM} (another version can refuse the frames, count tokens or word errors differently, and mislead the run)`,
+      detail: `vLLM ${version} (from ${how}) is not ${pin}: the ${c.pin.runType} needs ${pin} (${c.pin.why}); its rules follow vLLM ${c.pin.rulesFrom}`,
+      action: `${install}, or point ${c.binFrom} at a vllm of ${pin} (a run refuses a server outside its pin)`,
     };
   }
-  return { ...base, status: 'ok', detail: `vLLM ${plain} (from ${how})${plain === EXPECTED_VLLM ? '' : `; the seed pins ${EXPECTED_VLLM}`}`, action: null };
+  const note = c.pin.below !== null && version !== c.pin.rulesFrom ? `; the seed pins ${c.pin.rulesFrom}` : '';
+  return { ...base, status: 'ok', detail: `vLLM ${version} (from ${how})${note}`, action: null };
 }
 
 export async function checkFfmpeg(env: NodeJS.ProcessEnv): Promise<DoctorLine> {

@@ -19,6 +19,8 @@ export interface ServeArgs {
   maxNumBatchedTokens: number;
   /** --api-server-count: API processes (each its own front end and processor cache; > 1 turns vLLM's IPC cache off). */
   apiServerCount: number;
+  /** --reasoning-parser: the judge's thinking text goes to message.reasoning, the JSON schema applies after </think>. */
+  reasoningParser: string | null;
 }
 
 export class ArgError extends Error {}
@@ -38,6 +40,7 @@ const FLAGS: Record<string, Kind> = {
   '--allowed-local-media-path': 'str',
   '--revision': 'str',
   '--served-model-name': 'str',
+  '--reasoning-parser': 'str',
   '--tensor-parallel-size': 'int',
   '--dtype': 'str',
   '--seed': 'int',
@@ -152,5 +155,17 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     apiKey: (values.get('--api-key') as string | undefined) ?? (env.VLLM_API_KEY || null),
     allowedLocalMediaPath: (values.get('--allowed-local-media-path') as string | undefined) ?? null,
     revision: (values.get('--revision') as string | undefined) ?? null,
+    reasoningParser: reasoningParser(values.get('--reasoning-parser') as string | undefined),
   };
+}
+
+// A few of the names vllm/reasoning/__init__.py registers (argparse refuses any other with "invalid choice").
+const REASONING_PARSERS = ['qwen3', 'deepseek_r1', 'deepseek_v3', 'glm45', 'granite', 'mistral', 'openai_gptoss'];
+
+function reasoningParser(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  if (!REASONING_PARSERS.includes(raw)) {
+    throw new ArgError(`argument --reasoning-parser: invalid choice: '${raw}' (choose from ${REASONING_PARSERS.map((p) => `'${p}'`).join(', ')}, …)`);
+  }
+  return raw;
 }

@@ -4,6 +4,7 @@ import { ArgError, USAGE, parseServeArgs, type ServeArgs } from './args';
 import { readStandinEnv, type StandinEnv } from './config';
 import { readAvtimeKnobs, standinRole } from './avtime/knobs';
 import { logLine } from './log';
+import { ROLE_RELEASE, standinVersion } from './version';
 import { startStandinServer } from './server';
 import * as msg from '../../core/serving/vllmMessages';
 
@@ -29,16 +30,18 @@ function printKvCacheRefusal(args: ServeArgs, env: StandinEnv): void {
   process.stderr.write('RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n');
 }
 
-/** The vLLM release the stand-in imitates; `vllm --version` prints it (doctor reads it). */
-export const STANDIN_VLLM_VERSION = '0.11.0';
+/** The vLLM release the stand-in imitates for the FP sweep; `vllm --version` prints it (doctor reads it). */
+export const STANDIN_VLLM_VERSION = ROLE_RELEASE.fp;
 
 async function main(argv: string[]): Promise<number> {
   let args: ServeArgs;
   let env: StandinEnv;
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     // vLLM prints the bare release on stdout (vllm/entrypoints/cli/main.py: argparse action='version').
-    // FPSWEEP_STANDIN_VERSION: report another release (doctor's version check is tested with it).
-    process.stdout.write(`${process.env.FPSWEEP_STANDIN_VERSION || STANDIN_VLLM_VERSION}\n`);
+    // FPSWEEP_STANDIN_VERSION: report another release (doctor's version check is tested with it);
+    // FPSWEEP_STANDIN_ROLE target/judge: the release that role plays.
+    const forced = process.env.FPSWEEP_STANDIN_ROLE;
+    process.stdout.write(`${standinVersion(forced === 'target' || forced === 'judge' ? forced : 'fp')}\n`);
     return 0;
   }
   try {
@@ -58,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`stand-in vLLM: bad environment: ${(e as Error).message}\n`);
     return 2;
   }
-  logLine('INFO', 'api_server.py:1839', 'vLLM API server version 0.11.0 (fpsweep stand-in)', process.stdout);
+  logLine('INFO', 'api_server.py:1839', `vLLM API server version ${standinVersion(standinRole(args))} (fpsweep stand-in)`, process.stdout);
   logLine(
     'INFO',
     'utils.py:233',

@@ -18,6 +18,7 @@ import { replyTokens, standinAnswer } from './answer';
 import { logLine } from './log';
 import { readAvtimeKnobs, standinRole } from './avtime/knobs';
 import { avtimeModel } from './avtime/model';
+import { standinVersion } from './version';
 
 export interface StandinServer {
   port: number;
@@ -128,6 +129,11 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
     if (req.method === 'GET' && url.pathname === '/metrics') {
       const text = renderMetrics(args.servedModelName, gpu.running, gpu.waiting, counters, createdS, gpu.busySeconds, frontEnd.counters);
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(text);
+      return;
+    }
+    // show_version: {"version": VLLM_VERSION}, no key needed (outside /v1); the release this server plays.
+    if (req.method === 'GET' && url.pathname === '/version') {
+      sendJson(res, 200, { version: standinVersion(role) });
       return;
     }
     if (req.method === 'GET' && url.pathname === '/v1/models') {
@@ -303,7 +309,9 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
     else counters.successLength++;
     Object.assign(rec, { status: 200, reply: r.content, latency_s: (performance.now() - t0) / 1000 });
     inspect(rec);
-    sendJson(res, 200, completionBody(args.servedModelName, r.content, r.finish, r.promptTokens, r.completionTokens));
+    // The AVTime roles play a release after #33402 (v0.16): the message's field is `reasoning`, not reasoning_content.
+    const message = { reasoning_content: undefined, reasoning: r.reasoning };
+    sendJson(res, 200, completionBody(args.servedModelName, r.content, r.finish, r.promptTokens, r.completionTokens, message));
   }
 
   // Engine stats line every 10 s while there is traffic, like vLLM's LoggingStatLogger.
@@ -412,7 +420,7 @@ function modelsBody(args: ServeArgs, createdS: number) {
   };
 }
 
-function completionBody(model: string, content: string, finish: string, prompt: number, completion: number) {
+function completionBody(model: string, content: string, finish: string, prompt: number, completion: number, message: Record<string, unknown> = {}) {
   return {
     id: `chatcmpl-${randomUUID().replace(/-/g, '')}`,
     object: 'chat.completion',
@@ -421,7 +429,17 @@ function completionBody(model: string, content: string, finish: string, prompt: 
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content, refusal: null, annotations: null, audio: null, function_call: null, tool_calls: [], reasoning_content: null },
+        message: {
+          role: 'assistant',
+          content,
+          refusal: null,
+          annotations: null,
+          audio: null,
+          function_call: null,
+          tool_calls: [],
+          reasoning_content: null,
+          ...message,
+        },
         logprobs: null,
         finish_reason: finish,
         stop_reason: null,

@@ -211,6 +211,37 @@ describe('doctor: what would break or mislead a real run', function () {
     assert.match(other.action!, /pip install vllm==0\.11\.0/);
   });
 
+  it('one vLLM line per run type, each against its own pin: FP 0.11.x, AVTime target ≥ 0.18.0, judge ≥ 0.17.0', async () => {
+    const env = await fakeHost({ gpus: [B200], vllmVersion: '0.11.0' });
+    const l = byId(await runDoctor({ env, cores: 32, freeBytes: plenty }));
+    assert.equal(l.vllm.status, 'ok', l.vllm.detail);
+    assert.match(l.vllm.title, /FP sweep \(pin 0\.11\.x\)/);
+    const target = l.vllm_avtime_target;
+    assert.equal(target.status, 'warn');
+    assert.match(target.title, /AVTime target \(pin ≥ 0\.18\.0\)/);
+    assert.match(target.detail, /vLLM 0\.11\.0 .* is not ≥ 0\.18\.0: the AVTime target needs ≥ 0\.18\.0 \(.*#36319\)/);
+    assert.match(target.action!, /--target-vllm-bin/);
+    assert.match(l.vllm_avtime_judge.detail, /is not ≥ 0\.17\.0: the AVTime judge needs ≥ 0\.17\.0/);
+    // Their own executables: TARGET_VLLM_BIN / JUDGE_VLLM_BIN, each held to its own pin.
+    const bin = env.PATH!.split(':')[0];
+    await fs.writeFile(path.join(bin, 'vllm-018'), "#!/bin/sh\necho '0.18.0'\n", { mode: 0o755 });
+    await fs.writeFile(path.join(bin, 'vllm-017'), "#!/bin/sh\necho '0.17.1'\n", { mode: 0o755 });
+    const own = byId(
+      await runDoctor({
+        env: { ...env, TARGET_VLLM_BIN: path.join(bin, 'vllm-018'), JUDGE_VLLM_BIN: path.join(bin, 'vllm-017') },
+        cores: 32,
+        freeBytes: plenty,
+      }),
+    );
+    assert.equal(own.vllm.status, 'ok');
+    assert.equal(own.vllm_avtime_target.status, 'ok', own.vllm_avtime_target.detail);
+    assert.match(own.vllm_avtime_target.detail, /vLLM 0\.18\.0 \(from `.*vllm-018 --version`\)/);
+    assert.equal(own.vllm_avtime_judge.status, 'ok', own.vllm_avtime_judge.detail);
+    // The 0.17 judge install would not do for the target: the pins differ.
+    const swapped = byId(await runDoctor({ env: { ...env, TARGET_VLLM_BIN: path.join(bin, 'vllm-017') }, cores: 32, freeBytes: plenty }));
+    assert.equal(swapped.vllm_avtime_target.status, 'warn');
+  });
+
   it('MAX_SEQS against the KV cache: what is sent at once (min of MAX_SEQS and WORKERS) must fit; nonsense fails', async () => {
     // 183,359 MiB × 0.85 − 16.4 GB − 2 GB = 145.0 GB of KV; 65,536 × 147,456 B = 9.66 GB a sequence → 15.
     const env = await fakeHost({ gpus: [B200], vllmVersion: '0.11.0' });

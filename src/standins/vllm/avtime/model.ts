@@ -8,6 +8,7 @@ import { judgeAnswer } from './judge';
 import type { AvtimeKnobs, StandinRole } from './knobs';
 import { cutAtTokens, textTokens } from './random';
 import { targetAnswer } from './target';
+import { judgeOutput } from './thinking';
 
 export interface AvtimeReply {
   model: string;
@@ -16,6 +17,8 @@ export interface AvtimeReply {
   maxTokens: number | null;
   temperature: number | null;
   content: string;
+  /** The judge's thinking when the server has a reasoning parser (message.reasoning); null otherwise. */
+  reasoning: string | null;
   finish: 'stop' | 'length';
   promptTokens: number;
   completionTokens: number;
@@ -52,8 +55,20 @@ export function avtimeModel(role: Exclude<StandinRole, 'fp'>, args: ServeArgs, k
       // vllm/v1/engine/processor.py _validate_model_input: only a prompt strictly longer than max_model_len is
       // refused; vllm/v1/core/sched/utils.py check_stop ends a request at max_tokens or at max_model_len ('length').
       if (promptTokens > L) throw new RequestRefusal(400, msg.decoderPromptTooLong(promptTokens, L));
-      const wanted = textTokens(content).length;
       const limit = Math.min(L - promptTokens, parsed.maxTokens ?? L - promptTokens);
+      if (role === 'judge') {
+        const out = judgeOutput(parsed, content, args.reasoningParser, limit);
+        return {
+          model: parsed.body.model,
+          promptText: parsed.promptText,
+          nVideos: 0,
+          maxTokens: parsed.maxTokens,
+          temperature: parsed.body.temperature ?? null,
+          promptTokens,
+          ...out,
+        };
+      }
+      const wanted = textTokens(content).length;
       const finish = wanted > limit ? 'length' : 'stop';
       return {
         model: parsed.body.model,
@@ -62,6 +77,7 @@ export function avtimeModel(role: Exclude<StandinRole, 'fp'>, args: ServeArgs, k
         maxTokens: parsed.maxTokens,
         temperature: parsed.body.temperature ?? null,
         content: finish === 'stop' ? content : cutAtTokens(content, limit),
+        reasoning: null,
         finish,
         promptTokens,
         completionTokens: Math.min(wanted, limit),

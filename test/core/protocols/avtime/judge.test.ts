@@ -75,7 +75,7 @@ describe('avtime/judge requests', () => {
     });
     const canon = canonicalJson(r1.body);
     assert.ok(!/\s"|":\s|,\s"/.test(canon.replace(/"(?:[^"\\]|\\.)*"/g, '""')), 'no spaces outside strings');
-    assert.ok(canon.startsWith('{"max_tokens":512,"messages":'), 'sorted keys');
+    assert.ok(canon.startsWith('{"chat_template_kwargs":{"enable_thinking":false},"max_tokens":512,"messages":'), 'sorted keys; non-thinking by default');
     assert.equal(r1.request_sha256, createHash('sha256').update(canon).digest('hex'));
     assert.notEqual(r1.request_sha256, r2.request_sha256);
     // All captions, numbered from 0 in event order; a caption's "{{reference}}" is text, not a placeholder.

@@ -5,6 +5,7 @@
 import type { Axis } from '../queries';
 import { sha256Hex } from './canonicalJson';
 import { JUDGE_KINDS, type JudgeKind } from './schemas';
+import type { JudgeMode } from './mode';
 
 export const AXIS_RUBRICS: Readonly<Record<Axis, string>> = {
   A:
@@ -72,6 +73,8 @@ export interface JudgeTemplate {
   prompt_version: string;
   /** sha256 of the template text (UTF-8): what `sha256sum prompts/judge_<kind>.txt` prints for the file. */
   prompt_sha256: string;
+  /** The judge's mode (./mode.ts withJudgeMode): sent as chat_template_kwargs; absent = non-thinking. */
+  mode?: JudgeMode;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Axis, Query } from '../queries';
 import { canonicalSha256 } from './canonicalJson';
 import { AXIS_RUBRICS, type JudgeTemplate, renderPredictions, renderReference, renderTemplate } from './prompts';
 import { type JudgeKind, responseFormat } from './schemas';
+import { chatTemplateKwargs } from './mode';
 
 export type JudgeBranch = 'main' | 'pair';
 
@@ -15,6 +16,7 @@ export interface JudgeChatBody {
   temperature: number;
   max_tokens: number;
   response_format: ReturnType<typeof responseFormat>;
+  chat_template_kwargs: { enable_thinking: boolean };
 }
 
 /** One `semantic_requests.jsonl` line. */
@@ -104,6 +106,7 @@ export function buildJudgeRequest(query: Query, prediction: Prediction, opts: Bu
     temperature: JUDGE_TEMPERATURE,
     max_tokens: JUDGE_MAX_TOKENS[opts.pass],
     response_format: responseFormat(kind),
+    chat_template_kwargs: chatTemplateKwargs(opts.template.mode ?? 'non-thinking'),
   };
   return {
     query_id: query.query_id,

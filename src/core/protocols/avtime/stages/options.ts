@@ -36,6 +36,11 @@ export const avtimeOptionsSchema = z.object({
   targetEndpoints: z.array(z.string()).optional(),
   judgeEndpoint: z.string().optional(),
   vllmBin: z.string().optional(),
+  /** The target's and the judge's own vLLM executables (each held to its pin, vllmPins.ts); default vllmBin (VLLM_BIN). */
+  targetVllmBin: z.string().optional(),
+  judgeVllmBin: z.string().optional(),
+  /** --judge-thinking: the judge thinks (chat_template_kwargs.enable_thinking true); non-thinking by default (§6). */
+  judgeThinking: z.boolean().default(false),
   audioInVideo: z.boolean().default(true),
   /** --resume: back into an existing run; with --keep-going the target shards are non-canonical. */
   resume: z.boolean().default(false),

@@ -11,6 +11,7 @@ import { readJsonl } from '../../../package/jsonl';
 import { acquireLock, type HeldLock } from '../../../runner/lock';
 import { QuerySchema, type Query } from '../queries';
 import { judgeTemplate, type JudgeTemplate } from '../judge/prompts';
+import { judgeMode, withJudgeMode } from '../judge/mode';
 import { JUDGE_KINDS, type JudgeKind } from '../judge/schemas';
 import type { Prediction, NormalizeOutcome } from '../normalize';
 import { buildTargetInputs, writeTargetInputs } from './inputs';
@@ -62,6 +63,8 @@ const RUNTIME_KEYS = [
   'targetEndpoints',
   'judgeEndpoint',
   'vllmBin',
+  'targetVllmBin',
+  'judgeVllmBin',
   'targetGpus',
   'targetTp',
   'judgeGpus',
@@ -239,6 +242,14 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
     if (opts.targetInputs !== undefined && path.resolve(opts.targetInputs) !== storedInputs) {
       throw new InputError(`this run's target inputs are ${storedInputs}; --target-inputs ${path.resolve(opts.targetInputs)} is another`);
     }
+    // The judge's mode is part of every response's identity: a resume in the other mode would mix two judges.
+    if (input.judgeThinking !== undefined && input.judgeThinking !== stored.judgeThinking) {
+      throw new UsageError(
+        `this run's judge is ${judgeMode(stored.judgeThinking)}; this resume asks for ${judgeMode(input.judgeThinking)}: ` +
+          `a run never mixes the two modes (the mode is in each judge response's identity). ` +
+          `Resume ${stored.judgeThinking ? 'with --judge-thinking' : 'without --judge-thinking'}, or start a new run (new --run-id)`,
+      );
+    }
     opts = { ...stored, ...runtime, resume: opts.resume, keepGoing: opts.keepGoing };
     bench = new BenchRoot(storedBench);
     targetInputsPath = storedInputs;
@@ -268,7 +279,7 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
     inputs = built.rows;
   }
   const queries = await readQueries(bench.manifest, new Set(inputs.map((t) => t.metadata.video_id)));
-  const templates = await readTemplates(bench);
+  const templates = withJudgeMode(await readTemplates(bench), judgeMode(opts.judgeThinking));
   const groups = opts.targetEndpoints?.length ? opts.targetEndpoints.length : opts.targetGpus.length;
   if (startShards !== null && groups !== startShards) {
     throw new UsageError(
@@ -532,7 +543,7 @@ async function inferStage(
       basePort: opts.targetBasePort,
       endpoints: opts.targetEndpoints,
       mediaRoot: mediaRoot(c.inputs),
-      vllmBin: opts.vllmBin,
+      vllmBin: opts.targetVllmBin ?? opts.vllmBin,
       log: c.log,
       startTimeoutMs: c.hooks.startTimeoutMs,
     });
@@ -581,7 +592,7 @@ async function judgeStage(
       tp: opts.judgeTp,
       basePort: opts.judgeBasePort,
       endpoints: opts.judgeEndpoint ? [opts.judgeEndpoint] : undefined,
-      vllmBin: opts.vllmBin,
+      vllmBin: opts.judgeVllmBin ?? opts.vllmBin,
       log: c.log,
       startTimeoutMs: c.hooks.startTimeoutMs,
     });

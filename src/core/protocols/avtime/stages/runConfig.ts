@@ -14,6 +14,10 @@ import { nonDefaultOptions, type AvtimeOptions } from './options';
 import type { ServerRecord } from './servers';
 import { sha256File } from './files';
 import { TARGET_MAX_MODEL_LEN } from './targetRequest';
+import { describePin } from '../../../serving/vllmVersion';
+import { AVTIME_JUDGE_VLLM_PIN, AVTIME_TARGET_VLLM_PIN, JUDGE_REASONING_PARSER } from '../vllmPins';
+import { JUDGE_MAX_MODEL_LEN } from '../judge/context';
+import { chatTemplateKwargs, judgeMode } from '../judge/mode';
 
 /** Environment knobs a run reads; their values are recorded when set (never a key or a token). */
 export const RECORDED_ENV = [
@@ -23,6 +27,8 @@ export const RECORDED_ENV = [
   'JUDGE_MODEL_ID',
   'RUN_ID',
   'VLLM_BIN',
+  'TARGET_VLLM_BIN',
+  'JUDGE_VLLM_BIN',
   'CUDA_VISIBLE_DEVICES',
   'HF_HUB_OFFLINE',
 ] as const;
@@ -74,7 +80,9 @@ export async function buildRunConfig(c: RunConfigInput): Promise<Record<string, 
     started_at: c.startedAt,
     finished_at: new Date().toISOString(),
     commit: gitCommit(),
+    // What each server reported (GET /version), and the pin it was held to.
     versions: { node: process.version, fpsweep: packageVersion(), vllm_target: t?.vllm_version ?? null, vllm_judge: j?.vllm_version ?? null },
+    vllm_pins: { target: describePin(AVTIME_TARGET_VLLM_PIN), judge: describePin(AVTIME_JUDGE_VLLM_PIN) },
     models: {
       target: {
         model: c.options.targetModel ?? t?.model ?? null,
@@ -98,7 +106,12 @@ export async function buildRunConfig(c: RunConfigInput): Promise<Record<string, 
     },
     decoding: {
       target: { ...TARGET_DECODING, mm_processor_kwargs: { use_audio_in_video: c.options.audioInVideo } },
-      judge: { temperature: JUDGE_TEMPERATURE, max_tokens: { pass1: JUDGE_MAX_TOKENS[1], retry: JUDGE_MAX_TOKENS[2] } },
+      judge: {
+        temperature: JUDGE_TEMPERATURE,
+        max_tokens: { pass1: JUDGE_MAX_TOKENS[1], retry: JUDGE_MAX_TOKENS[2] },
+        mode: judgeMode(c.options.judgeThinking),
+        chat_template_kwargs: chatTemplateKwargs(judgeMode(c.options.judgeThinking)),
+      },
     },
     topology: {
       host_gpus: { count: gpus.length, models: gpus.map((g) => `${g.name}, ${g.memoryMiB} MiB`) },
@@ -115,6 +128,8 @@ export async function buildRunConfig(c: RunConfigInput): Promise<Record<string, 
       judge: {
         gpu_groups: j?.gpu_groups ?? [],
         tensor_parallel_size: j?.tensor_parallel_size ?? null,
+        max_model_len: JUDGE_MAX_MODEL_LEN,
+        reasoning_parser: JUDGE_REASONING_PARSER,
         endpoints: j?.endpoints ?? [],
         launch_lines: j?.launch_lines ?? [],
         batch: { pass1: c.options.judgeBatch, retry: c.options.judgeRetryBatch },

@@ -8,7 +8,8 @@ import { launchServerGroups, useEndpoints, type Fleet, type ServerSpec } from '.
 import { VllmClient, type Endpoint } from '../../../serving/client';
 import { UsageError } from '../../../errors';
 import type { AvtimeRunLayout } from './layout';
-import { TARGET_MAX_MODEL_LEN } from './targetRequest';
+import { pinAccepts, pinRefusal } from '../../../serving/vllmVersion';
+import { roleLaunch } from './roleLaunch';
 
 export type ServerRole = 'target' | 'judge';
 
@@ -49,12 +50,21 @@ export interface StartServersOptions {
   endpoints?: string[];
   /** The target's --allowed-local-media-path (already a real path). */
   mediaRoot?: string;
+  /** This role's executable (--target-vllm-bin / --judge-vllm-bin, else VLLM_BIN). */
   vllmBin?: string;
   log?: (line: string) => void;
   startTimeoutMs?: number;
 }
 
-export function serveArgs(o: { model: string; revision?: string; tp: number; port: number; maxModelLen?: number; mediaRoot?: string }): string[] {
+export function serveArgs(o: {
+  model: string;
+  revision?: string;
+  tp: number;
+  port: number;
+  maxModelLen?: number;
+  mediaRoot?: string;
+  extra?: readonly string[];
+}): string[] {
   return [
     'serve',
     o.model,
@@ -63,6 +73,7 @@ export function serveArgs(o: { model: string; revision?: string; tp: number; por
     String(o.tp),
     ...(o.maxModelLen ? ['--max-model-len', String(o.maxModelLen)] : []),
     ...(o.mediaRoot ? ['--allowed-local-media-path', o.mediaRoot] : []),
+    ...(o.extra ?? []),
     '--port',
     String(o.port),
     '--host',
@@ -71,6 +82,7 @@ export function serveArgs(o: { model: string; revision?: string; tp: number; por
 }
 
 export async function startServers(o: StartServersOptions): Promise<AvtimeServers> {
+  const plan = roleLaunch(o.role);
   let fleet: Fleet;
   const launched = !o.endpoints?.length;
   if (launched) {
@@ -93,8 +105,9 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
         revision: o.revision,
         tp: o.tp,
         port: o.basePort + k,
-        maxModelLen: o.role === 'target' ? TARGET_MAX_MODEL_LEN : undefined,
+        maxModelLen: plan.maxModelLen,
         mediaRoot: o.mediaRoot,
+        extra: plan.extraArgs,
       }),
     }));
     fleet = await launchServerGroups({
@@ -102,8 +115,8 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
       places: { logsDir: o.layout.logsDir, launchParams: o.layout.launchParams, stateDir: o.layout.stateDir },
       vllmBin: o.vllmBin,
       mkdirs: o.mediaRoot ? [o.mediaRoot] : [],
-      contextTokens: TARGET_MAX_MODEL_LEN,
-      contextAdvice: 'The context is fixed by the protocol and is never lowered: use more GPUs per group (--target-tp) or free their memory.',
+      contextTokens: plan.maxModelLen,
+      contextAdvice: plan.contextAdvice,
       startTimeoutMs: o.startTimeoutMs,
       log: o.log,
     });
@@ -126,6 +139,18 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
     await probe.close();
   }
   if (version === null && launched) version = await binVersion(o.vllmBin ?? process.env.VLLM_BIN ?? 'vllm');
+  // Each role runs on its own vLLM, held against its own pin: a server outside it stops the run here, before
+  // any request (exit 2), whether we launched it or it was given.
+  if (version === null || !pinAccepts(plan.pin, version)) {
+    await fleet.stop();
+    const where = launched
+      ? `the ${o.role} server (${o.vllmBin ?? process.env.VLLM_BIN ?? 'vllm'})`
+      : `--${o.role}-endpoint${o.role === 'target' ? 's' : ''} ${handles[0].url}`;
+    const fix = launched
+      ? `Install a vLLM of that range and name it with ${plan.binFlag} (default VLLM_BIN); the FP sweep keeps its own 0.11 on VLLM_BIN.`
+      : `Serve the ${o.role} model with a vLLM of that range.`;
+    throw new UsageError(pinRefusal(plan.pin, version, where, fix));
+  }
   if (!servedModel) {
     await fleet.stop();
     throw new UsageError(`--${o.role}-endpoint: ${handles[0].url}/v1/models names no model; give --${o.role}-model`);

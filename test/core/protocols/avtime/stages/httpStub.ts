@@ -19,6 +19,8 @@ export async function startStub(answer: (body: Record<string, any>) => StubReply
     req.on('data', (c) => chunks.push(c));
     req.on('end', async () => {
       if (req.method === 'GET' && req.url === '/health') return void res.end('ok');
+      // vLLM's show_version; a release inside both AVTime pins (the servers stage refuses one outside).
+      if (req.method === 'GET' && req.url === '/version') return void res.end(JSON.stringify({ version: '0.18.0' }));
       if (req.method === 'GET' && req.url === '/v1/models') {
         return void res.end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model', root: id, max_model_len: 65536 })) }));
       }

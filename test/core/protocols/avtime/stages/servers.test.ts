@@ -6,6 +6,32 @@ import { startServers, readServerRecords } from '../../../../../src/core/protoco
 import { mediaRoot } from '../../../../../src/core/protocols/avtime/stages/run';
 import { freePortBase } from '../../../serving/helpers';
 import { tmpDir } from './fixtures';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UsageError } from '../../../../../src/core/errors';
+import { JUDGE_MAX_MODEL_LEN } from '../../../../../src/core/protocols/avtime/judge/context';
+import { FAKE_VLLM } from '../../../runner/helpers';
+
+/** A running server (for --*-endpoint) whose GET /version reports `version`. */
+async function versionStub(version: string) {
+  const server = http.createServer((req, res) => {
+    if (req.url === '/version') return void res.end(JSON.stringify({ version }));
+    if (req.url === '/health') return void res.end('');
+    if (req.url === '/v1/models') return void res.end(JSON.stringify({ data: [{ id: 'm', max_model_len: 16384 }] }));
+    res.statusCode = 404;
+    res.end('{}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
 
 const BIN = path.join(__dirname, 'recordingVllm.js');
 
@@ -65,11 +91,107 @@ describe('avtime stages: servers on GPU groups (SPEC-AVTIME §3, §9)', function
         ]);
       }
       const recs = await readServerRecords(layout);
-      assert.equal(recs.target?.vllm_version, '0.11.0');
+      assert.equal(recs.target?.vllm_version, '0.18.0');
       assert.match(recs.target!.launch_lines[1], /^CUDA_VISIBLE_DEVICES=2,3 VLLM_API_KEY=<redacted> /);
     } finally {
       await s.fleet.stop();
       delete process.env.RECORD_DIR;
+    }
+  });
+
+  it("the judge's own launch: --max-model-len 16384 (not the target's 65536), --reasoning-parser qwen3, no media path", async () => {
+    const dir = tmpDir('servers');
+    const record = path.join(dir, 'record');
+    fs.mkdirSync(record);
+    const layout = new AvtimeRunLayout(path.join(dir, 'out'), 'r1');
+    const basePort = await freePortBase(1);
+    process.env.RECORD_DIR = record;
+    const s = await startServers({ role: 'judge', layout, model: '/models/judge', groups: [[0, 1]], tp: 2, basePort, vllmBin: BIN });
+    try {
+      const rec = JSON.parse(fs.readFileSync(path.join(record, `${basePort}.json`), 'utf8'));
+      assert.equal(JUDGE_MAX_MODEL_LEN, 16384);
+      assert.deepEqual(rec.argv, [
+        'serve',
+        '/models/judge',
+        '--tensor-parallel-size',
+        '2',
+        '--max-model-len',
+        '16384',
+        '--reasoning-parser',
+        'qwen3',
+        '--port',
+        String(basePort),
+        '--host',
+        '127.0.0.1',
+      ]);
+      assert.equal((await readServerRecords(layout)).judge?.vllm_version, '0.18.0');
+    } finally {
+      await s.fleet.stop();
+      delete process.env.RECORD_DIR;
+    }
+  });
+
+  it("the judge's context advice names the judge's context and --judge-tp, not the target's (a KV cache too small for 16384)", async () => {
+    const layout = new AvtimeRunLayout(path.join(tmpDir('servers'), 'out'), 'r1');
+    const basePort = await freePortBase(1);
+    process.env.FPSWEEP_STANDIN_FAULTS = 'kvCacheTokens=12000';
+    try {
+      await assert.rejects(
+        startServers({ role: 'judge', layout, model: 'Qwen/Qwen3.6-27B', groups: [[0]], tp: 1, basePort, vllmBin: FAKE_VLLM, startTimeoutMs: 60_000 }),
+        (e: Error) => {
+          assert.match(e.message, /context of 16384 tokens/);
+          assert.match(e.message, /--judge-tp/);
+          assert.doesNotMatch(e.message, /--target-tp|65536/);
+          return true;
+        },
+      );
+    } finally {
+      delete process.env.FPSWEEP_STANDIN_FAULTS;
+    }
+  });
+
+  for (const [role, reported, pin] of [
+    ['target', '0.11.0', '≥ 0.18.0'],
+    ['target', '0.17.1', '≥ 0.18.0'],
+    ['judge', '0.16.0', '≥ 0.17.0'],
+  ] as const) {
+    it(`a ${role} server reporting vLLM ${reported} is refused (exit 2 words), naming the pin ${pin}; the server is stopped`, async () => {
+      const dir = tmpDir('servers');
+      const record = path.join(dir, 'record');
+      fs.mkdirSync(record);
+      const layout = new AvtimeRunLayout(path.join(dir, 'out'), 'r1');
+      const basePort = await freePortBase(1);
+      process.env.RECORD_DIR = record;
+      process.env.RECORD_VLLM_VERSION = reported;
+      try {
+        await assert.rejects(startServers({ role, layout, model: '/models/m', groups: [[0]], tp: 1, basePort, vllmBin: BIN }), (e: Error) => {
+          assert.ok(e instanceof UsageError, 'a usage error: exit 2');
+          assert.ok(e.message.includes(`reports vLLM ${reported}; the AVTime ${role} needs vLLM ${pin}`), e.message);
+          assert.ok(e.message.includes(`--${role}-vllm-bin`), e.message);
+          return true;
+        });
+        await assert.rejects(fetch(`http://127.0.0.1:${basePort}/health`), 'the refused server is stopped');
+      } finally {
+        delete process.env.RECORD_DIR;
+        delete process.env.RECORD_VLLM_VERSION;
+      }
+    });
+  }
+
+  it('a given endpoint outside the pin is refused too; one inside (0.17.0 for the judge) is taken and recorded', async () => {
+    const layout = new AvtimeRunLayout(path.join(tmpDir('servers'), 'out'), 'r1');
+    const old = await versionStub('0.11.0');
+    const ok = await versionStub('0.17.0');
+    try {
+      await assert.rejects(
+        startServers({ role: 'target', layout, groups: [], tp: 1, basePort: 0, endpoints: [old.url] }),
+        /--target-endpoints http.* reports vLLM 0\.11\.0; the AVTime target needs vLLM ≥ 0\.18\.0 \(.*#36319/,
+      );
+      const s = await startServers({ role: 'judge', layout, groups: [], tp: 1, basePort: 0, endpoints: [ok.url] });
+      await s.fleet.stop();
+      assert.equal((await readServerRecords(layout)).judge?.vllm_version, '0.17.0');
+    } finally {
+      await Promise.all([old.close(), ok.close()]);
     }
   });
 
