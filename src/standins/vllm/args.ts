@@ -13,6 +13,12 @@ export interface ServeArgs {
   apiKey: string | null;
   allowedLocalMediaPath: string | null;
   revision: string | null;
+  /** --mm-processor-kwargs (server-wide); null when not given. */
+  mmProcessorKwargs?: Record<string, unknown> | null;
+  /** --media-io-kwargs, keyed by modality; null when not given. */
+  mediaIoKwargs?: Record<string, Record<string, unknown>> | null;
+  /** --mm-processor-cache-gb (0 = the processor cache is off). */
+  mmProcessorCacheGb?: number;
 }
 
 export class ArgError extends Error {}
@@ -26,6 +32,10 @@ const FLAGS: Record<string, Kind> = {
   '--host': 'str',
   '--max-model-len': 'int',
   '--limit-mm-per-prompt': 'json',
+  // The AVTime target's (SPEC-AVTIME §3): server-wide processor and media-loader kwargs, the processor cache size.
+  '--mm-processor-kwargs': 'json',
+  '--media-io-kwargs': 'json',
+  '--mm-processor-cache-gb': 'float',
   '--max-num-seqs': 'int',
   '--gpu-memory-utilization': 'float',
   '--api-key': 'str',
@@ -134,5 +144,9 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     apiKey: (values.get('--api-key') as string | undefined) ?? (env.VLLM_API_KEY || null),
     allowedLocalMediaPath: (values.get('--allowed-local-media-path') as string | undefined) ?? null,
     revision: (values.get('--revision') as string | undefined) ?? null,
+    mmProcessorKwargs: (values.get('--mm-processor-kwargs') as Record<string, unknown> | undefined) ?? null,
+    mediaIoKwargs: (values.get('--media-io-kwargs') as Record<string, Record<string, unknown>> | undefined) ?? null,
+    // vllm/config/multimodal.py: mm_processor_cache_gb defaults to 4 (the cache is on unless 0).
+    mmProcessorCacheGb: (values.get('--mm-processor-cache-gb') as number | undefined) ?? 4,
   };
 }

@@ -278,7 +278,9 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
     else counters.successLength++;
     Object.assign(rec, { status: 200, reply: r.content, latency_s: (performance.now() - t0) / 1000 });
     inspect(rec);
-    sendJson(res, 200, completionBody(args.servedModelName, r.content, r.finish, r.promptTokens, r.completionTokens));
+    const body = completionBody(args.servedModelName, r.content, r.finish, r.promptTokens, r.completionTokens);
+    // return_token_ids (the pinned release's ChatCompletionResponse.prompt_token_ids): the AVTime pre-flight counts them.
+    sendJson(res, 200, r.promptTokenIds ? { ...body, prompt_token_ids: r.promptTokenIds } : body);
   }
 
   // Engine stats line every 10 s while there is traffic, like vLLM's LoggingStatLogger.

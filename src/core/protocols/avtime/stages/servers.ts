@@ -9,6 +9,7 @@ import { VllmClient, type Endpoint } from '../../../serving/client';
 import { UsageError } from '../../../errors';
 import type { AvtimeRunLayout } from './layout';
 import { TARGET_MAX_MODEL_LEN } from './targetRequest';
+import { TARGET_SERVE_FLAGS } from './targetServeFlags';
 
 export type ServerRole = 'target' | 'judge';
 
@@ -54,7 +55,15 @@ export interface StartServersOptions {
   startTimeoutMs?: number;
 }
 
-export function serveArgs(o: { model: string; revision?: string; tp: number; port: number; maxModelLen?: number; mediaRoot?: string }): string[] {
+export function serveArgs(o: {
+  model: string;
+  revision?: string;
+  tp: number;
+  port: number;
+  maxModelLen?: number;
+  mediaRoot?: string;
+  extra?: readonly string[];
+}): string[] {
   return [
     'serve',
     o.model,
@@ -63,6 +72,7 @@ export function serveArgs(o: { model: string; revision?: string; tp: number; por
     String(o.tp),
     ...(o.maxModelLen ? ['--max-model-len', String(o.maxModelLen)] : []),
     ...(o.mediaRoot ? ['--allowed-local-media-path', o.mediaRoot] : []),
+    ...(o.extra ?? []),
     '--port',
     String(o.port),
     '--host',
@@ -95,6 +105,7 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
         port: o.basePort + k,
         maxModelLen: o.role === 'target' ? TARGET_MAX_MODEL_LEN : undefined,
         mediaRoot: o.mediaRoot,
+        extra: o.role === 'target' ? TARGET_SERVE_FLAGS : undefined,
       }),
     }));
     fleet = await launchServerGroups({

@@ -8,6 +8,11 @@ import { splitShards } from '../../../../../src/core/protocols/avtime/stages/sha
 import type { TargetInput } from '../../../../../src/core/protocols/avtime/stages/inputSchemas';
 import { fixtureRows, tmpDir, writeBench } from './fixtures';
 import { startStub, type Stub } from './httpStub';
+import { planRequestFields, targetPlan } from '../../../../../src/core/protocols/avtime/reference/targetPlan';
+
+// The fixture videos are not real media: every one gets the plan of a 10 s 1280x720 30 fps file with 44.1 kHz audio.
+const plan = targetPlan({ width: 1280, height: 720, totalFrames: 300, fps: 30, audio: { sampleRate: 44100, samples: 441000 } }, true);
+const planFor = async () => plan;
 
 async function inputs(n: number): Promise<{ root: string; rows: TargetInput[] }> {
   const root = tmpDir('infer');
@@ -54,6 +59,7 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
       model: 'tgt',
       endpoints: stubs.map((s) => ({ url: s.url, apiKey: 'k' })),
       audioInVideo: true,
+      planFor,
       canonical: true,
       concurrency: 2,
     });
@@ -87,7 +93,9 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
         repetition_penalty: 1,
         max_tokens: 8192,
         seed: 1234,
-        mm_processor_kwargs: { use_audio_in_video: true },
+        // SPEC-AVTIME §3: the reference's frame count and size travel per request.
+        mm_processor_kwargs: { use_audio_in_video: true, videos_kwargs: planRequestFields(plan).videos_kwargs },
+        media_io_kwargs: { video: { num_frames: 20 } },
       },
     );
     assert.equal(body.messages[0].content[1].text, 'PROMPT');
@@ -107,6 +115,7 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
       model: 'tgt',
       endpoints: stubs.map((s) => ({ url: s.url, apiKey: null })),
       audioInVideo: true,
+      planFor,
       canonical: true,
       concurrency: 1,
     });
@@ -132,6 +141,8 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
         model: 'tgt',
         endpoints: [{ url: stubs[0].url, apiKey: null }],
         audioInVideo: true,
+        planFor,
+        planFor,
         canonical: true,
         concurrency: 1,
       }),
@@ -164,6 +175,7 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
       model: 'tgt',
       endpoints: [{ url: stubs[0].url, apiKey: null }],
       audioInVideo: true,
+      planFor,
       canonical: false,
       concurrency: 1,
     };
