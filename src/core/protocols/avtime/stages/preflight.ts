@@ -4,46 +4,24 @@
 // gives that file (../reference/targetPlan.ts). A count that differs, or no audio token at all, stops the run
 // before any shard (exit 1) with both counts and what they mean; logs/preflight.json keeps them.
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
 import { VllmClient, type Endpoint } from '../../../serving/client';
 import { countPlaceholders, OMNI_AUDIO_TOKEN_ID, OMNI_VIDEO_TOKEN_ID, type PlaceholderCounts } from '../reference/qwen3OmniCounts';
 import { probeMedia, type MediaFacts } from '../reference/probeMedia';
 import { targetPlan, type TargetPlan } from '../reference/targetPlan';
 import { writeFileAtomic } from './files';
+import { preflightRecordSchema, type AvtimePreflightRecord, type AvtimePreflightServer } from './preflightSchema';
 import type { TargetInput } from './inputSchemas';
 import type { AvtimeRunLayout } from './layout';
 import { buildTargetRequest } from './targetRequest';
 
-const counts = z.object({ video: z.number().int(), audio: z.number().int() });
-export const preflightServerSchema = z.object({
-  endpoint: z.string(),
-  input_id: z.string(),
-  video: z.string(),
-  ok: z.boolean(),
-  /** The reference's counts for this file (audio 0 with --no-audio-in-video). */
-  predicted: counts.nullable(),
-  /** Counted in the server's prompt_token_ids; null when no ids came back. */
-  got: counts.nullable(),
-  nframes: z.number().int().nullable(),
-  model_size: z.object({ height: z.number().int(), width: z.number().int() }).nullable(),
-  problem: z.string().nullable(),
-});
-export const preflightRecordSchema = z.object({
-  ts: z.string(),
-  ok: z.boolean(),
-  audio_in_video: z.boolean(),
-  token_ids: z.object({ video: z.number().int(), audio: z.number().int() }),
-  servers: z.array(preflightServerSchema),
-});
-export type AvtimePreflightServer = z.infer<typeof preflightServerSchema>;
-export type AvtimePreflightRecord = z.infer<typeof preflightRecordSchema>;
+export { preflightRecordSchema, preflightServerSchema, type AvtimePreflightRecord, type AvtimePreflightServer } from './preflightSchema';
 
 /** Pure: what is wrong with the server's counts, in words, or null when they are the reference's. */
 export function judgePreflightCounts(
   predicted: PlaceholderCounts,
   got: PlaceholderCounts,
   audioInVideo: boolean,
-  plan?: Pick<TargetPlan, 'nframes' | 'modelSize'>,
+  plan?: Pick<TargetPlan, 'nframes' | 'modelSize'> & Partial<Pick<TargetPlan, 'serverPixels'>>,
 ): string | null {
   const problems: string[] = [];
   if (audioInVideo && got.audio === 0) {
@@ -61,7 +39,9 @@ export function judgePreflightCounts(
     const what = plan ? `${plan.nframes} frames of ${plan.modelSize.width}x${plan.modelSize.height}` : 'the reference frames';
     problems.push(
       `video placeholder tokens: server ${got.video}, reference ${predicted.video} (${what}): the server sampled other frames or another size ` +
-        "(vLLM's default is 32 uniform frames; the request's media_io_kwargs.video.num_frames or mm_processor_kwargs.videos_kwargs were not taken)",
+        (plan?.serverPixels === null
+          ? ` — no pixel bounds make the server's one resize of this file reach ${plan.modelSize.width}x${plan.modelSize.height} (docs/AVTIME-PREPROCESSING.md)`
+          : "(vLLM's default is 32 uniform frames; the request's media_io_kwargs.video.num_frames or mm_processor_kwargs.videos_kwargs were not taken)"),
     );
   }
   return problems.length ? problems.join('; ') : null;
@@ -144,4 +124,12 @@ export function makeTargetPlanner(
 /** The status file's small copy (../stages/statusSchema.ts preflight). */
 export function preflightStatus(r: AvtimePreflightRecord) {
   return { ok: r.ok, servers: r.servers.map((s) => ({ endpoint: s.endpoint, ok: s.ok, predicted: s.predicted, got: s.got, problem: s.problem })) };
+}
+
+/** logs/preflight.json as written (null when the pre-flight never ran in this root, e.g. inference done before). */
+export async function readPreflight(layout: AvtimeRunLayout): Promise<AvtimePreflightRecord | null> {
+  const text = await fs.readFile(layout.preflight, 'utf8').catch(() => null);
+  if (text === null) return null;
+  const r = preflightRecordSchema.safeParse(JSON.parse(text));
+  return r.success ? r.data : null;
 }

@@ -14,6 +14,8 @@ import { nonDefaultOptions, type AvtimeOptions } from './options';
 import type { ServerRecord } from './servers';
 import { sha256File } from './files';
 import { TARGET_MAX_MODEL_LEN } from './targetRequest';
+import { TARGET_PREPROCESSING } from '../reference/parity';
+import { readPreflight } from './preflight';
 
 /** Environment knobs a run reads; their values are recorded when set (never a key or a token). */
 export const RECORDED_ENV = [
@@ -121,6 +123,8 @@ export async function buildRunConfig(c: RunConfigInput): Promise<Record<string, 
         base_port: c.options.judgeBasePort,
       },
     },
+    // SPEC-AVTIME §3: what the target's preprocessing shares with the reference's, and the pre-flight's counts.
+    target_preprocessing: { ...TARGET_PREPROCESSING, preflight: await readPreflight(c.layout) },
     target_resume: !c.canonical,
     target_continue_on_error: !c.canonical,
     inputs,

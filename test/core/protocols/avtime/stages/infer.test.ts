@@ -142,7 +142,6 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
         endpoints: [{ url: stubs[0].url, apiKey: null }],
         audioInVideo: true,
         planFor,
-        planFor,
         canonical: true,
         concurrency: 1,
       }),
