@@ -1,4 +1,4 @@
-// The stand-in target's prompt as the pinned vLLM (the first release with PR #36319) builds it for a Qwen3-Omni
+// The stand-in target's prompt as the pinned vLLM (v0.18.0, the first release with PR #36319) builds it for a Qwen3-Omni
 // video request: which frames its loader takes, the processor's one resize, whether the audio track is fed,
 // and the prompt token ids it returns with `return_token_ids`. Each rule names the file or issue it plays.
 import { createHash } from 'node:crypto';

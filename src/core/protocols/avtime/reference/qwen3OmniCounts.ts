@@ -1,11 +1,10 @@
 // How many video and audio placeholder tokens Qwen3-Omni's processor gives a video and its audio track: pure
-// functions, read in vLLM's vllm/model_executor/models/qwen3_omni_moe_thinker.py (stored index copy, the
-// thinker of the 0.11–0.2x line; the counting is the same in the release carrying #36319, see
-// docs/AVTIME-PREPROCESSING.md): `_call_hf_processor` (audio padded to a multiple of hop_length, feature length
-// = samples / hop), `_get_feat_extract_output_lengths`, `get_replacement_qwen2_vision` (grid_thw.prod() //
-// merge_size²) and `get_updates_use_audio_in_video` (every video and every audio token, interleaved between
-// <|audio_start|> and <|audio_end|>). Checkpoint values from Qwen/Qwen3-Omni-30B-A3B-Instruct's
-// preprocessor_config.json and config.json (thinker_config).
+// functions, read in vLLM's vllm/model_executor/models/qwen3_omni_moe_thinker.py (the search index's stored copy;
+// the pin is v0.18.0, docs/VLLM-PINS.md, whose tag could not be checked out here: docs/AVTIME-PREPROCESSING.md):
+// `_call_hf_processor` (audio padded to a multiple of hop_length, feature length = samples / hop),
+// `_get_feat_extract_output_lengths`, `get_replacement_qwen2_vision` (grid_thw.prod() // merge_size²) and
+// `get_updates_use_audio_in_video` (every video and every audio token, interleaved between <|audio_start|> and
+// <|audio_end|>). Checkpoint values from Qwen/Qwen3-Omni-30B-A3B-Instruct's preprocessor_config.json and config.json.
 import { smartResize } from './qwenOmniUtils';
 
 /** preprocessor_config.json: patch_size 16, merge_size 2, temporal_patch_size 2, min/max_pixels. */

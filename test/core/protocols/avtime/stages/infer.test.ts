@@ -127,6 +127,26 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
     assert.match(res.line, /target inference FAILED: shard0 1\/3 written, 1 failed \(coverage: 2 assigned id\(s\) missing: rec_1, rec_2\)/);
   });
 
+  it("a video whose reference preprocessing cannot be computed is that row's error (kind request), never sent", async () => {
+    const { root, rows } = await inputs(2);
+    stubs.push(await startStub(() => ({ text: 'From 00 to 01, x' })));
+    const layout = new AvtimeRunLayout(path.join(root, 'out'), 'r1');
+    const res = await runInference({
+      layout,
+      inputs: rows,
+      prompt: 'P',
+      model: 'tgt',
+      endpoints: [{ url: stubs[0].url, apiKey: null }],
+      audioInVideo: true,
+      planFor: async (v) => (v.endsWith('vid_001.mp4') ? Promise.reject(new Error('no video stream')) : plan),
+      canonical: false,
+      concurrency: 1,
+    });
+    assert.equal(res.ok, false);
+    assert.deepEqual(res.shards[0].errors, [{ id: 'rec_1', kind: 'request', message: `reference preprocessing of ${rows[1].videos[0]}: no video stream` }]);
+    assert.deepEqual(stubs[0].bodies.map(idOf), ['vid_000']);
+  });
+
   it('canonical: an existing shard file is never resumed', async () => {
     const { root, rows } = await inputs(2);
     stubs.push(await startStub(() => ({ text: 'From 00 to 01, x' })));
