@@ -1,5 +1,6 @@
 // The reference's video sampling (SPEC-AVTIME §3): qwen_omni_utils' rules as pure functions, read in its source
-// (QwenLM/Qwen2.5-Omni, qwen-omni-utils/src/qwen_omni_utils/v2_5/vision_process.py, package 0.0.3, commit f8bf58c):
+// (QwenLM/Qwen2.5-Omni, qwen-omni-utils/src/qwen_omni_utils/v2_5/vision_process.py, package 0.0.3, commit f8bf58c; the
+// same constants and default-path rules at 3e266b0):
 // smart_nframes, the frame indices of _read_video_decord/_read_video_torchvision, fetch_video's pixel budget and
 // smart_resize. Qwen3-Omni's cookbooks call the same `process_mm_info` (v2_5 is the only vision module it ships).
 
