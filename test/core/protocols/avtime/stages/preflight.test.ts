@@ -13,7 +13,7 @@ import { targetPlan } from '../../../../../src/core/protocols/avtime/reference/t
 import { buildStandin, FAKE_VLLM } from '../../../serving/helpers';
 import { freePortRange, withEnv } from '../../../runner/helpers';
 import { makeBench } from './benchFixture';
-import { fixtureClip, tmpDir } from './fixtures';
+import { tmpDir } from './fixtures';
 import { fromArtifacts } from '../../../../../src/core/protocols/avtime/progress';
 import { avtimeReport, loadAvtimeRun } from '../../../../../src/core/protocols/avtime/report';
 import { avtimeRunRow } from '../../../../../src/extension/avtime/avtimeTreeRows';
@@ -58,14 +58,14 @@ describe('avtime target pre-flight: the wrong servers stop the run before any sh
         hooks,
       ),
     );
-    return { res, layout: new AvtimeRunLayout(out, 'r1') };
+    return { res, layout: new AvtimeRunLayout(out, 'r1'), firstVideo: path.join(root, 'media', 'vid_000.mp4') };
   }
 
   it('the pinned release played right: the counts are the reference’s and the shard runs', async () => {
-    const { res, layout } = await inferWith('');
+    const { res, layout, firstVideo } = await inferWith('');
     assert.equal(res.exitCode, 0, res.line);
     const rec = preflightRecordSchema.parse(JSON.parse(fs.readFileSync(layout.preflight, 'utf8')));
-    const plan = targetPlan(await probeMedia(fixtureClip()), true);
+    const plan = targetPlan(await probeMedia(firstVideo), true);
     assert.equal(rec.ok, true);
     assert.deepEqual(rec.servers[0].got, plan.predicted);
     assert.ok(plan.predicted.audio > 0 && plan.predicted.video > 0);
