@@ -4,17 +4,24 @@
 // `_call_hf_processor` (audio padded to a multiple of hop_length, feature length = samples / hop),
 // `_get_feat_extract_output_lengths`, `get_replacement_qwen2_vision` (grid_thw.prod() // merge_size²) and
 // `get_updates_use_audio_in_video` (every video and every audio token, interleaved between <|audio_start|> and
-// <|audio_end|>). Checkpoint values from Qwen/Qwen3-Omni-30B-A3B-Instruct's preprocessor_config.json and config.json.
+// <|audio_end|>); the processor's video bounds from transformers' processing_qwen3_omni_moe.py. Checkpoint values from
+// Qwen/Qwen3-Omni-30B-A3B-Instruct's preprocessor_config.json and config.json.
 import { smartResize } from './qwenOmniUtils';
 
-/** preprocessor_config.json: patch_size 16, merge_size 2, temporal_patch_size 2, min/max_pixels. */
+/** preprocessor_config.json: patch_size 16, merge_size 2, temporal_patch_size 2. */
 export const OMNI_PATCH_SIZE = 16;
 export const OMNI_MERGE_SIZE = 2;
 export const OMNI_TEMPORAL_PATCH_SIZE = 2;
 /** The processor's resize factor: patch_size × merge_size. */
 export const OMNI_FACTOR = OMNI_PATCH_SIZE * OMNI_MERGE_SIZE;
-export const OMNI_MIN_PIXELS = 3136;
-export const OMNI_MAX_PIXELS = 12845056;
+/**
+ * The video bounds the processor resizes with: huggingface/transformers processing_qwen3_omni_moe.py,
+ * `Qwen3OmniMoeProcessorKwargs._defaults.videos_kwargs.size` {shortest_edge: 128·32², longest_edge: 768·32²}, which
+ * `_merge_kwargs` hands to the video processor over its own preprocessor_config.json bounds (3136 / 12845056, the
+ * images'); a request's `videos_kwargs.size` overrides them in turn.
+ */
+export const OMNI_MIN_PIXELS = 128 * 32 * 32;
+export const OMNI_MAX_PIXELS = 768 * 32 * 32;
 /** WhisperFeatureExtractor: sampling_rate 16000, hop_length 160. */
 export const OMNI_SAMPLING_RATE = 16000;
 export const OMNI_HOP_LENGTH = 160;

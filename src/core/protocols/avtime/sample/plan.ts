@@ -48,8 +48,8 @@ export type Query =
     };
 
 export const SAMPLE_VIDEO_COUNT = 7;
-export const SAMPLE_WIDTH = 128;
-export const SAMPLE_HEIGHT = 96;
+export const SAMPLE_WIDTH = 96;
+export const SAMPLE_HEIGHT = 64;
 export const SAMPLE_FPS = 10;
 export const SAMPLE_AUDIO_RATE = 16000;
 const SEED = 0xa7_7153;

@@ -25,7 +25,8 @@ import {
 import { planRequestFields, targetPlan } from '../../../../../src/core/protocols/avtime/reference/targetPlan';
 
 // The outside reference: a transcription of the upstream Python (qwen_omni_utils v2_5 vision_process.py
-// smart_nframes / smart_resize / fetch_video's budget; vLLM qwen3_omni_moe_thinker.py _get_feat_extract_output_lengths
+// smart_nframes / smart_resize / fetch_video's budget; transformers' Qwen3-Omni video size defaults; vLLM
+// qwen3_omni_moe_thinker.py _get_feat_extract_output_lengths
 // and the hop padding; librosa.resample's length), run by the machine's CPython on every case at once.
 const PYTHON = '/usr/bin/python3';
 const PY = String.raw`
@@ -56,7 +57,7 @@ for c in json.load(sys.stdin):
     n = smart_nframes(total, fps)
     max_pixels = max(min(768*28*28, TOTAL / n * 2), int(MINP * 1.05))
     h1, w1 = smart_resize(h, w, F, MINP, max_pixels)
-    h2, w2 = smart_resize(h1, w1, 32, 3136, 12845056)
+    h2, w2 = smart_resize(h1, w1, 32, 128*32*32, 768*32*32)
     vt = (n // 2) * (h2 // 16) * (w2 // 16) // 4
     s16 = samples if sr == 16000 else int(math.ceil(samples * 16000 / sr))
     padded = s16 if s16 % 160 == 0 else s16 + 160 - s16 % 160
