@@ -61,10 +61,15 @@ export function loaderFrames(
   return Math.max(1, take);
 }
 
-/** The HF processor's one resize: the request's videos_kwargs.size {shortest_edge, longest_edge}, else the checkpoint's bounds. */
+/**
+ * The HF processor's one resize (transformers Qwen2VLVideoProcessor, factor 32): the request's videos_kwargs
+ * min_pixels/max_pixels, else its size {shortest_edge, longest_edge}, else Qwen3OmniMoeProcessorKwargs' defaults.
+ */
 export function processorSize(v: ProbedMedia, parsed: ParsedAvtimeChat): { height: number; width: number } {
-  const size = obj(obj(obj(parsed.body.mm_processor_kwargs)?.videos_kwargs)?.size);
-  return processorFrameSize(v.height, v.width, num(size?.shortest_edge) ?? OMNI_MIN_PIXELS, num(size?.longest_edge) ?? OMNI_MAX_PIXELS);
+  const vk = obj(obj(parsed.body.mm_processor_kwargs)?.videos_kwargs);
+  const size = obj(vk?.size);
+  const min = num(vk?.min_pixels) ?? num(size?.shortest_edge) ?? OMNI_MIN_PIXELS;
+  return processorFrameSize(v.height, v.width, min, num(vk?.max_pixels) ?? num(size?.longest_edge) ?? OMNI_MAX_PIXELS);
 }
 
 /** The processor cache (#44538): audio content hash → the video it came with, while the cache is on. */

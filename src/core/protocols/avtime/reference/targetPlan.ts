@@ -45,18 +45,20 @@ export function targetPlan(facts: MediaFacts, audioInVideo: boolean): TargetPlan
  *   (vllm/multimodal/media/video.py: "user-provided either by --media-io-kwargs or by the runtime API field
  *   media_io_kwargs"; a runtime num_frames without fps drops a default fps); its loader takes
  *   `min(num_frames, total)` uniform frames (vllm/multimodal/video.py), 32 when not told.
- * - `mm_processor_kwargs.videos_kwargs` — handed to the HF processor's video kwargs: `size` {shortest_edge:
- *   min_pixels, longest_edge: max_pixels} for its one resize, `do_sample_frames: false` so it keeps the
- *   loader's frames (the reference's processor gets frames without metadata and samples none).
+ * - `mm_processor_kwargs.videos_kwargs` — handed to the HF processor's video kwargs (Qwen3OmniMoeVideosKwargs):
+ *   the bounds of its one resize both as `size` {shortest_edge, longest_edge} and as `min_pixels`/`max_pixels`
+ *   (transformers' Qwen2VLVideoProcessor has resized by either, by version; the same values either way), and
+ *   `do_sample_frames: false` so it keeps the loader's frames (the reference's processor samples none).
  */
 export function planRequestFields(plan: TargetPlan): {
   media_io_kwargs: { video: { num_frames: number } };
-  videos_kwargs: { size?: { shortest_edge: number; longest_edge: number }; do_sample_frames: false };
+  videos_kwargs: { size?: { shortest_edge: number; longest_edge: number }; min_pixels?: number; max_pixels?: number; do_sample_frames: false };
 } {
+  const px = plan.serverPixels;
   return {
     media_io_kwargs: { video: { num_frames: plan.nframes } },
     videos_kwargs: {
-      ...(plan.serverPixels ? { size: { shortest_edge: plan.serverPixels.minPixels, longest_edge: plan.serverPixels.maxPixels } } : {}),
+      ...(px ? { size: { shortest_edge: px.minPixels, longest_edge: px.maxPixels }, min_pixels: px.minPixels, max_pixels: px.maxPixels } : {}),
       do_sample_frames: false,
     },
   };
