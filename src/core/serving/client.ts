@@ -39,6 +39,8 @@ export interface ChatSuccess {
   latency_s: number;
   finishReason: string | null;
   attempts: number;
+  /** The prompt's token ids when the request asked for them (`return_token_ids`), else null. */
+  promptTokenIds?: number[] | null;
 }
 
 /** SPEC §4 failure kinds this layer can tell apart. */
@@ -60,6 +62,8 @@ const CompletionSchema = z.object({
     .array(z.object({ message: z.object({ content: z.string().nullable() }).passthrough(), finish_reason: z.string().nullable().optional() }).passthrough())
     .min(1),
   usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() }).passthrough(),
+  /** With `return_token_ids: true` (vllm/entrypoints/openai protocol ChatCompletionResponse.prompt_token_ids). */
+  prompt_token_ids: z.array(z.number().int()).nullish(),
 });
 
 const ErrorSchema = z.object({ error: z.union([z.object({ message: z.string() }).passthrough(), z.string()]) }).passthrough();
@@ -181,6 +185,7 @@ export class VllmClient {
             latency_s: (performance.now() - t0) / 1000,
             finishReason: c.finish_reason ?? null,
             attempts,
+            promptTokenIds: parsed.data.prompt_token_ids ?? null,
           };
         }
         const message = errorMessage(res.statusCode, text);

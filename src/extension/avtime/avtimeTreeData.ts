@@ -1,7 +1,14 @@
 // What the progress tree says about AVTime runs, as data (no vscode: tested under plain mocha): the text of
 // each node (run, stage, shard, judge pass), in words for screen readers (and the e2e), and which runs changed
 // between two reads, so the tree refreshes only those nodes.
-import type { AvtimePassView, AvtimeRunView, AvtimeShardView, AvtimeStageView, AvtimeStepState } from '../../core/protocols/avtime/progress';
+import type {
+  AvtimePassView,
+  AvtimePreflightView,
+  AvtimeRunView,
+  AvtimeShardView,
+  AvtimeStageView,
+  AvtimeStepState,
+} from '../../core/protocols/avtime/progress';
 import { viewKey } from '../../core/protocols/avtime/progress';
 
 export interface NodeText {
@@ -42,6 +49,19 @@ export function shardText(runId: string, s: AvtimeShardView): NodeText {
     description: `${s.state} · ${s.written}/${s.expected}${s.failed ? ` · ${s.failed} failed` : ''}${s.endpoint ? ` · ${s.endpoint}` : ''}`,
     aria: `AVTime ${runId} shard ${s.shard}: ${s.state}, ${counts(s.written, todo, s.failed)} of ${s.expected}`,
     state: s.state,
+  };
+}
+
+/** The target pre-flight under infer: each server's placeholder counts against the reference's. */
+export function preflightText(runId: string, p: AvtimePreflightView): NodeText {
+  const c = (x: { video: number; audio: number } | null) => (x ? `video ${x.video}, audio ${x.audio}` : 'no counts');
+  const per = p.servers.map((s) => (s.ok ? c(s.got) : `${c(s.got)} vs reference ${c(s.predicted)}`));
+  const said = p.servers.map((s) => `${s.endpoint} ${s.ok ? 'as the reference' : (s.problem ?? 'failed')}`);
+  return {
+    label: 'pre-flight',
+    description: `${p.ok ? 'ok' : 'FAILED'} · ${per.join(' | ')}`,
+    aria: `AVTime ${runId} target pre-flight: ${p.ok ? 'ok' : 'failed'}, ${said.join('; ')}`,
+    state: p.ok ? 'done' : 'failed',
   };
 }
 

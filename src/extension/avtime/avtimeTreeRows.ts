@@ -2,7 +2,7 @@
 // its stages, the shards under infer and the passes under judge. Texts: avtimeTreeData.ts; ids as they always were.
 import type { AvtimeRunView } from '../../core/protocols/avtime/progress';
 import type { ProtocolSection, TreeRow } from '../progressNodes';
-import { passText, runText, shardText, stageText, type NodeText } from './avtimeTreeData';
+import { passText, preflightText, runText, shardText, stageText, type NodeText } from './avtimeTreeData';
 
 function row(t: NodeText, id: string, children: TreeRow[] = [], expandable = false): TreeRow {
   return {
@@ -26,7 +26,10 @@ export function avtimeRunRow(v: AvtimeRunView): TreeRow {
   const stages = v.stages.map((s) => {
     const kids =
       s.name === 'infer'
-        ? v.shards.map((x) => row(shardText(v.runId, x), `${base}:shard:${x.shard}`))
+        ? [
+            ...(v.preflight ? [row(preflightText(v.runId, v.preflight), `${base}:preflight`)] : []),
+            ...v.shards.map((x) => row(shardText(v.runId, x), `${base}:shard:${x.shard}`)),
+          ]
         : s.name === 'judge'
           ? v.passes.map((p) => row(passText(v.runId, p), `${base}:pass:${p.pass}`))
           : [];

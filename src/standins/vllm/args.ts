@@ -21,6 +21,10 @@ export interface ServeArgs {
   apiServerCount: number;
   /** --reasoning-parser: the judge's thinking text goes to message.reasoning, the JSON schema applies after </think>. */
   reasoningParser: string | null;
+  /** --mm-processor-kwargs (server-wide); null when not given. */
+  mmProcessorKwargs?: Record<string, unknown> | null;
+  /** --media-io-kwargs, keyed by modality; null when not given. */
+  mediaIoKwargs?: Record<string, Record<string, unknown>> | null;
 }
 
 export class ArgError extends Error {}
@@ -34,6 +38,9 @@ const FLAGS: Record<string, Kind> = {
   '--host': 'str',
   '--max-model-len': 'int',
   '--limit-mm-per-prompt': 'json',
+  // The AVTime target's (SPEC-AVTIME §3): server-wide processor and media-loader kwargs, the processor cache size.
+  '--mm-processor-kwargs': 'json',
+  '--media-io-kwargs': 'json',
   '--max-num-seqs': 'int',
   '--gpu-memory-utilization': 'float',
   '--api-key': 'str',
@@ -156,6 +163,8 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     allowedLocalMediaPath: (values.get('--allowed-local-media-path') as string | undefined) ?? null,
     revision: (values.get('--revision') as string | undefined) ?? null,
     reasoningParser: reasoningParser(values.get('--reasoning-parser') as string | undefined),
+    mmProcessorKwargs: (values.get('--mm-processor-kwargs') as Record<string, unknown> | undefined) ?? null,
+    mediaIoKwargs: (values.get('--media-io-kwargs') as Record<string, Record<string, unknown>> | undefined) ?? null,
   };
 }
 

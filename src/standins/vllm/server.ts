@@ -311,7 +311,9 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
     inspect(rec);
     // The AVTime roles play a release after #33402 (v0.16): the message's field is `reasoning`, not reasoning_content.
     const message = { reasoning_content: undefined, reasoning: r.reasoning };
-    sendJson(res, 200, completionBody(args.servedModelName, r.content, r.finish, r.promptTokens, r.completionTokens, message));
+    const body = completionBody(args.servedModelName, r.content, r.finish, r.promptTokens, r.completionTokens, message);
+    // return_token_ids (the pinned release's ChatCompletionResponse.prompt_token_ids): the AVTime pre-flight counts them.
+    sendJson(res, 200, r.promptTokenIds ? { ...body, prompt_token_ids: r.promptTokenIds } : body);
   }
 
   // Engine stats line every 10 s while there is traffic, like vLLM's LoggingStatLogger.

@@ -8,6 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { standinRole, TargetKnobsSchema } from '../../../src/standins/vllm/avtime/knobs';
 import { targetText } from '../../../src/standins/vllm/avtime/target';
 import { buildStandin, FAKE_VLLM, startStandin, tmpDir, type RunningStandin } from './helpers';
+import { probeMedia } from '../../../src/core/protocols/avtime/reference/probeMedia';
+import { audioTokens, processorFrameSize, resampledLength, videoTokens } from '../../../src/core/protocols/avtime/reference/qwen3OmniCounts';
 import { JUDGE_KINDS, JUDGE_SCHEMAS, type JudgeKind } from '../../../src/core/protocols/avtime/judge/schemas';
 
 const TARGET = 'avtime-model';
@@ -109,8 +111,12 @@ describe('stand-in vLLM as the AVTime target', function () {
     assert.equal(a.json.choices[0].finish_reason, 'stop');
     assert.equal(a.json.model, TARGET);
     const u = a.json.usage;
-    // 2 s of 64×48 video (2 pairs × 6 tokens) + 2 s of audio (50) + text + template.
-    assert.ok(u.prompt_tokens > 60 && u.prompt_tokens < 200, JSON.stringify(u));
+    // No plan fields: the loader's 32 frames (or all, if fewer) at the processor's size, the track's audio tokens,
+    // then the text and the template.
+    const f = await probeMedia(withAudio);
+    const size = processorFrameSize(f.height, f.width);
+    const media = videoTokens(Math.min(32, f.totalFrames), size.height, size.width) + audioTokens(resampledLength(f.audio!.samples, f.audio!.sampleRate));
+    assert.ok(u.prompt_tokens > media && u.prompt_tokens < media + 60, JSON.stringify(u));
     assert.ok(u.completion_tokens > 0 && u.total_tokens === u.prompt_tokens + u.completion_tokens);
   });
 

@@ -11,6 +11,7 @@ import { pidAlive, readLock } from '../../runner/lock';
 import { SCORE_KEYS, type ScoreKey } from './constants';
 import { STAGES, type StageName } from './stages/options';
 import { splitShards } from './stages/shards';
+import { preflightRecordSchema } from './stages/preflightSchema';
 import { avtimeStatusSchema, type AvtimeStatus } from './stages/statusSchema';
 
 /** `stopped`: begun, not finished, and no live worker (a canonical run's incomplete shard means a new run). */
@@ -42,6 +43,18 @@ export interface AvtimePassView {
   failed: number;
 }
 
+/** The target pre-flight (SPEC-AVTIME §3): placeholder counts per server, against the reference's. */
+export interface AvtimePreflightView {
+  ok: boolean;
+  servers: {
+    endpoint: string;
+    ok: boolean;
+    predicted: { video: number; audio: number } | null;
+    got: { video: number; audio: number } | null;
+    problem: string | null;
+  }[];
+}
+
 export interface AvtimeRunView {
   runId: string;
   outputRoot: string;
@@ -54,6 +67,8 @@ export interface AvtimeRunView {
   stages: AvtimeStageView[];
   shards: AvtimeShardView[];
   passes: AvtimePassView[];
+  /** The target pre-flight once it has run (status file or logs/preflight.json). */
+  preflight?: AvtimePreflightView | null;
   /** The run's last line (from the status file), when it has one. */
   summary: string | null;
   scores: Record<ScoreKey, number> | null;
@@ -201,6 +216,7 @@ export function fromStatus(s: AvtimeStatus, outputRoot: string): Omit<AvtimeRunV
     }),
     shards: s.shards.map((x) => ({ shard: x.shard, endpoint: x.endpoint || null, state: x.state, expected: x.expected, written: x.written, failed: x.failed })),
     passes: s.judgePasses.map((p) => ({ pass: p.pass, maxTokens: p.maxTokens, state: p.state, requests: p.requests, done: p.done, failed: p.failed })),
+    preflight: s.preflight ?? null,
     summary: s.summary,
   };
 }
@@ -328,8 +344,14 @@ export async function fromArtifacts(outputRoot: string, lastStatus: AvtimeStatus
     stages,
     shards,
     passes,
+    preflight: await readPreflightView(outputRoot),
     summary: lastStatus?.summary ?? null,
   };
+}
+
+async function readPreflightView(outputRoot: string): Promise<AvtimePreflightView | null> {
+  const r = await readJson(path.join(outputRoot, '.fpsweep', 'logs', 'preflight.json'), preflightRecordSchema);
+  return r && { ok: r.ok, servers: r.servers.map((x) => ({ endpoint: x.endpoint, ok: x.ok, predicted: x.predicted, got: x.got, problem: x.problem })) };
 }
 
 /** A stable fingerprint of a view: the tree refreshes a run's node only when this changes. */
@@ -345,6 +367,7 @@ export async function artifactStamp(root: string): Promise<string> {
   const files = [
     path.join('.fpsweep', 'avtime-status.json'),
     path.join('.fpsweep', 'avtime-run.json'),
+    path.join('.fpsweep', 'logs', 'preflight.json'),
     'target_inputs_report.json',
     'predictions.jsonl',
     'prediction_failures.jsonl',

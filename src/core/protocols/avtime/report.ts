@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { readOptionalJsonl } from '../../package/jsonl';
 import { formatLineProblem } from '../../errors';
 import { SCORE_KEYS } from './constants';
+import { preflightRecordSchema, type AvtimePreflightRecord } from './stages/preflightSchema';
 import type {
   AvtimeEventRow,
   AvtimeFact,
@@ -123,6 +124,8 @@ export interface LoadedAvtimeRun {
   predictions: Map<string, PredictionLine>;
   /** Response lines by request_sha256, the last line for an id winning (it is the one written last). */
   responses: Map<string, ResponseLine>;
+  /** logs/preflight.json (SPEC-AVTIME §3), when the pre-flight ran in this root. */
+  preflight: AvtimePreflightRecord | null;
   problems: string[];
 }
 
@@ -174,7 +177,9 @@ export async function loadAvtimeRun(outputRoot: string): Promise<LoadedAvtimeRun
   problems.push(...resp.problems.map(formatLineProblem));
   const responses = new Map(resp.records.map((x) => [x.value.request_sha256, x.value]));
   const canonical = typeof runConfig?.canonical === 'boolean' ? runConfig.canonical : start.success ? (start.data.canonical ?? null) : null;
-  return { runId, outputRoot: root, summary, runConfig, canonical, traces, predictions, responses, problems };
+  const pre = preflightRecordSchema.safeParse(await readJsonFile(path.join(root, '.fpsweep', 'logs', 'preflight.json')).catch(() => undefined));
+  const preflight = pre.success ? pre.data : null;
+  return { runId, outputRoot: root, summary, runConfig, canonical, traces, predictions, responses, preflight, problems };
 }
 
 const DIRECTION_OF: Record<string, ScoreDirection> = { T2E: 't2e', E2T: 'e2t', E2E: 'e2e' };
@@ -189,6 +194,19 @@ function get(o: unknown, ...keys: string[]): unknown {
   let v = o;
   for (const k of keys) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
   return v;
+}
+
+/** The target pre-flight's outcome: each server's placeholder counts against the reference's (SPEC-AVTIME §3). */
+export function preflightFacts(r: AvtimePreflightRecord | null): AvtimeFact[] {
+  if (!r) return [];
+  const c = (x: { video: number; audio: number } | null) => (x ? `video ${x.video}, audio ${x.audio}` : '—');
+  return [
+    { label: 'target pre-flight', value: r.ok ? 'ok: the placeholder counts are the reference preprocessing’s' : 'FAILED: stopped before any shard' },
+    ...r.servers.map((s) => ({
+      label: `pre-flight ${s.endpoint}`,
+      value: `${s.input_id}: server ${c(s.got)}; reference ${c(s.predicted)}${s.problem ? ` — ${s.problem}` : ''}`,
+    })),
+  ];
 }
 
 /** The highlights of run_config.json a reader checks first; the whole file stays one click away. */
@@ -254,7 +272,7 @@ export function avtimeReport(run: LoadedAvtimeRun, now = new Date()): AvtimeRepo
     counts,
     predictionFailures: s?.prediction_failures ?? null,
     canonical: run.canonical,
-    identity: identityFacts(run.runConfig),
+    identity: [...preflightFacts(run.preflight), ...identityFacts(run.runConfig)],
     traces: run.traces.length,
     videos: [...new Set(run.traces.map((t) => t.video_id))].sort(),
     problems: run.problems.slice(0, 50),

@@ -6,7 +6,8 @@ import { checkedChatBody, RequestRefusal } from '../request';
 
 const TextPart = z.object({ type: z.literal('text'), text: z.string() });
 const VideoPart = z.object({ type: z.literal('video_url'), video_url: z.object({ url: z.string() }).passthrough() });
-const Part = z.discriminatedUnion('type', [TextPart, VideoPart]);
+const AudioPart = z.object({ type: z.literal('audio_url'), audio_url: z.object({ url: z.string() }).passthrough() });
+const Part = z.discriminatedUnion('type', [TextPart, VideoPart, AudioPart]);
 const Message = z.object({
   role: z.enum(['system', 'user', 'assistant']),
   content: z.union([z.string(), z.array(Part)]),
@@ -37,6 +38,10 @@ const AvtimeBodySchema = z
     seed: z.number().int().nullish(),
     stream: z.boolean().nullish(),
     mm_processor_kwargs: z.record(z.unknown()).nullish(),
+    // The pinned release's per-request media loader kwargs (vllm/multimodal/media/video.py VideoMediaIO: "the
+    // runtime API field media_io_kwargs") and token ids in the answer (ChatCompletionRequest.return_token_ids).
+    media_io_kwargs: z.record(z.record(z.unknown())).nullish(),
+    return_token_ids: z.boolean().nullish(),
     response_format: ResponseFormat.nullish(),
   })
   .passthrough();
@@ -46,6 +51,7 @@ export type ResponseFormatT = z.infer<typeof ResponseFormat>;
 export interface ParsedAvtimeChat {
   body: AvtimeBody;
   videoUrls: string[];
+  audioUrls: string[];
   promptText: string;
   maxTokens: number | null;
   /** mm_processor_kwargs.use_audio_in_video (false when absent). */
@@ -62,18 +68,21 @@ export function parseAvtimeBody(raw: unknown, servedModelName: string): ParsedAv
     throw new RequestRefusal(400, `stand-in vLLM: mm_processor_kwargs.use_audio_in_video must be a boolean, got ${JSON.stringify(uaiv)}`);
   }
   const videoUrls: string[] = [];
+  const audioUrls: string[] = [];
   const texts: string[] = [];
   for (const m of body.messages) {
     if (typeof m.content === 'string') texts.push(m.content);
     else
       for (const p of m.content) {
         if (p.type === 'video_url') videoUrls.push(p.video_url.url);
+        else if (p.type === 'audio_url') audioUrls.push(p.audio_url.url);
         else texts.push(p.text);
       }
   }
   return {
     body,
     videoUrls,
+    audioUrls,
     promptText: texts.join('\n'),
     maxTokens: body.max_completion_tokens ?? body.max_tokens ?? null,
     useAudioInVideo: uaiv === true,

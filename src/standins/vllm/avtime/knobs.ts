@@ -37,6 +37,13 @@ export const TargetKnobsSchema = z.object({
   /** Fewest and most events per answer. */
   minEvents: z.number().int().min(1).default(4),
   maxEvents: z.number().int().min(1).default(12),
+  // Wrong servers the pre-flight must stop (SPEC-AVTIME §3; 1 = on):
+  /** As if launched with --mm-processor-kwargs '{"use_audio_in_video": true}': the audio is never fed (vLLM issue #47788). */
+  serverWideAudioFlag: z.number().int().min(0).max(1).default(0),
+  /** A server that finds no audio stream in the video (a 400 for use_audio_in_video). */
+  noAudioStream: z.number().int().min(0).max(1).default(0),
+  /** A release without the runtime media_io_kwargs field: the loader's default 32 frames. */
+  noMediaIoKwargs: z.number().int().min(0).max(1).default(0),
 });
 export type TargetKnobs = z.infer<typeof TargetKnobsSchema>;
 

@@ -22,6 +22,7 @@ export interface AvtimeReply {
   finish: 'stop' | 'length';
   promptTokens: number;
   completionTokens: number;
+  promptTokenIds: number[] | null;
 }
 
 export interface AvtimeModel {
@@ -39,8 +40,9 @@ export function avtimeModel(role: Exclude<StandinRole, 'fp'>, args: ServeArgs, k
       const parsed = parseAvtimeBody(json, args.servedModelName);
       let content: string;
       let promptTokens: number;
+      let promptTokenIds: number[] | null = null;
       if (role === 'target') {
-        ({ content, promptTokens } = await targetAnswer(parsed, args.allowedLocalMediaPath, knobs.target));
+        ({ content, promptTokens, promptTokenIds } = await targetAnswer(parsed, args, knobs.target));
       } else {
         if (parsed.videoUrls.length) throw new RequestRefusal(400, 'stand-in vLLM: the judge takes text only (captions, never media)');
         content = judgeAnswer(parsed, knobs.judge).content;
@@ -81,6 +83,7 @@ export function avtimeModel(role: Exclude<StandinRole, 'fp'>, args: ServeArgs, k
         finish,
         promptTokens,
         completionTokens: Math.min(wanted, limit),
+        promptTokenIds,
       };
     },
   };

@@ -1,12 +1,12 @@
 // The AVTime target model (a Qwen-Omni-style dense captioner): answers `From XX to YY, caption`
 // lines decided by a hash of the video path and the prompt, with knobs for prose lines, answers
 // without any valid line, and near-duplicate neighbours that the LongVALE merge (ratio > 0.98) joins.
-import * as msg from '../../../core/serving/vllmMessages';
-import { RequestRefusal } from '../request';
+import type { ServeArgs } from '../args';
 import type { ParsedAvtimeChat } from './body';
 import type { TargetKnobs } from './knobs';
 import { hashFraction, rngFrom, seedOf, textTokens, type Rng } from './random';
 import { loadVideo, type ProbedMedia } from './video';
+import { audioPacketHash, omniVideoPrompt, promptTokenIds, type OmniVideoPrompt } from './omniPrompt';
 
 /** Words the sample bench's reference captions use too, so a judge's word overlap means something. */
 const AUDIO_CAPTIONS = [
@@ -37,36 +37,23 @@ const LONG_TAILS = [
 export interface TargetAnswer {
   content: string;
   promptTokens: number;
+  /** With return_token_ids (the pre-flight): the prompt's ids, placeholders in the counts the model would see. */
+  promptTokenIds: number[] | null;
 }
 
-export async function targetAnswer(parsed: ParsedAvtimeChat, allowedDir: string | null, knobs: TargetKnobs): Promise<TargetAnswer> {
+export async function targetAnswer(
+  parsed: ParsedAvtimeChat,
+  args: Pick<ServeArgs, 'allowedLocalMediaPath' | 'mediaIoKwargs' | 'mmProcessorKwargs' | 'mmProcessorCacheGb'>,
+  knobs: TargetKnobs,
+): Promise<TargetAnswer> {
   const videos: ProbedMedia[] = [];
-  for (const url of parsed.videoUrls) videos.push(await loadVideo(url, allowedDir));
-  if (parsed.useAudioInVideo) {
-    const silent = videos.find((v) => !v.hasAudio);
-    // vLLM 0.11 itself extracts no audio from a video_url: with use_audio_in_video and no audio item,
-    // vllm/model_executor/models/qwen2_5_omni_thinker.py (_apply_hf_processor_mm_only,
-    // _validate_mm_placeholders) asserts `"audio" in mm_counts`. The stand-in plays the later online
-    // support (audio read from the video's own track) and refuses a video that has none.
-    if (silent) throw new RequestRefusal(400, msg.preprocessingMessage(`stand-in vLLM: use_audio_in_video is true but ${silent.path} has no audio stream`));
-  }
-  const promptTokens = omniPromptTokens(videos, parsed.promptText, parsed.useAudioInVideo);
+  for (const url of parsed.videoUrls) videos.push(await loadVideo(url, args.allowedLocalMediaPath));
+  const prompts: OmniVideoPrompt[] = [];
+  for (const v of videos) prompts.push(await omniVideoPrompt(v, parsed, args, knobs, audioPacketHash));
+  const text = textTokens(parsed.promptText).length;
+  const ids = promptTokenIds(text, prompts);
   const key = [...videos.map((v) => v.path), parsed.promptText];
-  return { content: targetText(key, knobs), promptTokens };
-}
-
-/**
- * Qwen2.5-Omni-like prompt size: video at 2 fps in pairs of frames, each pair ⌈h/28⌉·⌈w/28⌉ tokens
- * (at most 768), audio 25 tokens a second, the text, and ~20 tokens of chat template.
- */
-export function omniPromptTokens(videos: readonly ProbedMedia[], promptText: string, withAudio: boolean): number {
-  let n = 20 + textTokens(promptText).length;
-  for (const v of videos) {
-    const pairs = Math.max(1, Math.ceil(v.durationS));
-    n += pairs * Math.min(768, Math.ceil(v.height / 28) * Math.ceil(v.width / 28));
-    if (withAudio && v.hasAudio) n += Math.ceil(v.durationS * 25);
-  }
-  return n;
+  return { content: targetText(key, knobs), promptTokens: ids.length, promptTokenIds: parsed.body.return_token_ids ? ids : null };
 }
 
 interface Event {

@@ -1,7 +1,7 @@
 // A video_url for the AVTime target: a file:// URL under --allowed-local-media-path (the image
 // rule of ../request.ts, shared), a file that exists, a real video container, and its streams.
 import * as fs from 'node:fs/promises';
-import { z } from 'zod';
+import { FFPROBE_ENTRIES, mediaFactsFromProbe, type MediaFacts } from '../../../core/protocols/avtime/reference/probeMedia';
 import * as msg from '../../../core/serving/vllmMessages';
 import { localMediaFile, noSuchFile, pythonPurePath, RequestRefusal } from '../request';
 
@@ -12,12 +12,18 @@ export interface ProbedMedia {
   width: number;
   height: number;
   hasAudio: boolean;
+  /** The real path the stand-in read. */
+  resolved: string;
+  totalFrames: number;
+  fps: number;
+  audio: MediaFacts['audio'];
 }
 
 const ffprobeBin = () => process.env.FFPROBE_BIN || 'ffprobe';
 
 /** Probes by real path, valid while size and mtime are unchanged (a video is asked about more than once). */
 const probed = new Map<string, { size: number; mtimeMs: number; facts: Omit<ProbedMedia, 'path'> }>();
+type Probed = Omit<ProbedMedia, 'path' | 'resolved'>;
 
 export async function loadVideo(url: string, allowedDir: string | null): Promise<ProbedMedia> {
   if (!url.startsWith('file:')) {
@@ -35,7 +41,7 @@ export async function loadVideo(url: string, allowedDir: string | null): Promise
   const known = probed.get(resolved);
   if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) return { path: requested, ...known.facts };
   if (!(await hasVideoSignature(resolved))) throw notAVideo();
-  const facts = await probe(resolved);
+  const facts = { ...(await probe(resolved)), resolved };
   probed.set(resolved, { size: st.size, mtimeMs: st.mtimeMs, facts });
   return { path: requested, ...facts };
 }
@@ -63,23 +69,21 @@ async function hasVideoSignature(file: string): Promise<boolean> {
   }
 }
 
-const ProbeJson = z.object({
-  streams: z.array(z.object({ codec_type: z.string(), width: z.number().int().optional(), height: z.number().int().optional() }).passthrough()),
-  format: z.object({ duration: z.string().optional() }).passthrough(),
-});
-
-async function probe(file: string): Promise<Omit<ProbedMedia, 'path'>> {
+async function probe(file: string): Promise<Probed> {
   const { execa } = await import('execa');
-  const r = await execa(ffprobeBin(), ['-v', 'error', '-show_entries', 'stream=codec_type,width,height:format=duration', '-of', 'json', file], {
-    reject: false,
-  });
+  const r = await execa(ffprobeBin(), ['-v', 'error', '-show_entries', FFPROBE_ENTRIES, '-of', 'json', file], { reject: false });
   if (r.failed) {
     if ((r as { code?: string }).code === 'ENOENT') throw new Error(`stand-in vLLM: ${ffprobeBin()} not found (install ffmpeg or set FFPROBE_BIN)`);
     throw notAVideo();
   }
-  const j = ProbeJson.parse(JSON.parse(r.stdout));
-  const v = j.streams.find((s) => s.codec_type === 'video');
-  const durationS = Number(j.format.duration);
-  if (!v || !v.width || !v.height || !Number.isFinite(durationS)) throw notAVideo();
-  return { durationS, width: v.width, height: v.height, hasAudio: j.streams.some((s) => s.codec_type === 'audio') };
+  let f: MediaFacts;
+  let json: { format?: { duration?: string } };
+  try {
+    json = JSON.parse(r.stdout);
+    f = mediaFactsFromProbe(json, file);
+  } catch {
+    throw notAVideo();
+  }
+  const durationS = Number(json.format?.duration ?? f.totalFrames / f.fps);
+  return { durationS, width: f.width, height: f.height, hasAudio: f.audio !== null, totalFrames: f.totalFrames, fps: f.fps, audio: f.audio };
 }

@@ -15,6 +15,8 @@ import type { TargetInput } from './inputSchemas';
 import type { AvtimeRunLayout } from './layout';
 import { splitShards } from './shards';
 import { buildTargetRequest } from './targetRequest';
+import type { TargetPlan } from '../reference/targetPlan';
+import { makeTargetPlanner } from './preflight';
 
 export const rawPredictionSchema = z.object({
   id: z.string(),
@@ -54,6 +56,8 @@ export interface InferOptions {
   /** One per shard, in shard order. */
   endpoints: readonly (Endpoint & { signal?: AbortSignal })[];
   audioInVideo: boolean;
+  /** The reference's frames, size and counts for a video (./preflight.ts makeTargetPlanner): sent per request. */
+  planFor?: (videoPath: string) => Promise<TargetPlan>;
   /** false: --resume --keep-going. */
   canonical: boolean;
   /** Requests in flight per shard (the seed's batch size per replica). */
@@ -107,7 +111,8 @@ export async function checkCoverage(file: string, assigned: readonly string[]): 
     .join('; ');
 }
 
-export async function runInference(opts: InferOptions): Promise<InferResult> {
+export async function runInference(options: InferOptions): Promise<InferResult> {
+  const opts = { ...options, planFor: options.planFor ?? makeTargetPlanner(options.audioInVideo) };
   const shards = assignShards(opts.inputs, opts.endpoints.length);
   const stop = new AbortController(); // canonical: the first row error stops every shard
   const results = await Promise.all(shards.map((rows, k) => runShard(k, rows, opts, stop)));
@@ -134,7 +139,12 @@ export async function runInference(opts: InferOptions): Promise<InferResult> {
   return { ok, shards: withCoverage, line: `target inference ${ok ? 'done' : 'FAILED'}: ${parts.join('; ')}` };
 }
 
-async function runShard(k: number, rows: readonly TargetInput[], opts: InferOptions, stop: AbortController): Promise<ShardSummary> {
+async function runShard(
+  k: number,
+  rows: readonly TargetInput[],
+  opts: InferOptions & Required<Pick<InferOptions, 'planFor'>>,
+  stop: AbortController,
+): Promise<ShardSummary> {
   const file = opts.layout.rawPredictions(k);
   const ep = opts.endpoints[k];
   const expected = rows.length;
@@ -166,8 +176,11 @@ async function runShard(k: number, rows: readonly TargetInput[], opts: InferOpti
   const worker = async () => {
     while (next < todo.length && !stop.signal.aborted) {
       const row = todo[next++];
-      const body = buildTargetRequest(opts.model, row.videos[0], opts.prompt, opts.audioInVideo);
-      const res = await client.chat(body, signal);
+      const plan = await opts.planFor(row.videos[0]).then(
+        (p) => ({ ok: true as const, p }),
+        (err: Error) => ({ ok: false as const, kind: 'request', message: `reference preprocessing of ${row.videos[0]}: ${err.message}` }),
+      );
+      const res = plan.ok ? await client.chat(buildTargetRequest(opts.model, row.videos[0], opts.prompt, opts.audioInVideo, plan.p), signal) : plan;
       if (res.ok) {
         const line: RawPrediction = {
           id: row.id,

@@ -114,6 +114,10 @@ export class AvtimeRunLayout {
   get launchParams() {
     return path.join(this.logsDir, 'launch_params.txt');
   }
+  /** The target pre-flight's counts (SPEC-AVTIME §3). */
+  get preflight() {
+    return path.join(this.logsDir, 'preflight.json');
+  }
   get runnerLog() {
     return path.join(this.logsDir, 'runner.log');
   }

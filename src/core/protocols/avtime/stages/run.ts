@@ -24,6 +24,7 @@ import { judgeFailureLineSchema, runJudge, countedResponses, planJudge, judgeRes
 import { scoreAll, scoreLine, writeScores } from './scoreStage';
 import { buildRunConfig } from './runConfig';
 import { readServerRecords, startServers, type AvtimeServers } from './servers';
+import { makeTargetPlanner, preflightStatus, runTargetPreflight } from './preflight';
 import { AvtimeStatusWriter } from './statusWriter';
 import { exists, sha256File, sha256Text, writeFileAtomic } from './files';
 
@@ -547,6 +548,24 @@ async function inferStage(
       log: c.log,
       startTimeoutMs: c.hooks.startTimeoutMs,
     });
+    const planFor = makeTargetPlanner(opts.audioInVideo);
+    // SPEC-AVTIME §3 pre-flight: each server's first input, counted against the reference, before any shard.
+    const pre = await runTargetPreflight({
+      layout,
+      firsts: shards.map((rows) => rows[0]),
+      endpoints: servers.endpoints,
+      model: servers.servedModel,
+      prompt: c.prompt,
+      audioInVideo: opts.audioInVideo,
+      planFor,
+      clientOptions: c.hooks.clientOptions,
+    });
+    c.status.status.preflight = preflightStatus(pre.record);
+    c.say(pre.line);
+    if (!pre.ok) {
+      st.state = 'failed';
+      throw new StageFailed(`${pre.line}; nothing later runs`);
+    }
     const res = await runInference({
       layout,
       inputs: c.inputs,
@@ -554,6 +573,7 @@ async function inferStage(
       model: servers.servedModel,
       endpoints: servers.endpoints,
       audioInVideo: opts.audioInVideo,
+      planFor,
       canonical: c.canonical,
       concurrency: opts.targetBatch,
       log: c.log,

@@ -18,6 +18,8 @@ import { describePin } from '../../../serving/vllmVersion';
 import { AVTIME_JUDGE_VLLM_PIN, AVTIME_TARGET_VLLM_PIN, JUDGE_REASONING_PARSER } from '../vllmPins';
 import { JUDGE_MAX_MODEL_LEN } from '../judge/context';
 import { chatTemplateKwargs, judgeMode } from '../judge/mode';
+import { TARGET_PREPROCESSING } from '../reference/parity';
+import { readPreflight } from './preflight';
 
 /** Environment knobs a run reads; their values are recorded when set (never a key or a token). */
 export const RECORDED_ENV = [
@@ -136,6 +138,8 @@ export async function buildRunConfig(c: RunConfigInput): Promise<Record<string, 
         base_port: c.options.judgeBasePort,
       },
     },
+    // SPEC-AVTIME §3: what the target's preprocessing shares with the reference's, and the pre-flight's counts.
+    target_preprocessing: { ...TARGET_PREPROCESSING, preflight: await readPreflight(c.layout) },
     target_resume: !c.canonical,
     target_continue_on_error: !c.canonical,
     inputs,

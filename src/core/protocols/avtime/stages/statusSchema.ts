@@ -26,6 +26,21 @@ export const avtimeStatusSchema = z.object({
     }),
   ),
   judgePasses: z.array(z.object({ pass: z.number().int().positive(), maxTokens: count, state: stageState, requests: count, done: count, failed: count })),
+  /** The target pre-flight (SPEC-AVTIME §3), once it has run: the placeholder counts per server. */
+  preflight: z
+    .object({
+      ok: z.boolean(),
+      servers: z.array(
+        z.object({
+          endpoint: z.string(),
+          ok: z.boolean(),
+          predicted: z.object({ video: count, audio: count }).nullable(),
+          got: z.object({ video: count, audio: count }).nullable(),
+          problem: z.string().nullable(),
+        }),
+      ),
+    })
+    .nullish(),
   /** The run's last line once it has ended. */
   summary: z.string().nullable(),
 });

@@ -90,11 +90,12 @@ export async function startHeldDetachedRun(
   out: string,
 ): Promise<{ started: { code: number; out: string; err: string }; hold: Stub }> {
   const { root } = makeBench();
-  const hold = await startStub(() => 'hang');
+  // The pre-flight's requests (return_token_ids) are answered; the shards' are held.
+  const hold = await startStub((b) => (b.return_token_ids ? { text: '' } : 'hang'));
   const j = await judgeStub();
   stubs.push(hold, j);
   const args = ['run', '--detach', '--bench-root', root, '--output-root', out, '--run-id', 'r1'];
   const started = await cli(['avtime', ...args, '--target-endpoints', `${hold.url},${hold.url}`, '--judge-endpoint', j.url]);
-  if (started.code === 0) while (hold.bodies.length < 3) await new Promise((r) => setTimeout(r, 50));
+  if (started.code === 0) while (hold.bodies.filter((b) => !b.return_token_ids).length < 3) await new Promise((r) => setTimeout(r, 50));
   return { started, hold };
 }

@@ -175,7 +175,8 @@ describe('avtime: fail-closed rules (exit 2, the message, nothing written)', fun
     assert.equal(normalize.exitCode, 0, normalize.line);
     await refused('score', root, out, {}, /the judge has not completed in .*: run `fpsweep avtime judge` first/);
     // A canonical run whose shard 1 failed: --resume is refused (canonical shards never resume).
-    const bad = await startStub(() => ({ status: 400, error: 'cannot open video' }));
+    // It passes the pre-flight (return_token_ids), then refuses its shard's input.
+    const bad = await startStub((b) => (b.return_token_ids ? { text: '' } : { status: 400, error: 'cannot open video' }));
     stubs.push(bad);
     const out2 = path.join(path.dirname(out), 'r2');
     const failed = await runAvtime(

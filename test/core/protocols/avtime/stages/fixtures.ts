@@ -1,11 +1,23 @@
-// Hand-made bench roots for the stage tests: N videos (small files, not real media — the stages only
-// check that the path exists; the target stand-in in these tests never opens them).
+// Hand-made bench roots for the stage tests: N videos, each a copy of one tiny real clip (2 s, 64x48, 10 fps,
+// a 440 Hz track) that ffmpeg makes once a process: the target pre-flight probes the first of each shard.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
 export function tmpDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `fpsweep-avtime-${prefix}-`));
+}
+
+let clip: string | null = null;
+/** The tiny clip every fixture video copies (made once a process). */
+export function fixtureClip(): string {
+  if (clip && fs.existsSync(clip)) return clip;
+  const file = path.join(tmpDir('clip'), 'clip.mp4');
+  const lavfi = ['-f', 'lavfi', '-i', 'color=c=red:s=64x48:r=10:d=2', '-f', 'lavfi', '-i', 'sine=f=440:d=2'];
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...lavfi, '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest', file]);
+  clip = file;
+  return file;
 }
 
 export interface FixtureRow {
@@ -20,7 +32,7 @@ export function fixtureRows(root: string, n: number): FixtureRow[] {
   for (let i = 0; i < n; i++) {
     const vid = `vid_${String(i).padStart(3, '0')}`;
     const file = path.join(media, `${vid}.mp4`);
-    fs.writeFileSync(file, `fake video ${i}\n`);
+    fs.copyFileSync(fixtureClip(), file);
     rows.push({
       test: {
         id: `rec_${i}`,

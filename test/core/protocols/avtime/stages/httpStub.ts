@@ -2,6 +2,18 @@
 // (status + text, or 'hang' to hold the request until the client gives up). Every body is kept.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { probeMedia } from '../../../../../src/core/protocols/avtime/reference/probeMedia';
+import { OMNI_AUDIO_TOKEN_ID, OMNI_VIDEO_TOKEN_ID } from '../../../../../src/core/protocols/avtime/reference/qwen3OmniCounts';
+import { targetPlan } from '../../../../../src/core/protocols/avtime/reference/targetPlan';
+
+/** Template ids, then the reference's video and audio placeholders for the request's video. */
+async function referenceTokenIds(body: Record<string, any>): Promise<number[]> {
+  const url = body.messages?.[0]?.content?.[0]?.video_url?.url;
+  if (typeof url !== 'string') return [1, 2, 3];
+  const p = targetPlan(await probeMedia(fileURLToPath(url)), body.mm_processor_kwargs?.use_audio_in_video === true);
+  return [1, 2, 3, ...Array(p.predicted.video).fill(OMNI_VIDEO_TOKEN_ID), ...Array(p.predicted.audio).fill(OMNI_AUDIO_TOKEN_ID), 4];
+}
 
 export type StubReply = { status?: number; text?: string; error?: string } | 'hang';
 
@@ -37,6 +49,8 @@ export async function startStub(answer: (body: Record<string, any>) => StubReply
         return;
       }
       const status = r.status ?? 200;
+      // The pre-flight asks for the prompt's token ids: a correct server's placeholder counts for that file.
+      const ids = status === 200 && body.return_token_ids ? await referenceTokenIds(body) : null;
       res.writeHead(status, { 'content-type': 'application/json' });
       if (status !== 200) return void res.end(JSON.stringify({ error: { message: r.error ?? 'bad request', type: 'BadRequestError', code: status } }));
       res.end(
@@ -46,6 +60,7 @@ export async function startStub(answer: (body: Record<string, any>) => StubReply
           model: body.model,
           choices: [{ index: 0, message: { role: 'assistant', content: r.text ?? '' }, finish_reason: 'stop' }],
           usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+          ...(ids ? { prompt_token_ids: ids } : {}),
         }),
       );
     });

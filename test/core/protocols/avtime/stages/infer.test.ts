@@ -8,6 +8,11 @@ import { splitShards } from '../../../../../src/core/protocols/avtime/stages/sha
 import type { TargetInput } from '../../../../../src/core/protocols/avtime/stages/inputSchemas';
 import { fixtureRows, tmpDir, writeBench } from './fixtures';
 import { startStub, type Stub } from './httpStub';
+import { planRequestFields, targetPlan } from '../../../../../src/core/protocols/avtime/reference/targetPlan';
+
+// The fixture videos are not real media: every one gets the plan of a 10 s 1280x720 30 fps file with 44.1 kHz audio.
+const plan = targetPlan({ width: 1280, height: 720, totalFrames: 300, fps: 30, audio: { sampleRate: 44100, samples: 441000 } }, true);
+const planFor = async () => plan;
 
 async function inputs(n: number): Promise<{ root: string; rows: TargetInput[] }> {
   const root = tmpDir('infer');
@@ -54,6 +59,7 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
       model: 'tgt',
       endpoints: stubs.map((s) => ({ url: s.url, apiKey: 'k' })),
       audioInVideo: true,
+      planFor,
       canonical: true,
       concurrency: 2,
     });
@@ -87,7 +93,9 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
         repetition_penalty: 1,
         max_tokens: 8192,
         seed: 1234,
-        mm_processor_kwargs: { use_audio_in_video: true },
+        // SPEC-AVTIME §3: the reference's frame count and size travel per request.
+        mm_processor_kwargs: { use_audio_in_video: true, videos_kwargs: planRequestFields(plan).videos_kwargs },
+        media_io_kwargs: { video: { num_frames: 20 } },
       },
     );
     assert.equal(body.messages[0].content[1].text, 'PROMPT');
@@ -107,6 +115,7 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
       model: 'tgt',
       endpoints: stubs.map((s) => ({ url: s.url, apiKey: null })),
       audioInVideo: true,
+      planFor,
       canonical: true,
       concurrency: 1,
     });
@@ -116,6 +125,26 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
     assert.deepEqual({ ...s0, errors: s0.errors.map((e: { id: string }) => e.id) }, { expected: 3, written: 1, failed: 1, errors: ['rec_1'] });
     assert.deepEqual(JSON.parse(fs.readFileSync(layout.shardSummary(1), 'utf8')), { expected: 3, written: 0, failed: 0, errors: [] });
     assert.match(res.line, /target inference FAILED: shard0 1\/3 written, 1 failed \(coverage: 2 assigned id\(s\) missing: rec_1, rec_2\)/);
+  });
+
+  it("a video whose reference preprocessing cannot be computed is that row's error (kind request), never sent", async () => {
+    const { root, rows } = await inputs(2);
+    stubs.push(await startStub(() => ({ text: 'From 00 to 01, x' })));
+    const layout = new AvtimeRunLayout(path.join(root, 'out'), 'r1');
+    const res = await runInference({
+      layout,
+      inputs: rows,
+      prompt: 'P',
+      model: 'tgt',
+      endpoints: [{ url: stubs[0].url, apiKey: null }],
+      audioInVideo: true,
+      planFor: async (v) => (v.endsWith('vid_001.mp4') ? Promise.reject(new Error('no video stream')) : plan),
+      canonical: false,
+      concurrency: 1,
+    });
+    assert.equal(res.ok, false);
+    assert.deepEqual(res.shards[0].errors, [{ id: 'rec_1', kind: 'request', message: `reference preprocessing of ${rows[1].videos[0]}: no video stream` }]);
+    assert.deepEqual(stubs[0].bodies.map(idOf), ['vid_000']);
   });
 
   it('canonical: an existing shard file is never resumed', async () => {
@@ -132,6 +161,7 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
         model: 'tgt',
         endpoints: [{ url: stubs[0].url, apiKey: null }],
         audioInVideo: true,
+        planFor,
         canonical: true,
         concurrency: 1,
       }),
@@ -164,6 +194,7 @@ describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
       model: 'tgt',
       endpoints: [{ url: stubs[0].url, apiKey: null }],
       audioInVideo: true,
+      planFor,
       canonical: false,
       concurrency: 1,
     };

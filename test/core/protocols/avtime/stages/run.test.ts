@@ -233,7 +233,8 @@ describe('avtime stages: a whole run (SPEC-AVTIME §8)', function () {
     const { root } = makeBench();
     const out = path.join(tmpDir('out'), 'r1');
     const t0 = await targetStub();
-    const bad = await startStub(() => ({ status: 400, error: 'cannot open video' }));
+    // Passes the pre-flight (its first input, with return_token_ids), then refuses that input in the shard.
+    const bad = await startStub((b) => (b.return_token_ids ? { text: 'From 00 to 01, x' } : { status: 400, error: 'cannot open video' }));
     const j = await judgeStub();
     stubs.push(t0, bad, j);
     const res = await runAvtime('run', { benchRoot: root, outputRoot: out, runId: 'r1', targetEndpoints: [t0.url, bad.url], judgeEndpoint: j.url }, hooks);

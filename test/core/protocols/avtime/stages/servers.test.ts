@@ -84,6 +84,11 @@ describe('avtime stages: servers on GPU groups (SPEC-AVTIME §3, §9)', function
           '65536',
           '--allowed-local-media-path',
           root,
+          // SPEC-AVTIME §3: one video and its audio per prompt; the processor cache off (vLLM issue #44538).
+          '--limit-mm-per-prompt',
+          '{"video": 1, "audio": 1}',
+          '--mm-processor-cache-gb',
+          '0',
           '--port',
           String(basePort + k),
           '--host',
