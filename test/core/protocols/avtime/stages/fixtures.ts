@@ -1,11 +1,31 @@
-// Hand-made bench roots for the stage tests: N videos (small files, not real media — the stages only
-// check that the path exists; the target stand-in in these tests never opens them).
+// Hand-made bench roots for the stage tests: N videos, each a copy of one tiny real mp4 with a video and an
+// audio stream (the inputs stage probes every file with ffprobe; the target stubs in these tests never open them).
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
 export function tmpDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `fpsweep-avtime-${prefix}-`));
+}
+
+export type TinyMediaKind = 'av' | 'video-only' | 'audio-only';
+const tinyMediaCache = new Map<TinyMediaKind, Buffer>();
+
+/** A 0.4 s file made once per process with ffmpeg: video and audio, video only (mp4), or audio only (m4a). */
+export function tinyMedia(kind: TinyMediaKind): Buffer {
+  const cached = tinyMediaCache.get(kind);
+  if (cached) return cached;
+  const file = path.join(tmpDir('media'), kind === 'audio-only' ? 'a.m4a' : 'v.mp4');
+  const video = ['-f', 'lavfi', '-i', 'color=c=blue:s=32x32:r=5:d=0.4'];
+  const audio = ['-f', 'lavfi', '-i', 'sine=f=440:d=0.4:sample_rate=16000'];
+  const inputs = kind === 'av' ? [...video, ...audio] : kind === 'video-only' ? video : audio;
+  const vcodec = kind === 'audio-only' ? [] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-threads', '1', '-pix_fmt', 'yuv420p'];
+  const acodec = kind === 'video-only' ? [] : ['-c:a', 'aac', '-ac', '1'];
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...inputs, ...vcodec, ...acodec, '-fflags', '+bitexact', file]);
+  const bytes = fs.readFileSync(file);
+  tinyMediaCache.set(kind, bytes);
+  return bytes;
 }
 
 export interface FixtureRow {
@@ -20,7 +40,7 @@ export function fixtureRows(root: string, n: number): FixtureRow[] {
   for (let i = 0; i < n; i++) {
     const vid = `vid_${String(i).padStart(3, '0')}`;
     const file = path.join(media, `${vid}.mp4`);
-    fs.writeFileSync(file, `fake video ${i}\n`);
+    fs.writeFileSync(file, tinyMedia('av'));
     rows.push({
       test: {
         id: `rec_${i}`,
