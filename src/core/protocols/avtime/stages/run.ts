@@ -414,8 +414,8 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
           line = `already scored: ${layout.summary}`;
         } else {
           st5.state = 'running';
-          const { traces, summary } = scoreAll(queries, outcomes, counted);
-          await writeScores(layout, traces, summary);
+          const { traces, summary, ci } = scoreAll(queries, outcomes, counted);
+          await writeScores(layout, traces, summary, ci);
           const config = await buildRunConfig({
             layout,
             options: opts,
