@@ -6,6 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { buildTargetInputs, writeTargetInputs, TargetInputsError } from '../../../../../src/core/protocols/avtime/stages/inputs';
 import { targetInputSchema } from '../../../../../src/core/protocols/avtime/stages/inputSchemas';
 import { ffprobeStreams } from '../../../../../src/core/protocols/avtime/stages/mediaStreams';
+import { InputError } from '../../../../../src/core/errors';
+import { withEnv } from '../../../runner/helpers';
 import { fixtureRows, listFiles, tinyMedia, tmpDir, writeBench, type FixtureRow } from './fixtures';
 
 async function refused(root: string): Promise<string> {
@@ -30,7 +32,8 @@ function bench(mut: (rows: FixtureRow[]) => void, n = 3): string {
   return root;
 }
 
-describe('avtime stages: target inputs (SPEC-AVTIME §2)', () => {
+describe('avtime stages: target inputs (SPEC-AVTIME §2)', function () {
+  this.timeout(120_000); // ffmpeg and ffprobe run in these tests, on a shared machine
   it('builds one line per test row in test order, without the assistant message, with hashes in the report', async () => {
     const root = bench(() => undefined);
     const out = path.join(root, 'target_inputs.jsonl');
@@ -189,5 +192,19 @@ describe('avtime stages: target inputs (SPEC-AVTIME §2)', () => {
     for (const line of [1, 35, 36])
       assert.match(err.message, new RegExp(`test[.]jsonl:${line}: media .*vid_0${String(line - 1).padStart(2, '0')}[.]mp4.* has no audio stream`));
     assert.match(err.message, /\(\+5 more\)$/); // 37 = 30 shown first + lines 35 and 36 + 5 key problems not shown
+  });
+
+  it('without ffprobe: a clear input error (install ffmpeg or set FFPROBE_BIN), nothing written', async () => {
+    const root = bench(() => undefined);
+    const before = listFiles(root);
+    const err = await withEnv({ FFPROBE_BIN: path.join(root, 'no-such-ffprobe') }, () =>
+      buildTargetInputs(path.join(root, 'test.jsonl'), path.join(root, 'inventory.jsonl'), path.join(root, 'target_inputs.jsonl')).then(
+        () => assert.fail('expected a refusal'),
+        (e: unknown) => e as Error,
+      ),
+    );
+    assert.ok(err instanceof InputError);
+    assert.match(err.message, /no-such-ffprobe was not found: the inputs check every media file's streams with it; install ffmpeg or set FFPROBE_BIN/);
+    assert.deepEqual(listFiles(root), before);
   });
 });
