@@ -7,9 +7,11 @@
 // with a judge answer as raw JSON text.
 // Timed: (1) normalization: JSON.parse of each raw_predictions line + normalizePrediction; (2) scoring:
 // parseJudgeResponse + scoreQuery for every query + summarize. Baseline, same run: JSON.parse alone of the
-// same raw prediction lines and judge answers. Target: (1) + (2) < 1 s.
+// same raw prediction lines and judge answers. Target: (1) + (2) < 1 s. Also timed, apart: (3) the score
+// stage's summary_ci.json (bootstrapSummary, the run's default 2000 replicates) over the same traces.
 import { performance } from 'node:perf_hooks';
 import { parseJudgeResponse } from '../src/core/protocols/avtime/judge/response';
+import { bootstrapSummary, DEFAULT_BOOTSTRAP } from '../src/core/protocols/avtime/stats/bootstrap';
 import { needsJudge, requestKind, shownEventIds } from '../src/core/protocols/avtime/judge/request';
 import { type NormalizeOutcome, countOutcomes, normalizePrediction } from '../src/core/protocols/avtime/normalize';
 import type { Query } from '../src/core/protocols/avtime/queries';
@@ -244,4 +246,11 @@ const total = best.norm + best.score;
 console.log(
   `best of 5: normalize ${best.norm.toFixed(1)} ms + score ${best.score.toFixed(1)} ms = ${total.toFixed(1)} ms (target < 1000 ms); ` +
     `JSON.parse of the same lines ${best.base.toFixed(1)} ms; ratio ${(total / best.base).toFixed(1)}×`,
+);
+const scored = last!.traces.map((t) => ({ video_id: t.video_id, key: `${t.direction.toUpperCase()}-${t.axis}` as 'T2E-A', score: t.score }));
+let bestCi = Infinity;
+for (let round = 0; round < 3; round++) bestCi = Math.min(bestCi, time(() => bootstrapSummary(scored, DEFAULT_BOOTSTRAP))[1]);
+console.log(
+  `summary_ci.json (${DEFAULT_BOOTSTRAP.replicates} replicates over ${VIDEOS} videos): best of 3 ${bestCi.toFixed(1)} ms; ` +
+    `ratio to the JSON.parse baseline ${(bestCi / best.base).toFixed(1)}×`,
 );

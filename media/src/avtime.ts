@@ -5,6 +5,8 @@
 import type {
   AvtimeEventRow,
   AvtimeFact,
+  AvtimeInterval,
+  AvtimeIntervals,
   AvtimeQueryDetail,
   AvtimeQueryFilter,
   AvtimeQueryList,
@@ -41,6 +43,7 @@ export function renderAvtime(r: AvtimeReport): Node {
   if (!r.scored) out.appendChild(el('p', { class: 'muted' }, `No scores yet: eval/${r.runId}/summary.json is not there.`));
   else {
     out.appendChild(scoreTable(r.scores));
+    out.appendChild(r.intervals ? intervalTable(r.intervals) : el('p', { class: 'muted' }, `No intervals: eval/${r.runId}/summary_ci.json is not there.`));
     out.appendChild(
       el('p', {}, el('strong', {}, `${fmt(r.predictionFailures)} prediction failure(s)`), ' (videos with no event line: their queries score 0).'),
     );
@@ -87,6 +90,32 @@ function scoreTable(cells: AvtimeScoreCell[]): Node {
       );
     }
     body.appendChild(row);
+  }
+  t.appendChild(body);
+  return t;
+}
+
+const ci = (x: AvtimeInterval, signed = false) => {
+  const f = (v: number) => (signed && v > 0 ? '+' : '') + v.toFixed(3);
+  return el('td', { class: 'num' }, el('strong', {}, f(x.estimate)), el('span', { class: 'muted' }, ` [${f(x.lo)}, ${f(x.hi)}]`));
+};
+
+/** summary_ci.json: each score with its bootstrap interval over videos, and the paired audio − visual difference. */
+function intervalTable(iv: AvtimeIntervals): Node {
+  const t = el('table', { class: 'data scores', id: 'avtime-intervals' });
+  t.appendChild(
+    el(
+      'caption',
+      {},
+      `${Math.round(iv.level * 100)} % intervals: ${iv.method}; ${iv.videos} videos, ${iv.replicates} replicates, seed ${iv.seed} (summary_ci.json)`,
+    ),
+  );
+  const head = ['direction', 'A (audio)', 'V (visual)', 'A − V (paired by video)'];
+  t.appendChild(el('thead', {}, el('tr', {}, ...head.map((h, i) => el('th', { scope: 'col', class: i ? 'num' : undefined }, h)))));
+  const body = el('tbody');
+  for (const row of iv.rows) {
+    const label = DIRECTIONS.find(([d]) => d === row.direction)?.[1] ?? row.direction;
+    body.appendChild(el('tr', { 'data-direction': row.direction }, el('th', { scope: 'row' }, label), ci(row.A), ci(row.V), ci(row.audioMinusVisual, true)));
   }
   t.appendChild(body);
   return t;

@@ -511,6 +511,15 @@ async function main(): Promise<void> {
         const cell = await frame.locator(`td[data-score="${k}"]`).innerText();
         if (!cell.includes(`${k} ${summary[k].toFixed(4)}`)) throw new Error(`the ${k} cell shows "${cell}", summary.json says ${summary[k]}`);
       }
+      // The bootstrap intervals (summary_ci.json): each direction's paired audio − visual interval in its row.
+      const ci = JSON.parse(fs.readFileSync(path.join(avRoot, 'eval', AVTIME_RUN, 'summary_ci.json'), 'utf8'));
+      const signed = (v: number) => (v > 0 ? '+' : '') + v.toFixed(3);
+      for (const d of ['t2e', 'e2t', 'e2e']) {
+        const row = await frame.locator(`#avtime-intervals tr[data-direction="${d}"]`).innerText();
+        const x = ci.audio_minus_visual[d];
+        if (!row.includes(`[${signed(x.lo)}, ${signed(x.hi)}]`))
+          throw new Error(`the ${d} interval row shows "${row}", summary_ci.json says ${JSON.stringify(x)}`);
+      }
       const first = frame.locator('#avtime-query-list a.query').first();
       await first.waitFor({ timeout: 30_000 });
       const queryId = await first.innerText();

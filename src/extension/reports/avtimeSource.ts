@@ -34,7 +34,7 @@ export class HostAvtimeReportSource extends Disposable implements AvtimeReportSo
     const evalDir = path.join(root, 'eval');
     const extra = await Promise.all(
       (await fs.readdir(evalDir).catch(() => [] as string[])).flatMap((id) =>
-        ['run_config.json', 't2e_trace.jsonl', 'e2t_trace.jsonl', 'e2e_trace.jsonl'].map((f) =>
+        ['run_config.json', 'summary_ci.json', 't2e_trace.jsonl', 'e2t_trace.jsonl', 'e2e_trace.jsonl'].map((f) =>
           fs.stat(path.join(evalDir, id, f)).then(
             (s) => `${id}/${f}:${s.size}:${s.mtimeMs}`,
             () => `${id}/${f}:-`,

@@ -53,13 +53,15 @@ export function sortEvents<T extends PctEvent>(events: readonly T[]): T[] {
 /**
  * The official adjacent merge, left to right over sorted events: next merges into current iff
  * `ratio(current.caption, next.caption) > 0.98` and `next.start − current.end ∈ [−1, 1]`; current keeps its
- * caption and start, its end becomes max(current.end, next.end) (SPEC-AVTIME §4).
+ * caption and start, its end becomes next.end (SPEC-AVTIME §4). That is upstream LongVALE's
+ * `merge_similar_sentences` (longvalellm/eval/metric.py), followed even where next ends inside current
+ * (then the merged event is shorter): the port is "pinned official".
  */
 export function mergeAdjacent<T extends PctEvent>(sorted: readonly T[]): T[] {
   const out: T[] = [];
   for (const next of sorted) {
     const cur = out[out.length - 1];
-    if (cur !== undefined && mergesInto(cur, next)) cur.end_pct = Math.max(cur.end_pct, next.end_pct);
+    if (cur !== undefined && mergesInto(cur, next)) cur.end_pct = next.end_pct;
     else out.push({ ...next });
   }
   return out;

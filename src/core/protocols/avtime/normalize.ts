@@ -80,7 +80,7 @@ export const NORMALIZATION_RULES = {
     ratio: 'difflib.SequenceMatcher(None, current, next).ratio()',
     ratio_gt: MERGE_RATIO_GT,
     gap_pct: [MERGE_GAP_PCT.min, MERGE_GAP_PCT.max],
-    end: 'max(current.end, next.end)',
+    end: 'next.end (upstream LongVALE merge_similar_sentences, even where next ends inside current)',
   },
   pct_to_ms: { start_ms: 'floor(start_pct*D/100)', end_ms: 'ceil((end_pct+1)*D/100)', clamp: '[0, D]', interval: 'half-open' },
 } as const;

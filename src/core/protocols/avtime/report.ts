@@ -12,6 +12,8 @@ import { preflightRecordSchema, type AvtimePreflightRecord } from './stages/pref
 import type {
   AvtimeEventRow,
   AvtimeFact,
+  AvtimeInterval,
+  AvtimeIntervals,
   AvtimeJudgeAnswer,
   AvtimeQueryDetail,
   AvtimeQueryEntry,
@@ -111,6 +113,19 @@ const summarySchema = z
   })
   .passthrough();
 
+const ciSchema = z.object({ estimate: z.number(), lo: z.number(), hi: z.number(), videos: z.number() }).passthrough();
+const summaryCiSchema = z
+  .object({
+    method: z.string(),
+    seed: z.number(),
+    replicates: z.number(),
+    level: z.number(),
+    videos: z.number(),
+    scores: z.object(Object.fromEntries(SCORE_KEYS.map((k) => [k, ciSchema])) as Record<(typeof SCORE_KEYS)[number], typeof ciSchema>),
+    audio_minus_visual: z.object({ t2e: ciSchema, e2t: ciSchema, e2e: ciSchema }),
+  })
+  .passthrough();
+
 const runStartSchema = z.object({ run_id: z.string(), canonical: z.boolean().optional() }).passthrough();
 
 /** Everything the report needs, read once from the run's files. */
@@ -118,6 +133,7 @@ export interface LoadedAvtimeRun {
   runId: string;
   outputRoot: string;
   summary: z.infer<typeof summarySchema> | null;
+  summaryCi: z.infer<typeof summaryCiSchema> | null;
   runConfig: Record<string, unknown> | null;
   canonical: boolean | null;
   traces: TraceLine[];
@@ -161,6 +177,14 @@ export async function loadAvtimeRun(outputRoot: string): Promise<LoadedAvtimeRun
     if (s.success) summary = s.data;
     else problems.push(`${summaryFile}: ${s.error.issues[0].path.join('.')}: ${s.error.issues[0].message}`);
   }
+  const ciFile = path.join(evalDir, 'summary_ci.json');
+  const ciRaw = await readJsonFile(ciFile).catch((e: Error) => (problems.push(e.message), undefined));
+  let summaryCi: LoadedAvtimeRun['summaryCi'] = null;
+  if (ciRaw !== undefined) {
+    const s = summaryCiSchema.safeParse(ciRaw);
+    if (s.success) summaryCi = s.data;
+    else problems.push(`${ciFile}: ${s.error.issues[0].path.join('.')}: ${s.error.issues[0].message}`);
+  }
   const configRaw = await readJsonFile(path.join(evalDir, 'run_config.json')).catch((e: Error) => (problems.push(e.message), undefined));
   const runConfig = configRaw && typeof configRaw === 'object' && !Array.isArray(configRaw) ? (configRaw as Record<string, unknown>) : null;
 
@@ -179,7 +203,7 @@ export async function loadAvtimeRun(outputRoot: string): Promise<LoadedAvtimeRun
   const canonical = typeof runConfig?.canonical === 'boolean' ? runConfig.canonical : start.success ? (start.data.canonical ?? null) : null;
   const pre = preflightRecordSchema.safeParse(await readJsonFile(path.join(root, '.fpsweep', 'logs', 'preflight.json')).catch(() => undefined));
   const preflight = pre.success ? pre.data : null;
-  return { runId, outputRoot: root, summary, runConfig, canonical, traces, predictions, responses, preflight, problems };
+  return { runId, outputRoot: root, summary, summaryCi, runConfig, canonical, traces, predictions, responses, preflight, problems };
 }
 
 const DIRECTION_OF: Record<string, ScoreDirection> = { T2E: 't2e', E2T: 'e2t', E2E: 'e2e' };
@@ -249,6 +273,18 @@ export function identityFacts(cfg: Record<string, unknown> | null): AvtimeFact[]
   return facts;
 }
 
+const pick = (x: z.infer<typeof ciSchema>): AvtimeInterval => ({ estimate: x.estimate, lo: x.lo, hi: x.hi, videos: x.videos });
+
+/** summary_ci.json laid out per direction: A, V and the paired A − V. */
+export function intervalsOf(ci: LoadedAvtimeRun['summaryCi']): AvtimeIntervals | null {
+  if (!ci) return null;
+  const rows = (['t2e', 'e2t', 'e2e'] as const).map((direction) => {
+    const d = direction.toUpperCase() as 'T2E' | 'E2T' | 'E2E';
+    return { direction, A: pick(ci.scores[`${d}-A`]), V: pick(ci.scores[`${d}-V`]), audioMinusVisual: pick(ci.audio_minus_visual[direction]) };
+  });
+  return { method: ci.method, seed: ci.seed, replicates: ci.replicates, level: ci.level, videos: ci.videos, rows };
+}
+
 export function avtimeReport(run: LoadedAvtimeRun, now = new Date()): AvtimeReport {
   const s = run.summary;
   const queries = (get(s?.counts, 'queries') ?? {}) as Record<string, unknown>;
@@ -269,6 +305,7 @@ export function avtimeReport(run: LoadedAvtimeRun, now = new Date()): AvtimeRepo
     generatedAt: now.toISOString(),
     scored: s !== null,
     scores,
+    intervals: s ? intervalsOf(run.summaryCi) : null,
     counts,
     predictionFailures: s?.prediction_failures ?? null,
     canonical: run.canonical,

@@ -12,6 +12,24 @@ export interface AvtimeScoreCell {
   queries: number | null;
 }
 
+/** A 95 % (or `level`) bootstrap interval around a point estimate. */
+export interface AvtimeInterval {
+  estimate: number;
+  lo: number;
+  hi: number;
+  videos: number;
+}
+
+/** summary_ci.json as the panel shows it: per direction, A and V with intervals, and the paired A − V. */
+export interface AvtimeIntervals {
+  method: string;
+  seed: number;
+  replicates: number;
+  level: number;
+  videos: number;
+  rows: Array<{ direction: ScoreDirection; A: AvtimeInterval; V: AvtimeInterval; audioMinusVisual: AvtimeInterval }>;
+}
+
 export interface AvtimeFact {
   label: string;
   value: string;
@@ -26,6 +44,8 @@ export interface AvtimeReport {
   scored: boolean;
   /** The 2×3 table, in the seed's order (T2E-A, T2E-V, E2T-A, E2T-V, E2E-A, E2E-V); empty before scoring. */
   scores: AvtimeScoreCell[];
+  /** summary_ci.json (bootstrap over videos); null when it is not there (a run scored before it existed). */
+  intervals: AvtimeIntervals | null;
   counts: AvtimeFact[];
   predictionFailures: number | null;
   canonical: boolean | null;

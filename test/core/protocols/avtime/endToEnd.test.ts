@@ -43,7 +43,7 @@ const seedTree = (runId: string) =>
     'semantic_responses.jsonl',
     'semantic_failures.jsonl',
     'semantic_report.json',
-    ...['run_config.json', 't2e_trace.jsonl', 'e2t_trace.jsonl', 'e2e_trace.jsonl', 'summary.json'].map((f) => `eval/${runId}/${f}`),
+    ...['run_config.json', 't2e_trace.jsonl', 'e2t_trace.jsonl', 'e2e_trace.jsonl', 'summary.json', 'summary_ci.json'].map((f) => `eval/${runId}/${f}`),
   ].sort();
 
 /** Every path under dir (folders too) with its bytes' sha256 and its mtime: a refusal must change none. */

@@ -39,6 +39,32 @@ describe('AVTime report (scores, identity, per-query traces)', () => {
     assert.deepEqual(r.problems, []);
   });
 
+  it("summary_ci.json's intervals per direction: A, V and the paired A − V, with the seed and replicates", async () => {
+    const r = avtimeReport(await loadAvtimeRun(root));
+    const ci = JSON.parse(fs.readFileSync(path.join(root, 'eval', RUN_ID, 'summary_ci.json'), 'utf8'));
+    assert.ok(r.intervals);
+    assert.deepEqual([r.intervals.seed, r.intervals.replicates, r.intervals.level, r.intervals.videos], [7, 500, 0.95, 2]);
+    assert.deepEqual(
+      r.intervals.rows.map((x) => x.direction),
+      ['t2e', 'e2t', 'e2e'],
+    );
+    const e2t = r.intervals.rows[1];
+    assert.deepEqual(e2t.A, { estimate: 3500 / 6000, lo: ci.scores['E2T-A'].lo, hi: ci.scores['E2T-A'].hi, videos: 1 });
+    const d = ci.audio_minus_visual.e2t;
+    assert.deepEqual(e2t.audioMinusVisual, { estimate: d.estimate, lo: d.lo, hi: d.hi, videos: d.videos });
+    assert.equal(d.estimate, 3500 / 6000 - 0);
+  });
+
+  it('a run without summary_ci.json has no intervals; a broken one is a problem, not a crash', async () => {
+    const file = path.join(root, 'eval', RUN_ID, 'summary_ci.json');
+    fs.rmSync(file);
+    assert.equal(avtimeReport(await loadAvtimeRun(root)).intervals, null);
+    fs.writeFileSync(file, JSON.stringify({ seed: 'x' }));
+    const r = avtimeReport(await loadAvtimeRun(root));
+    assert.equal(r.intervals, null);
+    assert.match(r.problems.join('\n'), /summary_ci\.json: /);
+  });
+
   it('before scoring: no scores, no traces, still a report', async () => {
     const early = writeRun(path.join(tmpDir('report-early'), 'outputs', 'avtime-bench'), 'normalize');
     const r = avtimeReport(await loadAvtimeRun(early));

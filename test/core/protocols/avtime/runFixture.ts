@@ -3,7 +3,8 @@
 // `upTo` stops the tree after a stage, as a run that is still going (or died) leaves it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { scoreQuery, summarize, type AnyJudged, type VideoPrediction } from '../../../../src/core/protocols/avtime/scores';
+import { scoreKey, scoreQuery, summarize, type AnyJudged, type VideoPrediction } from '../../../../src/core/protocols/avtime/scores';
+import { bootstrapSummary } from '../../../../src/core/protocols/avtime/stats/bootstrap';
 import type { Query } from '../../../../src/core/protocols/avtime/queries';
 import type { Prediction } from '../../../../src/core/protocols/avtime/normalize';
 
@@ -188,6 +189,8 @@ export function writeRun(outputs: string, upTo: Upto, o: { judgeFailsAfterRetry?
         traces.filter((t) => t.direction === d),
       );
     json(path.join(root, 'eval', RUN_ID, 'summary.json'), summarize(traces, 1));
+    const scored = traces.map((t) => ({ video_id: t.video_id, key: scoreKey(t), score: t.score }));
+    json(path.join(root, 'eval', RUN_ID, 'summary_ci.json'), bootstrapSummary(scored, { seed: 7, replicates: 500, level: 0.95 }));
     json(path.join(root, 'eval', RUN_ID, 'run_config.json'), {
       run_id: RUN_ID,
       protocol: 'longvale_train_dvc_v1',

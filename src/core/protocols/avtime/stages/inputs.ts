@@ -1,12 +1,14 @@
 // Stage 1, target inputs (SPEC-AVTIME §2): test.jsonl × inventory.jsonl → target_inputs.jsonl, one line per
-// test row in test order, the assistant (reference) message removed. Every rule fails closed: all problems are
-// collected with file:line, and nothing is written unless there are none (temp + rename, report last).
+// test row in test order, the assistant (reference) message removed; every media file holds a video and an
+// audio stream (ffprobe). Every rule fails closed: all problems are collected with file:line, and nothing is
+// written unless there are none (temp + rename, report last).
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { InputError, formatLineProblem, type LineProblem } from '../../../errors';
 import { parseJsonlText } from '../../../package/jsonl';
 import { sha256Text, sha256File, writeFileAtomic, jsonlText } from './files';
 import { inventoryRowSchema, testRowSchema, type InventoryRow, type TargetInput } from './inputSchemas';
+import { ffprobeStreams, mediaStreamProblems, type MediaRef, type ProbeStreams } from './mediaStreams';
 
 export interface TargetInputsReport {
   created_at: string;
@@ -24,15 +26,17 @@ export interface BuiltTargetInputs {
 const MESSAGE_KEYS = new Set(['role', 'content']);
 const MAX_SHOWN = 30;
 
+/** The first MAX_SHOWN problems, and every media file without a stream however many there are (SPEC-AVTIME §2). */
 export class TargetInputsError extends InputError {
-  constructor(readonly problems: LineProblem[]) {
+  constructor(
+    readonly problems: LineProblem[],
+    listAll: ReadonlySet<LineProblem> = new Set(),
+  ) {
+    const shown = problems.filter((p, i) => i < MAX_SHOWN || listAll.has(p));
     super(
       `target inputs not built (${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing written):\n` +
-        problems
-          .slice(0, MAX_SHOWN)
-          .map((p) => `  ${formatLineProblem(p)}`)
-          .join('\n') +
-        (problems.length > MAX_SHOWN ? `\n  (+${problems.length - MAX_SHOWN} more)` : ''),
+        shown.map((p) => `  ${formatLineProblem(p)}`).join('\n') +
+        (problems.length > shown.length ? `\n  (+${problems.length - shown.length} more)` : ''),
     );
     this.name = 'TargetInputsError';
   }
@@ -45,8 +49,16 @@ async function statFile(p: string): Promise<boolean> {
   );
 }
 
-/** Checks and builds in memory; throws TargetInputsError listing every problem. Writes nothing. */
-export async function buildTargetInputs(testFile: string, inventoryFile: string, outputPath: string): Promise<BuiltTargetInputs> {
+/**
+ * Checks and builds in memory; throws TargetInputsError listing every problem (every media file without a video
+ * or an audio stream among them, on its test line). Writes nothing.
+ */
+export async function buildTargetInputs(
+  testFile: string,
+  inventoryFile: string,
+  outputPath: string,
+  probe: ProbeStreams = ffprobeStreams,
+): Promise<BuiltTargetInputs> {
   const [testText, invText] = await Promise.all([readInput(testFile), readInput(inventoryFile)]);
   const problems: LineProblem[] = [];
   const test = parseJsonlText(testText, testFile, testRowSchema, { expected: 'a test row {"id", "videos", "messages", "metadata": {"video_id"}}' });
@@ -58,6 +70,7 @@ export async function buildTargetInputs(testFile: string, inventoryFile: string,
   // Inventory: unique stable_id and video_id, an absolute media path that exists.
   const byVideo = new Map<string, { row: InventoryRow; line: number }>();
   const stableAt = new Map<string, number>();
+  const mediaThere = new Set<string>();
   for (const { line, value } of inv.records) {
     const at = (message: string) => problems.push({ file: inventoryFile, line, message });
     const s = stableAt.get(value.stable_id);
@@ -69,6 +82,7 @@ export async function buildTargetInputs(testFile: string, inventoryFile: string,
     const p = value.resolved_media_path;
     if (!path.isAbsolute(p)) at(`resolved_media_path '${p}' is relative; it must be an absolute path`);
     else if (!(await statFile(p))) at(`resolved_media_path '${p}' does not exist (or is not a file)`);
+    else mediaThere.add(p);
   }
 
   // Test rows: unique id and video_id, exactly one system + one user message (+ at most one assistant),
@@ -77,6 +91,7 @@ export async function buildTargetInputs(testFile: string, inventoryFile: string,
   const idAt = new Map<string, number>();
   const videoAt = new Map<string, number>();
   const used = new Set<string>();
+  const media: MediaRef[] = [];
   let removed = 0;
   const lines = testText.split('\n');
   for (const { line, value } of test.records) {
@@ -111,6 +126,8 @@ export async function buildTargetInputs(testFile: string, inventoryFile: string,
       continue;
     }
     used.add(vid);
+    const mediaPath = invRow.row.resolved_media_path;
+    if (mediaThere.has(mediaPath)) media.push({ file: testFile, line, media: mediaPath, context: `video_id '${vid}', ${inventoryFile}:${invRow.line}` });
     if (!ok) continue;
     const system = value.messages.find((m) => m.role === 'system')!;
     const user = value.messages.find((m) => m.role === 'user')!;
@@ -139,7 +156,13 @@ export async function buildTargetInputs(testFile: string, inventoryFile: string,
       problems.push({ file: inventoryFile, line, message: `inventory row video_id '${vid}' is used by no test row (${testFile}); coverage must be exact` });
   }
   if (!test.records.length && !test.problems.length) problems.push({ file: testFile, line: 1, message: 'no test rows' });
-  if (problems.length) throw new TargetInputsError(problems.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1)));
+  const mediaProblems = await mediaStreamProblems(media, probe);
+  problems.push(...mediaProblems);
+  if (problems.length)
+    throw new TargetInputsError(
+      problems.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1)),
+      new Set(mediaProblems),
+    );
 
   const text = jsonlText(rows);
   const report: TargetInputsReport = {

@@ -94,6 +94,10 @@ export class AvtimeRunLayout {
   get summary() {
     return path.join(this.evalDir, 'summary.json');
   }
+  /** The six scores' bootstrap intervals and the audio − visual differences, beside summary.json (issue 19). */
+  get summaryCi() {
+    return path.join(this.evalDir, 'summary_ci.json');
+  }
   /** The engine's state: not part of the seed's tree. */
   get stateDir() {
     return path.join(this.root, '.fpsweep');

@@ -16,6 +16,7 @@ import { JUDGE_KINDS, type JudgeKind } from '../judge/schemas';
 import type { Prediction, NormalizeOutcome } from '../normalize';
 import { buildTargetInputs, writeTargetInputs } from './inputs';
 import { targetInputSchema, TARGET_INPUT_LINE, type TargetInput } from './inputSchemas';
+import { mediaStreamProblems } from './mediaStreams';
 import { AvtimeRunLayout, BenchRoot, checkRunId } from './layout';
 import { avtimeOptionsSchema, defaultRunId, modelId, STAGES, type AvtimeOptions, type AvtimeOptionsInput, type AvtimeVerb, type StageName } from './options';
 import { checkCoverage, runInference, shardSummarySchema, assignShards } from './infer';
@@ -111,6 +112,16 @@ async function readTargetInputs(file: string): Promise<TargetInput[]> {
   const { records, problems } = await readJsonl(file, targetInputSchema, { expected: TARGET_INPUT_LINE });
   if (problems.length) throw problemsError(`${file} is not a valid target-input file`, problems);
   return records.map((r) => r.value);
+}
+
+async function checkTargetInputMedia(file: string): Promise<void> {
+  const { records } = await readJsonl(file, targetInputSchema, { expected: TARGET_INPUT_LINE });
+  const refs = records.map(({ line, value }) => ({ file, line, media: value.videos[0], context: `video_id '${value.metadata.video_id}'` }));
+  const problems = await mediaStreamProblems(refs);
+  if (problems.length) {
+    const listed = problems.map((p) => `  ${formatLineProblem(p)}`).join('\n');
+    throw new InputError(`${file}: ${problems.length} media file(s) without a video or an audio stream (SPEC-AVTIME §2; nothing written):\n${listed}`);
+  }
 }
 
 async function readQueries(file: string, videos: ReadonlySet<string>): Promise<Query[]> {
@@ -273,8 +284,11 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
   });
   let built: Awaited<ReturnType<typeof buildTargetInputs>> | null = null;
   let inputs: TargetInput[];
-  if (await exists(targetInputsPath)) inputs = await readTargetInputs(targetInputsPath);
-  else {
+  if (await exists(targetInputsPath)) {
+    inputs = await readTargetInputs(targetInputsPath);
+    // Target inputs built elsewhere (or by an older fpsweep) get the same stream check a build gets (§2).
+    if (!continuing) await checkTargetInputMedia(targetInputsPath);
+  } else {
     if (continuing) throw new InputError(`${targetInputsPath} is gone: this run's target inputs must stay where they were`);
     built = await buildTargetInputs(bench.test, bench.inventory, targetInputsPath);
     inputs = built.rows;
@@ -412,8 +426,8 @@ async function runAvtimeInner(verb: AvtimeVerb, input: AvtimeOptionsInput, hooks
           line = `already scored: ${layout.summary}`;
         } else {
           st5.state = 'running';
-          const { traces, summary } = scoreAll(queries, outcomes, counted);
-          await writeScores(layout, traces, summary);
+          const { traces, summary, ci } = scoreAll(queries, outcomes, counted);
+          await writeScores(layout, traces, summary, ci);
           const config = await buildRunConfig({
             layout,
             options: opts,

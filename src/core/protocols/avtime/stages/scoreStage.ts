@@ -1,9 +1,11 @@
 // Stage 5, scores (SPEC-AVTIME §7): every query through the protocol's scoreQuery with the judge answer that
 // counts (none for a prediction failure or a t2e query with no active prediction), the three trace files and
-// summary.json under eval/<RUN_ID>/. A missing judge answer is fatal (scoreQuery throws): no fallback.
+// summary.json under eval/<RUN_ID>/, then summary_ci.json beside it (bootstrap intervals over videos, seeded).
+// A missing judge answer is fatal (scoreQuery throws): no fallback.
 import type { Query } from '../queries';
 import type { NormalizeOutcome } from '../normalize';
-import { scoreQuery, summarize, type QueryTrace, type Summary, type VideoPrediction, type AnyJudged } from '../scores';
+import { scoreKey, scoreQuery, summarize, type QueryTrace, type Summary, type VideoPrediction, type AnyJudged } from '../scores';
+import { bootstrapSummary, DEFAULT_BOOTSTRAP, type BootstrapOptions, type SummaryCi } from '../stats/bootstrap';
 import type { AvtimeRunLayout } from './layout';
 import type { JudgeResponseLine } from './judgeStage';
 import { jsonlText, writeFileAtomic } from './files';
@@ -12,7 +14,8 @@ export function scoreAll(
   queries: readonly Query[],
   outcomes: readonly NormalizeOutcome[],
   counted: ReadonlyMap<string, JudgeResponseLine>,
-): { traces: QueryTrace[]; summary: Summary } {
+  bootstrap: BootstrapOptions = DEFAULT_BOOTSTRAP,
+): { traces: QueryTrace[]; summary: Summary; ci: SummaryCi } {
   const byVideo = new Map<string, VideoPrediction>();
   for (const o of outcomes) byVideo.set(o.kind === 'ok' ? o.prediction.video_id : o.failure.video_id, o);
   const traces = queries.map((q) => {
@@ -24,12 +27,17 @@ export function scoreAll(
     return scoreQuery(q, video, judged);
   });
   const failures = outcomes.filter((o) => o.kind === 'failure').length;
-  return { traces, summary: summarize(traces, failures) };
+  const ci = bootstrapSummary(
+    traces.map((t) => ({ video_id: t.video_id, key: scoreKey(t), score: t.score })),
+    bootstrap,
+  );
+  return { traces, summary: summarize(traces, failures), ci };
 }
 
-export async function writeScores(layout: AvtimeRunLayout, traces: readonly QueryTrace[], summary: Summary): Promise<void> {
+export async function writeScores(layout: AvtimeRunLayout, traces: readonly QueryTrace[], summary: Summary, ci: SummaryCi): Promise<void> {
   for (const d of ['t2e', 'e2t', 'e2e'] as const) await writeFileAtomic(layout.trace(d), jsonlText(traces.filter((t) => t.direction === d)));
   await writeFileAtomic(layout.summary, JSON.stringify(summary, null, 1) + '\n');
+  await writeFileAtomic(layout.summaryCi, JSON.stringify(ci, null, 1) + '\n');
 }
 
 export function scoreLine(s: Summary): string {

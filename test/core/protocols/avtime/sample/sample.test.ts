@@ -1,6 +1,7 @@
 // `fpsweep avtime sample --out DIR`: a bench root that is the same twice (byte for byte, but for the absolute
 // media paths in inventory.jsonl), whose videos carry an audio stream (ffprobe), whose three files pass the
-// stages' own input schemas, and that `fpsweep avtime inputs` accepts.
+// stages' own input schemas, and that `fpsweep avtime inputs` accepts; with a video without audio and an
+// audio-only file in it, `inputs` and `run` refuse it (exit 2) listing both on their test lines, writing nothing.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -9,7 +10,7 @@ import { runCli } from '../../../captureOutput';
 import { readJsonl } from '../../../../../src/core/package/jsonl';
 import { QuerySchema } from '../../../../../src/core/protocols/avtime/queries';
 import { inventoryRowSchema, targetInputSchema, testRowSchema } from '../../../../../src/core/protocols/avtime/stages/inputSchemas';
-import { listFiles, tmpDir } from '../stages/fixtures';
+import { listFiles, tinyMedia, tmpDir } from '../stages/fixtures';
 
 const quietMain = runCli;
 
@@ -79,6 +80,62 @@ describe('fpsweep avtime sample', function () {
     const rows = await readJsonl(path.join(a, 'target_inputs.jsonl'), targetInputSchema);
     assert.deepEqual(rows.problems, []);
     assert.equal(rows.records.length, 7);
+  });
+
+  /** A copy of sample bench `a` with its inventory pointed at the copy. */
+  function copyOfA(): string {
+    const dir = path.join(tmpDir('sample'), 'bench');
+    fs.cpSync(a, dir, { recursive: true });
+    for (const f of ['target_inputs.jsonl', 'target_inputs_report.json']) fs.rmSync(path.join(dir, f), { force: true });
+    const inv = path.join(dir, 'inventory.jsonl');
+    fs.writeFileSync(
+      inv,
+      fs
+        .readFileSync(inv, 'utf8')
+        .split(a + path.sep)
+        .join(dir + path.sep),
+    );
+    return dir;
+  }
+  const NOWHERE = ['--target-endpoints', 'http://127.0.0.1:9,http://127.0.0.1:9', '--judge-endpoint', 'http://127.0.0.1:9'];
+
+  it('with one video without audio and one audio-only file: `inputs` and `run` refuse it (exit 2), both listed with their test lines', async () => {
+    const dir = copyOfA();
+    const inv = (await readJsonl(path.join(dir, 'inventory.jsonl'), inventoryRowSchema)).records.map((r) => r.value);
+    const testLines = fs.readFileSync(path.join(dir, 'test.jsonl'), 'utf8').split('\n');
+    const lineOf = (vid: string) => 1 + testLines.findIndex((l) => l.includes(`"video_id":"${vid}"`));
+    const [mute, audioOnly] = [inv[1], inv[4]];
+    fs.writeFileSync(mute.resolved_media_path, tinyMedia('video-only'));
+    fs.writeFileSync(audioOnly.resolved_media_path, tinyMedia('audio-only'));
+    const before = listFiles(dir);
+    const out = path.join(tmpDir('sample'), 'run');
+    for (const args of [['inputs'], ['run', '--output-root', out, ...NOWHERE]]) {
+      const r = await quietMain(['avtime', ...args, '--bench-root', dir]);
+      assert.equal(r.code, 2, `${args[0]}: ${r.err}`);
+      assert.match(r.err, /target inputs not built \(2 problems; nothing written\)/);
+      const at = (vid: string) => `${path.join(dir, 'test.jsonl')}:${lineOf(vid)}: media '${path.join(dir, 'videos', `${vid}.mp4`)}'`;
+      assert.ok(r.err.includes(`${at(mute.video_id)} (video_id '${mute.video_id}'`), r.err);
+      assert.match(r.err, new RegExp(`${mute.video_id}'.*has no audio stream`));
+      assert.ok(r.err.includes(`${at(audioOnly.video_id)} (video_id '${audioOnly.video_id}'`), r.err);
+      assert.match(r.err, new RegExp(`${audioOnly.video_id}'.*has no video stream`));
+      assert.deepEqual(listFiles(dir), before, 'nothing written into the bench root');
+      assert.equal(fs.existsSync(out), false, 'no output root');
+    }
+  });
+
+  it('target inputs built before a file lost its audio: `run` refuses (exit 2) naming the target-input line, and makes no output root', async () => {
+    const dir = copyOfA();
+    assert.equal((await quietMain(['avtime', 'inputs', '--bench-root', dir])).code, 0);
+    const inv = (await readJsonl(path.join(dir, 'inventory.jsonl'), inventoryRowSchema)).records.map((r) => r.value);
+    fs.writeFileSync(inv[6].resolved_media_path, tinyMedia('video-only'));
+    const out = path.join(tmpDir('sample'), 'run');
+    const r = await quietMain(['avtime', 'run', '--bench-root', dir, '--output-root', out, ...NOWHERE]);
+    assert.equal(r.code, 2, r.err);
+    assert.ok(
+      r.err.includes(`${path.join(dir, 'target_inputs.jsonl')}:7: media '${inv[6].resolved_media_path}' (video_id '${inv[6].video_id}') has no audio stream`),
+      r.err,
+    );
+    assert.equal(fs.existsSync(out), false);
   });
 
   it('refuses a folder that is not empty (exit 2) and leaves it as it was', async () => {

@@ -1,5 +1,6 @@
 // Hand-made bench roots for the stage tests: N videos, each a copy of one tiny real clip (2 s, 64x48, 10 fps,
-// a 440 Hz track) that ffmpeg makes once a process: the target pre-flight probes the first of each shard.
+// a 440 Hz track) that ffmpeg makes once a process: the target pre-flight probes the first of each shard, the
+// inputs stage probes every file with ffprobe (tinyMedia makes the files without a stream).
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -18,6 +19,25 @@ export function fixtureClip(): string {
   execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...lavfi, '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest', file]);
   clip = file;
   return file;
+}
+
+export type TinyMediaKind = 'av' | 'video-only' | 'audio-only';
+const tinyMediaCache = new Map<TinyMediaKind, Buffer>();
+
+/** A 0.4 s file made once per process with ffmpeg: video and audio, video only (mp4), or audio only (m4a). */
+export function tinyMedia(kind: TinyMediaKind): Buffer {
+  const cached = tinyMediaCache.get(kind);
+  if (cached) return cached;
+  const file = path.join(tmpDir('media'), kind === 'audio-only' ? 'a.m4a' : 'v.mp4');
+  const video = ['-f', 'lavfi', '-i', 'color=c=blue:s=32x32:r=5:d=0.4'];
+  const audio = ['-f', 'lavfi', '-i', 'sine=f=440:d=0.4:sample_rate=16000'];
+  const inputs = kind === 'av' ? [...video, ...audio] : kind === 'video-only' ? video : audio;
+  const vcodec = kind === 'audio-only' ? [] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-threads', '1', '-pix_fmt', 'yuv420p'];
+  const acodec = kind === 'video-only' ? [] : ['-c:a', 'aac', '-ac', '1'];
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...inputs, ...vcodec, ...acodec, '-fflags', '+bitexact', file]);
+  const bytes = fs.readFileSync(file);
+  tinyMediaCache.set(kind, bytes);
+  return bytes;
 }
 
 export interface FixtureRow {

@@ -30,7 +30,8 @@ const readRaw = (file: string) =>
     .filter(Boolean)
     .map((l) => rawPredictionSchema.parse(JSON.parse(l)));
 
-describe('avtime stages: target inference (SPEC-AVTIME §3)', () => {
+describe('avtime stages: target inference (SPEC-AVTIME §3)', function () {
+  this.timeout(60_000); // each bench's inputs are probed with ffprobe
   const stubs: Stub[] = [];
   afterEach(async () => {
     await Promise.all(stubs.splice(0).map((s) => s.close()));

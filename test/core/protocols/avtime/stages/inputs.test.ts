@@ -2,9 +2,13 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { buildTargetInputs, writeTargetInputs, TargetInputsError } from '../../../../../src/core/protocols/avtime/stages/inputs';
 import { targetInputSchema } from '../../../../../src/core/protocols/avtime/stages/inputSchemas';
-import { fixtureRows, listFiles, tmpDir, writeBench, type FixtureRow } from './fixtures';
+import { ffprobeStreams } from '../../../../../src/core/protocols/avtime/stages/mediaStreams';
+import { InputError } from '../../../../../src/core/errors';
+import { withEnv } from '../../../runner/helpers';
+import { fixtureRows, listFiles, tinyMedia, tmpDir, writeBench, type FixtureRow } from './fixtures';
 
 async function refused(root: string): Promise<string> {
   const before = listFiles(root);
@@ -28,7 +32,8 @@ function bench(mut: (rows: FixtureRow[]) => void, n = 3): string {
   return root;
 }
 
-describe('avtime stages: target inputs (SPEC-AVTIME §2)', () => {
+describe('avtime stages: target inputs (SPEC-AVTIME §2)', function () {
+  this.timeout(120_000); // ffmpeg and ffprobe run in these tests, on a shared machine
   it('builds one line per test row in test order, without the assistant message, with hashes in the report', async () => {
     const root = bench(() => undefined);
     const out = path.join(root, 'target_inputs.jsonl');
@@ -123,5 +128,83 @@ describe('avtime stages: target inputs (SPEC-AVTIME §2)', () => {
     writeBench(root, rows, { inventoryText: JSON.stringify(rows[0].inventory) + '\n{not json\n' });
     const msg = await refused(root);
     assert.match(msg, /inventory\.jsonl:2: not valid JSON/);
+  });
+
+  it('refuses media without an audio or a video stream (ffprobe), listing every such file on its test line', async () => {
+    const root = bench((r) => {
+      fs.writeFileSync(r[1].inventory.resolved_media_path as string, tinyMedia('video-only'));
+      const audioOnly = path.join(path.dirname(r[3].inventory.resolved_media_path as string), 'vid_003.m4a');
+      fs.writeFileSync(audioOnly, tinyMedia('audio-only'));
+      r[3].inventory.resolved_media_path = audioOnly;
+      fs.writeFileSync(r[2].inventory.resolved_media_path as string, 'not media at all\n');
+    }, 5);
+    const msg = await refused(root);
+    const inv = path.join(root, 'inventory.jsonl');
+    const media = (f: string) => path.join(root, 'media', f).replace(/[.]/g, '[.]');
+    assert.match(msg, /\(3 problems; nothing written\)/);
+    assert.match(
+      msg,
+      new RegExp(`test[.]jsonl:2: media '${media('vid_001.mp4')}' \\(video_id 'vid_001', ${inv.replace(/[.]/g, '[.]')}:2\\) has no audio stream`),
+    );
+    assert.match(msg, new RegExp(`test[.]jsonl:3: media '${media('vid_002.mp4')}' .* cannot be read by ffprobe \\(.*Invalid data`));
+    assert.match(msg, new RegExp(`test[.]jsonl:4: media '${media('vid_003.m4a')}' \\(video_id 'vid_003', .*:4\\) has no video stream`));
+    assert.doesNotMatch(msg, /test[.]jsonl:[15]:/);
+  });
+
+  it('ffprobeStreams: a cover picture (attached_pic) is not a video stream', async () => {
+    const dir = tmpDir('probe');
+    const cover = path.join(dir, 'cover.m4a');
+    const lavfi = ['-f', 'lavfi', '-i', 'sine=f=440:d=0.4', '-f', 'lavfi', '-i', 'color=c=red:s=32x32:d=0.04'];
+    execFileSync('ffmpeg', [
+      '-loglevel',
+      'error',
+      '-y',
+      ...lavfi,
+      '-map',
+      '0',
+      '-map',
+      '1',
+      '-c:a',
+      'aac',
+      '-c:v',
+      'mjpeg',
+      '-frames:v',
+      '1',
+      '-disposition:v:0',
+      'attached_pic',
+      cover,
+    ]);
+    assert.deepEqual(await ffprobeStreams(cover), { video: false, audio: true });
+    const av = path.join(dir, 'av.mp4');
+    fs.writeFileSync(av, tinyMedia('av'));
+    assert.deepEqual(await ffprobeStreams(av), { video: true, audio: true });
+  });
+
+  it('lists every media file without a stream even past the first 30 problems (an injected probe)', async () => {
+    const root = bench((r) => r.slice(0, 34).forEach((x) => ((x.test.messages as Record<string, unknown>[])[0].name = 'x')), 36);
+    const noAudio = new Set(['vid_000.mp4', 'vid_034.mp4', 'vid_035.mp4']);
+    const probe = async (f: string) => ({ video: true, audio: !noAudio.has(path.basename(f)) });
+    const err = await buildTargetInputs(path.join(root, 'test.jsonl'), path.join(root, 'inventory.jsonl'), path.join(root, 'out.jsonl'), probe).then(
+      () => assert.fail('expected a refusal'),
+      (e: unknown) => e as TargetInputsError,
+    );
+    assert.equal(err.problems.length, 37);
+    for (const line of [1, 35, 36])
+      assert.match(err.message, new RegExp(`test[.]jsonl:${line}: media .*vid_0${String(line - 1).padStart(2, '0')}[.]mp4.* has no audio stream`));
+    assert.match(err.message, /\(\+5 more\)$/); // 37 = 30 shown first + lines 35 and 36 + 5 key problems not shown
+  });
+
+  it('without ffprobe: a clear input error (install ffmpeg or set FFPROBE_BIN), nothing written', async () => {
+    const root = bench(() => undefined);
+    const before = listFiles(root);
+    const err = await withEnv({ FFPROBE_BIN: path.join(root, 'no-such-ffprobe') }, () =>
+      buildTargetInputs(path.join(root, 'test.jsonl'), path.join(root, 'inventory.jsonl'), path.join(root, 'target_inputs.jsonl')).then(
+        () => assert.fail('expected a refusal'),
+        (e: unknown) => e as Error,
+      ),
+    );
+    assert.ok(err instanceof InputError);
+    assert.match(err.message, /no-such-ffprobe was not found: the inputs check every media file's streams with it; install ffmpeg or set FFPROBE_BIN/);
+    assert.deepEqual(listFiles(root), before);
   });
 });

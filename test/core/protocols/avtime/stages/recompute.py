@@ -2,13 +2,16 @@
 """Independent recomputation of an AVTime-Bench run from its own artifacts (SPEC-AVTIME §4, §7).
 
 Reads target_inputs.jsonl (durations), inference/shard*/raw_predictions.jsonl, the manifest and
-semantic_responses.jsonl; recomputes every prediction (LongVALE lines, stable sort, the official adjacent
-merge with difflib.SequenceMatcher, pct->ms) and every query score and the six means, and compares them
+semantic_responses.jsonl; recomputes every prediction (LongVALE lines, stable sort, upstream's adjacent merge
+(test/fixtures/avtime/longvale_merge.py), pct->ms) and every query score and the six means, and compares them
 exactly with predictions.jsonl, the traces and summary.json. Prints one JSON line; exit 1 on any mismatch.
 
 usage: recompute.py OUTPUT_ROOT RUN_ID TARGET_INPUTS MANIFEST
 """
-import difflib, glob, json, math, os, re, sys
+import glob, json, math, os, re, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'fixtures', 'avtime'))
+from longvale_merge import merge_triples  # noqa: E402
 
 EVENT = re.compile(r'^From ([0-9]{2}) to ([0-9]{2}), (.+)$')
 
@@ -30,13 +33,7 @@ def normalize(response, d):
     if not events:
         return None
     events.sort(key=lambda x: (x[0], x[1]))  # Python's sort is stable
-    merged = [events[0][:]]
-    for s, e, c in events[1:]:
-        cur = merged[-1]
-        if difflib.SequenceMatcher(None, cur[2], c).ratio() > 0.98 and -1 <= s - cur[1] <= 1:
-            cur[1] = max(cur[1], e)
-        else:
-            merged.append([s, e, c])
+    merged = merge_triples(events)  # upstream LongVALE's merge_similar_sentences, transcribed
     out = []
     for s, e, c in merged:
         start = min(max(s * d // 100, 0), d)

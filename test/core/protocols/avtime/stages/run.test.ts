@@ -12,8 +12,9 @@ import { startStub, type Stub } from './httpStub';
 
 const hooks: AvtimeHooks = { log: () => undefined, clientOptions: { maxRetries: 0 } };
 const RECOMPUTE = path.join(__dirname, 'recompute.py');
+const BOOTSTRAP_PY = path.join(__dirname, '..', '..', '..', '..', 'fixtures', 'avtime', 'bootstrap.py');
 
-const SEED_TREE = ['e2e_trace.jsonl', 'e2t_trace.jsonl', 'run_config.json', 'summary.json', 't2e_trace.jsonl']
+const SEED_TREE = ['e2e_trace.jsonl', 'e2t_trace.jsonl', 'run_config.json', 'summary.json', 'summary_ci.json', 't2e_trace.jsonl']
   .map((f) => `eval/r1/${f}`)
   .concat([
     'inference/shard0/raw_predictions.jsonl',
@@ -102,6 +103,26 @@ describe('avtime stages: a whole run (SPEC-AVTIME §8)', function () {
     assert.deepEqual(check.mismatches, []);
     assert.equal(check.predictions, 2);
     assert.equal(check.queries, 14);
+
+    // summary_ci.json: recorded seed and replicates, estimates = summary.json, intervals = bootstrap.py over the traces.
+    const ci = JSON.parse(fs.readFileSync(layout.summaryCi, 'utf8'));
+    assert.deepEqual([ci.seed, ci.replicates, ci.level, ci.videos], [1234, 2000, 0.95, 3]);
+    const traces = ['t2e', 'e2t', 'e2e'].flatMap((d) =>
+      fs
+        .readFileSync(layout.trace(d as 't2e'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    );
+    const queries = traces.map((t) => ({ video_id: t.video_id, key: `${t.direction.toUpperCase()}-${t.axis}`, score: t.score }));
+    const input = JSON.stringify([{ queries, seed: ci.seed, replicates: ci.replicates, level: ci.level }]);
+    const [want] = JSON.parse(execFileSync('/usr/bin/python3', [BOOTSTRAP_PY], { input }).toString());
+    for (const k of SCORE_KEYS) {
+      assert.ok(Math.abs(ci.scores[k].estimate - summary[k]) < 1e-12, k);
+      for (const f of ['estimate', 'lo', 'hi']) assert.ok(Math.abs(ci.scores[k][f] - want[k][f]) < 1e-12, `${k}.${f}`);
+    }
+    for (const d of ['t2e', 'e2t', 'e2e'])
+      for (const f of ['estimate', 'lo', 'hi']) assert.ok(Math.abs(ci.audio_minus_visual[d][f] - want[`${d}:A-V`][f]) < 1e-12, `${d}.${f}`);
   });
 
   it('refuses a second run into the same output root (exit 2) and writes nothing', async () => {
