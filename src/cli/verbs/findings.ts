@@ -1,6 +1,7 @@
 // fpsweep findings --package DIR [--json] [--delta 3] [--flips]: per benchmark, pixels, frames, both or neither.
 import { numberOption, parseVerbArgs, requirePackage } from '../options';
-import { findingsTable, packageFindings, DEFAULT_DELTA_PTS } from '../../core/protocols/fp/findings';
+import { computeFindings, findingsTable, loadFindingsInput, DEFAULT_DELTA_PTS } from '../../core/protocols/fp/findings';
+import { formatLineProblem } from '../../core/errors';
 
 export const summary = 'per benchmark: accuracy, paired contrasts and the verdict (pixels, frames, both, neither…)';
 
@@ -19,7 +20,10 @@ export async function run(args: string[]): Promise<number> {
   const v = parseVerbArgs(args, { json: { type: 'boolean' }, delta: { type: 'string' }, flips: { type: 'boolean' } }, HELP);
   const packageDir = requirePackage(v, HELP);
   const deltaPts = numberOption(v.delta, 'FPSWEEP_FINDINGS_DELTA', DEFAULT_DELTA_PTS, 0.01, 100);
-  const findings = await packageFindings(packageDir, { deltaPts, flips: v.flips === true });
+  const input = await loadFindingsInput(packageDir);
+  const findings = computeFindings(input, { deltaPts, flips: v.flips === true });
+  for (const p of input.problems.slice(0, 20)) process.stderr.write(`${formatLineProblem(p)}\n`);
+  if (input.problems.length > 20) process.stderr.write(`… and ${input.problems.length - 20} more problem(s)\n`);
   process.stdout.write(v.json ? JSON.stringify(findings) + '\n' : findingsTable(findings) + '\n');
   return 0;
 }

@@ -42,7 +42,8 @@ export function findingsTable(f: Findings): string {
   return `${pad(rows)}\n\nδ = ${f.delta_pts} points, α = ${f.alpha}; accuracies and Δ in points; ${f.benchmarks.length} benchmark(s): ${tally || 'none'}`;
 }
 
-const esc = (s: string) => s.replace(/\|/g, '\\|');
+/** Data text outside code blocks: no HTML, no table breaks. */
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|');
 
 function benchmarkMarkdown(b: BenchmarkFindings): string[] {
   const lines = [
@@ -54,7 +55,7 @@ function benchmarkMarkdown(b: BenchmarkFindings): string[] {
     '| --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const [cond, c] of Object.entries(b.cells)) {
-    lines.push(`| ${cond} | ${c.n} | ${c.k} | ${num(c.acc)} | ${c.lo === null ? '—' : `${num(c.lo)}–${num(c.hi)}`} | ${c.na ?? 0} | ${c.reuse ?? 0} |`);
+    lines.push(`| ${esc(cond)} | ${c.n} | ${c.k} | ${num(c.acc)} | ${c.lo === null ? '—' : `${num(c.lo)}–${num(c.hi)}`} | ${c.na ?? 0} | ${c.reuse ?? 0} |`);
   }
   lines.push('', '| contrast | pairs | b | c | Δ | 95 % interval | p | q | MDE |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const n of CONTRAST_NAMES) {
