@@ -230,7 +230,7 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
           this.workS = env.latency.b * (promptTokens - hit);
         },
       });
-      const reply = standinAnswer(promptText, imageKeys);
+      const reply = standinAnswer(promptText, imageKeys, dims);
       // A prompt of exactly L tokens still gets one token: vllm/v1/engine/processor.py refuses only
       // prompt_len > max_model_len, and vllm/v1/core/sched/utils.py check_stop ends a request once
       // num_tokens >= max_model_len, which it checks after each sampled token.
