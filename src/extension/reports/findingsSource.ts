@@ -36,7 +36,7 @@ export class CliFindingsSource implements ProtocolReportSource {
     const pkg = this.host.fp.packageDir();
     if (!pkg) throw new Error('No run package: open the package folder or set fpsweep.packagePath.');
     const [r, frames] = await Promise.all([
-      startCli({ distDir: this.host.distDir, verb: 'findings', args: ['--json', '--package', pkg], env: this.host.env(), cwd: pkg }).done,
+      startCli({ distDir: this.host.distDir, verb: 'findings', args: ['--json', '--flips', '--package', pkg], env: this.host.env(), cwd: pkg }).done,
       meanFramesByCell(new PackageLayout(pkg).resultsCsv),
     ]);
     if (isNotAvailable(r)) throw new Error('The findings are not available in this build yet (the `findings` verb is missing).');

@@ -3,7 +3,9 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ladderPoints } from '../../../../../src/core/protocols/fp/findings/charts/ladders';
-import { chartFileName, chartsMarkdown, renderSvg, writeFindingsCharts } from '../../../../../src/core/protocols/fp/findings/charts/svg';
+import { chartFileName, chartsMarkdown, renderSvg } from '../../../../../src/core/protocols/fp/findings/charts/svg';
+import { writeReportCharts } from '../../../../../src/core/protocols/fp/findings/charts/reportCharts';
+import { PackageLayout } from '../../../../../src/core/package/layout';
 import { ladderSpec } from '../../../../../src/core/protocols/fp/findings/charts/specs';
 import { loadFindingsFixture } from './fixture';
 
@@ -36,15 +38,29 @@ describe('findings charts as SVG files', () => {
     for (const name of ['..', '/', '\u0000', 'x'.repeat(300)]) assert.match(chartFileName(name, 0), /^findings-01-[A-Za-z0-9._-]{1,60}\.svg$/);
   });
 
-  it('writes the overview and one card per benchmark beside the report, and links them from Markdown', async () => {
-    const files = await writeFindingsCharts(dir, f, ladders);
-    assert.equal(files.length, f.benchmarks.length + 1);
-    assert.deepEqual((await fs.readdir(dir)).sort(), files.map((x) => x.file).sort());
-    const overview = await fs.readFile(path.join(dir, 'findings-overview.svg'), 'utf8');
+  it('writes the overview and one card per benchmark beside the report, links them, and draws again only what changed', async () => {
+    const pkg = path.join(dir, 'pkg');
+    const reports = new PackageLayout(pkg).reportsDir;
+    const first = await writeReportCharts(pkg, f);
+    assert.equal(first.files.length, f.benchmarks.length + 1);
+    assert.equal(first.drawn, f.benchmarks.length + 1);
+    const svgs = (await fs.readdir(reports)).filter((x) => x.endsWith('.svg'));
+    assert.deepEqual(svgs.sort(), first.files.map((x) => x.file).sort());
+    const overview = await fs.readFile(path.join(reports, 'findings-overview.svg'), 'utf8');
     for (const b of f.benchmarks.filter((x) => x.verdict !== 'pending'))
       assert.ok(overview.includes(b.benchmark.replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')), b.benchmark);
     assert.ok(!overview.includes('>Partial<'), 'a pending benchmark is not placed');
-    const md = chartsMarkdown(files).join('\n');
+    const md = chartsMarkdown(first.files).join('\n');
     assert.ok(md.includes('![Hurts \\& \\<Co\\>](findings-06-Hurts_Co_.svg)'), md);
+
+    // Unchanged findings: nothing drawn. One benchmark's accuracy moves: its card and nothing else (the overview
+    // holds Δs, not cells). A benchmark gone: its file goes.
+    assert.equal((await writeReportCharts(pkg, f)).drawn, 0);
+    const moved = structuredClone(f);
+    moved.benchmarks[1].cells['v_32_s336'].acc = 11;
+    assert.equal((await writeReportCharts(pkg, moved)).drawn, 1);
+    const fewer = { ...moved, benchmarks: moved.benchmarks.slice(0, -1) };
+    await writeReportCharts(pkg, fewer);
+    assert.ok(!(await fs.readdir(reports)).includes(chartFileName('Partial', 7)));
   });
 });

@@ -171,9 +171,11 @@ export function overviewSpec(f: Findings, theme: ChartTheme = REPORT_THEME): Top
 /** One benchmark's accuracy against visual tokens for each ladder, with Wilson bands and the blind and chance lines. */
 export function ladderSpec(b: BenchmarkFindings, points: readonly LadderPoint[], theme: ChartTheme = REPORT_THEME, tokenNote = ''): TopLevelSpec {
   const blind = b.cells['v_blind'];
-  const refs: { label: string; value: number; dash: number[] }[] = [];
-  if (blind?.acc !== null && blind?.acc !== undefined) refs.push({ label: `blind ${blind.acc.toFixed(1)}`, value: blind.acc, dash: [6, 3] });
-  if (b.chance !== null) refs.push({ label: `chance ${b.chance.toFixed(1)}`, value: b.chance, dash: [2, 2] });
+  // The blind label sits above its line and the chance label below its own: close lines never overprint.
+  const refs: { label: string; value: number; dash: number[]; baseline: 'bottom' | 'top'; dy: number }[] = [];
+  if (blind?.acc !== null && blind?.acc !== undefined)
+    refs.push({ label: `blind ${blind.acc.toFixed(1)}`, value: blind.acc, dash: [6, 3], baseline: 'bottom', dy: -2 });
+  if (b.chance !== null) refs.push({ label: `chance ${b.chance.toFixed(1)}`, value: b.chance, dash: [2, 2], baseline: 'top', dy: 2 });
   const x = {
     field: 'tokens',
     type: 'quantitative',
@@ -221,16 +223,17 @@ export function ladderSpec(b: BenchmarkFindings, points: readonly LadderPoint[],
           mark: { type: 'rule', color: theme.muted },
           encoding: { y: { field: 'value', type: 'quantitative', scale: yScale }, strokeDash: { field: 'dash', type: 'nominal', scale: null, legend: null } },
         },
-        {
-          mark: { type: 'text', align: 'left', baseline: 'bottom', x: 2, dy: -2, fontSize: 10, color: theme.muted },
+        ...refs.map((r) => ({
+          data: { values: [r] },
+          mark: { type: 'text', align: 'left', baseline: r.baseline, x: 2, dy: r.dy, fontSize: 10, color: theme.muted },
           encoding: { y: { field: 'value', type: 'quantitative' }, text: { field: 'label' } },
-        },
+        })),
       ],
     });
   }
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: b.benchmark, subtitle: `verdict: ${b.verdict}${tokenNote ? ` · ${tokenNote}` : ''}` },
+    title: { text: b.benchmark, subtitle: [`verdict: ${b.verdict}`, ...(tokenNote ? [tokenNote] : [])] },
     width: 420,
     height: 260,
     config: config(theme),
