@@ -108,3 +108,23 @@ describe('findings chart specs', () => {
     assert.equal((spec as { title: { text: string } }).title.text, 'NullBench');
   });
 });
+
+describe('findings chart specs keep data as data', () => {
+  it('puts a hostile benchmark name only into data values and title text, never into an expression or a field name', () => {
+    const f = loadFindingsFixture();
+    const name = 'x"]; alert(1); //<script>';
+    f.benchmarks[0].benchmark = name;
+    const b = f.benchmarks[0];
+    const places: string[] = [];
+    const walk = (v: unknown, at: string) => {
+      if (typeof v === 'string') {
+        if (v.includes('alert(1)')) places.push(at);
+      } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`));
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${at}.${k}`);
+    };
+    walk(overviewSpec(f), 'overview');
+    walk(ladderSpec(b, ladderPoints(b)), 'card');
+    assert.ok(places.length >= 2, places.join(', '));
+    for (const p of places) assert.match(p, /(\.data\.values\[\d+\]\.(benchmark|why)$)|(^card\.title\.text$)/, p);
+  });
+});
