@@ -332,7 +332,7 @@ export function planSample(scale = 1, opts: PlanSampleOptions = {}): SamplePlan 
   };
 }
 
-/** The planted benchmarks' videos (30 s, 1280×720 at 2 fps: 60 frames) and items, with their own random stream. */
+/** The planted benchmarks' videos (20 s, 1280×720 at 2 fps: 40 frames, so v_128_s224 sends all 40) and items, with their own random stream. */
 function addPlanted(videos: SampleVideo[], items: SampleItem[], manifest: ManifestRow[]): void {
   const rnd = new SeededRandom(SAMPLE_SEED + 19);
   const count: Record<string, number> = {};
@@ -346,7 +346,7 @@ function addPlanted(videos: SampleVideo[], items: SampleItem[], manifest: Manife
       tag,
       width: 1280,
       height: 720,
-      nFrames: 60,
+      nFrames: 40,
       startMs: 0,
       spacingMs: 500,
       jitterMs: 0,
