@@ -14,6 +14,15 @@ const nodeEntries = [
 // Webview front ends run in the browser.
 const webEntries = [{ in: 'media/src/report.ts', out: 'media/report' }];
 
+// vega-canvas's Node build loads the optional `canvas` package with a top-level await, which a CommonJS bundle
+// cannot hold. Node bundles take its browser build instead: no canvas there, so vega estimates text widths.
+const vegaCanvasBrowser = {
+  name: 'vega-canvas-browser',
+  setup(build) {
+    build.onResolve({ filter: /^vega-canvas$/ }, () => ({ path: require.resolve('vega-canvas').replace(/vega-canvas\.node\.js$/, 'vega-canvas.browser.js') }));
+  },
+};
+
 async function main() {
   const watch = process.argv.includes('--watch');
   const production = process.argv.includes('--production');
@@ -32,6 +41,7 @@ async function main() {
         target: 'node20',
         format: 'cjs',
         external: ['vscode', 'sharp'],
+        plugins: [vegaCanvasBrowser],
         banner: e.shebang ? { js: '#!/usr/bin/env node' } : undefined,
       }),
     );

@@ -7,9 +7,12 @@ import { request } from './messages';
 import { itemLookup, showItem } from './items';
 import { renderAvtime } from './avtime';
 import type { AvtimeReport } from '../../src/core/protocols/avtime/reportTypes';
+import type { FindingsView } from '../../src/core/protocols/fp/findings/charts/viewModel';
+import { renderFindings } from './findings';
 
-export function renderKind(kind: ReportKind, report: unknown, focus?: CellFocus): Node {
+export function renderKind(kind: ReportKind, report: unknown, focus?: CellFocus, redraw: () => void = () => undefined): Node {
   if (kind === 'avtime') return renderAvtime(report as AvtimeReport);
+  if (kind === 'findings') return renderFindings(report as FindingsView, redraw);
   const r = report as Report;
   const meta = el('p', { class: 'muted' }, `Package ${r.packageDir} · computed ${r.generatedAt}`);
   const body = kind === 'timing' ? timing(r) : kind === 'failures' ? failures(r, focus) : checks(r);

@@ -15,6 +15,7 @@ const verbs: Record<string, () => VerbModule> = {
   status: () => require('./verbs/status'),
   stop: () => require('./verbs/stop'),
   report: () => require('./verbs/report'),
+  findings: () => require('./verbs/findings'),
   return: () => require('./verbs/return'),
   demo: () => require('./verbs/demo'),
   avtime: () => require('./verbs/avtime'),

@@ -43,6 +43,7 @@ export class Commands extends Disposable {
     reg('fpsweep.openTimingReport', () => this.host.openReport('timing'));
     reg('fpsweep.openFailuresReport', () => this.host.openReport('failures'));
     reg('fpsweep.openChecks', () => this.host.openReport('checks'));
+    reg('fpsweep.openFindings', () => this.host.openReport('findings'));
     reg('fpsweep.returnResults', () => this.returnResults());
     reg('fpsweep.openRunbook', () => this.openRunbook());
     reg('fpsweep.setHfToken', () => this.setToken());

@@ -12,6 +12,7 @@ import { PolledRuns } from './protocolRuns';
 import { PROTOCOLS } from '../core/protocols/registry';
 import { avtimeReportSource, fpReportSource, ReportPanel, ReportPanelSerializer, REPORT_VIEW_TYPE, type ReportSources } from './reports/reportPanel';
 import { CliReportSource } from './reports/reportSource';
+import { CliFindingsSource } from './reports/findingsSource';
 import { RunbookController } from './runbook/controller';
 import { RUNBOOK_TYPE, RunbookSerializer } from './runbook/serializer';
 import { knobEnv, readSettings, resolvePackageDir, type Settings } from './settings';
@@ -108,7 +109,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const fpReports = new CliReportSource({ distDir, packageDir, env, onDidChangeProgress: model.onDidChangeData });
   const avtimeReports = new HostAvtimeReportSource(avtime);
   context.subscriptions.push(fpReports, avtimeReports);
-  const reports: ReportSources = { fp: fpReportSource(fpReports), avtime: avtimeReportSource(avtimeReports) };
+  const reports: ReportSources = {
+    fp: fpReportSource(fpReports),
+    fpFindings: new CliFindingsSource({ distDir, env, fp: fpReports }),
+    avtime: avtimeReportSource(avtimeReports),
+  };
   context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, new ReportPanelSerializer(context.extensionUri, reports)));
   const openAvtimeReport = (root: string) => void ReportPanel.show(context.extensionUri, reports, 'avtime', undefined, root);
   context.subscriptions.push(new AvtimeCommands({ distDir, model: avtime, output, openReport: openAvtimeReport }));

@@ -1,7 +1,7 @@
 // End-to-end test in a real VS Code (code-server 4.100.3 + Debian Chromium + playwright-core):
 // install the packaged VSIX, open a sample package wired to stand-in vLLM servers, start the pilot from
 // the command palette, reload mid-run and see live progress again, wait for the pilot to finish, read
-// the timing and failures webviews, check that a question holding HTML shows as text, stop a full run
+// the timing, failures and findings webviews, check that a question holding HTML shows as text, stop a full run
 // from the palette (rows kept, none doubled), set a token and upload the returns to a stand-in hub, and run
 // one AVTime-Bench run (a CLI-made sample bench root, stand-in target and judge) from the palette to its
 // six scores in the tree and the AVTime report.
@@ -241,6 +241,32 @@ async function main(): Promise<void> {
       if (imgs !== 0) throw new Error(`the failures webview made ${imgs} <img> element(s) from data`);
       log(`item card: ${shown}`);
       await wb!.screenshot('failures-report-xss-item');
+    });
+
+    await check('the findings webview draws the overview and a card (vega under the strict CSP), and drills down to flips', async () => {
+      await wb!.runCommand('fpsweep: Open findings');
+      // data-drawn: vega has run and put its SVG in; a CSP refusal (eval) would leave an error there instead.
+      const frame = await wb!.webviewFrame('body[data-kind="findings"] #findings-card .chart[data-drawn]', 120_000);
+      const text = await frame.evaluate<string>('document.body.innerText');
+      fs.writeFileSync(path.join(OUT, 'findings-webview.txt'), text);
+      for (const want of ['Overview', ...PILOT, 'McNemar p', 'Items that flip']) {
+        if (!text.includes(want)) throw new Error(`the findings webview lacks "${want}"; it shows:\n${text.slice(0, 1500)}`);
+      }
+      const marks = await frame.evaluate<number>('document.querySelectorAll(".chart svg path[aria-roledescription=\'point\']").length');
+      if (marks < 2) throw new Error(`the findings charts drew ${marks} point(s)`);
+      const imgs = await frame.evaluate<number>("document.querySelectorAll('img').length");
+      if (imgs !== 0) throw new Error(`the findings webview made ${imgs} <img> element(s) from data`);
+      await wb!.screenshot('findings-overview');
+      // Another benchmark's card, picked from the verdict table; then its pixels flips.
+      await frame.locator('a.bench', { hasText: 'LVBench' }).click();
+      await frame.locator('#findings-card[data-benchmark="LVBench"] .chart[data-drawn]').waitFor({ timeout: 30_000 });
+      await frame.locator('#findings-card').scrollIntoViewIfNeeded();
+      await wb!.screenshot('findings-card');
+      await frame.locator('#findings-drill vscode-button[data-contrast="frames"]').click();
+      await frame.locator('#findings-drill .drill-body table, #findings-drill .drill-body p:not(:has-text("Loading"))').first().waitFor({ timeout: 30_000 });
+      await frame.locator('#findings-drill').scrollIntoViewIfNeeded();
+      log(`drill-down: ${(await frame.locator('#findings-drill .drill-body').innerText()).slice(0, 200)}`);
+      await wb!.screenshot('findings-drill');
     });
 
     await check('the runbook runs a step and streams its output into the cell', async () => {

@@ -54,7 +54,7 @@ export async function run(args: string[]): Promise<number> {
 
   const fresh = v.fresh === true || !existsSync(path.join(out, 'items'));
   const steps: { title: string; argv: string[]; okCodes?: number[] }[] = [
-    ...(fresh ? [{ title: 'make a sample package', argv: ['sample', '--out', out, '--no-extract', ...(v.fresh ? ['--force'] : [])] }] : []),
+    ...(fresh ? [{ title: 'make a sample package', argv: ['sample', '--out', out, '--no-extract', '--planted', ...(v.fresh ? ['--force'] : [])] }] : []),
     { title: 'prepare: verify shards, extract videos', argv: ['prepare', '--package', out] },
     // doctor fails on a machine without GPUs; the demo goes on and shows what it found.
     { title: 'doctor', argv: ['doctor', '--package', out], okCodes: [0, 1] },
@@ -63,6 +63,7 @@ export async function run(args: string[]): Promise<number> {
     { title: 'pilot timing report and checks', argv: ['report', '--package', out] },
     { title: 'full run (skips what the pilot did)', argv: ['run', '--package', out] },
     { title: 'final report', argv: ['report', '--package', out] },
+    { title: 'findings: pixels, frames, both or neither per benchmark', argv: ['findings', '--package', out] },
     { title: 'returns: tarball + sha256', argv: ['return', '--package', out] },
   ];
   const avBench = path.join(`${out}-avtime`, 'bench');

@@ -3,20 +3,30 @@
 import { parseVerbArgs, requirePackage } from '../options';
 import { buildReport, writeReport } from '../../core/protocols/fp/report/buildReport';
 import { reportMarkdown } from '../../core/protocols/fp/report/markdown';
+import { writeReportCharts } from '../../core/protocols/fp/findings/charts/reportCharts';
+import { chartsMarkdown } from '../../core/protocols/fp/findings/charts/svg';
 
 export const summary = 'pilot timing table, checks (§6), failures summary, final report (Markdown + JSON)';
 
 const HELP = `usage: fpsweep report --package DIR [--json]
 
 Computes the report from the package's artifacts (data/logs, results, logs) and writes
-.fpsweep/reports/report.md and report.json. Prints the Markdown (or the JSON with --json).
+.fpsweep/reports/report.md and report.json (and the findings charts, findings-*.svg, beside them). Prints the Markdown (or the JSON with --json).
 Exit 1 when a check of SPEC §6 fails.`;
 
 export async function run(args: string[]): Promise<number> {
   const v = parseVerbArgs(args, { json: { type: 'boolean' } }, HELP);
   const packageDir = requirePackage(v, HELP);
   const report = await buildReport(packageDir);
-  const md = reportMarkdown(report);
+  let md = reportMarkdown(report);
+  // The findings charts as SVG files beside report.md (only those whose data changed are drawn again).
+  if (report.findings) {
+    const charts = await writeReportCharts(packageDir, report.findings).catch((err: Error) => {
+      process.stderr.write(`findings charts not drawn: ${err.message}\n`);
+      return null;
+    });
+    if (charts) md += `\n${chartsMarkdown(charts.files).join('\n')}`;
+  }
   const written = await writeReport(packageDir, report, md);
   process.stdout.write(v.json ? JSON.stringify(report, null, 1) + '\n' : md + '\n');
   const failed = report.checks.filter((c) => c.status === 'fail').length;

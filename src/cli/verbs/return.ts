@@ -2,13 +2,15 @@
 import { parseVerbArgs, requirePackage } from '../options';
 import { makeReturns } from '../../core/returns/returns';
 import { formatProgress } from '../../core/protocols/fp/prepare/progressMeter';
+import { writeFindingsFile } from '../../core/protocols/fp/findings';
 
 export const summary = 'tarball + sha256 of the results (§7); --upload pushes them to the hub';
 
 const HELP = `usage: fpsweep return --package DIR [--upload] [--repo OWNER/NAME] [--hub-url URL]
 
 Writes fp_returns_<hostname>_<YYYYMMDD>.tar.gz of results/conditions_results.csv results/p1_raw
-logs data/logs and fp_returns.sha256 (sha256sum format) in the package root.
+logs data/logs and fp_returns.sha256 (sha256sum format) in the package root; logs/findings.json
+(\`fpsweep findings --json\`) is written first, so the tarball carries it.
 --upload     push both to the dataset repo under returns/ (token: HF_TOKEN or ~/.cache/huggingface/token)
 --repo       dataset repo (default GMLRVigil/BenchCheck-FramesPixels)
 --hub-url    another hub (default: HF_ENDPOINT, as huggingface_hub reads it, else https://huggingface.co)
@@ -26,6 +28,13 @@ export async function run(args: string[]): Promise<number> {
   );
   const packageDir = requirePackage(v, HELP);
   const tty = process.stderr.isTTY;
+  try {
+    const { file, findings } = await writeFindingsFile(packageDir);
+    process.stderr.write(`wrote ${file} (${findings.benchmarks.length} benchmark(s))\n`);
+  } catch (err) {
+    // The returns never wait on the findings: the tarball's own checks say what is missing.
+    process.stderr.write(`findings not written: ${(err as Error).message}\n`);
+  }
   const outcome = await makeReturns({
     packageDir,
     upload: v.upload === true,

@@ -7,7 +7,7 @@ import { makeSamplePackage, type SampleSummary } from '../../core/protocols/fp/s
 
 export const summary = 'make a small complete run package with ffmpeg (tests, benchmarks, demo)';
 
-const HELP = `usage: fpsweep sample --out DIR [--no-extract] [--scale N] [--force]
+const HELP = `usage: fpsweep sample --out DIR [--no-extract] [--scale N] [--planted] [--force]
 
 Makes a small run package in DIR (SPEC §1): items of MVBench, NExTQA, EgoSchema, LVBench and
 TimeScope, their manifest, videos encoded with ffmpeg (tar shards + videos_manifest.json), and
@@ -15,6 +15,8 @@ some base-condition rows that "already exist" in results/.
 --out DIR      the package folder (must be absent or empty; --package DIR works too)
 --no-extract   leave only the shards in videos/ (for \`fpsweep prepare\`)
 --scale N      N times the videos and items (default 1)
+--planted      add four benchmarks with planted effects (pixels, frames, blind, null) that the
+               stand-in vLLM answers by the frames' count and size, for \`fpsweep findings\`
 --force        replace a sample package already in DIR`;
 
 /** What a run package holds at its top level: the only paths --force removes. */
@@ -59,6 +61,7 @@ export async function run(args: string[]): Promise<number> {
       'no-extract': { type: 'boolean' },
       scale: { type: 'string' },
       force: { type: 'boolean' },
+      planted: { type: 'boolean' },
     },
     HELP,
   );
@@ -71,6 +74,7 @@ export async function run(args: string[]): Promise<number> {
     out,
     extract: v['no-extract'] !== true,
     scale,
+    planted: v.planted === true,
     onVideo: (done, total, video) => {
       const line = `encoded ${done}/${total} videos (${video.width}x${video.height}, ${video.nFrames} frames)`;
       process.stderr.write(tty ? `\r${line}\x1b[K${done === total ? '\n' : ''}` : `${line}\n`);

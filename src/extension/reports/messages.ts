@@ -4,7 +4,7 @@
 
 import type { AvtimeQueryFilter } from '../../core/protocols/avtime/reportTypes';
 
-export const REPORT_KINDS = ['timing', 'failures', 'checks', 'avtime'] as const;
+export const REPORT_KINDS = ['timing', 'failures', 'checks', 'avtime', 'findings'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 export const REPORT_TITLES: Record<ReportKind, string> = {
@@ -12,6 +12,7 @@ export const REPORT_TITLES: Record<ReportKind, string> = {
   failures: 'Failures',
   checks: 'Checks',
   avtime: 'AVTime-Bench',
+  findings: 'Findings',
 };
 
 /** The protocol (core/protocols/registry.ts id) whose report a kind shows: the panel asks that protocol's source. */
@@ -20,6 +21,7 @@ export const REPORT_PROTOCOL: Record<ReportKind, string> = {
   failures: 'fp',
   checks: 'fp',
   avtime: 'avtime',
+  findings: 'fpFindings',
 };
 
 export interface CellFocus {
@@ -41,7 +43,8 @@ export type WebviewRequest =
   | { req: number; command: 'openFile'; args: { file: string; line?: number } }
   | { req: number; command: 'getItem'; args: { benchmark: string; itemId: string } }
   | { req: number; command: 'avtimeQueries'; args: AvtimeQueryFilter }
-  | { req: number; command: 'avtimeQuery'; args: { queryId: string } };
+  | { req: number; command: 'avtimeQuery'; args: { queryId: string } }
+  | { req: number; command: 'findingsFlips'; args: { benchmark: string; contrast: string } };
 
 export type HostReply = { seq: number; res: unknown } | { seq: number; err: string };
 

@@ -1,6 +1,7 @@
 // A deterministic reply from the request alone (same frames + same prompt → same answer, on any
 // server, at any knob setting), in the forms a real model uses, sometimes with no letter at all.
 import { createHash } from 'node:crypto';
+import { plantedReply } from '../../core/protocols/fp/sample/planted';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -14,7 +15,13 @@ export function optionCount(promptText: string): number {
   return n > 0 ? n : 4;
 }
 
-export function standinAnswer(promptText: string, imageKeys: readonly string[]): string {
+/**
+ * The reply. A planted sample item (sample/planted.ts) is answered by its planted effect from the frames'
+ * count and size (`dims`), for the findings demo; our own rule, no vLLM behaviour is imitated.
+ */
+export function standinAnswer(promptText: string, imageKeys: readonly string[], dims: readonly { width: number; height: number }[] = []): string {
+  const planted = plantedReply(promptText, dims);
+  if (planted !== null) return planted;
   const h = createHash('sha256').update(promptText);
   for (const k of imageKeys) h.update('\0').update(k);
   const d = h.digest();

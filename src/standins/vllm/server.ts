@@ -238,7 +238,7 @@ export async function startStandinServer(args: ServeArgs, env: StandinEnv, hooks
       segments.push({ key: contentKey('text\0' + promptText), tokens: promptTokens - imageTokens });
       // The API thread's process_inputs (hashing or the part's uuid, the processor on cache misses).
       await frontEnd.process(images.map((img, k) => ({ key: imageKeys[k], width: img.width, height: img.height, uuid: parsed.imageUuids[k] })));
-      const reply = standinAnswer(promptText, imageKeys);
+      const reply = standinAnswer(promptText, imageKeys, dims);
       let hit = 0;
       if (stepEngine) {
         const lookup = () => {

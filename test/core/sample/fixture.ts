@@ -53,8 +53,8 @@ function cacheRoot(): string {
   return process.env.FPSWEEP_SAMPLE_CACHE ?? path.join(os.tmpdir(), 'fpsweep-sample-cache');
 }
 
-async function sourceKey(scale: number): Promise<string> {
-  const h = createHash('sha256').update(`v${SAMPLE_GENERATOR_VERSION}/scale${scale}\n`);
+async function sourceKey(scale: number, planted: boolean): Promise<string> {
+  const h = createHash('sha256').update(`v${SAMPLE_GENERATOR_VERSION}/scale${scale}${planted ? '/planted' : ''}\n`);
   const files = [...SOURCE_FILES];
   for (const dir of SOURCE_DIRS) {
     for (const f of (await fs.readdir(path.join(REPO, dir))).sort()) if (f.endsWith('.ts')) files.push(`${dir}/${f}`);
@@ -63,7 +63,7 @@ async function sourceKey(scale: number): Promise<string> {
     h.update(f + '\n');
     h.update(await fs.readFile(path.join(REPO, f)).catch(() => Buffer.from('(missing)')));
   }
-  return `v${SAMPLE_GENERATOR_VERSION}-s${scale}-${h.digest('hex').slice(0, 16)}`;
+  return `v${SAMPLE_GENERATOR_VERSION}-s${scale}${planted ? '-planted' : ''}-${h.digest('hex').slice(0, 16)}`;
 }
 
 /** Relative path and size of every file: enough to notice a row appended or a file added. */
@@ -110,10 +110,10 @@ async function removeStale(root: string, keep: string): Promise<void> {
   }
 }
 
-async function generate(finalDir: string, scale: number): Promise<CacheEntry> {
+async function generate(finalDir: string, scale: number, planted: boolean): Promise<CacheEntry> {
   const tmp = `${finalDir}.tmp-${process.pid}-${Date.now()}`;
   try {
-    const made = await makeSamplePackage({ out: path.join(tmp, 'package'), extract: true, scale });
+    const made = await makeSamplePackage({ out: path.join(tmp, 'package'), extract: true, scale, planted });
     const { root: _root, ...summary } = made;
     console.log(`    (sample package generated in ${made.seconds.toFixed(1)} s: ${made.videos} videos, ${made.frames} frames, ${made.items} items)`);
     const entry: CacheEntry = { summary, fingerprint: await fingerprint(path.join(tmp, 'package')) };
@@ -170,10 +170,10 @@ async function lockEntry(dir: string): Promise<() => Promise<void>> {
   }
 }
 
-async function load(scale: number): Promise<SampleFixture> {
+async function load(scale: number, planted: boolean): Promise<SampleFixture> {
   const root = cacheRoot();
   await fs.mkdir(root, { recursive: true });
-  const key = await sourceKey(scale);
+  const key = await sourceKey(scale, planted);
   const dir = path.join(root, key);
   await removeStale(root, key);
   let entry = await readEntry(dir);
@@ -185,7 +185,7 @@ async function load(scale: number): Promise<SampleFixture> {
       if (!entry) {
         // A modified or broken entry is moved aside first, so the rename of the new one can succeed.
         await fs.rename(dir, `${dir}.bad-${process.pid}-${Date.now()}`).catch(() => undefined);
-        entry = await generate(dir, scale);
+        entry = await generate(dir, scale, planted);
         generated = true;
       }
     } finally {
@@ -197,13 +197,14 @@ async function load(scale: number): Promise<SampleFixture> {
 }
 
 /** The shared, read-only sample package (extracted store included). Generated on first use. */
-export function getSamplePackage(opts: { scale?: number } = {}): Promise<SampleFixture> {
+export function getSamplePackage(opts: { scale?: number; planted?: boolean } = {}): Promise<SampleFixture> {
   const scale = opts.scale ?? 1;
-  let p = memo.get(String(scale));
+  const memoKey = `${scale}${opts.planted ? '/planted' : ''}`;
+  let p = memo.get(memoKey);
   if (!p) {
-    p = load(scale);
-    memo.set(String(scale), p);
-    p.catch(() => memo.delete(String(scale))); // a failed generation is retried by the next caller
+    p = load(scale, opts.planted === true);
+    memo.set(memoKey, p);
+    p.catch(() => memo.delete(memoKey)); // a failed generation is retried by the next caller
   }
   return p;
 }
@@ -213,8 +214,8 @@ export function getSamplePackage(opts: { scale?: number } = {}): Promise<SampleF
  * not exist). `extract: false` leaves out data/store/normalized, as `fpsweep sample --no-extract`
  * does (the shards and everything else are byte-identical).
  */
-export async function copySamplePackage(opts: { extract?: boolean; scale?: number; dest?: string } = {}): Promise<SampleFixture> {
-  const shared = await getSamplePackage({ scale: opts.scale });
+export async function copySamplePackage(opts: { extract?: boolean; scale?: number; planted?: boolean; dest?: string } = {}): Promise<SampleFixture> {
+  const shared = await getSamplePackage({ scale: opts.scale, planted: opts.planted });
   const dest = opts.dest ?? path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'fpsweep-sample-copy-')), 'fp');
   const storeDir = path.join(shared.root, 'data', 'store', 'normalized');
   await fs.cp(shared.root, dest, {

@@ -20,6 +20,7 @@ import { diagnose, groupFailures, DIAGNOSIS_THRESHOLD } from './failures';
 import { scanRawRecords } from './rawChecks';
 import { extrapolate, type TodoRow } from './extrapolate';
 import { reportSchema, type Report } from './schema';
+import { packageFindings } from '../findings';
 
 export interface BuildReportOptions {
   /** Todo counts per benchmark × condition; default: the dry run over every benchmark and the default conditions. */
@@ -197,6 +198,10 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
       diagnoses: diagnose(groups, serverLogLines),
       serverLogLines,
     },
+    findings: await packageFindings(layout.root).catch((err) => {
+      problems.push({ file: layout.resultsCsv, line: 0, message: `findings not computed: ${(err as Error).message}` });
+      return null;
+    }),
     preflight: await readPreflight(layout).catch((err) => {
       problems.push({ file: preflightFile(layout), line: 1, message: (err as Error).message });
       return null;

@@ -1,4 +1,5 @@
 // report.md: the same data as report.json, for people (and for pasting into the seed's report).
+import { findingsMarkdown } from '../findings/text';
 import { formatDuration } from '../prepare/progressMeter';
 import type { Report } from './schema';
 import { pyFixed } from './pyFormat';
@@ -185,6 +186,7 @@ export function reportMarkdown(r: Report): string {
   }
 
   out.push(...tokenPredictionMarkdown(r.tokenPrediction));
+  if (r.findings) out.push(findingsMarkdown(r.findings), '');
 
   if (r.problemCount) {
     out.push(

@@ -5,6 +5,7 @@ import { preflightRecordSchema } from '../sweep/preflightSchema';
 import { stopReasonSchema } from '../../../runner/statusSchema';
 import { tokenPredictionSchema } from './tokenPrediction';
 import { BOTTLENECK_KINDS, bottleneckSchema } from '../../../runner/bottleneck';
+import { findingsSchema } from '../findings/types';
 
 export const lineProblemSchema = z.object({ file: z.string(), line: z.number().int(), message: z.string() });
 
@@ -188,6 +189,8 @@ export const reportSchema = z.object({
   checks: z.array(checkSchema),
   tokenPrediction: tokenPredictionSchema,
   rawRecords: z.object({ files: z.number().int(), records: z.number().int() }),
+  /** The findings (findings/types.ts), null when they could not be computed (see problems). */
+  findings: findingsSchema.nullable().default(null),
   problems: z.array(lineProblemSchema),
   problemCount: z.number().int(),
 });

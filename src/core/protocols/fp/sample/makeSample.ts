@@ -20,6 +20,8 @@ export interface MakeSampleOptions {
   extract?: boolean;
   /** Multiplies videos and items (default 1). */
   scale?: number;
+  /** Add the four planted benchmarks for the findings demo (sample/planted.ts). */
+  planted?: boolean;
   /** Videos encoded side by side (default: min(2, cores)). */
   concurrency?: number;
   /** Called after each video is encoded and probed. */
@@ -107,7 +109,7 @@ export async function makeSamplePackage(opts: MakeSampleOptions): Promise<Sample
   const started = process.hrtime.bigint();
   const root = path.resolve(opts.out);
   const extract = opts.extract ?? true;
-  const plan = planSample(opts.scale ?? 1);
+  const plan = planSample(opts.scale ?? 1, { planted: opts.planted });
   const concurrency = Math.max(1, opts.concurrency ?? Math.min(2, os.availableParallelism()));
   await assertEmptyDir(root);
   // Built beside the target and renamed into place at the end: a failure or a kill never leaves a

@@ -6,6 +6,7 @@ import type { Item, ManifestRow } from '../../../package/schemas';
 import { SeededRandom } from './random';
 import { QUESTION_POOLS, XSS_OPTIONS, XSS_QUESTION } from './questions';
 import { MAX_CODE } from './frameCode';
+import { PLANTED_BENCHMARK, PLANTED_EFFECTS, PLANTED_QUESTIONS_PER_VIDEO, PLANTED_VIDEOS, plantedQuestion } from './planted';
 
 /** Bump when the package's content changes; caches of generated packages key on it. */
 export const SAMPLE_GENERATOR_VERSION = 2;
@@ -195,7 +196,12 @@ export function plannedTimestamp(v: Pick<SampleVideo, 'startMs' | 'spacingMs' | 
   return (v.startMs + k * v.spacingMs + v.jitterMs * (k % 3)) / 1000;
 }
 
-export function planSample(scale = 1): SamplePlan {
+export interface PlanSampleOptions {
+  /** Add the four planted benchmarks (planted.ts) for the findings demo: 480 more items on 12 more videos. */
+  planted?: boolean;
+}
+
+export function planSample(scale = 1, opts: PlanSampleOptions = {}): SamplePlan {
   if (!Number.isInteger(scale) || scale < 1) throw new RangeError(`scale must be a whole number ≥ 1, got ${scale}`);
   const rnd = new SeededRandom(SAMPLE_SEED);
   const videos: SampleVideo[] = [];
@@ -310,11 +316,13 @@ export function planSample(scale = 1): SamplePlan {
   manifest.push({ benchmark: 'LVBench', video_id: goneVideoId, hash: goneHash });
   items.push(makeItem('LVBench', goneVideoId, null, 'no_folder'), makeItem('LVBench', goneVideoId, null, 'no_folder'));
 
+  if (opts.planted) addPlanted(videos, items, manifest);
+
   // Items in file order per benchmark: sort by item_id (ids are numbered per benchmark).
   items.sort((a, b) => a.benchmark.localeCompare(b.benchmark) || a.item_id.localeCompare(b.item_id));
   return {
     scale,
-    benchmarks: [...SAMPLE_BENCHMARKS],
+    benchmarks: [...SAMPLE_BENCHMARKS, ...(opts.planted ? PLANTED_EFFECTS.map((e) => PLANTED_BENCHMARK[e]) : [])],
     videos,
     items,
     manifest,
@@ -322,6 +330,55 @@ export function planSample(scale = 1): SamplePlan {
     existing,
     xssItemId,
   };
+}
+
+/** The planted benchmarks' videos (20 s, 1280×720 at 2 fps: 40 frames, so v_128_s224 sends all 40) and items, with their own random stream. */
+function addPlanted(videos: SampleVideo[], items: SampleItem[], manifest: ManifestRow[]): void {
+  const rnd = new SeededRandom(SAMPLE_SEED + 19);
+  const count: Record<string, number> = {};
+  for (let v = 0; v < PLANTED_VIDEOS; v++) {
+    const tag = videos.length;
+    if (tag >= MAX_CODE) throw new RangeError('the planted videos need more video tags than the frame code holds');
+    const hash = hashOf(tag);
+    const uses = PLANTED_EFFECTS.map((e) => ({ benchmark: PLANTED_BENCHMARK[e], video_id: `planted_${String(v + 1).padStart(4, '0')}` }));
+    videos.push({
+      hash,
+      tag,
+      width: 1280,
+      height: 720,
+      nFrames: 40,
+      startMs: 0,
+      spacingMs: 500,
+      jitterMs: 0,
+      storedShortSide: 720,
+      long: false,
+      tooShort: false,
+      lateStart: false,
+      vfr: false,
+      square: false,
+      uses,
+    });
+    for (const u of uses) manifest.push({ ...u, hash });
+    for (const effect of PLANTED_EFFECTS) {
+      const bench = PLANTED_BENCHMARK[effect];
+      for (let q = 0; q < PLANTED_QUESTIONS_PER_VIDEO; q++) {
+        const n = (count[bench] = (count[bench] ?? 0) + 1);
+        const t = plantedQuestion(effect, n);
+        const at = rnd.int(t.options.length);
+        const [right, ...wrong] = t.options;
+        items.push({
+          item_id: `${bench}_${String(n).padStart(4, '0')}`,
+          benchmark: bench,
+          video_id: uses[0].video_id,
+          question: t.question,
+          options: [...wrong.slice(0, at), right, ...wrong.slice(at)],
+          answer: optionLetter(at),
+          hash,
+          missing: null,
+        });
+      }
+    }
+  }
 }
 
 /** The plan's facts as lists, for tests that count rather than hard-code. */

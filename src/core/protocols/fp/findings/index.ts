@@ -1,0 +1,34 @@
+// Findings (issue 19): accuracy per benchmark × condition, paired contrasts and a verdict per benchmark.
+export * from './types';
+export { computeFindings, flipsBetween, METHOD, type FindingsOptions } from './compute';
+export { buildFindingsInput, type FindingsInput, type BenchmarkTable } from './table';
+export { loadFindingsInput } from './load';
+export { findingsTable, findingsMarkdown } from './text';
+
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { PackageLayout } from '../../../package/layout';
+import { computeFindings, type FindingsOptions } from './compute';
+import { loadFindingsInput } from './load';
+import type { Findings } from './types';
+
+/** The findings of a package as it is now (the sweep may still be running). */
+export async function packageFindings(packageDir: string, opts: FindingsOptions = {}): Promise<Findings> {
+  return computeFindings(await loadFindingsInput(packageDir), opts);
+}
+
+/** Where `fpsweep return` writes the findings: under logs/, so the returns tarball carries them (SPEC §7's paths). */
+export function findingsFile(packageDir: string): string {
+  return path.join(new PackageLayout(packageDir).root, 'logs', 'findings.json');
+}
+
+/** Writes logs/findings.json (atomically: a reader never sees half a file). */
+export async function writeFindingsFile(packageDir: string, opts: FindingsOptions = {}): Promise<{ file: string; findings: Findings }> {
+  const findings = await packageFindings(packageDir, opts);
+  const file = findingsFile(packageDir);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  await fs.writeFile(tmp, JSON.stringify(findings, null, 1) + '\n');
+  await fs.rename(tmp, file);
+  return { file, findings };
+}

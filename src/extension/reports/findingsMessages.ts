@@ -1,0 +1,37 @@
+// The findings panel's two boundaries, checked with zod on the host: what `fpsweep findings --json` prints, and
+// the webview's own requests (a webview is a browser page: what it sends is input like any other).
+import { z } from 'zod';
+import { CONTRAST_NAMES, findingsSchema, type ContrastName, type Findings } from '../../core/protocols/fp/findings/types';
+import { errorLine } from '../cli';
+
+export const findingsFlipsArgsSchema = z
+  .object({
+    benchmark: z.string().min(1).max(512),
+    contrast: z.enum(CONTRAST_NAMES as [ContrastName, ...ContrastName[]]),
+  })
+  .strict();
+export type FindingsFlipsArgs = z.infer<typeof findingsFlipsArgsSchema>;
+
+/** The arguments of a `findingsFlips` request, or a plain message saying what is wrong with them. */
+export function parseFlipsArgs(args: unknown): FindingsFlipsArgs {
+  const r = findingsFlipsArgsSchema.safeParse(args);
+  if (r.success) return r.data;
+  const i = r.error.issues[0];
+  throw new Error(`findingsFlips: ${i.path.join('.') || 'arguments'}: ${i.message}`);
+}
+
+/** Parses `fpsweep findings --json` output, or says plainly why it cannot. */
+export function parseFindingsOutput(code: number | null, stdout: string, stderr: string): Findings {
+  let json: unknown;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    throw new Error(`fpsweep findings failed (exit ${code}): ${errorLine(stderr) || 'it printed no JSON'}`);
+  }
+  const parsed = findingsSchema.safeParse(json);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0];
+    throw new Error(`fpsweep findings printed findings this extension does not understand (${i.path.join('.')}: ${i.message}).`);
+  }
+  return parsed.data;
+}
