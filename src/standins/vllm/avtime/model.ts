@@ -67,6 +67,7 @@ export function avtimeModel(role: Exclude<StandinRole, 'fp'>, args: ServeArgs, k
           maxTokens: parsed.maxTokens,
           temperature: parsed.body.temperature ?? null,
           promptTokens,
+          promptTokenIds: null,
           ...out,
         };
       }
