@@ -11,7 +11,7 @@ import { checkHealth } from './health';
 import { fileSize, lastLines, readTail } from './logTail';
 import { stopLeftoverServers, writeServerRecords } from './leftovers';
 import { isKvCacheRefusal, isOutOfMemory } from './vllmMessages';
-import { mediaLoadingThreads, processorCacheGb } from './frontEndSizing';
+import { mediaLoadingThreads, processorCacheGb, processorThreads } from './frontEndSizing';
 
 // execa 9 is ESM-only: a dynamic import loads it natively under tsx (mocha) and in the esbuild bundle.
 const loadExeca = () => import('execa').then((m) => m.execa);
@@ -105,9 +105,11 @@ export interface LaunchOptions extends MonitorOptions {
   gpuUtil: number;
   /**
    * The host, to size vLLM's front end per server (frontEndSizing.ts): `--mm-processor-cache-gb` from its RAM and
-   * VLLM_MEDIA_LOADING_THREAD_COUNT from its cores. Absent: vLLM's defaults (4 GiB, 8 threads), nothing added.
+   * VLLM_MEDIA_LOADING_THREAD_COUNT from its cores, OMP_NUM_THREADS (the API process's torch threads) from its
+   * cores beside the servers and `decodePool`, the caller's concurrent frame decodes (0 if none). Absent: vLLM's
+   * defaults (4 GiB, 8 threads, torch's one thread a core), nothing added.
    */
-  host?: { ramBytes: number; cores: number };
+  host?: { ramBytes: number; cores: number; decodePool?: number };
   /** Executable started as `<bin> serve …` (default $VLLM_BIN, else `vllm`). */
   vllmBin?: string;
   /** Extra environment for the servers (on top of ours). */
@@ -271,9 +273,10 @@ class LaunchedServer extends BaseServer {
     this.devices = spec.gpus.join(',');
     // The key travels in VLLM_API_KEY (vLLM reads it when --api-key is absent), so it is in no
     // command line, no `ps` listing and no log; the recorded line says where it went.
-    // vLLM's own settings we pass in the environment (VLLM_*, the key aside) belong to the line: it must rerun the server.
+    // vLLM's own settings we pass in the environment (VLLM_*, the key aside, and OMP_NUM_THREADS, its torch threads)
+    // belong to the line: it must rerun the server.
     const vllmEnv = Object.entries(opts.env ?? {})
-      .filter(([k, v]) => k.startsWith('VLLM_') && k !== 'VLLM_API_KEY' && v !== undefined)
+      .filter(([k, v]) => (k.startsWith('VLLM_') || k === 'OMP_NUM_THREADS') && k !== 'VLLM_API_KEY' && v !== undefined)
       .map(([k, v]) => `${k}=${shellQuote(v!)} `)
       .join('');
     this.line = `CUDA_VISIBLE_DEVICES=${this.devices} VLLM_API_KEY=<redacted> ${vllmEnv}${[bin, ...this.args].map(shellQuote).join(' ')}`;
@@ -526,7 +529,12 @@ export async function launchServers(options: LaunchOptions): Promise<Fleet> {
   const basePort = options.basePort ?? 8011;
   const host = options.host;
   const cacheArgs = host ? ['--mm-processor-cache-gb', String(processorCacheGb(host.ramBytes, gpus.length))] : [];
-  const frontEndEnv = host ? { VLLM_MEDIA_LOADING_THREAD_COUNT: String(mediaLoadingThreads(host.cores, gpus.length)) } : {};
+  const frontEndEnv = host
+    ? {
+        VLLM_MEDIA_LOADING_THREAD_COUNT: String(mediaLoadingThreads(host.cores, gpus.length)),
+        OMP_NUM_THREADS: String(processorThreads(host.cores, gpus.length, host.decodePool ?? 0)),
+      }
+    : {};
   const servers: ServerSpec[] = gpus.map((gpu) => ({
     id: `gpu${gpu}`,
     gpus: [gpu],

@@ -4,6 +4,8 @@ import {
   DEFAULT_MEDIA_LOADING_THREADS,
   DEFAULT_MM_PROCESSOR_CACHE_GB,
   MAX_MM_PROCESSOR_CACHE_GB,
+  MAX_PROCESSOR_THREADS,
+  processorThreads,
   mediaLoadingThreads,
   processorCacheGb,
 } from '../../../src/core/serving/frontEndSizing';
@@ -32,5 +34,22 @@ describe('serving: front-end sizing from the host', () => {
     assert.equal(mediaLoadingThreads(112, 4), 28);
     assert.throws(() => mediaLoadingThreads(0, 4), RangeError);
     assert.throws(() => processorCacheGb(GIB, 0), RangeError);
+  });
+
+  it('gives each API process torch threads from the cores left after the engine cores and our decodes, in [1, 4]', () => {
+    assert.equal(processorThreads(16, 4, 4), 2); // the 16-core host: 16 − 4 engine cores − 4 decodes = 8, 2 a server
+    assert.equal(processorThreads(16, 4, 15), 1);
+    assert.equal(processorThreads(112, 4, 28), MAX_PROCESSOR_THREADS);
+    assert.equal(processorThreads(20, 4, 4), 3);
+    assert.throws(() => processorThreads(16, 0, 4), RangeError);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 512 }), fc.integer({ min: 1, max: 16 }), fc.integer({ min: 0, max: 64 }), (cores, servers, pool) => {
+        const t = processorThreads(cores, servers, pool);
+        assert.ok(Number.isInteger(t) && t >= 1 && t <= MAX_PROCESSOR_THREADS);
+        // Beyond one thread, the processors, the engine cores and our decodes never ask for more than the cores.
+        if (t > 1) assert.ok(servers * (t + 1) + pool <= cores);
+        assert.ok(processorThreads(cores, servers, pool + 1) <= t, 'a larger decode pool never gets the servers more');
+      }),
+    );
   });
 });

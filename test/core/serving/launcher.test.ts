@@ -89,10 +89,11 @@ describe('launcher', function () {
     for (const h of fleet.handles) assert.equal((await checkHealth(h.url, 500)).ok, false, 'stopped servers are gone');
   });
 
-  it('sizes the front end from the host: --mm-processor-cache-gb from RAM and servers, VLLM_MEDIA_LOADING_THREAD_COUNT from cores', async () => {
+  it('sizes the front end from the host: --mm-processor-cache-gb from RAM, VLLM_MEDIA_LOADING_THREAD_COUNT and OMP_NUM_THREADS from cores', async () => {
     const layout = new PackageLayout(tmpDir('pkg'));
     const basePort = await freePortBase(2);
-    // 256 GiB over 2 servers: a quarter of it, counted twice a server = 16 GiB each; 64 cores / 2 servers = 32 threads.
+    // 256 GiB over 2 servers: a quarter of it, counted twice a server = 16 GiB each; 64 cores / 2 servers = 32 threads;
+    // torch threads: (64 − 2 engine cores − 0 decodes) / 2, capped at the 4 measured.
     const fleet = await launchServers({
       layout,
       ...fpLaunchOptions(layout),
@@ -110,7 +111,7 @@ describe('launcher', function () {
         ['up', 'up'],
       );
       for (const h of fleet.handles) {
-        assert.match(h.launchLine!, /^CUDA_VISIBLE_DEVICES=\d VLLM_API_KEY=<redacted> VLLM_MEDIA_LOADING_THREAD_COUNT=32 \S+ serve /);
+        assert.match(h.launchLine!, /^CUDA_VISIBLE_DEVICES=\d VLLM_API_KEY=<redacted> VLLM_MEDIA_LOADING_THREAD_COUNT=32 OMP_NUM_THREADS=4 \S+ serve /);
         assert.ok(h.launchLine!.endsWith(`--allowed-local-media-path ${layout.frameStoreDir} --mm-processor-cache-gb 16`), h.launchLine!);
         assert.ok(fs.readFileSync(layout.launchParams, 'utf8').includes(h.launchLine!));
       }

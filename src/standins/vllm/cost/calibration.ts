@@ -8,10 +8,14 @@
  *  - B200_VLLM_SCALE: the named estimate that turns those seconds into a B200 running vLLM's kernels;
  *  - jpegDecodeMs, fastProcessorMs, hashMs, PER_ITEM_MS, REQUEST_MS: the API server's CPU per image / request.
  *
+ *  - processorMs(pixels, threads): fastProcessorMs sped up by the API process's torch threads (processorThreads.ts).
+ *
  * Provenance: measured 2026-12-03 on an H200 host (16-core Xeon) with a Qwen3-VL-8B-shaped model (8.77e9
  * parameters, random bf16 weights), transformers 5.17 with sdpa attention, torch 2.11, one request alone;
  * the script that measured it lives outside this repository (issue 17).
  */
+
+import { processorSpeedup } from './processorThreads';
 
 export interface PrefillShape {
   cond: string;
@@ -202,6 +206,14 @@ export const jpegDecodeMs = powerLaw(smallPx, small.jpegDecodeMs, largePx, large
  * 597×336 or 796×448 (the exponent is 1.04, so per-pixel interpolation is near-linear there).
  */
 export const fastProcessorMs = powerLaw(smallPx, small.fastMs, largePx, large.fastMs);
+
+/**
+ * The fast processor with `threads` torch threads in the API process (OMP_NUM_THREADS; processorThreads.ts has
+ * the measured ratio, under 4 servers sharing the host): ms per image. threads = 1 is fastProcessorMs.
+ */
+export function processorMs(pixels: number, threads = 1): number {
+  return threads === 1 ? fastProcessorMs(pixels) : fastProcessorMs(pixels) / processorSpeedup(threads, pixels);
+}
 
 /**
  * Hashing one decoded image (vllm/multimodal/hasher.py: the PIL image as a numpy array, its bytes fed to

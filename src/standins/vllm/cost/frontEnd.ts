@@ -15,8 +15,10 @@
  *  - vllm/multimodal/processing.py `_hash_mm_items` / `_cached_apply_hf_processor`: every item is hashed
  *    (vllm/multimodal/hasher.py, blake3 over the decoded pixels), or takes the part's `uuid` in place of the hash;
  *    items found in the processor cache skip the HF processor; only the misses are processed, then stored.
+ *  - the HF processor's torch ops use the API process's torch threads (`processorThreads`, from OMP_NUM_THREADS;
+ *    vLLM 0.11 sets none there: processorThreads.ts). Default 1, the calibration's measurement.
  */
-import { REQUEST_MS, PER_ITEM_MS, fastProcessorMs, hashMs, jpegDecodeMs } from './calibration';
+import { REQUEST_MS, PER_ITEM_MS, processorMs, hashMs, jpegDecodeMs } from './calibration';
 import { ProcessorCache, qwen3vlItemBytes } from './processorCache';
 
 /** VLLM_MEDIA_LOADING_THREAD_COUNT's default (vllm/envs.py). */
@@ -51,7 +53,7 @@ export function loadSeconds(img: FrontEndImage): number {
  * `Processor.process_inputs` for one request: hashes (or takes uuids), looks every item up in `cache` (null =
  * `--mm-processor-cache-gb 0`), runs the processor on the misses, stores them. Mutates `cache`.
  */
-export function processInputs(images: readonly FrontEndImage[], cache: ProcessorCache | null): RequestFrontEnd {
+export function processInputs(images: readonly FrontEndImage[], cache: ProcessorCache | null, processorThreads = 1): RequestFrontEnd {
   let hashS = 0;
   let processS = 0;
   let hits = 0;
@@ -63,7 +65,7 @@ export function processInputs(images: readonly FrontEndImage[], cache: Processor
       hits++;
       continue;
     }
-    processS += fastProcessorMs(px) / 1000;
+    processS += processorMs(px, processorThreads) / 1000;
     cache?.insert(key, qwen3vlItemBytes(img.width, img.height));
   }
   const threadS = REQUEST_MS / 1000 + (images.length * PER_ITEM_MS) / 1000 + hashS + processS;
@@ -74,7 +76,7 @@ export function processInputs(images: readonly FrontEndImage[], cache: Processor
  * The API thread's floor for a list of requests: every send pays its hashing and per-item work, and each
  * distinct image (by uuid or content) is processed exactly once — every repeat a cached hit.
  */
-export function frontEndFloorS(requests: readonly (readonly FrontEndImage[])[]): number {
+export function frontEndFloorS(requests: readonly (readonly FrontEndImage[])[], processorThreads = 1): number {
   const seen = new Set<string>();
   let s = 0;
   for (const images of requests) {
@@ -85,7 +87,7 @@ export function frontEndFloorS(requests: readonly (readonly FrontEndImage[])[]):
       const key = img.uuid ?? img.key;
       if (seen.has(key)) continue;
       seen.add(key);
-      s += fastProcessorMs(px) / 1000;
+      s += processorMs(px, processorThreads) / 1000;
     }
   }
   return s;

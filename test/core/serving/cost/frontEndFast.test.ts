@@ -20,7 +20,8 @@ describe('host bench: the fast front end equals the cost model', () => {
       fc.property(
         fc.array(fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 3 }), fc.boolean()), { maxLength: 30 }), { maxLength: 40 }),
         fc.integer({ min: 0, max: 40_000_000 }),
-        (requests, capacity) => {
+        fc.integer({ min: 1, max: 4 }),
+        (requests, capacity, threads) => {
           const ref = new ProcessorCache(capacity);
           const fast = new FastLru(capacity);
           for (const req of requests) {
@@ -37,8 +38,8 @@ describe('host bench: the fast front end equals the cost model', () => {
               height: SIZES[s][1],
               uuid: uuid ? ((1_000_000 + id * 4 + s) as unknown as string) : null,
             }));
-            const a = processInputs(refImages, ref);
-            const b = processInputsFast(fastImages, fast);
+            const a = processInputs(refImages, ref, threads);
+            const b = processInputsFast(fastImages, fast, threads);
             assert.equal(b.hits, a.hits);
             assert.equal(b.misses, a.misses);
             assert.ok(Math.abs(b.threadS - a.threadS) <= 1e-12 * Math.max(1, a.threadS), `${b.threadS} vs ${a.threadS}`);

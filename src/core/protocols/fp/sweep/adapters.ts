@@ -3,7 +3,7 @@
 import * as os from 'node:os';
 import { promises as fs } from 'node:fs';
 import type { PackageLayout } from '../../../package/layout';
-import { FramePipeline, jpegFileUrls, type FrameRequest } from '../frames';
+import { FramePipeline, defaultPoolSize, jpegFileUrls, type FrameRequest } from '../frames';
 import { realFrameStoreDir } from '../frames/realStore';
 import { fpLaunchOptions } from './fpServing';
 import { launchServers, useEndpoints, type Fleet, type ServerStateEvent } from '../../../serving/launcher';
@@ -77,8 +77,8 @@ export async function startServers(opts: RunOptions, layout: PackageLayout, log:
         ngpu: opts.ngpu,
         maxSeqs: opts.maxSeqs,
         gpuUtil: opts.gpuUtil,
-        // vLLM's front end sized from this host (frontEndSizing.ts): processor cache and media threads.
-        host: { ramBytes: os.totalmem(), cores: os.availableParallelism() },
+        // vLLM's front end sized from this host (frontEndSizing.ts): processor cache, media and torch threads.
+        host: { ramBytes: os.totalmem(), cores: os.availableParallelism(), decodePool: opts.decodeWorkers ?? defaultPoolSize() },
         vllmBin: opts.vllmBin,
         basePort: opts.basePort,
         log: sink,
