@@ -2,12 +2,14 @@
 // ~25 million sends a run: the same rules and the same calibration functions, with the per-size costs looked up
 // once per dims instead of per image and without the per-image load list (the bench has it already). Not a second
 // model: test/core/serving/cost/frontEndFast.test.ts checks it against processInputs on random request streams.
-import { PER_ITEM_MS, REQUEST_MS, fastProcessorMs, hashMs } from '../../src/standins/vllm/cost/calibration';
+import { PER_ITEM_MS, REQUEST_MS, processorMs, hashMs } from '../../src/standins/vllm/cost/calibration';
 import { qwen3vlItemBytes } from '../../src/standins/vllm/cost/processorCache';
 import type { FrontEndImage } from '../../src/standins/vllm/cost/frontEnd';
 
 export interface FastFrontEnd {
   threadS: number;
+  /** The part of threadS in the HF processor (its torch threads hold that many cores meanwhile). */
+  processS: number;
   hits: number;
   misses: number;
 }
@@ -20,12 +22,12 @@ interface SizeCost {
 
 const bySize = new Map<number, SizeCost>();
 
-function sizeCost(width: number, height: number): SizeCost {
-  const k = width * 65536 + height;
+function sizeCost(width: number, height: number, threads: number): SizeCost {
+  const k = (threads * 65536 + width) * 65536 + height;
   let c = bySize.get(k);
   if (!c) {
     const px = width * height;
-    c = { hashS: hashMs(px) / 1000, processS: fastProcessorMs(px) / 1000, bytes: qwen3vlItemBytes(width, height) };
+    c = { hashS: hashMs(px) / 1000, processS: processorMs(px, threads) / 1000, bytes: qwen3vlItemBytes(width, height) };
     bySize.set(k, c);
   }
   return c;
@@ -37,14 +39,14 @@ export interface ItemCache<K> {
   insert(key: K, bytes: number): void;
 }
 
-export function processInputsFast<K>(images: readonly FrontEndImage[], cache: ItemCache<K> | null): FastFrontEnd {
+export function processInputsFast<K>(images: readonly FrontEndImage[], cache: ItemCache<K> | null, processorThreads = 1): FastFrontEnd {
   let hashS = 0;
   let processS = 0;
   let hits = 0;
   let last: FrontEndImage | null = null;
   let c: SizeCost | null = null;
   for (const img of images) {
-    if (!last || img.width !== last.width || img.height !== last.height) c = sizeCost(img.width, img.height);
+    if (!last || img.width !== last.width || img.height !== last.height) c = sizeCost(img.width, img.height, processorThreads);
     last = img;
     const key = (img.uuid ?? img.key) as unknown as K;
     if (!img.uuid) hashS += c!.hashS;
@@ -55,5 +57,5 @@ export function processInputsFast<K>(images: readonly FrontEndImage[], cache: It
     processS += c!.processS;
     cache?.insert(key, c!.bytes);
   }
-  return { threadS: REQUEST_MS / 1000 + (images.length * PER_ITEM_MS) / 1000 + hashS + processS, hits, misses: images.length - hits };
+  return { threadS: REQUEST_MS / 1000 + (images.length * PER_ITEM_MS) / 1000 + hashS + processS, processS, hits, misses: images.length - hits };
 }

@@ -33,11 +33,11 @@ export function gpuLowerBoundS(plan: SimPlan, o: { gpus: number; gpuScale: numbe
  * API thread, and each distinct image is processed once — every repeat a hit (the cost model's frontEndFloorS,
  * computed per video since no image is shared between videos), spread evenly over the servers.
  */
-export function frontEndFloorS(plan: SimPlan, book: ImageBook, servers: number): number {
+export function frontEndFloorS(plan: SimPlan, book: ImageBook, servers: number, processorThreads = 1): number {
   let s = 0;
   for (const v of plan.videos) {
     const cache = new FastLru(Infinity);
-    for (const r of v.requests) s += processInputsFast(book.of(v, r.group).images, cache).threadS;
+    for (const r of v.requests) s += processInputsFast(book.of(v, r.group).images, cache, processorThreads).threadS;
     for (const r of v.requests) book.forget(r.group);
   }
   return s / servers;

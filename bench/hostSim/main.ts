@@ -3,11 +3,15 @@
 // (src/standins/vllm/cost/) on simulated time — a discrete-event simulation, no sleeps, no servers.
 //   npx tsx bench/hostSim/main.ts [--keep DIR] [--gpu b200|h200] [--ram-gib 512] [--cores 16] [--sample K]
 //                                 [--ablation-sample K (default 4)] [--no-ablations]
-// Host: 4 GPUs, one server each, `--cores` cores for our frames. Prints, for (a) a seed-like runner, (b) today's
+// Host: 4 GPUs, one server each, `--cores` cores. Prints, for (a) a seed-like runner, (b) today's
 // engine (the scheduler as runSweep drove it before issue 17: WORKERS 6, vLLM's default caches) and (c) the tuned
 // engine (what runSweep does now): makespan, GPU busy %, front-end (API thread) busy %, our frames' CPU (hours of
 // CPU and % of the cores), images sent per image processed, prefix-cache hits; the GPU-bound lower bound and the
 // front end's floor; the ratios; then what each change of (c) is worth (ablation lines, on every K-th video).
+// The cores: our frames run on them (in (c) less the cores its API processes' extra torch threads take, OMP_NUM_THREADS
+// from frontEndSizing.processorThreads); the rest of the host's CPU (API threads, media loading, engine cores) is
+// not simulated as contention but summed after the run: `host CPU%` = all of it / (cores × makespan), and the host
+// CPU floor = all of (c)'s CPU / cores. Above 100 % the makespan is optimistic and the host's cores bind.
 // --sample K plays every K-th video only. Columns: makespan in simulated hours; ×LB = makespan / GPU lower bound.
 // About 20 s of CPU to plan, 15–20 s a client on the full plan, ~5 s an ablation line (bundled by esbuild first).
 import * as os from 'node:os';
@@ -17,8 +21,15 @@ import { ImageBook, SimServer, type ServerConfig } from './server';
 import { engineRunner, seedRunner, type EngineOptions } from './clients';
 import { frontEndFloorS, gpuLowerBoundS } from './lowerBound';
 import { B200_VLLM_SCALE } from '../../src/standins/vllm/cost/calibration';
+import { processorCoresHeld } from '../../src/standins/vllm/cost/processorThreads';
 import { DEFAULT_MAX_NUM_BATCHED_TOKENS } from '../../src/standins/vllm/cost/gpuEngine';
-import { DEFAULT_MEDIA_LOADING_THREADS, DEFAULT_MM_PROCESSOR_CACHE_GB, mediaLoadingThreads, processorCacheGb } from '../../src/core/serving/frontEndSizing';
+import {
+  DEFAULT_MEDIA_LOADING_THREADS,
+  DEFAULT_MM_PROCESSOR_CACHE_GB,
+  mediaLoadingThreads,
+  processorCacheGb,
+  processorThreads,
+} from '../../src/core/serving/frontEndSizing';
 import { OPEN_VIDEOS_PER_SERVER, fpInflightTokenBudget, fpKvTokens } from '../../src/core/protocols/fp/sweep/kvBudget';
 
 const arg = (name: string, def: string) => {
@@ -48,12 +59,19 @@ interface Outcome {
   sent: number;
   prefixHit: number;
   promptTokens: number;
+  /** API threads, their extra torch threads while the processor runs, media loading, engine-core loops: CPU s. */
+  apiCpuS: number;
+  mediaCpuS: number;
+  engineCpuS: number;
+  /** Everything on the host's cores: our frames and the three above. */
+  hostCpuS: number;
 }
 
 function serverConfig(over: Partial<ServerConfig>): ServerConfig {
   return {
     processorCacheGb: DEFAULT_MM_PROCESSOR_CACHE_GB,
     mediaThreads: DEFAULT_MEDIA_LOADING_THREADS,
+    processorThreads: 1,
     maxNumSeqs: MAX_SEQS,
     maxNumBatchedTokens: DEFAULT_MAX_NUM_BATCHED_TOKENS,
     gpuScale: GPU_SCALE,
@@ -86,7 +104,15 @@ async function play(name: string, plan: SimPlan, cfg: ServerConfig, client: { se
     sent: sum((s) => s.imagesSent),
     prefixHit: sum((s) => s.prefixHitTokens),
     promptTokens: sum((s) => s.promptTokens),
+    // The host's cores: our frames; each API thread, plus its extra torch threads while the processor runs
+    // (processorCoresHeld: OpenMP workers spin through a call); the media-loading pools' decodes; and each engine
+    // core's loop, taken as one core while its GPU works (an ESTIMATE: scheduling, launches, the sync's spin).
+    apiCpuS: sum((s) => s.apiBusyS + s.processS * (processorCoresHeld(s.cfg.processorThreads) - 1)),
+    mediaCpuS: sum((s) => s.mediaBusyS),
+    engineCpuS: sum((s) => s.gpuBusyS),
+    hostCpuS: 0,
   };
+  o.hostCpuS = o.framesCpuS + o.apiCpuS + o.mediaCpuS + o.engineCpuS;
   process.stderr.write(`  ${name}: simulated in ${((performance.now() - t) / 1000).toFixed(1)} s, CPU ${cpuS(cpu0).toFixed(1)} s (${clock.fired} events)\n`);
   return o;
 }
@@ -103,7 +129,7 @@ function line(o: Outcome, lb: number): string {
     `${o.name.padEnd(44)} ${h(o.makespanS).padStart(9)} ${pct(o.gpuBusy).padStart(6)} ${pct(o.apiBusy).padStart(6)} ` +
     `${h(o.framesCpuS).padStart(10)} ${pct(o.framesCpuS / (CORES * o.makespanS)).padStart(6)} ` +
     `${(o.sent / Math.max(1, o.processed)).toFixed(2).padStart(6)} ${pct(o.prefixHit / o.promptTokens).padStart(6)} ` +
-    `${(o.makespanS / lb).toFixed(2).padStart(6)}`
+    `${(o.makespanS / lb).toFixed(2).padStart(6)} ${pct(o.hostCpuS / (CORES * o.makespanS)).padStart(6)}`
   );
 }
 
@@ -120,13 +146,27 @@ async function main(): Promise<void> {
   const lbOptions = { gpus: GPUS, gpuScale: GPU_SCALE, maxNumBatchedTokens: DEFAULT_MAX_NUM_BATCHED_TOKENS, outputTokens: OUTPUT_TOKENS };
   const lb = gpuLowerBoundS(plan, lbOptions);
 
-  const feFloor = frontEndFloorS(plan, new ImageBook({ uuid: false, transport: 'file' }), GPUS);
+  const feFloor1 = frontEndFloorS(plan, new ImageBook({ uuid: false, transport: 'file' }), GPUS);
   const kv = fpKvTokens(GPU_MIB, GPU_UTIL);
-  const tunedServer: Partial<ServerConfig> = { processorCacheGb: processorCacheGb(RAM, GPUS), mediaThreads: mediaLoadingThreads(CORES, GPUS) };
   const base: EngineOptions = { cores: CORES, prepConcurrency: 4, capacity: 6 };
+  const threads = processorThreads(CORES, GPUS, base.prepConcurrency);
+  const tunedServer: Partial<ServerConfig> = {
+    processorCacheGb: processorCacheGb(RAM, GPUS),
+    mediaThreads: mediaLoadingThreads(CORES, GPUS),
+    processorThreads: threads,
+  };
+  // The processors' extra torch threads take their cores from our frames' share (no free cores assumed).
+  const framesCores = CORES - GPUS * (threads - 1);
+  const feFloor = frontEndFloorS(plan, new ImageBook({ uuid: false, transport: 'file' }), GPUS, threads);
   // (c) is what runSweep now does on launched servers (fpServerSlot, OPEN_VIDEOS_PER_SERVER); the warm-up gate is
   // an option it leaves off (its ablation line says why).
-  const tunedEngine: EngineOptions = { ...base, capacity: MAX_SEQS, tokenBudget: fpInflightTokenBudget(kv), maxOpenVideos: OPEN_VIDEOS_PER_SERVER };
+  const tunedEngine: EngineOptions = {
+    ...base,
+    cores: framesCores,
+    capacity: MAX_SEQS,
+    tokenBudget: fpInflightTokenBudget(kv),
+    maxOpenVideos: OPEN_VIDEOS_PER_SERVER,
+  };
   const runs: Outcome[] = [];
   runs.push(await play('(a) seed-like runner', plan, serverConfig({ transport: 'data' }), { seed: 'seed' }));
   runs.push(await play("(b) today's engine", plan, serverConfig({}), { engine: base }));
@@ -151,6 +191,11 @@ async function main(): Promise<void> {
       await play('(c) without media threads from cores', abPlan, serverConfig({ processorCacheGb: tunedServer.processorCacheGb }), { engine: tunedEngine }),
     );
     ablations.push(
+      await play('(c) without processor threads (OMP 1)', abPlan, serverConfig({ ...tunedServer, processorThreads: 1 }), {
+        engine: { ...tunedEngine, cores: CORES },
+      }),
+    );
+    ablations.push(
       await play("(c) + a video's first request first (gate)", abPlan, serverConfig(tunedServer), { engine: { ...tunedEngine, warmVideos: true } }),
     );
     ablations.push(await play('(c) without the open-video bound', abPlan, serverConfig(tunedServer), { engine: { ...tunedEngine, maxOpenVideos: undefined } }));
@@ -167,30 +212,42 @@ async function main(): Promise<void> {
   const c = runs[2];
   console.log(
     `host: ${GPUS} × ${GPU === 'h200' ? 'H200 (transformers calibration, scale 1)' : `B200 with vLLM kernels (scale ${GPU_SCALE}, an estimate)`}, ` +
-      `${GPUS} servers, ${CORES} cores for our frames, ${RAM / 1024 ** 3} GiB RAM; plan ${plan.videos.length} videos, ${plan.requests} requests` +
+      `${GPUS} servers, ${CORES} cores shared by our frames, the API processes and the engine cores, ${RAM / 1024 ** 3} GiB RAM; ` +
+      `plan ${plan.videos.length} videos, ${plan.requests} requests` +
       `${SAMPLE > 1 ? ` (every ${SAMPLE}th video)` : ''}`,
   );
   console.log(
-    `tuned: --mm-processor-cache-gb ${tunedServer.processorCacheGb}, VLLM_MEDIA_LOADING_THREAD_COUNT=${tunedServer.mediaThreads}, ` +
+    `tuned: --mm-processor-cache-gb ${tunedServer.processorCacheGb}, VLLM_MEDIA_LOADING_THREAD_COUNT=${tunedServer.mediaThreads}, OMP_NUM_THREADS=${threads} ` +
+      `(our frames: ${framesCores} cores), ` +
       `in flight ≤ ${MAX_SEQS} requests and ≤ ${fpInflightTokenBudget(kv)} predicted tokens a server (KV ${kv} tokens), ` +
       `≤ ${tunedEngine.maxOpenVideos} videos open a server, file:// frames, no uuid`,
   );
-  console.log(`${'client'.padEnd(44)}  makespan   GPU%  front%  frames CPU  cores% sends/  prefix  ×LB`);
-  console.log(`${''.padEnd(44)}                                                      proc.   hit`);
+  console.log(`${'client'.padEnd(44)}  makespan   GPU%  front%  frames CPU  cores% sends/  prefix  ×LB   host`);
+  console.log(`${''.padEnd(44)}                                                      proc.   hit         CPU%`);
   for (const o of runs) console.log(line(o, lb));
   console.log(`${'GPU-bound lower bound'.padEnd(44)} ${h(lb).padStart(9)}`);
-  console.log(`${'front-end floor (each distinct image once)'.padEnd(44)} ${h(feFloor).padStart(9)}   (one API thread a server, file://, no uuid)`);
+  console.log(`${'front-end floor (each distinct image once)'.padEnd(44)} ${h(feFloor1).padStart(9)}   (one API thread a server, file://, no uuid, OMP 1)`);
+  console.log(`${'  the same with OMP_NUM_THREADS=' + threads}`.padEnd(44) + ` ${h(feFloor).padStart(9)}`);
+  const cpuFloor = c.hostCpuS / CORES;
+  console.log(
+    `${'host CPU floor of (c) (all its CPU / cores)'.padEnd(44)} ${h(cpuFloor).padStart(9)}   ` +
+      `(CPU: frames ${h(c.framesCpuS)}, API threads ${h(c.apiCpuS)}, media loading ${h(c.mediaCpuS)}, engine cores ${h(c.engineCpuS)}, ` +
+      `all ${h(c.hostCpuS)}; host CPU% > 100 % = the makespan is optimistic)`,
+  );
   console.log(
     `(a)/(c) ${(runs[0].makespanS / c.makespanS).toFixed(2)}   (b)/(c) ${(runs[1].makespanS / c.makespanS).toFixed(2)}   ` +
       `(c)/lower bound ${(c.makespanS / lb).toFixed(3)}   (c)/front-end floor ${(c.makespanS / feFloor).toFixed(3)}`,
   );
-  const bound = Math.max(lb, feFloor);
+  const bound = Math.max(lb, feFloor, cpuFloor);
   console.log(
-    feFloor > lb
+    feFloor > lb && feFloor >= cpuFloor
       ? `the model says: front-end-bound. One API thread a server needs ${h(feFloor)} even with every repeat a cache hit, ` +
           `${(feFloor / lb).toFixed(2)}× the GPU bound; (c) is ${(c.makespanS / bound).toFixed(3)}× that floor. ` +
           'No client order or cache size gets under it without changing what vLLM does per image.'
-      : `the model says: GPU-bound; (c) is ${(c.makespanS / lb).toFixed(3)}× the GPU bound.`,
+      : cpuFloor > lb
+        ? `the model says: host-CPU-bound. All of (c)'s CPU on ${CORES} cores needs ${h(cpuFloor)}, ${(cpuFloor / lb).toFixed(2)}× the GPU bound; ` +
+          `(c) is ${(c.makespanS / lb).toFixed(3)}× the GPU bound.`
+        : `the model says: GPU-bound; (c) is ${(c.makespanS / lb).toFixed(3)}× the GPU bound.`,
   );
   if (ablations.length) {
     const abLb =

@@ -18,6 +18,8 @@ export interface ServerConfig {
   processorCacheGb: number;
   /** VLLM_MEDIA_LOADING_THREAD_COUNT. */
   mediaThreads: number;
+  /** The API process's torch threads (OMP_NUM_THREADS): the HF processor's speed (processorThreads.ts). */
+  processorThreads: number;
   maxNumSeqs: number;
   maxNumBatchedTokens: number;
   /** GPU seconds per H200-transformers second (the cost model's calibration scale). */
@@ -76,6 +78,8 @@ export class SimServer {
   private nextId = 0;
   imagesSent = 0;
   imagesProcessed = 0;
+  /** Seconds the API thread spent in the HF processor (its torch threads held processorThreads cores meanwhile). */
+  processS = 0;
   prefixHitTokens = 0;
   promptTokens = 0;
 
@@ -108,8 +112,9 @@ export class SimServer {
       const loaded = this.pool.run(this.clock.now, loads);
       this.clock.at(loaded, () => {
         // The API thread takes requests in the order their images are loaded (chat_utils awaits them all).
-        const fe = processInputsFast(images, this.cache);
+        const fe = processInputsFast(images, this.cache, this.cfg.processorThreads);
         this.imagesProcessed += fe.misses;
+        this.processS += fe.processS;
         const { endS } = this.api.run(this.clock.now, fe.threadS + bodyParseSeconds(this.cfg.transport, images.length, g.width, g.height));
         this.clock.at(endS, () => this.toEngine(req, resolve));
       });
