@@ -9,6 +9,7 @@ import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBenchPackage } from './planPackage';
+import { bundleSelf } from './bundleSelf';
 
 const CHILD = '--child';
 
@@ -67,20 +68,8 @@ async function child(mode: string, root: string): Promise<void> {
 }
 
 /** The child runs this file bundled by esbuild as the CLI is (dist/cli.js), so it measures what ships. */
-async function bundle(dir: string): Promise<string> {
-  const { buildSync } = await import('esbuild'); // loaded here only: the bundled child never needs it
-  const outfile = path.join(dir, 'plan-bench.js');
-  buildSync({
-    entryPoints: [__filename],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['vscode', 'sharp', 'esbuild'],
-    logLevel: 'warning',
-  });
-  return outfile;
+function bundle(dir: string): Promise<string> {
+  return bundleSelf(__filename, dir, 'plan-bench.js');
 }
 
 function measure(script: string, mode: string, root: string): Record<string, number> {

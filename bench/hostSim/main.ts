@@ -31,6 +31,7 @@ import {
   processorThreads,
 } from '../../src/core/serving/frontEndSizing';
 import { OPEN_VIDEOS_PER_SERVER, fpInflightTokenBudget, fpKvTokens } from '../../src/core/protocols/fp/sweep/kvBudget';
+import { bundleSelf } from '../bundleSelf';
 
 const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -265,23 +266,12 @@ async function main(): Promise<void> {
 
 /** Runs this file bundled by esbuild (as plan.ts does): tsx's per-access module getters double the simulation's time. */
 async function bundled(): Promise<void> {
-  const { buildSync } = await import('esbuild');
   const { execFileSync } = await import('node:child_process');
   const fs = await import('node:fs');
   const path = await import('node:path');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-hostsim-js-'));
   try {
-    const outfile = path.join(dir, 'hostSim.js');
-    buildSync({
-      entryPoints: [__filename],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      external: ['vscode', 'sharp', 'esbuild'],
-      logLevel: 'warning',
-    });
+    const outfile = await bundleSelf(__filename, dir, 'hostSim.js');
     execFileSync(process.execPath, ['--max-old-space-size=4096', outfile, ...process.argv.slice(2), '--bundled'], { stdio: 'inherit' });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
