@@ -26,6 +26,12 @@ export type Verdict = (typeof VERDICTS)[number];
 
 /** Pairs below this leave a contrast (and so the verdict) `pending`. */
 export const MIN_PAIRS = 100;
+/**
+ * Videos a contrast needs before its cluster-robust interval may show equivalence (TOST → `neither`): with one
+ * video the SE is 0 by construction, and with a handful it is far too small (cluster-robust SEs are known to be
+ * anti-conservative with few clusters), so a narrow interval from few videos is not evidence of no effect.
+ */
+export const MIN_TOST_CLUSTERS = 10;
 export const DEFAULT_DELTA_PTS = 3;
 export const ALPHA = 0.05;
 

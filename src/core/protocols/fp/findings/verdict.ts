@@ -5,10 +5,11 @@
 //                   its Δ is below δ;
 //   pixels / frames / both   each of the two contrasts with q < α and Δ ≥ δ;
 //   hurts           pixels or frames with q < α and Δ < 0;
-//   neither         both 90 % intervals inside ±δ (two one-sided tests at 5 % each, on the cluster-robust SE);
+//   neither         both 90 % intervals inside ±δ (two one-sided tests at 5 % each, on the cluster-robust SE), each
+//                   from at least MIN_TOST_CLUSTERS videos;
 //   inconclusive    anything else; `why` gives the detectable effects.
 import type { Cell, Contrast, ContrastName, Verdict } from './types';
-import { ALPHA, MIN_PAIRS } from './types';
+import { ALPHA, MIN_PAIRS, MIN_TOST_CLUSTERS } from './types';
 
 const pts = (x: number | null, digits = 1) => (x === null ? '—' : x.toFixed(digits));
 const signed = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(1)}`);
@@ -57,6 +58,15 @@ export function decideVerdict(v: VerdictInput): { verdict: Verdict; why: string 
     return { verdict: 'hurts', why: `${sigDown.map((n) => describe(n, k[n])).join('; ')}: significantly worse with more ${sigDown.join(' and ')}` };
   }
   const inside = (c: Contrast) => c.lo90 !== null && c.lo90 !== undefined && c.hi90 !== null && c.hi90 !== undefined && c.lo90 > -d && c.hi90 < d;
+  const fewVideos = (['pixels', 'frames'] as const).filter((n) => (k[n].clusters ?? 0) < MIN_TOST_CLUSTERS);
+  if (inside(k.pixels) && inside(k.frames) && fewVideos.length) {
+    return {
+      verdict: 'inconclusive',
+      why:
+        `both 90 % intervals lie inside ±δ = ±${d}, but ${fewVideos.map((n) => `${n} has ${k[n].clusters ?? 0} video(s)`).join(' and ')}: ` +
+        `fewer than ${MIN_TOST_CLUSTERS} videos cannot show equivalence (the cluster-robust interval is too narrow)`,
+    };
+  }
   if (inside(k.pixels) && inside(k.frames)) {
     return {
       verdict: 'neither',

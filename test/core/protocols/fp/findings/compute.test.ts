@@ -24,7 +24,7 @@ const EFFECTS: Record<string, Effect> = {
   Noisy: (c, _u, r) => r.next() < (c === 'v_blind' ? 0.25 : 0.6),
 };
 
-function synth(nItems: number, seed: number, benches = Object.keys(EFFECTS)) {
+function synth(nItems: number, seed: number, benches = Object.keys(EFFECTS), itemsPerVideo = 5) {
   const r = new SeededRandom(seed);
   const items = new Map<string, Item[]>();
   const manifest = new Map<string, Map<string, string>>();
@@ -33,7 +33,7 @@ function synth(nItems: number, seed: number, benches = Object.keys(EFFECTS)) {
     const its: Item[] = [];
     const man = new Map<string, string>();
     for (let i = 0; i < nItems; i++) {
-      const video = `vid${Math.floor(i / 5)}`;
+      const video = `vid${Math.floor(i / itemsPerVideo)}`;
       man.set(video, `${b}-hash-${video}`);
       its.push({ item_id: `${b}_${i}`, benchmark: b, video_id: video, question: 'q', options: ['a', 'b', 'c', 'd'], answer: 'A' });
       const u = r.next();
@@ -54,6 +54,15 @@ function findings(s: ReturnType<typeof synth>, rows = s.rows): Findings {
 }
 
 describe('findings: verdicts on synthetic tables', function () {
+  it('a null effect on too few videos is inconclusive, never neither: their interval cannot show equivalence', function () {
+    const many = findings(synth(200, 7, ['Null'], 5)).benchmarks[0]; // 40 videos
+    assert.equal(many.verdict, 'neither');
+    const few = findings(synth(200, 7, ['Null'], 25)).benchmarks[0]; // 8 videos
+    assert.equal(few.contrasts.pixels.clusters, 8);
+    assert.equal(few.verdict, 'inconclusive');
+    assert.match(few.why, /fewer than 10 videos cannot show equivalence/);
+  });
+
   it('gives each planted verdict, and the numbers agree with the counts', function () {
     const s = synth(200, 7);
     const f = findings(s);
