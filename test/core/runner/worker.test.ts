@@ -162,7 +162,7 @@ describe('runner: the background worker', function () {
     const stopped = await capture(() => cliMain(['stop', '--package', sample.root, '--wait']));
     assert.equal(stopped.code, 0);
     assert.match(stopped.out, /asked worker pid \d+ to drain/);
-    assert.equal(await waitForWorkerExit(layout, 1000), true);
+    assert.equal(await waitForWorkerExit(layout, 30_000, 50), true);
     const final = await readStatus(layout);
     assert.ok(final && ['stopped', 'done'].includes(final.state), final?.state);
     assert.match(final!.summary ?? '', /rows added/);
