@@ -44,27 +44,25 @@ export interface VllmCheck {
   install: string;
 }
 
+/** An AVTime role's executable: a missing or off-pin one warns (an FP-only host passes doctor; the run refuses). */
+function avtimeCheck(role: 'target' | 'judge', bin: string, pin: VllmPin): VllmCheck {
+  return {
+    id: `vllm_avtime_${role}`,
+    bin,
+    binFrom: `--${role}-vllm-bin (${role.toUpperCase()}_VLLM_BIN)`,
+    pin,
+    missing: 'warn',
+    install: `pip install 'vllm>=${pin.min}' in its own environment`,
+  };
+}
+
 /** The run types' vLLM executables and pins: FP on VLLM_BIN; AVTime's target and judge on their own (default VLLM_BIN). */
 export function vllmChecks(env: NodeJS.ProcessEnv): VllmCheck[] {
   const base = env.VLLM_BIN || 'vllm';
   return [
     { id: 'vllm', bin: base, binFrom: 'VLLM_BIN', pin: FP_VLLM_PIN, missing: 'fail', install: `pip install vllm==${FP_VLLM_PIN.rulesFrom}` },
-    {
-      id: 'vllm_avtime_target',
-      bin: env.TARGET_VLLM_BIN || base,
-      binFrom: '--target-vllm-bin (TARGET_VLLM_BIN)',
-      pin: AVTIME_TARGET_VLLM_PIN,
-      missing: 'warn',
-      install: `pip install 'vllm>=${AVTIME_TARGET_VLLM_PIN.min}' in its own environment`,
-    },
-    {
-      id: 'vllm_avtime_judge',
-      bin: env.JUDGE_VLLM_BIN || base,
-      binFrom: '--judge-vllm-bin (JUDGE_VLLM_BIN)',
-      pin: AVTIME_JUDGE_VLLM_PIN,
-      missing: 'warn',
-      install: `pip install 'vllm>=${AVTIME_JUDGE_VLLM_PIN.min}' in its own environment`,
-    },
+    avtimeCheck('target', env.TARGET_VLLM_BIN || base, AVTIME_TARGET_VLLM_PIN),
+    avtimeCheck('judge', env.JUDGE_VLLM_BIN || base, AVTIME_JUDGE_VLLM_PIN),
   ];
 }
 
