@@ -2,7 +2,7 @@
 // protocol's findRoots), so a new run type needs no edit here. Exactly one must recognise it.
 import * as path from 'node:path';
 import { UsageError } from '../core/errors';
-import type { AnyProtocol, ProtocolRegistry } from '../core/protocols/registry';
+import type { AnyProtocol, ProtocolRegistry } from '../core/protocols/types';
 
 export async function resolveRunRoot(registry: ProtocolRegistry, dir: string): Promise<{ protocol: AnyProtocol; root: string }> {
   const root = path.resolve(dir);

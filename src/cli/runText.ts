@@ -1,6 +1,6 @@
 // The verbs' words for a run type that has none of its own (RunProtocol.statusView / describeStop absent):
 // the snapshot's groups as lines, and a plain stop line. FP's and AVTime's own words are in their folders.
-import type { AnyProtocol, ProgressCounts, ProgressSnapshot, StatusView, StopResult, StopWords } from '../core/protocols/registry';
+import type { AnyProtocol, ProgressCounts, ProgressSnapshot, StatusView, StopResult, StopWords } from '../core/protocols/types';
 
 const counts = (c: ProgressCounts) => `${c.done} done, ${c.todo} to do, ${c.failed} failed`;
 

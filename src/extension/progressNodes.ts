@@ -4,7 +4,7 @@
 // which nodes changed, so the tree fires those and not the whole tree (vscode-pull-request-github's
 // prsTreeDataProvider fires the node that changed the same way).
 import type { ServerState } from '../core/serving/serverState';
-import type { AnyProtocol, ProgressSnapshot, ProgressState, ProtocolRegistry } from '../core/protocols/registry';
+import type { AnyProtocol, ProgressSnapshot, ProgressState, ProtocolRegistry } from '../core/protocols/types';
 
 export type RowIcon =
   | ProgressState

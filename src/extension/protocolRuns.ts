@@ -3,7 +3,7 @@
 // file systems need one). The tree shows their snapshots with the generic rows (progressNodes.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AnyProtocol, ProgressSnapshot } from '../core/protocols/registry';
+import type { AnyProtocol, ProgressSnapshot } from '../core/protocols/types';
 import { Disposable, toDisposable } from './lifecycle';
 
 export class PolledRuns extends Disposable {

@@ -1,7 +1,7 @@
 // Which job the worker runs: `--protocol <id> --job '<JSON>'`, the protocol taken from the registry and the job
 // checked by its schema. The older forms stay as aliases (detached runs started by an older CLI, the spawners in
 // runner/control.ts and avtime/stages/job.ts): `--options '<RunOptions>'` is fp's job, `--avtime '<job>'` avtime's.
-import type { AnyProtocol, ProtocolRegistry } from '../core/protocols/registry';
+import type { AnyProtocol, ProtocolRegistry } from '../core/protocols/types';
 import type { JobRunners } from './jobRunners';
 
 const ALIASES: Readonly<Record<string, string>> = { '--options': 'fp', '--avtime': 'avtime' };

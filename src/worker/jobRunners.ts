@@ -1,6 +1,6 @@
 // The worker side of each protocol: the function that runs its job (registry.ts holds the job's schema).
 // Kept out of the registry so the extension's bundle carries no sweep, launcher or HTTP client.
-import type { JobRunner } from '../core/protocols/registry';
+import type { JobRunner } from '../core/protocols/types';
 import { runFpJob } from '../core/protocols/fp/job';
 import { runAvtimeJob } from '../core/protocols/avtime/stages/job';
 

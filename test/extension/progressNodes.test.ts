@@ -1,7 +1,9 @@
+import { defaultRunRoot } from '../../src/core/runner/runRoot';
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
 import type { AvtimeRunView } from '../../src/core/protocols/avtime/progress';
-import { PROTOCOLS, type ProgressSnapshot, type RunProtocol } from '../../src/core/protocols/registry';
+import { PROTOCOLS } from '../../src/core/protocols/registry';
+import { type ProgressSnapshot, type RunProtocol } from '../../src/core/protocols/types';
 import { workerStatusSchema, type WorkerStatus } from '../../src/core/runner/statusSchema';
 import { avtimeSection } from '../../src/extension/avtime/avtimeTreeRows';
 import { fpSection } from '../../src/extension/fpTreeRows';
@@ -167,8 +169,7 @@ describe('a third protocol: a folder, one registry line and its worker runner, n
     id: 'tally',
     title: 'Tally',
     findRoots: async (dir) => [`${dir}/t1`],
-    statusFile: (root) => `${root}/.fpsweep/tally-status.json`,
-    lockFile: (root) => `${root}/.fpsweep/worker.lock`,
+    runRoot: (root) => defaultRunRoot(root, 'tally-status.json'),
     readProgress: async (root): Promise<ProgressSnapshot<null>> => ({
       protocol: 'tally',
       root,
@@ -190,7 +191,6 @@ describe('a third protocol: a folder, one registry line and its worker runner, n
       ],
     }),
     job: { schema: jobSchema },
-    stop: async () => ({ pid: null, signalled: false }),
     report: async () => ({}),
   };
   const registry = PROTOCOLS.with(fake);

@@ -1,7 +1,8 @@
 // fpsweep status: the worker's progress, for any run type of the registry: the protocol whose findRoots
 // recognises --package says it (its statusView, else its readProgress snapshot); --wait follows it until
 // the worker ends; --json prints the protocol's status object.
-import { PROTOCOLS, type ProtocolRegistry } from '../../core/protocols/registry';
+import { PROTOCOLS } from '../../core/protocols/registry';
+import { type ProtocolRegistry } from '../../core/protocols/types';
 import { parseVerbArgs, requirePackage } from '../options';
 import { resolveRunRoot } from '../runRoot';
 import { defaultStatusView } from '../runText';

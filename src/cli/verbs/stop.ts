@@ -1,8 +1,9 @@
 // fpsweep stop: ask the run's worker to stop, the way its run type does (the registry's protocol whose
 // findRoots recognises --package): FP drains (stop file + SIGTERM: in-flight requests finish, their rows are
 // written); AVTime ends fail-closed on SIGTERM. --wait waits until the worker has given its lock back.
-import { PROTOCOLS, type ProtocolRegistry } from '../../core/protocols/registry';
-import { waitForWorkerExit } from '../../core/runner/control';
+import { PROTOCOLS } from '../../core/protocols/registry';
+import { type ProtocolRegistry } from '../../core/protocols/types';
+import { requestStop, waitForWorkerExit } from '../../core/runner/control';
 import { parseVerbArgs, requirePackage } from '../options';
 import { resolveRunRoot } from '../runRoot';
 import { defaultStopWords } from '../runText';
@@ -25,12 +26,12 @@ export function run(args: string[]): Promise<number> {
 export async function stopVerb(args: string[], registry: ProtocolRegistry): Promise<number> {
   const values = parseVerbArgs(args, { wait: { type: 'boolean' } }, HELP);
   const { protocol, root } = await resolveRunRoot(registry, requirePackage(values, HELP));
-  const req = await protocol.stop(root);
+  const req = await requestStop(protocol.runRoot(root));
   const words = protocol.describeStop ? protocol.describeStop(req) : defaultStopWords(protocol, root, req);
   (words.end === 1 ? process.stderr : process.stdout).write(words.line + '\n');
   if (words.end !== undefined) return words.end;
   if (!values.wait) return 0;
-  await waitForWorkerExit({ lockFile: protocol.lockFile(root) });
+  await waitForWorkerExit(protocol.runRoot(root));
   const s = await protocol.readProgress(root);
   process.stdout.write(s.summary ? `${s.summary}\n` : `worker pid ${req.pid} has exited\n`);
   return 0;

@@ -7,13 +7,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sizeThreadPool } from './threadPool';
-import { PackageLayout } from '../package/layout';
+import { stopFile, type RunRoot } from './runRoot';
 import { liveLockHolder, readLock } from './lock';
 
-/** The stop request file the worker polls (SIGTERM is the other way in). */
-export function stopFile(layout: PackageLayout): string {
-  return path.join(layout.stateDir, 'stop');
-}
+export { stopFile };
 
 function findRoot(from: string): string | null {
   let dir = from;
@@ -50,12 +47,18 @@ export interface DetachedWorker {
 /** How long startDetachedWorker waits for the new worker to take the package lock. */
 export const WORKER_START_TIMEOUT_MS = 60_000;
 
-/** What a detached worker runs and where: its job arguments, its log, the lock it must take, its folder. */
+/** The worker arguments that run `job` of run type `protocol` (worker/dispatch.ts reads them back). */
+export function workerJobArgs(protocol: string, job: unknown): string[] {
+  return ['--protocol', protocol, '--job', JSON.stringify(job)];
+}
+
+/** What a detached worker runs and where: a run type's job, the run root whose lock it must take, its folder. */
 export interface DetachedJob {
-  /** Worker arguments naming the job: `--options <RunOptions>` (the sweep) or `--avtime <job>`. */
-  job: string[];
-  logFile: string;
-  lock: Pick<PackageLayout, 'lockFile'>;
+  /** The run type's id (the registry's) and its job, checked again by the worker against the run type's schema. */
+  protocol: string;
+  job: unknown;
+  /** The worker's log is root.runnerLog; it must take root.lockFile. */
+  root: Pick<RunRoot, 'lockFile' | 'runnerLog'>;
   /** For the error when the worker exits before taking it, e.g. 'package lock'. */
   lockName: string;
   cwd: string;
@@ -66,15 +69,16 @@ export interface DetachedJob {
 /** Spawns the worker in its own session (stdio → logFile) and returns once it holds `lock` (see above). */
 export async function spawnDetached(j: DetachedJob): Promise<DetachedWorker> {
   const { command, args } = workerCommand();
-  mkdirSync(path.dirname(j.logFile), { recursive: true });
-  const logStart = await fs.stat(j.logFile).then(
+  const logFile = j.root.runnerLog;
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  const logStart = await fs.stat(logFile).then(
     (st) => st.size,
     () => 0,
   );
-  const fd = openSync(j.logFile, 'a');
+  const fd = openSync(logFile, 'a');
   let child: ReturnType<typeof spawn>;
   try {
-    child = spawn(command, [...args, ...j.job], {
+    child = spawn(command, [...args, ...workerJobArgs(j.protocol, j.job)], {
       detached: true,
       stdio: ['ignore', fd, fd],
       // Sized before the worker starts: a loader (tsx in a source checkout) may start libuv's pool first.
@@ -90,11 +94,11 @@ export async function spawnDetached(j: DetachedJob): Promise<DetachedWorker> {
   try {
     const deadline = Date.now() + (j.startTimeoutMs ?? WORKER_START_TIMEOUT_MS);
     while (Date.now() < deadline) {
-      if ((await readLock(j.lock))?.pid === pid) break;
+      if ((await readLock(j.root))?.pid === pid) break;
       const code = await Promise.race([exited, new Promise<undefined>((r) => setTimeout(r, 50, undefined))]);
       if (code === undefined) continue;
       if (code === 0) break; // a run with nothing to do can take and release the lock between two looks
-      const said = await fs.readFile(j.logFile, 'utf8').then(
+      const said = await fs.readFile(logFile, 'utf8').then(
         (t) => t.slice(logStart).trim(),
         () => '',
       );
@@ -105,10 +109,10 @@ export async function spawnDetached(j: DetachedJob): Promise<DetachedWorker> {
   } finally {
     child.unref();
   }
-  return { pid, logFile: j.logFile };
+  return { pid, logFile };
 }
 
-export async function isWorkerAlive(layout: Pick<PackageLayout, 'lockFile'>): Promise<boolean> {
+export async function isWorkerAlive(layout: Pick<RunRoot, 'lockFile'>): Promise<boolean> {
   return (await liveLockHolder(layout)) !== null;
 }
 
@@ -123,7 +127,7 @@ export interface StopRequest {
  * storage) and sends SIGTERM when the worker runs on this host. It finishes in-flight requests, writes
  * their rows, releases the lock and exits.
  */
-export async function requestStop(layout: PackageLayout): Promise<StopRequest> {
+export async function requestStop(layout: Pick<RunRoot, 'lockFile' | 'stateDir'>): Promise<StopRequest> {
   const holder = await liveLockHolder(layout);
   if (!holder) return { pid: null, signalled: false };
   await fs.mkdir(layout.stateDir, { recursive: true });
@@ -141,7 +145,7 @@ export async function requestStop(layout: PackageLayout): Promise<StopRequest> {
 }
 
 /** Resolves true when no worker holds the lock any more, false at the timeout. */
-export async function waitForWorkerExit(layout: Pick<PackageLayout, 'lockFile'>, timeoutMs = Infinity, pollMs = 500): Promise<boolean> {
+export async function waitForWorkerExit(layout: Pick<RunRoot, 'lockFile'>, timeoutMs = Infinity, pollMs = 500): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     if (!(await liveLockHolder(layout))) return true;

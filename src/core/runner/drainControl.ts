@@ -14,7 +14,11 @@ export class DrainControl {
   private why: string | null = null;
   private readonly listeners: ((why: string) => void)[] = [];
 
-  constructor(private readonly log: (line: string) => void) {}
+  constructor(
+    private readonly log: (line: string) => void,
+    /** What a stop means for this run, for the log line (its stop policy). */
+    private readonly meaning = 'draining — no new requests; in-flight ones finish and are written',
+  ) {}
 
   /** Why the drain was asked for (the first request), or null while none was. */
   get requested(): string | null {
@@ -25,7 +29,7 @@ export class DrainControl {
   request(why: string): void {
     if (this.why) return;
     this.why = why;
-    this.log(`stop requested (${why}): draining — no new requests; in-flight ones finish and are written`);
+    this.log(`stop requested (${why}): ${this.meaning}`);
     for (const l of this.listeners) l(why);
   }
 

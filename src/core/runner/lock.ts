@@ -1,11 +1,11 @@
-// One worker per package: `.fpsweep/worker.lock`, created with O_EXCL and holding pid, hostname and
+// One worker per run root: `.fpsweep/worker.lock`, created with O_EXCL and holding pid, hostname and
 // start time. A lock whose pid is not alive on this host is stale and taken over (with a message);
 // a live one refuses the second run, naming the pid. A lock from another host is never taken over
 // silently: the package may be on shared storage with a worker running there.
 import { promises as fs, constants as fsc } from 'node:fs';
 import * as os from 'node:os';
 import { z } from 'zod';
-import type { PackageLayout } from '../package/layout';
+import type { RunRoot } from './runRoot';
 import { InputError } from '../errors';
 
 export const lockInfoSchema = z.object({
@@ -23,7 +23,7 @@ export class LockHeldError extends InputError {
     file: string,
   ) {
     super(
-      `another fpsweep worker is running on this package: pid ${holder.pid} on ${holder.hostname}, started ${holder.startedAt} (lock ${file}); ` +
+      `another fpsweep worker is running on this run root: pid ${holder.pid} on ${holder.hostname}, started ${holder.startedAt} (lock ${file}); ` +
         `use \`fpsweep status\` or \`fpsweep stop\``,
     );
     this.name = 'LockHeldError';
@@ -40,7 +40,7 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
-export async function readLock(layout: Pick<PackageLayout, 'lockFile'>): Promise<LockInfo | null> {
+export async function readLock(layout: Pick<RunRoot, 'lockFile'>): Promise<LockInfo | null> {
   let text: string;
   try {
     text = await fs.readFile(layout.lockFile, 'utf8');
@@ -56,7 +56,7 @@ export async function readLock(layout: Pick<PackageLayout, 'lockFile'>): Promise
 }
 
 /** The holder, when the lock is held by a live process (on this host; another host's lock counts as held). */
-export async function liveLockHolder(layout: Pick<PackageLayout, 'lockFile'>): Promise<LockInfo | null> {
+export async function liveLockHolder(layout: Pick<RunRoot, 'lockFile'>): Promise<LockInfo | null> {
   const info = await readLock(layout);
   if (!info) return null;
   if (info.hostname !== os.hostname()) return info;
@@ -68,7 +68,7 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
-export async function acquireLock(layout: Pick<PackageLayout, 'stateDir' | 'lockFile'>, runId?: string, onMessage?: (m: string) => void): Promise<HeldLock> {
+export async function acquireLock(layout: Pick<RunRoot, 'stateDir' | 'lockFile'>, runId?: string, onMessage?: (m: string) => void): Promise<HeldLock> {
   await fs.mkdir(layout.stateDir, { recursive: true });
   const info: LockInfo = { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString(), runId };
   for (let attempt = 0; attempt < 3; attempt++) {

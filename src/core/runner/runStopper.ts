@@ -89,6 +89,11 @@ export class RunStopper {
     this.drain.request('server context too small');
   }
 
+  /** Cuts in-flight requests now (a stop under a fail-closed policy): `why` is the abort's reason. */
+  cutNow(why: string): void {
+    if (!this.cut.signal.aborted) this.cut.abort(new Error(why));
+  }
+
   dispose(): void {
     if (this.cutTimer) clearTimeout(this.cutTimer);
     this.cutTimer = null;

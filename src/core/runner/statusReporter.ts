@@ -1,99 +1,41 @@
-// The worker's status file as the run goes: built from what the run's units know (cells, in flight,
-// rows added, servers, stop reason) plus live figures (throughput, ETA), written atomically, one write
-// at a time (the timer and the run's milestones both write), each write also handed to `onStatus`.
-import type { PackageLayout } from '../package/layout';
-import { estimateEtaSeconds, Throughput } from './eta';
-import { writeStatusAtomic } from './status';
-import { runBottleneck, runBottleneckLine, type Bottleneck } from './bottleneck';
-import type { CellProgress, ServerStatus, StopReason, WorkerState, WorkerStatus } from './statusSchema';
+// A run's status file as the run goes: the run type says what a status is (`make`, checked by its schema);
+// the reporter writes it atomically, one write at a time (the session's tick and the run's milestones both
+// write), keeps the last one, and hands each to `onStatus` (a foreground run's progress display).
+import { writeStatusAtomic, type StatusSchema } from './statusFile';
 
-/** What the status file says about the run as a whole (fixed at start). */
-export interface StatusIdentity {
-  runId: string;
-  pid: number;
-  startedAt: number;
-  mode: WorkerStatus['mode'];
-  shard: string | null;
-  benchmarks: string[];
-  conditions: string[];
-}
-
-/** Where the live counts come from, read at each write. */
-export interface StatusSources {
-  cells(): CellProgress[];
-  inFlight(): number;
-  addedThisRun(): number;
-  servers(): ServerStatus[];
-  stopReason(): StopReason | null;
-}
-
-export class StatusReporter {
-  state: WorkerState = 'starting';
-  message: string | null = null;
-  readonly throughput = new Throughput();
-  private current: WorkerStatus | null = null;
+export class StatusReporter<S> {
+  private current: S | null = null;
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly layout: PackageLayout,
-    private readonly id: StatusIdentity,
-    private readonly sources: StatusSources,
-    private readonly onStatus?: (s: WorkerStatus) => void,
+    readonly file: string,
+    private readonly schema: StatusSchema<S>,
+    private readonly make: (summary: string | null) => S,
+    private readonly onStatus?: (s: S) => void,
   ) {}
 
   /** The last status written (null before the first). */
-  get last(): WorkerStatus | null {
+  get last(): S | null {
     return this.current;
   }
 
-  make(summary: string | null, now = Date.now()): WorkerStatus {
-    const rates = this.throughput.rates(now, this.id.startedAt);
-    const cells = this.sources.cells();
-    const totals = {
-      total: cells.reduce((s, c) => s + c.total, 0),
-      done: cells.reduce((s, c) => s + c.done, 0),
-      todo: cells.reduce((s, c) => s + c.todo, 0),
-      inFlight: this.sources.inFlight(),
-      failed: cells.reduce((s, c) => s + c.failed + c.noVideo, 0),
-      failedBefore: cells.reduce((s, c) => s + c.failedBefore, 0),
-      addedThisRun: this.sources.addedThisRun(),
-    };
-    const servers = this.sources.servers();
-    const verdicts = servers.map((s) => s.bottleneck).filter((b): b is Bottleneck => !!b);
-    return {
-      version: 1,
-      pid: this.id.pid,
-      runId: this.id.runId,
-      startedAt: new Date(this.id.startedAt).toISOString(),
-      updatedAt: new Date(now).toISOString(),
-      state: this.state,
-      mode: this.id.mode,
-      shard: this.id.shard,
-      benchmarks: this.id.benchmarks,
-      conditions: this.id.conditions,
-      message: this.message,
-      totals,
-      cells,
-      throughput: { requestsPerMin: rates.requestsPerMin, framesPerSec: rates.framesPerSec },
-      etaSeconds: estimateEtaSeconds({
-        todo: totals.todo,
-        remainingTokens: cells.reduce((s, c) => s + (c.remainingTokens ?? 0), 0),
-        tokensPerSec: rates.tokensPerSec,
-        requestsPerMin: rates.requestsPerMin,
-      }),
-      servers,
-      summary,
-      stopReason: this.sources.stopReason(),
-      bottleneck: verdicts.length ? { kind: runBottleneck(verdicts), line: runBottleneckLine(verdicts) } : null,
-    };
+  /** Writes the status now, after any write under way; `summary`: the run's last line, once it has ended. */
+  write(summary: string | null = null): Promise<void> {
+    return this.writeValue(() => this.make(summary));
   }
 
-  /** Writes the status now (after any write under way). */
-  write(summary: string | null = null): Promise<void> {
+  /** Writes `change(last)` (e.g. the last status marked failed, when `make` can no longer run); nothing before the first write. */
+  patch(change: (last: S) => S): Promise<void> {
+    return this.writeValue(() => (this.current === null ? null : change(this.current)));
+  }
+
+  private writeValue(value: () => S | null): Promise<void> {
     const next = this.chain.then(async () => {
-      this.current = this.make(summary);
-      await writeStatusAtomic(this.layout, this.current);
-      this.onStatus?.(this.current);
+      const v = value();
+      if (v === null) return;
+      await writeStatusAtomic(this.file, this.schema, v);
+      this.current = v;
+      this.onStatus?.(v);
     });
     this.chain = next.catch(() => undefined);
     return next;

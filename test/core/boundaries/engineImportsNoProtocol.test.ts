@@ -43,7 +43,7 @@ describe('the engine imports no protocol', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'boundary-'));
     const forms = [
       "import { a } from '../protocols/fp/x';",
-      "import type { A } from '../protocols/registry';",
+      "import type { A } from '../protocols/types';",
       "export { b } from '../protocols/fp/y';",
       "import '../protocols/fp/z';",
       "const c = await import('../protocols/fp/w');",

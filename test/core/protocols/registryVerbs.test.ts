@@ -1,12 +1,14 @@
 // `fpsweep status` / `stop` find the run type through the registry: a third protocol, registered with
 // PROTOCOLS.with(fake), is shown and stopped with no edit to the verbs; a folder no protocol (or two) claims is exit 2.
+import { defaultRunRoot } from '../../../src/core/runner/runRoot';
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../../../src/core/errors';
-import { PROTOCOLS, type RunProtocol } from '../../../src/core/protocols/registry';
+import { PROTOCOLS } from '../../../src/core/protocols/registry';
+import { type RunProtocol } from '../../../src/core/protocols/types';
 import { statusVerb } from '../../../src/cli/verbs/status';
 import { stopVerb } from '../../../src/cli/verbs/stop';
 import { captureOutput } from '../captureOutput';
@@ -16,8 +18,7 @@ function fakeProtocol(id: string, marker: string): RunProtocol<unknown, null, nu
     id,
     title: `Fake ${id}`,
     findRoots: async (dir) => (fs.existsSync(path.join(dir, marker)) ? [path.resolve(dir)] : []),
-    statusFile: (root) => path.join(root, 'status.json'),
-    lockFile: (root) => path.join(root, 'worker.lock'),
+    runRoot: (root) => defaultRunRoot(root),
     readProgress: async (root) => ({
       protocol: id,
       root,
@@ -39,7 +40,6 @@ function fakeProtocol(id: string, marker: string): RunProtocol<unknown, null, nu
       detail: null,
     }),
     job: { schema: z.unknown() },
-    stop: async () => ({ pid: null, signalled: false }),
     report: async () => null,
   };
 }

@@ -5,7 +5,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { liveLockHolder } from '../../runner/lock';
-import type { StatusView, StopResult, StopWords } from '../registry';
+import type { StatusView, StopResult, StopWords } from '../types';
 import { SCORE_KEYS } from './constants';
 import { readAvtimeProgress, type AvtimeRunView } from './progress';
 

@@ -2,14 +2,18 @@
 // is stages/job.ts's (verb, options, output root, run id); it stops by SIGTERM to the lock holder (the job ends
 // fail-closed and says so in its status file); its report is report.ts's. Delegates to the existing modules.
 import * as path from 'node:path';
-import { avtimeStatusView, avtimeStopWords, requestAvtimeStop } from './control';
-import type { ProgressGroup, ProgressSnapshot, RunProtocol } from '../registry';
+import { avtimeStatusView, avtimeStopWords } from './control';
+import type { ProgressGroup, ProgressSnapshot, RunProtocol, RunRoot } from '../types';
+import { AvtimeRunLayout } from './stages/layout';
 import { discoverAvtimeRuns, readAvtimeProgress, type AvtimeRunView } from './progress';
 import type { AvtimeReport } from './reportTypes';
 import { avtimeJobSchema, type AvtimeJob } from './stages/jobSchema';
 
-/** Paths of the engine's state in an output root (the same as stages/layout.ts's AvtimeRunLayout). */
-const stateFile = (root: string, name: string) => path.join(path.resolve(root), '.fpsweep', name);
+/** The engine's state in an output root: stages/layout.ts's, without the run id (a stop or a status needs none). */
+const avtimeRunRoot = (root: string): RunRoot => {
+  const l = new AvtimeRunLayout(root, 'run');
+  return { root: l.root, stateDir: l.stateDir, lockFile: l.lockFile, statusFile: l.statusFile, runnerLog: l.runnerLog };
+};
 
 /** The run's view as a snapshot: stages, with the shards under infer and the judge passes under judge. */
 export function avtimeSnapshot(v: AvtimeRunView): ProgressSnapshot<AvtimeRunView> {
@@ -53,11 +57,9 @@ export const avtimeProtocol: RunProtocol<AvtimeJob, AvtimeRunView, AvtimeReport>
     if ((await discoverAvtimeRuns(path.dirname(own))).includes(own)) return [own];
     return discoverAvtimeRuns(own);
   },
-  statusFile: (root) => stateFile(root, 'avtime-status.json'),
-  lockFile: (root) => stateFile(root, 'worker.lock'),
+  runRoot: (root) => avtimeRunRoot(root),
   readProgress: async (root) => avtimeSnapshot(await readAvtimeProgress(root)),
   job: { schema: avtimeJobSchema },
-  stop: requestAvtimeStop,
   async report(root) {
     const { avtimeReport, loadAvtimeRun } = await import('./report');
     return avtimeReport(await loadAvtimeRun(root));

@@ -1,12 +1,11 @@
 // Frames × Pixels as a run type (registry.ts): a run root is a run package; its worker job is RunOptions
-// (runSweep); it stops by the stop file + SIGTERM (requestStop); its report is buildReport's. Everything here
+// (runSweep); a stop drains (its session's policy); its report is buildReport's. Everything here
 // delegates to the existing modules; the heavy ones (the sweep, the dry run, the report) load when called.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { PackageLayout } from '../../package/layout';
-import { requestStop } from '../../runner/control';
 import { runOptionsSchema, type RunOptions } from './sweep/runOptions';
-import type { ProgressGroup, ProgressSnapshot, ProgressState, RunProtocol } from '../registry';
+import type { ProgressGroup, ProgressSnapshot, ProgressState, RunProtocol } from '../types';
 import { readLiveStatus } from './sweep/liveStatus';
 import { cellState, fromDryRun, fromWorkerStatus, type ProgressView } from './progress';
 import type { Report } from './report/schema';
@@ -69,11 +68,9 @@ export const fpProtocol: RunProtocol<RunOptions, ProgressView, Report> = {
   async findRoots(dir) {
     return (await isFpPackage(dir)) ? [path.resolve(dir)] : [];
   },
-  statusFile: (root) => new PackageLayout(root).statusFile,
-  lockFile: (root) => new PackageLayout(root).lockFile,
+  runRoot: (root) => new PackageLayout(root),
   readProgress: readFpProgress,
   job: { schema: runOptionsSchema },
-  stop: (root) => requestStop(new PackageLayout(root)),
   async report(root) {
     const { buildReport } = await import('./report/buildReport');
     return buildReport(root);

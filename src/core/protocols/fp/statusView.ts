@@ -3,7 +3,7 @@
 import { PackageLayout } from '../../package/layout';
 import { formatStatus, statusLine } from '../../runner/formatStatus';
 import { readLiveStatus } from './sweep/liveStatus';
-import type { StatusView, StopResult, StopWords } from '../registry';
+import type { StatusView, StopResult, StopWords } from '../types';
 
 export async function fpStatusView(root: string): Promise<StatusView> {
   const live = await readLiveStatus(new PackageLayout(root));

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { PackageLayout } from '../../../../src/core/package/layout';
 import { classifyBottleneck, type Bottleneck } from '../../../../src/core/runner/bottleneck';
 import { formatStatus } from '../../../../src/core/runner/formatStatus';
-import { StatusReporter } from '../../../../src/core/runner/statusReporter';
+import { FpStatusReporter as StatusReporter } from '../../../../src/core/protocols/fp/sweep/fpStatus';
 import { workerStatusSchema, type ServerStatus } from '../../../../src/core/runner/statusSchema';
 
 const client = { requests: 50, latencyS: 100, slotWaitS: 0, framesWaitS: 0, inFlightS: 100, capacity: 6 };

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { PackageLayout } from '../../../../src/core/package/layout';
 import { estimateEtaSeconds, Throughput } from '../../../../src/core/runner/eta';
 import { readStatus } from '../../../../src/core/runner/status';
-import { StatusReporter } from '../../../../src/core/runner/statusReporter';
+import { FpStatusReporter as StatusReporter } from '../../../../src/core/protocols/fp/sweep/fpStatus';
 import type { CellProgress, WorkerStatus } from '../../../../src/core/runner/statusSchema';
 
 describe('runner unit: status and ETA', () => {

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readLock } from '../../../runner/lock';
 import type { AvtimeStatusWriter } from './statusWriter';
-import type { AvtimeRunLayout } from './layout';
+import { AvtimeRunLayout } from './layout';
 import { spawnDetached, type DetachedWorker } from '../../../runner/control';
 import type { AvtimeOptionsInput, AvtimeVerb } from './options';
 import { runAvtime } from './run';
@@ -61,9 +61,9 @@ export async function startDetachedAvtime(verb: AvtimeVerb, options: AvtimeOptio
   const root = path.resolve(outputRoot);
   const job: AvtimeJob = { verb, options: { ...options, benchRoot: path.resolve(options.benchRoot) } as Record<string, unknown>, outputRoot: root, runId };
   return spawnDetached({
-    job: ['--avtime', JSON.stringify(job)],
-    logFile: path.join(root, '.fpsweep', 'logs', 'runner.log'),
-    lock: { lockFile: path.join(root, '.fpsweep', 'worker.lock') },
+    protocol: 'avtime',
+    job,
+    root: new AvtimeRunLayout(root, runId),
     lockName: "output root's lock",
     cwd: process.cwd(),
   });

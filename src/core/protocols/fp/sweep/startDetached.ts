@@ -1,5 +1,5 @@
 // The sweep's detached start: its options checked, the stop file of a previous run removed, then the
-// engine's worker (runner/control.ts spawnDetached) started on `--options <RunOptions>`.
+// engine's worker (runner/control.ts spawnDetached) started on fp's job, the RunOptions.
 import { mkdirSync, promises as fs } from 'node:fs';
 import { PackageLayout } from '../../../package/layout';
 import { spawnDetached, stopFile, type DetachedWorker } from '../../../runner/control';
@@ -19,9 +19,9 @@ export async function startDetachedWorker(opts: RunOptionsInput, env: NodeJS.Pro
   mkdirSync(layout.logsDir, { recursive: true });
   await fs.rm(stopFile(layout), { force: true });
   return spawnDetached({
-    job: ['--options', JSON.stringify(options)],
-    logFile: layout.runnerLog,
-    lock: layout,
+    protocol: 'fp',
+    job: options,
+    root: layout,
     lockName: 'package lock',
     cwd: layout.root,
     env,

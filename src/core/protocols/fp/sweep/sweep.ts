@@ -23,24 +23,20 @@ import { OPEN_VIDEOS_PER_SERVER, fpServerSlot } from './kvBudget';
 import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS } from '../rules/conditions';
 import { MAX_MODEL_LEN } from '../rules/constants';
 import { VllmClient } from '../../../serving/client';
-import { stopFile } from '../../../runner/control';
-import { DrainControl } from '../../../runner/drainControl';
 import { FailFastMonitor } from '../../../runner/failFast';
 import type { FrameSource } from './frameSource';
 import { makeRunIdentity, newRunId, writeRunIdentity } from '../../../runner/identity';
-import { acquireLock } from '../../../runner/lock';
 import { FailureLog, RunnerLog, TimingLog } from '../../../runner/logs';
 import { MetricsPoller } from '../../../runner/metricsPoller';
 import type { Bottleneck } from '../../../runner/bottleneck';
 import { serverVerdicts } from '../../../runner/bottleneckWindows';
 import { RequestChannel } from '../../../runner/requestChannel';
 import type { RunOptions } from './runOptions';
-import { RunStopper } from '../../../runner/runStopper';
+import { RunSession } from '../../../runner/runSession';
 import { Scheduler, longestFirstWithinWindows } from '../../../runner/scheduler';
 import { ServerHealth } from '../../../runner/serverHealth';
 import type { ServerSet } from '../../../runner/servers';
-import { writeStatusAtomic } from '../../../runner/status';
-import { StatusReporter } from '../../../runner/statusReporter';
+import { FpStatusReporter } from './fpStatus';
 import type { StopReason, WorkerState, WorkerStatus } from '../../../runner/statusSchema';
 
 export { SystematicFailureError } from '../../../runner/runStopper';
@@ -81,21 +77,23 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
   const runId = newRunId();
   await fs.mkdir(layout.logsDir, { recursive: true });
   const log = new RunnerLog(layout, runId, hooks.onLine);
-  const lock = await acquireLock(layout, runId, (m) => void log.warn(m));
+  let session: RunSession;
+  try {
+    session = await RunSession.open({ root: layout, runId, policy: 'drain', log, stopSignal: hooks.stopSignal });
+  } catch (err) {
+    await log.close();
+    throw err;
+  }
+  const { drain, stopper } = session;
   const failures = new FailureLog(layout);
   const timing = new TimingLog(layout);
-  const drain = new DrainControl((m) => void log.info(m));
-  const stopper = new RunStopper(drain, (m) => void log.error(m));
-  const detachSignals = drain.attach(process, hooks.stopSignal);
-  let reporter: StatusReporter | null = null;
-  let statusTimer: NodeJS.Timeout | null = null;
+  let reporter: FpStatusReporter | null = null;
   let servers: ServerSet | null = null;
   let health: ServerHealth | null = null;
   let frames: FrameSource | null = null;
   let writerClose: (() => Promise<void>) | null = null;
 
   try {
-    await fs.rm(stopFile(layout), { force: true });
     const benchmarks = opts.benchmarks ?? (opts.pilot ? [...PILOT_BENCHMARKS] : undefined);
     const conditions = opts.conditions ?? [...DEFAULT_CONDITIONS];
     const identity = makeRunIdentity(runId, { ...opts, benchmarks, conditions }, opts.endpoints ?? []);
@@ -113,7 +111,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     let inFlight = () => 0;
     // Each server's bottleneck verdict since the scheduler started; frozen once it has finished.
     let verdicts: () => Bottleneck[] = () => [];
-    const status = new StatusReporter(
+    const status = new FpStatusReporter(
       layout,
       {
         runId,
@@ -139,12 +137,11 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     reporter = status;
     await status.write();
     let metrics: MetricsPoller | null = null;
-    statusTimer = setInterval(() => {
-      drain.checkStopFile(stopFile(layout));
+    session.onTick(() => {
       health?.tick();
       metrics?.tick();
       status.write().catch((err) => void log.error(`status file: ${(err as Error).message}`));
-    }, 1000);
+    });
 
     // Rows that need no request, and failures that need no attempt: written once the pre-flight passed
     // (or at once when no request is to be sent), so a run refused by its servers writes no row.
@@ -266,12 +263,7 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
     const usage = e?.name === 'InputError' || e?.name === 'UsageError';
     await log.error(`run ${usage ? 'refused' : 'failed'}: ${usage ? e.message : (e?.stack ?? String(err))}`).catch(() => undefined);
     const summary = `FAILED: ${e?.message ?? String(err)}; wall ${((Date.now() - t0) / 1000).toFixed(1)} s`;
-    const last = reporter?.last;
-    if (last) {
-      await writeStatusAtomic(layout, { ...last, state: 'failed', message: e?.message ?? String(err), updatedAt: new Date().toISOString(), summary }).catch(
-        () => undefined,
-      );
-    }
+    await reporter?.fail(e?.message ?? String(err), summary).catch(() => undefined);
     if (usage) throw err;
     // A server start refused for its context, every server gone, a disk error: a failed run with a
     // report, never a silent retry with other settings.
@@ -285,16 +277,13 @@ export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHo
       stopReason: stopper.stopReason,
     };
   } finally {
-    if (statusTimer) clearInterval(statusTimer);
-    stopper.dispose();
-    detachSignals();
     await writerClose?.().catch(() => undefined);
     await failures.close().catch(() => undefined);
     await timing.close().catch(() => undefined);
     health?.close();
     await frames?.close().catch(() => undefined);
     await servers?.close().catch(() => undefined);
-    await lock.release().catch(() => undefined);
+    await session.close().catch(() => undefined);
     await log.close().catch(() => undefined);
   }
 }
