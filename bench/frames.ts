@@ -69,8 +69,8 @@ import {
   type VideoJob,
 } from '../src/core/protocols/fp/frames';
 import { ByteBudget } from '../src/core/protocols/fp/frames/limits';
-import { PackageLayout } from '../src/core/package/layout';
-import { videoMetaSchema, type VideoMeta } from '../src/core/package/schemas';
+import { PackageLayout } from '../src/core/protocols/fp/package/layout';
+import { videoMetaSchema, type VideoMeta } from '../src/core/protocols/fp/package/schemas';
 import { DEFAULT_CONDITIONS, parseCondition, planFrames } from '../src/core/protocols/fp/rules';
 import { makeSamplePackage, planSample, type SamplePlan } from '../src/core/protocols/fp/sample';
 import { SeededRandom } from '../src/core/protocols/fp/sample/random';

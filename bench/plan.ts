@@ -19,14 +19,14 @@ async function child(mode: string, root: string): Promise<void> {
   let detail: Record<string, number> = {};
   if (mode === 'baseline') {
     // The floor: read and JSON.parse every meta.json the way the plan does (synchronously), nothing else.
-    const { PackageLayout } = await import('../src/core/package/layout');
+    const { PackageLayout } = await import('../src/core/protocols/fp/package/layout');
     const layout = new PackageLayout(root);
     const names = await fs.readdir(layout.storeDir);
     let frames = 0;
     for (const name of names) frames += JSON.parse(readFileSync(layout.metaFile(name), 'utf8')).timestamps.length;
     detail = { videos: names.length, frames };
   } else {
-    const { loadPackage } = await import('../src/core/package/load');
+    const { loadPackage } = await import('../src/core/protocols/fp/package/load');
     const { readResultsCsv } = await import('../src/core/protocols/fp/package/resultsCsv');
     const { buildWorkPlan } = await import('../src/core/protocols/fp/plan/buildWorkPlan');
     const { DEFAULT_CONDITIONS } = await import('../src/core/protocols/fp/rules/conditions');
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     const runsAt = process.argv.indexOf('--runs');
     const runs = runsAt >= 0 ? Math.max(1, Number(process.argv[runsAt + 1]) || 1) : 3;
     // The warm plan reads .fpsweep/plan-meta-cache.json as a run leaves it (made here, untimed).
-    const { loadPackage } = await import('../src/core/package/load');
+    const { loadPackage } = await import('../src/core/protocols/fp/package/load');
     const { readResultsCsv } = await import('../src/core/protocols/fp/package/resultsCsv');
     const { buildWorkPlan } = await import('../src/core/protocols/fp/plan/buildWorkPlan');
     const { DEFAULT_CONDITIONS } = await import('../src/core/protocols/fp/rules/conditions');

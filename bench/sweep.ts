@@ -29,7 +29,7 @@ import sharp from 'sharp';
 import { Scheduler, longestFirstWithinWindows, type SchedTask, type SchedVideo } from '../src/core/runner/scheduler';
 import { RoundRobinDispatcher, type RoundRobinHooks } from './roundRobin';
 import { VllmClient } from '../src/core/serving/client';
-import { fpChatRequest } from '../src/core/protocols/fp/sweep/fpServing';
+import { fpChatRequest } from '../src/core/protocols/fp/serving/fpServing';
 import { parseVllmMetrics } from '../src/core/serving/metrics';
 import { buildPromptText } from '../src/core/protocols/fp/rules/prompt';
 import { planFrames } from '../src/core/protocols/fp/rules/plan';

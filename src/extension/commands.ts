@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { PackageLayout } from '../core/package/layout';
+import { PackageLayout } from '../core/protocols/fp/package/layout';
 import { errorLine, isNotAvailable, lastLine, startCli, type CliResult } from './cli';
 import { Disposable, registerGuardedCommand } from './lifecycle';
 import type { ReportKind } from './reports/messages';

@@ -4,9 +4,9 @@
 // host never waits on the disk or the worker.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { PackageLayout } from '../core/package/layout';
-import type { WorkerStatus } from '../core/runner/statusSchema';
-import { readStatus } from '../core/runner/status';
+import { PackageLayout } from '../core/protocols/fp/package/layout';
+import type { WorkerStatus } from '../core/protocols/fp/status/statusSchema';
+import { readStatus } from '../core/protocols/fp/status/status';
 import { isWorkerAlive } from '../core/runner/control';
 import { Disposable, toDisposable } from './lifecycle';
 import { dryRunJsonSchema, fromDryRun, fromWorkerStatus, type ProgressView } from './progressData';

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { etaShare } from '../../src/core/runner/eta';
-import type { WorkerStatus } from '../../src/core/runner/statusSchema';
+import type { WorkerStatus } from '../../src/core/protocols/fp/status/statusSchema';
 import { benchmarkEtaSeconds, fromWorkerStatus } from '../../src/extension/progressData';
 
 function status(cells: WorkerStatus['cells']): WorkerStatus {

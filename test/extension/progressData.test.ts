@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { cellState, dryRunJsonSchema, formatEta, fromDryRun, fromWorkerStatus, percent } from '../../src/extension/progressData';
-import { workerStatusSchema, type WorkerStatus } from '../../src/core/runner/statusSchema';
+import { workerStatusSchema, type WorkerStatus } from '../../src/core/protocols/fp/status/statusSchema';
 
 function status(over: Partial<WorkerStatus> = {}): WorkerStatus {
   return workerStatusSchema.parse({

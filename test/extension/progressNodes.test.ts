@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AvtimeRunView } from '../../src/core/protocols/avtime/progress';
 import { PROTOCOLS } from '../../src/core/protocols/registry';
 import { type ProgressSnapshot, type RunProtocol } from '../../src/core/protocols/types';
-import { workerStatusSchema, type WorkerStatus } from '../../src/core/runner/statusSchema';
+import { workerStatusSchema, type WorkerStatus } from '../../src/core/protocols/fp/status/statusSchema';
 import { avtimeSection } from '../../src/extension/avtime/avtimeTreeRows';
 import { fpSection } from '../../src/extension/fpTreeRows';
 import { classifyBottleneck } from '../../src/core/runner/bottleneck';

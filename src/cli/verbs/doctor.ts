@@ -1,7 +1,7 @@
 // fpsweep doctor [--package DIR] [--json]: GPUs, vLLM, model revision, ffmpeg, cores, disk,
 // context-length feasibility, and the package's dry-run summary. Exit 0 without a fail, else 1.
 import { parseVerbArgs, numberOption } from '../options';
-import { runDoctor, formatDoctor } from '../../core/doctor/doctor';
+import { runDoctor, formatDoctor } from '../../core/protocols/fp/doctor/doctor';
 
 export const summary = 'GPUs, vLLM, model revision, ffmpeg, cores, disk, context-length feasibility';
 

@@ -1,6 +1,6 @@
 // fpsweep run: the sweep in the foreground (progress on stderr, a last line in numbers on stdout), or
 // with --detach in a background worker that survives the shell (prints its pid and returns).
-import { PackageLayout } from '../../core/package/layout';
+import { PackageLayout } from '../../core/protocols/fp/package/layout';
 import { InputError } from '../../core/errors';
 import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS, parseConditions } from '../../core/protocols/fp/rules/conditions';
 import { defaultSweepDeps } from '../../core/protocols/fp/sweep/adapters';
@@ -9,7 +9,7 @@ import { liveLockHolder, LockHeldError } from '../../core/runner/lock';
 import { runOptionsSchema, type RunOptions } from '../../core/protocols/fp/sweep/runOptions';
 import { runSweep } from '../../core/protocols/fp/sweep/sweep';
 import { DEFAULT_FAIL_FAST } from '../../core/runner/failFast';
-import { statusLine, stopReasonLines } from '../../core/runner/formatStatus';
+import { statusLine, stopReasonLines } from '../../core/protocols/fp/status/formatStatus';
 import { intOption, listOption, numberOption, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../options';
 import { UsageError } from '../../core/errors';
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { DoctorLine } from './schema';
 import { probe } from './probe';
 import { MODEL, MODEL_REVISION } from '../protocols/fp/rules';
-import { hfHome } from '../returns/token';
+import { hfHome } from '../protocols/fp/returns/token';
 import { describePin, pinAccepts, type VllmPin } from '../serving/vllmVersion';
 import { FP_VLLM_PIN } from '../protocols/fp/vllmPin';
 import { AVTIME_JUDGE_VLLM_PIN, AVTIME_TARGET_VLLM_PIN } from '../protocols/avtime/vllmPins';

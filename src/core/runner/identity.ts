@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { accessSync, readFileSync, promises as fs } from 'node:fs';
 import { z } from 'zod';
-import type { PackageLayout } from '../package/layout';
+import type { PackageLayout } from '../protocols/fp/package/layout';
 import { AppendFile } from './appendFile';
 
 export const runIdentitySchema = z

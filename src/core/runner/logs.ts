@@ -1,7 +1,7 @@
 // The runner's own logs: logs/runner.log (human lines, each with time and run id),
 // data/logs/failures.jsonl and data/logs/p1_timing.jsonl (one validated JSON line each, SPEC §4).
-import type { PackageLayout } from '../package/layout';
-import { failureRecordSchema, timingRecordSchema, type FailureRecord, type TimingRecord } from '../package/schemas';
+import type { PackageLayout } from '../protocols/fp/package/layout';
+import { failureRecordSchema, timingRecordSchema, type FailureRecord, type TimingRecord } from '../protocols/fp/package/schemas';
 import { formatLineProblem, type LineProblem } from '../errors';
 import { AppendFile } from './appendFile';
 

@@ -6,7 +6,7 @@
 import { adviseFailure } from './failureAdvice';
 import type { ServerState } from '../serving/serverState';
 import type { ServerEvent } from './servers';
-import type { ServerStatus, StopReason } from './statusSchema';
+import type { ServerStatus, StopReason } from '../protocols/fp/status/statusSchema';
 
 /** With every server down this long, the run stops (launched servers restart within minutes). */
 export const ALL_DOWN_LIMIT_MS = Number(process.env.FPSWEEP_ALL_DOWN_LIMIT_MS) || 10 * 60_000;

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import type { ResultPromise } from 'execa';
-import type { PackageLayout } from '../package/layout';
+import type { PackageLayout } from '../protocols/fp/package/layout';
 import { chooseGpus } from './gpus';
 import { checkHealth } from './health';
 import { fileSize, lastLines, readTail } from './logTail';

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import type { PackageLayout } from '../package/layout';
+import type { PackageLayout } from '../protocols/fp/package/layout';
 
 const RecordSchema = z.array(z.object({ id: z.string(), pid: z.number().int().positive(), port: z.number().int(), startedAt: z.string() }));
 export type ServerRecord = z.infer<typeof RecordSchema>[number];

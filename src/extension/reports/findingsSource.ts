@@ -8,7 +8,7 @@ import { buildFindingsView, flipsOf } from '../../core/protocols/fp/findings/cha
 import { FramesSentTracker } from '../../core/protocols/fp/findings/charts/framesSent';
 import type { FindingsView } from '../../core/protocols/fp/findings/charts/viewModel';
 import type { Findings } from '../../core/protocols/fp/findings/types';
-import { PackageLayout } from '../../core/package/layout';
+import { PackageLayout } from '../../core/protocols/fp/package/layout';
 import { errorLine, isNotAvailable, startCli } from '../cli';
 import { parseFindingsOutput, parseFlipsArgs } from './findingsMessages';
 import type { ProtocolReportSource, ReportSource } from './reportPanel';

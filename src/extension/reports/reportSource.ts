@@ -4,9 +4,9 @@ import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
 import { errorLine, isNotAvailable, startCli } from '../cli';
 import { reportSchema, type Report } from '../../core/protocols/fp/report/schema';
-import { itemSchema, type Item } from '../../core/package/schemas';
+import { itemSchema, type Item } from '../../core/protocols/fp/package/schemas';
 import { readJsonl } from '../../core/package/jsonl';
-import { PackageLayout } from '../../core/package/layout';
+import { PackageLayout } from '../../core/protocols/fp/package/layout';
 import type { ReportSource } from './reportPanel';
 
 export interface ReportSourceHost {

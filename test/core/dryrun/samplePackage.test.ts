@@ -2,7 +2,7 @@
 // own ground truth (its plan: video traits, missing videos, existing rows) with SPEC §2 rules.
 import { strict as assert } from 'node:assert';
 import { dryRun, type DryRunReport } from '../../../src/core/protocols/fp/dryrun/dryRun';
-import { loadPackage } from '../../../src/core/package/load';
+import { loadPackage } from '../../../src/core/protocols/fp/package/load';
 import { readResultsCsv } from '../../../src/core/protocols/fp/package/resultsCsv';
 import { buildWorkPlan } from '../../../src/core/protocols/fp/plan';
 import { DEFAULT_CONDITIONS, parseCondition } from '../../../src/core/protocols/fp/rules/conditions';

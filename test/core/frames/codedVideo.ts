@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { drawFrame } from '../../../src/core/protocols/fp/sample/frameCode';
-import { videoMetaSchema, type VideoMeta } from '../../../src/core/package/schemas';
+import { videoMetaSchema, type VideoMeta } from '../../../src/core/protocols/fp/package/schemas';
 
 const loadExeca = () => import('execa').then((m) => m.execa);
 

@@ -13,19 +13,19 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as tar from 'tar';
 import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS } from '../sample/fixture';
-import { PackageLayout } from '../../../src/core/package/layout';
+import { PackageLayout } from '../../../src/core/protocols/fp/package/layout';
 import { InputError } from '../../../src/core/errors';
 import { runSweep, type SweepResult } from '../../../src/core/protocols/fp/sweep/sweep';
 import { defaultSweepDeps } from '../../../src/core/protocols/fp/sweep/adapters';
 import { runOptionsSchema } from '../../../src/core/protocols/fp/sweep/runOptions';
 import { readLiveStatus } from '../../../src/core/protocols/fp/sweep/liveStatus';
-import { readStatus } from '../../../src/core/runner/status';
-import { statusLine } from '../../../src/core/runner/formatStatus';
+import { readStatus } from '../../../src/core/protocols/fp/status/status';
+import { statusLine } from '../../../src/core/protocols/fp/status/formatStatus';
 import { runIdentityFile } from '../../../src/core/runner/identity';
 import { dryRun, type DryRunReport } from '../../../src/core/protocols/fp/dryrun/dryRun';
 import { buildReport } from '../../../src/core/protocols/fp/report/buildReport';
 import { mergeShards, type MergeResult } from '../../../src/core/protocols/fp/merge/merge';
-import { makeReturnsTarball } from '../../../src/core/returns/tarball';
+import { makeReturnsTarball } from '../../../src/core/protocols/fp/returns/tarball';
 import { REPO, assertConsistent, artifactKey, readArtifacts, rowKeySet, startStandin, type Artifacts, type Standin } from '../runner/helpers';
 
 // A video shared by two benchmarks (MVBench, NExTQA), an item without a manifest row and a short video (MVBench),

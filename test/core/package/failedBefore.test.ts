@@ -3,12 +3,12 @@
 // (countsFromPlan) and the two progress views built from them agree on it.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { isFailedBefore, showFailedBefore } from '../../../src/core/package/failedBefore';
-import { unitKey } from '../../../src/core/package/unitKey';
+import { isFailedBefore, showFailedBefore } from '../../../src/core/protocols/fp/package/failedBefore';
+import { unitKey } from '../../../src/core/protocols/fp/package/unitKey';
 import { CellBook } from '../../../src/core/protocols/fp/sweep/cells';
 import { countsFromPlan } from '../../../src/core/protocols/fp/dryrun/dryRun';
 import { emptyCounts, type UnitCounts, type WorkPlan, type WorkUnit } from '../../../src/core/protocols/fp/plan';
-import type { WorkerStatus } from '../../../src/core/runner/statusSchema';
+import type { WorkerStatus } from '../../../src/core/protocols/fp/status/statusSchema';
 import { fromDryRun, fromWorkerStatus } from '../../../src/extension/progressData';
 import type { DryRunJson } from '../../../src/core/protocols/fp/dryrun/jsonSchema';
 

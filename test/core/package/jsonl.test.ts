@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { readJsonl, parseJsonlText } from '../../../src/core/package/jsonl';
-import { itemSchema, manifestRowSchema } from '../../../src/core/package/schemas';
+import { itemSchema, manifestRowSchema } from '../../../src/core/protocols/fp/package/schemas';
 import { tempDir, itemLine } from '../plan/fixture';
 
 describe('package/jsonl', () => {

@@ -2,9 +2,9 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../../../src/core/errors';
-import { loadPackage, hashOf } from '../../../src/core/package/load';
-import { PackageLayout } from '../../../src/core/package/layout';
-import { readVideoMeta, readVideoMetaUncached, readVideoMetaSync, type MetaLookup } from '../../../src/core/package/meta';
+import { loadPackage, hashOf } from '../../../src/core/protocols/fp/package/load';
+import { PackageLayout } from '../../../src/core/protocols/fp/package/layout';
+import { readVideoMeta, readVideoMetaUncached, readVideoMetaSync, type MetaLookup } from '../../../src/core/protocols/fp/package/meta';
 
 const messageOf = (r: MetaLookup) => (r.kind === 'ok' ? '' : r.message);
 import { tempDir, writePackage, itemLine, writeVideo } from '../plan/fixture';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../../../src/core/errors';
-import { PackageLayout } from '../../../src/core/package/layout';
+import { PackageLayout } from '../../../src/core/protocols/fp/package/layout';
 import { readResultsCsv, scanResultsCsv, storedAnswer } from '../../../src/core/protocols/fp/package/resultsCsv';
 import { setAsideTornTail } from '../../../src/core/protocols/fp/package/tornTail';
 import { tempDir } from '../plan/fixture';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { loadPackage } from '../../../src/core/package/load';
+import { loadPackage } from '../../../src/core/protocols/fp/package/load';
 import { readResultsCsv } from '../../../src/core/protocols/fp/package/resultsCsv';
 import { buildWorkPlan, loadVideoFramePlans, type WorkPlan, type WorkUnit } from '../../../src/core/protocols/fp/plan';
 import { DEFAULT_CONDITIONS, parseCondition } from '../../../src/core/protocols/fp/rules/conditions';

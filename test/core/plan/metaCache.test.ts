@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { loadPackage } from '../../../src/core/package/load';
-import { PackageLayout } from '../../../src/core/package/layout';
+import { loadPackage } from '../../../src/core/protocols/fp/package/load';
+import { PackageLayout } from '../../../src/core/protocols/fp/package/layout';
 import { readResultsCsv } from '../../../src/core/protocols/fp/package/resultsCsv';
 import { buildWorkPlan, type WorkPlan } from '../../../src/core/protocols/fp/plan';
 import { metaCacheFile } from '../../../src/core/protocols/fp/plan/metaCache';

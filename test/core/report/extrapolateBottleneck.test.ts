@@ -8,9 +8,9 @@ import { extrapolate, type PilotBottleneck } from '../../../src/core/protocols/f
 import type { TimingRow } from '../../../src/core/protocols/fp/report/schema';
 import { buildReport } from '../../../src/core/protocols/fp/report/buildReport';
 import { reportMarkdown } from '../../../src/core/protocols/fp/report/markdown';
-import { PackageLayout } from '../../../src/core/package/layout';
-import { writeStatusAtomic } from '../../../src/core/runner/status';
-import type { WorkerStatus } from '../../../src/core/runner/statusSchema';
+import { PackageLayout } from '../../../src/core/protocols/fp/package/layout';
+import { writeStatusAtomic } from '../../../src/core/protocols/fp/status/status';
+import type { WorkerStatus } from '../../../src/core/protocols/fp/status/statusSchema';
 import { makeReportPackage } from './fixture';
 
 function row(condition: string, infer: number, infer_s: number, decode_s: number, prompt_tokens: number): TimingRow {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { makeRetryingFetch, safeUrl } from '../../../src/core/returns/retryFetch';
+import { makeRetryingFetch, safeUrl } from '../../../src/core/protocols/fp/returns/retryFetch';
 
 function scripted(steps: Array<number | 'network' | 'abort'>) {
   let i = 0;

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import * as tar from 'tar';
-import { makeReturnsTarball, returnsNames, yyyymmdd } from '../../../src/core/returns/tarball';
+import { makeReturnsTarball, returnsNames, yyyymmdd } from '../../../src/core/protocols/fp/returns/tarball';
 import { makeReturnsPackage, INCLUDED_FILES, listFiles } from './fixture';
 import { removeTempDirs } from './tmpDirs';
 

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startStandinHub, type StandinHub, type StandinHubOptions } from '../../../src/standins/hub/server';
-import { makeReturns } from '../../../src/core/returns/returns';
+import { makeReturns } from '../../../src/core/protocols/fp/returns/returns';
 import { makeReturnsPackage, listFiles } from './fixture';
 import { tempDir, removeTempDirs } from './tmpDirs';
 

@@ -6,12 +6,12 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS, type SampleFixture } from '../sample/fixture';
-import { PackageLayout } from '../../../src/core/package/layout';
+import { PackageLayout } from '../../../src/core/protocols/fp/package/layout';
 import { runSweep, type SweepResult } from '../../../src/core/protocols/fp/sweep/sweep';
 import { defaultSweepDeps } from '../../../src/core/protocols/fp/sweep/adapters';
 import { runOptionsSchema, type RunOptionsInput } from '../../../src/core/protocols/fp/sweep/runOptions';
-import { readStatus } from '../../../src/core/runner/status';
-import { formatStatus } from '../../../src/core/runner/formatStatus';
+import { readStatus } from '../../../src/core/protocols/fp/status/status';
+import { formatStatus } from '../../../src/core/protocols/fp/status/formatStatus';
 import { dryRun } from '../../../src/core/protocols/fp/dryrun/dryRun';
 import { FAKE_VLLM, assertConsistent, artifactKey, freePortRange, readArtifacts, withEnv } from './helpers';
 

@@ -6,8 +6,8 @@ import { promises as fs } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { PackageLayout } from '../../../src/core/package/layout';
-import { rawRecordSchema, type RawRecord } from '../../../src/core/package/schemas';
+import { PackageLayout } from '../../../src/core/protocols/fp/package/layout';
+import { rawRecordSchema, type RawRecord } from '../../../src/core/protocols/fp/package/schemas';
 
 export const REPO = path.resolve(__dirname, '../../..');
 export const FAKE_VLLM = path.join(REPO, 'bin', 'fake-vllm');

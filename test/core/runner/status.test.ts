@@ -2,11 +2,11 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PackageLayout } from '../../../src/core/package/layout';
-import { CSV_HEADER } from '../../../src/core/package/schemas';
+import { PackageLayout } from '../../../src/core/protocols/fp/package/layout';
+import { CSV_HEADER } from '../../../src/core/protocols/fp/package/schemas';
 import { readLiveStatus } from '../../../src/core/protocols/fp/sweep/liveStatus';
-import { writeStatusAtomic } from '../../../src/core/runner/status';
-import type { CellProgress, WorkerStatus } from '../../../src/core/runner/statusSchema';
+import { writeStatusAtomic } from '../../../src/core/protocols/fp/status/status';
+import type { CellProgress, WorkerStatus } from '../../../src/core/protocols/fp/status/statusSchema';
 
 function cell(benchmark: string, condition: string, total: number, failedBefore: number): CellProgress {
   return { benchmark, condition, total, done: 0, todo: total, na: 0, reuse: 0, failed: 0, noVideo: 0, failedBefore };

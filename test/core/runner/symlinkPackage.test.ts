@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS } from '../sample/fixture';
-import { PackageLayout } from '../../../src/core/package/layout';
+import { PackageLayout } from '../../../src/core/protocols/fp/package/layout';
 import { runSweep } from '../../../src/core/protocols/fp/sweep/sweep';
 import { defaultSweepDeps } from '../../../src/core/protocols/fp/sweep/adapters';
 import { runOptionsSchema, type RunOptionsInput } from '../../../src/core/protocols/fp/sweep/runOptions';

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { describeSample, planSample, plannedTimestamp } from '../../../src/core/protocols/fp/sample/plan';
 import { isPlainName } from '../../../src/core/package/names';
-import { itemSchema, manifestRowSchema } from '../../../src/core/package/schemas';
+import { itemSchema, manifestRowSchema } from '../../../src/core/protocols/fp/package/schemas';
 
 describe('sample plan', () => {
   it('is the same on every call (fixed seed)', () => {

@@ -8,10 +8,10 @@ import sharp from 'sharp';
 import * as tar from 'tar';
 import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS, type SampleFixture } from './fixture';
 import { decodeFrameCode } from '../../../src/core/protocols/fp/sample/frameCode';
-import { PackageLayout } from '../../../src/core/package/layout';
-import { loadPackage } from '../../../src/core/package/load';
+import { PackageLayout } from '../../../src/core/protocols/fp/package/layout';
+import { loadPackage } from '../../../src/core/protocols/fp/package/load';
 import { readResultsCsv } from '../../../src/core/protocols/fp/package/resultsCsv';
-import { rawRecordSchema, scopeSummarySchema, videoMetaSchema, videosManifestSchema, type VideoMeta } from '../../../src/core/package/schemas';
+import { rawRecordSchema, scopeSummarySchema, videoMetaSchema, videosManifestSchema, type VideoMeta } from '../../../src/core/protocols/fp/package/schemas';
 import { buildPromptText, parseCondition, planFrames, predictContextRefusal, resizeDims } from '../../../src/core/protocols/fp/rules';
 
 const execa = () => import('execa').then((m) => m.execa);

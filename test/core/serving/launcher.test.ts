@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PackageLayout } from '../../../src/core/package/layout';
-import { fpChatRequest, fpLaunchOptions } from '../../../src/core/protocols/fp/sweep/fpServing';
+import { PackageLayout } from '../../../src/core/protocols/fp/package/layout';
+import { fpChatRequest, fpLaunchOptions } from '../../../src/core/protocols/fp/serving/fpServing';
 import { VllmClient } from '../../../src/core/serving/client';
 import { checkHealth } from '../../../src/core/serving/health';
 import { ContextLengthError, launchServers, useEndpoints, type ServerStateEvent } from '../../../src/core/serving/launcher';

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { buildPromptText } from '../../../src/core/protocols/fp/rules/prompt';
 import { predictPromptTokens, qwenImageTokens } from '../../../src/core/protocols/fp/rules/qwenTokens';
-import { fpChatRequest } from '../../../src/core/protocols/fp/sweep/fpServing';
+import { fpChatRequest } from '../../../src/core/protocols/fp/serving/fpServing';
 import { VllmClient } from '../../../src/core/serving/client';
 import { parseVllmMetrics } from '../../../src/core/serving/metrics';
 import { buildStandin, FAKE_VLLM, makeJpeg, readJsonl, startStandin, tmpDir, type RunningStandin } from './helpers';

@@ -6,7 +6,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { predictPromptTokens } from '../../../src/core/protocols/fp/rules/qwenTokens';
-import { fpChatRequest } from '../../../src/core/protocols/fp/sweep/fpServing';
+import { fpChatRequest } from '../../../src/core/protocols/fp/serving/fpServing';
 import { VllmClient } from '../../../src/core/serving/client';
 import * as msg from '../../../src/core/serving/vllmMessages';
 import { parseServeArgs } from '../../../src/standins/vllm/args';

@@ -5,7 +5,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildPromptText } from '../../../src/core/protocols/fp/rules/prompt';
 import { parseAnswerLetter } from '../../../src/core/protocols/fp/rules/answer';
-import { fpChatRequest } from '../../../src/core/protocols/fp/sweep/fpServing';
+import { fpChatRequest } from '../../../src/core/protocols/fp/serving/fpServing';
 import { buildChatRequest } from '../../../src/core/serving/chatRequest';
 import { VllmClient, errorMessage } from '../../../src/core/serving/client';
 import { chooseGpus } from '../../../src/core/serving/gpus';

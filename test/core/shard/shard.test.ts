@@ -3,8 +3,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { UsageError } from '../../../src/core/errors';
-import { PackageLayout } from '../../../src/core/package/layout';
-import type { LoadedPackage } from '../../../src/core/package/load';
+import { PackageLayout } from '../../../src/core/protocols/fp/package/layout';
+import type { LoadedPackage } from '../../../src/core/protocols/fp/package/load';
 import { applyShard, itemShardKey, parseShard, shardOf } from '../../../src/core/protocols/fp/shard/shard';
 import { parseRunArgs } from '../../../src/cli/verbs/run';
 import { knobEnv, settingsSchema } from '../../../src/extension/settingsModel';

@@ -3,7 +3,7 @@
 // delegates to the existing modules; the heavy ones (the sweep, the dry run, the report) load when called.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { PackageLayout } from '../../package/layout';
+import { PackageLayout } from './package/layout';
 import { runOptionsSchema, type RunOptions } from './sweep/runOptions';
 import type { ProgressGroup, ProgressSnapshot, ProgressState, RunProtocol } from '../types';
 import { readLiveStatus } from './sweep/liveStatus';

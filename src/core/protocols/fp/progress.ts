@@ -2,10 +2,10 @@
 // when no worker is alive — the artifacts, counted by the core's dry run (`fpsweep dry-run --json`).
 // Pure functions, no vscode: tested under plain mocha.
 import type { DryRunJson } from './dryrun/jsonSchema';
-import type { WorkerStatus, ServerStatus } from '../../runner/statusSchema';
-import { stopReasonLines } from '../../runner/formatStatus';
+import type { WorkerStatus, ServerStatus } from './status/statusSchema';
+import { stopReasonLines } from './status/formatStatus';
 import { etaShare, type LeftOver } from '../../runner/eta';
-import { showFailedBefore } from '../../package/failedBefore';
+import { showFailedBefore } from './package/failedBefore';
 
 /**
  * One benchmark × condition. `done` counts rows in the CSV (any status); `todo` what is left to write

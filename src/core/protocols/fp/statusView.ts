@@ -1,7 +1,7 @@
 // `fpsweep status` and `fpsweep stop` in Frames × Pixels' words: the worker's status file as formatStatus
 // prints it (recounted from the CSV when no worker is alive), and the drain request's line.
-import { PackageLayout } from '../../package/layout';
-import { formatStatus, statusLine } from '../../runner/formatStatus';
+import { PackageLayout } from './package/layout';
+import { formatStatus, statusLine } from './status/formatStatus';
 import { readLiveStatus } from './sweep/liveStatus';
 import type { StatusView, StopResult, StopWords } from '../types';
 

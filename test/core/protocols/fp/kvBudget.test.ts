@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { fpInflightTokenBudget, fpKvTokens, fpServerSlot } from '../../../../src/core/protocols/fp/sweep/kvBudget';
-import { KV_BYTES_PER_TOKEN, contextFit } from '../../../../src/core/doctor/context';
+import { KV_BYTES_PER_TOKEN, contextFit } from '../../../../src/core/protocols/fp/doctor/context';
 
 describe('fp: in-flight cap per server from its KV cache', () => {
   it('KV tokens follow the doctor’s arithmetic (memory × GPU_UTIL − weights − reserve, 147,456 B a token)', () => {

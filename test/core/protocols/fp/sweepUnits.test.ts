@@ -2,7 +2,7 @@
 // a failed source takes its reuse rows down with it, the tokens left shrink as units resolve, and a
 // unit's answer becomes its row and its dependents' reuse rows.
 import { strict as assert } from 'node:assert';
-import type { FailureRecord, RawRecord, TimingRecord } from '../../../../src/core/package/schemas';
+import type { FailureRecord, RawRecord, TimingRecord } from '../../../../src/core/protocols/fp/package/schemas';
 import { CellBook } from '../../../../src/core/protocols/fp/sweep/cells';
 import type { FailureLog, TimingLog } from '../../../../src/core/runner/logs';
 import type { RequestChannel } from '../../../../src/core/runner/requestChannel';

@@ -4,11 +4,11 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PackageLayout } from '../../../../src/core/package/layout';
+import { PackageLayout } from '../../../../src/core/protocols/fp/package/layout';
 import { estimateEtaSeconds, Throughput } from '../../../../src/core/runner/eta';
-import { readStatus } from '../../../../src/core/runner/status';
+import { readStatus } from '../../../../src/core/protocols/fp/status/status';
 import { FpStatusReporter as StatusReporter } from '../../../../src/core/protocols/fp/sweep/fpStatus';
-import type { CellProgress, WorkerStatus } from '../../../../src/core/runner/statusSchema';
+import type { CellProgress, WorkerStatus } from '../../../../src/core/protocols/fp/status/statusSchema';
 
 describe('runner unit: status and ETA', () => {
   it('estimates by tokens when the token rate is known, else by requests, 0 when nothing is left', () => {

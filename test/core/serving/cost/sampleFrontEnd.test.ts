@@ -2,7 +2,7 @@
 // stand-in's model accounts is within 1.25× of its floor (each distinct image processed once, every repeat a
 // cached hit); the same requests spread round-robin over 4 servers (the seed-like client) are not.
 import * as assert from 'node:assert/strict';
-import { loadPackage } from '../../../../src/core/package/load';
+import { loadPackage } from '../../../../src/core/protocols/fp/package/load';
 import { readResultsCsv } from '../../../../src/core/protocols/fp/package/resultsCsv';
 import { buildWorkPlan } from '../../../../src/core/protocols/fp/plan';
 import { loadVideoFramePlans } from '../../../../src/core/protocols/fp/plan/framePlans';

@@ -3,13 +3,13 @@
 // the units still to write whose last attempt failed (failures.jsonl; a run asks them again).
 // Read only: a torn CSV tail is reported, not moved (the run moves it).
 import type { LineProblem } from '../../../errors';
-import { PackageLayout } from '../../../package/layout';
-import { loadPackage } from '../../../package/load';
+import { PackageLayout } from '../package/layout';
+import { loadPackage } from '../package/load';
 import { readResultsCsv, type TornTail } from '../package/resultsCsv';
 import { buildWorkPlan } from '../plan/buildWorkPlan';
 import { emptyCounts, type UnitCounts, type WorkPlan } from '../plan/types';
-import { readFailedKeys } from '../../../package/failedKeys';
-import { isFailedBefore } from '../../../package/failedBefore';
+import { readFailedKeys } from '../package/failedKeys';
+import { isFailedBefore } from '../package/failedBefore';
 import { applyShard, type ShardSpec } from '../shard/shard';
 
 export const COUNT_KEYS = ['todo', 'NA', 'reuse', 'done', 'no_video', 'bad_meta', 'context_refusals', 'failed_before'] as const;

@@ -7,7 +7,7 @@ export { findingsTable, findingsMarkdown } from './text';
 
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { PackageLayout } from '../../../package/layout';
+import { PackageLayout } from '../package/layout';
 import { computeFindings, type FindingsOptions } from './compute';
 import { loadFindingsInput } from './load';
 import type { Findings } from './types';

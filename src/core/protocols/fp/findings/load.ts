@@ -1,7 +1,7 @@
 // Reads what the findings need from a run package: items, manifest and the results CSV (as it is now:
 // the sweep may be appending; a torn last line is left out, never counted).
-import { loadPackage } from '../../../package/load';
-import { PackageLayout } from '../../../package/layout';
+import { loadPackage } from '../package/load';
+import { PackageLayout } from '../package/layout';
 import { readResultsCsv } from '../package/resultsCsv';
 import { buildFindingsInput, type FindingsInput } from './table';
 

@@ -2,7 +2,7 @@
 // (the video's hash = the cluster). One row per (benchmark, item_id, condition): the first wins, as in the
 // done-set of the runner (resultsCsv.ts); a second row is a problem, never counted twice.
 import type { LineProblem } from '../../../errors';
-import type { Item } from '../../../package/schemas';
+import type { Item } from '../package/schemas';
 
 export interface ItemInfo {
   item_id: string;

@@ -3,7 +3,7 @@
 // whose frames are all stored never starts ffmpeg. See index.ts for the API as the runner uses it.
 import { promises as fs } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { VideoMeta } from '../../../package/schemas';
+import type { VideoMeta } from '../package/schemas';
 import { decodeSelectedFrames, DecodeError } from './ffmpegDecode';
 import { encodeJpegFile, type Dims } from './jpeg';
 import { ByteBudget, KeyedMutex, Limiter } from './limits';

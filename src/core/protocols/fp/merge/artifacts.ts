@@ -3,10 +3,10 @@
 // records) are not ours and are left out; a torn last line is reported, never taken as a row.
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import type { PackageLayout } from '../../../package/layout';
+import type { PackageLayout } from '../package/layout';
 import { scanResultsCsv } from '../package/resultsCsv';
-import { rawRecordSchema, type RawRecord } from '../../../package/schemas';
-import { unitKey } from '../../../package/unitKey';
+import { rawRecordSchema, type RawRecord } from '../package/schemas';
+import { unitKey } from '../package/unitKey';
 import { csvValues } from '../sweep/csvRow';
 import { rawFiles } from '../sweep/resume';
 

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { PackageLayout } from '../../../package/layout';
+import type { PackageLayout } from '../package/layout';
 
 export interface InputFile {
   /** Relative to the package root, '/'-separated. */

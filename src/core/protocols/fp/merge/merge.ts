@@ -14,8 +14,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { InputError, UsageError } from '../../../errors';
-import { PackageLayout } from '../../../package/layout';
-import { failureRecordSchema, timingRecordSchema, type RawRecord } from '../../../package/schemas';
+import { PackageLayout } from '../package/layout';
+import { failureRecordSchema, timingRecordSchema, type RawRecord } from '../package/schemas';
 import { AppendFile, AppendFiles } from '../../../runner/appendFile';
 import { runIdentityFile, runIdentitySchema, newRunId } from '../../../runner/identity';
 import { acquireLock, liveLockHolder, LockHeldError } from '../../../runner/lock';

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { InputError, type LineProblem } from '../../../errors';
 import { REUSE_RULES } from '../rules/rules';
-import { unitKey } from '../../../package/unitKey';
+import { unitKey } from './unitKey';
 
 const NL = 0x0a;
 

@@ -2,7 +2,7 @@
 // moved, byte for byte, to conditions_results.csv.torn (appended) and the CSV is cut back to its
 // last complete line (SPEC §4). Call only while holding the package lock (the runner does).
 import { promises as fs } from 'node:fs';
-import type { PackageLayout } from '../../../package/layout';
+import type { PackageLayout } from './layout';
 import { scanResultsCsv, type TornTail } from './resultsCsv';
 
 export interface SetAsideResult {

@@ -3,11 +3,11 @@
 // The plan selects no frames for the runner (loadVideoFramePlans does, from planFrames); it sketches
 // statuses with the protocol's rules (sketch.ts). See types.ts for how the runner uses it.
 import { InputError } from '../../../errors';
-import type { LoadedPackage } from '../../../package/load';
-import { hashOf } from '../../../package/load';
-import { readVideoMetaSync } from '../../../package/meta';
+import type { LoadedPackage } from '../package/load';
+import { hashOf } from '../package/load';
+import { readVideoMetaSync } from '../package/meta';
 import { storedAnswer, type ResultsCsv } from '../package/resultsCsv';
-import type { Item } from '../../../package/schemas';
+import type { Item } from '../package/schemas';
 import { MAX_MODEL_LEN, MAX_TOKENS } from '../rules/constants';
 import { parseCondition, parseConditions, type Condition } from '../rules/conditions';
 import { planFrames } from '../rules/plan';

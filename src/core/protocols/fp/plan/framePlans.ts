@@ -1,8 +1,8 @@
 // The frame plans of one video's todo units, computed when the runner starts that video (from the
 // meta.json on disk then), so the work plan never holds ~1 GB of frame lists for a full package.
-import type { PackageLayout } from '../../../package/layout';
-import { readVideoMetaUncached } from '../../../package/meta';
-import type { VideoMeta } from '../../../package/schemas';
+import type { PackageLayout } from '../package/layout';
+import { readVideoMetaUncached } from '../package/meta';
+import type { VideoMeta } from '../package/schemas';
 import { parseCondition } from '../rules/conditions';
 import { planFrames, type SendPlan } from '../rules/plan';
 import type { VideoWork } from './types';

@@ -8,8 +8,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import type { PackageLayout } from '../../../package/layout';
-import { readVideoMetaSync, type MetaLookup } from '../../../package/meta';
+import type { PackageLayout } from '../package/layout';
+import { readVideoMetaSync, type MetaLookup } from '../package/meta';
 import { isPlainName } from '../../../package/names';
 import { summarizeMeta, type MetaSummary } from './sketch';
 

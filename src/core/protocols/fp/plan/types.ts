@@ -15,8 +15,8 @@
 //   no_video, bad_meta   a failure line (SPEC §4), with `message`
 // plan.videos groups the todo units by video hash (one server per video); a v_32 unit that a
 // reuse unit waits for has it in `dependents`. `counts` feeds the dry run and the progress view.
-import type { Item } from '../../../package/schemas';
-import type { PackageLayout } from '../../../package/layout';
+import type { Item } from '../package/schemas';
+import type { PackageLayout } from '../package/layout';
 import type { StoredAnswer } from '../package/resultsCsv';
 
 export type UnitStatus = 'done' | 'NA' | 'reuse' | 'todo' | 'no_video' | 'bad_meta';

@@ -5,8 +5,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { LineProblem } from '../../../errors';
 import { readJsonl } from '../../../package/jsonl';
-import type { PackageLayout } from '../../../package/layout';
-import { manifestRowSchema } from '../../../package/schemas';
+import type { PackageLayout } from '../package/layout';
+import { manifestRowSchema } from '../package/schemas';
 
 export interface MissingVideo {
   hash: string;

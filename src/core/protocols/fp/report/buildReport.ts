@@ -4,14 +4,14 @@
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import type { LineProblem } from '../../../errors';
-import { PackageLayout } from '../../../package/layout';
+import { PackageLayout } from '../package/layout';
 import { readOptionalJsonl } from '../../../package/jsonl';
 import { readResultsCsv } from '../package/resultsCsv';
-import { FAILURE_LINE, failureRecordSchema, timingRecordSchema, type FailureRecord, type TimingRecord } from '../../../package/schemas';
+import { FAILURE_LINE, failureRecordSchema, timingRecordSchema, type FailureRecord, type TimingRecord } from '../package/schemas';
 import { runIdentityFile, runIdentitySchema } from '../../../runner/identity';
 import { preflightFile, readPreflight } from '../sweep/preflight';
-import { readStatus } from '../../../runner/status';
-import type { WorkerStatus } from '../../../runner/statusSchema';
+import { readStatus } from '../status/status';
+import type { WorkerStatus } from '../status/statusSchema';
 import { DEFAULT_CONDITIONS } from '../rules';
 import { aggregateTiming } from './timing';
 import { readLaunchParams } from './launchParams';

@@ -1,7 +1,7 @@
 // Failures summary: count, per kind, and per benchmark × condition × kind with example item ids;
 // a benchmark × condition with hundreds of failures is diagnosed as a likely server restart,
 // with the matching lines of logs/vllm_gpu*.log.
-import type { FailureRecord } from '../../../package/schemas';
+import type { FailureRecord } from '../package/schemas';
 import type { FailureGroup, LogLine } from './schema';
 
 export const DIAGNOSIS_THRESHOLD = 100;

@@ -3,7 +3,7 @@
 //   then per condition (sorted by name): s/max(n,1), d/max(n,1), tok/max(n,1), printed as
 //   f"{k:16s} infer={n:5d}  infer_s/item={s/max(n,1):6.2f}  decode_s/item={d/max(n,1):6.2f}  prompt_tok/item={tok/max(n,1):8.0f}"
 // Sums are taken in file order with IEEE doubles, as Python does.
-import type { TimingRecord } from '../../../package/schemas';
+import type { TimingRecord } from '../package/schemas';
 import type { TimingRow } from './schema';
 import { pyFixedWidth } from './pyFormat';
 

@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { z } from 'zod';
 import { codeRows } from './frameCode';
 import { plannedTimestamp, type SampleVideo } from './plan';
-import type { VideoMeta } from '../../../package/schemas';
+import type { VideoMeta } from '../package/schemas';
 
 // Read at each call so a test (or a user) can point them elsewhere.
 const ffmpegBin = () => process.env.FFMPEG_BIN || 'ffmpeg';

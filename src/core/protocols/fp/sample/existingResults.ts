@@ -2,7 +2,7 @@
 // have left them: one raw record per row (results/p1_raw/<cond>/<bench>__DIAG_V.jsonl) and the
 // matching CSV line. Frame choices come from the protocol's planFrames, like any real row.
 import { buildPromptText, parseAnswerLetter, parseCondition, planFrames, predictPromptTokens, optionLetter } from '../rules';
-import { rawRecordSchema, type RawRecord, type VideoMeta } from '../../../package/schemas';
+import { rawRecordSchema, type RawRecord, type VideoMeta } from '../package/schemas';
 import type { SampleItem, SamplePlan } from './plan';
 import { SeededRandom } from './random';
 

@@ -2,7 +2,7 @@
 // Tests read the same plan (`describeSample`) as ground truth instead of hard-coding counts.
 import { createHash } from 'node:crypto';
 import { optionLetter } from '../rules';
-import type { Item, ManifestRow } from '../../../package/schemas';
+import type { Item, ManifestRow } from '../package/schemas';
 import { SeededRandom } from './random';
 import { QUESTION_POOLS, XSS_OPTIONS, XSS_QUESTION } from './questions';
 import { MAX_CODE } from './frameCode';

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as tar from 'tar';
-import { videosManifestSchema, type VideosManifest } from '../../../package/schemas';
+import { videosManifestSchema, type VideosManifest } from '../package/schemas';
 
 /** Fixed entry times so the same videos give byte-identical shards. */
 const SHARD_MTIME = new Date(Date.UTC(2026, 9, 1, 0, 0, 0));

@@ -9,10 +9,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { UsageError } from '../../../errors';
-import type { LoadedPackage } from '../../../package/load';
-import { hashOf, loadPackage } from '../../../package/load';
+import type { LoadedPackage } from '../package/load';
+import { hashOf, loadPackage } from '../package/load';
 import { readResultsCsv } from '../package/resultsCsv';
-import type { Item } from '../../../package/schemas';
+import type { Item } from '../package/schemas';
 
 export const shardSpecSchema = z
   .object({

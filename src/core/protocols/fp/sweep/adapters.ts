@@ -2,10 +2,10 @@
 // frame pipeline. Tests and the bench can pass their own SweepDeps instead.
 import * as os from 'node:os';
 import { promises as fs } from 'node:fs';
-import type { PackageLayout } from '../../../package/layout';
+import type { PackageLayout } from '../package/layout';
 import { FramePipeline, defaultPoolSize, jpegFileUrls, type FrameRequest } from '../frames';
 import { realFrameStoreDir } from '../frames/realStore';
-import { fpLaunchOptions } from './fpServing';
+import { fpLaunchOptions } from '../serving/fpServing';
 import { launchServers, useEndpoints, type Fleet, type ServerStateEvent } from '../../../serving/launcher';
 import type { FrameRef } from '../../../serving/chatRequest';
 import type { Endpoint } from '../../../serving/client';

@@ -1,10 +1,10 @@
 // Per benchmark × condition accounting for the status file and p1_timing.jsonl. A cell's timing line is
 // written when the last unit of that cell in this run is resolved (row written or failure logged).
-import { isFailedBefore } from '../../../package/failedBefore';
-import { unitKey } from '../../../package/unitKey';
+import { isFailedBefore } from '../package/failedBefore';
+import { unitKey } from '../package/unitKey';
 import type { WorkPlan, WorkUnit } from '../plan/types';
-import type { FailureKind, TimingRecord } from '../../../package/schemas';
-import type { CellProgress } from '../../../runner/statusSchema';
+import type { FailureKind, TimingRecord } from '../package/schemas';
+import type { CellProgress } from '../status/statusSchema';
 
 export interface Cell {
   benchmark: string;

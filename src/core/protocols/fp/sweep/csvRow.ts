@@ -2,7 +2,7 @@
 // columns we do not know stay empty; NA rows leave pred/correct/n_frames/prompt_tokens/latency_s empty
 // because the raw record has null there.
 import { stringify } from 'csv-stringify/sync';
-import type { RawRecord } from '../../../package/schemas';
+import type { RawRecord } from '../package/schemas';
 
 function cell(v: string | number | null | undefined): string {
   return v === null || v === undefined ? '' : String(v);

@@ -1,7 +1,7 @@
 // Where a Frames × Pixels unit's outcome goes: its row (raw record, then CSV) or its failure line, the
 // cell's count and, when that was the cell's last unit, its timing line. A failed unit takes the reuse
 // rows waiting on it down with it (SPEC §2.4: the source row must exist first).
-import type { FailureKind, RawRecord, TimingRecord } from '../../../package/schemas';
+import type { FailureKind, RawRecord, TimingRecord } from '../package/schemas';
 import type { CellBook } from './cells';
 import type { FailureLog, TimingLog } from '../../../runner/logs';
 import type { ResultsWriter } from './resultsWriter';

@@ -2,9 +2,9 @@
 // completed from raw records that lost theirs), the package (its problems to runner.log with
 // file:line), the plan over what is left, and the per-cell book, which counts the units that failed in
 // an earlier run as failed-before until asked again (as the dry run counts them).
-import type { PackageLayout } from '../../../package/layout';
-import { loadPackage } from '../../../package/load';
-import { readFailedKeys } from '../../../package/failedKeys';
+import type { PackageLayout } from '../package/layout';
+import { loadPackage } from '../package/load';
+import { readFailedKeys } from '../package/failedKeys';
 import { CellBook } from './cells';
 import type { RunnerLog } from '../../../runner/logs';
 import { resumeResults, type ResumeResult } from './resume';

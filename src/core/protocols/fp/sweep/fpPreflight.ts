@@ -1,12 +1,12 @@
 // The pre-flight gate of a Frames × Pixels sweep: one real unit to each server that is up, before any
 // row (preflight.ts here builds and checks it); the outcome goes to logs/preflight.json. Returns the
 // reason to stop the run, or null when every server answered as the sweep needs.
-import type { PackageLayout } from '../../../package/layout';
+import type { PackageLayout } from '../package/layout';
 import { adviseFailure } from '../../../runner/failureAdvice';
 import type { FrameSource } from './frameSource';
 import { buildProbe, preflightServers, writePreflight } from './preflight';
 import type { PreflightRecord } from './preflightSchema';
-import type { StopReason } from '../../../runner/statusSchema';
+import type { StopReason } from '../status/statusSchema';
 import type { VllmClient } from '../../../serving/client';
 import type { VideoWork } from '../plan';
 

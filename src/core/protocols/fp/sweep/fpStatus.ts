@@ -1,10 +1,10 @@
 // Frames × Pixels's status file as the sweep goes: built from what the run's units know (cells, in flight,
 // rows added, servers, stop reason) plus live figures (throughput, ETA); the engine's StatusReporter writes it.
-import type { PackageLayout } from '../../../package/layout';
+import type { PackageLayout } from '../package/layout';
 import { estimateEtaSeconds, Throughput } from '../../../runner/eta';
 import { StatusReporter } from '../../../runner/statusReporter';
 import { runBottleneck, runBottleneckLine, type Bottleneck } from '../../../runner/bottleneck';
-import { workerStatusSchema, type CellProgress, type ServerStatus, type StopReason, type WorkerState, type WorkerStatus } from '../../../runner/statusSchema';
+import { workerStatusSchema, type CellProgress, type ServerStatus, type StopReason, type WorkerState, type WorkerStatus } from '../status/statusSchema';
 
 /** What the status file says about the run as a whole (fixed at start). */
 export interface StatusIdentity {

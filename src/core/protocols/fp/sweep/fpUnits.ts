@@ -2,8 +2,8 @@
 // todo units; a job's preparation (frame plans, then the frames of each request); and one unit's
 // round trip: unit → request → answer → rows (its own, then the reuse rows waiting on its answer).
 // Sending, re-queueing and the failure rules are the engine's (runner/requestChannel.ts).
-import type { PackageLayout } from '../../../package/layout';
-import { unitKey } from '../../../package/unitKey';
+import type { PackageLayout } from '../package/layout';
+import { unitKey } from '../package/unitKey';
 import type { VideoOutcome } from '../../../runner/failFast';
 import type { FrameSource, PreparedVideoFrames } from './frameSource';
 import type { RequestChannel } from '../../../runner/requestChannel';

@@ -1,7 +1,7 @@
 // What the runner needs from the frame pipeline (src/core/protocols/fp/frames): for one video, the frames of each of
 // its pending requests, made once. Data problems come back per request (`decode`, `no_video`); a
 // rejected prepare() is fatal (disk, ffmpeg missing: not a data problem).
-import type { VideoMeta } from '../../../package/schemas';
+import type { VideoMeta } from '../package/schemas';
 import type { SendPlan } from '../rules/plan';
 import type { FrameRef } from '../../../serving/chatRequest';
 

@@ -4,7 +4,7 @@
 // recomputing one (vllm/v1/core/sched/scheduler.py preempts the newest running request when a step cannot
 // allocate its blocks). The count cap (WORKERS) stays; this one lets many short requests through while
 // keeping a few long ones from crowding the cache. A speed knob: what each request sends is unchanged.
-import { KV_BYTES_PER_TOKEN, RESERVE_BYTES, WEIGHTS_BYTES } from '../../../doctor/context';
+import { KV_BYTES_PER_TOKEN, RESERVE_BYTES, WEIGHTS_BYTES } from '../doctor/context';
 
 /**
  * Videos a server works on at once (the scheduler's maxOpenVideos): their images must fit its processor cache

@@ -1,10 +1,10 @@
 // A sweep's status as a reader should see it: the worker's status file (runner/status.ts) while it is
 // alive; otherwise `done` recomputed from the results CSV (the artifacts are the truth).
-import type { PackageLayout } from '../../../package/layout';
+import type { PackageLayout } from '../package/layout';
 import { readResultsCsv } from '../package/resultsCsv';
-import type { WorkerStatus } from '../../../runner/statusSchema';
+import type { WorkerStatus } from '../status/statusSchema';
 import { liveLockHolder } from '../../../runner/lock';
-import { readStatus } from '../../../runner/status';
+import { readStatus } from '../status/status';
 import { parseShard, shardDoneCounts } from '../shard/shard';
 
 export interface LiveStatus {

@@ -7,8 +7,8 @@
 // path for rows); the pre-flight's outcome goes to logs/preflight.json, which the pilot report shows.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { PackageLayout } from '../../../package/layout';
-import { unitKey } from '../../../package/unitKey';
+import type { PackageLayout } from '../package/layout';
+import { unitKey } from '../package/unitKey';
 import { loadVideoFramePlans, type VideoWork, type WorkUnit } from '../plan';
 import type { ChatResult, VllmClient } from '../../../serving/client';
 import type { FrameRef } from '../../../serving/chatRequest';

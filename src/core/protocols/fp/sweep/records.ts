@@ -1,5 +1,5 @@
 // Raw records (SPEC §4) for the three row kinds. Every key is present; what does not apply is null.
-import type { RawRecord } from '../../../package/schemas';
+import type { RawRecord } from '../package/schemas';
 import type { SendPlan } from '../rules/plan';
 import { buildPromptText } from '../rules/prompt';
 import { predictPromptTokens } from '../rules/qwenTokens';

@@ -4,10 +4,10 @@
 // of running the item again — no row lost, no raw line doubled.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { PackageLayout } from '../../../package/layout';
-import { CSV_HEADER, rawRecordSchema, type RawRecord } from '../../../package/schemas';
+import type { PackageLayout } from '../package/layout';
+import { CSV_HEADER, rawRecordSchema, type RawRecord } from '../package/schemas';
 import type { DoneSet } from '../package/resultsCsv';
-import { unitKey } from '../../../package/unitKey';
+import { unitKey } from '../package/unitKey';
 import { AppendFile, AppendFiles } from '../../../runner/appendFile';
 import { csvHeaderLine, csvLine } from './csvRow';
 

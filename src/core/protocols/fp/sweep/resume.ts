@@ -9,10 +9,10 @@
 // fpsweep run on the package (logs/run_identity.jsonl) are the origin's and are left alone.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { PackageLayout } from '../../../package/layout';
+import type { PackageLayout } from '../package/layout';
 import { readResultsCsv, type ResultsCsv } from '../package/resultsCsv';
 import { setAsideTornTail } from '../package/tornTail';
-import { rawRecordSchema, type RawRecord } from '../../../package/schemas';
+import { rawRecordSchema, type RawRecord } from '../package/schemas';
 import { readLastLines, setAsideTornJsonlTail, type SetAside } from '../../../runner/tornTail';
 import { firstRunStart } from '../../../runner/identity';
 import { ResultsWriter } from './resultsWriter';

@@ -1,7 +1,7 @@
 // The sweep's detached start: its options checked, the stop file of a previous run removed, then the
 // engine's worker (runner/control.ts spawnDetached) started on fp's job, the RunOptions.
 import { mkdirSync, promises as fs } from 'node:fs';
-import { PackageLayout } from '../../../package/layout';
+import { PackageLayout } from '../package/layout';
 import { spawnDetached, stopFile, type DetachedWorker } from '../../../runner/control';
 import { runOptionsSchema, type RunOptionsInput } from './runOptions';
 

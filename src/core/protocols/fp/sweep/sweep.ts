@@ -13,7 +13,7 @@
 // run (stopReason in the status file, exit 1): in-flight ones cut after STOP_GRACE_MS, unsent units stay todo.
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
-import { PackageLayout } from '../../../package/layout';
+import { PackageLayout } from '../package/layout';
 import { formatShard } from '../shard/shard';
 import { videoJobs, FpUnits, type VideoJob } from './fpUnits';
 import { FpOutcomes } from './fpOutcomes';
@@ -37,7 +37,7 @@ import { Scheduler, longestFirstWithinWindows } from '../../../runner/scheduler'
 import { ServerHealth } from '../../../runner/serverHealth';
 import type { ServerSet } from '../../../runner/servers';
 import { FpStatusReporter } from './fpStatus';
-import type { StopReason, WorkerState, WorkerStatus } from '../../../runner/statusSchema';
+import type { StopReason, WorkerState, WorkerStatus } from '../status/statusSchema';
 
 export { SystematicFailureError } from '../../../runner/runStopper';
 

@@ -3,7 +3,7 @@
 import type { WorkUnit } from '../plan';
 import { buildPromptText } from '../rules/prompt';
 import type { ChatRequestBody, FrameRef } from '../../../serving/chatRequest';
-import { fpChatRequest } from './fpServing';
+import { fpChatRequest } from '../serving/fpServing';
 
 export function unitRequestBody(model: string, u: WorkUnit, images: readonly FrameRef[]): ChatRequestBody {
   return fpChatRequest({ model, promptText: buildPromptText(u.item.question, u.item.options), images });

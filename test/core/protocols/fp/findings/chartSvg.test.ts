@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { ladderPoints } from '../../../../../src/core/protocols/fp/findings/charts/ladders';
 import { chartFileName, chartsMarkdown, renderSvg } from '../../../../../src/core/protocols/fp/findings/charts/svg';
 import { writeReportCharts } from '../../../../../src/core/protocols/fp/findings/charts/reportCharts';
-import { PackageLayout } from '../../../../../src/core/package/layout';
+import { PackageLayout } from '../../../../../src/core/protocols/fp/package/layout';
 import { ladderSpec } from '../../../../../src/core/protocols/fp/findings/charts/specs';
 import { loadFindingsFixture } from './fixture';
 

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { SeededRandom } from '../../../../../src/core/protocols/fp/sample/random';
 import { buildFindingsInput, computeFindings, MIN_PAIRS, type Findings } from '../../../../../src/core/protocols/fp/findings';
-import type { Item } from '../../../../../src/core/package/schemas';
+import type { Item } from '../../../../../src/core/protocols/fp/package/schemas';
 
 const HEADER = ['benchmark', 'item_id', 'condition', 'status', 'pred', 'answer', 'correct', 'n_frames', 'prompt_tokens', 'latency_s', 'ts'];
 const CONDS = ['v_blind', 'v_1', 'v_8_s224', 'v_32_s168', 'v_32_s224', 'v_32_s448', 'v_32', 'v_128_s224'];

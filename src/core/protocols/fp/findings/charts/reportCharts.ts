@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { PackageLayout } from '../../../../package/layout';
+import { PackageLayout } from '../../package/layout';
 import type { Findings } from '../types';
 import { TOKEN_NOTE } from './buildView';
 import { meanFramesByCell } from './framesSent';

@@ -1,8 +1,8 @@
 // `fpsweep doctor`: is this machine ready for the sweep? Each line ok / warn / fail with what to do.
-import type { DoctorLine, DoctorReport } from './schema';
-import { checkGpus } from './gpus';
+import type { DoctorLine, DoctorReport } from '../../../doctor/schema';
+import { checkGpus } from '../../../doctor/gpus';
 import { checkContext } from './context';
-import { checkVllms, checkFfmpeg, checkModel } from './tools';
+import { checkVllms, checkFfmpeg, checkModel } from '../../../doctor/tools';
 import { checkCores, checkDisk, cores as machineCores } from './machine';
 import { checkPackage } from './packageSummary';
 import { checkMaxSeqs } from './maxSeqs';

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { commitIter, whoAmI, HubApiError, type CommitOutput } from '@huggingface/hub';
 import { makeRetryingFetch, type RetryOptions } from './retryFetch';
 import { redact } from './token';
-import { ProgressMeter, type ProgressListener } from '../protocols/fp/prepare/progressMeter';
+import { ProgressMeter, type ProgressListener } from '../prepare/progressMeter';
 
 export const DEFAULT_REPO = 'GMLRVigil/BenchCheck-FramesPixels';
 export const DEFAULT_HUB_URL = 'https://huggingface.co';

@@ -1,8 +1,8 @@
 // The package's dry-run summary and its predicted context refusals (SPEC §2.5), from the dry run.
-import type { DoctorLine } from './schema';
-import { DEFAULT_CONDITIONS } from '../protocols/fp/rules';
-import { dryRun } from '../protocols/fp/dryrun/dryRun';
-import type { WorkPlan } from '../protocols/fp/plan/types';
+import type { DoctorLine } from '../../../doctor/schema';
+import { DEFAULT_CONDITIONS } from '../rules';
+import { dryRun } from '../dryrun/dryRun';
+import type { WorkPlan } from '../plan/types';
 
 /** The package's lines, and the dry run's plan (null when it failed) for the frame-store estimate. */
 export async function checkPackage(packageDir: string): Promise<{ lines: DoctorLine[]; plan: WorkPlan | null }> {

@@ -4,7 +4,7 @@
 // but only where the real path is visible to the servers (a container mounting the link sees no files).
 import { constants as fsc, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { DoctorLine } from './schema';
+import type { DoctorLine } from '../../../doctor/schema';
 import { PackageLayout } from '../package/layout';
 
 /** The path itself if it exists, else its nearest existing ancestor. */

@@ -1,11 +1,11 @@
 // CPU cores (a WORKERS suggestion) and free disk.
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
-import type { DoctorLine } from './schema';
+import type { DoctorLine } from '../../../doctor/schema';
 import { PackageLayout } from '../package/layout';
 import { videosManifestSchema } from '../package/schemas';
-import { defaultFreeBytes } from '../protocols/fp/prepare/prepare';
-import { formatBytes } from '../protocols/fp/prepare/progressMeter';
+import { defaultFreeBytes } from '../prepare/prepare';
+import { formatBytes } from '../prepare/progressMeter';
 
 /**
  * Frame decoding is CPU-bound (seed §2: 16+ cores recommended; the fps ladders decode up to 582

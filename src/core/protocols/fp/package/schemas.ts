@@ -1,6 +1,6 @@
 // zod schemas for every file of the run package (SPEC §1) and the records we write (SPEC §4).
 import { z } from 'zod';
-import { plainName } from './names';
+import { plainName } from '../../../package/names';
 
 export const itemSchema = z
   .object({

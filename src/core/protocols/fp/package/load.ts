@@ -1,10 +1,10 @@
 // The run package's inputs in memory: items per benchmark, the (benchmark, video_id) → hash manifest,
 // the scope summary, and every problem met on the way (file:line; never silently skipped).
 import { promises as fs } from 'node:fs';
-import { InputError, type LineProblem } from '../errors';
+import { InputError, type LineProblem } from '../../../errors';
 import { PackageLayout } from './layout';
-import { isPlainName } from './names';
-import { readJsonl, describeZodError } from './jsonl';
+import { isPlainName } from '../../../package/names';
+import { readJsonl, describeZodError } from '../../../package/jsonl';
 import { itemSchema, manifestRowSchema, scopeSummarySchema, type Item, type ScopeSummary } from './schemas';
 
 export interface LoadedPackage {

@@ -1,6 +1,6 @@
 // What Frames × Pixels asks of the engine's servers and requests (SPEC §3, §5): the model at its
 // revision, the context and image limit, the frame store as the one media folder, and the decoding.
-import type { PackageLayout } from '../../../package/layout';
+import type { PackageLayout } from '../package/layout';
 import { buildChatRequest, type ChatRequestBody, type Decoding, type FrameRef } from '../../../serving/chatRequest';
 import type { LaunchOptions, ServedModel } from '../../../serving/launcher';
 import { realFrameStoreDir } from '../frames/realStore';

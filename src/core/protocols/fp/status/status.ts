@@ -3,7 +3,7 @@
 // live figures (in flight, throughput, ETA, servers). When no worker is alive, readers recompute `done` from the
 // artifacts (Frames × Pixels: protocols/fp/sweep/liveStatus.ts).
 import type { PackageLayout } from '../package/layout';
-import { readStatusFile, writeStatusAtomic as writeAtomic } from './statusFile';
+import { readStatusFile, writeStatusAtomic as writeAtomic } from '../../../runner/statusFile';
 import { workerStatusSchema, type WorkerStatus } from './statusSchema';
 
 export async function writeStatusAtomic(layout: Pick<PackageLayout, 'statusFile'>, status: WorkerStatus): Promise<void> {

@@ -4,8 +4,8 @@
 import * as fs from 'node:fs';
 import { promisify } from 'node:util';
 import { videoMetaSchema, type VideoMeta } from './schemas';
-import { isPlainName } from './names';
-import { describeZodError } from './jsonl';
+import { isPlainName } from '../../../package/names';
+import { describeZodError } from '../../../package/jsonl';
 import type { PackageLayout } from './layout';
 
 export type MetaLookup =

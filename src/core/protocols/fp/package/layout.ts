@@ -1,7 +1,7 @@
 // Paths inside a run package (SPEC §1). Every segment that comes from data is checked first.
 import * as path from 'node:path';
-import { isPlainName } from './names';
-import { InputError } from '../errors';
+import { isPlainName } from '../../../package/names';
+import { InputError } from '../../../errors';
 
 function segment(s: string, what: string): string {
   if (!isPlainName(s)) throw new InputError(`${what} '${s}' is not a plain name`);

@@ -6,8 +6,8 @@ import { makeReturnsTarball, type TarballResult } from './tarball';
 import { resolveToken, tokenFilePath } from './token';
 import { uploadReturns, UploadError, DEFAULT_REPO, DEFAULT_HUB_URL, type UploadResult } from './upload';
 import type { RetryOptions } from './retryFetch';
-import { formatBytes } from '../protocols/fp/prepare/progressMeter';
-import type { ProgressListener } from '../protocols/fp/prepare/progressMeter';
+import { formatBytes } from '../prepare/progressMeter';
+import type { ProgressListener } from '../prepare/progressMeter';
 
 export interface ReturnOptions {
   packageDir: string;

@@ -11,10 +11,10 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import * as tar from 'tar';
-import { InputError } from '../errors';
+import { InputError } from '../../../errors';
 import { PackageLayout } from '../package/layout';
-import { isPlainName } from '../package/names';
-import { ProgressMeter, type ProgressListener } from '../protocols/fp/prepare/progressMeter';
+import { isPlainName } from '../../../package/names';
+import { ProgressMeter, type ProgressListener } from '../prepare/progressMeter';
 
 /** What goes into the tarball, in this order (the seed's command line). */
 export const RETURNS_PATHS = ['results/conditions_results.csv', 'results/p1_raw', 'logs', 'data/logs'] as const;

@@ -10,11 +10,11 @@
 // processor's float outputs are cast to the model dtype, bf16, in vllm/inputs/registry.py call_hf_processor):
 // Qwen3-VL's pixel_values, one row of 3 × 2 × 16 × 16 = 1536 values per 16-pixel patch of the smart-resized image,
 // 2 bytes each, plus image_grid_thw (3 int64). The stand-in's cost model counts the same.
-import type { DoctorLine } from './schema';
-import { qwenResizedDims } from '../protocols/fp/rules/qwenTokens';
-import { processorCacheGb } from '../serving/frontEndSizing';
-import { formatBytes } from '../protocols/fp/prepare/progressMeter';
-import { OPEN_VIDEOS_PER_SERVER } from '../protocols/fp/sweep/kvBudget';
+import type { DoctorLine } from '../../../doctor/schema';
+import { qwenResizedDims } from '../rules/qwenTokens';
+import { processorCacheGb } from '../../../serving/frontEndSizing';
+import { formatBytes } from '../prepare/progressMeter';
+import { OPEN_VIDEOS_PER_SERVER } from '../sweep/kvBudget';
 
 const OPEN_VIDEOS = OPEN_VIDEOS_PER_SERVER;
 const GIB = 1024 ** 3;

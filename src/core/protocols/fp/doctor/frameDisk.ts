@@ -8,13 +8,13 @@
 // the smaller of the estimate and the cap.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { DoctorLine } from './schema';
+import type { DoctorLine } from '../../../doctor/schema';
 import { PackageLayout } from '../package/layout';
-import { loadVideoFramePlans } from '../protocols/fp/plan/framePlans';
-import type { WorkPlan } from '../protocols/fp/plan/types';
-import { GiB } from '../protocols/fp/frames/options';
-import { formatBytes } from '../protocols/fp/prepare/progressMeter';
-import { defaultFreeBytes } from '../protocols/fp/prepare/prepare';
+import { loadVideoFramePlans } from '../plan/framePlans';
+import type { WorkPlan } from '../plan/types';
+import { GiB } from '../frames/options';
+import { formatBytes } from '../prepare/progressMeter';
+import { defaultFreeBytes } from '../prepare/prepare';
 import { processorCacheItemBytes } from './processorCache';
 
 export const ASSUMED_JPEG_BYTES_PER_PIXEL = 0.25;

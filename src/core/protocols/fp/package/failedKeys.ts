@@ -1,8 +1,8 @@
 // Which (benchmark, item, condition) units have a failure line in data/logs/failures.jsonl. A unit
 // that failed and has no row yet is asked again by the next run; until then progress (the dry run and
 // the live worker alike) shows it as failed rather than as untouched work.
-import type { LineProblem } from '../errors';
-import { readOptionalJsonl } from './jsonl';
+import type { LineProblem } from '../../../errors';
+import { readOptionalJsonl } from '../../../package/jsonl';
 import { FAILURE_LINE, failureRecordSchema } from './schemas';
 import { unitKey } from './unitKey';
 

@@ -6,10 +6,10 @@
 // (LVBench / TimeScope at fps1–2, ~50–57k tokens) thrashes: work is thrown away and the pilot's
 // timing misleads the extrapolation. The sweep sends at most WORKERS requests to a server at once
 // (the scheduler's capacity), so min(MAX_SEQS, WORKERS) is what must fit.
-import type { Gpu } from './gpus';
-import type { DoctorLine } from './schema';
+import type { Gpu } from '../../../doctor/gpus';
+import type { DoctorLine } from '../../../doctor/schema';
 import { contextFit } from './context';
-import { MAX_MODEL_LEN } from '../protocols/fp/rules';
+import { MAX_MODEL_LEN } from '../rules';
 
 export const DEFAULT_MAX_SEQS = 32;
 /** The seed's WORKERS default: concurrent requests per server. */

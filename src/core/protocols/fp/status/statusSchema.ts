@@ -2,8 +2,8 @@
 // second, read by `fpsweep status`, `fpsweep stop` and the extension. Counts come from the artifacts
 // (CSV, raw JSONL, failures log) plus what is in flight; the file only adds live figures.
 import { z } from 'zod';
-import { serverStateSchema } from '../serving/serverState';
-import { BOTTLENECK_KINDS, bottleneckSchema } from './bottleneck';
+import { serverStateSchema } from '../../../serving/serverState';
+import { BOTTLENECK_KINDS, bottleneckSchema } from '../../../runner/bottleneck';
 
 export const cellProgressSchema = z.object({
   benchmark: z.string(),

@@ -5,9 +5,9 @@
 //   one 65,536-token sequence = 65,536 × 147,456 B = 9,663,676,416 B ≈ 9.66 GB
 //   KV budget per GPU = memory.total × GPU_UTIL − weights (16.4 GB, seed §2) − reserve (2 GB:
 //   activations, CUDA graphs, the vision encoder's profiling; an assumption)
-import type { Gpu } from './gpus';
-import type { DoctorLine } from './schema';
-import { MAX_MODEL_LEN } from '../protocols/fp/rules';
+import type { Gpu } from '../../../doctor/gpus';
+import type { DoctorLine } from '../../../doctor/schema';
+import { MAX_MODEL_LEN } from '../rules';
 
 export const QWEN3_VL_8B = { layers: 36, kvHeads: 8, headDim: 128, bytesPerValue: 2 } as const;
 export const KV_BYTES_PER_TOKEN = 2 * QWEN3_VL_8B.layers * QWEN3_VL_8B.kvHeads * QWEN3_VL_8B.headDim * QWEN3_VL_8B.bytesPerValue;
