@@ -1,7 +1,7 @@
 // The Frames × Pixels section of the progress tree as rows (no vscode: tested under plain mocha): the model's
 // messages, why the run stopped, the servers, then benchmark → condition. The texts and ids are the tree's
 // since it began (the e2e and screen readers read the accessibility labels).
-import type { ServerStatus } from '../core/protocols/fp/status/statusSchema';
+import type { ServerStatus } from '../core/runner/serverStatus';
 import { BOTTLENECK_LABEL } from '../core/runner/bottleneck';
 import {
   benchmarkEtaSeconds,

@@ -9,7 +9,8 @@ import { liveLockHolder, LockHeldError } from '../../core/runner/lock';
 import { runOptionsSchema, type RunOptions } from '../../core/protocols/fp/sweep/runOptions';
 import { runSweep } from '../../core/protocols/fp/sweep/sweep';
 import { DEFAULT_FAIL_FAST } from '../../core/runner/failFast';
-import { statusLine, stopReasonLines } from '../../core/protocols/fp/status/formatStatus';
+import { statusLine } from '../../core/protocols/fp/status/formatStatus';
+import { stopReasonLines } from '../../core/runner/stopReason';
 import { intOption, listOption, numberOption, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../options';
 import { UsageError } from '../../core/errors';
 

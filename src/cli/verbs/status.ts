@@ -17,7 +17,7 @@ throughput, ETA and server health. With no worker alive, counts are recomputed f
   --package DIR   the run package, or an AVTime output root (its stages, shards and judge passes)
                   (or FPSWEEP_PACKAGE)
   --wait          follow the progress until the worker ends (exit 0 done, 1 failed)
-  --json          print the status object (schema: src/core/runner/statusSchema.ts)`;
+  --json          print the status object (schema: src/core/protocols/fp/status/statusSchema.ts)`;
 
 export function run(args: string[]): Promise<number> {
   return statusVerb(args, PROTOCOLS);

@@ -7,7 +7,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { accessSync, readFileSync, promises as fs } from 'node:fs';
 import { z } from 'zod';
-import type { PackageLayout } from '../protocols/fp/package/layout';
 import { AppendFile } from './appendFile';
 
 export const runIdentitySchema = z
@@ -88,18 +87,23 @@ export function makeRunIdentity(runId: string, options: Record<string, unknown>,
   };
 }
 
-export function runIdentityFile(layout: PackageLayout): string {
+/** Where a run type keeps its logs (Frames × Pixels: the package's logs/); run_identity.jsonl goes there. */
+export interface LogsPlace {
+  readonly logsDir: string;
+}
+
+export function runIdentityFile(layout: LogsPlace): string {
   return path.join(layout.logsDir, 'run_identity.jsonl');
 }
 
-export async function writeRunIdentity(layout: PackageLayout, id: RunIdentity): Promise<void> {
+export async function writeRunIdentity(layout: LogsPlace, id: RunIdentity): Promise<void> {
   const f = new AppendFile(runIdentityFile(layout));
   await f.append(JSON.stringify(runIdentitySchema.parse(id)) + '\n', true);
   await f.close();
 }
 
 /** Start time of the first fpsweep run on this package (records older than that are the origin's). */
-export async function firstRunStart(layout: PackageLayout): Promise<number | null> {
+export async function firstRunStart(layout: LogsPlace): Promise<number | null> {
   let text: string;
   try {
     text = await fs.readFile(runIdentityFile(layout), 'utf8');

@@ -7,7 +7,7 @@ import type { ContextLengthError } from '../serving/contextLength';
 import type { Trip } from './failFast';
 import { adviseFailure } from './failureAdvice';
 import type { DrainControl } from './drainControl';
-import type { StopReason } from '../protocols/fp/status/statusSchema';
+import type { StopReason } from './stopReason';
 
 /** After a fail-fast stop, in-flight requests get this long to end before they are cut (and stay todo). */
 export const STOP_GRACE_MS = 20_000;

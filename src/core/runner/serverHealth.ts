@@ -6,7 +6,8 @@
 import { adviseFailure } from './failureAdvice';
 import type { ServerState } from '../serving/serverState';
 import type { ServerEvent } from './servers';
-import type { ServerStatus, StopReason } from '../protocols/fp/status/statusSchema';
+import type { ServerStatus } from './serverStatus';
+import type { StopReason } from './stopReason';
 
 /** With every server down this long, the run stops (launched servers restart within minutes). */
 export const ALL_DOWN_LIMIT_MS = Number(process.env.FPSWEEP_ALL_DOWN_LIMIT_MS) || 10 * 60_000;

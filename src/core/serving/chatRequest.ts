@@ -1,5 +1,5 @@
 // An image chat-completions body: images in the given order as image_url parts, then the prompt text,
-// with the caller's decoding (Frames × Pixels passes SPEC §3's: protocols/fp/sweep/fpServing.ts).
+// with the caller's decoding (Frames × Pixels passes SPEC §3's: protocols/fp/serving/fpServing.ts).
 
 export type FrameRef = { jpeg: Buffer } | { fileUrl: string };
 

@@ -1,20 +1,19 @@
 // Serving layer (SPEC §5): the stand-in vLLM, the launcher and the HTTP client.
 //
 // LAUNCHER — launcher.ts
-//   launchServers({layout, model: {name, revision, maxModelLen, maxImages}, allowedMediaPath, mediaDirs, ngpu?,
-//                  gpus?, maxSeqs, gpuUtil, vllmBin?, env?, basePort?, startTimeoutMs?,
-//                  intervalMs?, failThreshold?, healthTimeoutMs?, maxRestarts?, killGraceMs?, log?}) → Fleet
-//     One `<vllmBin> serve <model.name> --revision <model.revision> --max-model-len <maxModelLen>
-//     --limit-mm-per-prompt '{"image": <maxImages>}' --max-num-seqs S --gpu-memory-utilization U --port 8011+i
-//     --host 127.0.0.1 --allowed-local-media-path <allowedMediaPath>` per GPU i (the caller's values: Frames × Pixels
-//     passes Qwen/Qwen3-VL-8B-Instruct, 65536, 1024 and its frame store's real path, protocols/fp/sweep/fpServing.ts) (nvidia-smi's list
-//     cut to NGPU; NGPU GPUs without nvidia-smi; else GPU 0 with a warning through `log`), with
-//     CUDA_VISIBLE_DEVICES=i and a fresh random key in VLLM_API_KEY (vLLM reads it when --api-key is
-//     absent, so the key is in no command line and no log). Each launch line is appended to
-//     logs/launch_params.txt (`VLLM_API_KEY=<redacted>`), output to logs/vllm_gpu<i>.log. Resolves when
-//     every /health answers 200. Throws ContextLengthError (vLLM's KV-cache refusal found in the log:
-//     the run must stop; the context is never lowered) or LaunchError (exit, timeout, port in use);
-//     either way every server it started is stopped first.
+//   launchServerGroups({servers: ServerSpec[] {id, gpus, port, args ('serve …'), logFile}, places {logsDir,
+//                  launchParams, stateDir}, vllmBin?, env?, startTimeoutMs?, mkdirs?, contextTokens, contextAdvice?,
+//                  oomAdvice?, intervalMs?, failThreshold?, healthTimeoutMs?, maxRestarts?, killGraceMs?, log?}) → Fleet
+//     The run type's `serve …` lines, each started as `<vllmBin> <args>` (default $VLLM_BIN, else vllm) with
+//     CUDA_VISIBLE_DEVICES = its GPUs and a fresh random key in VLLM_API_KEY (vLLM reads it when --api-key is
+//     absent, so the key is in no command line and no log). Each launch line is appended to places.launchParams
+//     (`VLLM_API_KEY=<redacted>`), output to its logFile; servers a killed run left (servers.json in
+//     places.stateDir) are stopped first. Resolves when every /health answers 200. Throws ContextLengthError
+//     (vLLM's KV-cache refusal found in the log: the run must stop; the context is never lowered) or LaunchError
+//     (exit, timeout, port in use); either way every server it started is stopped first.
+//     Frames × Pixels' lines (one server per GPU: `serve <model> --revision … --max-model-len 65536
+//     --limit-mm-per-prompt '{"image": 1024}' --max-num-seqs S --gpu-memory-utilization U --port 8011+i --host
+//     127.0.0.1 --allowed-local-media-path <frame store>`) are protocols/fp/serving/launchServers.ts's.
 //   useEndpoints(urls, {apiKey? (default env FPSWEEP_API_KEY, else none), log?, intervalMs?, …}) → Fleet
 //     Servers running elsewhere: watched, never started, restarted or stopped. Throws LaunchError
 //     when none answers /health.
@@ -24,7 +23,7 @@
 //     starting → up                      launched server answered /health
 //     up → restarting → up               process died, or /health failed failThreshold polls in a row;
 //                                        `oom` when this incarnation's log shows CUDA out of memory
-//                                        (the message then says to lower MAX_SEQS)
+//                                        (the message then adds the run type's oomAdvice)
 //     up|restarting → down               restart budget used up, or a restart refused the context;
 //                                        for --endpoints: unhealthy (and back to up when it answers)
 //     * → down                           fleet.stop()

@@ -1,17 +1,16 @@
-// One vLLM server per GPU (SPEC §5): launch, wait for /health, record the exact launch line, watch
-// the servers, restart a dead one (bounded), and tell the runner about every state change.
+// vLLM servers for any run type: launch the groups it asks for (each its GPUs, port and `serve …` line: the run
+// type's, e.g. Frames × Pixels' one per GPU in protocols/fp/serving/launchServers.ts), wait for /health, record the
+// exact launch line, watch the servers, restart a dead one (bounded), and tell the runner about every state change.
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import type { ResultPromise } from 'execa';
-import type { PackageLayout } from '../protocols/fp/package/layout';
-import { chooseGpus } from './gpus';
+import type { RunRoot } from '../runner/runRoot';
 import { checkHealth } from './health';
 import { fileSize, lastLines, readTail } from './logTail';
 import { stopLeftoverServers, writeServerRecords } from './leftovers';
 import { isKvCacheRefusal, isOutOfMemory } from './vllmMessages';
-import { mediaLoadingThreads, processorCacheGb, processorThreads } from './frontEndSizing';
 
 // execa 9 is ESM-only: a dynamic import loads it natively under tsx (mocha) and in the esbuild bundle.
 const loadExeca = () => import('execa').then((m) => m.execa);
@@ -78,48 +77,6 @@ export interface MonitorOptions {
   maxRestarts?: number;
   /** Grace between SIGTERM and SIGKILL when we stop a server. */
   killGraceMs?: number;
-}
-
-/** What every server of a one-per-GPU launch serves: the protocol's model, context and images per prompt. */
-export interface ServedModel {
-  name: string;
-  revision: string;
-  /** --max-model-len: the protocol's context, never lowered. */
-  maxModelLen: number;
-  /** --limit-mm-per-prompt's image count. */
-  maxImages: number;
-}
-
-export interface LaunchOptions extends MonitorOptions {
-  layout: PackageLayout;
-  model: ServedModel;
-  /** --allowed-local-media-path, as the caller resolved it (vLLM takes it literally: pass a real path). */
-  allowedMediaPath: string;
-  /** Folders to make before start (vLLM refuses to start when the allowed media path does not exist). */
-  mediaDirs: readonly string[];
-  /** NGPU: how many GPUs to use (default: all nvidia-smi lists; 1 with a warning without it). */
-  ngpu?: number;
-  /** Use exactly these GPU indices (skips detection). */
-  gpus?: number[];
-  maxSeqs: number;
-  gpuUtil: number;
-  /**
-   * The host, to size vLLM's front end per server (frontEndSizing.ts): `--mm-processor-cache-gb` from its RAM and
-   * VLLM_MEDIA_LOADING_THREAD_COUNT from its cores, OMP_NUM_THREADS (the API process's torch threads) from its
-   * cores beside the servers and `decodePool`, the caller's concurrent frame decodes (0 if none). Absent: vLLM's
-   * defaults (4 GiB, 8 threads, torch's one thread a core), nothing added.
-   */
-  host?: { ramBytes: number; cores: number; decodePool?: number };
-  /** Executable started as `<bin> serve …` (default $VLLM_BIN, else `vllm`). */
-  vllmBin?: string;
-  /** Extra environment for the servers (on top of ours). */
-  env?: Record<string, string | undefined>;
-  /** Port of GPU i is basePort + i (SPEC: 8011). */
-  basePort?: number;
-  /** Longest wait for one server's /health after start (model download + load). */
-  startTimeoutMs?: number;
-  /** Runner log sink for warnings and state changes. */
-  log?: (line: string) => void;
 }
 
 /** One server of a group launch: its GPUs (CUDA_VISIBLE_DEVICES), port, `serve …` arguments and log file. */
@@ -475,7 +432,7 @@ class FleetImpl extends EventEmitter implements Fleet {
 
   constructor(
     private readonly logSink?: (line: string) => void,
-    private readonly layout?: Pick<PackageLayout, 'stateDir'>,
+    private readonly layout?: Pick<RunRoot, 'stateDir'>,
   ) {
     super();
   }
@@ -515,66 +472,6 @@ class FleetImpl extends EventEmitter implements Fleet {
     await Promise.all(this.servers.map((s) => s.stop()));
     if (this.layout) writeServerRecords(this.layout, []);
   }
-}
-
-/** Launches one server per GPU and resolves when all answer /health (or throws, having stopped them). */
-export async function launchServers(options: LaunchOptions): Promise<Fleet> {
-  let gpus = options.gpus;
-  if (!gpus) {
-    const choice = await chooseGpus(options.ngpu);
-    if (choice.warning) options.log?.(`warning: ${choice.warning}`);
-    gpus = choice.gpus;
-  }
-  const layout = options.layout;
-  const basePort = options.basePort ?? 8011;
-  const host = options.host;
-  const cacheArgs = host ? ['--mm-processor-cache-gb', String(processorCacheGb(host.ramBytes, gpus.length))] : [];
-  const frontEndEnv = host
-    ? {
-        VLLM_MEDIA_LOADING_THREAD_COUNT: String(mediaLoadingThreads(host.cores, gpus.length)),
-        OMP_NUM_THREADS: String(processorThreads(host.cores, gpus.length, host.decodePool ?? 0)),
-      }
-    : {};
-  const servers: ServerSpec[] = gpus.map((gpu) => ({
-    id: `gpu${gpu}`,
-    gpus: [gpu],
-    port: basePort + gpu,
-    logFile: layout.vllmLog(gpu),
-    args: [
-      'serve',
-      options.model.name,
-      '--revision',
-      options.model.revision,
-      '--max-model-len',
-      String(options.model.maxModelLen),
-      '--limit-mm-per-prompt',
-      `{"image": ${options.model.maxImages}}`,
-      '--max-num-seqs',
-      String(options.maxSeqs),
-      '--gpu-memory-utilization',
-      String(options.gpuUtil),
-      '--port',
-      String(basePort + gpu),
-      '--host',
-      '127.0.0.1',
-      '--allowed-local-media-path',
-      options.allowedMediaPath,
-      ...cacheArgs,
-    ],
-  }));
-  return launchServerGroups({
-    ...options,
-    env: { ...frontEndEnv, ...options.env },
-    servers,
-    places: { logsDir: layout.logsDir, launchParams: layout.launchParams, stateDir: layout.stateDir },
-    mkdirs: options.mediaDirs,
-    contextTokens: options.model.maxModelLen,
-    oomAdvice: `; if it recurs, lower MAX_SEQS (now ${options.maxSeqs})`,
-    contextAdvice:
-      'The run stops here: the context is fixed by the protocol and is never lowered. ' +
-      `Free the GPU's memory (other processes: nvidia-smi), raise GPU_UTIL (now ${options.gpuUtil}) or use a GPU with more memory, then run again ` +
-      '(finished rows are kept).',
-  });
 }
 
 /**

@@ -4,16 +4,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import type { PackageLayout } from '../protocols/fp/package/layout';
+import type { RunRoot } from '../runner/runRoot';
 
 const RecordSchema = z.array(z.object({ id: z.string(), pid: z.number().int().positive(), port: z.number().int(), startedAt: z.string() }));
 export type ServerRecord = z.infer<typeof RecordSchema>[number];
 
-export function serversFile(layout: Pick<PackageLayout, 'stateDir'>): string {
+export function serversFile(layout: Pick<RunRoot, 'stateDir'>): string {
   return path.join(layout.stateDir, 'servers.json');
 }
 
-export function readServerRecords(layout: Pick<PackageLayout, 'stateDir'>): ServerRecord[] {
+export function readServerRecords(layout: Pick<RunRoot, 'stateDir'>): ServerRecord[] {
   try {
     const r = RecordSchema.safeParse(JSON.parse(fs.readFileSync(serversFile(layout), 'utf8')));
     return r.success ? r.data : [];
@@ -22,7 +22,7 @@ export function readServerRecords(layout: Pick<PackageLayout, 'stateDir'>): Serv
   }
 }
 
-export function writeServerRecords(layout: Pick<PackageLayout, 'stateDir'>, records: readonly ServerRecord[]): void {
+export function writeServerRecords(layout: Pick<RunRoot, 'stateDir'>, records: readonly ServerRecord[]): void {
   fs.mkdirSync(layout.stateDir, { recursive: true });
   const file = serversFile(layout);
   fs.writeFileSync(file + '.tmp', JSON.stringify(records, null, 1) + '\n');
@@ -49,7 +49,7 @@ function alive(pid: number): boolean {
 }
 
 /** Stops recorded servers that still run; returns a line per server stopped. */
-export async function stopLeftoverServers(layout: Pick<PackageLayout, 'stateDir'>, graceMs: number): Promise<string[]> {
+export async function stopLeftoverServers(layout: Pick<RunRoot, 'stateDir'>, graceMs: number): Promise<string[]> {
   const said: string[] = [];
   for (const rec of readServerRecords(layout)) {
     if (!isOurServer(rec)) continue;

@@ -47,7 +47,7 @@ export interface SampleFixture {
 const REPO = path.resolve(__dirname, '../../..');
 /** Source files whose change changes the package. */
 const SOURCE_DIRS = ['src/core/protocols/fp/sample', 'src/core/protocols/fp/rules'];
-const SOURCE_FILES = ['src/core/package/layout.ts', 'src/core/protocols/fp/sweep/csvRow.ts'];
+const SOURCE_FILES = ['src/core/protocols/fp/package/layout.ts', 'src/core/protocols/fp/sweep/csvRow.ts'];
 
 function cacheRoot(): string {
   return process.env.FPSWEEP_SAMPLE_CACHE ?? path.join(os.tmpdir(), 'fpsweep-sample-cache');

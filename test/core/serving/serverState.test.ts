@@ -2,7 +2,7 @@
 // and a status file written before it (the same four words) still reads.
 import { strict as assert } from 'node:assert';
 import { SERVER_STATES, serverStateSchema } from '../../../src/core/serving/serverState';
-import { serverStatusSchema } from '../../../src/core/protocols/fp/status/statusSchema';
+import { serverStatusSchema } from '../../../src/core/runner/serverStatus';
 
 describe('serving: server state', () => {
   it('the status file stores the same four words the launcher emits, and nothing else', () => {

@@ -2,8 +2,9 @@
 // when no worker is alive — the artifacts, counted by the core's dry run (`fpsweep dry-run --json`).
 // Pure functions, no vscode: tested under plain mocha.
 import type { DryRunJson } from './dryrun/jsonSchema';
-import type { WorkerStatus, ServerStatus } from './status/statusSchema';
-import { stopReasonLines } from './status/formatStatus';
+import type { ServerStatus } from '../../runner/serverStatus';
+import { stopReasonLines } from '../../runner/stopReason';
+import type { WorkerStatus } from './status/statusSchema';
 import { etaShare, type LeftOver } from '../../runner/eta';
 import { showFailedBefore } from './package/failedBefore';
 
@@ -82,7 +83,7 @@ export function finishedOf(c: CellView): number {
 }
 
 // Units still to write whose last attempt (in an earlier run) failed are shown as failed, not todo,
-// until a run asks them again: the same rule (package/failedBefore.ts) for the live worker and the dry run.
+// until a run asks them again: the same rule (package/failedBefore.ts, this folder's) for the live worker and the dry run.
 
 export function fromWorkerStatus(s: WorkerStatus, live: boolean): ProgressView {
   const cells: CellView[] = s.cells.map((c) => ({

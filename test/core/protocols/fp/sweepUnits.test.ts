@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import type { FailureRecord, RawRecord, TimingRecord } from '../../../../src/core/protocols/fp/package/schemas';
 import { CellBook } from '../../../../src/core/protocols/fp/sweep/cells';
-import type { FailureLog, TimingLog } from '../../../../src/core/runner/logs';
+import type { FailureLog, TimingLog } from '../../../../src/core/protocols/fp/sweep/dataLogs';
 import type { RequestChannel } from '../../../../src/core/runner/requestChannel';
 import type { ResultsWriter } from '../../../../src/core/protocols/fp/sweep/resultsWriter';
 import type { WorkPlan, WorkUnit } from '../../../../src/core/protocols/fp/plan';

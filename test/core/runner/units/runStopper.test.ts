@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { ContextLengthError } from '../../../../src/core/serving/contextLength';
 import { DrainControl } from '../../../../src/core/runner/drainControl';
 import { RunStopper, SystematicFailureError, tripStopReason } from '../../../../src/core/runner/runStopper';
-import type { StopReason } from '../../../../src/core/protocols/fp/status/statusSchema';
+import type { StopReason } from '../../../../src/core/runner/stopReason';
 
 const reason = (rule: StopReason['rule']): StopReason => ({ rule, kind: 'request', message: 'HTTP 400', meaning: 'm', action: 'a', server: null, detail: 'd' });
 

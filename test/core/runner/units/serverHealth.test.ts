@@ -3,7 +3,7 @@
 // messages reach the status, and our own shutdown is not news.
 import { strict as assert } from 'node:assert';
 import { ServerHealth } from '../../../../src/core/runner/serverHealth';
-import type { StopReason } from '../../../../src/core/protocols/fp/status/statusSchema';
+import type { StopReason } from '../../../../src/core/runner/stopReason';
 
 function make(n: number, limit = 1000) {
   const changes: [number, boolean][] = [];

@@ -5,7 +5,8 @@ import { PackageLayout } from '../../../../src/core/protocols/fp/package/layout'
 import { classifyBottleneck, type Bottleneck } from '../../../../src/core/runner/bottleneck';
 import { formatStatus } from '../../../../src/core/protocols/fp/status/formatStatus';
 import { FpStatusReporter as StatusReporter } from '../../../../src/core/protocols/fp/sweep/fpStatus';
-import { workerStatusSchema, type ServerStatus } from '../../../../src/core/protocols/fp/status/statusSchema';
+import type { ServerStatus } from '../../../../src/core/runner/serverStatus';
+import { workerStatusSchema } from '../../../../src/core/protocols/fp/status/statusSchema';
 
 const client = { requests: 50, latencyS: 100, slotWaitS: 0, framesWaitS: 0, inFlightS: 100, capacity: 6 };
 const gpu = classifyBottleneck({ wallS: 100, engine: null, samples: { total: 10, busy: 10, runningSum: 30, waitingSum: 20 }, maxNumSeqs: 32, client });

@@ -1,8 +1,13 @@
 // `fpsweep doctor`: is this machine ready for the sweep? Each line ok / warn / fail with what to do.
+// The sweep's checks live here; AVTime's vLLM lines come from its own folder (protocols/avtime/doctor/), so one
+// `fpsweep doctor` still answers for every run type on the machine.
 import type { DoctorLine, DoctorReport } from '../../../doctor/schema';
 import { checkGpus } from '../../../doctor/gpus';
 import { checkContext } from './context';
-import { checkVllms, checkFfmpeg, checkModel } from '../../../doctor/tools';
+import { checkVllms, checkFfmpeg, type VllmCheck } from '../../../doctor/tools';
+import { avtimeVllmChecks } from '../../avtime/doctor/vllmChecks';
+import { checkModel } from './model';
+import { fpVllmCheck } from './vllmCheck';
 import { checkCores, checkDisk, cores as machineCores } from './machine';
 import { checkPackage } from './packageSummary';
 import { checkMaxSeqs } from './maxSeqs';
@@ -22,10 +27,21 @@ export interface DoctorOptions {
   ramBytes?: number;
 }
 
+/** The run types' vLLM executables and pins: FP on VLLM_BIN; AVTime's target and judge on their own (default VLLM_BIN). */
+function vllmChecks(env: NodeJS.ProcessEnv): VllmCheck[] {
+  const base = env.VLLM_BIN || 'vllm';
+  return [fpVllmCheck(base), ...avtimeVllmChecks(env, base)];
+}
+
 export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport> {
   const env = opts.env ?? process.env;
   const gpuUtil = opts.gpuUtil ?? (env.GPU_UTIL ? Number(env.GPU_UTIL) : 0.85);
-  const [{ line: gpuLine, gpus }, vllms, model, ffmpeg] = await Promise.all([checkGpus(env), checkVllms(env), checkModel(env), checkFfmpeg(env)]);
+  const [{ line: gpuLine, gpus }, vllms, model, ffmpeg] = await Promise.all([
+    checkGpus(env),
+    checkVllms(vllmChecks(env), env),
+    checkModel(env),
+    checkFfmpeg(env),
+  ]);
   const ngpuEnv = env.NGPU ? Number(env.NGPU) : NaN;
   const used = Number.isInteger(ngpuEnv) && ngpuEnv > 0 ? gpus.slice(0, ngpuEnv) : gpus;
   const lines: DoctorLine[] = [

@@ -2,7 +2,7 @@
 // (timing, failures, checks) render exactly this and nothing they compute themselves.
 import { z } from 'zod';
 import { preflightRecordSchema } from '../sweep/preflightSchema';
-import { stopReasonSchema } from '../status/statusSchema';
+import { stopReasonSchema } from '../../../runner/stopReason';
 import { tokenPredictionSchema } from './tokenPrediction';
 import { BOTTLENECK_KINDS, bottleneckSchema } from '../../../runner/bottleneck';
 import { findingsSchema } from '../findings/types';

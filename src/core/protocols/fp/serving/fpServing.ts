@@ -2,7 +2,7 @@
 // revision, the context and image limit, the frame store as the one media folder, and the decoding.
 import type { PackageLayout } from '../package/layout';
 import { buildChatRequest, type ChatRequestBody, type Decoding, type FrameRef } from '../../../serving/chatRequest';
-import type { LaunchOptions, ServedModel } from '../../../serving/launcher';
+import type { LaunchOptions, ServedModel } from './launchServers';
 import { realFrameStoreDir } from '../frames/realStore';
 import { MAX_IMAGES, MAX_MODEL_LEN, MAX_TOKENS, MODEL, MODEL_REVISION, TEMPERATURE } from '../rules/constants';
 

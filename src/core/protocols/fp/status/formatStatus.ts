@@ -1,6 +1,7 @@
 // The status as text: one line for the whole run plus a table of the benchmark × condition cells
 // that still have work or failures (a full sweep has ~1,100 cells; finished ones are counted, not listed).
-import type { StopReason, WorkerStatus } from './statusSchema';
+import { stopReasonLines } from '../../../runner/stopReason';
+import type { WorkerStatus } from './statusSchema';
 
 function dur(s: number | null): string {
   if (s === null || !Number.isFinite(s)) return '?';
@@ -55,14 +56,4 @@ export function formatStatus(s: WorkerStatus, alive: boolean): string {
   if (finished) lines.push(`  ${finished} benchmark × condition cell(s) complete`);
   if (s.summary) lines.push(s.summary);
   return lines.join('\n');
-}
-
-/** Why a run stopped on its own, as the CLI and the status print it. */
-export function stopReasonLines(r: StopReason): string[] {
-  return [
-    `stopped on its own: ${r.detail}`,
-    `  the server said: ${r.message}${r.server ? ` (${r.server})` : ''}`,
-    `  likely: ${r.meaning}`,
-    `  do: ${r.action}`,
-  ];
 }

@@ -1,9 +1,10 @@
-// The worker's status file (`.fpsweep/status.json`): written atomically by the worker about once a
+// Frames × Pixels' worker status file (`.fpsweep/status.json`): written atomically by the worker about once a
 // second, read by `fpsweep status`, `fpsweep stop` and the extension. Counts come from the artifacts
 // (CSV, raw JSONL, failures log) plus what is in flight; the file only adds live figures.
 import { z } from 'zod';
-import { serverStateSchema } from '../../../serving/serverState';
-import { BOTTLENECK_KINDS, bottleneckSchema } from '../../../runner/bottleneck';
+import { BOTTLENECK_KINDS } from '../../../runner/bottleneck';
+import { serverStatusSchema } from '../../../runner/serverStatus';
+import { stopReasonSchema } from '../../../runner/stopReason';
 
 export const cellProgressSchema = z.object({
   benchmark: z.string(),
@@ -24,35 +25,6 @@ export const cellProgressSchema = z.object({
   remainingTokens: z.number().nonnegative().optional(),
 });
 export type CellProgress = z.infer<typeof cellProgressSchema>;
-
-export const serverStatusSchema = z.object({
-  index: z.number().int().nonnegative(),
-  endpoint: z.string(),
-  state: serverStateSchema,
-  running: z.number().nullable(),
-  waiting: z.number().nullable(),
-  restarts: z.number().int().nonnegative(),
-  message: z.string().nullable(),
-  /** What bounds this server since the scheduler started (runner/bottleneck.ts); absent before it has run. */
-  bottleneck: bottleneckSchema.nullish(),
-});
-export type ServerStatus = z.infer<typeof serverStatusSchema>;
-
-/**
- * Why a run stopped on its own (fail-fast, pre-flight, every server gone): the server's words, what they
- * likely mean, what to do. Null while running and after a run that ended normally or on request.
- */
-export const stopReasonSchema = z.object({
-  rule: z.enum(['same_in_a_row', 'first_requests', 'decode', 'preflight', 'servers_down']),
-  kind: z.string(),
-  message: z.string(),
-  meaning: z.string(),
-  action: z.string(),
-  /** The server's URL, when one server's answers decided it. */
-  server: z.string().nullable(),
-  detail: z.string(),
-});
-export type StopReason = z.infer<typeof stopReasonSchema>;
 
 export const WORKER_STATES = ['starting', 'launching', 'running', 'draining', 'done', 'failed', 'stopped'] as const;
 export type WorkerState = (typeof WORKER_STATES)[number];

@@ -6,7 +6,8 @@ import type { PackageLayout } from '../package/layout';
 import { FramePipeline, defaultPoolSize, jpegFileUrls, type FrameRequest } from '../frames';
 import { realFrameStoreDir } from '../frames/realStore';
 import { fpLaunchOptions } from '../serving/fpServing';
-import { launchServers, useEndpoints, type Fleet, type ServerStateEvent } from '../../../serving/launcher';
+import { useEndpoints, type Fleet, type ServerStateEvent } from '../../../serving/launcher';
+import { launchServers } from '../serving/launchServers';
 import type { FrameRef } from '../../../serving/chatRequest';
 import type { Endpoint } from '../../../serving/client';
 import { VllmClient } from '../../../serving/client';
@@ -96,7 +97,7 @@ export async function startServers(opts: RunOptions, layout: PackageLayout, log:
       }
     }
     if (models.size > 1) throw new Error(`the servers serve different models: ${[...models].join(', ')}`);
-    // Each launched server's KV cache from its GPU's memory (fpKvTokens: doctor/context.ts's arithmetic).
+    // Each launched server's KV cache from its GPU's memory (fpKvTokens: ../doctor/context.ts's arithmetic).
     let kv: (number | null)[] = [];
     if (!opts.endpoints?.length) {
       const { gpus } = await checkGpus(process.env);

@@ -3,7 +3,7 @@
 // rows waiting on it down with it (SPEC §2.4: the source row must exist first).
 import type { FailureKind, RawRecord, TimingRecord } from '../package/schemas';
 import type { CellBook } from './cells';
-import type { FailureLog, TimingLog } from '../../../runner/logs';
+import type { FailureLog, TimingLog } from './dataLogs';
 import type { ResultsWriter } from './resultsWriter';
 import type { WorkPlan, WorkUnit } from '../plan';
 import { naRecord, reuseRecord } from './records';

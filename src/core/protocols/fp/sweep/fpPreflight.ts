@@ -6,7 +6,7 @@ import { adviseFailure } from '../../../runner/failureAdvice';
 import type { FrameSource } from './frameSource';
 import { buildProbe, preflightServers, writePreflight } from './preflight';
 import type { PreflightRecord } from './preflightSchema';
-import type { StopReason } from '../status/statusSchema';
+import type { StopReason } from '../../../runner/stopReason';
 import type { VllmClient } from '../../../serving/client';
 import type { VideoWork } from '../plan';
 

@@ -4,7 +4,9 @@ import type { PackageLayout } from '../package/layout';
 import { estimateEtaSeconds, Throughput } from '../../../runner/eta';
 import { StatusReporter } from '../../../runner/statusReporter';
 import { runBottleneck, runBottleneckLine, type Bottleneck } from '../../../runner/bottleneck';
-import { workerStatusSchema, type CellProgress, type ServerStatus, type StopReason, type WorkerState, type WorkerStatus } from '../status/statusSchema';
+import type { ServerStatus } from '../../../runner/serverStatus';
+import type { StopReason } from '../../../runner/stopReason';
+import { workerStatusSchema, type CellProgress, type WorkerState, type WorkerStatus } from '../status/statusSchema';
 
 /** What the status file says about the run as a whole (fixed at start). */
 export interface StatusIdentity {

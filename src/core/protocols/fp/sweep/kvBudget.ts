@@ -1,5 +1,5 @@
 // How many prompt tokens one server may have in flight (issue 17): what its GPU's KV cache holds for
-// Qwen3-VL-8B (doctor/context.ts's arithmetic: memory × GPU_UTIL − weights − reserve, 147,456 B a token).
+// Qwen3-VL-8B (../doctor/context.ts's arithmetic: memory × GPU_UTIL − weights − reserve, 147,456 B a token).
 // Requests whose prompts together fit in the KV cache are all prefilled at once without vLLM preempting and
 // recomputing one (vllm/v1/core/sched/scheduler.py preempts the newest running request when a step cannot
 // allocate its blocks). The count cap (WORKERS) stays; this one lets many short requests through while
@@ -8,7 +8,7 @@ import { KV_BYTES_PER_TOKEN, RESERVE_BYTES, WEIGHTS_BYTES } from '../doctor/cont
 
 /**
  * Videos a server works on at once (the scheduler's maxOpenVideos): their images must fit its processor cache
- * (doctor/processorCache.ts checks the plan's costliest against it). Four is what MIN_LEADERS_IN_FLIGHT asks
+ * (../doctor/processorCache.ts checks the plan's costliest against it). Four is what MIN_LEADERS_IN_FLIGHT asks
  * for anyway; the host bench (bench/hostSim) measures the bound as neutral on time and +2 % processor-cache
  * hits at 16 GiB, more where the cache is smaller.
  */

@@ -1,4 +1,4 @@
-// A sweep's status as a reader should see it: the worker's status file (runner/status.ts) while it is
+// A sweep's status as a reader should see it: the worker's status file (../status/status.ts) while it is
 // alive; otherwise `done` recomputed from the results CSV (the artifacts are the truth).
 import type { PackageLayout } from '../package/layout';
 import { readResultsCsv } from '../package/resultsCsv';

@@ -26,7 +26,8 @@ import { VllmClient } from '../../../serving/client';
 import { FailFastMonitor } from '../../../runner/failFast';
 import type { FrameSource } from './frameSource';
 import { makeRunIdentity, newRunId, writeRunIdentity } from '../../../runner/identity';
-import { FailureLog, RunnerLog, TimingLog } from '../../../runner/logs';
+import { RunnerLog } from '../../../runner/logs';
+import { FailureLog, TimingLog } from './dataLogs';
 import { MetricsPoller } from '../../../runner/metricsPoller';
 import type { Bottleneck } from '../../../runner/bottleneck';
 import { serverVerdicts } from '../../../runner/bottleneckWindows';
@@ -37,7 +38,8 @@ import { Scheduler, longestFirstWithinWindows } from '../../../runner/scheduler'
 import { ServerHealth } from '../../../runner/serverHealth';
 import type { ServerSet } from '../../../runner/servers';
 import { FpStatusReporter } from './fpStatus';
-import type { StopReason, WorkerState, WorkerStatus } from '../status/statusSchema';
+import type { StopReason } from '../../../runner/stopReason';
+import type { WorkerState, WorkerStatus } from '../status/statusSchema';
 
 export { SystematicFailureError } from '../../../runner/runStopper';
 
