@@ -31,7 +31,7 @@ export interface LaunchOptions extends MonitorOptions {
   maxSeqs: number;
   gpuUtil: number;
   /**
-   * The host, to size vLLM's front end per server (frontEndSizing.ts): `--mm-processor-cache-gb` from its RAM and
+   * The host, to size vLLM's front end per server (serving/frontEndSizing.ts): `--mm-processor-cache-gb` from its RAM and
    * VLLM_MEDIA_LOADING_THREAD_COUNT from its cores, OMP_NUM_THREADS (the API process's torch threads) from its
    * cores beside the servers and `decodePool`, the caller's concurrent frame decodes (0 if none). Absent: vLLM's
    * defaults (4 GiB, 8 threads, torch's one thread a core), nothing added.
