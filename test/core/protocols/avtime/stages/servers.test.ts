@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
 import { startServers, readServerRecords } from '../../../../../src/core/protocols/avtime/stages/servers';
-import { mediaRoot } from '../../../../../src/core/protocols/avtime/stages/run';
+import { mediaRoot } from '../../../../../src/core/protocols/avtime/stages/drivers/infer';
 import { freePortBase } from '../../../serving/helpers';
 import { tmpDir } from './fixtures';
 import * as http from 'node:http';
