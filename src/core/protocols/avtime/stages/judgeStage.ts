@@ -205,11 +205,11 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
       };
       passes.push(prog);
       o.onProgress?.({ ...prog });
-      if (todo.length && o.waitUp && !(await o.waitUp())) o.log?.(`judge pass ${pass}: the judge server is not up; its requests will fail`);
+      const cut = o.cutSignal;
+      if (todo.length && o.waitUp && !(await o.waitUp()) && !cut?.aborted) o.log?.(`judge pass ${pass}: the judge server is not up; its requests will fail`);
       const newRequests = todo.filter((p) => !haveRequest.has(`${p.query.query_id}\0${pass}\0${p.request[pass].request_sha256}`));
       if (newRequests.length) await requests.append(newRequests.map((p) => JSON.stringify(p.request[pass]) + '\n').join(''), true);
       let next = 0;
-      const cut = o.cutSignal;
       const worker = async (w: number) => {
         while (next < todo.length && !cut?.aborted) {
           const p = todo[next++];
