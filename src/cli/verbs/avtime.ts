@@ -156,9 +156,10 @@ function stageSub(verb: AvtimeVerb): Sub {
           return checked.exitCode;
         }
         const { startDetachedAvtime } = require('../../core/protocols/avtime/stages/job') as typeof import('../../core/protocols/avtime/stages/job');
+        const { AvtimeOutputRoot } = require('../../core/protocols/avtime/stages/layout') as typeof import('../../core/protocols/avtime/stages/layout');
         const w = await startDetachedAvtime(verb, options, checked.outputRoot, checked.runId);
         process.stdout.write(
-          `avtime run started in the background: pid ${w.pid}, log ${w.logFile}, status ${path.join(checked.outputRoot, '.fpsweep', 'avtime-status.json')}\n`,
+          `avtime run started in the background: pid ${w.pid}, log ${w.logFile}, status ${new AvtimeOutputRoot(checked.outputRoot).statusFile}\n`,
         );
         return 0;
       }

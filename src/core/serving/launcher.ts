@@ -112,6 +112,8 @@ export interface GroupLaunchOptions extends MonitorOptions {
   /** Appended to an out-of-memory restart message (what to lower). */
   oomAdvice?: string;
   log?: (line: string) => void;
+  /** Aborted to cut the launch (a run stopped while its servers load): the servers are stopped and the launch throws. */
+  signal?: AbortSignal;
 }
 
 export interface Fleet extends EventEmitter {
@@ -496,15 +498,20 @@ export async function launchServerGroups(options: GroupLaunchOptions): Promise<F
     const key = randomBytes(24).toString('base64url');
     fleet.servers.push(new LaunchedServer(spec, key, bin, opts, fleet));
   }
+  const cut = () => void fleet.stop();
+  options.signal?.addEventListener('abort', cut, { once: true });
+  if (options.signal?.aborted) cut();
   const starts = fleet.servers.map(async (s) => {
     await (s as LaunchedServer).startAndWait('start');
     s.setState('up', 'answering /health');
   });
   try {
     await Promise.all(starts);
+    options.signal?.throwIfAborted(); // cut after the last server came up
   } catch (first) {
     // One failure ends the launch: the others are stopped now, not after their own (long) loads.
     await fleet.stop();
+    if (options.signal?.aborted) throw new LaunchError(`launch cut: ${(options.signal.reason as Error)?.message ?? 'aborted'}`);
     const failed = (await Promise.allSettled(starts))
       .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
       .map((r) => r.reason as Error)
@@ -512,6 +519,8 @@ export async function launchServerGroups(options: GroupLaunchOptions): Promise<F
     const ctx = failed.find((e) => e instanceof ContextLengthError);
     if (ctx) throw ctx;
     throw new LaunchError(failed.map((e) => e.message).join('\n\n'));
+  } finally {
+    options.signal?.removeEventListener('abort', cut);
   }
   fleet.startMonitor(opts.intervalMs ?? DEFAULTS.intervalMs);
   return fleet;

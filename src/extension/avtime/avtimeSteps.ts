@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readAvtimeProgress, viewKey, type AvtimeRunView } from '../../core/protocols/avtime/progress';
+import { AvtimeOutputRoot } from '../../core/protocols/avtime/stages/layout';
 import { startCli } from '../cli';
 import { formatAvtimeStatus, stageText } from './avtimeTreeData';
 import { avtimeCliArgs, isPlainRunId, newRunId, type AvtimeFolders, type AvtimeSettings } from './avtimeSettingsModel';
@@ -84,7 +85,7 @@ export async function runAvtimeStep(host: AvtimeStepHost, stepArgs: string[], io
 
 /** Follows a detached run until it has ended: prints a line whenever a stage moves, the status at the end. */
 async function followRun(root: string, io: StepIo, pollMs = 1000): Promise<boolean> {
-  const statusFile = path.join(root, '.fpsweep', 'avtime-status.json');
+  const { statusFile, runnerLog } = new AvtimeOutputRoot(root);
   let last = '';
   const started = Date.now();
   for (;;) {
@@ -104,7 +105,7 @@ async function followRun(root: string, io: StepIo, pollMs = 1000): Promise<boole
       return v.state === 'done';
     }
     if (!v.live && Date.now() - started > 60_000) {
-      io.write(`\nNo status file in ${root} after a minute and no live worker: see ${path.join(root, '.fpsweep', 'logs', 'runner.log')}\n`, 'stderr');
+      io.write(`\nNo status file in ${root} after a minute and no live worker: see ${runnerLog}\n`, 'stderr');
       return false;
     }
     await sleep(pollMs);

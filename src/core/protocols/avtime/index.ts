@@ -1,19 +1,13 @@
 // AVTime-Bench as a run type (registry.ts): a run root is an output root (progress.ts's markers); its worker job
-// is stages/job.ts's (verb, options, output root, run id); it stops by SIGTERM to the lock holder (the job ends
-// fail-closed and says so in its status file); its report is report.ts's. Delegates to the existing modules.
+// is stages/job.ts's (verb, options, output root, run id); it stops as every run type does (the engine's stop file
+// and SIGTERM), its run session failing closed; its report is report.ts's. Delegates to the existing modules.
 import * as path from 'node:path';
-import { avtimeStatusView, avtimeStopWords } from './control';
-import type { ProgressGroup, ProgressSnapshot, RunProtocol, RunRoot } from '../types';
-import { AvtimeRunLayout } from './stages/layout';
+import { avtimeStatusView, avtimeStopWords } from './statusView';
+import type { ProgressGroup, ProgressSnapshot, RunProtocol } from '../types';
+import { AvtimeOutputRoot } from './stages/layout';
 import { discoverAvtimeRuns, readAvtimeProgress, type AvtimeRunView } from './progress';
 import type { AvtimeReport } from './reportTypes';
 import { avtimeJobSchema, type AvtimeJob } from './stages/jobSchema';
-
-/** The engine's state in an output root: stages/layout.ts's, without the run id (a stop or a status needs none). */
-const avtimeRunRoot = (root: string): RunRoot => {
-  const l = new AvtimeRunLayout(root, 'run');
-  return { root: l.root, stateDir: l.stateDir, lockFile: l.lockFile, statusFile: l.statusFile, runnerLog: l.runnerLog };
-};
 
 /** The run's view as a snapshot: stages, with the shards under infer and the judge passes under judge. */
 export function avtimeSnapshot(v: AvtimeRunView): ProgressSnapshot<AvtimeRunView> {
@@ -57,7 +51,8 @@ export const avtimeProtocol: RunProtocol<AvtimeJob, AvtimeRunView, AvtimeReport>
     if ((await discoverAvtimeRuns(path.dirname(own))).includes(own)) return [own];
     return discoverAvtimeRuns(own);
   },
-  runRoot: (root) => avtimeRunRoot(root),
+  // The engine's state in an output root (lock, status, stop file, log): the layout's, which needs no run id.
+  runRoot: (root) => new AvtimeOutputRoot(root),
   readProgress: async (root) => avtimeSnapshot(await readAvtimeProgress(root)),
   job: { schema: avtimeJobSchema },
   async report(root) {

@@ -12,7 +12,9 @@ import { SCORE_KEYS, type ScoreKey } from './constants';
 import { STAGES, type StageName } from './stages/options';
 import { splitShards } from './stages/shards';
 import { preflightRecordSchema } from './stages/preflightSchema';
-import { avtimeStatusSchema, type AvtimeStatus } from './stages/statusSchema';
+import { readAvtimeStatus, type AvtimeStatus } from './stages/statusSchema';
+import { AvtimeOutputRoot, BenchRoot } from './stages/layout';
+import { readRunStart } from './stages/runStart';
 
 /** `stopped`: begun, not finished, and no live worker (a canonical run's incomplete shard means a new run). */
 export type AvtimeStepState = 'todo' | 'running' | 'done' | 'failed' | 'skipped' | 'stopped';
@@ -74,15 +76,6 @@ export interface AvtimeRunView {
   scores: Record<ScoreKey, number> | null;
 }
 
-const runStartSchema = z
-  .object({
-    run_id: z.string(),
-    started_at: z.string().optional(),
-    canonical: z.boolean().optional(),
-    options: z.record(z.string(), z.unknown()).optional(),
-  })
-  .passthrough();
-
 const shardSummarySchema = z.object({ expected: z.number().int(), written: z.number().int(), failed: z.number().int() }).passthrough();
 const judgeReportSchema = z
   .object({
@@ -93,7 +86,7 @@ const judgeReportSchema = z
 const summarySchema = z.object(Object.fromEntries(SCORE_KEYS.map((k) => [k, z.number()])) as Record<ScoreKey, z.ZodNumber>).passthrough();
 
 /** Files whose presence marks a folder as an AVTime run's output root. */
-const RUN_MARKERS = [path.join('.fpsweep', 'avtime-run.json'), path.join('.fpsweep', 'avtime-status.json'), 'inference', 'predictions.jsonl', 'eval'];
+const runMarkers = (o: AvtimeOutputRoot) => [o.runStart, o.statusFile, o.inferenceDir, o.predictions, o.evalRoot];
 
 async function readJson<T>(file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>): Promise<T | null> {
   try {
@@ -151,8 +144,8 @@ export async function discoverAvtimeRuns(dir: string): Promise<string[]> {
   for (const e of entries) {
     if (!e.isDirectory()) continue;
     const root = path.join(dir, e.name);
-    for (const m of RUN_MARKERS) {
-      if (await exists(path.join(root, m))) {
+    for (const m of runMarkers(new AvtimeOutputRoot(root))) {
+      if (await exists(m)) {
         out.push(root);
         break;
       }
@@ -165,10 +158,10 @@ export async function discoverAvtimeRuns(dir: string): Promise<string[]> {
  * The run's live status, when its file parses, says running, and its pid is alive — on this host, or, when the
  * output root's lock names that pid on another host (shared storage), taken as alive there, as the lock does.
  */
-async function liveStatus(root: string, isAlive: (pid: number) => boolean): Promise<AvtimeStatus | null> {
-  const s = await readJson(path.join(root, '.fpsweep', 'avtime-status.json'), avtimeStatusSchema);
+async function liveStatus(o: AvtimeOutputRoot, isAlive: (pid: number) => boolean): Promise<AvtimeStatus | null> {
+  const s = await readAvtimeStatus(o.statusFile);
   if (!s || s.state !== 'running') return null;
-  const lock = await readLock({ lockFile: path.join(root, '.fpsweep', 'worker.lock') });
+  const lock = await readLock(o);
   const elsewhere = lock !== null && lock.pid === s.pid && lock.hostname !== os.hostname();
   return elsewhere || isAlive(s.pid) ? s : null;
 }
@@ -179,26 +172,23 @@ export interface ReadProgressOptions {
 }
 
 export async function readAvtimeProgress(root: string, o: ReadProgressOptions = {}): Promise<AvtimeRunView> {
-  const outputRoot = path.resolve(root);
+  const out = new AvtimeOutputRoot(root);
+  const outputRoot = out.root;
   const isAlive = o.isAlive ?? pidAlive;
-  const scores = await readJson(await summaryFile(outputRoot), summarySchema);
+  // eval/<RUN_ID>/summary.json: the run id from the run's start record, else the only folder under eval/.
+  const scores = await readJson(out.summaryOf(await runIdOf(out)), summarySchema);
   const scoreRecord = scores ? (Object.fromEntries(SCORE_KEYS.map((k) => [k, scores[k]])) as Record<ScoreKey, number>) : null;
-  const live = await liveStatus(outputRoot, isAlive);
+  const live = await liveStatus(out, isAlive);
   if (live) return { ...fromStatus(live, outputRoot), scores: scoreRecord };
-  const anyStatus = await readJson(path.join(outputRoot, '.fpsweep', 'avtime-status.json'), avtimeStatusSchema);
+  const anyStatus = await readAvtimeStatus(out.statusFile);
   return { ...(await fromArtifacts(outputRoot, anyStatus)), scores: scoreRecord };
 }
 
-/** eval/<RUN_ID>/summary.json: the run id from the run's start record, else the only folder under eval/. */
-async function summaryFile(root: string): Promise<string> {
-  return path.join(root, 'eval', await runIdOf(root), 'summary.json');
-}
-
-async function runIdOf(root: string): Promise<string> {
-  const start = await readJson(path.join(root, '.fpsweep', 'avtime-run.json'), runStartSchema);
+async function runIdOf(o: AvtimeOutputRoot): Promise<string> {
+  const start = await readRunStart(o);
   if (start) return start.run_id;
-  const evals = await fs.readdir(path.join(root, 'eval')).catch(() => [] as string[]);
-  return evals.length === 1 ? evals[0] : path.basename(root);
+  const evals = await fs.readdir(o.evalRoot).catch(() => [] as string[]);
+  return evals.length === 1 ? evals[0] : path.basename(o.root);
 }
 
 export function fromStatus(s: AvtimeStatus, outputRoot: string): Omit<AvtimeRunView, 'scores'> {
@@ -224,7 +214,7 @@ export function fromStatus(s: AvtimeStatus, outputRoot: string): Omit<AvtimeRunV
 /** How many target inputs the run has, from its start record's options (null when they cannot be read). */
 async function targetInputCount(opts: Record<string, unknown> | undefined): Promise<number | null> {
   const file =
-    typeof opts?.targetInputs === 'string' ? opts.targetInputs : typeof opts?.benchRoot === 'string' ? path.join(opts.benchRoot, 'target_inputs.jsonl') : null;
+    typeof opts?.targetInputs === 'string' ? opts.targetInputs : typeof opts?.benchRoot === 'string' ? new BenchRoot(opts.benchRoot).targetInputs : null;
   if (!file) return null;
   if (!(await exists(file))) return null;
   return (await wholeJsonLines(file)).length;
@@ -239,21 +229,21 @@ function shardCount(opts: Record<string, unknown> | undefined, found: number): n
 }
 
 export async function fromArtifacts(outputRoot: string, lastStatus: AvtimeStatus | null = null): Promise<Omit<AvtimeRunView, 'scores'>> {
-  const start = await readJson(path.join(outputRoot, '.fpsweep', 'avtime-run.json'), runStartSchema);
-  const runId = start?.run_id ?? lastStatus?.runId ?? (await runIdOf(outputRoot));
+  const o = new AvtimeOutputRoot(outputRoot);
+  const start = await readRunStart(o);
+  const runId = start?.run_id ?? lastStatus?.runId ?? (await runIdOf(o));
   const opts = start?.options;
-  const j = (...p: string[]) => path.join(outputRoot, ...p);
 
   // 2. inference: a shard's expected count from its summary, else its share of the target inputs.
-  const shardDirs = (await fs.readdir(j('inference')).catch(() => [] as string[])).filter((d) => /^shard\d+$/.test(d));
+  const shardDirs = (await fs.readdir(o.inferenceDir).catch(() => [] as string[])).filter((d) => /^shard\d+$/.test(d));
   const nShards = Math.max(shardCount(opts, shardDirs.length), ...shardDirs.map((d) => Number(d.slice(5)) + 1), 0);
   const nInputs = await targetInputCount(opts);
   const shares = nInputs !== null && nShards > 0 ? splitShards(Array.from({ length: nInputs }), nShards).map((x) => x.length) : null;
   const shards: AvtimeShardView[] = [];
   for (let k = 0; k < nShards; k++) {
-    const lines = await wholeJsonLines(j('inference', `shard${k}`, 'raw_predictions.jsonl'));
+    const lines = await wholeJsonLines(o.rawPredictions(k));
     const written = distinct(lines, 'id').size;
-    const summary = await readJson(j('inference', `shard${k}`, 'summary.json'), shardSummarySchema);
+    const summary = await readJson(o.shardSummary(k), shardSummarySchema);
     const expected = summary?.expected ?? shares?.[k] ?? lastStatus?.shards.find((s) => s.shard === k)?.expected ?? written;
     const failed = summary?.failed ?? 0;
     const endpoint = typeof lines[0]?.endpoint === 'string' ? (lines[0].endpoint as string) : null;
@@ -262,15 +252,15 @@ export async function fromArtifacts(outputRoot: string, lastStatus: AvtimeStatus
   }
 
   // 3. normalization
-  const normalized = await exists(j('prediction_report.json'));
-  const predictions = (await wholeJsonLines(j('predictions.jsonl'))).length;
-  const predictionFailures = (await wholeJsonLines(j('prediction_failures.jsonl'))).length;
+  const normalized = await exists(o.predictionReport);
+  const predictions = (await wholeJsonLines(o.predictions)).length;
+  const predictionFailures = (await wholeJsonLines(o.predictionFailures)).length;
 
   // 4. judge, per pass: distinct queries asked, answered validly, failed (and not answered in that pass).
-  const requests = await wholeJsonLines(j('semantic_requests.jsonl'));
-  const responses = await wholeJsonLines(j('semantic_responses.jsonl'));
-  const failures = await wholeJsonLines(j('semantic_failures.jsonl'));
-  const report = await readJson(j('semantic_report.json'), judgeReportSchema);
+  const requests = await wholeJsonLines(o.semanticRequests);
+  const responses = await wholeJsonLines(o.semanticResponses);
+  const failures = await wholeJsonLines(o.semanticFailures);
+  const report = await readJson(o.semanticReport, judgeReportSchema);
   const passNumbers = [...new Set([...requests, ...responses, ...failures].map((l) => l.pass).filter((p): p is number => Number.isInteger(p)))].sort(
     (a, b) => a - b,
   );
@@ -287,12 +277,8 @@ export async function fromArtifacts(outputRoot: string, lastStatus: AvtimeStatus
   });
 
   // 5. scores
-  const evalDir = j('eval', runId);
-  const scored = await exists(path.join(evalDir, 'summary.json'));
-  const traced = (await Promise.all(['t2e', 'e2t', 'e2e'].map((d) => wholeJsonLines(path.join(evalDir, `${d}_trace.jsonl`))))).reduce(
-    (a, x) => a + x.length,
-    0,
-  );
+  const scored = await exists(o.summaryOf(runId));
+  const traced = (await Promise.all((['t2e', 'e2t', 'e2e'] as const).map((d) => wholeJsonLines(o.traceOf(runId, d))))).reduce((a, x) => a + x.length, 0);
 
   const sum = (f: (s: AvtimeShardView) => number) => shards.reduce((a, s) => a + f(s), 0);
   const inferState: AvtimeStepState = !shards.length
@@ -304,7 +290,7 @@ export async function fromArtifacts(outputRoot: string, lastStatus: AvtimeStatus
         : shards.some((s) => s.state !== 'todo')
           ? 'stopped'
           : 'todo';
-  const inputsReport = await exists(j('target_inputs_report.json'));
+  const inputsReport = await exists(o.targetInputsReport);
   const begun = shards.some((s) => s.state !== 'todo') || normalized;
   const lastPass = passes[passes.length - 1];
   const judgeState: AvtimeStepState = report?.complete
@@ -344,13 +330,13 @@ export async function fromArtifacts(outputRoot: string, lastStatus: AvtimeStatus
     stages,
     shards,
     passes,
-    preflight: await readPreflightView(outputRoot),
+    preflight: await readPreflightView(o),
     summary: lastStatus?.summary ?? null,
   };
 }
 
-async function readPreflightView(outputRoot: string): Promise<AvtimePreflightView | null> {
-  const r = await readJson(path.join(outputRoot, '.fpsweep', 'logs', 'preflight.json'), preflightRecordSchema);
+async function readPreflightView(o: AvtimeOutputRoot): Promise<AvtimePreflightView | null> {
+  const r = await readJson(o.preflight, preflightRecordSchema);
   return r && { ok: r.ok, servers: r.servers.map((x) => ({ endpoint: x.endpoint, ok: x.ok, predicted: x.predicted, got: x.got, problem: x.problem })) };
 }
 
@@ -364,28 +350,29 @@ export function viewKey(v: AvtimeRunView): string {
  * same stamp for a run with no live worker need not count its lines again.
  */
 export async function artifactStamp(root: string): Promise<string> {
+  const o = new AvtimeOutputRoot(root);
   const files = [
-    path.join('.fpsweep', 'avtime-status.json'),
-    path.join('.fpsweep', 'avtime-run.json'),
-    path.join('.fpsweep', 'logs', 'preflight.json'),
-    'target_inputs_report.json',
-    'predictions.jsonl',
-    'prediction_failures.jsonl',
-    'prediction_report.json',
-    'semantic_requests.jsonl',
-    'semantic_responses.jsonl',
-    'semantic_failures.jsonl',
-    'semantic_report.json',
+    o.statusFile,
+    o.runStart,
+    o.preflight,
+    o.targetInputsReport,
+    o.predictions,
+    o.predictionFailures,
+    o.predictionReport,
+    o.semanticRequests,
+    o.semanticResponses,
+    o.semanticFailures,
+    o.semanticReport,
   ];
-  const shardDirs = (await fs.readdir(path.join(root, 'inference')).catch(() => [] as string[])).filter((d) => /^shard\d+$/.test(d)).sort();
-  for (const d of shardDirs) files.push(path.join('inference', d, 'raw_predictions.jsonl'), path.join('inference', d, 'summary.json'));
-  const evals = (await fs.readdir(path.join(root, 'eval')).catch(() => [] as string[])).sort();
-  for (const e of evals) files.push(path.join('eval', e, 'summary.json'));
+  const shardDirs = (await fs.readdir(o.inferenceDir).catch(() => [] as string[])).filter((d) => /^shard(0|[1-9]\d*)$/.test(d)).sort();
+  for (const d of shardDirs) files.push(o.rawPredictions(Number(d.slice(5))), o.shardSummary(Number(d.slice(5))));
+  const evals = (await fs.readdir(o.evalRoot).catch(() => [] as string[])).sort();
+  for (const e of evals) files.push(o.summaryOf(e));
   const parts = await Promise.all(
     files.map((f) =>
-      fs.stat(path.join(root, f)).then(
-        (s) => `${f}:${s.size}:${s.mtimeMs}`,
-        () => `${f}:-`,
+      fs.stat(f).then(
+        (s) => `${path.relative(o.root, f)}:${s.size}:${s.mtimeMs}`,
+        () => `${path.relative(o.root, f)}:-`,
       ),
     ),
   );

@@ -9,6 +9,8 @@ import { readOptionalJsonl } from '../../package/jsonl';
 import { formatLineProblem } from '../../errors';
 import { SCORE_KEYS } from './constants';
 import { preflightRecordSchema, type AvtimePreflightRecord } from './stages/preflightSchema';
+import { AvtimeOutputRoot } from './stages/layout';
+import { runStartSchema } from './stages/runStart';
 import type {
   AvtimeEventRow,
   AvtimeFact,
@@ -126,8 +128,6 @@ const summaryCiSchema = z
   })
   .passthrough();
 
-const runStartSchema = z.object({ run_id: z.string(), canonical: z.boolean().optional() }).passthrough();
-
 /** Everything the report needs, read once from the run's files. */
 export interface LoadedAvtimeRun {
   runId: string;
@@ -154,22 +154,22 @@ async function readJsonFile(file: string): Promise<unknown | undefined> {
   }
 }
 
-/** Reads the run at `outputRoot` (its run id from .fpsweep/avtime-run.json, else the one folder under eval/). */
+/** Reads the run at `outputRoot` (its run id from the run's start record, else the one folder under eval/). */
 export async function loadAvtimeRun(outputRoot: string): Promise<LoadedAvtimeRun> {
-  const root = path.resolve(outputRoot);
+  const o = new AvtimeOutputRoot(outputRoot);
+  const root = o.root;
   const problems: string[] = [];
-  const startRaw = await readJsonFile(path.join(root, '.fpsweep', 'avtime-run.json')).catch((e: Error) => (problems.push(e.message), undefined));
+  const startRaw = await readJsonFile(o.runStart).catch((e: Error) => (problems.push(e.message), undefined));
   const start = runStartSchema.safeParse(startRaw);
   let runId: string;
   if (start.success) runId = start.data.run_id;
   else {
-    const evals = await fs.readdir(path.join(root, 'eval')).catch(() => [] as string[]);
+    const evals = await fs.readdir(o.evalRoot).catch(() => [] as string[]);
     runId = evals.length === 1 ? evals[0] : path.basename(root);
   }
   if (!/^[A-Za-z0-9._-]+$/.test(runId)) throw new Error(`${root}: run id '${runId}' is not a plain name`);
-  const evalDir = path.join(root, 'eval', runId);
 
-  const summaryFile = path.join(evalDir, 'summary.json');
+  const summaryFile = o.summaryOf(runId);
   const summaryRaw = await readJsonFile(summaryFile).catch((e: Error) => (problems.push(e.message), undefined));
   let summary: LoadedAvtimeRun['summary'] = null;
   if (summaryRaw !== undefined) {
@@ -177,7 +177,7 @@ export async function loadAvtimeRun(outputRoot: string): Promise<LoadedAvtimeRun
     if (s.success) summary = s.data;
     else problems.push(`${summaryFile}: ${s.error.issues[0].path.join('.')}: ${s.error.issues[0].message}`);
   }
-  const ciFile = path.join(evalDir, 'summary_ci.json');
+  const ciFile = o.summaryCiOf(runId);
   const ciRaw = await readJsonFile(ciFile).catch((e: Error) => (problems.push(e.message), undefined));
   let summaryCi: LoadedAvtimeRun['summaryCi'] = null;
   if (ciRaw !== undefined) {
@@ -185,23 +185,23 @@ export async function loadAvtimeRun(outputRoot: string): Promise<LoadedAvtimeRun
     if (s.success) summaryCi = s.data;
     else problems.push(`${ciFile}: ${s.error.issues[0].path.join('.')}: ${s.error.issues[0].message}`);
   }
-  const configRaw = await readJsonFile(path.join(evalDir, 'run_config.json')).catch((e: Error) => (problems.push(e.message), undefined));
+  const configRaw = await readJsonFile(o.runConfigOf(runId)).catch((e: Error) => (problems.push(e.message), undefined));
   const runConfig = configRaw && typeof configRaw === 'object' && !Array.isArray(configRaw) ? (configRaw as Record<string, unknown>) : null;
 
   const traces: TraceLine[] = [];
   for (const d of ['t2e', 'e2t', 'e2e'] as const) {
-    const r = await readOptionalJsonl(path.join(evalDir, `${d}_trace.jsonl`), traceLineSchema);
+    const r = await readOptionalJsonl(o.traceOf(runId, d), traceLineSchema);
     traces.push(...r.records.map((x) => x.value));
     problems.push(...r.problems.map(formatLineProblem));
   }
-  const preds = await readOptionalJsonl(path.join(root, 'predictions.jsonl'), predictionSchema);
+  const preds = await readOptionalJsonl(o.predictions, predictionSchema);
   problems.push(...preds.problems.map(formatLineProblem));
   const predictions = new Map(preds.records.map((x) => [x.value.video_id, x.value]));
-  const resp = await readOptionalJsonl(path.join(root, 'semantic_responses.jsonl'), responseSchema);
+  const resp = await readOptionalJsonl(o.semanticResponses, responseSchema);
   problems.push(...resp.problems.map(formatLineProblem));
   const responses = new Map(resp.records.map((x) => [x.value.request_sha256, x.value]));
-  const canonical = typeof runConfig?.canonical === 'boolean' ? runConfig.canonical : start.success ? (start.data.canonical ?? null) : null;
-  const pre = preflightRecordSchema.safeParse(await readJsonFile(path.join(root, '.fpsweep', 'logs', 'preflight.json')).catch(() => undefined));
+  const canonical = typeof runConfig?.canonical === 'boolean' ? runConfig.canonical : start.success ? start.data.canonical : null;
+  const pre = preflightRecordSchema.safeParse(await readJsonFile(o.preflight).catch(() => undefined));
   const preflight = pre.success ? pre.data : null;
   return { runId, outputRoot: root, summary, summaryCi, runConfig, canonical, traces, predictions, responses, preflight, problems };
 }

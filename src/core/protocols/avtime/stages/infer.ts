@@ -66,6 +66,11 @@ export interface InferOptions {
   log?: (line: string) => void;
   /** Client knobs (tests shorten retries). */
   clientOptions?: ConstructorParameters<typeof VllmClient>[1];
+  /**
+   * Aborted when the run is stopped: in-flight requests are cut (a cut row is no row error) and the stage
+   * throws the abort's reason, writing no shard summary (the shards are incomplete).
+   */
+  cutSignal?: AbortSignal;
 }
 
 export interface InferResult {
@@ -116,6 +121,7 @@ export async function runInference(options: InferOptions): Promise<InferResult> 
   const shards = assignShards(opts.inputs, opts.endpoints.length);
   const stop = new AbortController(); // canonical: the first row error stops every shard
   const results = await Promise.all(shards.map((rows, k) => runShard(k, rows, opts, stop)));
+  opts.cutSignal?.throwIfAborted();
   const withCoverage = await Promise.all(
     results.map(async (r, k) => ({
       ...r,
@@ -170,11 +176,11 @@ async function runShard(
   progress('running');
   await fs.writeFile(file, '', { flag: 'a' }); // the shard's file exists from its start, empty or not
   let next = 0;
-  const signal = ep.signal ? AbortSignal.any([ep.signal, stop.signal]) : stop.signal;
+  const signal = AbortSignal.any([stop.signal, ...(ep.signal ? [ep.signal] : []), ...(opts.cutSignal ? [opts.cutSignal] : [])]);
   // Every request in flight listens on it: the default cap of 10 would warn at the seed's batch of 512.
   setMaxListeners(opts.concurrency + 16, signal);
   const worker = async () => {
-    while (next < todo.length && !stop.signal.aborted) {
+    while (next < todo.length && !stop.signal.aborted && !opts.cutSignal?.aborted) {
       const row = todo[next++];
       const plan = await opts.planFor(row.videos[0]).then(
         (p) => ({ ok: true as const, p }),
@@ -197,6 +203,7 @@ async function runShard(
       } else {
         const stoppedByOther = stop.signal.aborted && !ep.signal?.aborted;
         if (stoppedByOther) return; // cut because another row failed: not this row's error
+        if (opts.cutSignal?.aborted) return; // cut by the run's stop: not this row's error
         errors.push({ id: row.id, kind: res.kind, message: res.message });
         opts.log?.(`shard${k}: ${row.id} failed (${res.kind}): ${res.message}`);
         if (opts.canonical) stop.abort(new Error(`shard${k} row ${row.id} failed`));

@@ -85,6 +85,11 @@ export interface JudgeStageOptions {
   waitUp?: () => Promise<boolean>;
   log?: (line: string) => void;
   clientOptions?: ConstructorParameters<typeof VllmClient>[1];
+  /**
+   * Aborted when the run is stopped: in-flight requests are cut (a cut request is no failure line) and the
+   * stage throws the abort's reason, writing no report (the judge is incomplete; a resume re-asks what is left).
+   */
+  cutSignal?: AbortSignal;
 }
 
 export interface JudgeStageResult {
@@ -200,19 +205,22 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
       };
       passes.push(prog);
       o.onProgress?.({ ...prog });
-      if (todo.length && o.waitUp && !(await o.waitUp())) o.log?.(`judge pass ${pass}: the judge server is not up; its requests will fail`);
+      const cut = o.cutSignal;
+      if (todo.length && o.waitUp && !(await o.waitUp()) && !cut?.aborted) o.log?.(`judge pass ${pass}: the judge server is not up; its requests will fail`);
       const newRequests = todo.filter((p) => !haveRequest.has(`${p.query.query_id}\0${pass}\0${p.request[pass].request_sha256}`));
       if (newRequests.length) await requests.append(newRequests.map((p) => JSON.stringify(p.request[pass]) + '\n').join(''), true);
       let next = 0;
       const worker = async (w: number) => {
-        while (next < todo.length) {
+        while (next < todo.length && !cut?.aborted) {
           const p = todo[next++];
           const req = p.request[pass];
           const ep = w % clients.length;
-          const signal = o.endpoints[ep].signal; // read live: a restarted server has a new one
-          // Every request in flight listens on it (the default cap of 10 would warn).
-          if (signal) setMaxListeners(Math.max(o.batch[1], o.batch[2]) + 16, signal);
+          const up = o.endpoints[ep].signal; // read live: a restarted server has a new one
+          // Every request in flight listens on them (the default cap of 10 would warn).
+          for (const s of [up, cut]) if (s) setMaxListeners(Math.max(o.batch[1], o.batch[2]) + 16, s);
+          const signal = up && cut ? AbortSignal.any([up, cut]) : (up ?? cut);
           const res = await clients[ep].chat(req.body, signal);
+          if (!res.ok && cut?.aborted) return; // cut by the run's stop: not this query's failure
           const ident = {
             query_id: req.query_id,
             axis: req.axis,
@@ -251,6 +259,7 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
       };
       const width = Math.max(1, Math.min(o.batch[pass], todo.length));
       await Promise.all(Array.from({ length: width }, (_, w) => worker(w)));
+      cut?.throwIfAborted();
       prog.state = todo.length === 0 ? 'skipped' : prog.failed ? 'failed' : 'done';
       o.onProgress?.({ ...prog });
     }

@@ -1,8 +1,10 @@
 // Paths of one AVTime-Bench run: the bench root (inputs) and the output root, exactly the seed's
 // canonical tree (Part III §8) plus `.fpsweep/` for the engine's own state (lock, status, server logs).
+// Every path of a run is built here; nothing else spells one.
 import * as path from 'node:path';
 import { isPlainName } from '../../../package/names';
 import { InputError } from '../../../errors';
+import type { RunRoot } from '../../../runner/runRoot';
 
 export class BenchRoot {
   readonly root: string;
@@ -32,19 +34,30 @@ export class BenchRoot {
   }
 }
 
+/** The report a target-inputs build writes beside the file it builds (wherever --target-inputs puts it). */
+export function targetInputsReportBeside(targetInputs: string): string {
+  return path.join(path.dirname(path.resolve(targetInputs)), 'target_inputs_report.json');
+}
+
+/** A run's output root when --output-root is not given: outputs/avtime-bench/<RUN_ID> under `cwd`. */
+export function defaultOutputRoot(runId: string, cwd = process.cwd()): string {
+  return path.join(cwd, 'outputs', 'avtime-bench', checkRunId(runId));
+}
+
 export function checkRunId(runId: string): string {
   if (!isPlainName(runId)) throw new InputError(`--run-id '${runId}' is not a plain name (letters, digits, '.', '_', '-')`);
   return runId;
 }
 
-export class AvtimeRunLayout {
+/**
+ * The output root's paths that do not depend on the run id: the seed's tree below the root, and the engine's
+ * state under `.fpsweep/` (RunRoot: lock, status, runner log; the stop file is the engine's `stopFile`).
+ * Readers that do not know the run id yet (progress, report, `stop`) use this; a run uses AvtimeRunLayout.
+ */
+export class AvtimeOutputRoot implements RunRoot {
   readonly root: string;
-  constructor(
-    root: string,
-    readonly runId: string,
-  ) {
+  constructor(root: string) {
     this.root = path.resolve(root);
-    checkRunId(runId);
   }
   get targetInputsReport() {
     return path.join(this.root, 'target_inputs_report.json');
@@ -82,21 +95,25 @@ export class AvtimeRunLayout {
   get semanticReport() {
     return path.join(this.root, 'semantic_report.json');
   }
-  get evalDir() {
-    return path.join(this.root, 'eval', this.runId);
+  /** `eval/`: one folder per run id. */
+  get evalRoot() {
+    return path.join(this.root, 'eval');
   }
-  get runConfig() {
-    return path.join(this.evalDir, 'run_config.json');
+  /** A run's own folder under eval/ (a run checks its id, AvtimeRunLayout; a reader takes the id it found). */
+  evalDirOf(runId: string) {
+    return path.join(this.evalRoot, runId);
   }
-  trace(direction: 't2e' | 'e2t' | 'e2e') {
-    return path.join(this.evalDir, `${direction}_trace.jsonl`);
+  summaryOf(runId: string) {
+    return path.join(this.evalDirOf(runId), 'summary.json');
   }
-  get summary() {
-    return path.join(this.evalDir, 'summary.json');
+  summaryCiOf(runId: string) {
+    return path.join(this.evalDirOf(runId), 'summary_ci.json');
   }
-  /** The six scores' bootstrap intervals and the audio − visual differences, beside summary.json (issue 19). */
-  get summaryCi() {
-    return path.join(this.evalDir, 'summary_ci.json');
+  runConfigOf(runId: string) {
+    return path.join(this.evalDirOf(runId), 'run_config.json');
+  }
+  traceOf(runId: string, direction: 't2e' | 'e2t' | 'e2e') {
+    return path.join(this.evalDirOf(runId), `${direction}_trace.jsonl`);
   }
   /** The engine's state: not part of the seed's tree. */
   get stateDir() {
@@ -108,9 +125,13 @@ export class AvtimeRunLayout {
   get statusFile() {
     return path.join(this.stateDir, 'avtime-status.json');
   }
-  /** What this run was started with (options, canonical or not), read back by a resume. */
+  /** What this run was started with (options, canonical or not), read back by a resume (./runStart.ts). */
   get runStart() {
     return path.join(this.stateDir, 'avtime-run.json');
+  }
+  /** One line per server start: what run_config.json records about the servers (./servers.ts). */
+  get serversLog() {
+    return path.join(this.stateDir, 'avtime-servers.jsonl');
   }
   get logsDir() {
     return path.join(this.stateDir, 'logs');
@@ -127,5 +148,32 @@ export class AvtimeRunLayout {
   }
   vllmLog(id: string) {
     return path.join(this.logsDir, `vllm_${id}.log`);
+  }
+}
+
+/** One run's paths: the output root's, and the run's own `eval/<RUN_ID>/`. */
+export class AvtimeRunLayout extends AvtimeOutputRoot {
+  constructor(
+    root: string,
+    readonly runId: string,
+  ) {
+    super(root);
+    checkRunId(runId);
+  }
+  get evalDir() {
+    return this.evalDirOf(this.runId);
+  }
+  get runConfig() {
+    return this.runConfigOf(this.runId);
+  }
+  trace(direction: 't2e' | 'e2t' | 'e2e') {
+    return this.traceOf(this.runId, direction);
+  }
+  get summary() {
+    return this.summaryOf(this.runId);
+  }
+  /** The six scores' bootstrap intervals and the audio − visual differences, beside summary.json (issue 19). */
+  get summaryCi() {
+    return this.summaryCiOf(this.runId);
   }
 }

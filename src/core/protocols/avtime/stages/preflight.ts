@@ -57,10 +57,13 @@ export interface PreflightOptions {
   audioInVideo: boolean;
   planFor: (videoPath: string) => Promise<TargetPlan>;
   clientOptions?: ConstructorParameters<typeof VllmClient>[1];
+  /** Aborted when the run is stopped: the requests are cut and the pre-flight throws, recording nothing. */
+  signal?: AbortSignal;
 }
 
 export async function runTargetPreflight(o: PreflightOptions): Promise<{ ok: boolean; record: AvtimePreflightRecord; line: string }> {
   const servers = await Promise.all(o.endpoints.map((ep, k) => preflightOne(ep, o.firsts[k], o)));
+  o.signal?.throwIfAborted();
   const ok = servers.every((s) => s.ok);
   const record: AvtimePreflightRecord = {
     ts: new Date().toISOString(),
@@ -92,7 +95,7 @@ async function preflightOne(ep: Endpoint, row: TargetInput | undefined, o: Prefl
   const body = { ...buildTargetRequest(o.model, row.videos[0], o.prompt, o.audioInVideo, plan), return_token_ids: true as const };
   const client = new VllmClient({ url: ep.url, apiKey: ep.apiKey }, { connections: 1, ...o.clientOptions });
   try {
-    const res = await client.chat(body);
+    const res = await client.chat(body, o.signal);
     if (!res.ok)
       return { ...withPlan, ok: false, problem: `the server refused the first input (${res.kind}${res.status ? `, HTTP ${res.status}` : ''}): ${res.message}` };
     if (!res.promptTokenIds)

@@ -68,7 +68,8 @@ export async function buildRunConfig(c: RunConfigInput): Promise<Record<string, 
   const inputs: Record<string, { path: string; sha256: string | null }> = {};
   for (const [name, file] of Object.entries(c.inputFiles)) inputs[name] = { path: file, sha256: await sha256File(file).catch(() => null) };
   const runConfigRel = path.relative(c.layout.root, c.layout.runConfig);
-  const outputs = await hashTree(c.layout.root, (rel) => rel === '.fpsweep' || rel === runConfigRel);
+  const stateRel = path.relative(c.layout.root, c.layout.stateDir);
+  const outputs = await hashTree(c.layout.root, (rel) => rel === stateRel || rel === runConfigRel);
   const t = c.servers.target;
   const j = c.servers.judge;
   // The seed's "GPU model and count": what nvidia-smi lists here ([] without it, e.g. with --endpoints elsewhere).

@@ -2,14 +2,15 @@
 // (CUDA_VISIBLE_DEVICES = the group, --tensor-parallel-size TP), on 127.0.0.1 with a generated key; or the
 // endpoints the user gave. Also what run_config.json records about them (launch lines, vLLM version).
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import { z } from 'zod';
 import { launchServerGroups, useEndpoints, type Fleet, type ServerSpec } from '../../../serving/launcher';
 import { VllmClient, type Endpoint } from '../../../serving/client';
 import { UsageError } from '../../../errors';
-import type { AvtimeRunLayout } from './layout';
+import type { AvtimeOutputRoot, AvtimeRunLayout } from './layout';
 import { pinAccepts, pinRefusal } from '../../../serving/vllmVersion';
 import { roleLaunch } from './roleLaunch';
+import { checkTopology } from './topology';
+import { waitUntilUp } from './waitUntilUp';
 
 export type ServerRole = 'target' | 'judge';
 
@@ -32,8 +33,8 @@ export interface AvtimeServers {
   fleet: Fleet;
   /** `signal` is read live: it is the current incarnation's upSignal (a restart makes a new one). */
   endpoints: (Endpoint & { readonly signal: AbortSignal })[];
-  /** Resolves true once every server is up (after a restart), false if one is down for good or at the timeout. */
-  waitUntilUp(timeoutMs: number): Promise<boolean>;
+  /** Resolves true once every server is up (after a restart), false if one is down for good, at the timeout or on `signal`. */
+  waitUntilUp(timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   /** The model name to put in request bodies. */
   servedModel: string;
   record: ServerRecord;
@@ -54,6 +55,8 @@ export interface StartServersOptions {
   vllmBin?: string;
   log?: (line: string) => void;
   startTimeoutMs?: number;
+  /** Aborted when the run is stopped: a launch under way is cut (its servers stopped) and throws. */
+  signal?: AbortSignal;
 }
 
 export function serveArgs(o: {
@@ -91,10 +94,7 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
         `${o.role === 'target' ? 'TARGET_MODEL (--target-model)' : 'JUDGE_MODEL (--judge-model)'} ` +
           `is required unless --${o.role}-endpoint${o.role === 'target' ? 's' : ''} is given`,
       );
-    for (const g of o.groups) {
-      if (g.length !== o.tp)
-        throw new UsageError(`--${o.role}-gpus group ${g.join(',')} has ${g.length} GPU(s) but --${o.role}-tp is ${o.tp}: a group holds exactly TP GPUs`);
-    }
+    checkTopology(o.role, o.groups, o.tp);
     const specs: ServerSpec[] = o.groups.map((gpus, k) => ({
       id: `${o.role}${k}`,
       gpus,
@@ -119,6 +119,7 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
       contextAdvice: plan.contextAdvice,
       startTimeoutMs: o.startTimeoutMs,
       log: o.log,
+      signal: o.signal,
     });
   } else {
     fleet = await useEndpoints(o.endpoints!, { log: o.log });
@@ -169,7 +170,7 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
     at: new Date().toISOString(),
   };
   await fs.mkdir(o.layout.stateDir, { recursive: true });
-  await fs.appendFile(serversLog(o.layout), JSON.stringify(record) + '\n');
+  await fs.appendFile(o.layout.serversLog, JSON.stringify(record) + '\n');
   const endpoints = handles.map((h) => ({
     url: h.url,
     apiKey: h.apiKey,
@@ -177,7 +178,7 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
       return h.upSignal;
     },
   }));
-  return { fleet, endpoints, servedModel, record, waitUntilUp: (ms) => waitUntilUp(fleet, ms) };
+  return { fleet, endpoints, servedModel, record, waitUntilUp: (ms, signal) => waitUntilUp(fleet, ms, signal) };
 }
 
 /** `vllm --version` when the server does not answer GET /version (older builds, the stand-in). */
@@ -192,32 +193,9 @@ async function binVersion(bin: string): Promise<string | null> {
   }
 }
 
-function waitUntilUp(fleet: Fleet, timeoutMs: number): Promise<boolean> {
-  const verdict = () => (fleet.handles.some((h) => h.state === 'down') ? false : fleet.handles.every((h) => h.state === 'up') ? true : null);
-  const now = verdict();
-  if (now !== null) return Promise.resolve(now);
-  return new Promise((resolve) => {
-    const done = (v: boolean) => {
-      clearTimeout(timer);
-      fleet.off('state', onState);
-      resolve(v);
-    };
-    const onState = () => {
-      const v = verdict();
-      if (v !== null) done(v);
-    };
-    const timer = setTimeout(() => done(false), timeoutMs);
-    fleet.on('state', onState);
-  });
-}
-
-export function serversLog(layout: AvtimeRunLayout): string {
-  return path.join(layout.stateDir, 'avtime-servers.jsonl');
-}
-
 /** The last record per role (run_config.json). */
-export async function readServerRecords(layout: AvtimeRunLayout): Promise<Partial<Record<ServerRole, ServerRecord>>> {
-  const text = await fs.readFile(serversLog(layout), 'utf8').catch(() => '');
+export async function readServerRecords(layout: Pick<AvtimeOutputRoot, 'serversLog'>): Promise<Partial<Record<ServerRole, ServerRecord>>> {
+  const text = await fs.readFile(layout.serversLog, 'utf8').catch(() => '');
   const out: Partial<Record<ServerRole, ServerRecord>> = {};
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;

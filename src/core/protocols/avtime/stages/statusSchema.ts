@@ -1,6 +1,8 @@
-// `<output root>/.fpsweep/avtime-status.json`: what an AVTime run is doing, written by the run about once a
-// second (tmp + rename) and read by the progress tree. Small on purpose: stages, shards, judge passes.
+// `<output root>/.fpsweep/avtime-status.json` (the layout's statusFile): what an AVTime run is doing, written
+// about once a second by the run session's StatusReporter (tmp + rename) and read by the progress tree.
+// Small on purpose: stages, shards, judge passes.
 import { z } from 'zod';
+import { readStatusFile } from '../../../runner/statusFile';
 
 const count = z.number().int().nonnegative();
 const stageState = z.enum(['todo', 'running', 'done', 'failed', 'skipped']);
@@ -46,3 +48,8 @@ export const avtimeStatusSchema = z.object({
 });
 export type AvtimeStatus = z.infer<typeof avtimeStatusSchema>;
 export type AvtimeStageStatus = AvtimeStatus['stages'][number];
+
+/** The status file's last state, or null (none yet, or not an AVTime status). */
+export function readAvtimeStatus(file: string): Promise<AvtimeStatus | null> {
+  return readStatusFile(file, avtimeStatusSchema);
+}

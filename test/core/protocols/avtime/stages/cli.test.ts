@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { runCli } from '../../../captureOutput';
 import { waitForWorkerExit } from '../../../../../src/core/runner/control';
 import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
-import { readAvtimeStatus } from '../../../../../src/core/protocols/avtime/stages/statusWriter';
+import { readAvtimeStatus } from '../../../../../src/core/protocols/avtime/stages/statusSchema';
 import { freePortRange } from '../../../runner/helpers';
 import { listFiles, tmpDir } from './fixtures';
 import { makeBench, judgeStub, targetStub, startHeldDetachedRun } from './benchFixture';

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
 import { startServers, readServerRecords } from '../../../../../src/core/protocols/avtime/stages/servers';
-import { mediaRoot } from '../../../../../src/core/protocols/avtime/stages/run';
+import { mediaRoot } from '../../../../../src/core/protocols/avtime/stages/drivers/infer';
 import { freePortBase } from '../../../serving/helpers';
 import { tmpDir } from './fixtures';
 import * as http from 'node:http';
@@ -11,6 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { UsageError } from '../../../../../src/core/errors';
 import { JUDGE_MAX_MODEL_LEN } from '../../../../../src/core/protocols/avtime/judge/context';
 import { FAKE_VLLM } from '../../../runner/helpers';
+import { readServerRecords as readLaunchedServers } from '../../../../../src/core/serving/leftovers';
+import { pidAlive } from '../../../../../src/core/runner/lock';
 
 /** A running server (for --*-endpoint) whose GET /version reports `version`. */
 async function versionStub(version: string) {
@@ -150,6 +152,26 @@ describe('avtime stages: servers on GPU groups (SPEC-AVTIME §3, §9)', function
           return true;
         },
       );
+    } finally {
+      delete process.env.FPSWEEP_STANDIN_FAULTS;
+    }
+  });
+
+  it('a stop while the servers load cuts the launch: it throws at once and the loading server is stopped', async () => {
+    const layout = new AvtimeRunLayout(path.join(tmpDir('servers'), 'out'), 'r1');
+    const basePort = await freePortBase(1);
+    // The model "loads" for ten minutes: only the cut can end the launch within the test's timeout.
+    process.env.FPSWEEP_STANDIN_FAULTS = 'startupDelayMs=600000';
+    const cut = new AbortController();
+    try {
+      const launch = startServers({ role: 'judge', layout, model: 'Qwen/Qwen3.6-27B', groups: [[0]], tp: 1, basePort, vllmBin: FAKE_VLLM, signal: cut.signal });
+      // Wait until the server process runs (the launcher records it once spawned).
+      while (readLaunchedServers(layout).length === 0) await new Promise((r) => setTimeout(r, 20));
+      const [{ pid }] = readLaunchedServers(layout);
+      cut.abort(new Error('stopped (SIGTERM)'));
+      await assert.rejects(launch, /launch cut: stopped \(SIGTERM\)/);
+      assert.equal(pidAlive(pid), false, 'the loading server was stopped');
+      assert.deepEqual(readLaunchedServers(layout), [], 'no server left recorded as running');
     } finally {
       delete process.env.FPSWEEP_STANDIN_FAULTS;
     }

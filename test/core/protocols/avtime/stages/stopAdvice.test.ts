@@ -1,7 +1,7 @@
 // What a stopped AVTime run tells the user to do next: a canonical run stopped before its target shards
 // finished cannot resume (its shards never do), so "--resume" would only be refused.
 import * as assert from 'node:assert/strict';
-import { stopAdvice } from '../../../../../src/core/protocols/avtime/stages/job';
+import { stopAdvice } from '../../../../../src/core/protocols/avtime/stages/stopAdvice';
 
 const stages = (infer: string) =>
   [

@@ -1,12 +1,14 @@
 // `fpsweep stop` and `fpsweep status` on an AVTime output root: status prints the run's stages, shards and
-// judge passes (progress.ts's view); stop sends the detached worker SIGTERM and --wait returns once it has
-// given the lock back. The target stub holds every answer, so the run cannot end before the stop: no race.
+// judge passes (progress.ts's view); stop is the engine's (the stop file, then SIGTERM to the lock holder), the
+// worker's run session fails closed on it, and --wait returns once it has given the lock back. The target stub
+// holds every answer, so the run cannot end before the stop: no race.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../../captureOutput';
+import { stopFile } from '../../../../../src/core/runner/runRoot';
 import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
-import { readAvtimeStatus } from '../../../../../src/core/protocols/avtime/stages/statusWriter';
+import { readAvtimeStatus } from '../../../../../src/core/protocols/avtime/stages/statusSchema';
 import { tmpDir } from './fixtures';
 import { makeBench, judgeStub, targetStub, startHeldDetachedRun } from './benchFixture';
 import type { Stub } from './httpStub';
@@ -20,7 +22,7 @@ describe('fpsweep stop / status on an AVTime output root', function () {
     await Promise.all(stubs.splice(0).map((s) => s.close()));
   });
 
-  it('status shows the live stages and shards; stop --wait ends the worker (SIGTERM), lock released, status says stopped', async () => {
+  it('status shows the live stages and shards; stop --wait ends the worker (stop file + SIGTERM), lock released, status says stopped', async () => {
     const out = path.join(tmpDir('stop'), 'r1');
     const { started } = await startHeldDetachedRun(cli, stubs, out); // every input is held
     assert.equal(started.code, 0, started.err);
@@ -38,17 +40,22 @@ describe('fpsweep stop / status on an AVTime output root', function () {
     assert.match(live.out, /\n {2}judge +todo/);
     const stop = await cli(['stop', '--package', out, '--wait']);
     assert.equal(stop.code, 0, stop.err);
-    // A canonical run stopped during target inference cannot resume: the line says so (not "--resume").
+    // A canonical run stopped during target inference cannot resume: the line says so (not "--resume"). The stop
+    // comes by two ways at once (the stop file, written first, then SIGTERM): the summary names the one the worker
+    // saw first, almost always the signal, the file when a status tick falls between the two.
     assert.match(
       stop.out,
-      /asked AVTime worker pid \d+ to stop \(SIGTERM sent\)\nstopped by SIGTERM \(canonical target shards never resume: start a new run \(new --run-id\)\)\n$/,
+      new RegExp(
+        String.raw`asked AVTime worker pid \d+ to stop \(stop file written, SIGTERM sent\): in-flight requests are cut, the run ends failed\n` +
+          String.raw`stopped by (SIGTERM|the stop file) \(canonical target shards never resume: start a new run \(new --run-id\)\)\n$`,
+      ),
     );
     assert.equal(fs.existsSync(layout.lockFile), false);
     assert.equal((await readAvtimeStatus(layout.statusFile))?.state, 'failed');
-    assert.equal(fs.existsSync(path.join(out, '.fpsweep', 'stop')), false, 'no stop file: an AVTime worker is stopped by SIGTERM');
+    assert.equal(fs.existsSync(stopFile(layout)), true, "the stop is the engine's: the stop file (cleared by the next run's session), then SIGTERM");
     const after = await cli(['status', '--package', out]);
     assert.match(after.out, /^AVTime run r1: (failed|stopped) /);
-    assert.match(after.out, /last: stopped by SIGTERM/);
+    assert.match(after.out, /last: stopped by (SIGTERM|the stop file) \(canonical target shards never resume/);
     const again = await cli(['stop', '--package', out]);
     assert.match(again.out, /no AVTime worker is running on this output root/);
   });

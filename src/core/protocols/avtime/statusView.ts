@@ -1,33 +1,11 @@
-// `fpsweep stop` and `fpsweep status` on an AVTime output root (SPEC-AVTIME §8), which the registry tells
-// apart from a run package by index.ts's findRoots (progress.ts's run markers); stop is the worker's
-// SIGTERM (job.ts: status "failed", "stopped by SIGTERM", lock released; stages are fail-closed, so a
-// stopped run is continued with --resume, never drained row by row); status is progress.ts's view.
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { liveLockHolder } from '../../runner/lock';
+// What `fpsweep status` and `fpsweep stop` say about an AVTime output root (SPEC-AVTIME §8), which the registry
+// tells apart from a run package by index.ts's findRoots (progress.ts's run markers). The stop itself is the
+// engine's (runner/control.ts requestStop: the stop file, and SIGTERM to the lock holder on this host); the
+// worker's run session fails closed on it (in-flight requests cut, status "failed", "stopped by …", lock
+// released), so a stopped run is continued with --resume or started anew, never drained row by row.
 import type { StatusView, StopResult, StopWords } from '../types';
 import { SCORE_KEYS } from './constants';
-import { readAvtimeProgress, type AvtimeRunView } from './progress';
-
-export const avtimeLock = (root: string) => ({ lockFile: path.join(root, '.fpsweep', 'worker.lock') });
-
-export interface AvtimeStopRequest {
-  pid: number | null;
-  /** false: the worker runs on another host (SIGTERM cannot reach it from here). */
-  signalled: boolean;
-}
-
-export async function requestAvtimeStop(root: string): Promise<AvtimeStopRequest> {
-  const holder = await liveLockHolder(avtimeLock(root));
-  if (!holder) return { pid: null, signalled: false };
-  if (holder.hostname !== os.hostname()) return { pid: holder.pid, signalled: false };
-  try {
-    process.kill(holder.pid, 'SIGTERM');
-    return { pid: holder.pid, signalled: true };
-  } catch {
-    return { pid: null, signalled: false }; // it exited meanwhile
-  }
-}
+import type { AvtimeRunView } from './progress';
 
 const count = (done: number, todo: number, failed: number) => `${done} done, ${todo} to do, ${failed} failed`;
 
@@ -59,11 +37,15 @@ export function avtimeStatusView(v: AvtimeRunView): StatusView {
   };
 }
 
-/** `fpsweep stop`'s line: SIGTERM sent, none running, or a worker on another host (exit 1: stop it there). */
+/** `fpsweep stop`'s line: none running, asked (stop file + SIGTERM), or a worker on another host (exit 1: stop it there). */
 export function avtimeStopWords(req: StopResult): StopWords {
   if (req.pid === null) return { line: 'no AVTime worker is running on this output root', end: 0 };
-  if (!req.signalled) return { line: `the AVTime worker pid ${req.pid} runs on another host: stop it there (kill -TERM ${req.pid})`, end: 1 };
-  return { line: `asked AVTime worker pid ${req.pid} to stop (SIGTERM sent)` };
+  if (!req.signalled)
+    return {
+      line:
+        `the AVTime worker pid ${req.pid} runs on another host: the stop file is written (seen within a second on shared storage); ` +
+        `else stop it there (kill -TERM ${req.pid})`,
+      end: 1,
+    };
+  return { line: `asked AVTime worker pid ${req.pid} to stop (stop file written, SIGTERM sent): in-flight requests are cut, the run ends failed` };
 }
-
-export { readAvtimeProgress };

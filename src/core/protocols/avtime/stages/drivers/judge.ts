@@ -1,0 +1,85 @@
+// Stage 4's driver: the judge server (launched or given) and both judge passes (./judgeStage.ts); when the
+// run's judge has completed, the counted responses are read back from its artifacts instead.
+import { promises as fs } from 'node:fs';
+import { InputError } from '../../../../errors';
+import { readJsonl } from '../../../../package/jsonl';
+import type { Prediction } from '../../normalize';
+import { assignShards } from '../infer';
+import { countedResponses, judgeResponseLineSchema, planJudge, runJudge, type JudgeResponseLine } from '../judgeStage';
+import { startServers, type AvtimeServers } from '../servers';
+import { stageIncomplete } from '../completeness';
+import { StageFailed, type StageContext } from './context';
+
+/** The response that counts per query_id. */
+export async function judgeStage(c: StageContext, predictions: Map<string, Prediction>): Promise<Map<string, JudgeResponseLine>> {
+  const { layout } = c.plan;
+  const { queries, templates } = c.run;
+  const st = c.status.stage('judge');
+  const report = await fs.readFile(layout.semanticReport, 'utf8').then(
+    (t) => JSON.parse(t) as { complete?: boolean; model_id?: string; served_model?: string },
+    () => null,
+  );
+  if (report?.complete) {
+    const planned = planJudge({ queries, predictions, templates, servedModel: report.served_model ?? '', modelId: report.model_id ?? c.plan.judgeId });
+    const stored = (await readJsonl(layout.semanticResponses, judgeResponseLineSchema)).records.map((r) => r.value);
+    st.state = 'skipped';
+    return countedResponses(planned, stored);
+  }
+  if (!c.run.stages.includes('judge')) throw new InputError((await stageIncomplete('judge', layout, assignShards(c.run.inputs, c.run.groups)))!);
+  return judge(c, predictions);
+}
+
+async function judge(c: StageContext, predictions: Map<string, Prediction>): Promise<Map<string, JudgeResponseLine>> {
+  const { layout, opts } = c.plan;
+  const st = c.status.stage('judge');
+  st.state = 'running';
+  let servers: AvtimeServers | null = null;
+  try {
+    servers = await startServers({
+      role: 'judge',
+      layout,
+      model: opts.judgeModel,
+      revision: opts.judgeRevision,
+      groups: opts.judgeGpus,
+      tp: opts.judgeTp,
+      basePort: opts.judgeBasePort,
+      endpoints: opts.judgeEndpoint ? [opts.judgeEndpoint] : undefined,
+      vllmBin: opts.judgeVllmBin ?? opts.vllmBin,
+      log: c.log,
+      startTimeoutMs: c.hooks.startTimeoutMs,
+      signal: c.cut,
+    });
+    const up = servers;
+    const res = await runJudge({
+      layout,
+      queries: c.run.queries,
+      predictions,
+      templates: c.run.templates,
+      modelId: c.plan.judgeId,
+      servedModel: up.servedModel,
+      endpoints: up.endpoints,
+      batch: { 1: opts.judgeBatch, 2: opts.judgeRetryBatch },
+      log: c.log,
+      clientOptions: c.hooks.clientOptions,
+      cutSignal: c.cut,
+      waitUp: () => up.waitUntilUp(c.hooks.startTimeoutMs ?? 20 * 60_000, c.cut),
+      onProgress: (p) => {
+        const passes = c.status.status.judgePasses;
+        const entry = { pass: p.pass, maxTokens: p.maxTokens, state: p.state, requests: p.requests, done: p.done, failed: p.failed };
+        const i = passes.findIndex((x) => x.pass === p.pass);
+        if (i >= 0) passes[i] = entry;
+        else passes.push(entry);
+        // done: valid answers so far; failed: of the current pass (pass 1's go to the retry pass).
+        st.done = passes.reduce((a, x) => a + x.done, 0);
+        st.failed = p.failed;
+        st.todo = Math.max(0, p.requests - p.done - p.failed);
+      },
+    });
+    c.say(res.line);
+    st.state = res.ok ? 'done' : 'failed';
+    if (!res.ok) throw new StageFailed(`${res.line}; no scores written`);
+    return res.counted;
+  } finally {
+    await servers?.fleet.stop();
+  }
+}
