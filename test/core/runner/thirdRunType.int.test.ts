@@ -211,6 +211,9 @@ describe('a third run type, registered in a test, runs on the engine alone (issu
     }
     const done = JSON.parse((await captureOutput(() => statusVerb(['--package', dir, '--json'], registry))).out);
     assert.deepEqual([done.state, done.groups[0].done, done.groups[0].todo], ['done', ITEMS.length, 0]);
-    process.stderr.write(`      (third run type: stop + resume in ${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
+    process.stderr.write(
+      `      (third run type: stopped at ${drained.answered} rows + ${drained.inFlight} in flight, ${afterStop.length} rows kept; ` +
+        `stop + resume in ${((Date.now() - t0) / 1000).toFixed(1)} s)\n`,
+    );
   });
 });
