@@ -8,6 +8,44 @@ import tseslint from 'typescript-eslint';
 
 const unusedVars = ['error', { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_' }];
 
+// An if/else branch holding only a comment: no-empty lets it pass (right for `catch { /* why */ }`), yet it is dead
+// code. A const because the zones below set no-restricted-syntax again for their files (a later setting replaces).
+const emptyBranch = {
+  selector: 'IfStatement > BlockStatement[body.length=0]',
+  message: 'An if/else branch with no statements is dead code: drop it (keep the comment by the code that remains).',
+};
+
+// Layer zones (what the vscode-jupyter anchor does with import/no-restricted-paths). eslint-plugin-import-x would
+// resolve paths, but it needs unrs-resolver, a native binary fetched by a postinstall: so the zones match import
+// specifiers instead. Sources import each other by relative path, so a specifier reaching a folder is some `./`
+// and `../` steps, optionally back through `src/` or `core/`, then the folder's name.
+const reaching = (folder, tail = '(/|$)') => `^(\\.{1,2}/)+((src/)?core/)?${folder}${tail}`;
+/** A run type's folder: src/core/protocols/, any file but types.ts (the boundary's types). */
+const PROTOCOL_IMPL = reaching('protocols', '(/(?!types$)|$)');
+/** src/core/protocols/types.ts: the boundary, as types only. */
+const PROTOCOL_TYPES = reaching('protocols', '/types$');
+const STANDINS = reaching('standins');
+const zones = {
+  standins: { regex: STANDINS, message: 'Test doubles are not product: nothing the VSIX runs imports src/standins/ (they are started as VLLM_BIN).' },
+  protocolImpl: {
+    regex: PROTOCOL_IMPL,
+    message: 'The engine imports no run type: a run type imports the engine (src/core/protocols/types.ts is the boundary), never the other way.',
+  },
+  protocolTypes: {
+    regex: PROTOCOL_TYPES,
+    allowTypeImports: true,
+    message: 'The engine may see the boundary (src/core/protocols/types.ts) as types only: `import type`.',
+  },
+};
+/** `import()` and `require()` of a zone's specifier (no-restricted-imports sees declarations only). */
+const dynamicImportsOf = (regex, message) => {
+  const re = `/${regex.replace(/\//g, '\\/')}/`;
+  return [
+    { selector: `ImportExpression[source.value=${re}]`, message },
+    { selector: `CallExpression[callee.name='require'][arguments.0.value=${re}]`, message },
+  ];
+};
+
 export default tseslint.config(
   {
     ignores: ['dist/**', 'out/**', '.tmp/**', 'node_modules/**', 'test-output/**', 'demo-package/**', '.vscode-test/**'],
@@ -23,13 +61,7 @@ export default tseslint.config(
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // no-empty lets a block with a comment pass (right for `catch { /* why */ }`); an if/else branch
       // holding only a comment is dead code all the same.
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'IfStatement > BlockStatement[body.length=0]',
-          message: 'An if/else branch with no statements is dead code: drop it (keep the comment by the code that remains).',
-        },
-      ],
+      'no-restricted-syntax': ['error', emptyBranch],
     },
   },
   {
@@ -44,6 +76,31 @@ export default tseslint.config(
       // The CLI and the worker load their own modules lazily with require() (startup time, and so a job
       // loads only its protocol); packages still come in through `import`.
       '@typescript-eslint/no-require-imports': ['error', { allow: ['^\\.{1,2}/'] }],
+    },
+  },
+  {
+    // Zone: the product (what the VSIX runs) imports no stand-in.
+    files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'src/worker/**/*.ts', 'src/extension/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [zones.standins] }],
+      'no-restricted-syntax': ['error', emptyBranch, ...dynamicImportsOf(STANDINS, zones.standins.message)],
+    },
+  },
+  {
+    // Zone: the engine imports no run type. Every folder of src/core/ but protocols/ (runner, serving, package,
+    // doctor, returns, errors.ts, …) and the worker's dispatch; the boundary's types.ts only as `import type`.
+    // (src/worker/jobRunners.ts and main.ts are the worker's table of run types: they import them by design.)
+    files: ['src/core/**/*.ts', 'src/worker/dispatch.ts'],
+    ignores: ['src/core/protocols/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [zones.standins, zones.protocolImpl, zones.protocolTypes] }],
+      'no-restricted-syntax': [
+        'error',
+        emptyBranch,
+        ...dynamicImportsOf(STANDINS, zones.standins.message),
+        ...dynamicImportsOf(PROTOCOL_IMPL, zones.protocolImpl.message),
+        ...dynamicImportsOf(PROTOCOL_TYPES, zones.protocolImpl.message),
+      ],
     },
   },
   {
