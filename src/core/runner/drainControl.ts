@@ -45,15 +45,21 @@ export class DrainControl {
   }
 
   /** Listens for SIGTERM / SIGINT and `stopSignal`; returns the function that stops listening. */
-  attach(host: SignalHost = process, stopSignal?: AbortSignal): () => void {
+  /**
+   * `stopFileName`: `fpsweep stop` writes this file before it sends SIGTERM, so a SIGTERM that finds it is that
+   * one request, named the same whichever of the two the worker notices first.
+   */
+  attach(host: SignalHost = process, stopSignal?: AbortSignal, stopFileName?: string): () => void {
     const onSignal = (sig: NodeJS.Signals) => {
       if (this.why && sig === 'SIGINT') host.exit(130);
-      this.request(sig);
+      this.request(sig === 'SIGTERM' && stopFileName && existsSync(stopFileName) ? 'stop file' : sig);
     };
     host.on('SIGTERM', onSignal);
     host.on('SIGINT', onSignal);
     const onAbort = () => this.request('stop signal');
-    stopSignal?.addEventListener('abort', onAbort, { once: true });
+    // A signal aborted before the run started is a stop request all the same.
+    if (stopSignal?.aborted) onAbort();
+    else stopSignal?.addEventListener('abort', onAbort, { once: true });
     return () => {
       host.off('SIGTERM', onSignal);
       host.off('SIGINT', onSignal);

@@ -10,6 +10,8 @@ export interface RunRoot {
   readonly stateDir: string;
   readonly lockFile: string;
   readonly statusFile: string;
+  /** The run's logs (the runner log, the servers' logs). */
+  readonly logsDir: string;
   /** The worker's log (its stdout and stderr when detached). */
   readonly runnerLog: string;
 }
@@ -28,6 +30,7 @@ export function defaultRunRoot(root: string, statusName = 'status.json'): RunRoo
     stateDir,
     lockFile: path.join(stateDir, 'worker.lock'),
     statusFile: path.join(stateDir, statusName),
+    logsDir: path.join(stateDir, 'logs'),
     runnerLog: path.join(stateDir, 'logs', 'runner.log'),
   };
 }

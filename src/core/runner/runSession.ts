@@ -75,7 +75,9 @@ export class RunSession {
       await held.release();
       throw err;
     }
-    session.detachSignals = session.drain.attach(options.signals ?? process, options.stopSignal);
+    session.detachSignals = session.drain.attach(options.signals ?? process, options.stopSignal, stopFile(options.root));
+    // The stop file is looked for from the start, status file or not (a stop written from another host).
+    session.startTicking();
     return session;
   }
 

@@ -6,6 +6,7 @@ import { writeStatusAtomic, type StatusSchema } from './statusFile';
 export class StatusReporter<S> {
   private current: S | null = null;
   private chain: Promise<void> = Promise.resolve();
+  private summary: string | null = null;
 
   constructor(
     readonly file: string,
@@ -19,9 +20,13 @@ export class StatusReporter<S> {
     return this.current;
   }
 
-  /** Writes the status now, after any write under way; `summary`: the run's last line, once it has ended. */
+  /**
+   * Writes the status now, after any write under way; `summary`: the run's last line, once it has ended. A
+   * summary once given stays: a later tick's write (no summary) does not take it back.
+   */
   write(summary: string | null = null): Promise<void> {
-    return this.writeValue(() => this.make(summary));
+    if (summary !== null) this.summary = summary;
+    return this.writeValue(() => this.make(this.summary));
   }
 
   /** Writes `change(last)` (e.g. the last status marked failed, when `make` can no longer run); nothing before the first write. */
