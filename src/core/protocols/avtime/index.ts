@@ -7,6 +7,7 @@ import type { ProgressGroup, ProgressSnapshot, RunProtocol, RunRoot } from '../t
 import { AvtimeRunLayout } from './stages/layout';
 import { discoverAvtimeRuns, readAvtimeProgress, type AvtimeRunView } from './progress';
 import type { AvtimeReport } from './reportTypes';
+import { avtimeReport, loadAvtimeRun } from './report';
 import { avtimeJobSchema, type AvtimeJob } from './stages/jobSchema';
 
 /** The engine's state in an output root: stages/layout.ts's, without the run id (a stop or a status needs none). */
@@ -60,10 +61,7 @@ export const avtimeProtocol: RunProtocol<AvtimeJob, AvtimeRunView, AvtimeReport>
   runRoot: (root) => avtimeRunRoot(root),
   readProgress: async (root) => avtimeSnapshot(await readAvtimeProgress(root)),
   job: { schema: avtimeJobSchema },
-  async report(root) {
-    const { avtimeReport, loadAvtimeRun } = await import('./report');
-    return avtimeReport(await loadAvtimeRun(root));
-  },
+  report: async (root) => avtimeReport(await loadAvtimeRun(root)),
   statusView: async (root) => avtimeStatusView(await readAvtimeProgress(root)),
   describeStop: avtimeStopWords,
 };

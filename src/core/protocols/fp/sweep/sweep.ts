@@ -13,6 +13,7 @@
 // run (stopReason in the status file, exit 1): in-flight ones cut after STOP_GRACE_MS, unsent units stay todo.
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
+import { InputError } from '../../../errors';
 import { PackageLayout } from '../../../package/layout';
 import { formatShard } from '../shard/shard';
 import { videoJobs, FpUnits, type VideoJob } from './fpUnits';
@@ -73,7 +74,7 @@ const VIDEO_WINDOW = 64;
 export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHooks = {}): Promise<SweepResult> {
   const t0 = Date.now();
   const layout = new PackageLayout(opts.package);
-  if (!existsSync(layout.samplesDir)) throw new (await import('../../../errors')).InputError(`${layout.root} is not a run package (no items/samples/)`);
+  if (!existsSync(layout.samplesDir)) throw new InputError(`${layout.root} is not a run package (no items/samples/)`);
   const runId = newRunId();
   await fs.mkdir(layout.logsDir, { recursive: true });
   const log = new RunnerLog(layout, runId, hooks.onLine);
