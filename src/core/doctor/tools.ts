@@ -9,14 +9,6 @@ import { describePin, pinAccepts, type VllmPin } from '../serving/vllmVersion';
 import { FP_VLLM_PIN } from '../protocols/fp/vllmPin';
 import { AVTIME_JUDGE_VLLM_PIN, AVTIME_TARGET_VLLM_PIN } from '../protocols/avtime/vllmPins';
 
-/** The vLLM the seed pins for the FP sweep (seed §2, code/requirements.txt). */
-export const EXPECTED_VLLM = FP_VLLM_PIN.min;
-
-/** 0.11.x, with or without a local suffix (0.11.0+cu128, 0.11.1rc1). */
-export function isVllm011(version: string): boolean {
-  return pinAccepts(FP_VLLM_PIN, version);
-}
-
 /** One vLLM executable's version: `BIN --version`, else (the default `vllm` only) python3's `import vllm`. */
 export async function vllmVersionOf(bin: string, env: NodeJS.ProcessEnv): Promise<{ version: string; how: string } | { error: string }> {
   const r = await probe(bin, ['--version'], env, 60_000);

@@ -48,7 +48,7 @@ export interface DetachedWorker {
 export const WORKER_START_TIMEOUT_MS = 60_000;
 
 /** The worker arguments that run `job` of run type `protocol` (worker/dispatch.ts reads them back). */
-export function workerJobArgs(protocol: string, job: unknown): string[] {
+function workerJobArgs(protocol: string, job: unknown): string[] {
   return ['--protocol', protocol, '--job', JSON.stringify(job)];
 }
 

@@ -59,9 +59,6 @@ export type RequestHandler<C extends ProtocolCommand> = (args: RequestArgs<C>, r
 /** A protocol's handlers: one for each of its requests (ProtocolRequests), none for another protocol's. */
 export type RequestHandlers<P extends ReportProtocol> = { [C in keyof ProtocolRequests[P] & ProtocolCommand]: RequestHandler<C> };
 
-/** The protocol requests of a webview, as the panel passes them on. */
-export type ProtocolRequest = Extract<WebviewRequest, { command: ProtocolCommand }>;
-
 /** Answers `m` with the source's handler; a request of another protocol (a webview asking the wrong panel) is refused. */
 export async function answerProtocolRequest<C extends ProtocolCommand>(
   handlers: { readonly [K in ProtocolCommand]?: RequestHandler<K> },

@@ -40,8 +40,6 @@ import type { ServerSet } from '../../../runner/servers';
 import { FpStatusReporter } from './fpStatus';
 import type { StopReason, WorkerState, WorkerStatus } from '../../../runner/statusSchema';
 
-export { SystematicFailureError } from '../../../runner/runStopper';
-
 export interface SweepDeps {
   /** Starts (or attaches to) the servers. */
   servers(opts: RunOptions, layout: PackageLayout, log: RunnerLog): Promise<ServerSet>;
