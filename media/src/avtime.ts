@@ -203,7 +203,7 @@ function filterOf(b: Browser): AvtimeQueryFilter {
 async function refreshList(b: Browser): Promise<void> {
   let res: AvtimeQueryList;
   try {
-    res = await request<AvtimeQueryList>('avtimeQueries', filterOf(b));
+    res = await request('avtimeQueries', filterOf(b));
   } catch (err) {
     clear(b.list);
     b.list.appendChild(el('p', { class: 'error' }, (err as Error).message));
@@ -249,7 +249,7 @@ function queryLink(b: Browser, id: string): HTMLElement {
 async function showQuery(b: Browser, id: string): Promise<void> {
   let d: AvtimeQueryDetail;
   try {
-    d = await request<AvtimeQueryDetail>('avtimeQuery', { queryId: id });
+    d = await request('avtimeQuery', { queryId: id });
   } catch (err) {
     clear(b.detail);
     b.detail.appendChild(el('p', { class: 'error' }, (err as Error).message));

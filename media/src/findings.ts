@@ -2,7 +2,7 @@
 // ladders chart, contrast table, verdict and reason, ladder flags) and the drill-down to the items that flip
 // on a contrast. Every number comes from the host (core/protocols/fp/findings); the charts' specs come from
 // the one module the report's SVG files use too. Every string from the data is a text node or SVG text.
-import type { BenchmarkFindings, Contrast, Flip } from '../../src/core/protocols/fp/findings/types';
+import type { BenchmarkFindings, Contrast, ContrastName, Flip } from '../../src/core/protocols/fp/findings/types';
 import type { FindingsView } from '../../src/core/protocols/fp/findings/charts/viewModel';
 import { ladderSpec, overviewSpec, VERDICT_COLORS } from '../../src/core/protocols/fp/findings/charts/specs';
 import { clear, el, fmt, table } from './dom';
@@ -11,9 +11,9 @@ import { chart, editorTheme, finalizeCharts } from './vegaChart';
 
 // Kept here, not in the DOM: a running sweep redraws the panel every few seconds, and the reader's pick stays.
 let picked: string | undefined;
-let drillContrast = 'pixels';
+let drillContrast: ContrastName = 'pixels';
 /** Contrast names and their conditions, as the findings define them (types.ts CONTRASTS; repeated to keep zod out of the bundle). */
-const CONTRASTS: readonly [string, string, string][] = [
+const CONTRASTS: readonly [ContrastName, string, string][] = [
   ['pixels', 'v_32_s448', 'v_32_s168'],
   ['frames', 'v_128_s224', 'v_8_s224'],
   ['video', 'v_32', 'v_blind'],
@@ -142,12 +142,12 @@ function drillDown(b: BenchmarkFindings): Node {
   return out;
 }
 
-async function showFlips(body: HTMLElement, benchmark: string, contrast: string): Promise<void> {
+async function showFlips(body: HTMLElement, benchmark: string, contrast: ContrastName): Promise<void> {
   clear(body);
   body.appendChild(el('p', { class: 'muted' }, 'Loading…'));
   let flips: Flip[];
   try {
-    flips = await request<Flip[]>('findingsFlips', { benchmark, contrast });
+    flips = await request('findingsFlips', { benchmark, contrast });
   } catch (err) {
     clear(body);
     body.appendChild(el('p', { class: 'error' }, (err as Error).message));

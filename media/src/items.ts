@@ -3,15 +3,6 @@
 import { clear, el } from './dom';
 import { request } from './messages';
 
-interface ItemView {
-  item_id: string;
-  benchmark: string;
-  video_id: string;
-  question: string;
-  options: string[];
-  answer: string;
-}
-
 let card: HTMLElement | undefined;
 let lookup: HTMLElement | undefined;
 
@@ -40,7 +31,7 @@ export async function showItem(benchmark: string, itemId: string): Promise<void>
   if (!card) return;
   clear(card);
   try {
-    const item = await request<ItemView>('getItem', { benchmark, itemId });
+    const item = await request('getItem', { benchmark, itemId });
     const letters = item.options.map((o, i) => el('li', {}, `(${String.fromCharCode(65 + i)}) ${o}`));
     card.appendChild(
       el(

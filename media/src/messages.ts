@@ -1,5 +1,6 @@
-// The webview side of the {req, command, args} → {seq, res | err} exchange: one Promise per request.
-import type { HostNotice, ReportViewState } from '../../src/extension/reports/messages';
+// The webview side of the {req, command, args} → {seq, res | err} exchange: one Promise per request, typed by
+// the command (messages.ts's ReportRequests: the host's handlers answer with the same types).
+import type { HostNotice, ReportViewState, RequestArgs, RequestCommand, RequestResult } from '../../src/extension/reports/messages';
 
 interface VsCodeApi {
   postMessage(m: unknown): void;
@@ -26,11 +27,14 @@ window.addEventListener('message', (e: MessageEvent) => {
   }
 });
 
-export function request<T>(command: string, args?: unknown): Promise<T> {
+/** A command's arguments as request()'s rest parameter: none for a command that takes none. */
+type ArgsParam<C extends RequestCommand> = RequestArgs<C> extends undefined ? [] : [args: RequestArgs<C>];
+
+export function request<C extends RequestCommand>(command: C, ...args: ArgsParam<C>): Promise<RequestResult<C>> {
   const req = nextReq++;
-  return new Promise<T>((resolve, reject) => {
+  return new Promise<RequestResult<C>>((resolve, reject) => {
     pending.set(req, { resolve: resolve as (v: unknown) => void, reject });
-    api.postMessage({ req, command, args });
+    api.postMessage(args.length ? { req, command, args: args[0] } : { req, command });
   });
 }
 

@@ -23,7 +23,7 @@ async function load(): Promise<void> {
   }
   loading = true;
   try {
-    const report = await request<unknown>('getReport');
+    const report = await request('getReport');
     // A pick inside a view (the findings' benchmark) lays the same report out again, without a fetch.
     const redraw = () => draw(() => renderKind(state!.kind, report, state!.focus, redraw));
     redraw();
@@ -62,7 +62,7 @@ function draw(body: () => Node): void {
 
 async function main(): Promise<void> {
   const saved = getState();
-  const host = await request<ReportViewState>('ready');
+  const host = await request('ready');
   // The host's kind wins (it opened this panel); a saved focus survives a reload.
   state = { kind: isReportKind(host?.kind) ? host.kind : (saved?.kind ?? 'timing'), focus: host?.focus ?? saved?.focus, run: host?.run ?? saved?.run };
   setState(state);

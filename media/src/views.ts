@@ -1,7 +1,7 @@
 // Lays out each kind of report from the core's report object (src/core/protocols/fp/report/schema.ts, validated by
 // the host before it gets here). Nothing is computed here beyond formatting; every string is text.
 import type { Report, TimingRow, FailureGroup, Check, LogLine } from '../../src/core/protocols/fp/report/schema';
-import type { CellFocus, ReportKind } from '../../src/extension/reports/messages';
+import type { CellFocus, ProtocolReports, ReportKind, ReportProtocol } from '../../src/extension/reports/messages';
 import { el, fmt, svg, table } from './dom';
 import { request } from './messages';
 import { itemLookup, showItem } from './items';
@@ -10,7 +10,8 @@ import type { AvtimeReport } from '../../src/core/protocols/avtime/reportTypes';
 import type { FindingsView } from '../../src/core/protocols/fp/findings/charts/viewModel';
 import { renderFindings } from './findings';
 
-export function renderKind(kind: ReportKind, report: unknown, focus?: CellFocus, redraw: () => void = () => undefined): Node {
+/** `report` is the model of the panel's protocol (REPORT_PROTOCOL[kind]): the kind says which one it is. */
+export function renderKind(kind: ReportKind, report: ProtocolReports[ReportProtocol], focus?: CellFocus, redraw: () => void = () => undefined): Node {
   if (kind === 'avtime') return renderAvtime(report as AvtimeReport);
   if (kind === 'findings') return renderFindings(report as FindingsView, redraw);
   const r = report as Report;

@@ -6,8 +6,6 @@ import * as vscode from 'vscode';
 import { Disposable } from './lifecycle';
 import { NodeStore, type RowIcon, type TreeNode, type TreeRow } from './progressNodes';
 
-export { etaText } from './fpTreeRows';
-
 const ICONS: Record<RowIcon, vscode.ThemeIcon> = {
   done: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
   failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { waitFor } from '../helpers/waitFor';
 
 const run = promisify(execFile);
 
@@ -106,18 +107,18 @@ export async function startCodeServer(d: CodeServerDirs, logFile: string, env: N
   );
   fs.closeSync(log);
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`code-server exited (${child.exitCode}); see ${logFile}`);
-    try {
-      const r = await fetch(`${url}/healthz`);
-      if (r.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`code-server did not answer on ${url} within 60 s; see ${logFile}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`code-server exited (${child.exitCode}); see ${logFile}`);
+      return fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false, // not listening yet
+      );
+    },
+    60_000,
+    `code-server did not answer on ${url}; see ${logFile}`,
+    { pollMs: 300 },
+  );
   return {
     url,
     process: child,

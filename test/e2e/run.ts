@@ -17,6 +17,7 @@ import type { Browser } from 'playwright-core';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
 import { launchBrowser, Workbench } from './workbench';
 import { startStandinHub, type StandinHub } from '../../src/standins/hub/server';
+import { waitFor } from '../helpers/waitFor';
 
 const execFileP = promisify(execFile);
 const SMOKE = process.argv.includes('--smoke');
@@ -224,10 +225,7 @@ async function main(): Promise<void> {
         const before = await draws();
         await frame.locator('header vscode-button', { hasText: 'Refresh' }).click();
         // Polled from here: the webview's CSP (no eval) refuses waitForFunction's string form.
-        for (const t0 = Date.now(); (await draws()) === before;) {
-          if (Date.now() - t0 > 30_000) throw new Error('the failures report was not drawn again after Refresh');
-          await new Promise((r) => setTimeout(r, 100));
-        }
+        await waitFor(async () => (await draws()) !== before, 30_000, 'the failures report drawn again after Refresh', { pollMs: 100 });
       };
       await frame.locator('#item-bench input').fill('MVBench');
       await frame.locator('#item-id input').fill(xss.item_id);
@@ -653,9 +651,9 @@ function xssItem(pkg: string): { item_id: string; question: string } {
 }
 
 async function waitPortsFree(ports: number[], timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const busy: number[] = [];
+  let busy: number[] = [];
+  const free = async () => {
+    busy = [];
     for (const port of ports) {
       const inUse = await new Promise<boolean>((resolve) => {
         const sock = net.connect({ host: '127.0.0.1', port }, () => {
@@ -666,10 +664,9 @@ async function waitPortsFree(ports: number[], timeoutMs: number): Promise<void> 
       });
       if (inUse) busy.push(port);
     }
-    if (!busy.length) return;
-    if (Date.now() > end) throw new Error(`ports ${busy.join(', ')} on 127.0.0.1 are still in use (another run's servers?)`);
-    await new Promise((r) => setTimeout(r, 2000));
-  }
+    return busy.length === 0;
+  };
+  await waitFor(free, timeoutMs, () => `ports ${busy.join(', ')} on 127.0.0.1 still in use (another run's servers?)`, { pollMs: 2000 });
 }
 
 function pct(t: string): number {

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
-import { parseFindingsOutput, parseFlipsArgs } from '../../src/extension/reports/findingsMessages';
+import { parseFindingsOutput } from '../../src/extension/reports/findingsMessages';
+import { checkWebviewRequest } from '../../src/extension/reports/requests';
 import { buildFindingsView, flipsOf } from '../../src/core/protocols/fp/findings/charts/buildView';
 import { findingsViewSchema } from '../../src/core/protocols/fp/findings/charts/viewModel';
 import { FINDINGS_FIXTURE } from '../core/protocols/fp/findings/fixture';
@@ -9,9 +10,13 @@ describe('findings panel boundaries', () => {
   const stdout = readFileSync(FINDINGS_FIXTURE, 'utf8');
 
   it('takes the flips request only in its exact shape', () => {
-    assert.deepEqual(parseFlipsArgs({ benchmark: 'MVBench', contrast: 'frames' }), { benchmark: 'MVBench', contrast: 'frames' });
+    const flips = (args: unknown) => checkWebviewRequest({ req: 3, command: 'findingsFlips', args });
+    assert.deepEqual(flips({ benchmark: 'MVBench', contrast: 'frames' }), {
+      ok: true,
+      request: { req: 3, command: 'findingsFlips', args: { benchmark: 'MVBench', contrast: 'frames' } },
+    });
     const bad: [unknown, RegExp][] = [
-      [undefined, /arguments/],
+      [undefined, /^findingsFlips: Required/],
       [{ benchmark: 'MVBench' }, /contrast/],
       [{ benchmark: 'MVBench', contrast: 'pixels; rm -rf' }, /contrast/],
       [{ benchmark: '', contrast: 'pixels' }, /benchmark/],
@@ -19,7 +24,12 @@ describe('findings panel boundaries', () => {
       [{ benchmark: 'x'.repeat(513), contrast: 'pixels' }, /benchmark/],
       [{ benchmark: 'MVBench', contrast: 'pixels', file: '/etc/passwd' }, /Unrecognized key/],
     ];
-    for (const [args, why] of bad) assert.throws(() => parseFlipsArgs(args), why, JSON.stringify(args));
+    for (const [args, why] of bad) {
+      const r = flips(args);
+      assert.ok(!r.ok, JSON.stringify(args));
+      assert.equal(r.req, 3);
+      assert.match(r.error, why, JSON.stringify(args));
+    }
   });
 
   it('reads the findings the CLI prints, and says plainly what it cannot read', () => {

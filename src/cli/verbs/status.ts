@@ -1,22 +1,29 @@
 // fpsweep status: the worker's progress, for any run type of the registry: the protocol whose findRoots
 // recognises --package says it (its statusView, else its readProgress snapshot); --wait follows it until
-// the worker ends; --json prints the protocol's status object.
+// the worker ends, or until its status file has not been written for --stale seconds (a live worker writes it
+// each second: one that stops writing is hung, and waiting on it would never end); --json prints the protocol's
+// status object.
+import { promises as fs } from 'node:fs';
 import { PROTOCOLS } from '../../core/protocols/registry';
 import { type ProtocolRegistry } from '../../core/protocols/types';
-import { parseVerbArgs, requirePackage } from '../options';
+import { intOption, parseVerbArgs, requirePackage } from '../options';
 import { resolveRunRoot } from '../runRoot';
 import { defaultStatusView } from '../runText';
 
 export const summary = "the worker's progress (--wait until it ends, --json)";
 
-const HELP = `usage: fpsweep status --package DIR [--wait] [--json]
+/** How long --wait follows a worker whose status file does not change, by default. */
+export const STATUS_STALE_DEFAULT_S = 10 * 60;
+
+const HELP = `usage: fpsweep status --package DIR [--wait [--stale SECONDS]] [--json]
 
 Shows the background worker's progress: per benchmark × condition rows done and to do, failures,
 throughput, ETA and server health. With no worker alive, counts are recomputed from the results CSV.
 
   --package DIR   the run package, or an AVTime output root (its stages, shards and judge passes)
                   (or FPSWEEP_PACKAGE)
-  --wait          follow the progress until the worker ends (exit 0 done, 1 failed)
+  --wait          follow the progress until the worker ends (exit 0 done, 1 failed); exit 1 as well
+                  when its status file has not changed for --stale seconds (default ${STATUS_STALE_DEFAULT_S})
   --json          print the status object (schema: src/core/protocols/fp/status/statusSchema.ts)`;
 
 export function run(args: string[]): Promise<number> {
@@ -24,16 +31,35 @@ export function run(args: string[]): Promise<number> {
 }
 
 export async function statusVerb(args: string[], registry: ProtocolRegistry): Promise<number> {
-  const values = parseVerbArgs(args, { wait: { type: 'boolean' }, json: { type: 'boolean' } }, HELP);
+  const values = parseVerbArgs(args, { wait: { type: 'boolean' }, json: { type: 'boolean' }, stale: { type: 'string' } }, HELP);
   const { protocol, root } = await resolveRunRoot(registry, requirePackage(values, HELP));
+  const staleMs = intOption(values.stale, '--stale', STATUS_STALE_DEFAULT_S)! * 1000;
   const read = () => (protocol.statusView ? protocol.statusView(root) : defaultStatusView(protocol, root));
+  const { statusFile, runnerLog } = protocol.runRoot(root);
+  const written = () =>
+    fs.stat(statusFile).then(
+      (s) => s.mtimeMs,
+      () => null,
+    );
   let view = await read();
   let last = '';
+  let lastWrite = await written();
+  let changedAt = Date.now();
   while (values.wait && view.live) {
     if (view.line !== last && !values.json) process.stderr.write(view.line + '\n');
     last = view.line;
     await new Promise((r) => setTimeout(r, 2000));
     view = await read();
+    const w = await written();
+    if (w !== lastWrite) [lastWrite, changedAt] = [w, Date.now()];
+    else if (view.live && Date.now() - changedAt > staleMs) {
+      process.stdout.write((values.json ? JSON.stringify(view.json) : view.text) + '\n');
+      process.stderr.write(
+        `the worker holds the run's lock but has not written ${statusFile} for ${Math.round(staleMs / 1000)} s: it looks hung. ` +
+          `See ${runnerLog}; \`fpsweep stop --package ${root}\` asks it to stop.\n`,
+      );
+      return 1;
+    }
   }
   process.stdout.write((values.json ? JSON.stringify(view.json) : view.text) + '\n');
   if (values.wait) return view.ok ? 0 : 1;

@@ -1,37 +1,51 @@
 // fpsweep stop: ask the run's worker to stop, the way its run type does (the registry's protocol whose
 // findRoots recognises --package): FP drains (stop file + SIGTERM: in-flight requests finish, their rows are
-// written); AVTime ends fail-closed on SIGTERM. --wait waits until the worker has given its lock back.
+// written); AVTime ends fail-closed on SIGTERM. --wait waits until the worker has given its lock back, for at most
+// --timeout seconds: a drain ends when the requests in flight are answered, and the client gives up on an answer
+// after 30 min (serving/client.ts), so the default leaves that and some more.
 import { PROTOCOLS } from '../../core/protocols/registry';
 import { type ProtocolRegistry } from '../../core/protocols/types';
 import { requestStop, waitForWorkerExit } from '../../core/runner/control';
-import { parseVerbArgs, requirePackage } from '../options';
+import { intOption, parseVerbArgs, requirePackage } from '../options';
 import { resolveRunRoot } from '../runRoot';
 import { defaultStopWords } from '../runText';
 
 export const summary = 'drain and stop the background worker (--wait until it has)';
 
-const HELP = `usage: fpsweep stop --package DIR [--wait]
+/** How long --wait waits by default: the client's 30 min for an answer in flight, and margin. */
+export const STOP_WAIT_DEFAULT_S = 40 * 60;
+
+const HELP = `usage: fpsweep stop --package DIR [--wait [--timeout SECONDS]]
 
 Asks the worker to stop taking new work, finish the requests in flight, write their rows and exit.
 On an AVTime output root (outputs/avtime-bench/<RUN_ID>) it sends the worker SIGTERM: the run is
 marked stopped and its lock released; continue it with \`fpsweep avtime run --resume\`.
 
   --package DIR   the run package or an AVTime output root (or FPSWEEP_PACKAGE)
-  --wait          wait until the worker has exited`;
+  --wait          wait until the worker has exited (exit 1 if it has not within --timeout)
+  --timeout S     how long --wait waits, in seconds (default ${STOP_WAIT_DEFAULT_S}: an answer in flight may take 30 min)`;
 
 export function run(args: string[]): Promise<number> {
   return stopVerb(args, PROTOCOLS);
 }
 
 export async function stopVerb(args: string[], registry: ProtocolRegistry): Promise<number> {
-  const values = parseVerbArgs(args, { wait: { type: 'boolean' } }, HELP);
+  const values = parseVerbArgs(args, { wait: { type: 'boolean' }, timeout: { type: 'string' } }, HELP);
   const { protocol, root } = await resolveRunRoot(registry, requirePackage(values, HELP));
+  const timeoutS = intOption(values.timeout, '--timeout', STOP_WAIT_DEFAULT_S)!;
   const req = await requestStop(protocol.runRoot(root));
   const words = protocol.describeStop ? protocol.describeStop(req) : defaultStopWords(protocol, root, req);
   (words.end === 1 ? process.stderr : process.stdout).write(words.line + '\n');
   if (words.end !== undefined) return words.end;
   if (!values.wait) return 0;
-  await waitForWorkerExit(protocol.runRoot(root));
+  const runRoot = protocol.runRoot(root);
+  if (!(await waitForWorkerExit(runRoot, timeoutS * 1000))) {
+    process.stderr.write(
+      `worker pid ${req.pid} still holds ${runRoot.lockFile} after ${timeoutS} s: it has not finished stopping. ` +
+        `See ${runRoot.runnerLog}; wait again with \`fpsweep stop --package ${root} --wait\`, or end it with \`kill ${req.pid}\`.\n`,
+    );
+    return 1;
+  }
   const s = await protocol.readProgress(root);
   process.stdout.write(s.summary ? `${s.summary}\n` : `worker pid ${req.pid} has exited\n`);
   return 0;

@@ -144,8 +144,8 @@ export async function requestStop(layout: Pick<RunRoot, 'lockFile' | 'stateDir'>
   return { pid: holder.pid, signalled };
 }
 
-/** Resolves true when no worker holds the lock any more, false at the timeout. */
-export async function waitForWorkerExit(layout: Pick<RunRoot, 'lockFile'>, timeoutMs = Infinity, pollMs = 500): Promise<boolean> {
+/** Resolves true when no worker holds the lock any more, false at the timeout (every caller names one). */
+export async function waitForWorkerExit(layout: Pick<RunRoot, 'lockFile'>, timeoutMs: number, pollMs = 500): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     if (!(await liveLockHolder(layout))) return true;

@@ -1,5 +1,5 @@
 // The findings panel's two boundaries, checked with zod on the host: what `fpsweep findings --json` prints, and
-// the webview's own requests (a webview is a browser page: what it sends is input like any other).
+// the arguments of the webview's flips request (requests.ts checks every webview request with it).
 import { z } from 'zod';
 import { CONTRAST_NAMES, findingsSchema, type ContrastName, type Findings } from '../../core/protocols/fp/findings/types';
 import { errorLine } from '../cli';
@@ -10,16 +10,6 @@ export const findingsFlipsArgsSchema = z
     contrast: z.enum(CONTRAST_NAMES as [ContrastName, ...ContrastName[]]),
   })
   .strict();
-export type FindingsFlipsArgs = z.infer<typeof findingsFlipsArgsSchema>;
-
-/** The arguments of a `findingsFlips` request, or a plain message saying what is wrong with them. */
-export function parseFlipsArgs(args: unknown): FindingsFlipsArgs {
-  const r = findingsFlipsArgsSchema.safeParse(args);
-  if (r.success) return r.data;
-  const i = r.error.issues[0];
-  throw new Error(`findingsFlips: ${i.path.join('.') || 'arguments'}: ${i.message}`);
-}
-
 /** Parses `fpsweep findings --json` output, or says plainly why it cannot. */
 export function parseFindingsOutput(code: number | null, stdout: string, stderr: string): Findings {
   let json: unknown;

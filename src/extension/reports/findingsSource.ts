@@ -10,8 +10,9 @@ import type { FindingsView } from '../../core/protocols/fp/findings/charts/viewM
 import type { Findings } from '../../core/protocols/fp/findings/types';
 import { PackageLayout } from '../../core/protocols/fp/package/layout';
 import { errorLine, isNotAvailable, startCli } from '../cli';
-import { parseFindingsOutput, parseFlipsArgs } from './findingsMessages';
+import { parseFindingsOutput } from './findingsMessages';
 import type { ProtocolReportSource, ReportSource } from './reportPanel';
+import type { RequestHandlers } from './requests';
 
 export interface FindingsSourceHost {
   distDir: string;
@@ -20,7 +21,7 @@ export interface FindingsSourceHost {
   fp: Pick<ReportSource, 'packageDir' | 'onDidChange'>;
 }
 
-export class CliFindingsSource implements ProtocolReportSource {
+export class CliFindingsSource implements ProtocolReportSource<'fpFindings'> {
   /** The last findings, for the flips the webview asks for (the view itself carries none). */
   private last: Findings | undefined;
   /** Follows the results CSV of the package shown (re-made when the package changes). */
@@ -53,10 +54,11 @@ export class CliFindingsSource implements ProtocolReportSource {
     return this.frames.tracker;
   }
 
-  async request(command: string, args: unknown): Promise<unknown> {
-    if (command !== 'findingsFlips') throw new Error(`${command}: not a findings request`);
-    const a = parseFlipsArgs(args);
-    if (!this.last) throw new Error('No findings yet.');
-    return flipsOf(this.last, a.benchmark, a.contrast);
-  }
+  /** The flips of one benchmark × contrast of the last findings (the arguments checked by the panel). */
+  readonly requests: RequestHandlers<'fpFindings'> = {
+    findingsFlips: async ({ benchmark, contrast }) => {
+      if (!this.last) throw new Error('No findings yet.');
+      return flipsOf(this.last, benchmark, contrast);
+    },
+  };
 }

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { isInside } from '../../core/package/paths';
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
+import type { Report } from '../../core/protocols/fp/report/schema';
 import type { AvtimeReportSource } from './avtimeSource';
 import {
   isReportKind,
@@ -15,65 +16,61 @@ import {
   type CellFocus,
   type HostNotice,
   type HostReply,
+  type ItemView,
+  type ProtocolReports,
   type ReportKind,
+  type ReportProtocol,
   type ReportViewState,
+  type RequestResult,
   type WebviewRequest,
 } from './messages';
+import { answerProtocolRequest, checkWebviewRequest, type RequestHandlers } from './requests';
 
 export const REPORT_VIEW_TYPE = 'fpsweep.report';
 
 export interface ReportSource {
   /** The core's report for the configured package (throws with a plain message when it cannot). */
-  load(): Promise<unknown>;
+  load(): Promise<Report>;
   /** One item (question, options, answer) of the package, for the item lookup. */
-  item(benchmark: string, itemId: string): Promise<unknown>;
+  item(benchmark: string, itemId: string): Promise<ItemView>;
   packageDir(): string | undefined;
   onDidChange: vscode.Event<void>;
 }
 
 /**
  * A protocol's reports as a panel asks for them: the report model of a run (`run`: its root; the FP package has
- * one, the configured one), the protocol's own webview commands, the root files may be opened under, and when a
- * run's report changed (undefined: any).
+ * one, the configured one), the handlers of the protocol's own webview requests (messages.ts's ProtocolRequests),
+ * the root files may be opened under, and when a run's report changed (undefined: any).
  */
-export interface ProtocolReportSource {
-  report(run: string | undefined): Promise<unknown>;
-  /** A protocol's own request (getItem, avtimeQueries…); throws for one it does not know. */
-  request(command: string, args: unknown, run: string | undefined): Promise<unknown>;
+export interface ProtocolReportSource<P extends ReportProtocol = ReportProtocol> {
+  report(run: string | undefined): Promise<ProtocolReports[P]>;
+  /** The protocol's own requests (getItem, avtimeQueries…), each with its arguments already checked. */
+  readonly requests: RequestHandlers<P>;
   /** The folder the panel may open files in, checked by the protocol (never a path the webview chose unchecked). */
   rootOf(run: string | undefined): Promise<string | undefined>;
   onDidChange: vscode.Event<string | undefined>;
 }
 
 /** The report sources by protocol id (REPORT_PROTOCOL says which one a kind asks). */
-export type ReportSources = Readonly<Record<string, ProtocolReportSource>>;
+export type ReportSources = { readonly [P in ReportProtocol]: ProtocolReportSource<P> };
 
 /** The Frames × Pixels package's reports as a protocol source. */
-export function fpReportSource(s: ReportSource): ProtocolReportSource {
+export function fpReportSource(s: ReportSource): ProtocolReportSource<'fp'> {
   return {
     report: () => s.load(),
-    async request(command, args) {
-      if (command !== 'getItem') throw new Error(`${command}: not a Frames × Pixels request`);
-      const a = args as { benchmark?: unknown; itemId?: unknown } | undefined;
-      if (typeof a?.benchmark !== 'string' || typeof a.itemId !== 'string') throw new Error('getItem needs a benchmark and an item id');
-      return s.item(a.benchmark, a.itemId);
-    },
+    requests: { getItem: (a) => s.item(a.benchmark, a.itemId) },
     rootOf: async () => s.packageDir(),
     onDidChange: (listener, thisArg, disposables) => s.onDidChange(() => listener.call(thisArg, undefined), undefined, disposables),
   };
 }
 
 /** The AVTime runs' reports as a protocol source: one panel per run (its output root). */
-export function avtimeReportSource(s: AvtimeReportSource): ProtocolReportSource {
+export function avtimeReportSource(s: AvtimeReportSource): ProtocolReportSource<'avtime'> {
   return {
     report: (run) => s.report(run ?? ''),
-    async request(command, args, run) {
-      if (command === 'avtimeQueries') return s.queries(run ?? '', args as never);
-      if (command === 'avtimeQuery') {
-        const a = args as { queryId?: unknown } | undefined;
-        return s.query(run ?? '', typeof a?.queryId === 'string' ? a.queryId : '');
-      }
-      throw new Error(`${command}: not an AVTime request`);
+    requests: {
+      avtimeQueries: (filter, run) => s.queries(run ?? '', filter),
+      avtimeQuery: (a, run) => s.query(run ?? '', a.queryId),
     },
     rootOf: (run) => s.checkedRoot(run),
     onDidChange: s.onDidChange,
@@ -129,10 +126,7 @@ export class ReportPanel extends Disposable {
     private state: ReportViewState,
   ) {
     super();
-    const protocol = REPORT_PROTOCOL[state.kind];
-    const source = sources[protocol];
-    if (!source) throw new Error(`no report source for protocol '${protocol}'`);
-    this.source = source;
+    this.source = sources[REPORT_PROTOCOL[state.kind]];
     ReportPanel.panels.set(panelKey(state.kind, state.run), this);
     panel.title = titleOf(state);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'resources', 'fpsweep.svg');
@@ -140,7 +134,7 @@ export class ReportPanel extends Disposable {
     panel.webview.html = this.html();
     this._register(panel.onDidDispose(() => this.dispose()));
     this._register(panel.webview.onDidReceiveMessage((m) => void this.onMessage(m)));
-    this._register(source.onDidChange((root) => (root === undefined || root === state.run) && this.notify({ notice: 'changed' })));
+    this._register(this.source.onDidChange((root: string | undefined) => (root === undefined || root === state.run) && this.notify({ notice: 'changed' })));
   }
 
   override dispose(): void {
@@ -160,42 +154,45 @@ export class ReportPanel extends Disposable {
   }
 
   private async onMessage(raw: unknown): Promise<void> {
-    const m = raw as Partial<WebviewRequest>;
-    if (typeof m?.req !== 'number' || typeof m.command !== 'string') return;
-    const reply = (r: Omit<HostReply, 'seq'>) => void this.panel.webview.postMessage({ seq: m.req, ...r });
+    const checked = checkWebviewRequest(raw);
+    if (!checked.ok) {
+      // A message with no request number cannot be answered; one with a number learns why it was refused.
+      if (checked.req !== null) void this.panel.webview.postMessage({ seq: checked.req, err: checked.error } satisfies HostReply);
+      return;
+    }
+    const m = checked.request;
     try {
-      switch (m.command) {
-        case 'ready':
-          reply({ res: this.state });
-          return;
-        case 'getReport':
-          reply({ res: await this.source.report(this.state.run) });
-          return;
-        case 'openFile': {
-          const args = (m as { args?: { file?: unknown; line?: unknown } }).args;
-          await this.openFile(args?.file, args?.line);
-          reply({ res: true });
-          return;
-        }
-        default:
-          // The protocol's own requests (getItem, avtimeQueries, avtimeQuery); it refuses one it does not know.
-          reply({ res: await this.source.request(m.command, (m as { args?: unknown }).args, this.state.run) });
-      }
+      void this.panel.webview.postMessage({ seq: m.req, res: await this.answer(m) } satisfies HostReply);
     } catch (err) {
-      reply({ err: (err as Error).message });
+      void this.panel.webview.postMessage({ seq: m.req, err: (err as Error).message } satisfies HostReply);
+    }
+  }
+
+  private async answer(m: WebviewRequest): Promise<RequestResult<WebviewRequest['command']>> {
+    switch (m.command) {
+      case 'ready':
+        return this.state;
+      case 'getReport':
+        return this.source.report(this.state.run);
+      case 'openFile':
+        await this.openFile(m.args.file, m.args.line);
+        return true;
+      default:
+        // The protocol's own requests (getItem, avtimeQueries, avtimeQuery, findingsFlips); another protocol's is refused.
+        return answerProtocolRequest(this.source.requests, m, this.state.run, REPORT_TITLES[this.state.kind]);
     }
   }
 
   /** Opens a file of the package (an AVTime panel: of its run); a path from the webview is checked to stay inside it. */
-  private async openFile(file: unknown, line: unknown): Promise<void> {
+  private async openFile(file: string, line: number | undefined): Promise<void> {
     const root = await this.source.rootOf(this.state.run);
-    if (!root || typeof file !== 'string') throw new Error('no package');
+    if (!root) throw new Error('no package');
     // Real paths on both sides: a symlink inside the root must not lead out of it.
     const pkg = await fs.promises.realpath(root);
     const abs = await fs.promises.realpath(path.resolve(pkg, file));
     if (!isInside(pkg, abs)) throw new Error('a file outside the package');
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs));
-    const ln = typeof line === 'number' && Number.isInteger(line) && line > 0 ? line - 1 : 0;
+    const ln = line !== undefined ? line - 1 : 0;
     await vscode.window.showTextDocument(doc, { selection: new vscode.Range(ln, 0, ln, 0), preview: true });
   }
 

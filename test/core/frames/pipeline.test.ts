@@ -22,6 +22,7 @@ import { ByteBudget } from '../../../src/core/protocols/fp/frames/limits';
 
 const execFileAsync = promisify(execFile);
 import { IJG_CHROMA, IJG_LUMA, readJpegMarkers } from './jpegInspect';
+import { waitFor } from '../../helpers/waitFor';
 
 const loadExeca = () => import('execa').then((m) => m.execa);
 
@@ -402,7 +403,12 @@ describe('frame pipeline', function () {
         events.push(`encoded ${index}`);
       },
     });
-    for (let i = 0; i < 1200 && !events.includes('exit'); i++) await new Promise((r) => setTimeout(r, 25)); // ffmpeg ends on its own; 30 s for a loaded host
+    await waitFor(
+      () => events.includes('exit'),
+      30_000,
+      () => `ffmpeg ended on its own (events: ${events.join(', ')})`,
+      { pollMs: 25 },
+    ); // 30 s for a loaded host
     assert.deepEqual(events, ['frame 0', 'frame 5', 'exit'], 'ffmpeg is done before the encodes are');
     openGate();
     const r = await decoding;

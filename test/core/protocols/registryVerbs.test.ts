@@ -75,6 +75,31 @@ describe('fpsweep status / stop: the run type from the registry', () => {
     );
   });
 
+  it('stop --wait and status --wait are bounded: a worker that holds the lock and writes nothing ends both with exit 1', async function () {
+    this.timeout(30_000);
+    const root = dir();
+    fs.writeFileSync(path.join(root, 'fake.run'), '');
+    const hung: RunProtocol<unknown, null, null> = {
+      ...fakeProtocol('fake', 'fake.run'),
+      statusView: async () => ({ live: true, line: 'asking', text: 'asking', json: { live: true }, ok: false }),
+      // The stop file is the request a holder on another host sees.
+      describeStop: (req) => ({ line: `asked worker pid ${req.pid} to stop (stop file)` }),
+    };
+    const registry = PROTOCOLS.with(hung);
+    // A holder on another host: alive as far as this host can tell, and never signalled from here.
+    const runRoot = defaultRunRoot(root);
+    fs.mkdirSync(runRoot.stateDir, { recursive: true });
+    fs.writeFileSync(runRoot.lockFile, JSON.stringify({ pid: 4242, hostname: `not-${os.hostname()}`, startedAt: new Date().toISOString() }) + '\n');
+    const stopped = await captureOutput(() => stopVerb(['--package', root, '--wait', '--timeout', '1'], registry));
+    assert.equal(stopped.code, 1);
+    assert.match(stopped.err, new RegExp(`worker pid 4242 still holds .*worker\\.lock after 1 s: it has not finished stopping`));
+    const t0 = Date.now();
+    const followed = await captureOutput(() => statusVerb(['--package', root, '--wait', '--stale', '1'], registry));
+    assert.equal(followed.code, 1);
+    assert.match(followed.err, /the worker holds the run's lock but has not written .* for 1 s: it looks hung/);
+    assert.ok(Date.now() - t0 < 10_000, `status --wait gave up after ${Date.now() - t0} ms`);
+  });
+
   it('a folder two protocols claim, or none: exit 2 naming the candidates', async () => {
     const root = dir();
     fs.writeFileSync(path.join(root, 'fake.run'), '');

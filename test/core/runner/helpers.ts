@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { PackageLayout } from '../../../src/core/protocols/fp/package/layout';
 import { rawRecordSchema, type RawRecord } from '../../../src/core/protocols/fp/package/schemas';
+import { waitFor } from '../../helpers/waitFor';
 
 export const REPO = path.resolve(__dirname, '../../..');
 export const FAKE_VLLM = path.join(REPO, 'bin', 'fake-vllm');
@@ -85,17 +86,18 @@ export async function startStandin(opts: { maxModelLen?: number; env?: Record<st
   if (opts.mediaPath) args.push('--allowed-local-media-path', opts.mediaPath);
   const child = spawn(FAKE_VLLM, args, { stdio: 'ignore', env: { ...process.env, ...opts.env } });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      const r = await fetch(`${url}/health`);
-      if (r.status === 200) break;
-    } catch {
-      /* starting */
-    }
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`stand-in on ${port} did not start`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`stand-in on ${port} exited (${child.exitCode}) while starting`);
+      return fetch(`${url}/health`).then(
+        (r) => r.status === 200,
+        () => false, // starting
+      );
+    },
+    60_000,
+    `stand-in on ${port} did not answer /health`,
+    { pollMs: 200 },
+  );
   return {
     url,
     child,

@@ -17,6 +17,8 @@ import { readStatus } from '../../../src/core/protocols/fp/status/status';
 import { acquireLock } from '../../../src/core/runner/lock';
 import { threadPoolSizeFor } from '../../../src/core/runner/threadPool';
 import { main as cliMain } from '../../../src/cli/main';
+import { startChatGate } from '../../helpers/chatGate';
+import { waitFor } from '../../helpers/waitFor';
 import { artifactKey, assertConsistent, readArtifacts, rowKeySet, startStandin, type Standin } from './helpers';
 
 const BENCHES = ['MVBench', 'NExTQA', 'EgoSchema'];
@@ -84,10 +86,16 @@ describe('runner: the background worker', function () {
       const answeredBefore = await answeredCount();
       const w = await startDetachedWorker(opts); // it holds the lock when this returns
       const target = answeredBefore + 1 + Math.floor(rand() * 8);
-      for (let t0 = Date.now(); (await answeredCount()) < target; await sleep(10)) {
-        assert.ok(Date.now() - t0 < 60_000, `seed ${seed}: run ${k} answered no ${target}th request within a minute`);
-        assert.ok(await isWorkerAlive(layout), `seed ${seed}: worker ${w.pid} ended before request ${target}`);
-      }
+      await waitFor(
+        async () => {
+          if ((await answeredCount()) >= target) return true;
+          assert.ok(await isWorkerAlive(layout), `seed ${seed}: worker ${w.pid} ended before request ${target}`);
+          return false;
+        },
+        60_000,
+        `seed ${seed}: run ${k} answered no ${target}th request`,
+        { pollMs: 10 },
+      );
       await fs.writeFile(hold, '');
       const ms = Math.round(rand() * 300);
       await sleep(ms);
@@ -123,54 +131,79 @@ describe('runner: the background worker', function () {
     assert.equal(runs.length, 4);
   });
 
-  it('run --detach returns at once; status follows the worker; stop drains it and releases the lock', async () => {
+  it('run --detach returns at once; status follows the worker; stop drains it: exactly the in-flight requests written, lock released', async () => {
     const sample = await copySamplePackage();
     const layout = new PackageLayout(sample.root);
-    const args = ['--package', sample.root, '--bench', BENCHES.join(','), '--conds', CONDS.join(','), '--endpoints', servers.map((s) => s.url).join(',')];
-    // The servers hold their answers until the checks below are made: the worker is running, not done.
-    await fs.writeFile(hold, '');
-    const started = await capture(() => cliMain(['run', ...args, '--detach']));
-    assert.equal(started.code, 0);
-    const pid = Number(/pid (\d+)/.exec(started.out)![1]);
-    // It returned while the run cannot have ended (the servers hold every answer): it did not wait for it.
-    assert.equal(await isWorkerAlive(layout), true, 'returns while the worker runs');
-    // A second run while it is alive is refused, naming its pid.
-    let status: Awaited<ReturnType<typeof readStatus>> = null;
-    // Past its plan: sending (the pre-flight's request, held, or the sweep's), never done while held.
-    const working = (st: typeof status) => st !== null && st.pid === pid && ['launching', 'running'].includes(st.state) && st.cells.length > 0;
-    for (let i = 0; i < 300 && !working(status); i++) {
-      await sleep(100);
-      status = await readStatus(layout);
+    // Each server's gate passes its first chat request (the pre-flight's) and holds every later one (the sweep's)
+    // until released: the run stays open, with requests in flight, until the stop has been asked for.
+    const gates = await Promise.all(servers.map((s) => startChatGate(s.url, 1)));
+    const heldRequests = () => gates.reduce((n, g) => n + g.held, 0);
+    try {
+      const args = ['--package', sample.root, '--bench', BENCHES.join(','), '--conds', CONDS.join(','), '--endpoints', gates.map((g) => g.url).join(',')];
+      const started = await capture(() => cliMain(['run', ...args, '--detach']));
+      assert.equal(started.code, 0);
+      const pid = Number(/pid (\d+)/.exec(started.out)![1]);
+      // It returned while the run cannot have ended (the gates hold the sweep's requests): it did not wait for it.
+      assert.equal(await isWorkerAlive(layout), true, 'returns while the worker runs');
+      // Past its plan and its pre-flight, with sweep requests held in flight.
+      let status: Awaited<ReturnType<typeof readStatus>> = null;
+      await waitFor(
+        async () =>
+          (status = await readStatus(layout)) !== null && status.pid === pid && status.state === 'running' && status.cells.length > 0 && heldRequests() > 0,
+        60_000,
+        () => `the worker running with requests held (status ${status?.state ?? 'none'}, ${heldRequests()} held)`,
+      );
+      // A second run while it is alive is refused, naming its pid.
+      const errs: string[] = [];
+      const ew = process.stderr.write.bind(process.stderr);
+      (process.stderr as { write: unknown }).write = (s: string) => {
+        errs.push(String(s));
+        return true;
+      };
+      const second = await cliMain(['run', ...args]).finally(() => {
+        (process.stderr as { write: unknown }).write = ew;
+      });
+      assert.equal(second, 2);
+      assert.match(errs.join(''), new RegExp(`pid ${pid}`));
+      const shown = await capture(() => cliMain(['status', '--package', sample.root, '--json']));
+      const parsed = JSON.parse(shown.out);
+      assert.equal(parsed.alive, true);
+      assert.ok(parsed.status.cells.some((c: { benchmark: string; condition: string }) => c.benchmark === 'MVBench' && c.condition === 'v_8_s224'));
+      // stop --wait, and only once the worker has taken the stop (its log says so) are the held requests answered.
+      const stopping = capture(() => cliMain(['stop', '--package', sample.root, '--wait']));
+      await waitFor(
+        async () => /\] info stop requested \(SIGTERM\): draining/.test(await fs.readFile(layout.runnerLog, 'utf8').catch(() => '')),
+        30_000,
+        `worker ${pid} logged no stop request`,
+      );
+      gates.forEach((g) => g.release());
+      const stopped = await stopping;
+      assert.equal(stopped.code, 0);
+      assert.match(stopped.out, new RegExp(`asked worker pid ${pid} to drain`));
+      assert.equal(await isWorkerAlive(layout), false, 'stop --wait returned while the worker holds the lock');
+      const final = await readStatus(layout);
+      assert.equal(final?.state, 'stopped', final?.summary ?? '');
+      // The requests in flight at the stop finished and were written, and nothing was sent after it.
+      const added = /(\d+) rows added \(ok (\d+), NA (\d+), reuse (\d+)\), \d+ failure\(s\) logged, (\d+) left to do/.exec(final!.summary ?? '');
+      assert.ok(added, final!.summary ?? '');
+      assert.equal(Number(added[2]), heldRequests(), `${final!.summary}: ok rows vs the ${heldRequests()} requests held at the stop`);
+      assert.ok(Number(added[5]) > 0, 'the stop left work to do');
+      const failures = (await fs.readFile(layout.failuresLog, 'utf8')).split('\n').filter(Boolean);
+      assert.deepEqual(
+        failures.map((l) => JSON.parse(l)).filter((f) => f.kind !== 'no_video'),
+        [],
+        'no request failed',
+      );
+      const a = await readArtifacts(layout);
+      assertConsistent(a, origin(sample));
+      assert.equal(a.rows.length, sample.plan.existing.length + Number(added[1]));
+      await fs.access(layout.lockFile).then(
+        () => assert.fail('lock left behind'),
+        () => undefined,
+      );
+    } finally {
+      await Promise.all(gates.map((g) => g.close()));
     }
-    assert.ok(working(status), JSON.stringify(status?.state));
-    const errs: string[] = [];
-    const ew = process.stderr.write.bind(process.stderr);
-    (process.stderr as { write: unknown }).write = (s: string) => {
-      errs.push(String(s));
-      return true;
-    };
-    const second = await cliMain(['run', ...args]).finally(() => {
-      (process.stderr as { write: unknown }).write = ew;
-    });
-    assert.equal(second, 2);
-    assert.match(errs.join(''), new RegExp(`pid ${pid}`));
-    const shown = await capture(() => cliMain(['status', '--package', sample.root, '--json']));
-    const parsed = JSON.parse(shown.out);
-    assert.equal(parsed.alive, true);
-    assert.ok(parsed.status.cells.some((c: { benchmark: string; condition: string }) => c.benchmark === 'MVBench' && c.condition === 'v_8_s224'));
-    await fs.rm(hold);
-    const stopped = await capture(() => cliMain(['stop', '--package', sample.root, '--wait']));
-    assert.equal(stopped.code, 0);
-    assert.match(stopped.out, /asked worker pid \d+ to drain/);
-    assert.equal(await waitForWorkerExit(layout, 30_000, 50), true);
-    const final = await readStatus(layout);
-    assert.ok(final && ['stopped', 'done'].includes(final.state), final?.state);
-    assert.match(final!.summary ?? '', /rows added/);
-    assertConsistent(await readArtifacts(layout), origin(sample));
-    await fs.access(layout.lockFile).then(
-      () => assert.fail('lock left behind'),
-      () => undefined,
-    );
   });
   it('run --detach returns once the new worker holds the lock: a follower right after sees it, not the last run', async () => {
     const sample = await copySamplePackage();

@@ -6,6 +6,7 @@ import * as net from 'node:net';
 import type { ResultPromise } from 'execa';
 import sharp from 'sharp';
 import { checkHealth } from '../../../src/core/serving/health';
+import { waitFor } from '../../helpers/waitFor';
 
 export const REPO = path.resolve(__dirname, '../../..');
 export const FAKE_VLLM = path.join(REPO, 'bin', 'fake-vllm');
@@ -80,14 +81,19 @@ export async function startStandin(extraArgs: string[], env: Record<string, stri
   let out = '';
   proc.all?.on('data', (d: Buffer) => (out += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    if ((await checkHealth(url, 1_000)).ok) break;
-    if (proc.exitCode !== null || Date.now() > deadline) {
-      proc.kill('SIGKILL');
-      throw new Error(`stand-in did not come up:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await waitFor(
+      async () => {
+        if (proc.exitCode !== null) throw new Error(`stand-in exited (${proc.exitCode}) while starting`);
+        return (await checkHealth(url, 1_000)).ok;
+      },
+      waitMs,
+      'stand-in answering /health',
+      { pollMs: 100 },
+    );
+  } catch (err) {
+    proc.kill('SIGKILL');
+    throw new Error(`${(err as Error).message}; it printed:\n${out}`);
   }
   return {
     url,

@@ -12,20 +12,17 @@ import { launchServers } from '../../../src/core/protocols/fp/serving/launchServ
 import { MODEL } from '../../../src/core/protocols/fp/rules/constants';
 import { writeServerRecords, readServerRecords } from '../../../src/core/serving/leftovers';
 import { buildStandin, FAKE_VLLM, freePortBase, startStandin, tmpDir } from './helpers';
+import { waitFor } from '../../helpers/waitFor';
 
 const FAST = { intervalMs: 200, failThreshold: 2, healthTimeoutMs: 1_000, startTimeoutMs: 20_000, killGraceMs: 1_000 };
 
-function waitFor(events: ServerStateEvent[], pred: (e: ServerStateEvent) => boolean, ms: number): Promise<ServerStateEvent> {
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    const tick = () => {
-      const e = events.find(pred);
-      if (e) return resolve(e);
-      if (Date.now() - t0 > ms) return reject(new Error(`no such event in ${ms} ms; got ${JSON.stringify(events.map((x) => [x.id, x.state]))}`));
-      setTimeout(tick, 50);
-    };
-    tick();
-  });
+/** The first event `pred` accepts, waited for up to `ms`. */
+function waitForEvent(events: ServerStateEvent[], pred: (e: ServerStateEvent) => boolean, ms: number): Promise<ServerStateEvent> {
+  return waitFor(
+    () => events.find(pred),
+    ms,
+    () => `no such event; got ${JSON.stringify(events.map((x) => [x.id, x.state]))}`,
+  );
 }
 
 describe('launcher', function () {
@@ -185,12 +182,12 @@ describe('launcher', function () {
       // Two more at once: the later arrival (request 3) kills the engine while the other is in flight.
       const both = await Promise.all([c.chat(body(2), signal), c.chat(body(3), signal)]);
       for (const r of both) assert.ok(!r.ok && r.kind === 'server_down', JSON.stringify(r));
-      const restarting = await waitFor(events, (e) => e.state === 'restarting', 10_000);
+      const restarting = await waitForEvent(events, (e) => e.state === 'restarting', 10_000);
       assert.equal(restarting.previous, 'up');
       assert.equal(restarting.oom, true);
       assert.match(restarting.message, /process exited .*CUDA out of memory.*lower MAX_SEQS \(now 8\).*restart 1\/2/);
       assert.ok(signal.aborted, 'the old incarnation signal is aborted');
-      await waitFor(events, (e) => e.state === 'up' && e.previous === 'restarting', 20_000);
+      await waitForEvent(events, (e) => e.state === 'up' && e.previous === 'restarting', 20_000);
       assert.equal(h.restarts, 1);
       assert.notEqual(h.pid, firstPid);
       assert.ok(!h.upSignal.aborted);
@@ -221,7 +218,7 @@ describe('launcher', function () {
     fleet.on('state', (e) => events.push(e));
     try {
       process.kill(fleet.handles[0].pid!, 'SIGSTOP'); // alive but not answering
-      const down = await waitFor(events, (e) => e.state === 'down', 15_000);
+      const down = await waitForEvent(events, (e) => e.state === 'down', 15_000);
       assert.match(down.message, /\/health failed 2 times in a row.*restart budget \(0\) used up/);
       assert.equal(down.oom, false);
       assert.equal(down.final, true, 'a launched server that used up its restarts is down for good');
@@ -255,7 +252,7 @@ describe('launcher', function () {
       await c.close();
       assert.ok(r.ok);
       await s.stop();
-      const down = await waitFor(events, (e) => e.url === s.url && e.state === 'down', 10_000);
+      const down = await waitForEvent(events, (e) => e.url === s.url && e.state === 'down', 10_000);
       assert.match(down.message, /\/health failed 2 time/);
       assert.equal(down.final, false, 'a given endpoint that is down may answer again');
     } finally {
@@ -269,7 +266,9 @@ describe('launcher', function () {
     const { execa } = await import('execa');
     // What a worker killed with -9 leaves: a live server on the port, recorded in .fpsweep/servers.json.
     const orphan = execa(FAKE_VLLM, ['serve', MODEL, '--port', String(basePort), '--host', '127.0.0.1'], { reject: false });
-    for (let i = 0; i < 100 && !(await checkHealth(`http://127.0.0.1:${basePort}`, 500)).ok; i++) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(async () => (await checkHealth(`http://127.0.0.1:${basePort}`, 500)).ok, 30_000, `the orphan server on ${basePort} answering /health`, {
+      pollMs: 100,
+    });
     writeServerRecords(layout, [{ id: 'gpu0', pid: orphan.pid!, port: basePort, startedAt: 'earlier' }]);
     const lines: string[] = [];
     const fleet = await launchServers({

@@ -11,6 +11,7 @@ import { fpChatRequest } from '../../../src/core/protocols/fp/serving/fpServing'
 import { VllmClient } from '../../../src/core/serving/client';
 import { parseVllmMetrics } from '../../../src/core/serving/metrics';
 import { buildStandin, FAKE_VLLM, makeJpeg, readJsonl, startStandin, tmpDir, type RunningStandin } from './helpers';
+import { waitFor } from '../../helpers/waitFor';
 
 const KEY = 'test-key-123';
 const MODEL = 'test/model';
@@ -187,11 +188,16 @@ describe('stand-in vLLM scheduling, cache and faults', function () {
       const t0 = performance.now();
       const all = Promise.all(prompts.map((p) => client.chat(p)));
       // Poll until all five have arrived (a loaded machine may take a moment), well inside round one.
-      let mid = parseVllmMetrics((await client.get('/metrics')).text, MODEL);
-      while (mid.running + mid.waiting < 5 && performance.now() - t0 < 800) {
-        await new Promise((r) => setTimeout(r, 20));
-        mid = parseVllmMetrics((await client.get('/metrics')).text, MODEL);
-      }
+      const metrics = async () => parseVllmMetrics((await client.get('/metrics')).text, MODEL);
+      const mid = await waitFor(
+        async () => {
+          const m = await metrics();
+          return m.running + m.waiting >= 5 && m;
+        },
+        800 - (performance.now() - t0),
+        'all five requests arrived within round one',
+        { pollMs: 20 },
+      );
       assert.equal(mid.running, 2);
       assert.equal(mid.waiting, 3);
       const results = await all;

@@ -7,6 +7,7 @@ import type { ProgressGroup, ProgressSnapshot, RunProtocol } from '../types';
 import { AvtimeOutputRoot } from './stages/layout';
 import { discoverAvtimeRuns, readAvtimeProgress, type AvtimeRunView } from './progress';
 import type { AvtimeReport } from './reportTypes';
+import { avtimeReport, loadAvtimeRun } from './report';
 import { avtimeJobSchema, type AvtimeJob } from './stages/jobSchema';
 
 /** The run's view as a snapshot: stages, with the shards under infer and the judge passes under judge. */
@@ -55,10 +56,7 @@ export const avtimeProtocol: RunProtocol<AvtimeJob, AvtimeRunView, AvtimeReport>
   runRoot: (root) => new AvtimeOutputRoot(root),
   readProgress: async (root) => avtimeSnapshot(await readAvtimeProgress(root)),
   job: { schema: avtimeJobSchema },
-  async report(root) {
-    const { avtimeReport, loadAvtimeRun } = await import('./report');
-    return avtimeReport(await loadAvtimeRun(root));
-  },
+  report: async (root) => avtimeReport(await loadAvtimeRun(root)),
   statusView: async (root) => avtimeStatusView(await readAvtimeProgress(root)),
   describeStop: avtimeStopWords,
 };

@@ -1,6 +1,7 @@
 // Frames × Pixels as a run type (registry.ts): a run root is a run package; its worker job is RunOptions
 // (runSweep); a stop drains (its session's policy); its report is buildReport's. Everything here
-// delegates to the existing modules; the heavy ones (the sweep, the dry run, the report) load when called.
+// delegates to the existing modules. The sweep itself is the worker's (job.ts, worker/jobRunners.ts): this file is
+// on the extension's path (registry.ts), and the report and the dry run it imports carry no sweep or launcher.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { PackageLayout } from './package/layout';
@@ -9,6 +10,10 @@ import type { ProgressGroup, ProgressSnapshot, ProgressState, RunProtocol } from
 import { readLiveStatus } from './sweep/liveStatus';
 import { cellState, fromDryRun, fromWorkerStatus, type ProgressView } from './progress';
 import type { Report } from './report/schema';
+import { buildReport } from './report/buildReport';
+import { dryRun, dryRunJson } from './dryrun/dryRun';
+import { dryRunJsonSchema } from './dryrun/jsonSchema';
+import { DEFAULT_CONDITIONS } from './rules/conditions';
 import { fpStatusView, fpStopWords } from './statusView';
 
 async function exists(p: string): Promise<boolean> {
@@ -54,10 +59,6 @@ async function readFpProgress(root: string): Promise<ProgressSnapshot<ProgressVi
   const layout = new PackageLayout(root);
   const live = await readLiveStatus(layout);
   if (live.status) return fpSnapshot(layout.root, fromWorkerStatus(live.status, live.alive));
-  // require, not import(): the CLI runs this under tsx/cjs too, where import() of a .ts path does not resolve.
-  const { dryRun, dryRunJson } = require('./dryrun/dryRun') as typeof import('./dryrun/dryRun');
-  const { DEFAULT_CONDITIONS } = require('./rules/conditions') as typeof import('./rules/conditions');
-  const { dryRunJsonSchema } = require('./dryrun/jsonSchema') as typeof import('./dryrun/jsonSchema');
   const report = await dryRun(layout.root, { conditions: DEFAULT_CONDITIONS });
   return fpSnapshot(layout.root, fromDryRun(dryRunJsonSchema.parse(JSON.parse(dryRunJson(report)))));
 }
@@ -71,10 +72,7 @@ export const fpProtocol: RunProtocol<RunOptions, ProgressView, Report> = {
   runRoot: (root) => new PackageLayout(root),
   readProgress: readFpProgress,
   job: { schema: runOptionsSchema },
-  async report(root) {
-    const { buildReport } = await import('./report/buildReport');
-    return buildReport(root);
-  },
+  report: (root) => buildReport(root),
   statusView: fpStatusView,
   describeStop: fpStopWords,
 };

@@ -1,10 +1,10 @@
 // Frames × Pixels's worker job: the sweep in this process (the worker side; the extension never loads it).
 import type { RunOptions } from './sweep/runOptions';
+import { defaultSweepDeps } from './sweep/adapters';
+import { runSweep } from './sweep/sweep';
 
 /** The sweep in this process, as `worker --options` always ran it: exit 2 for bad input or a held lock. */
 export async function runFpJob(options: RunOptions): Promise<number> {
-  const { runSweep } = await import('./sweep/sweep');
-  const { defaultSweepDeps } = await import('./sweep/adapters');
   try {
     // The summary is in runner.log already (this process's stdout is that file too).
     return (await runSweep(options, defaultSweepDeps)).exitCode;

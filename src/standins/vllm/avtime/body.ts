@@ -46,7 +46,6 @@ const AvtimeBodySchema = z
   })
   .passthrough();
 export type AvtimeBody = z.infer<typeof AvtimeBodySchema>;
-export type ResponseFormatT = z.infer<typeof ResponseFormat>;
 
 export interface ParsedAvtimeChat {
   body: AvtimeBody;

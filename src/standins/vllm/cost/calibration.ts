@@ -179,9 +179,6 @@ export function visionSeconds(frames: number, fit: PrefillFit = PREFILL_FIT): nu
  */
 export const B200_VLLM_SCALE = 0.3;
 
-/** Seconds of the GPU per H200-transformers second for each modelled GPU. */
-export const GPU_SCALES = { h200Transformers: 1, b200Vllm: B200_VLLM_SCALE } as const;
-
 // --- The API server's CPU (one thread, transformers' fast processor as vLLM 0.11 selects for Qwen3-VL) ---
 
 /** A power law through the two measured sizes: exact at both, positive and monotone between and beyond. */

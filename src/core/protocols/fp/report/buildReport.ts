@@ -13,6 +13,7 @@ import { preflightFile, readPreflight } from '../sweep/preflight';
 import { readStatus } from '../status/status';
 import type { WorkerStatus } from '../status/statusSchema';
 import { DEFAULT_CONDITIONS } from '../rules';
+import { dryRun } from '../dryrun/dryRun';
 import { aggregateTiming } from './timing';
 import { readLaunchParams } from './launchParams';
 import { scanServerLogs, vllmLogFiles } from './serverLogs';
@@ -40,8 +41,6 @@ async function readLog<T>(
 }
 
 async function defaultTodo(root: string): Promise<TodoRow[]> {
-  // Loaded lazily (require keeps it CommonJS for tsx and esbuild alike): only reports need the plan.
-  const { dryRun } = require('../dryrun/dryRun') as typeof import('../dryrun/dryRun');
   const r = await dryRun(root, { conditions: DEFAULT_CONDITIONS });
   return r.rows.map((x) => ({ benchmark: x.benchmark, condition: x.condition, todo: x.todo }));
 }

@@ -13,6 +13,7 @@
 // run (stopReason in the status file, exit 1): in-flight ones cut after STOP_GRACE_MS, unsent units stay todo.
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
+import { InputError } from '../../../errors';
 import { PackageLayout } from '../package/layout';
 import { formatShard } from '../shard/shard';
 import { videoJobs, FpUnits, type VideoJob } from './fpUnits';
@@ -40,8 +41,6 @@ import type { ServerSet } from '../../../runner/servers';
 import { FpStatusReporter } from './fpStatus';
 import type { StopReason } from '../../../runner/stopReason';
 import type { WorkerState, WorkerStatus } from '../status/statusSchema';
-
-export { SystematicFailureError } from '../../../runner/runStopper';
 
 export interface SweepDeps {
   /** Starts (or attaches to) the servers. */
@@ -75,7 +74,7 @@ const VIDEO_WINDOW = 64;
 export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHooks = {}): Promise<SweepResult> {
   const t0 = Date.now();
   const layout = new PackageLayout(opts.package);
-  if (!existsSync(layout.samplesDir)) throw new (await import('../../../errors')).InputError(`${layout.root} is not a run package (no items/samples/)`);
+  if (!existsSync(layout.samplesDir)) throw new InputError(`${layout.root} is not a run package (no items/samples/)`);
   const runId = newRunId();
   await fs.mkdir(layout.logsDir, { recursive: true });
   const log = new RunnerLog(layout, runId, hooks.onLine);

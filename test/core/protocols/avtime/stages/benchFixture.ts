@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fixtureRows, tmpDir, writeBench } from './fixtures';
 import { startStub, type Stub, type StubReply } from './httpStub';
+import { waitFor } from '../../../../helpers/waitFor';
 
 export const TARGET_ANSWERS: Record<string, string> = {
   vid_000: 'Here are the events:\nFrom 00 to 10, a man speaks to the camera\nFrom 10 to 20, loud music plays\nFrom 50 to 60, a dog barks twice\n',
@@ -98,6 +99,12 @@ export async function startHeldDetachedRun(
   stubs.push(hold, j);
   const args = ['run', '--detach', '--bench-root', root, '--output-root', out, '--run-id', 'r1'];
   const started = await cli(['avtime', ...args, '--target-endpoints', `${hold.url},${hold.url}`, '--judge-endpoint', j.url]);
-  if (started.code === 0) while (hold.bodies.filter((b) => !b.return_token_ids).length < 3) await new Promise((r) => setTimeout(r, 50));
+  const heldInputs = () => hold.bodies.filter((b) => !b.return_token_ids).length;
+  if (started.code === 0)
+    await waitFor(
+      () => heldInputs() >= 3,
+      30_000,
+      () => `the 3 inputs held by the target (${heldInputs()} so far)`,
+    );
   return { started, hold };
 }

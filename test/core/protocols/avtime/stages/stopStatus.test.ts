@@ -12,6 +12,7 @@ import { readAvtimeStatus } from '../../../../../src/core/protocols/avtime/stage
 import { tmpDir } from './fixtures';
 import { makeBench, judgeStub, targetStub, startHeldDetachedRun } from './benchFixture';
 import type { Stub } from './httpStub';
+import { waitFor } from '../../../../helpers/waitFor';
 
 const cli = runCli;
 
@@ -27,9 +28,17 @@ describe('fpsweep stop / status on an AVTime output root', function () {
     const { started } = await startHeldDetachedRun(cli, stubs, out); // every input is held
     assert.equal(started.code, 0, started.err);
     const layout = new AvtimeRunLayout(out, 'r1');
-    // The status file is written on a timer: wait for the write that shows the held inference (the run cannot move on).
-    while ((await readAvtimeStatus(layout.statusFile))?.stages.find((x) => x.name === 'infer')?.state !== 'running')
-      await new Promise((r) => setTimeout(r, 50));
+    // The status file is written on a timer: wait for the write that shows the held inference, its stage and both
+    // its shards running (the run cannot move on; the shards' states land a write after the stage's).
+    let st: Awaited<ReturnType<typeof readAvtimeStatus>> = null;
+    await waitFor(
+      async () => {
+        const now = (st = await readAvtimeStatus(layout.statusFile));
+        return now?.stages.find((x) => x.name === 'infer')?.state === 'running' && now.shards.length === 2 && now.shards.every((x) => x.state === 'running');
+      },
+      30_000,
+      () => `a status write showing infer and its 2 shards running (last: ${JSON.stringify(st?.shards ?? null)})`,
+    );
     const live = await cli(['status', '--package', out]);
     assert.equal(live.code, 0, live.err);
     assert.match(live.out, /^AVTime run r1: running \(worker alive\)/);
