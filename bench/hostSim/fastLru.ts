@@ -1,7 +1,7 @@
 // The processor cache's LRU (src/standins/vllm/cost/processorCache.ts ProcessorCache: by bytes, the least recently
 // used out first, an item larger than the whole cache not kept) for integer keys, with the recency list in arrays
 // so a hit moves a link instead of deleting and re-adding a Map entry — the bench does ~25 million look-ups a run.
-// Same behaviour, checked against ProcessorCache in test/core/serving/cost/frontEndFast.test.ts.
+// Same behaviour, checked against ProcessorCache in test/standins/vllm/cost/frontEndFast.test.ts.
 import type { CacheStats } from '../../src/standins/vllm/cost/processorCache';
 
 export class FastLru {

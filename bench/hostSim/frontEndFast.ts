@@ -1,7 +1,7 @@
 // The cost model's Processor.process_inputs (src/standins/vllm/cost/frontEnd.ts processInputs) for the bench's
 // ~25 million sends a run: the same rules and the same calibration functions, with the per-size costs looked up
 // once per dims instead of per image and without the per-image load list (the bench has it already). Not a second
-// model: test/core/serving/cost/frontEndFast.test.ts checks it against processInputs on random request streams.
+// model: test/standins/vllm/cost/frontEndFast.test.ts checks it against processInputs on random request streams.
 import { PER_ITEM_MS, REQUEST_MS, processorMs, hashMs } from '../../src/standins/vllm/cost/calibration';
 import { qwen3vlItemBytes } from '../../src/standins/vllm/cost/processorCache';
 import type { FrontEndImage } from '../../src/standins/vllm/cost/frontEnd';

@@ -22,8 +22,24 @@ function findRoot(from: string): string | null {
   }
 }
 
-/** How to start the worker: dist/worker.js next to the CLI bundle, or the TypeScript entry under tsx. */
-export function workerCommand(): { command: string; args: string[] } {
+/** The tsx loader of this checkout, by URL (a worker's cwd is its run root: no bare specifier), or null. */
+function tsxLoader(): string | null {
+  const root = findRoot(__dirname);
+  const tsx = root ? path.join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs') : null;
+  return tsx && existsSync(tsx) ? pathToFileURL(tsx).href : null;
+}
+
+/**
+ * How to start the worker: dist/worker.js next to the CLI bundle, or the TypeScript entry under tsx. `entry`: a
+ * worker entry of its own (a file that calls worker/dispatch.ts's runWorker with its registry: a plug-in's, a test's).
+ */
+export function workerCommand(entry?: string): { command: string; args: string[] } {
+  if (entry) {
+    if (!entry.endsWith('.ts')) return { command: process.execPath, args: [entry] };
+    const loader = tsxLoader();
+    if (!loader) throw new Error(`cannot run ${entry}: no tsx in this checkout`);
+    return { command: process.execPath, args: ['--import', loader, entry] };
+  }
   const beside = path.join(__dirname, 'worker.js'); // bundled: dist/cli.js and dist/worker.js side by side
   if (existsSync(beside)) return { command: process.execPath, args: [beside] };
   const root = findRoot(__dirname);
@@ -42,6 +58,8 @@ export function workerCommand(): { command: string; args: string[] } {
 export interface DetachedWorker {
   pid: number;
   logFile: string;
+  /** Its exit code, once it has exited (seen only while this process lives: the worker outlives its starter). */
+  exited: Promise<number | null>;
 }
 
 /** How long startDetachedWorker waits for the new worker to take the package lock. */
@@ -62,13 +80,15 @@ export interface DetachedJob {
   /** For the error when the worker exits before taking it, e.g. 'package lock'. */
   lockName: string;
   cwd: string;
+  /** The worker entry to run (workerCommand's `entry`); the product's worker when absent. */
+  entry?: string;
   env?: NodeJS.ProcessEnv;
   startTimeoutMs?: number;
 }
 
 /** Spawns the worker in its own session (stdio → logFile) and returns once it holds `lock` (see above). */
 export async function spawnDetached(j: DetachedJob): Promise<DetachedWorker> {
-  const { command, args } = workerCommand();
+  const { command, args } = workerCommand(j.entry);
   const logFile = j.root.runnerLog;
   mkdirSync(path.dirname(logFile), { recursive: true });
   const logStart = await fs.stat(logFile).then(
@@ -109,7 +129,7 @@ export async function spawnDetached(j: DetachedJob): Promise<DetachedWorker> {
   } finally {
     child.unref();
   }
-  return { pid, logFile };
+  return { pid, logFile, exited };
 }
 
 export async function isWorkerAlive(layout: Pick<RunRoot, 'lockFile'>): Promise<boolean> {

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { readJsonl, parseJsonlText } from '../../../src/core/package/jsonl';
 import { itemSchema, manifestRowSchema } from '../../../src/core/protocols/fp/package/schemas';
-import { tempDir, itemLine } from '../plan/fixture';
+import { tempDir, itemLine } from '../protocols/fp/plan/fixture';
 
 describe('package/jsonl', () => {
   it('reports bad lines with file, line and what was expected, and still reads the others', async () => {

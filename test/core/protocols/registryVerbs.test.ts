@@ -11,7 +11,7 @@ import { PROTOCOLS } from '../../../src/core/protocols/registry';
 import { type RunProtocol } from '../../../src/core/protocols/types';
 import { statusVerb } from '../../../src/cli/verbs/status';
 import { stopVerb } from '../../../src/cli/verbs/stop';
-import { captureOutput } from '../captureOutput';
+import { captureOutput } from '../../helpers/captureOutput';
 
 function fakeProtocol(id: string, marker: string): RunProtocol<unknown, null, null> {
   return {

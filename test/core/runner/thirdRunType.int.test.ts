@@ -7,23 +7,19 @@
 // pauseAfterRows) before it takes more work, so every later request is held and the run cannot end until the test
 // has stopped it and released the hold. Every wait is bounded and says what it waited for.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { statusVerb } from '../../../src/cli/verbs/status';
 import { stopVerb } from '../../../src/cli/verbs/stop';
 import { PROTOCOLS } from '../../../src/core/protocols/registry';
-import { workerJobArgs } from '../../../src/core/runner/control';
+import { spawnDetached } from '../../../src/core/runner/control';
 import { pidAlive, readLock } from '../../../src/core/runner/lock';
 import { readStatusFile } from '../../../src/core/runner/statusFile';
-import { captureOutput } from '../captureOutput';
+import { captureOutput } from '../../helpers/captureOutput';
 import { buildStandin, FAKE_VLLM, freePortBase, tmpDir } from '../serving/helpers';
 import { readTallyRows, TallyLayout, tallyProtocol, tallyStatusSchema, type TallyJob, type TallyStatus } from './fixtures/tallyProtocol';
 
-const REPO = path.resolve(__dirname, '../../..');
 const WORKER = path.join(__dirname, 'fixtures', 'tallyWorker.ts');
-const TSX_LOADER = pathToFileURL(path.join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 const ITEMS = Array.from({ length: 10 }, (_, i) => `item-${String(i).padStart(2, '0')}`);
 /** Rows the first run writes before it holds the stand-ins. */
@@ -74,38 +70,12 @@ describe('a third run type, registered in a test, runs on the engine alone (issu
   const context = async () => `runner.log (last 30 lines):\n${(await runnerLog()).split('\n').slice(-30).join('\n')}`;
   const readStatus = () => readStatusFile(layout.runRoot.statusFile, tallyStatusSchema);
 
-  /** Starts the test's worker detached, its output to the run's runner.log, and returns once it holds the lock. */
+  /** Starts the test's own worker entry detached (the engine's spawnDetached), returning once it holds the lock. */
   async function startWorker(job: TallyJob): Promise<Worker> {
-    mkdirSync(path.dirname(layout.runRoot.runnerLog), { recursive: true });
-    const fd = openSync(layout.runRoot.runnerLog, 'a');
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('FPSWEEP_STANDIN_')));
-    let child: ReturnType<typeof spawn>;
-    try {
-      child = spawn(process.execPath, ['--import', TSX_LOADER, WORKER, ...workerJobArgs('tally', job)], {
-        detached: true,
-        stdio: ['ignore', fd, fd],
-        env,
-        cwd: dir,
-      });
-    } finally {
-      closeSync(fd);
-    }
-    const pid = child.pid;
-    assert.ok(pid !== undefined, 'the worker started');
-    started.push(pid);
-    let exitCode: number | null | undefined;
-    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve((exitCode = code))));
-    await waitFor(
-      async () => {
-        if ((await readLock(layout.runRoot))?.pid === pid) return true;
-        if (exitCode !== undefined) throw new Error(`the worker exited with code ${exitCode} before taking the lock\n${await context()}`);
-        return null;
-      },
-      60_000,
-      `worker pid ${pid} to take the lock`,
-      context,
-    );
-    return { pid, exit };
+    const w = await spawnDetached({ protocol: 'tally', job, root: layout.runRoot, lockName: 'tally lock', cwd: dir, env, entry: WORKER });
+    started.push(w.pid);
+    return { pid: w.pid, exit: w.exited };
   }
 
   before(async function () {

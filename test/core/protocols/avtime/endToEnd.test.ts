@@ -10,13 +10,13 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCli } from '../../captureOutput';
+import { runCli } from '../../../helpers/captureOutput';
 import { makeAvtimeSample } from '../../../../src/core/protocols/avtime/sample';
 import { runAvtime, type AvtimeHooks } from '../../../../src/core/protocols/avtime/stages/run';
 import { AvtimeRunLayout } from '../../../../src/core/protocols/avtime/stages/layout';
 import { SCORE_KEYS } from '../../../../src/core/protocols/avtime/constants';
 import { buildStandin, FAKE_VLLM } from '../../serving/helpers';
-import { freePortRange, withEnv } from '../../runner/helpers';
+import { freePortRange, withEnv } from '../fp/sweep/helpers';
 import { listFiles, tmpDir } from './stages/fixtures';
 
 const RECOMPUTE = path.join(__dirname, 'stages', 'recompute.py');

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { JOB_RUNNERS } from '../../../../src/worker/jobRunners';
 import { avtimeProtocol } from '../../../../src/core/protocols/avtime';
 import type { AvtimeJob } from '../../../../src/core/protocols/avtime/stages/jobSchema';
-import { captureOutput } from '../../captureOutput';
+import { captureOutput } from '../../../helpers/captureOutput';
 import { makeBench, judgeStub, targetStub } from './stages/benchFixture';
 import { tmpDir } from './stages/fixtures';
 import type { Stub } from './stages/httpStub';

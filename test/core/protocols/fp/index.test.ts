@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { PROTOCOLS } from '../../../../src/core/protocols/registry';
 import { fpProtocol } from '../../../../src/core/protocols/fp';
 import { reportSchema } from '../../../../src/core/protocols/fp/report/schema';
-import { makeReportPackage, LAUNCH_LINES } from '../../report/fixture';
+import { makeReportPackage, LAUNCH_LINES } from './report/fixture';
 
 describe('protocols/fp: the run type', function () {
   this.timeout(20_000);

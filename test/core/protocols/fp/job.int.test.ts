@@ -7,9 +7,9 @@ import { runFpJob } from '../../../../src/core/protocols/fp/job';
 import { PackageLayout } from '../../../../src/core/protocols/fp/package/layout';
 import { runOptionsSchema } from '../../../../src/core/protocols/fp/sweep/runOptions';
 import { readStatus } from '../../../../src/core/protocols/fp/status/status';
-import { captureOutput } from '../../captureOutput';
-import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS } from '../../sample/fixture';
-import { artifactKey, assertConsistent, readArtifacts, rowKeySet, startStandin, type Standin } from '../../runner/helpers';
+import { captureOutput } from '../../../helpers/captureOutput';
+import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS } from './sample/fixture';
+import { artifactKey, assertConsistent, readArtifacts, rowKeySet, startStandin, type Standin } from './sweep/helpers';
 
 describe('protocols/fp: the worker job (runFpJob) in this process', function () {
   this.timeout(120_000);

@@ -2,7 +2,7 @@
 // most — from the same protocol rules planFrames applies, without selecting frames. Selecting the
 // fps grids of ~19,600 videos costs seconds and frame lists cost memory; the plan needs only the
 // status and a token bound, and calls planFrames itself where the bound comes near the context.
-// test/core/plan/sketch.test.ts checks that this agrees with planFrames on random videos.
+// test/core/protocols/fp/plan/sketch.test.ts checks that this agrees with planFrames on random videos.
 import type { Condition } from '../rules/conditions';
 import type { VideoMetaLike } from '../rules/plan';
 import { predictPromptTokens } from '../rules/qwenTokens';
@@ -61,7 +61,7 @@ export function sketchPlan(cond: Condition, meta: MetaSummary | null): PlanSketc
  * Prompt tokens as predictPromptTokens counts them, split into an image part (cached per dims and
  * frame count: a few thousand distinct pairs for a whole package) and a text part (per item), so a
  * unit costs two lookups instead of a loop over up to 1024 frames. The split is exact: the sum
- * equals predictPromptTokens(frames, text) (checked in test/core/plan/sketch.test.ts).
+ * equals predictPromptTokens(frames, text) (checked in test/core/protocols/fp/plan/sketch.test.ts).
  */
 export class TokenPredictor {
   private readonly imageCache = new Map<number, number>();

@@ -11,7 +11,7 @@
 //   h̄·w̄ < min: β = √(min/(h·w)), h̄ = ⌈h·β/32⌉·32, w̄ likewise (no clamp: a 16-px side rounds to 0 first).
 // So 239×239 → 288×288 (239·√(65536/57121) is 256.00000000000006 as a double, so ⌈8.000…⌉ = 9): 81 + 2 = 83 tokens;
 // 16×2160 → 32×2976: 93 + 2 = 95 tokens. Checked against transformers 5.17's own processor on 4,500 sizes
-// (test/fixtures/qwen3vl_image_tokens.json, test/core/protocol/qwenTokens.test.ts).
+// (test/fixtures/qwen3vl_image_tokens.json, test/core/protocols/fp/rules/qwenTokens.test.ts).
 import { MAX_TOKENS } from './constants';
 import type { Dims } from './resize';
 

@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCli } from '../../../captureOutput';
+import { runCli } from '../../../../helpers/captureOutput';
 import { readJsonl } from '../../../../../src/core/package/jsonl';
 import { QuerySchema } from '../../../../../src/core/protocols/avtime/queries';
 import { inventoryRowSchema, targetInputSchema, testRowSchema } from '../../../../../src/core/protocols/avtime/stages/inputSchemas';

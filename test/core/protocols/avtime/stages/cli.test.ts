@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCli } from '../../../captureOutput';
+import { runCli } from '../../../../helpers/captureOutput';
 import { waitForWorkerExit } from '../../../../../src/core/runner/control';
 import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
 import { readAvtimeStatus } from '../../../../../src/core/protocols/avtime/stages/statusSchema';
-import { freePortRange } from '../../../runner/helpers';
+import { freePortRange } from '../../fp/sweep/helpers';
 import { listFiles, tmpDir } from './fixtures';
 import { makeBench, judgeStub, targetStub, startHeldDetachedRun } from './benchFixture';
 import type { Stub } from './httpStub';

@@ -7,7 +7,7 @@ import { buildTargetInputs, writeTargetInputs, TargetInputsError } from '../../.
 import { targetInputSchema } from '../../../../../src/core/protocols/avtime/stages/inputSchemas';
 import { ffprobeStreams } from '../../../../../src/core/protocols/avtime/stages/mediaStreams';
 import { InputError } from '../../../../../src/core/errors';
-import { withEnv } from '../../../runner/helpers';
+import { withEnv } from '../../fp/sweep/helpers';
 import { fixtureRows, listFiles, tinyMedia, tmpDir, writeBench, type FixtureRow } from './fixtures';
 
 async function refused(root: string): Promise<string> {

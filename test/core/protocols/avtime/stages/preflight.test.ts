@@ -11,7 +11,7 @@ import { avtimeStatusSchema } from '../../../../../src/core/protocols/avtime/sta
 import { probeMedia } from '../../../../../src/core/protocols/avtime/reference/probeMedia';
 import { targetPlan } from '../../../../../src/core/protocols/avtime/reference/targetPlan';
 import { buildStandin, FAKE_VLLM } from '../../../serving/helpers';
-import { freePortRange, withEnv } from '../../../runner/helpers';
+import { freePortRange, withEnv } from '../../fp/sweep/helpers';
 import { makeBench } from './benchFixture';
 import { tmpDir } from './fixtures';
 import { fromArtifacts } from '../../../../../src/core/protocols/avtime/progress';

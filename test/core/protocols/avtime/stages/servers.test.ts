@@ -10,7 +10,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../../../../../src/core/errors';
 import { JUDGE_MAX_MODEL_LEN } from '../../../../../src/core/protocols/avtime/judge/context';
-import { FAKE_VLLM } from '../../../runner/helpers';
+import { FAKE_VLLM } from '../../fp/sweep/helpers';
 import { readServerRecords as readLaunchedServers } from '../../../../../src/core/serving/leftovers';
 import { pidAlive } from '../../../../../src/core/runner/lock';
 

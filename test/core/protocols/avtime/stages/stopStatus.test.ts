@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCli } from '../../../captureOutput';
+import { runCli } from '../../../../helpers/captureOutput';
 import { stopFile } from '../../../../../src/core/runner/runRoot';
 import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
 import { readAvtimeStatus } from '../../../../../src/core/protocols/avtime/stages/statusSchema';

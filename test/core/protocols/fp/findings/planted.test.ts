@@ -2,9 +2,9 @@
 // a partial sweep leaves every benchmark `pending`; the full one gives the planted verdicts from
 // `fpsweep findings --json`, and its numbers match scipy/statsmodels joining the package's own files.
 import { strict as assert } from 'node:assert';
-import { copySamplePackage, SAMPLE_TIMEOUT_MS } from '../../../sample/fixture';
-import { startStandin, type Standin } from '../../../runner/helpers';
-import { runCli } from '../../../captureOutput';
+import { copySamplePackage, SAMPLE_TIMEOUT_MS } from '../sample/fixture';
+import { startStandin, type Standin } from '../sweep/helpers';
+import { runCli } from '../../../../helpers/captureOutput';
 import { findingsSchema, type Findings } from '../../../../../src/core/protocols/fp/findings';
 import { PLANTED_BENCHMARK } from '../../../../../src/core/protocols/fp/sample/planted';
 import { close, pythonReference } from './pythonReference';

@@ -1,0 +1,51 @@
+// The bottleneck in the status file and in `status`'s text: each server's verdict under its line, and the run's
+// line (the kind most servers have, with its knob).
+import { strict as assert } from 'node:assert';
+import { PackageLayout } from '../../../../../src/core/protocols/fp/package/layout';
+import { classifyBottleneck, type Bottleneck } from '../../../../../src/core/runner/bottleneck';
+import { formatStatus } from '../../../../../src/core/protocols/fp/status/formatStatus';
+import { FpStatusReporter as StatusReporter } from '../../../../../src/core/protocols/fp/sweep/fpStatus';
+import type { ServerStatus } from '../../../../../src/core/runner/serverStatus';
+import { workerStatusSchema } from '../../../../../src/core/protocols/fp/status/statusSchema';
+
+const client = { requests: 50, latencyS: 100, slotWaitS: 0, framesWaitS: 0, inFlightS: 100, capacity: 6 };
+const gpu = classifyBottleneck({ wallS: 100, engine: null, samples: { total: 10, busy: 10, runningSum: 30, waitingSum: 20 }, maxNumSeqs: 32, client });
+const frames = classifyBottleneck({
+  wallS: 100,
+  engine: null,
+  samples: { total: 10, busy: 5, runningSum: 5, waitingSum: 0 },
+  maxNumSeqs: 32,
+  client: { ...client, inFlightS: 60, framesWaitS: 50 },
+});
+
+function server(index: number, b: Bottleneck | null): ServerStatus {
+  return { index, endpoint: `http://127.0.0.1:${8011 + index}`, state: 'up', running: 1, waiting: 0, restarts: 0, message: null, bottleneck: b };
+}
+
+describe('runner unit: the bottleneck in the status', () => {
+  it('carries each server verdict and the run line, and prints both', () => {
+    assert.deepEqual([gpu.kind, frames.kind], ['gpu', 'frames']);
+    const r = new StatusReporter(
+      new PackageLayout('/nonexistent'),
+      { runId: 'r1', pid: 1, startedAt: 0, mode: 'pilot', shard: null, benchmarks: ['b'], conditions: ['v_32'] },
+      { cells: () => [], inFlight: () => 0, addedThisRun: () => 0, servers: () => [server(0, gpu), server(1, frames), server(2, gpu)], stopReason: () => null },
+    );
+    const st = workerStatusSchema.parse(r.make(null, 1000));
+    assert.equal(st.bottleneck?.kind, 'gpu');
+    assert.match(st.bottleneck!.line, /^bottleneck: GPU-bound on 2 of 3 server\(s\); turn: /);
+    const text = formatStatus(st, true);
+    assert.match(text, /server 1 http:\/\/127\.0\.0\.1:8012: up.*\n {4}bound by our frames: .*; turn: more decode workers/);
+    assert.match(text, /\nbottleneck: GPU-bound on 2 of 3/);
+  });
+
+  it('has no run line before any verdict (older status files read as before)', () => {
+    const r = new StatusReporter(
+      new PackageLayout('/nonexistent'),
+      { runId: 'r1', pid: 1, startedAt: 0, mode: 'pilot', shard: null, benchmarks: [], conditions: [] },
+      { cells: () => [], inFlight: () => 0, addedThisRun: () => 0, servers: () => [server(0, null)], stopReason: () => null },
+    );
+    const st = r.make(null, 1000);
+    assert.equal(st.bottleneck, null);
+    assert.doesNotMatch(formatStatus(st, true), /bottleneck/);
+  });
+});
