@@ -11,7 +11,13 @@ import { decodeFrameCode } from '../../../../../src/core/protocols/fp/sample/fra
 import { PackageLayout } from '../../../../../src/core/protocols/fp/package/layout';
 import { loadPackage } from '../../../../../src/core/protocols/fp/package/load';
 import { readResultsCsv } from '../../../../../src/core/protocols/fp/package/resultsCsv';
-import { rawRecordSchema, scopeSummarySchema, videoMetaSchema, videosManifestSchema, type VideoMeta } from '../../../../../src/core/protocols/fp/package/schemas';
+import {
+  rawRecordSchema,
+  scopeSummarySchema,
+  videoMetaSchema,
+  videosManifestSchema,
+  type VideoMeta,
+} from '../../../../../src/core/protocols/fp/package/schemas';
 import { buildPromptText, parseCondition, planFrames, predictContextRefusal, resizeDims } from '../../../../../src/core/protocols/fp/rules';
 
 const execa = () => import('execa').then((m) => m.execa);
