@@ -54,3 +54,22 @@ export async function runWorker(argv: readonly string[], registry: ProtocolRegis
   }
   return run(call.job);
 }
+
+/**
+ * A worker process's main: runs the job its arguments name and exits with its code. SIGHUP is ignored (the
+ * session may lose its terminal: an SSH connection dropped); open handles (a pool socket, a timer) do not keep a
+ * finished worker alive. src/worker/main.ts calls it with this build's run types; a plug-in or a test, with its own.
+ */
+export function workerMain(registry: ProtocolRegistry, runners: JobRunners): void {
+  process.on('SIGHUP', () => undefined);
+  runWorker(process.argv.slice(2), registry, runners, (s) => process.stderr.write(s)).then(
+    (code) => {
+      process.exitCode = code;
+      setTimeout(() => process.exit(code), 2000).unref();
+    },
+    (err) => {
+      process.stderr.write(String(err?.stack ?? err) + '\n');
+      process.exit(1);
+    },
+  );
+}

@@ -25,8 +25,11 @@ export class StatusReporter<S> {
    * summary once given stays: a later tick's write (no summary) does not take it back.
    */
   write(summary: string | null = null): Promise<void> {
-    if (summary !== null) this.summary = summary;
-    return this.writeValue(() => this.make(this.summary));
+    return this.writeValue(() => {
+      // Taken at its turn: a write queued before this one is built without it.
+      if (summary !== null) this.summary = summary;
+      return this.make(this.summary);
+    });
   }
 
   /** Writes `change(last)` (e.g. the last status marked failed, when `make` can no longer run); nothing before the first write. */

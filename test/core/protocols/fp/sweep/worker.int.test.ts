@@ -172,7 +172,7 @@ describe('runner: the background worker', function () {
       // stop --wait, and only once the worker has taken the stop (its log says so) are the held requests answered.
       const stopping = capture(() => cliMain(['stop', '--package', sample.root, '--wait']));
       await waitFor(
-        async () => /\] info stop requested \(SIGTERM\): draining/.test(await fs.readFile(layout.runnerLog, 'utf8').catch(() => '')),
+        async () => /\] info stop requested \(stop file\): draining/.test(await fs.readFile(layout.runnerLog, 'utf8').catch(() => '')),
         30_000,
         `worker ${pid} logged no stop request`,
       );
