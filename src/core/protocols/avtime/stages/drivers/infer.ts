@@ -6,7 +6,8 @@ import { InputError } from '../../../../errors';
 import { assignShards, runInference } from '../infer';
 import type { TargetInput } from '../inputSchemas';
 import { makeTargetPlanner, preflightStatus, runTargetPreflight } from '../preflight';
-import { startServers, type AvtimeServers } from '../servers';
+import type { AvtimeServers } from '../servers';
+import { startStageServers } from './stageServers';
 import { inferComplete, inferRefusal } from '../completeness';
 import { StageFailed, type StageContext } from './context';
 
@@ -35,21 +36,7 @@ export async function inferStage(c: StageContext): Promise<void> {
   c.status.status.shards = shards.map((rows, k) => ({ shard: k, endpoint: '', state: 'todo', expected: rows.length, written: 0, failed: 0 }));
   let servers: AvtimeServers | null = null;
   try {
-    servers = await startServers({
-      role: 'target',
-      layout,
-      model: opts.targetModel,
-      revision: opts.targetRevision,
-      groups: opts.targetGpus,
-      tp: opts.targetTp,
-      basePort: opts.targetBasePort,
-      endpoints: opts.targetEndpoints,
-      mediaRoot: mediaRoot(inputs),
-      vllmBin: opts.targetVllmBin ?? opts.vllmBin,
-      log: c.log,
-      startTimeoutMs: c.hooks.startTimeoutMs,
-      signal: c.cut,
-    });
+    servers = await startStageServers('target', c, mediaRoot(inputs));
     const planFor = makeTargetPlanner(opts.audioInVideo);
     // SPEC-AVTIME §3 pre-flight: each server's first input, counted against the reference, before any shard.
     const pre = await runTargetPreflight({

@@ -6,7 +6,8 @@ import { readJsonl } from '../../../../package/jsonl';
 import type { Prediction } from '../../normalize';
 import { assignShards } from '../infer';
 import { countedResponses, judgeResponseLineSchema, planJudge, runJudge, type JudgeResponseLine } from '../judgeStage';
-import { startServers, type AvtimeServers } from '../servers';
+import type { AvtimeServers } from '../servers';
+import { startStageServers } from './stageServers';
 import { stageIncomplete } from '../completeness';
 import { StageFailed, type StageContext } from './context';
 
@@ -35,20 +36,7 @@ async function judge(c: StageContext, predictions: Map<string, Prediction>): Pro
   st.state = 'running';
   let servers: AvtimeServers | null = null;
   try {
-    servers = await startServers({
-      role: 'judge',
-      layout,
-      model: opts.judgeModel,
-      revision: opts.judgeRevision,
-      groups: opts.judgeGpus,
-      tp: opts.judgeTp,
-      basePort: opts.judgeBasePort,
-      endpoints: opts.judgeEndpoint ? [opts.judgeEndpoint] : undefined,
-      vllmBin: opts.judgeVllmBin ?? opts.vllmBin,
-      log: c.log,
-      startTimeoutMs: c.hooks.startTimeoutMs,
-      signal: c.cut,
-    });
+    servers = await startStageServers('judge', c);
     const up = servers;
     const res = await runJudge({
       layout,
