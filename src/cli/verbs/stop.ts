@@ -1,6 +1,7 @@
-// fpsweep stop: ask the run's worker to stop, the way its run type does (the registry's protocol whose
-// findRoots recognises --package): FP drains (stop file + SIGTERM: in-flight requests finish, their rows are
-// written); AVTime ends fail-closed on SIGTERM. --wait waits until the worker has given its lock back, for at most
+// fpsweep stop: ask the run's worker to stop (the registry's protocol whose findRoots recognises --package):
+// the engine writes the stop file and sends SIGTERM; what a stop means is the run's session policy: FP drains
+// (in-flight requests finish, their rows are written), AVTime fails closed (in-flight requests are cut).
+// --wait waits until the worker has given its lock back, for at most
 // --timeout seconds: a drain ends when the requests in flight are answered, and the client gives up on an answer
 // after 30 min (serving/client.ts), so the default leaves that and some more.
 import { PROTOCOLS } from '../../core/protocols/registry';
@@ -17,9 +18,10 @@ export const STOP_WAIT_DEFAULT_S = 40 * 60;
 
 const HELP = `usage: fpsweep stop --package DIR [--wait [--timeout SECONDS]]
 
-Asks the worker to stop taking new work, finish the requests in flight, write their rows and exit.
-On an AVTime output root (outputs/avtime-bench/<RUN_ID>) it sends the worker SIGTERM: the run is
-marked stopped and its lock released; continue it with \`fpsweep avtime run --resume\`.
+Asks the worker to stop (the stop file, then SIGTERM). A run package's worker takes no new work,
+finishes the requests in flight, writes their rows and exits. On an AVTime output root
+(outputs/avtime-bench/<RUN_ID>) the worker cuts its requests in flight at once: the run is marked
+stopped and its lock released; continue it with \`fpsweep avtime run --resume\`.
 
   --package DIR   the run package or an AVTime output root (or FPSWEEP_PACKAGE)
   --wait          wait until the worker has exited (exit 1 if it has not within --timeout)
