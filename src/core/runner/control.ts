@@ -46,11 +46,8 @@ export function workerCommand(entry?: string): { command: string; args: string[]
   const dist = root ? path.join(root, 'dist', 'worker.js') : null;
   const src = root ? path.join(root, 'src', 'worker', 'main.ts') : null;
   // From sources (tests, `tsx src/cli/main.ts`), run the sources so the worker is the code under test.
-  const tsx = root ? path.join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs') : null;
-  if (src && tsx && existsSync(src) && existsSync(tsx) && __filename.endsWith('.ts')) {
-    // The worker's cwd is the package: name the loader by path, not by a bare specifier.
-    return { command: process.execPath, args: ['--import', pathToFileURL(tsx).href, src] };
-  }
+  const loader = tsxLoader();
+  if (src && loader && existsSync(src) && __filename.endsWith('.ts')) return { command: process.execPath, args: ['--import', loader, src] };
   if (dist && existsSync(dist)) return { command: process.execPath, args: [dist] };
   throw new Error('cannot find the worker (dist/worker.js): run `npm run build` first');
 }
