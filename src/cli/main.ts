@@ -1,11 +1,12 @@
 // fpsweep <verb> --package DIR [options]: the same engine the extension drives.
 import { InputError, UsageError } from '../core/errors';
 import { sizeThreadPool } from '../core/runner/threadPool';
+import { RUN_TYPE_VERBS } from './runTypeVerbs';
+import type { VerbModule } from './verb';
 
-type VerbModule = { run(args: string[]): Promise<number>; summary: string };
-
-// Lazy so that `fpsweep status` does not load sharp, undici, etc.
-const verbs: Record<string, () => VerbModule> = {
+// Lazy so that `fpsweep status` does not load sharp, undici, etc. The engine's verbs, Frames × Pixels' (top-level
+// since before run types), then each run type's (runTypeVerbs.ts).
+const verbs: Readonly<Record<string, () => VerbModule>> = {
   sample: () => require('./verbs/sample'),
   prepare: () => require('./verbs/prepare'),
   doctor: () => require('./verbs/doctor'),
@@ -18,20 +19,12 @@ const verbs: Record<string, () => VerbModule> = {
   findings: () => require('./verbs/findings'),
   return: () => require('./verbs/return'),
   demo: () => require('./verbs/demo'),
-  avtime: () => require('./verbs/avtime'),
+  ...RUN_TYPE_VERBS,
 };
 
 function usage(): string {
   const lines = ['usage: fpsweep <verb> --package DIR [options]', '', 'verbs:'];
-  for (const [name, load] of Object.entries(verbs)) {
-    let summary: string;
-    try {
-      summary = load().summary;
-    } catch {
-      summary = '(not built yet)';
-    }
-    lines.push(`  ${name.padEnd(9)} ${summary}`);
-  }
+  for (const [name, load] of Object.entries(verbs)) lines.push(`  ${name.padEnd(9)} ${load().summary}`);
   lines.push('', 'Run `fpsweep <verb> --help` for the options of one verb.');
   return lines.join('\n');
 }
@@ -53,10 +46,6 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError || err instanceof InputError) {
       process.stderr.write(`fpsweep ${verb}: ${err.message}\n`);
       return 2;
-    }
-    if ((err as NodeJS.ErrnoException)?.code === 'MODULE_NOT_FOUND') {
-      process.stderr.write(`fpsweep ${verb}: this verb is not built yet\n`);
-      return 1;
     }
     process.stderr.write(`fpsweep ${verb}: ${(err as Error)?.stack ?? String(err)}\n`);
     return 1;

@@ -1,31 +1,18 @@
 // Which job the worker runs: `--protocol <id> --job '<JSON>'`, the protocol taken from the registry and the job
-// checked by its schema. The older forms stay as aliases (detached runs started by an older CLI, the spawners in
-// runner/control.ts and avtime/stages/job.ts): `--options '<RunOptions>'` is fp's job, `--avtime '<job>'` avtime's.
+// checked by its schema. Every spawner builds these arguments with runner/control.ts's workerJobArgs; a worker is
+// always started by the CLI of its own build, so no older form needs an alias.
 import type { AnyProtocol, ProtocolRegistry } from '../core/protocols/types';
 import type { JobRunners } from './jobRunners';
 
-const ALIASES: Readonly<Record<string, string>> = { '--options': 'fp', '--avtime': 'avtime' };
-
 export type WorkerCall = { protocol: AnyProtocol; job: unknown } | { usage: string };
 
-const USAGE = 'usage: worker --protocol ID --job JSON (started by `fpsweep run --detach` / `fpsweep avtime run --detach`)';
+const USAGE = 'usage: worker --protocol ID --job JSON (started by a run verb with --detach)';
 
 /** The protocol and its checked job, or what is wrong with the arguments (exit 2). */
 export function parseWorkerArgs(argv: readonly string[], registry: ProtocolRegistry): WorkerCall {
-  let id: string | undefined;
-  let json: string | undefined;
-  const p = argv.indexOf('--protocol');
-  if (p >= 0) {
-    id = argv[p + 1];
-    const j = argv.indexOf('--job');
-    json = j >= 0 ? argv[j + 1] : undefined;
-  } else {
-    const flag = Object.keys(ALIASES).find((f) => argv.includes(f));
-    if (flag) {
-      id = ALIASES[flag];
-      json = argv[argv.indexOf(flag) + 1];
-    }
-  }
+  const valueOf = (flag: string) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
+  const id = valueOf('--protocol');
+  const json = valueOf('--job');
   if (!id || !json) return { usage: USAGE };
   const protocol = registry.get(id);
   if (!protocol) return { usage: `worker: no protocol '${id}' (this build has: ${registry.ids.join(', ')})` };

@@ -229,12 +229,12 @@ describe('a third protocol: a folder, one registry line and its worker runner, n
     assert.equal(ran.length, 1);
   });
 
-  it("the old worker forms are aliases: --options is fp's job, --avtime avtime's", () => {
-    const fp = parseWorkerArgs(['--options', JSON.stringify({ package: '/p' })], registry);
-    assert.ok(!('usage' in fp) && fp.protocol.id === 'fp' && (fp.job as { workers: number }).workers === 6);
-    const av = parseWorkerArgs(['--avtime', JSON.stringify({ verb: 'run', options: {}, outputRoot: '/o', runId: 'r' })], registry);
-    assert.ok(!('usage' in av) && av.protocol.id === 'avtime');
-    assert.ok('usage' in parseWorkerArgs(['--avtime', '{"verb":"nope"}'], registry));
+  it('the worker takes only --protocol ID --job JSON: the old --options / --avtime forms are usage errors', () => {
+    const job = parseWorkerArgs(['--protocol', 'fp', '--job', JSON.stringify({ package: '/p' })], registry);
+    assert.ok(!('usage' in job) && job.protocol.id === 'fp' && (job.job as { workers: number }).workers === 6);
+    assert.ok('usage' in parseWorkerArgs(['--options', JSON.stringify({ package: '/p' })], registry));
+    assert.ok('usage' in parseWorkerArgs(['--avtime', JSON.stringify({ verb: 'run', options: {}, outputRoot: '/o', runId: 'r' })], registry));
+    assert.ok('usage' in parseWorkerArgs(['--protocol', 'fp'], registry));
     assert.ok('usage' in parseWorkerArgs([], registry));
   });
 

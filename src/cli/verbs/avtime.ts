@@ -2,7 +2,9 @@
 // `sample` (a small bench root for the stand-ins) has its own verb file.
 import * as path from 'node:path';
 import { UsageError } from '../../core/errors';
+import { existsSync, rmSync } from 'node:fs';
 import { intOption, parseVerbArgs, type OptionSpec } from '../options';
+import type { DemoContext, DemoStep } from '../verb';
 import { AVTIME_VERBS, parseGpuGroups, type AvtimeOptionsInput, type AvtimeVerb } from '../../core/protocols/avtime/stages/options';
 
 export const summary = 'AVTime-Bench: avtime <sample|inputs|infer|normalize|judge|score|run> --bench-root DIR';
@@ -179,4 +181,31 @@ export async function run(args: string[]): Promise<number> {
   const load = subs[sub];
   if (!load) throw new UsageError(`unknown avtime stage '${sub}'\n\n${HELP}`);
   return load().run(rest);
+}
+
+/**
+ * AVTime-Bench's part of `fpsweep demo`: a sample bench root in `<out>-avtime/bench` (unless there) and one run
+ * into a new output root. The stand-in plays the target (an "Omni" name) and the judge ("Qwen3.6") on 2 pretend
+ * GPUs; a real vLLM gets the seed's canonical topology (8 GPUs, TP 4 per target shard, the judge on all 8).
+ */
+export function demoSteps(ctx: DemoContext): DemoStep[] {
+  const avBench = path.join(`${ctx.out}-avtime`, 'bench');
+  const runId = `demo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')}`;
+  const outputRoot = path.join(`${ctx.out}-avtime`, 'outputs', runId);
+  const freshBench = ctx.fresh || !existsSync(path.join(avBench, 'test.jsonl'));
+  if (freshBench && existsSync(avBench)) rmSync(avBench, { recursive: true, force: true });
+  const topology = ctx.standIn ? ['--target-gpus', '0;1', '--target-tp', '1', '--judge-gpus', '0', '--judge-tp', '1'] : [];
+  const models = ['--target-model', ctx.env.TARGET_MODEL || 'Qwen/Qwen3-Omni-30B-A3B-Instruct', '--judge-model', ctx.env.JUDGE_MODEL || 'Qwen/Qwen3.6-27B'];
+  return [
+    ...(freshBench ? [{ title: 'AVTime: make a sample bench root (ffmpeg, videos with audio)', argv: ['avtime', 'sample', '--out', avBench] }] : []),
+    {
+      title: 'AVTime-Bench run: target inference on 2 shards, normalize, judge, six scores',
+      argv: ['avtime', 'run', '--bench-root', avBench, '--output-root', outputRoot, '--run-id', runId, ...models, ...topology],
+    },
+    {
+      title: 'AVTime run status',
+      argv: ['status', '--package', outputRoot],
+      doneLine: `AVTime run ${outputRoot} (scores: ${path.join(outputRoot, 'eval', runId, 'summary.json')})`,
+    },
+  ];
 }

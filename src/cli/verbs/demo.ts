@@ -1,11 +1,13 @@
 // fpsweep demo: the whole seed workflow on an embedded default — a generated sample package served by
 // the local stand-in vLLM when no real vLLM is installed (prepare → doctor → dry run → pilot → report →
-// full run → report → return), then an AVTime-Bench run on a sample bench root (avtime sample → avtime run:
-// target shards, judge, six scores). Each step is the same verb a user would type, run as a child process.
+// full run → report → return), then each run type's own part (its verb module's demoSteps: AVTime-Bench makes a
+// sample bench root and runs it). Each step is the same verb a user would type, run as a child process.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseVerbArgs } from '../options';
+import { RUN_TYPE_VERBS } from '../runTypeVerbs';
+import type { DemoContext, DemoStep } from '../verb';
 
 export const summary = 'the whole workflow on a generated sample package with the stand-in vLLM (no GPU needed)';
 
@@ -21,7 +23,7 @@ plays the target and the judge by the served model's name; NGPU, WORKERS, VLLM_B
 FPSWEEP_STANDIN_LATENCY are honoured when set.
   --out DIR   where the sample package lives (default ./demo-package)
   --fresh     make a new sample package (and AVTime bench) even if DIR holds one
-  --fp-only   the Frames × Pixels workflow only`;
+  --fp-only   the Frames × Pixels workflow only (no other run type's part)`;
 
 function onPath(cmd: string): boolean {
   try {
@@ -53,7 +55,7 @@ export async function run(args: string[]): Promise<number> {
   }
 
   const fresh = v.fresh === true || !existsSync(path.join(out, 'items'));
-  const steps: { title: string; argv: string[]; okCodes?: number[] }[] = [
+  const steps: DemoStep[] = [
     ...(fresh ? [{ title: 'make a sample package', argv: ['sample', '--out', out, '--no-extract', '--planted', ...(v.fresh ? ['--force'] : [])] }] : []),
     { title: 'prepare: verify shards, extract videos', argv: ['prepare', '--package', out] },
     // doctor fails on a machine without GPUs; the demo goes on and shows what it found.
@@ -66,38 +68,10 @@ export async function run(args: string[]): Promise<number> {
     { title: 'findings: pixels, frames, both or neither per benchmark', argv: ['findings', '--package', out] },
     { title: 'returns: tarball + sha256', argv: ['return', '--package', out] },
   ];
-  const avBench = path.join(`${out}-avtime`, 'bench');
-  const avRunId = `demo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')}`;
-  const avRoot = path.join(`${out}-avtime`, 'outputs', avRunId);
   if (v['fp-only'] !== true) {
-    const freshBench = v.fresh === true || !existsSync(path.join(avBench, 'test.jsonl'));
-    if (freshBench && existsSync(avBench)) rmSync(avBench, { recursive: true, force: true });
-    // The stand-in plays the target (an "Omni" name) and the judge ("Qwen3.6") on 2 pretend GPUs; a real
-    // vLLM gets the seed's canonical topology (8 GPUs, TP 4 per target shard, the judge on all 8).
-    const useStandIn = noVllm || path.basename(env.VLLM_BIN ?? '') === 'fake-vllm';
-    const topology = useStandIn ? ['--target-gpus', '0;1', '--target-tp', '1', '--judge-gpus', '0', '--judge-tp', '1'] : [];
-    steps.push(
-      ...(freshBench ? [{ title: 'AVTime: make a sample bench root (ffmpeg, videos with audio)', argv: ['avtime', 'sample', '--out', avBench] }] : []),
-      {
-        title: 'AVTime-Bench run: target inference on 2 shards, normalize, judge, six scores',
-        argv: [
-          'avtime',
-          'run',
-          '--bench-root',
-          avBench,
-          '--output-root',
-          avRoot,
-          '--run-id',
-          avRunId,
-          '--target-model',
-          env.TARGET_MODEL || 'Qwen/Qwen3-Omni-30B-A3B-Instruct',
-          '--judge-model',
-          env.JUDGE_MODEL || 'Qwen/Qwen3.6-27B',
-          ...topology,
-        ],
-      },
-      { title: 'AVTime run status', argv: ['status', '--package', avRoot] },
-    );
+    // Each run type's part, in the registry's order (runTypeVerbs.ts): the verbs a user would type next.
+    const ctx: DemoContext = { out, fresh: v.fresh === true, standIn: noVllm || path.basename(env.VLLM_BIN ?? '') === 'fake-vllm', env };
+    for (const load of Object.values(RUN_TYPE_VERBS)) steps.push(...(load().demoSteps?.(ctx) ?? []));
   }
   for (const [i, step] of steps.entries()) {
     process.stderr.write(`\n== demo ${i + 1}/${steps.length}: ${step.title}\n$ fpsweep ${step.argv.join(' ')}\n`);
@@ -108,7 +82,7 @@ export async function run(args: string[]): Promise<number> {
       return code === 2 ? 2 : 1;
     }
   }
-  const avLine = v['fp-only'] === true ? '' : `; AVTime run ${avRoot} (scores: ${path.join(avRoot, 'eval', avRunId, 'summary.json')})`;
-  process.stdout.write(`demo done: package ${out}; report ${path.join(out, '.fpsweep', 'reports', 'report.md')}${avLine}\n`);
+  const more = steps.flatMap((s) => (s.doneLine ? [`; ${s.doneLine}`] : [])).join('');
+  process.stdout.write(`demo done: package ${out}; report ${path.join(out, '.fpsweep', 'reports', 'report.md')}${more}\n`);
   return 0;
 }

@@ -1,0 +1,28 @@
+// What a verb module of `fpsweep` is: the engine's verbs (src/cli/verbs/), and the ones a run type brings
+// (src/cli/runTypeVerbs.ts). A run type's verb may also bring its part of `fpsweep demo`.
+
+export interface VerbModule {
+  summary: string;
+  run(args: string[]): Promise<number>;
+  /** Its steps in `fpsweep demo`, after the sample package's (each a verb a user would type). */
+  demoSteps?(ctx: DemoContext): DemoStep[];
+}
+
+export interface DemoContext {
+  /** The demo's package folder (--out); a run type keeps its demo files beside it, in `<out>-<its verb>`. */
+  out: string;
+  /** --fresh: make new sample inputs even where some are there. */
+  fresh: boolean;
+  /** The stand-in vLLM serves the demo (no real vLLM here). */
+  standIn: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface DemoStep {
+  title: string;
+  argv: string[];
+  /** Exit codes that let the demo go on (default [0]). */
+  okCodes?: number[];
+  /** Printed at the end of a demo that ran this step. */
+  doneLine?: string;
+}
