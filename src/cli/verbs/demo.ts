@@ -3,7 +3,7 @@
 // full run → report → return), then each run type's own part (its verb module's demoSteps: AVTime-Bench makes a
 // sample bench root and runs it). Each step is the same verb a user would type, run as a child process.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseVerbArgs } from '../options';
 import { RUN_TYPE_VERBS } from '../runTypeVerbs';
