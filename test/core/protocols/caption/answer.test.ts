@@ -24,7 +24,8 @@ describe('caption answers (SPEC-AVTIME-DATA §3)', () => {
     assert.deepEqual(events('Here you go: [{"start_sec": 0, "end_sec": 2.5, "caption": "A door opens."}] Hope it helps.'), one);
     assert.deepEqual(
       events(
-        'Draft ```json\n[{"start_sec": 9, "end_sec": 10, "caption": "no"}]\n``` final:\n```json\n[{"start_sec": 0, "end_sec": 2.5, "caption": "A door opens."}]\n```',
+        'Draft ```json\n[{"start_sec": 9, "end_sec": 10, "caption": "no"}]\n``` final:\n' +
+          '```json\n[{"start_sec": 0, "end_sec": 2.5, "caption": "A door opens."}]\n```',
       ),
       one,
     );
