@@ -12,15 +12,7 @@ import type { ChatFailure, ChatResult } from '../serving/client';
 import type { Fleet } from '../serving/launcher';
 import type { FailFastMonitor } from './failFast';
 import { RequestChannel, type ChannelRun, type ChatSender, type FailedRequestVerdict, type FailurePolicy } from './requestChannel';
-import {
-  Scheduler,
-  type SchedServerInfo,
-  type SchedTask,
-  type SchedVideo,
-  type SchedulerStats,
-  type ServerTimeAccount,
-  type TaskOutcome,
-} from './scheduler';
+import { Scheduler, type SchedServerInfo, type SchedTask, type SchedVideo, type SchedulerStats, type ServerTimeAccount, type TaskOutcome } from './scheduler';
 
 /** A unit of affinity (FP: a video): its tasks go to one server; `pin`: that server is fixed. */
 export interface RunnerJob extends SchedVideo {
@@ -172,7 +164,8 @@ export class RequestRunner<V extends RunnerJob, B> {
     const pinned = new Map<number, V[]>();
     for (const job of jobs) {
       if (job.pin === undefined) shared.push(job);
-      else if (!(job.pin >= 0 && job.pin < this.servers.urls.length)) throw new Error(`internal: job ${job.key} pinned to server ${job.pin} of ${this.servers.urls.length}`);
+      else if (!(job.pin >= 0 && job.pin < this.servers.urls.length))
+        throw new Error(`internal: job ${job.key} pinned to server ${job.pin} of ${this.servers.urls.length}`);
       else pinned.set(job.pin, [...(pinned.get(job.pin) ?? []), job]);
     }
     const work: [Lane<V>, V[]][] = [];

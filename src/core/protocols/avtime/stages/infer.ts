@@ -194,7 +194,9 @@ async function sendShards(shards: OpenShard[], opts: InferOptions & Required<Pic
     await fs.writeFile(opts.layout.rawPredictions(s.k), '', { flag: 'a' }); // the shard's file exists from its start, empty or not
   }
   const servers = clientServers<object>(opts.endpoints, { connections: opts.concurrency, ...opts.clientOptions });
-  const jobs: RowJob[] = shards.flatMap((shard) => shard.todo.map((row) => ({ key: row.id, tasks: [{ key: row.id, group: row.id, cost: 1 }], pin: shard.k, row, shard })));
+  const jobs: RowJob[] = shards.flatMap((shard) =>
+    shard.todo.map((row) => ({ key: row.id, tasks: [{ key: row.id, group: row.id, cost: 1 }], pin: shard.k, row, shard })),
+  );
   try {
     await runRequests(
       { cutSignal: opts.cutSignal },
@@ -204,7 +206,13 @@ async function sendShards(shards: OpenShard[], opts: InferOptions & Required<Pic
         execute: async (_task, { row, shard }, server, requeues, channel) => {
           const plan = await opts.planFor(row.videos[0]).then(
             (p) => ({ ok: true as const, p }),
-            (err: Error) => ({ ok: false as const, kind: 'request' as const, message: `reference preprocessing of ${row.videos[0]}: ${err.message}`, attempts: 0, status: null }),
+            (err: Error) => ({
+              ok: false as const,
+              kind: 'request' as const,
+              message: `reference preprocessing of ${row.videos[0]}: ${err.message}`,
+              attempts: 0,
+              status: null,
+            }),
           );
           const res = plan.ok ? await channel.send(server.index, buildTargetRequest(opts.model, row.videos[0], opts.prompt, opts.audioInVideo, plan.p)) : plan;
           if (res.ok) {

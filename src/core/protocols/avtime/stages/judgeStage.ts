@@ -262,7 +262,10 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
           },
         },
         // The seed's batch: `width` requests in flight, dealt round-robin over the servers.
-        { slots: o.endpoints.map((_, i) => ({ capacity: Math.floor(width / o.endpoints.length) + (i < width % o.endpoints.length ? 1 : 0) })), policy: () => 'record' },
+        {
+          slots: o.endpoints.map((_, i) => ({ capacity: Math.floor(width / o.endpoints.length) + (i < width % o.endpoints.length ? 1 : 0) })),
+          policy: () => 'record',
+        },
       );
       cut?.throwIfAborted();
       prog.state = todo.length === 0 ? 'skipped' : prog.failed ? 'failed' : 'done';
