@@ -122,7 +122,7 @@ export class RequestChannel<B = object> {
   judge(index: number, res: ChatFailure, requeues: number, expected: boolean, pinned = false): FailedRequestVerdict {
     if (this.cut) return { action: 'requeue' };
     const serverLost = res.kind === 'server_down' || (res.kind === 'request' && res.status === null);
-    const draining = this.run.drain?.requested != null;
+    const draining = (this.run.drain?.requested ?? null) !== null;
     const policy = this.run.policy ?? requeueLostServers(this.run.maxRequeues);
     const meaning = policy({ failure: res, requeues, pinned, draining, serverLost });
     if (meaning === 'requeue') return { action: 'requeue' };

@@ -336,8 +336,15 @@ export class Scheduler<V extends SchedVideo> {
   }
 
   private startPreps(): void {
-    while (!this.draining && !this.sourceDone && this.preparing < this.opts.prepConcurrency && this.preparing + this.ready.length < this.opts.prefetch) {
-      const next = this.source!.next();
+    // No source before run(): a server marked down at hand-over pumps before there is anything to prepare.
+    while (
+      this.source !== null &&
+      !this.draining &&
+      !this.sourceDone &&
+      this.preparing < this.opts.prepConcurrency &&
+      this.preparing + this.ready.length < this.opts.prefetch
+    ) {
+      const next = this.source.next();
       if (next.done) {
         this.sourceDone = true;
         break;
