@@ -113,6 +113,23 @@ describe('runner scheduler', () => {
     assert.ok([...done.values()].every((n) => n === 1));
   });
 
+  it('a server marked down before run() (down at hand-over) takes no work, and the others do it all', async () => {
+    const by: number[] = [];
+    const s = new Scheduler<V>(
+      { servers: [0, 1].map((i) => ({ endpoint: `s${i}`, capacity: 2 })), prefetch: 2, prepConcurrency: 1 },
+      {
+        prepare: async () => true,
+        execute: async (_task, _video, server) => {
+          by.push(server.index);
+          return 'done';
+        },
+      },
+    );
+    s.setServerUp(0, false);
+    await s.run(makeVideos(2, 1, 2));
+    assert.deepEqual(by, [1, 1, 1, 1]);
+  });
+
   it('drain stops new work and waits for in-flight requests', async () => {
     let started = 0;
     let finished = 0;
