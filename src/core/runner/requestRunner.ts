@@ -12,10 +12,10 @@ import type { ChatFailure, ChatResult } from '../serving/client';
 import type { Fleet } from '../serving/launcher';
 import type { FailFastMonitor } from './failFast';
 import { RequestChannel, type ChannelRun, type ChatSender, type FailedRequestVerdict, type FailurePolicy } from './requestChannel';
-import { Scheduler, type SchedServerInfo, type SchedTask, type SchedVideo, type SchedulerStats, type ServerTimeAccount, type TaskOutcome } from './scheduler';
+import { Scheduler, type SchedServerInfo, type SchedTask, type SchedJob, type SchedulerStats, type ServerTimeAccount, type TaskOutcome } from './scheduler';
 
 /** A unit of affinity (FP: a video): its tasks go to one server; `pin`: that server is fixed. */
-export interface RunnerJob extends SchedVideo {
+export interface RunnerJob extends SchedJob {
   pin?: number;
 }
 

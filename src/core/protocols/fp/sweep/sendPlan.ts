@@ -7,7 +7,7 @@ import { FailFastMonitor } from '../../../runner/failFast';
 import { MetricsPoller } from '../../../runner/metricsPoller';
 import { serverVerdicts } from '../../../runner/bottleneckWindows';
 import { RequestRunner } from '../../../runner/requestRunner';
-import { longestFirstWithinWindows } from '../../../runner/scheduler';
+import { longestFirstWithinWindows } from './videoOrder';
 import { ServerHealth } from '../../../runner/serverHealth';
 import type { ServerSet } from '../../../runner/servers';
 import type { ChatRequestBody } from '../../../serving/chatRequest';
