@@ -148,7 +148,7 @@ describe('runner unit: request runner', () => {
     try {
       const t = tally();
       const r = runner([s0], { drain, stopper, cutSignal: stopper.cutSignal }, t.work, {
-        monitor: new FailFastMonitor({ sameInARow: 3, firstRequests: 0, firstVideos: 0 }),
+        monitor: new FailFastMonitor({ sameInARow: 3, firstRequests: 0, firstPrepared: 0 }),
       });
       await r.run(['a', 'b', 'c', 'd', 'e', 'f'].map((k) => job(k)));
       assert.equal(stopper.stopReason?.rule, 'same_in_a_row');

@@ -4,7 +4,7 @@
 // Sending, re-queueing and the failure rules are the engine's (runner/requestChannel.ts).
 import type { PackageLayout } from '../package/layout';
 import { unitKey } from '../package/unitKey';
-import type { VideoOutcome } from '../../../runner/failFast';
+import type { PrepOutcome } from '../../../runner/failFast';
 import type { FrameSource, PreparedVideoFrames } from './frameSource';
 import type { RequestChannel } from '../../../runner/requestChannel';
 import type { SchedServerInfo, SchedTask, SchedJob, TaskOutcome } from '../../../runner/scheduler';
@@ -49,7 +49,7 @@ export class FpUnits {
       servedModel: string;
       channel: RequestChannel;
       /** The video as one decode outcome, for the fail-fast monitor (a broken ffmpeg fails them all). */
-      videoDecoded(o: VideoOutcome): void;
+      videoDecoded(o: PrepOutcome): void;
       /** An answer with its frame count and prompt tokens, for the throughput. */
       answered(frames: number, tokens: number): void;
     },

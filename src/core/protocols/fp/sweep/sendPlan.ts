@@ -3,7 +3,6 @@
 // runner (servers pull prepared videos; FpUnits turns a unit into its request and its answer into rows), and
 // each server's bottleneck verdict, frozen at the end.
 import { VllmClient } from '../../../serving/client';
-import { FailFastMonitor } from '../../../runner/failFast';
 import { MetricsPoller } from '../../../runner/metricsPoller';
 import { serverVerdicts } from '../../../runner/bottleneckWindows';
 import { RequestRunner } from '../../../runner/requestRunner';
@@ -16,6 +15,7 @@ import type { PackageLayout } from '../package/layout';
 import type { WorkPlan } from '../plan';
 import { FpUnits, videoJobs, type VideoJob } from './fpUnits';
 import type { FpOutcomes } from './fpOutcomes';
+import { fpFailFast } from './fpFailFast';
 import { preflightGate } from './fpPreflight';
 import type { FpStatusReporter } from './fpStatus';
 import type { FrameSource } from './frameSource';
@@ -85,7 +85,7 @@ export async function sendPlan(run: SweepRun, opts: RunOptions, deps: SweepServi
   else await todo.writeNoRequestRows();
   set.onEvent((e) => health.event(e));
 
-  const monitor = new FailFastMonitor({ sameInARow: opts.failSameInARow, firstRequests: opts.failFirstRequests, firstVideos: opts.failFirstVideos });
+  const monitor = fpFailFast(opts);
   const prepConcurrency = frames.concurrency;
   let units: FpUnits | null = null;
   const requests = new RequestRunner<VideoJob, ChatRequestBody>(
@@ -110,7 +110,7 @@ export async function sendPlan(run: SweepRun, opts: RunOptions, deps: SweepServi
   units = new FpUnits(layout, frames, todo.outcomes, {
     servedModel: set.servedModel,
     channel: requests.channel,
-    videoDecoded: (o) => stopper.trip(monitor.video(o)),
+    videoDecoded: (o) => stopper.trip(monitor.prepared(o)),
     answered: (n, tokens) => todo.status.throughput.answered(n, tokens),
   });
   health.handOver((i) => set.initialState?.(i) ?? 'up');
