@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { DEFAULT_FAIL_FAST, FailFastMonitor, normalizeMessage, type RequestOutcome } from '../../../src/core/runner/failFast';
-import { adviseFailure } from '../../../src/core/runner/failureAdvice';
+import { adviceFrom, adviseFailure } from '../../../src/core/runner/failureAdvice';
 
 const SYMLINK_400 = (n: number) =>
   `The file path /mnt/nvme0/real/pkg/.fpsweep/frames/ab/${n}cdef0123/frame_${n}.jpg must be a subpath of ` +
@@ -155,17 +155,21 @@ describe('runner: fail-fast monitor', () => {
 });
 
 describe('runner: failure advice', () => {
-  it('names the known vLLM messages and has a next step for any other', () => {
-    assert.match(adviseFailure(SYMLINK_400(3), 400).action, /realpath/);
-    assert.match(adviseFailure('Unauthorized', 401).action, /FPSWEEP_API_KEY/);
+  it("names vLLM's known messages in no run type's terms, has a next step for any other, and a run type's table replaces it", () => {
+    assert.match(adviseFailure('Unauthorized', 401).action, /--api-key/);
     assert.match(adviseFailure('The model `Qwen/X` does not exist.', 404).action, /served-model-name/);
-    assert.match(
-      adviseFailure('The decoder prompt (length 70000) is longer than the maximum model length of 32768.', 400, 'context').action,
-      /max-model-len 65536/,
-    );
     assert.match(adviseFailure('ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:8011', null, 'server_down').meaning, /not running/);
-    assert.match(adviseFailure('whatever', null, 'decode').action, /ffmpeg/);
-    assert.match(adviseFailure('something new').action, /doctor/);
+    const generic = adviseFailure('something new');
+    assert.match(generic.action, /server's log/);
+    for (const words of [SYMLINK_400(3), 'whatever']) assert.doesNotMatch(JSON.stringify(adviseFailure(words, 400, 'decode')), /fpsweep|frame|ffmpeg|65536/);
+    const own = adviceFrom([{ test: (m) => m.includes('clip'), meaning: 'm', action: 'a' }], { meaning: 'u', action: 'v' });
+    assert.deepEqual(
+      [own('bad clip'), own('other')],
+      [
+        { meaning: 'm', action: 'a' },
+        { meaning: 'u', action: 'v' },
+      ],
+    );
   });
 });
 

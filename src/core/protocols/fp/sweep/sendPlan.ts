@@ -15,6 +15,7 @@ import type { PackageLayout } from '../package/layout';
 import type { WorkPlan } from '../plan';
 import { FpUnits, videoJobs, type VideoJob } from './fpUnits';
 import type { FpOutcomes } from './fpOutcomes';
+import { fpAdviseFailure } from './fpAdvice';
 import { fpFailFast } from './fpFailFast';
 import { preflightGate } from './fpPreflight';
 import type { FpStatusReporter } from './fpStatus';
@@ -46,7 +47,13 @@ async function startServers(run: SweepRun, opts: RunOptions, deps: SweepServing,
   run.servers = set;
   const urls = set.endpoints.map((e) => e.url);
   run.session.stopper.endpointUrls = urls;
-  const health = new ServerHealth(urls, { onUpChange, onStop: (reason) => run.session.stopper.stopFor(reason), log: (m) => void run.log.warn(m) });
+  run.session.stopper.advise = fpAdviseFailure;
+  const health = new ServerHealth(urls, {
+    onUpChange,
+    onStop: (reason) => run.session.stopper.stopFor(reason),
+    log: (m) => void run.log.warn(m),
+    advise: fpAdviseFailure,
+  });
   run.health = health;
   run.metrics = new MetricsPoller(
     set.endpoints.map((e) => new VllmClient(e, { maxRetries: 0, connections: 1 })),
