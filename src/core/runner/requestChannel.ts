@@ -52,8 +52,11 @@ export interface ChatSender<B = object> {
 /** What a channel needs of the run: RunSession's drain and stopper fit; a run without a session passes less. */
 export interface ChannelRun {
   upSignal?(index: number): AbortSignal | undefined;
+  /** Aborted when in-flight work must end (the session's cut); default: the stopper's. */
+  cutSignal?: AbortSignal;
+  /** Where trips and a context too small go (RunSession's stopper); absent, they stop nothing. */
   stopper?: {
-    readonly cutSignal: AbortSignal;
+    readonly cutSignal?: AbortSignal;
     trip(t: Trip | null): void;
     contextTooSmall(err: ContextLengthError): void;
   };
@@ -86,12 +89,16 @@ export class RequestChannel<B = object> {
   /** The signals that cut a request on server `index`, read now (a restarted server has a new up signal). */
   private cutSignals(index: number): AbortSignal[] {
     const up = this.run.upSignal?.(index);
-    return [up, this.run.stopper?.cutSignal, this.run.stopSignal].filter((s): s is AbortSignal => s !== undefined);
+    return [up, this.sessionCut, this.run.stopSignal].filter((s): s is AbortSignal => s !== undefined);
+  }
+
+  private get sessionCut(): AbortSignal | undefined {
+    return this.run.cutSignal ?? this.run.stopper?.cutSignal;
   }
 
   /** Cut by a stop (not by its server): no answer came, so it is no failure. */
   get cut(): boolean {
-    return this.run.stopper?.cutSignal.aborted === true || this.run.stopSignal?.aborted === true;
+    return this.sessionCut?.aborted === true || this.run.stopSignal?.aborted === true;
   }
 
   async send(index: number, body: B): Promise<ChatResult> {

@@ -106,7 +106,8 @@ export class RequestRunner<V extends RunnerJob, B> {
         if (s) setMaxListeners(inFlight, s);
         return s;
       },
-      stopper: control.stopper ?? (control.cutSignal ? { cutSignal: control.cutSignal, trip: () => undefined, contextTooSmall: () => undefined } : undefined),
+      cutSignal: control.cutSignal ?? control.stopper?.cutSignal,
+      stopper: control.stopper,
       drain: control.drain,
       stopSignal: this.stopCtl.signal,
       monitor: options.monitor,
@@ -136,7 +137,7 @@ export class RequestRunner<V extends RunnerJob, B> {
   }
 
   private get halted(): boolean {
-    return this.stopWhy !== null || this.control.cutSignal?.aborted === true || this.control.stopper?.cutSignal.aborted === true;
+    return this.stopWhy !== null || this.control.cutSignal?.aborted === true || this.control.stopper?.cutSignal?.aborted === true;
   }
 
   /** A server became able (or unable) to take requests: its unpinned work moves, its lane waits. */
