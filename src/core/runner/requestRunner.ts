@@ -185,15 +185,16 @@ export class RequestRunner<V extends RunnerJob, B> {
     const indices = pin === null ? this.servers.urls.map((_, i) => i) : [pin];
     const slots = indices.map((i) => ({ endpoint: this.servers.urls[i], ...this.options.slots[i] }));
     const capacity = slots.reduce((s, x) => s + x.capacity, 0);
+    const shared = this.channel;
+    // The channel as this lane's tasks see it: a pinned lane's failures are never sent to another server.
     const channel: TaskChannel<B> = {
-      send: (i, body) => this.channel.send(i, body),
-      answered: (i) => this.channel.answered(i),
-      judge: (i, res, requeues, expected) => this.channel.judge(i, res, requeues, expected, pin !== null),
+      send: (i, body) => shared.send(i, body),
+      answered: (i) => shared.answered(i),
+      judge: (i, res, requeues, expected) => shared.judge(i, res, requeues, expected, pin !== null),
       get cut() {
-        return laneCut();
+        return shared.cut;
       },
     };
-    const laneCut = () => this.channel.cut;
     const server = (i: number) => indices[i];
     const prepare = this.work.prepare?.bind(this.work);
     const scheduler = new Scheduler<V>(
