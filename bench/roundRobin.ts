@@ -2,7 +2,7 @@
 // `prefetch` waiting, `prepConcurrency` at once), then every request goes to the next server in turn
 // that has a free slot, in plan order (within a video: costliest condition first). What the
 // scheduler's affinity routing is measured against; the product never routes this way.
-import type { SchedServerInfo, SchedTask, SchedulerStats, SchedVideo, TaskOutcome } from '../src/core/runner/scheduler';
+import type { SchedServerInfo, SchedTask, SchedulerStats, SchedJob, TaskOutcome } from '../src/core/runner/scheduler';
 
 export interface RoundRobinOptions {
   servers: { endpoint: string; capacity: number }[];
@@ -10,7 +10,7 @@ export interface RoundRobinOptions {
   prepConcurrency: number;
 }
 
-export interface RoundRobinHooks<V extends SchedVideo> {
+export interface RoundRobinHooks<V extends SchedJob> {
   prepare(video: V): Promise<boolean>;
   execute(task: SchedTask, video: V, server: SchedServerInfo, requeues: number): Promise<TaskOutcome>;
 }
@@ -21,7 +21,7 @@ interface Prepared<V> {
   inflight: number;
 }
 
-export class RoundRobinDispatcher<V extends SchedVideo> {
+export class RoundRobinDispatcher<V extends SchedJob> {
   private readonly servers: (SchedServerInfo & { inflight: number })[];
   private readonly ready: Prepared<V>[] = [];
   private source: Iterator<V> | null = null;

@@ -26,7 +26,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import * as net from 'node:net';
 import sharp from 'sharp';
-import { Scheduler, longestFirstWithinWindows, type SchedTask, type SchedVideo } from '../src/core/runner/scheduler';
+import { Scheduler, type SchedTask, type SchedJob } from '../src/core/runner/scheduler';
+import { longestFirstWithinWindows } from '../src/core/protocols/fp/sweep/videoOrder';
 import { RoundRobinDispatcher, type RoundRobinHooks } from './roundRobin';
 import { VllmClient } from '../src/core/serving/client';
 import { fpChatRequest } from '../src/core/protocols/fp/serving/fpServing';
@@ -56,7 +57,7 @@ const PREFILL_MODE = arg('shared', 1);
 const HEAD = arg('head', 2 * CORES);
 const CONDS = ['v_8_s224', 'v_32_s224', 'v_fps0.5_s224', 'v_fps1_s224'];
 
-interface BenchVideo extends SchedVideo {
+interface BenchVideo extends SchedJob {
   hash: string;
   prepS: number;
   /** task key → frame files and prompt */

@@ -10,7 +10,8 @@ import type { SimPlan, SimRequest, SimVideo } from './workload';
 import type { ImageBook, SimServer } from './server';
 import { perRequestCpuS, pipelineCpuS } from './ourFrames';
 import { MediaPool } from '../../src/standins/vllm/cost/frontEnd';
-import { Scheduler, longestFirstWithinWindows } from '../../src/core/runner/scheduler';
+import { Scheduler } from '../../src/core/runner/scheduler';
+import { longestFirstWithinWindows } from '../../src/core/protocols/fp/sweep/videoOrder';
 import type { VideoJob } from '../../src/core/protocols/fp/sweep/fpUnits';
 import { DEFAULT_CONDITIONS } from '../../src/core/protocols/fp/rules/conditions';
 

@@ -43,7 +43,7 @@ results/conditions_results.csv are skipped; re-running continues where it stoppe
   --fail-same K     stop when K requests in a row on one server fail the same way
                     (FPSWEEP_FAIL_SAME; default ${DEFAULT_FAIL_FAST.sameInARow}; 0 = off)
   --fail-first N    stop when most of the run's first N requests fail (FPSWEEP_FAIL_FIRST; default ${DEFAULT_FAIL_FAST.firstRequests})
-  --fail-videos M   stop when the first M videos all fail to decode (FPSWEEP_FAIL_VIDEOS; default ${DEFAULT_FAIL_FAST.firstVideos})
+  --fail-videos M   stop when the first M videos all fail to decode (FPSWEEP_FAIL_VIDEOS; default ${DEFAULT_FAIL_FAST.firstPrepared})
   --shard K/N       only part K of N (1-based; SHARD): the items whose video hash falls in it,
                     for N hosts each on its own copy of the package; bring the copies back
                     with \`fpsweep merge --into DIR COPY...\`. \`auto\` (or auto/N) reads K and N from a
@@ -102,7 +102,7 @@ export function parseRunArgs(args: string[]): { options: RunOptions; detach: boo
     decodeWorkers: intOption(v['decode-workers'], 'DECODE_WORKERS', undefined),
     failSameInARow: intOption(v['fail-same'], 'FPSWEEP_FAIL_SAME', DEFAULT_FAIL_FAST.sameInARow, 0),
     failFirstRequests: intOption(v['fail-first'], 'FPSWEEP_FAIL_FIRST', DEFAULT_FAIL_FAST.firstRequests, 0),
-    failFirstVideos: intOption(v['fail-videos'], 'FPSWEEP_FAIL_VIDEOS', DEFAULT_FAIL_FAST.firstVideos, 0),
+    failFirstVideos: intOption(v['fail-videos'], 'FPSWEEP_FAIL_VIDEOS', DEFAULT_FAIL_FAST.firstPrepared, 0),
     shard: shardOption(v.shard),
   });
   if (!parsed.success) throw new UsageError(`${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n\n${HELP}`);

@@ -1,4 +1,4 @@
-// The fail-fast monitor: fed every request outcome and every video's decode outcome, it says when the
+// The fail-fast monitor: fed every request outcome and every job's preparation outcome, it says when the
 // run is failing systematically (the same refusal again and again) so the runner stops instead of
 // writing its whole plan into failures.jsonl. Pure: no I/O, no clock; the runner acts on a trip.
 // Rules (each off with 0):
@@ -6,8 +6,9 @@
 //                   once digits, paths, URLs and ids are normalised away;
 //   first_requests  more than half of the run's first N requests failed (decided as soon as it is
 //                   certain: at floor(N/2) + 1 failures among the first N);
-//   decode          the first M videos that needed frames all failed to decode (every request of each
-//                   a `decode` failure) and no video has decoded yet.
+//   decode          the first M jobs that needed preparation all failed it (FP: videos that needed frames,
+//                   every request of each a `decode` failure) and none has been prepared yet; the words are
+//                   the run type's (PrepWords), the rule's id stays 'decode' (status files and reports carry it).
 // A predicted context refusal (SPEC §2.5, the plan knows it) is an expected answer, not a failure: it
 // is ignored by every rule.
 
@@ -16,16 +17,27 @@ export interface FailFastSettings {
   sameInARow: number;
   /** N: the first requests of the run, of which most failing stops it. */
   firstRequests: number;
-  /** M: the first videos with frames, all failing to decode, stop it. */
-  firstVideos: number;
+  /** M: the first jobs that needed preparation (FP: videos with frames), all failing it, stop it. */
+  firstPrepared: number;
 }
 
-export const DEFAULT_FAIL_FAST: FailFastSettings = { sameInARow: 20, firstRequests: 40, firstVideos: 5 };
+export const DEFAULT_FAIL_FAST: FailFastSettings = { sameInARow: 20, firstRequests: 40, firstPrepared: 5 };
+
+/** The preparation rule in the run type's words: `the first M <jobs> all <failed> and <noneOk>`; `kind`: its failures' kind. */
+export interface PrepWords {
+  jobs: string;
+  failed: string;
+  noneOk: string;
+  kind: string;
+}
+
+/** The engine's own words, for a run type that gives none. */
+export const PREP_WORDS: PrepWords = { jobs: 'jobs', failed: 'failed their preparation', noneOk: 'none was prepared', kind: 'prepare' };
 
 export type RequestOutcome =
   { server: number; ok: true } | { server: number; ok: false; kind: string; message: string; status?: number | null; expected?: boolean };
 
-export type VideoOutcome = { ok: true } | { ok: false; message: string };
+export type PrepOutcome = { ok: true } | { ok: false; message: string };
 
 export type TripRule = 'same_in_a_row' | 'first_requests' | 'decode';
 
@@ -73,12 +85,15 @@ export class FailFastMonitor {
   private failedEarly = 0;
   /** Among the first N failures: signature → count and latest failure. */
   private readonly earlySigs = new Map<string, { n: number; last: Extract<RequestOutcome, { ok: false }> }>();
-  private videosSeen = 0;
-  private videoDecoded = false;
-  private lastDecodeMessage = '';
+  private prepSeen = 0;
+  private anyPrepared = false;
+  private lastPrepMessage = '';
   private trip: Trip | null = null;
 
-  constructor(readonly settings: FailFastSettings = DEFAULT_FAIL_FAST) {}
+  constructor(
+    readonly settings: FailFastSettings = DEFAULT_FAIL_FAST,
+    private readonly words: PrepWords = PREP_WORDS,
+  ) {}
 
   get tripped(): Trip | null {
     return this.trip;
@@ -135,26 +150,27 @@ export class FailFastMonitor {
     return null;
   }
 
-  /** One video's decode: ok when any of its requests got frames; a failure when every one failed to decode. */
-  video(o: VideoOutcome): Trip | null {
+  /** One job's preparation (FP: a video's decode): ok when any of its requests got what it needs; a failure when none did. */
+  prepared(o: PrepOutcome): Trip | null {
     if (this.trip) return this.trip;
-    const M = this.settings.firstVideos;
+    const M = this.settings.firstPrepared;
     if (o.ok) {
-      this.videoDecoded = true;
+      this.anyPrepared = true;
       return null;
     }
-    this.lastDecodeMessage = o.message;
-    if (M <= 0 || this.videoDecoded) return null;
-    this.videosSeen++;
-    if (this.videosSeen >= M) {
+    this.lastPrepMessage = o.message;
+    if (M <= 0 || this.anyPrepared) return null;
+    this.prepSeen++;
+    if (this.prepSeen >= M) {
+      const w = this.words;
       return (this.trip = {
         rule: 'decode',
-        kind: 'decode',
-        message: this.lastDecodeMessage,
+        kind: w.kind,
+        message: this.lastPrepMessage,
         status: null,
         server: null,
-        count: this.videosSeen,
-        detail: `the first ${this.videosSeen} videos all failed to decode and none decoded (the rule: the first ${M})`,
+        count: this.prepSeen,
+        detail: `the first ${this.prepSeen} ${w.jobs} all ${w.failed} and ${w.noneOk} (the rule: the first ${M})`,
       });
     }
     return null;

@@ -5,7 +5,7 @@
 // `graceMs` to end, then `cutSignal` aborts them (their units stay todo for the next run).
 import type { ContextLengthError } from '../serving/contextLength';
 import type { Trip } from './failFast';
-import { adviseFailure } from './failureAdvice';
+import { adviseFailure, type Advise } from './failureAdvice';
 import type { DrainControl } from './drainControl';
 import type { StopReason } from './stopReason';
 
@@ -21,8 +21,8 @@ export class SystematicFailureError extends Error {
 }
 
 /** A fail-fast trip as the run's stop reason: the server's words, their meaning, what to do. */
-export function tripStopReason(t: Trip, endpointUrls: readonly string[]): StopReason {
-  const a = adviseFailure(t.message, t.status, t.kind);
+export function tripStopReason(t: Trip, endpointUrls: readonly string[], advise: Advise = adviseFailure): StopReason {
+  const a = advise(t.message, t.status, t.kind);
   return {
     rule: t.rule,
     kind: t.kind,
@@ -41,6 +41,8 @@ export class RunStopper {
   private cutTimer: NodeJS.Timeout | null = null;
   /** Server URLs by index, to name the server a trip came from (set once the servers are known). */
   endpointUrls: readonly string[] = [];
+  /** What a trip's words mean and what to do: the run type's table, else the engine's. */
+  advise: Advise = adviseFailure;
 
   constructor(
     private readonly drain: DrainControl,
@@ -77,7 +79,7 @@ export class RunStopper {
 
   /** A fail-fast monitor's answer: a trip stops the run, null changes nothing. */
   trip(t: Trip | null): void {
-    if (t) this.stopFor(tripStopReason(t, this.endpointUrls));
+    if (t) this.stopFor(tripStopReason(t, this.endpointUrls, this.advise));
   }
 
   /**

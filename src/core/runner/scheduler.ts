@@ -1,38 +1,39 @@
-// The sweep's scheduler, independent of HTTP and ffmpeg (the sweep plugs those in; bench/sweep.ts
-// plugs in simulations). What it does and why:
-//  - Frame preparation runs ahead of the servers: up to `prefetch` videos prepared and waiting,
-//    `prepConcurrency` being prepared at once (the decode pool's size).
-//  - Affinity: a server pulls a whole prepared video and sends all of that video's requests itself, so
-//    its prefix cache serves the frames the requests share. Within a video, the requests of one
-//    condition (a "group": identical frames, different question) run back to back: the group's first
-//    request goes alone, the rest follow once it has finished, when the frames are in the cache.
+// The request runner's scheduler (runner/requestRunner.ts), independent of HTTP and of what a run type prepares
+// (Frames × Pixels plugs in frames and its videos as jobs; bench/sweep.ts plugs in simulations). What it does and why:
+//  - Preparation runs ahead of the servers: up to `prefetch` jobs prepared and waiting, `prepConcurrency`
+//    being prepared at once (FP: the decode pool's size).
+//  - Affinity: a server pulls a whole prepared job and sends all of that job's requests itself, so its prefix
+//    cache serves what the requests share (FP: a video's frames). Within a job, the requests of one group
+//    (FP: a condition — identical frames, different question) run back to back: the group's first request goes
+//    alone, the rest follow once it has finished, when the shared prefix is in the cache.
 //  - Every server is kept at its concurrency: work is pulled, so a slow server simply takes less.
-//  - Longest first within the window: a server pulls the prepared video with the largest remaining cost
-//    (predicted prompt tokens), and within a video the costliest groups go first — the tail is short.
+//  - Largest first: a server pulls the prepared job with the largest remaining cost (FP: predicted prompt
+//    tokens), and within a job the costliest groups go first — the tail is short. The order jobs come in is the
+//    run type's (FP: protocols/fp/sweep/videoOrder.ts).
 //  - Followers hit the prefix cache and bring the GPU almost no work: a server keeps at least
-//    MIN_LEADERS_IN_FLIGHT groups' first requests in flight (pulling a video for one if need be) and
+//    MIN_LEADERS_IN_FLIGHT groups' first requests in flight (pulling a job for one if need be) and
 //    never lets followers fill its last LEADER_SLOTS slots, so its GPU does not run dry behind a wall
 //    of followers.
 //  - An idle server with nothing left to pull takes a not-yet-started group from a busy server's
 //    backlog (tail stealing); affinity only costs cache there, never time. In the tail each server
 //    holds its first requests back to MIN_LEADERS_IN_FLIGHT so they stay there to be taken.
-//  - A server reported down: its open videos go back to the pool (their undispatched requests), its
+//  - A server reported down: its open jobs go back to the pool (their undispatched requests), its
 //    in-flight requests come back as `requeue` and go to another server; when it is up again it pulls.
 //  - Options that keep vLLM's front end off the critical path (issue 17; each changes order only):
-//    `warmVideos` holds a video's other requests until its first one has finished, so the images they
+//    `warmVideos` holds a job's other requests until its first one has finished, so the images they
 //    share are in the server's processor cache (and prefix cache) before they are sent; `maxOpenVideos`
-//    bounds the videos a server has open, so their images fit that cache; a server's `tokenBudget` caps
-//    the predicted prompt tokens it has in flight (its KV cache), next to the request count.
+//    bounds the jobs a server has open, so their images fit that cache; a server's `tokenBudget` caps
+//    the predicted cost it has in flight (its KV cache), next to the request count.
 export interface SchedTask {
   /** Unique per task (benchmark, item, condition). */
   key: string;
-  /** Requests of one group share their frames (same video, same condition). */
+  /** Requests of one group share their prefix (FP: the same frames — same video, same condition). */
   group: string;
   /** Relative cost (predicted prompt tokens): larger first. */
   cost: number;
 }
 
-export interface SchedVideo {
+export interface SchedJob {
   key: string;
   tasks: SchedTask[];
 }
@@ -60,8 +61,8 @@ export interface SchedServerInfo {
   capacity: number;
 }
 
-export interface SchedulerHooks<V extends SchedVideo> {
-  /** Frame preparation; false when the video failed as a whole (the hook logged its tasks' failures). */
+export interface SchedulerHooks<V extends SchedJob> {
+  /** Preparation (FP: frames); false when the job failed as a whole (the hook logged its tasks' failures). */
   prepare(video: V): Promise<boolean>;
   /** Sends one request and records its outcome; `requeue` when the server went away mid-request. */
   execute(task: SchedTask, video: V, server: SchedServerInfo, requeues: number): Promise<TaskOutcome>;
@@ -74,7 +75,7 @@ export interface SchedulerHooks<V extends SchedVideo> {
 export interface SchedulerOptions {
   /** capacity: requests in flight; tokenBudget: predicted prompt tokens in flight (one request may always go). */
   servers: { endpoint: string; capacity: number; tokenBudget?: number }[];
-  /** Prepared videos waiting for a server (plus those being prepared). */
+  /** Prepared jobs waiting for a server (plus those being prepared). */
   prefetch: number;
   prepConcurrency: number;
   /** Gate a group's followers behind its first request (prefix-cache warm-up). Default true. */
@@ -94,7 +95,7 @@ export interface SchedulerOptions {
 export interface ServerTimeAccount {
   /** Seconds with work ready for the server (a prepared video or its open videos' requests) but every slot taken. */
   slotWaitS: number;
-  /** Seconds with a free slot, nothing prepared to send and frames being prepared: waiting on our frames. */
+  /** Seconds with a free slot, nothing prepared to send and jobs being prepared: waiting on our preparation (FP: frames). */
   framesWaitS: number;
   /** ∫ requests in flight dt. */
   inFlightS: number;
@@ -108,7 +109,7 @@ interface GroupState {
   cost: number;
 }
 
-interface VideoState<V extends SchedVideo> {
+interface VideoState<V extends SchedJob> {
   video: V;
   groups: GroupState[];
   inflight: number;
@@ -124,7 +125,7 @@ interface VideoState<V extends SchedVideo> {
 }
 
 /** A server as the scheduler keeps it. */
-interface ServerSlot<V extends SchedVideo> extends SchedServerInfo {
+interface ServerSlot<V extends SchedJob> extends SchedServerInfo {
   up: boolean;
   lastPull: number;
   inflight: number;
@@ -137,7 +138,7 @@ interface ServerSlot<V extends SchedVideo> extends SchedServerInfo {
 }
 
 /** A task picked for a server, with its group and the video state it comes from. */
-interface Picked<V extends SchedVideo> {
+interface Picked<V extends SchedJob> {
   task: SchedTask;
   group: GroupState;
   video: VideoState<V>;
@@ -150,44 +151,7 @@ export interface SchedulerStats {
   servers: { index: number; endpoint: string; up: boolean; inflight: number; openVideos: number }[];
 }
 
-/**
- * Frame-preparation estimate of a video: one request's cost per group (the requests of a group share
- * their frames), summed over groups — proportional to the distinct frames to prepare.
- */
-export function prepEstimate(video: SchedVideo): number {
-  const perGroup = new Map<string, number>();
-  for (const t of video.tasks) perGroup.set(t.group, Math.max(perGroup.get(t.group) ?? 0, t.cost));
-  let s = 0;
-  for (const c of perGroup.values()) s += c;
-  return s;
-}
-
-/**
- * Longest first within windows of `window` videos (in plan order otherwise): preparation starts on the
- * costliest videos of each window, so the run's last window ends on small videos and the tail is
- * short, while benchmarks still complete roughly in plan order.
- * `head`: the run starts with the `head` videos of the first window that are quickest to prepare, so
- * the servers get their first requests after the shortest preparation rather than the longest (the
- * costliest videos, first otherwise, are also the slowest to prepare); the tail is unchanged.
- */
-export function longestFirstWithinWindows<V extends SchedVideo>(videos: readonly V[], window: number, head = 0): V[] {
-  const cost = new Map<V, number>(videos.map((v) => [v, v.tasks.reduce((s, t) => s + t.cost, 0)]));
-  const out: V[] = [];
-  for (let i = 0; i < videos.length; i += window) {
-    const win = videos.slice(i, i + window);
-    if (i === 0 && head > 0 && win.length > head) {
-      const prep = new Map<V, number>(win.map((v) => [v, prepEstimate(v)]));
-      const quick = [...win].sort((a, b) => prep.get(a)! - prep.get(b)!).slice(0, head);
-      out.push(...quick);
-      out.push(...win.filter((v) => !quick.includes(v)).sort((a, b) => cost.get(b)! - cost.get(a)!));
-      continue;
-    }
-    out.push(...win.sort((a, b) => cost.get(b)! - cost.get(a)!));
-  }
-  return out;
-}
-
-export class Scheduler<V extends SchedVideo> {
+export class Scheduler<V extends SchedJob> {
   private readonly servers: ServerSlot<V>[];
   private readonly ready: VideoState<V>[] = [];
   private readonly requeues = new Map<string, number>();
@@ -336,8 +300,15 @@ export class Scheduler<V extends SchedVideo> {
   }
 
   private startPreps(): void {
-    while (!this.draining && !this.sourceDone && this.preparing < this.opts.prepConcurrency && this.preparing + this.ready.length < this.opts.prefetch) {
-      const next = this.source!.next();
+    // No source before run(): a server marked down at hand-over pumps before there is anything to prepare.
+    while (
+      this.source !== null &&
+      !this.draining &&
+      !this.sourceDone &&
+      this.preparing < this.opts.prepConcurrency &&
+      this.preparing + this.ready.length < this.opts.prefetch
+    ) {
+      const next = this.source.next();
       if (next.done) {
         this.sourceDone = true;
         break;

@@ -3,7 +3,7 @@
 //   - every server has failed, one after another (launched servers that used up their restarts);
 //   - no server has been up for `allDownLimitMs` (given endpoints that never come back).
 // Either stops the run with a report (onStop). Events during our own shutdown are not news (close()).
-import { adviseFailure } from './failureAdvice';
+import { adviseFailure, type Advise } from './failureAdvice';
 import type { ServerState } from '../serving/serverState';
 import type { ServerEvent } from './servers';
 import type { ServerStatus } from './serverStatus';
@@ -27,6 +27,8 @@ export interface ServerHealthHooks {
   /** The servers have let the run down. */
   onStop(reason: StopReason): void;
   log(line: string): void;
+  /** The run type's advice for the servers' last words (default: the engine's). */
+  advise?: Advise;
 }
 
 export class ServerHealth {
@@ -66,7 +68,7 @@ export class ServerHealth {
     }
     if (e.final && this.up.every((x) => !x) && this.views.every((v) => v.state === 'down')) {
       const words = e.message ?? 'gave up';
-      const a = adviseFailure(words, null, 'server_down');
+      const a = (this.hooks.advise ?? adviseFailure)(words, null, 'server_down');
       this.hooks.onStop({
         rule: 'servers_down',
         kind: 'server_down',
@@ -88,7 +90,7 @@ export class ServerHealth {
     this.allDownSince ??= now;
     if (now - this.allDownSince > this.allDownLimitMs) {
       const words = this.views.map((x, i) => `server ${i}: ${x.message ?? x.state}`).join('; ');
-      const a = adviseFailure(words, null, 'server_down');
+      const a = (this.hooks.advise ?? adviseFailure)(words, null, 'server_down');
       this.hooks.onStop({
         rule: 'servers_down',
         kind: 'server_down',

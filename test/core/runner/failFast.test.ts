@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { DEFAULT_FAIL_FAST, FailFastMonitor, normalizeMessage, type RequestOutcome } from '../../../src/core/runner/failFast';
-import { adviseFailure } from '../../../src/core/runner/failureAdvice';
+import { adviceFrom, adviseFailure } from '../../../src/core/runner/failureAdvice';
 
 const SYMLINK_400 = (n: number) =>
   `The file path /mnt/nvme0/real/pkg/.fpsweep/frames/ab/${n}cdef0123/frame_${n}.jpg must be a subpath of ` +
@@ -69,7 +69,7 @@ describe('runner: fail-fast monitor', () => {
     fc.assert(
       fc.property(fc.integer({ min: 2, max: 30 }), fc.array(fc.boolean(), { maxLength: 200 }), fc.array(fc.nat(3), { maxLength: 200 }), (K, prefix, others) => {
         // First N off, so only the in-a-row rule can decide; a prefix of mixed outcomes on server 0.
-        const m = new FailFastMonitor({ sameInARow: K, firstRequests: 0, firstVideos: 0 });
+        const m = new FailFastMonitor({ sameInARow: K, firstRequests: 0, firstPrepared: 0 });
         for (const ok of prefix) {
           if (!ok) assert.equal(m.request({ server: 0, ok: false, kind: 'request', message: 'other', status: 400 }), null);
           assert.equal(m.request({ server: 0, ok: true }), null);
@@ -95,7 +95,7 @@ describe('runner: fail-fast monitor', () => {
   });
 
   it('one success or another message in between restarts the count', () => {
-    const m = new FailFastMonitor({ sameInARow: 3, firstRequests: 0, firstVideos: 0 });
+    const m = new FailFastMonitor({ sameInARow: 3, firstRequests: 0, firstPrepared: 0 });
     const f = (msg: string): RequestOutcome => ({ server: 0, ok: false, kind: 'request', message: msg, status: 400 });
     for (let i = 0; i < 50; i++) {
       assert.equal(m.request(f('a 1')), null);
@@ -110,7 +110,7 @@ describe('runner: fail-fast monitor', () => {
   it('trips as soon as most of the first N requests have failed, with mixed messages and servers', () => {
     fc.assert(
       fc.property(fc.integer({ min: 2, max: 100 }), fc.array(fc.boolean(), { minLength: 100, maxLength: 100 }), (N, okPattern) => {
-        const m = new FailFastMonitor({ sameInARow: 0, firstRequests: N, firstVideos: 0 });
+        const m = new FailFastMonitor({ sameInARow: 0, firstRequests: N, firstPrepared: 0 });
         let failed = 0;
         let trippedAt: number | null = null;
         for (let i = 0; i < okPattern.length && trippedAt === null; i++) {
@@ -130,17 +130,17 @@ describe('runner: fail-fast monitor', () => {
   });
 
   it('ignores expected refusals (predicted context refusals) entirely', () => {
-    const m = new FailFastMonitor({ sameInARow: 2, firstRequests: 4, firstVideos: 1 });
+    const m = new FailFastMonitor({ sameInARow: 2, firstRequests: 4, firstPrepared: 1 });
     for (let i = 0; i < 100; i++) assert.equal(m.request({ server: 0, ok: false, kind: 'context', message: 'too long', status: 400, expected: true }), null);
   });
 
   it('decode: trips when the first M videos all fail and none decoded; never once one decoded', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 10 }), fc.array(fc.boolean(), { maxLength: 60 }), (M, videos) => {
-        const m = new FailFastMonitor({ ...DEFAULT_FAIL_FAST, firstVideos: M });
+        const m = new FailFastMonitor({ ...DEFAULT_FAIL_FAST, firstPrepared: M });
         let trip = null;
         let i = 0;
-        for (; i < videos.length && !trip; i++) trip = m.video(videos[i] ? { ok: true } : { ok: false, message: `ffmpeg exited 1 on v${i}` });
+        for (; i < videos.length && !trip; i++) trip = m.prepared(videos[i] ? { ok: true } : { ok: false, message: `ffmpeg exited 1 on v${i}` });
         const firstOk = videos.indexOf(true);
         const shouldTrip = (firstOk === -1 ? videos.length : firstOk) >= M;
         assert.equal(trip !== null, shouldTrip);
@@ -155,16 +155,36 @@ describe('runner: fail-fast monitor', () => {
 });
 
 describe('runner: failure advice', () => {
-  it('names the known vLLM messages and has a next step for any other', () => {
-    assert.match(adviseFailure(SYMLINK_400(3), 400).action, /realpath/);
-    assert.match(adviseFailure('Unauthorized', 401).action, /FPSWEEP_API_KEY/);
+  it("names vLLM's known messages in no run type's terms, has a next step for any other, and a run type's table replaces it", () => {
+    assert.match(adviseFailure('Unauthorized', 401).action, /--api-key/);
     assert.match(adviseFailure('The model `Qwen/X` does not exist.', 404).action, /served-model-name/);
-    assert.match(
-      adviseFailure('The decoder prompt (length 70000) is longer than the maximum model length of 32768.', 400, 'context').action,
-      /max-model-len 65536/,
-    );
     assert.match(adviseFailure('ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:8011', null, 'server_down').meaning, /not running/);
-    assert.match(adviseFailure('whatever', null, 'decode').action, /ffmpeg/);
-    assert.match(adviseFailure('something new').action, /doctor/);
+    const generic = adviseFailure('something new');
+    assert.match(generic.action, /server's log/);
+    for (const words of [SYMLINK_400(3), 'whatever']) assert.doesNotMatch(JSON.stringify(adviseFailure(words, 400, 'decode')), /fpsweep|frame|ffmpeg|65536/);
+    const own = adviceFrom([{ test: (m) => m.includes('clip'), meaning: 'm', action: 'a' }], { meaning: 'u', action: 'v' });
+    assert.deepEqual(
+      [own('bad clip'), own('other')],
+      [
+        { meaning: 'm', action: 'a' },
+        { meaning: 'u', action: 'v' },
+      ],
+    );
+  });
+});
+
+describe('runner: fail-fast preparation rule in the run type words', () => {
+  it("says the rule in the engine's words by default, and in the run type's when it gives them", () => {
+    const generic = new FailFastMonitor({ sameInARow: 0, firstRequests: 0, firstPrepared: 2 });
+    generic.prepared({ ok: false, message: 'no media' });
+    const g = generic.prepared({ ok: false, message: 'no media' });
+    assert.deepEqual([g?.kind, g?.detail], ['prepare', 'the first 2 jobs all failed their preparation and none was prepared (the rule: the first 2)']);
+    const words = { jobs: 'clips', failed: 'failed to load', noneOk: 'none loaded', kind: 'load' };
+    const own = new FailFastMonitor({ sameInARow: 0, firstRequests: 0, firstPrepared: 1 }, words);
+    const t = own.prepared({ ok: false, message: 'ENOENT' });
+    assert.deepEqual(
+      [t?.rule, t?.kind, t?.message, t?.detail],
+      ['decode', 'load', 'ENOENT', 'the first 1 clips all failed to load and none loaded (the rule: the first 1)'],
+    );
   });
 });

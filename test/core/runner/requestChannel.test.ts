@@ -10,7 +10,7 @@ import type { ChatFailure, ChatResult } from '../../../src/core/serving/client';
 function make(sameInARow = 2) {
   const drain = new DrainControl(() => undefined);
   const stopper = new RunStopper(drain, () => undefined, 60_000);
-  const monitor = new FailFastMonitor({ sameInARow, firstRequests: 0, firstVideos: 0 });
+  const monitor = new FailFastMonitor({ sameInARow, firstRequests: 0, firstPrepared: 0 });
   const ch = new RequestChannel([], ['http://127.0.0.1:1'], { stopper, drain, monitor, contextTokens: 65536 });
   return { drain, stopper, monitor, ch };
 }
@@ -66,7 +66,7 @@ describe('runner unit: request channel', () => {
   it("sums each server's answered latency (failures are not answers)", async () => {
     const drain = new DrainControl(() => undefined);
     const stopper = new RunStopper(drain, () => undefined, 60_000);
-    const monitor = new FailFastMonitor({ sameInARow: 0, firstRequests: 0, firstVideos: 0 });
+    const monitor = new FailFastMonitor({ sameInARow: 0, firstRequests: 0, firstPrepared: 0 });
     const ok = (latency_s: number): ChatResult => ({
       ok: true,
       text: 'A',

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { Scheduler, longestFirstWithinWindows, prepEstimate, type SchedTask, type SchedVideo } from '../../../src/core/runner/scheduler';
+import { Scheduler, type SchedTask, type SchedJob } from '../../../src/core/runner/scheduler';
 
-interface V extends SchedVideo {
+interface V extends SchedJob {
   n: number;
 }
 
@@ -113,6 +113,23 @@ describe('runner scheduler', () => {
     assert.ok([...done.values()].every((n) => n === 1));
   });
 
+  it('a server marked down before run() (down at hand-over) takes no work, and the others do it all', async () => {
+    const by: number[] = [];
+    const s = new Scheduler<V>(
+      { servers: [0, 1].map((i) => ({ endpoint: `s${i}`, capacity: 2 })), prefetch: 2, prepConcurrency: 1 },
+      {
+        prepare: async () => true,
+        execute: async (_task, _video, server) => {
+          by.push(server.index);
+          return 'done';
+        },
+      },
+    );
+    s.setServerUp(0, false);
+    await s.run(makeVideos(2, 1, 2));
+    assert.deepEqual(by, [1, 1, 1, 1]);
+  });
+
   it('drain stops new work and waits for in-flight requests', async () => {
     let started = 0;
     let finished = 0;
@@ -153,25 +170,6 @@ describe('runner scheduler', () => {
     await s.run(makeVideos(3, 1, 2));
     assert.equal(executed, 4);
     assert.deepEqual(finished.sort(), ['v0', 'v1', 'v2']);
-  });
-
-  it('orders videos longest first within windows; the run may start with the quickest to prepare', () => {
-    // cost per task = frames × tokens: a video's preparation scales with one task per group.
-    const video = (key: string, frames: number[], items: number): V => ({
-      key,
-      n: 0,
-      tasks: frames.flatMap((f, g) => Array.from({ length: items }, (_, i) => ({ key: `${key}/${g}/${i}`, group: `${key}/${g}`, cost: f }))),
-    });
-    const vs = [video('a', [10], 1), video('b', [100, 50], 1), video('c', [20], 5), video('d', [300], 1), video('e', [5], 2), video('f', [60], 3)];
-    assert.equal(prepEstimate(vs[1]), 150);
-    assert.equal(prepEstimate(vs[2]), 20); // five questions on the same frames: one preparation
-    const keys = (xs: V[]) => xs.map((v) => v.key).join('');
-    // total cost: a 10, b 150, c 100, d 300, e 10, f 180
-    assert.equal(keys(longestFirstWithinWindows(vs, 3)), 'bca' + 'dfe');
-    // head 2: the two quickest to prepare of the first window (e 5, a 10) first, then longest first.
-    assert.equal(keys(longestFirstWithinWindows(vs, 6, 2)), 'ea' + 'dfbc');
-    // only the first window gets a head; the later ones end the run on small videos as before
-    assert.equal(keys(longestFirstWithinWindows(vs, 3, 1)), 'abc' + 'dfe');
   });
 
   it("keeps slots for groups' first requests: followers never fill a server", async () => {

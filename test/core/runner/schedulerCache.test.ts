@@ -2,7 +2,7 @@
 // (warmVideos), a bound on the videos a server has open (maxOpenVideos), and a per-server budget of predicted
 // prompt tokens in flight (tokenBudget). Every request is held by the test and released explicitly: no timing.
 import { strict as assert } from 'node:assert';
-import { Scheduler, type SchedTask, type SchedVideo, type SchedulerOptions, type TaskOutcome } from '../../../src/core/runner/scheduler';
+import { Scheduler, type SchedTask, type SchedJob, type SchedulerOptions, type TaskOutcome } from '../../../src/core/runner/scheduler';
 
 interface Held {
   task: SchedTask;
@@ -12,7 +12,7 @@ interface Held {
 
 const settle = () => new Promise<void>((r) => setImmediate(r));
 
-function video(key: string, groups: number, items: number, cost = (g: number) => 10 * (groups - g)): SchedVideo {
+function video(key: string, groups: number, items: number, cost = (g: number) => 10 * (groups - g)): SchedJob {
   const tasks: SchedTask[] = [];
   for (let g = 0; g < groups; g++) for (let i = 0; i < items; i++) tasks.push({ key: `${key}/g${g}/i${i}`, group: `${key}/g${g}`, cost: cost(g) });
   return { key, tasks };
@@ -21,7 +21,7 @@ function video(key: string, groups: number, items: number, cost = (g: number) =>
 function harness(opts: SchedulerOptions) {
   const held: Held[] = [];
   const sent: { key: string; server: number }[] = [];
-  const s = new Scheduler<SchedVideo>(opts, {
+  const s = new Scheduler<SchedJob>(opts, {
     prepare: async () => true,
     execute: (task, _v, server) =>
       new Promise<TaskOutcome>((resolve) => {
@@ -106,7 +106,7 @@ describe('runner scheduler: options for vLLM caches', () => {
     // Costs 50 (g0), 40 (g1), 30, 20, 10; a budget of 60 holds g0 alone, then 40 + 20 …
     const h = harness({ servers: [{ endpoint: 's0', capacity: 8, tokenBudget: 60 }], prefetch: 4, prepConcurrency: 1, warmGroups: false });
     const v = video('v0', 5, 1);
-    const big: SchedVideo = { key: 'big', tasks: [{ key: 'big/g0/i0', group: 'big/g0', cost: 500 }] };
+    const big: SchedJob = { key: 'big', tasks: [{ key: 'big/g0/i0', group: 'big/g0', cost: 500 }] };
     const done = h.s.run([v, big]);
     let maxCost = 0;
     let maxCount = 0;

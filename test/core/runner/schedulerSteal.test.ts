@@ -3,7 +3,7 @@
 // only after its stolen part and its own have all ended. And the bench's round-robin baseline (moved
 // out of the scheduler) sends each request to the next server in turn.
 import { strict as assert } from 'node:assert';
-import { Scheduler, type SchedTask, type SchedVideo, type TaskOutcome } from '../../../src/core/runner/scheduler';
+import { Scheduler, type SchedTask, type SchedJob, type TaskOutcome } from '../../../src/core/runner/scheduler';
 import { RoundRobinDispatcher } from '../../../bench/roundRobin';
 
 interface Pending {
@@ -12,7 +12,7 @@ interface Pending {
   answer(o: TaskOutcome): void;
 }
 
-function video(key: string, groups: number, perGroup = 1): SchedVideo {
+function video(key: string, groups: number, perGroup = 1): SchedJob {
   const tasks: SchedTask[] = [];
   for (let g = 0; g < groups; g++) for (let i = 0; i < perGroup; i++) tasks.push({ key: `${key}/${g}/${i}`, group: `${key}/${g}`, cost: 100 - g });
   return { key, tasks };
@@ -25,7 +25,7 @@ describe('runner: scheduler tail stealing (typed parent)', () => {
   it('a stolen group runs on the idle server; the video finishes once, after every part', async () => {
     const pending: Pending[] = [];
     const finished: string[] = [];
-    const s = new Scheduler<SchedVideo>(
+    const s = new Scheduler<SchedJob>(
       {
         servers: [
           { endpoint: 'a', capacity: 1 },
@@ -65,7 +65,7 @@ describe('runner: scheduler tail stealing (typed parent)', () => {
   it('round-robin baseline: each request to the next server with a free slot; a requeued one is sent again', async () => {
     const sent: [string, number][] = [];
     let first = true;
-    const rr = new RoundRobinDispatcher<SchedVideo>(
+    const rr = new RoundRobinDispatcher<SchedJob>(
       {
         servers: [
           { endpoint: 'a', capacity: 1 },

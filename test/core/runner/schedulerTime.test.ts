@@ -1,7 +1,7 @@
 // The scheduler's time accounts (what the bottleneck verdict reads of our side), on a fake clock with explicit
 // gates: a free slot while frames are prepared, a full slot while work waits, and requests in flight over time.
 import { strict as assert } from 'node:assert';
-import { Scheduler, type SchedVideo } from '../../../src/core/runner/scheduler';
+import { Scheduler, type SchedJob } from '../../../src/core/runner/scheduler';
 
 function gate(): { promise: Promise<void>; open: () => void } {
   let open!: () => void;
@@ -15,9 +15,9 @@ describe('runner scheduler: time accounts', () => {
     let now = 0;
     const prep = new Map<string, ReturnType<typeof gate>>();
     const exec = new Map<string, ReturnType<typeof gate>>();
-    const videos: SchedVideo[] = ['v0', 'v1'].map((k) => ({ key: k, tasks: [{ key: `${k}/t`, group: `${k}/g`, cost: 1 }] }));
+    const videos: SchedJob[] = ['v0', 'v1'].map((k) => ({ key: k, tasks: [{ key: `${k}/t`, group: `${k}/g`, cost: 1 }] }));
     for (const v of videos) [prep, exec].forEach((m) => m.set(v.key, gate()));
-    const s = new Scheduler<SchedVideo>(
+    const s = new Scheduler<SchedJob>(
       { servers: [{ endpoint: 's0', capacity: 1 }], prefetch: 2, prepConcurrency: 1, clock: () => now },
       {
         prepare: async (v) => (await prep.get(v.key)!.promise, true),

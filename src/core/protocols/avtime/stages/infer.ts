@@ -4,9 +4,10 @@
 // ids, each once. Non-canonical (--resume --keep-going): ids already written are skipped and errors do not
 // stop the others, but any error still fails the stage.
 import { promises as fs } from 'node:fs';
-import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
-import { VllmClient, type Endpoint } from '../../../serving/client';
+import type { VllmClient, Endpoint } from '../../../serving/client';
+import { runRequests, type RunnerJob } from '../../../runner/requestRunner';
+import { clientServers } from '../../../runner/requestServers';
 import { AppendFile } from '../../../runner/appendFile';
 import { setAsideTornJsonlTail } from '../../../runner/tornTail';
 import { readOptionalJsonl } from '../../../package/jsonl';
@@ -119,8 +120,9 @@ export async function checkCoverage(file: string, assigned: readonly string[]): 
 export async function runInference(options: InferOptions): Promise<InferResult> {
   const opts = { ...options, planFor: options.planFor ?? makeTargetPlanner(options.audioInVideo) };
   const shards = assignShards(opts.inputs, opts.endpoints.length);
-  const stop = new AbortController(); // canonical: the first row error stops every shard
-  const results = await Promise.all(shards.map((rows, k) => runShard(k, rows, opts, stop)));
+  // Every shard's files first: a canonical shard that exists refuses the run before any request is sent.
+  const open = await Promise.all(shards.map((rows, k) => openShard(k, rows, opts)));
+  const results = await sendShards(open, opts);
   opts.cutSignal?.throwIfAborted();
   const withCoverage = await Promise.all(
     results.map(async (r, k) => ({
@@ -145,21 +147,28 @@ export async function runInference(options: InferOptions): Promise<InferResult> 
   return { ok, shards: withCoverage, line: `target inference ${ok ? 'done' : 'FAILED'}: ${parts.join('; ')}` };
 }
 
-async function runShard(
-  k: number,
-  rows: readonly TargetInput[],
-  opts: InferOptions & Required<Pick<InferOptions, 'planFor'>>,
-  stop: AbortController,
-): Promise<ShardSummary> {
+/** One shard as it runs: its rows still to ask, its raw file, its counts. */
+interface OpenShard {
+  k: number;
+  todo: readonly TargetInput[];
+  out: AppendFile;
+  expected: number;
+  written: number;
+  errors: ShardSummary['errors'];
+}
+
+/** A row to ask, pinned to its shard's server (the shard → server rule). */
+interface RowJob extends RunnerJob {
+  row: TargetInput;
+  shard: OpenShard;
+}
+
+async function openShard(k: number, rows: readonly TargetInput[], opts: InferOptions): Promise<OpenShard> {
   const file = opts.layout.rawPredictions(k);
-  const ep = opts.endpoints[k];
-  const expected = rows.length;
   let todo = rows;
-  let written = 0;
   if (!opts.canonical) {
     const have = await writtenIds(file, opts.log);
     todo = rows.filter((r) => !have.has(r.id));
-    written = rows.length - todo.length;
   } else if (
     await fs.stat(file).then(
       () => true,
@@ -168,55 +177,78 @@ async function runShard(
   ) {
     throw new Error(`${file} exists: a canonical target shard never resumes (start a new run, or one started with --resume --keep-going)`);
   }
-  await fs.mkdir(opts.layout.shardDir(k), { recursive: true });
-  const out = new AppendFile(file);
-  const client = new VllmClient({ url: ep.url, apiKey: ep.apiKey }, { connections: opts.concurrency, ...opts.clientOptions });
-  const errors: ShardSummary['errors'] = [];
-  const progress = (state: ShardProgress['state']) => opts.onProgress?.({ shard: k, endpoint: ep.url, expected, written, failed: errors.length, state });
-  progress('running');
-  await fs.writeFile(file, '', { flag: 'a' }); // the shard's file exists from its start, empty or not
-  let next = 0;
-  const signal = AbortSignal.any([stop.signal, ...(ep.signal ? [ep.signal] : []), ...(opts.cutSignal ? [opts.cutSignal] : [])]);
-  // Every request in flight listens on it: the default cap of 10 would warn at the seed's batch of 512.
-  setMaxListeners(opts.concurrency + 16, signal);
-  const worker = async () => {
-    while (next < todo.length && !stop.signal.aborted && !opts.cutSignal?.aborted) {
-      const row = todo[next++];
-      const plan = await opts.planFor(row.videos[0]).then(
-        (p) => ({ ok: true as const, p }),
-        (err: Error) => ({ ok: false as const, kind: 'request', message: `reference preprocessing of ${row.videos[0]}: ${err.message}` }),
-      );
-      const res = plan.ok ? await client.chat(buildTargetRequest(opts.model, row.videos[0], opts.prompt, opts.audioInVideo, plan.p), signal) : plan;
-      if (res.ok) {
-        const line: RawPrediction = {
-          id: row.id,
-          video_id: row.metadata.video_id,
-          response: res.text,
-          finish_reason: res.finishReason,
-          usage: res.usage,
-          latency_s: Math.round(res.latency_s * 1e6) / 1e6,
-          endpoint: ep.url,
-          ts: new Date().toISOString(),
-        };
-        await out.append(JSON.stringify(line) + '\n', true);
-        written++;
-      } else {
-        const stoppedByOther = stop.signal.aborted && !ep.signal?.aborted;
-        if (stoppedByOther) return; // cut because another row failed: not this row's error
-        if (opts.cutSignal?.aborted) return; // cut by the run's stop: not this row's error
-        errors.push({ id: row.id, kind: res.kind, message: res.message });
-        opts.log?.(`shard${k}: ${row.id} failed (${res.kind}): ${res.message}`);
-        if (opts.canonical) stop.abort(new Error(`shard${k} row ${row.id} failed`));
-      }
-      progress('running');
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length)) }, worker));
-  } finally {
-    await out.close();
-    await client.close();
+  return { k, todo, out: new AppendFile(file), expected: rows.length, written: rows.length - todo.length, errors: [] };
+}
+
+/**
+ * Every shard's rows through the engine's request runner, each on its own server (a pinned lane). Canonical:
+ * the first row error stops every shard (in-flight requests cut, no error for them); otherwise errors are
+ * recorded and the shards go on. A run's stop cuts in-flight requests and records nothing for them.
+ */
+async function sendShards(shards: OpenShard[], opts: InferOptions & Required<Pick<InferOptions, 'planFor'>>): Promise<ShardSummary[]> {
+  const progress = (s: OpenShard, state: ShardProgress['state']) =>
+    opts.onProgress?.({ shard: s.k, endpoint: opts.endpoints[s.k].url, expected: s.expected, written: s.written, failed: s.errors.length, state });
+  for (const s of shards) {
+    await fs.mkdir(opts.layout.shardDir(s.k), { recursive: true });
+    progress(s, 'running');
+    await fs.writeFile(opts.layout.rawPredictions(s.k), '', { flag: 'a' }); // the shard's file exists from its start, empty or not
   }
-  progress(errors.length ? 'failed' : written === expected ? 'done' : 'stopped');
-  return { expected, written, failed: errors.length, errors };
+  const servers = clientServers<object>(opts.endpoints, { connections: opts.concurrency, ...opts.clientOptions });
+  const jobs: RowJob[] = shards.flatMap((shard) =>
+    shard.todo.map((row) => ({ key: row.id, tasks: [{ key: row.id, group: row.id, cost: 1 }], pin: shard.k, row, shard })),
+  );
+  try {
+    await runRequests(
+      { cutSignal: opts.cutSignal },
+      servers,
+      jobs,
+      {
+        execute: async (_task, { row, shard }, server, requeues, channel) => {
+          const plan = await opts.planFor(row.videos[0]).then(
+            (p) => ({ ok: true as const, p }),
+            (err: Error) => ({
+              ok: false as const,
+              kind: 'request' as const,
+              message: `reference preprocessing of ${row.videos[0]}: ${err.message}`,
+              attempts: 0,
+              status: null,
+            }),
+          );
+          const res = plan.ok ? await channel.send(server.index, buildTargetRequest(opts.model, row.videos[0], opts.prompt, opts.audioInVideo, plan.p)) : plan;
+          if (res.ok) {
+            const line: RawPrediction = {
+              id: row.id,
+              video_id: row.metadata.video_id,
+              response: res.text,
+              finish_reason: res.finishReason,
+              usage: res.usage,
+              latency_s: Math.round(res.latency_s * 1e6) / 1e6,
+              endpoint: server.endpoint,
+              ts: new Date().toISOString(),
+            };
+            await shard.out.append(JSON.stringify(line) + '\n', true);
+            shard.written++;
+          } else {
+            // Cut (by another row's error, or by the run's stop): not this row's error.
+            if (channel.judge(server.index, res, requeues, false).action === 'requeue') return 'requeue';
+            shard.errors.push({ id: row.id, kind: res.kind, message: res.message });
+            opts.log?.(`shard${shard.k}: ${row.id} failed (${res.kind}): ${res.message}`);
+          }
+          progress(shard, 'running');
+          return 'done';
+        },
+      },
+      {
+        slots: opts.endpoints.map(() => ({ capacity: opts.concurrency })),
+        policy: () => (opts.canonical ? 'stop' : 'record'),
+      },
+    );
+  } finally {
+    await Promise.all(shards.map((s) => s.out.close()));
+    await servers.close();
+  }
+  return shards.map((s) => {
+    progress(s, s.errors.length ? 'failed' : s.written === s.expected ? 'done' : 'stopped');
+    return { expected: s.expected, written: s.written, failed: s.errors.length, errors: s.errors };
+  });
 }

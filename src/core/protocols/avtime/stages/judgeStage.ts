@@ -4,9 +4,10 @@
 // crash loses at most what was in flight: a resumed stage re-asks only the queries with no stored response
 // under the full identity match (responseMatches), and a query that already failed pass 1 goes to the retry.
 import { promises as fs } from 'node:fs';
-import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
-import { VllmClient, type Endpoint } from '../../../serving/client';
+import type { ChatResult, Endpoint, VllmClient } from '../../../serving/client';
+import { runRequests } from '../../../runner/requestRunner';
+import { clientServers } from '../../../runner/requestServers';
 import { AppendFile } from '../../../runner/appendFile';
 import { setAsideTornJsonlTail } from '../../../runner/tornTail';
 import { readOptionalJsonl } from '../../../package/jsonl';
@@ -185,9 +186,44 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
   for (const f of [L.semanticResponses, L.semanticFailures, L.semanticRequests]) await fs.writeFile(f, '', { flag: 'a' });
   const counted = countedResponses(planned, stored);
   const reused = counted.size;
-  const clients = o.endpoints.map(
-    (e) => new VllmClient({ url: e.url, apiKey: e.apiKey }, { connections: Math.max(o.batch[1], o.batch[2]), ...o.clientOptions }),
-  );
+  const servers = clientServers<object>(o.endpoints, { connections: Math.max(o.batch[1], o.batch[2]), ...o.clientOptions });
+  // One answer (or failure) of a pass: a valid response line counts at once; anything else is a failure line.
+  const record = async (p: Planned, pass: JudgePass, res: ChatResult, prog: JudgePassProgress) => {
+    const req = p.request[pass];
+    const ident = {
+      query_id: req.query_id,
+      axis: req.axis,
+      branch: req.branch,
+      video_id: req.video_id,
+      request_type: req.request_type,
+      pass,
+      request_sha256: req.request_sha256,
+    };
+    const parsed = res.ok ? parseJudgeResponse(req.request_type, res.text, p.nShown) : null;
+    if (res.ok && parsed?.ok) {
+      const w8 = p.wanted[pass];
+      const line: JudgeResponseLine = {
+        ...ident,
+        model_id: o.modelId,
+        prompt_version: w8.prompt_version,
+        prompt_sha256: w8.prompt_sha256,
+        schema_version: w8.schema_version,
+        schema_sha256: w8.schema_sha256,
+        response: parsed.value as unknown as Record<string, unknown>,
+        raw: res.text,
+        ts: new Date().toISOString(),
+      };
+      await responses.append(JSON.stringify(line) + '\n', true);
+      counted.set(p.query.query_id, line);
+      prog.done++;
+    } else {
+      const reason = res.ok ? (parsed as { reason: string }).reason : res.kind;
+      const detail = res.ok ? (parsed as { detail: string }).detail : res.message;
+      const line: JudgeFailureLine = { ...ident, model_id: o.modelId, reason, detail, raw: res.ok ? res.text : null, ts: new Date().toISOString() };
+      await failures.append(JSON.stringify(line) + '\n', true);
+      prog.failed++;
+    }
+  };
   const passes: JudgePassProgress[] = [];
   const failedIn1 = new Set(storedFailures.filter((f) => f.pass === 1).map((f) => `${f.query_id}\0${f.request_sha256}`));
   try {
@@ -209,62 +245,34 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
       if (todo.length && o.waitUp && !(await o.waitUp()) && !cut?.aborted) o.log?.(`judge pass ${pass}: the judge server is not up; its requests will fail`);
       const newRequests = todo.filter((p) => !haveRequest.has(`${p.query.query_id}\0${pass}\0${p.request[pass].request_sha256}`));
       if (newRequests.length) await requests.append(newRequests.map((p) => JSON.stringify(p.request[pass]) + '\n').join(''), true);
-      let next = 0;
-      const worker = async (w: number) => {
-        while (next < todo.length && !cut?.aborted) {
-          const p = todo[next++];
-          const req = p.request[pass];
-          const ep = w % clients.length;
-          const up = o.endpoints[ep].signal; // read live: a restarted server has a new one
-          // Every request in flight listens on them (the default cap of 10 would warn).
-          for (const s of [up, cut]) if (s) setMaxListeners(Math.max(o.batch[1], o.batch[2]) + 16, s);
-          const signal = up && cut ? AbortSignal.any([up, cut]) : (up ?? cut);
-          const res = await clients[ep].chat(req.body, signal);
-          if (!res.ok && cut?.aborted) return; // cut by the run's stop: not this query's failure
-          const ident = {
-            query_id: req.query_id,
-            axis: req.axis,
-            branch: req.branch,
-            video_id: req.video_id,
-            request_type: req.request_type,
-            pass,
-            request_sha256: req.request_sha256,
-          };
-          const parsed = res.ok ? parseJudgeResponse(req.request_type, res.text, p.nShown) : null;
-          if (res.ok && parsed?.ok) {
-            const w8 = p.wanted[pass];
-            const line: JudgeResponseLine = {
-              ...ident,
-              model_id: o.modelId,
-              prompt_version: w8.prompt_version,
-              prompt_sha256: w8.prompt_sha256,
-              schema_version: w8.schema_version,
-              schema_sha256: w8.schema_sha256,
-              response: parsed.value as unknown as Record<string, unknown>,
-              raw: res.text,
-              ts: new Date().toISOString(),
-            };
-            await responses.append(JSON.stringify(line) + '\n', true);
-            counted.set(p.query.query_id, line);
-            prog.done++;
-          } else {
-            const reason = res.ok ? (parsed as { reason: string }).reason : res.kind;
-            const detail = res.ok ? (parsed as { detail: string }).detail : res.message;
-            const line: JudgeFailureLine = { ...ident, model_id: o.modelId, reason, detail, raw: res.ok ? res.text : null, ts: new Date().toISOString() };
-            await failures.append(JSON.stringify(line) + '\n', true);
-            prog.failed++;
-          }
-          o.onProgress?.({ ...prog });
-        }
-      };
       const width = Math.max(1, Math.min(o.batch[pass], todo.length));
-      await Promise.all(Array.from({ length: width }, (_, w) => worker(w)));
+      await runRequests(
+        { cutSignal: cut },
+        servers,
+        todo.map((p) => ({ key: p.query.query_id, tasks: [{ key: p.query.query_id, group: p.query.query_id, cost: 1 }], p })),
+        {
+          execute: async (_task, { p }, server, requeues, channel) => {
+            const req = p.request[pass];
+            const res = await channel.send(server.index, req.body);
+            // Cut by the run's stop: not this query's failure. A server gone is a failure line (the retry pass asks again).
+            if (!res.ok && channel.judge(server.index, res, requeues, false).action === 'requeue') return 'requeue';
+            await record(p, pass, res, prog);
+            o.onProgress?.({ ...prog });
+            return 'done';
+          },
+        },
+        // The seed's batch: `width` requests in flight, dealt round-robin over the servers.
+        {
+          slots: o.endpoints.map((_, i) => ({ capacity: Math.floor(width / o.endpoints.length) + (i < width % o.endpoints.length ? 1 : 0) })),
+          policy: () => 'record',
+        },
+      );
       cut?.throwIfAborted();
       prog.state = todo.length === 0 ? 'skipped' : prog.failed ? 'failed' : 'done';
       o.onProgress?.({ ...prog });
     }
   } finally {
-    await Promise.all([responses.close(), failures.close(), requests.close(), ...clients.map((c) => c.close())]);
+    await Promise.all([responses.close(), failures.close(), requests.close(), servers.close()]);
   }
   const left = planned.filter((p) => !counted.has(p.query.query_id)).map((p) => p.query.query_id);
   const report = {

@@ -2,7 +2,7 @@
 // row (preflight.ts here builds and checks it); the outcome goes to logs/preflight.json. Returns the
 // reason to stop the run, or null when every server answered as the sweep needs.
 import type { PackageLayout } from '../package/layout';
-import { adviseFailure } from '../../../runner/failureAdvice';
+import { fpAdviseFailure } from './fpAdvice';
 import type { FrameSource } from './frameSource';
 import { buildProbe, preflightServers, writePreflight } from './preflight';
 import type { PreflightRecord } from './preflightSchema';
@@ -63,7 +63,7 @@ export async function preflightGate(
   }
   const bad = pre.servers.find((x) => !x.ok);
   const message = bad?.problem ?? pre.problem ?? 'no server is up';
-  const a = bad ? { meaning: bad.meaning!, action: bad.action! } : adviseFailure(message, null, built.problem ? 'decode' : 'server_down');
+  const a = bad ? { meaning: bad.meaning!, action: bad.action! } : fpAdviseFailure(message, null, built.problem ? 'decode' : 'server_down');
   return {
     rule: 'preflight',
     kind: bad ? 'request' : built.problem ? 'decode' : 'server_down',

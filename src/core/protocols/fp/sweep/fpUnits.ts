@@ -4,10 +4,10 @@
 // Sending, re-queueing and the failure rules are the engine's (runner/requestChannel.ts).
 import type { PackageLayout } from '../package/layout';
 import { unitKey } from '../package/unitKey';
-import type { VideoOutcome } from '../../../runner/failFast';
+import type { PrepOutcome } from '../../../runner/failFast';
 import type { FrameSource, PreparedVideoFrames } from './frameSource';
 import type { RequestChannel } from '../../../runner/requestChannel';
-import type { SchedServerInfo, SchedTask, SchedVideo, TaskOutcome } from '../../../runner/scheduler';
+import type { SchedServerInfo, SchedTask, SchedJob, TaskOutcome } from '../../../runner/scheduler';
 import { loadVideoFramePlans, type VideoWork, type WorkUnit } from '../plan';
 import { parseAnswerLetter, scoreAnswer } from '../rules/answer';
 import type { SendPlan } from '../rules/plan';
@@ -15,7 +15,7 @@ import type { FpOutcomes } from './fpOutcomes';
 import { okRecord, reuseRecord } from './records';
 import { unitRequestBody } from './unitRequest';
 
-export interface VideoJob extends SchedVideo {
+export interface VideoJob extends SchedJob {
   work: VideoWork;
   units: Map<string, WorkUnit>;
   plans: Map<string, SendPlan> | null;
@@ -49,7 +49,7 @@ export class FpUnits {
       servedModel: string;
       channel: RequestChannel;
       /** The video as one decode outcome, for the fail-fast monitor (a broken ffmpeg fails them all). */
-      videoDecoded(o: VideoOutcome): void;
+      videoDecoded(o: PrepOutcome): void;
       /** An answer with its frame count and prompt tokens, for the throughput. */
       answered(frames: number, tokens: number): void;
     },

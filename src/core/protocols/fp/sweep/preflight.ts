@@ -13,7 +13,7 @@ import { loadVideoFramePlans, type VideoWork, type WorkUnit } from '../plan';
 import type { ChatResult, VllmClient } from '../../../serving/client';
 import type { FrameRef } from '../../../serving/chatRequest';
 import type { FrameSource } from './frameSource';
-import { adviseFailure } from '../../../runner/failureAdvice';
+import { fpAdviseFailure } from './fpAdvice';
 import { preflightRecordSchema, type PreflightRecord, type PreflightServer, type PreflightUnit } from './preflightSchema';
 import { unitRequestBody } from './unitRequest';
 
@@ -102,7 +102,7 @@ export async function preflightServers(probe: Probe, model: string, clients: rea
     clients.map(async (c, i): Promise<PreflightServer> => {
       const res = await c.chat(body);
       const problem = checkPreflightAnswer(res, probe.info);
-      const advice = problem ? adviseFailure(problem, res.ok ? null : res.status, res.ok ? 'request' : res.kind) : null;
+      const advice = problem ? fpAdviseFailure(problem, res.ok ? null : res.status, res.ok ? 'request' : res.kind) : null;
       return {
         endpoint: endpoints[i],
         ok: problem === null,

@@ -39,7 +39,7 @@ export const runOptionsSchema = z.object({
    */
   failSameInARow: z.number().int().min(0).default(DEFAULT_FAIL_FAST.sameInARow),
   failFirstRequests: z.number().int().min(0).default(DEFAULT_FAIL_FAST.firstRequests),
-  failFirstVideos: z.number().int().min(0).default(DEFAULT_FAIL_FAST.firstVideos),
+  failFirstVideos: z.number().int().min(0).default(DEFAULT_FAIL_FAST.firstPrepared),
   /** `--shard K/N`: only the items whose video is in part K of N (shard/shard.ts); none = all. */
   shard: shardSpecSchema.optional(),
 });
