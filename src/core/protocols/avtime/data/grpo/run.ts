@@ -56,7 +56,7 @@ export async function runBuildGrpo(o: GrpoOptions): Promise<{ rows: number; repo
   }
   if (problems.length) throw new DataInputError('GRPO data not built', problems);
   const ordered = o.shuffle ? bySeededRank(out, o.seed, (r) => r.id) : out;
-  const text = ordered.map((r) => JSON.stringify(r.row) + '\n').join('');
+  const text = Buffer.from(ordered.map((r) => JSON.stringify(r.row) + '\n').join(''));
   const report = {
     schema_version: 'avtime_grpo_report_v1',
     schema: GRPO_SCHEMA,

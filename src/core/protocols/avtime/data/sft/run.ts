@@ -40,7 +40,7 @@ export async function runBuildSft(o: SftOptions): Promise<{ build: SftBuild; rep
   const built = buildSft(inputs, prompts, o.sampleCount, o.seed);
   if ('problems' in built) throw new DataInputError('SFT data not built', built.problems);
   const { build } = built;
-  const text = build.rows.map((r) => JSON.stringify(r) + '\n').join('');
+  const text = Buffer.from(build.rows.map((r) => JSON.stringify(r) + '\n').join(''));
   const report = {
     schema_version: SFT_REPORT_SCHEMA,
     inputs: Object.fromEntries(inputs.map((i) => [i.source, { path: i.file, sha256: sha256Text(i.bytes), rows_read: i.lines.length }])),

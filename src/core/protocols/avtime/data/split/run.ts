@@ -36,22 +36,25 @@ export async function runSplit(o: SplitOptions): Promise<{ plan: SplitPlan; mani
   if ('problems' in planned) throw new DataInputError('split refused', planned.problems);
   const { plan } = planned;
 
-  const files = {
-    'train.jsonl': linesText(plan.train),
-    'test.jsonl': linesText(plan.test),
-    'test_ids.jsonl': plan.test
-      .map(
-        (r) =>
-          JSON.stringify({
-            id: r.id,
-            video: r.video,
-            duration_ms: r.duration_ms,
-            event_count: r.event_count,
-            duration_bin: r.duration_bin,
-            event_count_bin: r.event_count_bin,
-          }) + '\n',
-      )
-      .join(''),
+  // Encoded once: the same bytes are hashed and written.
+  const files: Record<string, Buffer> = {
+    'train.jsonl': Buffer.from(linesText(plan.train)),
+    'test.jsonl': Buffer.from(linesText(plan.test)),
+    'test_ids.jsonl': Buffer.from(
+      plan.test
+        .map(
+          (r) =>
+            JSON.stringify({
+              id: r.id,
+              video: r.video,
+              duration_ms: r.duration_ms,
+              event_count: r.event_count,
+              duration_bin: r.duration_bin,
+              event_count_bin: r.event_count_bin,
+            }) + '\n',
+        )
+        .join(''),
+    ),
   };
   const manifest = splitManifest(o, plan, bytes, idsBytes, files);
   await publishFolder(o.outputRoot, [
@@ -65,7 +68,7 @@ const linesText = (rows: readonly SplitRow[]) => rows.map((r) => r.line.text + '
 
 export type SplitManifest = ReturnType<typeof splitManifest>;
 
-function splitManifest(o: SplitOptions, plan: SplitPlan, source: Buffer, ids: Buffer | null, files: Record<string, string>) {
+function splitManifest(o: SplitOptions, plan: SplitPlan, source: Buffer, ids: Buffer | null, files: Record<string, Buffer>) {
   const rowsOf: Record<string, number> = { 'train.jsonl': plan.train.length, 'test.jsonl': plan.test.length, 'test_ids.jsonl': plan.test.length };
   const testIds = new Set(plan.test.map((r) => r.id));
   const testVideos = new Set(plan.test.map((r) => r.video));
