@@ -9,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -80,10 +81,11 @@ interface Measured {
 
 /** In the child: one stage (or the floor), its time and peak RSS on stdout as JSON. */
 async function child(stage: string, a: string[]): Promise<void> {
-  // Loaded (and compiled by tsx) before the clock starts: the work is timed, not the module loading.
-  const { main } = await import('../src/cli/main');
+  // Loaded (and compiled by tsx) through main's own require, before the clock starts: the work is timed, not loading.
+  const load = createRequire(__filename);
+  const { main } = load('../src/cli/main') as typeof import('../src/cli/main');
   const verbFile = { split: 'split', 'build-sft': 'buildSft', 'build-grpo': 'buildGrpo' }[stage];
-  if (verbFile) await import(`../src/core/protocols/avtime/data/cli/${verbFile}`);
+  if (verbFile) [`../src/cli/verbs/avtime`, `../src/core/protocols/avtime/data/cli/${verbFile}`].forEach((m) => load(m));
   const t0 = performance.now();
   if (stage === 'floor') {
     createHash('sha256').update(fs.readFileSync(a[0])).digest('hex');
