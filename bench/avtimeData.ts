@@ -9,10 +9,13 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+// The verbs themselves, loaded (and compiled by tsx) before any clock starts: the work is timed, not loading.
+import * as splitVerb from '../src/core/protocols/avtime/data/cli/split';
+import * as sftVerb from '../src/core/protocols/avtime/data/cli/buildSft';
+import * as grpoVerb from '../src/core/protocols/avtime/data/cli/buildGrpo';
 
 const arg = (name: string, dflt: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -74,6 +77,8 @@ function corpus(rows: number, file: string): void {
   fs.closeSync(out);
 }
 
+const VERBS: Record<string, { run(args: string[]): Promise<number> }> = { split: splitVerb, 'build-sft': sftVerb, 'build-grpo': grpoVerb };
+
 interface Measured {
   seconds: number;
   peakMb: number;
@@ -81,16 +86,11 @@ interface Measured {
 
 /** In the child: one stage (or the floor), its time and peak RSS on stdout as JSON. */
 async function child(stage: string, a: string[]): Promise<void> {
-  // Loaded (and compiled by tsx) through main's own require, before the clock starts: the work is timed, not loading.
-  const load = createRequire(__filename);
-  const { main } = load('../src/cli/main') as typeof import('../src/cli/main');
-  const verbFile = { split: 'split', 'build-sft': 'buildSft', 'build-grpo': 'buildGrpo' }[stage];
-  if (verbFile) [`../src/cli/verbs/avtime`, `../src/core/protocols/avtime/data/cli/${verbFile}`].forEach((m) => load(m));
   const t0 = performance.now();
   if (stage === 'floor') {
     createHash('sha256').update(fs.readFileSync(a[0])).digest('hex');
   } else {
-    const code = await main(['avtime', stage, ...a]);
+    const code = await VERBS[stage].run(a);
     if (code !== 0) throw new Error(`${stage} exited ${code}`);
   }
   const seconds = (performance.now() - t0) / 1000;
