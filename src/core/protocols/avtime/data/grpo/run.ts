@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import { InputError, type LineProblem } from '../../../../errors';
 import { sha256Text } from '../../stages/files';
-import { DataInputError, parseSourceLines, readInputBytes } from '../sourceLines';
+import { DataInputError, eachSourceLine, readInputBytes } from '../sourceLines';
 import { sourceRowSchema, SOURCE_ROW_LINE } from '../rowSchema';
 import { publishFiles, refuseNonEmpty } from '../outputs';
 import { bySeededRank } from '../seededRank';
@@ -29,34 +29,36 @@ export async function runBuildGrpo(o: GrpoOptions): Promise<{ rows: number; repo
   const realRoot = o.mediaRoot === undefined ? null : await fs.realpath(o.mediaRoot).catch(() => null);
   if (o.mediaRoot !== undefined && realRoot === null) throw new InputError(`--media-root ${o.mediaRoot}: no such folder`);
   const bytes = await readInputBytes(o.inputJsonl, '--input-jsonl');
-  const read = parseSourceLines(bytes, o.inputJsonl, sourceRowSchema, SOURCE_ROW_LINE);
-  const problems: LineProblem[] = [...read.problems];
-  const out: { id: string; row: Record<string, unknown> }[] = [];
+  const problems: LineProblem[] = [];
+  // Each row is turned into its output line as it is read: only the line and the id are kept.
+  const out: { id: string; json: string; line: number; video: string }[] = [];
   const idAt = new Map<string, number>();
   let events = 0;
-  for (const { line, value } of read.lines) {
+  let rowsRead = 0;
+  const read = eachSourceLine(bytes, o.inputJsonl, sourceRowSchema, SOURCE_ROW_LINE, ({ line, value }) => {
+    rowsRead++;
     const at = (message: string) => problems.push({ file: o.inputJsonl, line, message });
     const checked = checkGrpoRow(value);
-    if (!checked.ok) {
-      checked.problems.forEach(at);
-      continue;
-    }
+    if (!checked.ok) return void checked.problems.forEach(at);
     const id = value.id!;
     const first = idAt.get(id);
     if (first !== undefined) at(`id '${id}' already on line ${first}; expected unique ids`);
     else idAt.set(id, line);
-    if (realRoot !== null) {
-      const m = await mediaProblem(value.videos![0], realRoot);
-      if (m) at(m);
-    }
     events += checked.events.length;
     const row: Record<string, unknown> = { ...value, messages: value.messages!.filter((m) => m.role !== 'assistant') };
     Object.assign(row, { schema: GRPO_SCHEMA, task: GRPO_TASK, solution: JSON.stringify(checked.events) });
-    out.push({ id, row });
-  }
+    out.push({ id, json: JSON.stringify(row), line, video: value.videos![0] });
+  });
+  problems.push(...read.problems);
+  if (realRoot !== null)
+    for (const r of out) {
+      const m = await mediaProblem(r.video, realRoot);
+      if (m) problems.push({ file: o.inputJsonl, line: r.line, message: m });
+    }
+  problems.sort((a, b) => a.line - b.line);
   if (problems.length) throw new DataInputError('GRPO data not built', problems);
   const ordered = o.shuffle ? bySeededRank(out, o.seed, (r) => r.id) : out;
-  const text = Buffer.from(ordered.map((r) => JSON.stringify(r.row) + '\n').join(''));
+  const text = Buffer.from(ordered.map((r) => r.json + '\n').join(''));
   const report = {
     schema_version: 'avtime_grpo_report_v1',
     schema: GRPO_SCHEMA,
@@ -64,7 +66,7 @@ export async function runBuildGrpo(o: GrpoOptions): Promise<{ rows: number; repo
     seed: o.seed,
     shuffle: o.shuffle,
     check_media: realRoot !== null ? { media_root: o.mediaRoot } : null,
-    input: { path: o.inputJsonl, sha256: sha256Text(bytes), rows_read: read.lines.length },
+    input: { path: o.inputJsonl, sha256: sha256Text(bytes), rows_read: rowsRead },
     counts: { written: ordered.length, events },
     output: { path: o.outputJsonl, rows: ordered.length, sha256: sha256Text(text) },
   };

@@ -1,6 +1,5 @@
 // The one-round SFT rows (SPEC-AVTIME-DATA §4) as a pure function of the parsed inputs and the prompts.
 import type { LineProblem } from '../../../../errors';
-import type { SourceLine } from '../sourceLines';
 import type { SourceRow } from '../rowSchema';
 import { durationMs, videoRef } from '../rowFacts';
 import { bySeededRank } from '../seededRank';
@@ -17,7 +16,8 @@ export interface SftPrompts {
 export interface SftInput {
   source: SftSource;
   file: string;
-  lines: readonly SourceLine<SourceRow>[];
+  /** Hands each parsed row over as it is read (the row is not kept: only the SFT row made of it is). */
+  each(onRow: (l: { line: number; value: SourceRow }) => void): void;
 }
 
 export interface SftRow {
@@ -56,22 +56,23 @@ export function buildSft(
   const tally = {} as Record<SftSource, SftTally>;
   const valid = {} as Record<SftSource, Valid[]>;
   for (const input of inputs) {
-    const t: SftTally = { rows_read: input.lines.length, valid: 0, skipped: { no_video: 0, no_duration: 0, no_events: 0 } };
+    const t: SftTally = { rows_read: 0, valid: 0, skipped: { no_video: 0, no_duration: 0, no_events: 0 } };
     const kept: Valid[] = [];
-    for (const { line, value } of input.lines) {
+    input.each(({ line, value }) => {
+      t.rows_read++;
       if (typeof value.id !== 'string' || value.id === '') {
         problems.push({ file: input.file, line, message: 'id: missing or empty; expected a non-empty string' });
-        continue;
+        return;
       }
       const video = videoRef(value);
       if (video === null) {
         t.skipped.no_video++;
-        continue;
+        return;
       }
       const d = durationMs(value);
       if (!d.ok) {
         t.skipped.no_duration++;
-        continue;
+        return;
       }
       const ev = rowEvents(value.messages, d.ms);
       if (ev) {
@@ -81,7 +82,7 @@ export function buildSft(
       }
       if (!ev || ev.events.length === 0) {
         t.skipped.no_events++;
-        continue;
+        return;
       }
       kept.push({
         line,
@@ -96,7 +97,7 @@ export function buildSft(
           metadata: { source: input.source, duration_ms: d.ms },
         },
       });
-    }
+    });
     t.valid = kept.length;
     tally[input.source] = t;
     valid[input.source] = kept;

@@ -1,8 +1,9 @@
 // `fpsweep avtime build-sft` (SPEC-AVTIME-DATA §4): read both inputs and the prompts, build, write the rows and
 // the report together (nothing is written on a refusal).
 import * as path from 'node:path';
+import type { LineProblem } from '../../../../errors';
 import { sha256Text } from '../../stages/files';
-import { DataInputError, parseSourceLines, readInputBytes } from '../sourceLines';
+import { DataInputError, eachSourceLine, readInputBytes } from '../sourceLines';
 import { sourceRowSchema, SOURCE_ROW_LINE } from '../rowSchema';
 import { publishFiles, refuseNonEmpty } from '../outputs';
 import { buildSft, eventsPerRow, type SftBuild, type SftInput } from './build';
@@ -29,21 +30,21 @@ export async function runBuildSft(o: SftOptions): Promise<{ build: SftBuild; rep
     { source: 'avtime', file: o.avtimeJsonl, flag: '--avtime-jsonl' },
   ];
   const inputs: (SftInput & { bytes: Buffer })[] = [];
-  const problems = [];
+  // Lines that are not rows (bad JSON, a mistyped field) are found in the same single pass as the build.
+  const lineProblems: LineProblem[] = [];
   for (const s of sources) {
     const bytes = await readInputBytes(s.file, s.flag);
-    const read = parseSourceLines(bytes, s.file, sourceRowSchema, SOURCE_ROW_LINE);
-    problems.push(...read.problems);
-    inputs.push({ source: s.source, file: s.file, lines: read.lines, bytes });
+    const each: SftInput['each'] = (onRow) => void lineProblems.push(...eachSourceLine(bytes, s.file, sourceRowSchema, SOURCE_ROW_LINE, onRow).problems);
+    inputs.push({ source: s.source, file: s.file, each, bytes });
   }
-  if (problems.length) throw new DataInputError('SFT data not built', problems);
   const built = buildSft(inputs, prompts, o.sampleCount, o.seed);
-  if ('problems' in built) throw new DataInputError('SFT data not built', built.problems);
+  const problems = [...lineProblems, ...('problems' in built ? built.problems : [])];
+  if (problems.length || 'problems' in built) throw new DataInputError('SFT data not built', problems);
   const { build } = built;
   const text = Buffer.from(build.rows.map((r) => JSON.stringify(r) + '\n').join(''));
   const report = {
     schema_version: SFT_REPORT_SCHEMA,
-    inputs: Object.fromEntries(inputs.map((i) => [i.source, { path: i.file, sha256: sha256Text(i.bytes), rows_read: i.lines.length }])),
+    inputs: Object.fromEntries(inputs.map((i) => [i.source, { path: i.file, sha256: sha256Text(i.bytes), rows_read: build.tally[i.source].rows_read }])),
     seed: o.seed,
     avtime_sample_count: { requested: o.sampleCount, sampled: build.sampled },
     counts: {

@@ -1,7 +1,6 @@
 // The split as a pure function of the parsed source (SPEC-AVTIME-DATA §1): retention, row checks, bins, the test
 // set (frozen or derived), and every count the manifest records. Problems are returned, never half-applied.
 import { InputError, type LineProblem } from '../../../../errors';
-import type { SourceLine } from '../sourceLines';
 import type { SourceRow } from '../rowSchema';
 import { bySeededRank } from '../seededRank';
 import { binCounts, binOf, cutPoints } from './bins';
@@ -11,8 +10,25 @@ import { rowFacts, type RowFacts } from './rowChecks';
 
 export type TestChoice = { mode: 'frozen'; ids: ReadonlyArray<{ id: string; line: number }>; file: string } | { mode: 'derived'; size: number; seed: string };
 
+/** What the split needs of a source line, taken as it is read (the parsed row is not kept). */
+export type Screened = { kind: 'excluded'; why: 'other_source' | 'unknown_unlabeled' } | { kind: 'bad'; problems: string[] } | { kind: 'ok'; facts: RowFacts };
+export interface ScreenedLine {
+  line: number;
+  /** The line's exact text, copied out as it was. */
+  text: string;
+  screened: Screened;
+}
+
+export function screenRow(row: SourceRow): Screened {
+  const r = retention(row);
+  if (r !== 'retained') return { kind: 'excluded', why: r };
+  const f = rowFacts(row);
+  return f.ok ? { kind: 'ok', facts: f.facts } : { kind: 'bad', problems: f.problems };
+}
+
 export interface SplitRow extends RowFacts {
-  line: SourceLine<SourceRow>;
+  line: number;
+  text: string;
   duration_bin: number;
   event_count_bin: number;
 }
@@ -28,23 +44,22 @@ export interface SplitPlan {
 
 export function planSplit(
   file: string,
-  lines: readonly SourceLine<SourceRow>[],
+  lines: readonly ScreenedLine[],
   choice: TestChoice,
   expectedRows: number,
 ): { plan: SplitPlan } | { problems: LineProblem[] } {
   const problems: LineProblem[] = [];
   const excluded = { other_source: 0, unknown_unlabeled: 0 };
-  const facts: { line: SourceLine<SourceRow>; facts: RowFacts }[] = [];
+  const facts: { line: number; text: string; facts: RowFacts }[] = [];
   const idAt = new Map<string, number>();
   const videoAt = new Map<string, number>();
   for (const l of lines) {
-    const r = retention(l.value);
-    if (r !== 'retained') {
-      excluded[r]++;
+    const f = l.screened;
+    if (f.kind === 'excluded') {
+      excluded[f.why]++;
       continue;
     }
-    const f = rowFacts(l.value);
-    if (!f.ok) {
+    if (f.kind === 'bad') {
       for (const message of f.problems) problems.push({ file, line: l.line, message });
       continue;
     }
@@ -59,7 +74,7 @@ export function planSplit(
         message: `video '${f.facts.video}' already used on line ${seenVideo}; the split is video-disjoint: one row per video`,
       });
     else videoAt.set(f.facts.video, l.line);
-    facts.push({ line: l, facts: f.facts });
+    facts.push({ line: l.line, text: l.text, facts: f.facts });
   }
   if (problems.length) return { problems };
   if (expectedRows !== 0 && facts.length !== expectedRows)
@@ -70,9 +85,10 @@ export function planSplit(
   if (facts.length === 0) throw new InputError(`${file}: no row retained; expected AVTime rows (metadata.source "avtime" or an avtime_ id). Nothing written`);
 
   const cuts = { duration_ms: cutPoints(facts.map((f) => f.facts.duration_ms)), event_count: cutPoints(facts.map((f) => f.facts.event_count)) };
-  const retained: SplitRow[] = facts.map(({ line, facts: f }) => ({
+  const retained: SplitRow[] = facts.map(({ line, text, facts: f }) => ({
     ...f,
     line,
+    text,
     duration_bin: binOf(f.duration_ms, cuts.duration_ms),
     event_count_bin: binOf(f.event_count, cuts.event_count),
   }));

@@ -1,9 +1,9 @@
 // `fpsweep avtime split` (SPEC-AVTIME-DATA §1): read, plan, check, then publish the output folder in one rename.
 import { sha256Text } from '../../stages/files';
-import { DataInputError, parseSourceLines, readInputBytes } from '../sourceLines';
+import { DataInputError, eachSourceLine, readInputBytes } from '../sourceLines';
 import { sourceRowSchema, SOURCE_ROW_LINE } from '../rowSchema';
 import { publishFolder, refuseNonEmpty } from '../outputs';
-import { distribution, planSplit, type SplitPlan, type SplitRow, type TestChoice } from './plan';
+import { distribution, planSplit, screenRow, type ScreenedLine, type SplitPlan, type SplitRow, type TestChoice } from './plan';
 import { parseTestIds } from './testIds';
 
 export interface SplitOptions {
@@ -19,7 +19,14 @@ export const SPLIT_SCHEMA = 'avtime_split_v1';
 export async function runSplit(o: SplitOptions): Promise<{ plan: SplitPlan; manifest: SplitManifest }> {
   await refuseNonEmpty(o.outputRoot, '--output-root');
   const bytes = await readInputBytes(o.source, '--source');
-  const read = parseSourceLines(bytes, o.source, sourceRowSchema, SOURCE_ROW_LINE);
+  const lines: ScreenedLine[] = [];
+  const read = eachSourceLine(
+    bytes,
+    o.source,
+    sourceRowSchema,
+    SOURCE_ROW_LINE,
+    ({ line, text, value }) => void lines.push({ line, text, screened: screenRow(value) }),
+  );
   let choice: TestChoice;
   let idsBytes: Buffer | null = null;
   const problems = [...read.problems];
@@ -32,7 +39,7 @@ export async function runSplit(o: SplitOptions): Promise<{ plan: SplitPlan; mani
     choice = { mode: 'derived', size: o.derive!.size, seed: o.derive!.seed };
   }
   if (problems.length) throw new DataInputError('split refused', problems);
-  const planned = planSplit(o.source, read.lines, choice, o.expectedRows);
+  const planned = planSplit(o.source, lines, choice, o.expectedRows);
   if ('problems' in planned) throw new DataInputError('split refused', planned.problems);
   const { plan } = planned;
 
@@ -64,7 +71,7 @@ export async function runSplit(o: SplitOptions): Promise<{ plan: SplitPlan; mani
   return { plan, manifest };
 }
 
-const linesText = (rows: readonly SplitRow[]) => rows.map((r) => r.line.text + '\n').join('');
+const linesText = (rows: readonly SplitRow[]) => rows.map((r) => r.text + '\n').join('');
 
 export type SplitManifest = ReturnType<typeof splitManifest>;
 
