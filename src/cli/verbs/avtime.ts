@@ -14,6 +14,11 @@ type Sub = { summary: string; run(args: string[]): Promise<number> };
 /** The stages verb by verb, and `avtime sample`. */
 const subs: Record<string, () => Sub> = {
   sample: () => require('./avtimeSample') as Sub,
+  // The training data (SPEC-AVTIME-DATA §1, §4, §5, §7): each verb parses its own flags.
+  split: () => require('../../core/protocols/avtime/data/cli/split') as Sub,
+  'build-sft': () => require('../../core/protocols/avtime/data/cli/buildSft') as Sub,
+  'build-grpo': () => require('../../core/protocols/avtime/data/cli/buildGrpo') as Sub,
+  train: () => require('../../core/protocols/avtime/data/cli/train') as Sub,
   ...Object.fromEntries(AVTIME_VERBS.map((v) => [v, () => stageSub(v)])),
 };
 
@@ -27,6 +32,11 @@ stages:
   judge              caption-only judge requests: pass 1 at 512 tokens, retry pass at 4096
   score              the six scores, traces, run_config.json
   run                all of the above in order (--detach: in the background worker)
+
+training data (each with --help):
+  split              the AVTime-50K split (frozen or derived test ids)
+  build-sft          one-round SFT rows;  build-grpo   pure-BiTSC GRPO rows
+  train sft|grpo     --dry-run: the expanded Megatron-SWIFT command per node rank, topology checked
 
   --bench-root DIR        test.jsonl, inventory.jsonl, benchmark_reference_manifest.jsonl, prompts/
   --run-id ID             (RUN_ID) default <target>__<judge>__<date>

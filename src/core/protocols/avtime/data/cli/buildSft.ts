@@ -1,0 +1,54 @@
+// `fpsweep avtime build-sft`: flags → SftOptions (SPEC-AVTIME-DATA §4, the seed's defaults).
+import { UsageError } from '../../../../errors';
+import { intOption, parseVerbArgs } from '../../../../../cli/options';
+import { runBuildSft } from '../sft/run';
+
+export const summary = 'one-round SFT rows (From XX to YY answers) from AVTime and LongVALE rows';
+
+const HELP = `usage: fpsweep avtime build-sft --avtime-jsonl FILE [--longvale-jsonl FILE] --bench-root DIR
+         --output-jsonl FILE --report-json FILE [--avtime-sample-count 1500] [--seed 20260702]
+
+  --avtime-jsonl FILE         AVTime rows (the split's train.jsonl)
+  --longvale-jsonl FILE       LongVALE rows, every valid one used, first in the output
+  --bench-root DIR            (BENCH_ROOT) its prompts/target.txt (the frozen training prompt AVTime-Bench sends)
+                              and prompts/system.txt (the system message)
+  --avtime-sample-count N     valid AVTime rows by seeded rank, the first N (default 1500; 0: all)
+  --seed S                    default 20260702
+  --output-jsonl FILE, --report-json FILE   both must be absent or empty
+
+Exit: 0 written, 2 bad usage or input (file:line named, nothing written).`;
+
+export async function run(args: string[]): Promise<number> {
+  const v = parseVerbArgs(
+    args,
+    {
+      'avtime-jsonl': { type: 'string' },
+      'longvale-jsonl': { type: 'string' },
+      'bench-root': { type: 'string' },
+      'avtime-sample-count': { type: 'string' },
+      seed: { type: 'string' },
+      'output-jsonl': { type: 'string' },
+      'report-json': { type: 'string' },
+    },
+    HELP,
+  );
+  const need = (k: string, env?: string): string => {
+    const s = typeof v[k] === 'string' && v[k] !== '' ? (v[k] as string) : env ? process.env[env] : undefined;
+    if (!s) throw new UsageError(`--${k} is required\n\n${HELP}`);
+    return s;
+  };
+  const { build } = await runBuildSft({
+    avtimeJsonl: need('avtime-jsonl'),
+    longvaleJsonl: typeof v['longvale-jsonl'] === 'string' ? v['longvale-jsonl'] : undefined,
+    benchRoot: need('bench-root', 'BENCH_ROOT'),
+    sampleCount: intOption(v['avtime-sample-count'], '--avtime-sample-count', 1500, 0)!,
+    seed: typeof v.seed === 'string' ? v.seed : '20260702',
+    outputJsonl: need('output-jsonl'),
+    reportJson: need('report-json'),
+  });
+  const sk = Object.entries(build.tally)
+    .map(([s, t]) => `${s} ${t.skipped.no_video + t.skipped.no_duration + t.skipped.no_events}`)
+    .join(', ');
+  process.stdout.write(`SFT rows written: ${build.rows.length} (${build.sampled} AVTime sampled); skipped: ${sk}\n`);
+  return 0;
+}

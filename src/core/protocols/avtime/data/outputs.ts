@@ -1,0 +1,63 @@
+// Where the data stages write (SPEC-AVTIME-DATA "Common rules"): an existing non-empty output is refused
+// (artifacts are immutable), and outputs land whole: written beside their place, fsynced, then renamed.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { InputError } from '../../../errors';
+import { sha256Text } from '../stages/files';
+
+/** Refuses `target` when it is a non-empty file or a non-empty folder (an empty one may be replaced). */
+export async function refuseNonEmpty(target: string, flag: string): Promise<void> {
+  const st = await fs.stat(target).catch(() => null);
+  if (!st) return;
+  const empty = st.isDirectory() ? (await fs.readdir(target)).length === 0 : st.isFile() && st.size === 0;
+  if (!empty) throw new InputError(`${flag} ${target} already exists and is not empty: outputs are never overwritten; choose a new path`);
+}
+
+async function writeSynced(file: string, data: string | Buffer): Promise<void> {
+  const fh = await fs.open(file, 'wx');
+  try {
+    await fh.writeFile(data);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+const stagingName = (p: string) => path.join(path.dirname(p), `.${path.basename(p)}.staging-${process.pid}`);
+
+/** The files of an output folder, written in a staging folder beside it and renamed into place in one step. */
+export async function publishFolder(dir: string, files: ReadonlyArray<{ name: string; data: string | Buffer }>): Promise<void> {
+  await fs.mkdir(path.dirname(dir), { recursive: true });
+  const staging = stagingName(dir);
+  await fs.rm(staging, { recursive: true, force: true });
+  await fs.mkdir(staging);
+  try {
+    for (const f of files) await writeSynced(path.join(staging, f.name), f.data);
+    await fs.rmdir(dir).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
+    await fs.rename(staging, dir);
+  } catch (err) {
+    await fs.rm(staging, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Several single files: each staged beside its place, renamed only once every one is written. */
+export async function publishFiles(files: ReadonlyArray<{ file: string; data: string | Buffer }>): Promise<void> {
+  const staged: { tmp: string; file: string }[] = [];
+  try {
+    for (const f of files) {
+      await fs.mkdir(path.dirname(f.file), { recursive: true });
+      const tmp = stagingName(f.file);
+      await fs.rm(tmp, { force: true });
+      await writeSynced(tmp, f.data);
+      staged.push({ tmp, file: f.file });
+    }
+    for (const s of staged) await fs.rename(s.tmp, s.file);
+  } catch (err) {
+    await Promise.all(staged.map((s) => fs.rm(s.tmp, { force: true })));
+    throw err;
+  }
+}
+
+/** `{path, sha256}` of a text or bytes about to be written (the report names what it describes). */
+export const fileRecord = (p: string, data: string | Buffer) => ({ path: p, sha256: sha256Text(data) });
