@@ -1,5 +1,5 @@
 // fpsweep <verb> --package DIR [options]: the same engine the extension drives.
-import { InputError, UsageError } from '../core/errors';
+import { exitFor } from '../core/errors';
 import { sizeThreadPool } from '../core/runner/threadPool';
 
 type VerbModule = { run(args: string[]): Promise<number>; summary: string };
@@ -50,16 +50,13 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await load().run(rest);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof InputError) {
-      process.stderr.write(`fpsweep ${verb}: ${err.message}\n`);
-      return 2;
-    }
-    if ((err as NodeJS.ErrnoException)?.code === 'MODULE_NOT_FOUND') {
+    const exit = exitFor(err);
+    if (exit.code === 1 && (err as NodeJS.ErrnoException)?.code === 'MODULE_NOT_FOUND') {
       process.stderr.write(`fpsweep ${verb}: this verb is not built yet\n`);
       return 1;
     }
-    process.stderr.write(`fpsweep ${verb}: ${(err as Error)?.stack ?? String(err)}\n`);
-    return 1;
+    process.stderr.write(`fpsweep ${verb}: ${exit.text}\n`);
+    return exit.code;
   }
 }
 
