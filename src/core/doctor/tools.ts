@@ -2,20 +2,7 @@
 import type { DoctorLine } from './schema';
 import { probe } from './probe';
 import { describePin, pinAccepts, type VllmPin } from '../serving/vllmVersion';
-
-/** One vLLM executable's version: `BIN --version`, else (the default `vllm` only) python3's `import vllm`. */
-export async function vllmVersionOf(bin: string, env: NodeJS.ProcessEnv): Promise<{ version: string; how: string } | { error: string }> {
-  const r = await probe(bin, ['--version'], env, 60_000);
-  if (r.ok) return { version: plainVersion((r.stdout.trim().split('\n').pop() ?? '').trim()), how: `\`${bin} --version\`` };
-  if (bin !== 'vllm') return { error: r.message };
-  const py = await probe(env.PYTHON || 'python3', ['-c', 'import vllm; print(vllm.__version__)'], env, 120_000);
-  if (py.ok) return { version: plainVersion(py.stdout.trim().split('\n').pop()!.trim()), how: '`python3 -c "import vllm"`' };
-  return { error: `${r.message}; and python3 cannot import vllm` };
-}
-
-function plainVersion(v: string): string {
-  return v.replace(/^v/, '').match(/\d+\.\d+\.\d+\S*/)?.[0] ?? v;
-}
+import { vllmVersionOf } from '../serving/serverProbe';
 
 export interface VllmCheck {
   id: string;
