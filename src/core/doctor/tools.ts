@@ -19,11 +19,21 @@ export interface VllmCheck {
   installMissing: string;
 }
 
-/** One line per check (each run type's, each against its own pin); an executable shared by several is asked once. */
-export async function checkVllms(checks: readonly VllmCheck[], env: NodeJS.ProcessEnv): Promise<DoctorLine[]> {
+/** An executable's vLLM version, as doctor asks it: each executable once, however many run types name it. */
+export type VllmVersionAsker = (bin: string) => ReturnType<typeof vllmVersionOf>;
+
+/** Asks `vllmVersionOf` once per executable (one doctor run shares it between the run types' hooks). */
+export function vllmVersionAsker(env: NodeJS.ProcessEnv): VllmVersionAsker {
   const asked = new Map<string, ReturnType<typeof vllmVersionOf>>();
-  for (const c of checks) if (!asked.has(c.bin)) asked.set(c.bin, vllmVersionOf(c.bin, env));
-  return Promise.all(checks.map(async (c) => vllmLine(c, await asked.get(c.bin)!)));
+  return (bin) => {
+    if (!asked.has(bin)) asked.set(bin, vllmVersionOf(bin, env));
+    return asked.get(bin)!;
+  };
+}
+
+/** One line per check, each against its own pin. */
+export async function checkVllms(checks: readonly VllmCheck[], ask: VllmVersionAsker): Promise<DoctorLine[]> {
+  return Promise.all(checks.map(async (c) => vllmLine(c, await ask(c.bin))));
 }
 
 function vllmLine(c: VllmCheck, found: Awaited<ReturnType<typeof vllmVersionOf>>): DoctorLine {
