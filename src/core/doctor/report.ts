@@ -1,11 +1,27 @@
 // `fpsweep doctor`'s report: every run type's lines (its `doctor` hook), in the registry's order, asked at once
 // and sharing one vLLM version asker, so an executable that several run types name is asked once.
 import type { DoctorLine, DoctorReport } from './schema';
-import type { AnyProtocol, DoctorHookOptions } from '../protocols/types';
-import { vllmVersionAsker } from './tools';
+import { vllmVersionAsker, type VllmVersionAsker } from './tools';
+
+/** What `fpsweep doctor` gives each run type's hook (RunProtocol.doctor); the machine facts are there for tests to set. */
+export interface DoctorHookOptions {
+  /** Environment for the probes (PATH, the run types' *_BIN and knobs). */
+  env: NodeJS.ProcessEnv;
+  /** Asks an executable's vLLM version once per doctor run, whichever run types name it. */
+  vllmVersion: VllmVersionAsker;
+  cores?: number;
+  freeBytes?: (dir: string) => Promise<number>;
+  /** Host memory (default os.totalmem()). */
+  ramBytes?: number;
+}
+
+/** A run type as doctor sees it: its hook, if it has one. */
+export interface DoctorSubject {
+  doctor?(root: string | null, opts: DoctorHookOptions): Promise<DoctorLine[]>;
+}
 
 export async function doctorReport(
-  protocols: readonly Pick<AnyProtocol, 'doctor'>[],
+  protocols: readonly DoctorSubject[],
   root: string | null,
   opts: Omit<DoctorHookOptions, 'vllmVersion'> & { vllmVersion?: DoctorHookOptions['vllmVersion'] },
 ): Promise<DoctorReport> {

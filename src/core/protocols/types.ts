@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import type { z } from 'zod';
 import type { RunRoot } from '../runner/runRoot';
 import type { DoctorLine } from '../doctor/schema';
-import type { VllmVersionAsker } from '../doctor/tools';
+import type { DoctorHookOptions } from '../doctor/report';
+export type { DoctorHookOptions };
 
 export type { RunRoot };
 
@@ -115,18 +116,6 @@ export interface RunProtocol<Job = unknown, Detail = unknown, ReportModel = unkn
    * folder doctor was given (--package), or null; a run type with nothing to check in one ignores it.
    */
   doctor?(root: string | null, opts: DoctorHookOptions): Promise<DoctorLine[]>;
-}
-
-/** What `fpsweep doctor` gives each run type's hook; the machine facts are there for tests to set. */
-export interface DoctorHookOptions {
-  /** Environment for the probes (PATH, the run types' *_BIN and knobs). */
-  env: NodeJS.ProcessEnv;
-  /** Asks an executable's vLLM version once per doctor run, whichever run types name it. */
-  vllmVersion: VllmVersionAsker;
-  cores?: number;
-  freeBytes?: (dir: string) => Promise<number>;
-  /** Host memory (default os.totalmem()). */
-  ramBytes?: number;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds protocols of any job/detail type

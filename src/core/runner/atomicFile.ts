@@ -34,20 +34,21 @@ function tempName(file: string): string {
 // rename has happened, only its durability is then the system's.
 const DIR_SYNC_REFUSED = new Set(['EISDIR', 'EINVAL', 'EPERM', 'EBADF', 'ENOTSUP']);
 
-async function syncDir(fs: AtomicFileSystem, dir: string): Promise<void> {
-  let fh: AtomicFileHandle;
+/** Opens `file`, runs `use` on it, closes it whatever happens. */
+async function withHandle(fs: AtomicFileSystem, file: string, flags: string, use: (fh: AtomicFileHandle) => Promise<void>): Promise<void> {
+  const fh = await fs.open(file, flags);
   try {
-    fh = await fs.open(dir, 'r');
-  } catch (err) {
-    if (DIR_SYNC_REFUSED.has((err as NodeJS.ErrnoException).code ?? '')) return;
-    throw err;
-  }
-  try {
-    await fh.sync();
-  } catch (err) {
-    if (!DIR_SYNC_REFUSED.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    await use(fh);
   } finally {
     await fh.close();
+  }
+}
+
+async function syncDir(fs: AtomicFileSystem, dir: string): Promise<void> {
+  try {
+    await withHandle(fs, dir, 'r', (fh) => fh.sync());
+  } catch (err) {
+    if (!DIR_SYNC_REFUSED.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
   }
 }
 
@@ -57,13 +58,10 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   await fs.mkdir(path.dirname(file), { recursive: true });
   const tmp = tempName(file);
   try {
-    const fh = await fs.open(tmp, 'wx');
-    try {
+    await withHandle(fs, tmp, 'wx', async (fh) => {
       await fh.writeFile(data);
       await fh.sync();
-    } finally {
-      await fh.close();
-    }
+    });
     await fs.rename(tmp, file);
   } catch (err) {
     await fs.rm(tmp, { force: true }).catch(() => undefined);
@@ -78,12 +76,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
  */
 export async function commitFileAtomic(tmp: string, file: string, opts: AtomicWriteOptions = {}): Promise<void> {
   const fs = opts.fs ?? realFs;
-  const fh = await fs.open(tmp, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
+  await withHandle(fs, tmp, 'r', (fh) => fh.sync());
   await fs.rename(tmp, file);
   await syncDir(fs, path.dirname(file));
 }

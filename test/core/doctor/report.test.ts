@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { doctorReport } from '../../../src/core/doctor/report';
 import type { DoctorLine } from '../../../src/core/doctor/schema';
 import type { VllmVersionAsker } from '../../../src/core/doctor/tools';
-import type { AnyProtocol, DoctorHookOptions } from '../../../src/core/protocols/types';
+import type { DoctorHookOptions, DoctorSubject } from '../../../src/core/doctor/report';
 import { PROTOCOLS } from '../../../src/core/protocols/registry';
 
 const line = (id: string, status: DoctorLine['status'] = 'ok'): DoctorLine => ({ id, title: id, status, detail: '', action: null });
@@ -15,14 +15,14 @@ const line = (id: string, status: DoctorLine['status'] = 'ok'): DoctorLine => ({
 describe('doctor: every run type through its hook', () => {
   it("the hooks' lines in the registry's order; a run type without one adds none; one fail makes the report not ok", async () => {
     const seen: (string | null)[] = [];
-    const a: Pick<AnyProtocol, 'doctor'> = {
+    const a: DoctorSubject = {
       doctor: async (root) => {
         seen.push(root);
         return [line('a1'), line('a2', 'warn')];
       },
     };
-    const none: Pick<AnyProtocol, 'doctor'> = {};
-    const b: Pick<AnyProtocol, 'doctor'> = { doctor: async () => [line('b1', 'fail')] };
+    const none: DoctorSubject = {};
+    const b: DoctorSubject = { doctor: async () => [line('b1', 'fail')] };
     const r = await doctorReport([a, none, b], '/pkg', { env: {} });
     assert.deepEqual(
       r.lines.map((l) => l.id),
