@@ -37,6 +37,20 @@ const zones = {
     message: 'The engine may see the boundary (src/core/protocols/types.ts) as types only: `import type`.',
   },
 };
+/**
+ * Zone: a run type imports no other run type. For a file `depth` folders below its run type's folder
+ * (src/core/protocols/<id>/), a specifier that climbs depth + 1 steps lands in src/core/protocols/, and one more name
+ * there is a sibling run type, unless it is the boundary (types) or the list (registry); the same through protocols/,
+ * core/protocols/ or src/core/protocols/ after more steps. (Back into its own folder by such a path reads as a sibling
+ * too: use the short path.) One block a depth, as the zones match specifiers, not resolved paths.
+ */
+const MAX_RUN_TYPE_DEPTH = 8;
+const siblingRunType = (depth) =>
+  `^(\\.\\./){${depth + 1}}(\\.\\./protocols/|(\\.\\./){2}core/protocols/|(\\.\\./){3}src/core/protocols/)?(?!(types|registry)(\\.ts)?$)[\\w-]+(/|$)`;
+const siblingMessage =
+  'A run type imports no other run type (src/core/protocols/<a>/ → src/core/protocols/<b>/): what two run types share belongs to the engine ' +
+  '(a model under src/core/serving/models/, a rule in src/core/runner/).';
+
 /** `import()` and `require()` of a zone's specifier (no-restricted-imports sees declarations only). */
 const dynamicImportsOf = (regex, message) => {
   const re = `/${regex.replace(/\//g, '\\/')}/`;
@@ -105,6 +119,19 @@ export default tseslint.config(
       ],
     },
   },
+  // Zone: a run type imports no other run type (and, as every product file, no stand-in).
+  ...Array.from({ length: MAX_RUN_TYPE_DEPTH }, (_, depth) => ({
+    files: [`src/core/protocols/*/${'*/'.repeat(depth)}*.ts`],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [zones.standins, { regex: siblingRunType(depth), message: siblingMessage }] }],
+      'no-restricted-syntax': [
+        'error',
+        emptyBranch,
+        ...dynamicImportsOf(STANDINS, zones.standins.message),
+        ...dynamicImportsOf(siblingRunType(depth), siblingMessage),
+      ],
+    },
+  })),
   {
     // Tests and the stand-ins (test doubles) read untyped JSON request bodies.
     files: ['test/**/*.ts', 'src/standins/**/*.ts'],

@@ -73,7 +73,7 @@ import { PackageLayout } from '../src/core/protocols/fp/package/layout';
 import { videoMetaSchema, type VideoMeta } from '../src/core/protocols/fp/package/schemas';
 import { DEFAULT_CONDITIONS, parseCondition, planFrames } from '../src/core/protocols/fp/rules';
 import { makeSamplePackage, planSample, type SamplePlan } from '../src/core/protocols/fp/sample';
-import { SeededRandom } from '../src/core/protocols/fp/sample/random';
+import { SeededRandom } from '../src/core/seededRandom';
 
 const loadExeca = () => import('execa').then((m) => m.execa);
 

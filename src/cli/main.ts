@@ -1,5 +1,5 @@
 // fpsweep <verb> --package DIR [options]: the same engine the extension drives.
-import { InputError, UsageError } from '../core/errors';
+import { exitFor } from '../core/errors';
 import { sizeThreadPool } from '../core/runner/threadPool';
 import { RUN_TYPE_VERBS } from './runTypeVerbs';
 import type { VerbModule } from './verb';
@@ -43,12 +43,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await load().run(rest);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof InputError) {
-      process.stderr.write(`fpsweep ${verb}: ${err.message}\n`);
-      return 2;
-    }
-    process.stderr.write(`fpsweep ${verb}: ${(err as Error)?.stack ?? String(err)}\n`);
-    return 1;
+    const exit = exitFor(err);
+    process.stderr.write(`fpsweep ${verb}: ${exit.text}
+`);
+    return exit.code;
   }
 }
 

@@ -27,3 +27,22 @@ export interface LineProblem {
 export function formatLineProblem(p: LineProblem): string {
   return `${p.file}:${p.line}: ${p.message}`;
 }
+
+/** How a command or a worker ends: 0 done, 1 failed, 2 bad usage or input. */
+export type ExitCode = 0 | 1 | 2;
+
+/**
+ * The user's errors (a flag, a file, a held lock: `InputError` and its subclasses, `UsageError`). Matched by name
+ * as well, so an error thrown by another copy of this module (a plug-in's, a bundle's) still counts.
+ */
+export function isUserError(err: unknown): err is InputError | UsageError {
+  if (err instanceof InputError || err instanceof UsageError) return true;
+  const name = (err as Error | null)?.name;
+  return name === 'InputError' || name === 'UsageError' || name === 'LockHeldError';
+}
+
+/** How an error ends a command: the user's errors exit 2 with their message; anything else exits 1 with its stack. */
+export function exitFor(err: unknown): { code: 1 | 2; text: string } {
+  if (isUserError(err)) return { code: 2, text: err.message };
+  return { code: 1, text: (err as Error | null)?.stack ?? String(err) };
+}

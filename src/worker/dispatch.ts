@@ -1,6 +1,7 @@
 // Which job the worker runs: `--protocol <id> --job '<JSON>'`, the protocol taken from the registry and the job
 // checked by its schema. Every spawner builds these arguments with runner/control.ts's workerJobArgs; a worker is
 // always started by the CLI of its own build, so no older form needs an alias.
+import { exitFor } from '../core/errors';
 import type { AnyProtocol, ProtocolRegistry } from '../core/protocols/types';
 import type { JobRunners } from './jobRunners';
 
@@ -55,8 +56,10 @@ export function workerMain(registry: ProtocolRegistry, runners: JobRunners): voi
       setTimeout(() => process.exit(code), 2000).unref();
     },
     (err) => {
-      process.stderr.write(String(err?.stack ?? err) + '\n');
-      process.exit(1);
+      // A runner that lets an error out: the user's exits 2 with its message, anything else 1 with its stack.
+      const exit = exitFor(err);
+      process.stderr.write(`${exit.text}\n`);
+      process.exit(exit.code);
     },
   );
 }

@@ -1,20 +1,23 @@
-// fpsweep doctor [--package DIR] [--json]: GPUs, vLLM, model revision, ffmpeg, cores, disk,
-// context-length feasibility, and the package's dry-run summary. Exit 0 without a fail, else 1.
+// fpsweep doctor [--package DIR] [--json]: every run type's checks (its doctor hook): GPUs, vLLM against each
+// run type's pin, model revision, ffmpeg, cores, disk, context-length feasibility, and the package's dry-run
+// summary. Exit 0 without a fail, else 1.
 import { parseVerbArgs, numberOption } from '../options';
-import { runDoctor, formatDoctor } from '../../core/protocols/fp/doctor/doctor';
+import { doctorReport, formatDoctor } from '../../core/doctor/report';
+import { PROTOCOLS } from '../../core/protocols/registry';
 
 export const summary = 'GPUs, vLLM, model revision, ffmpeg, cores, disk, context-length feasibility';
 
 const HELP = `usage: fpsweep doctor [--package DIR] [--json]
 
-Checks this machine for the sweep; each line is ok / warn / fail with what to do.
-Reads NGPU, GPU_UTIL, VLLM_BIN, HF_HOME / HF_HUB_CACHE from the environment.
+Checks this machine for every run type; each line is ok / warn / fail with what to do.
+Reads NGPU, GPU_UTIL, VLLM_BIN, HF_HOME / HF_HUB_CACHE (and each run type's own settings) from the environment.
 Exit 0 when nothing fails, 1 otherwise.`;
 
 export async function run(args: string[]): Promise<number> {
   const v = parseVerbArgs(args, { json: { type: 'boolean' } }, HELP);
   const packageDir = typeof v.package === 'string' ? v.package : process.env.FPSWEEP_PACKAGE || null;
-  const report = await runDoctor({ packageDir, gpuUtil: numberOption(undefined, 'GPU_UTIL', 0.85, 0.05, 1) });
+  numberOption(undefined, 'GPU_UTIL', 0.85, 0.05, 1); // a bad GPU_UTIL is a usage error before any probe
+  const report = await doctorReport(PROTOCOLS.all, packageDir, { env: process.env });
   process.stdout.write((v.json ? JSON.stringify(report, null, 1) : formatDoctor(report)) + '\n');
   return report.ok ? 0 : 1;
 }

@@ -2,20 +2,7 @@
 import type { DoctorLine } from './schema';
 import { probe } from './probe';
 import { describePin, pinAccepts, type VllmPin } from '../serving/vllmVersion';
-
-/** One vLLM executable's version: `BIN --version`, else (the default `vllm` only) python3's `import vllm`. */
-export async function vllmVersionOf(bin: string, env: NodeJS.ProcessEnv): Promise<{ version: string; how: string } | { error: string }> {
-  const r = await probe(bin, ['--version'], env, 60_000);
-  if (r.ok) return { version: plainVersion((r.stdout.trim().split('\n').pop() ?? '').trim()), how: `\`${bin} --version\`` };
-  if (bin !== 'vllm') return { error: r.message };
-  const py = await probe(env.PYTHON || 'python3', ['-c', 'import vllm; print(vllm.__version__)'], env, 120_000);
-  if (py.ok) return { version: plainVersion(py.stdout.trim().split('\n').pop()!.trim()), how: '`python3 -c "import vllm"`' };
-  return { error: `${r.message}; and python3 cannot import vllm` };
-}
-
-function plainVersion(v: string): string {
-  return v.replace(/^v/, '').match(/\d+\.\d+\.\d+\S*/)?.[0] ?? v;
-}
+import { vllmVersionOf } from '../serving/serverProbe';
 
 export interface VllmCheck {
   id: string;
@@ -32,11 +19,21 @@ export interface VllmCheck {
   installMissing: string;
 }
 
-/** One line per check (each run type's, each against its own pin); an executable shared by several is asked once. */
-export async function checkVllms(checks: readonly VllmCheck[], env: NodeJS.ProcessEnv): Promise<DoctorLine[]> {
+/** An executable's vLLM version, as doctor asks it: each executable once, however many run types name it. */
+export type VllmVersionAsker = (bin: string) => ReturnType<typeof vllmVersionOf>;
+
+/** Asks `vllmVersionOf` once per executable (one doctor run shares it between the run types' hooks). */
+export function vllmVersionAsker(env: NodeJS.ProcessEnv): VllmVersionAsker {
   const asked = new Map<string, ReturnType<typeof vllmVersionOf>>();
-  for (const c of checks) if (!asked.has(c.bin)) asked.set(c.bin, vllmVersionOf(c.bin, env));
-  return Promise.all(checks.map(async (c) => vllmLine(c, await asked.get(c.bin)!)));
+  return (bin) => {
+    if (!asked.has(bin)) asked.set(bin, vllmVersionOf(bin, env));
+    return asked.get(bin)!;
+  };
+}
+
+/** One line per check, each against its own pin. */
+export async function checkVllms(checks: readonly VllmCheck[], ask: VllmVersionAsker): Promise<DoctorLine[]> {
+  return Promise.all(checks.map(async (c) => vllmLine(c, await ask(c.bin))));
 }
 
 function vllmLine(c: VllmCheck, found: Awaited<ReturnType<typeof vllmVersionOf>>): DoctorLine {

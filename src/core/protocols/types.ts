@@ -8,6 +8,9 @@
 import * as path from 'node:path';
 import type { z } from 'zod';
 import type { RunRoot } from '../runner/runRoot';
+import type { DoctorLine } from '../doctor/schema';
+import type { DoctorHookOptions } from '../doctor/report';
+export type { DoctorHookOptions };
 
 export type { RunRoot };
 
@@ -108,6 +111,11 @@ export interface RunProtocol<Job = unknown, Detail = unknown, ReportModel = unkn
   statusView?(root: string): Promise<StatusView>;
   /** `fpsweep stop`'s words for the request; without it the verb's own. */
   describeStop?(req: StopResult): StopWords;
+  /**
+   * `fpsweep doctor`'s lines for this run type (its executables against its pins, its machine checks). `root`: the
+   * folder doctor was given (--package), or null; a run type with nothing to check in one ignores it.
+   */
+  doctor?(root: string | null, opts: DoctorHookOptions): Promise<DoctorLine[]>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds protocols of any job/detail type

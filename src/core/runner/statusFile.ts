@@ -1,20 +1,15 @@
-// A run's status file, whatever its schema: rewritten atomically (temp file + rename), so a reader never sees
+// A run's status file, whatever its schema: rewritten atomically (atomicFile.ts), so a reader never sees
 // half a file; read back through the same schema, so a file we do not understand reads as none.
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
+import { writeFileAtomic } from './atomicFile';
 import type { z } from 'zod';
-
-let tmpSeq = 0;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a schema may default or transform on input
 export type StatusSchema<S> = z.ZodType<S, z.ZodTypeDef, any>;
 
 /** Checks `value` with `schema` and replaces `file` with it in one rename. */
 export async function writeStatusAtomic<S>(file: string, schema: StatusSchema<S>, value: S): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${++tmpSeq}.tmp`;
-  await fs.writeFile(tmp, JSON.stringify(schema.parse(value), null, 1) + '\n');
-  await fs.rename(tmp, file);
+  await writeFileAtomic(file, JSON.stringify(schema.parse(value), null, 1) + '\n');
 }
 
 /** The last status written to `file`, or null (none yet, or not one `schema` accepts). */

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomicSync } from '../runner/atomicFile';
 import type { RunRoot } from '../runner/runRoot';
 
 const RecordSchema = z.array(z.object({ id: z.string(), pid: z.number().int().positive(), port: z.number().int(), startedAt: z.string() }));
@@ -23,10 +24,8 @@ export function readServerRecords(layout: Pick<RunRoot, 'stateDir'>): ServerReco
 }
 
 export function writeServerRecords(layout: Pick<RunRoot, 'stateDir'>, records: readonly ServerRecord[]): void {
-  fs.mkdirSync(layout.stateDir, { recursive: true });
-  const file = serversFile(layout);
-  fs.writeFileSync(file + '.tmp', JSON.stringify(records, null, 1) + '\n');
-  fs.renameSync(file + '.tmp', file); // atomic: a crash leaves the old list or the new one
+  // atomic: a crash leaves the old list or the new one
+  writeFileAtomicSync(serversFile(layout), JSON.stringify(records, null, 1) + '\n');
 }
 
 function isOurServer(rec: ServerRecord): boolean {

@@ -1,7 +1,7 @@
 // The layer zones of eslint.config.mjs, through ESLint's own API on the repository's config: the engine (every
 // folder of src/core/ but protocols/, and the worker's dispatch) fails lint when it imports a run type, in any
-// import form; a run type's own files may; the boundary's types.ts is allowed as `import type` only; and no product
-// file imports the stand-ins. Snippets are linted at paths under src/ (the files need not exist); only the zone
+// import form; a run type's own files may; the boundary's types.ts is allowed as `import type` only; a run type
+// imports no other run type; and no product file imports the stand-ins. Snippets are linted at paths under src/ (the files need not exist); only the zone
 // rules run (typed linting needs real files, and the zones do not need types).
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -41,7 +41,39 @@ describe('eslint zones: the engine imports no run type', function () {
     }
     assert.equal((await zoneErrors("import { x } from './protocols/fp/rules';\nexport const y = x;\n", 'src/core/zoneProbe.ts')).length, 1, 'src/core/*.ts');
     assert.deepEqual(await zoneErrors(IMPORTS_FP, 'src/core/protocols/zoneProbe.ts'), []);
-    assert.deepEqual(await zoneErrors("import { fpProtocol } from '../fp';\nexport const p = fpProtocol;\n", 'src/core/protocols/avtime/zoneProbe.ts'), []);
+  });
+
+  it('a run type imports no other run type, at any depth, in any form; its own files, the engine and the boundary it may', async () => {
+    const violations: [string, string][] = [
+      ['src/core/protocols/avtime/zoneProbe.ts', "import { fpProtocol } from '../fp';\nexport const p = fpProtocol;"],
+      ['src/core/protocols/fp/doctor/zoneProbe.ts', "import { avtimeVllmChecks } from '../../avtime/doctor/vllmChecks';\nexport const c = avtimeVllmChecks;"],
+      ['src/core/protocols/avtime/stages/drivers/zoneProbe.ts', "export { MODEL } from '../../../fp/rules/constants';"],
+      [
+        'src/core/protocols/caption/zoneProbe.ts',
+        "import type { TargetRequestBody } from '../avtime/stages/targetRequest';\nexport type B = TargetRequestBody;",
+      ],
+      ['src/core/protocols/fp/sweep/zoneProbe.ts', "import '../../../protocols/avtime/stages/job';"],
+      ['src/core/protocols/fp/zoneProbe.ts', "export async function a(): Promise<unknown> { return import('../../../core/protocols/avtime/stages/run'); }"],
+      ['src/core/protocols/tally/zoneProbe.ts', "export function b(): unknown { return require('../fp/job'); }"],
+    ];
+    for (const [file, code] of violations) {
+      const errors = await zoneErrors(code + '\n', file);
+      assert.equal(errors.length, 1, `${file}: ${code}: ${JSON.stringify(errors)}`);
+      assert.match(errors[0], /A run type imports no other run type/);
+    }
+    const allowed: [string, string][] = [
+      [
+        'src/core/protocols/avtime/stages/zoneProbe.ts',
+        "import { layout } from './layout';\nimport { x } from '../judge/context';\nexport const l = [layout, x];",
+      ],
+      ['src/core/protocols/avtime/stages/zoneProbe.ts', "import { writeFileAtomic } from '../../../runner/atomicFile';\nexport const w = writeFileAtomic;"],
+      [
+        'src/core/protocols/avtime/zoneProbe.ts',
+        "import { QWEN3_OMNI_SERVE_FLAGS } from '../../serving/models/qwen3Omni/serveFlags';\nexport const f = QWEN3_OMNI_SERVE_FLAGS;",
+      ],
+      ['src/core/protocols/fp/doctor/zoneProbe.ts', "import type { DoctorHookOptions } from '../../types';\nexport type O = DoctorHookOptions;"],
+    ];
+    for (const [file, code] of allowed) assert.deepEqual(await zoneErrors(code + '\n', file), [], `${file}: ${code}`);
   });
 
   it('sees every import form: re-export, side effect, import(), require(), a path back through core/', async () => {

@@ -8,8 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { standinRole, TargetKnobsSchema } from '../../../src/standins/vllm/avtime/knobs';
 import { targetText } from '../../../src/standins/vllm/avtime/target';
 import { buildStandin, FAKE_VLLM, startStandin, tmpDir, type RunningStandin } from '../../core/serving/helpers';
-import { probeMedia } from '../../../src/core/protocols/avtime/reference/probeMedia';
-import { audioTokens, processorFrameSize, resampledLength, videoTokens } from '../../../src/core/protocols/avtime/reference/qwen3OmniCounts';
+import { probeMedia } from '../../../src/core/serving/models/qwen3Omni/mediaFacts';
+import { audioTokens, processorFrameSize, resampledLength, videoTokens } from '../../../src/core/serving/models/qwen3Omni/counts';
 import { JUDGE_KINDS, JUDGE_SCHEMAS, type JudgeKind } from '../../../src/core/protocols/avtime/judge/schemas';
 
 const TARGET = 'avtime-model';

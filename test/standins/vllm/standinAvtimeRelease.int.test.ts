@@ -6,9 +6,9 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { probeMedia, type MediaFacts } from '../../../src/core/protocols/avtime/reference/probeMedia';
-import { countPlaceholders, processorFrameSize, videoTokens } from '../../../src/core/protocols/avtime/reference/qwen3OmniCounts';
-import { targetPlan } from '../../../src/core/protocols/avtime/reference/targetPlan';
+import { probeMedia, type MediaFacts } from '../../../src/core/serving/models/qwen3Omni/mediaFacts';
+import { countPlaceholders, processorFrameSize, videoTokens } from '../../../src/core/serving/models/qwen3Omni/counts';
+import { targetPlan } from '../../../src/core/serving/models/qwen3Omni/videoPlan';
 import { buildTargetRequest } from '../../../src/core/protocols/avtime/stages/targetRequest';
 import { startStandin, tmpDir, type RunningStandin } from '../../core/serving/helpers';
 

@@ -58,5 +58,7 @@ export const avtimeProtocol: RunProtocol<AvtimeJob, AvtimeRunView, AvtimeReport>
   job: { schema: avtimeJobSchema },
   report: async (root) => avtimeReport(await loadAvtimeRun(root)),
   statusView: async (root) => avtimeStatusView(await readAvtimeProgress(root)),
+  // Loaded when doctor asks, not with the registry (the extension and every verb import this file).
+  doctor: (root, opts) => (require('./doctor/vllmChecks') as typeof import('./doctor/vllmChecks')).avtimeDoctorLines(root, opts),
   describeStop: avtimeStopWords,
 };

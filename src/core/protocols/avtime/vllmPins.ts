@@ -2,19 +2,10 @@
 // The target and the judge run on their own executables (--target-vllm-bin, --judge-vllm-bin, default
 // VLLM_BIN); doctor and the servers stage hold what each reports against these.
 import type { VllmPin } from '../../serving/vllmVersion';
+import { QWEN3_OMNI_VLLM_RANGE } from '../../serving/models/qwen3Omni/vllmPin';
 
-/**
- * The target (Qwen3-Omni): the first release whose server extracts a video_url's own audio track when the
- * request's mm_processor_kwargs ask for it is v0.18.0 (PR #36319, commit 5578f2a, merged 2026-03-09; listed
- * in v0.18.0's release notes, absent from v0.17.0/v0.17.1). It also carries #33605 (in since v0.16.0).
- */
-export const AVTIME_TARGET_VLLM_PIN: VllmPin = {
-  runType: 'AVTime target',
-  min: '0.18.0',
-  below: null,
-  rulesFrom: '0.18.0',
-  why: "the first release that extracts a video's audio track for a request with use_audio_in_video (PR #36319)",
-};
+/** The target (Qwen3-Omni): the model's range (serving/models/qwen3Omni/vllmPin.ts). */
+export const AVTIME_TARGET_VLLM_PIN: VllmPin = { runType: 'AVTime target', ...QWEN3_OMNI_VLLM_RANGE };
 
 /** The judge (Qwen3.6-27B): its vLLM recipe asks for ≥ 0.17.0. */
 export const AVTIME_JUDGE_VLLM_PIN: VllmPin = {

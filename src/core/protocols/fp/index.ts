@@ -75,4 +75,6 @@ export const fpProtocol: RunProtocol<RunOptions, ProgressView, Report> = {
   report: (root) => buildReport(root),
   statusView: fpStatusView,
   describeStop: fpStopWords,
+  // Loaded when doctor asks, not with the registry (the extension and every verb import this file).
+  doctor: (root, opts) => (require('./doctor/doctor') as typeof import('./doctor/doctor')).fpDoctorLines(root, opts),
 };

@@ -1,4 +1,5 @@
 // Frames × Pixels's worker job: the sweep in this process (the worker side; the extension never loads it).
+import { exitFor } from '../../errors';
 import type { RunOptions } from './sweep/runOptions';
 import { defaultSweepDeps } from './sweep/adapters';
 import { runSweep } from './sweep/sweep';
@@ -9,8 +10,8 @@ export async function runFpJob(options: RunOptions): Promise<number> {
     // The summary is in runner.log already (this process's stdout is that file too).
     return (await runSweep(options, defaultSweepDeps)).exitCode;
   } catch (err) {
-    const e = err as Error;
-    process.stderr.write(`worker: ${e?.name === 'InputError' || e?.name === 'LockHeldError' ? e.message : (e?.stack ?? String(err))}\n`);
-    return e?.name === 'InputError' || e?.name === 'LockHeldError' || e?.name === 'UsageError' ? 2 : 1;
+    const exit = exitFor(err);
+    process.stderr.write(`worker: ${exit.text}\n`);
+    return exit.code;
   }
 }

@@ -12,7 +12,7 @@ import {
   processorFrameSize,
   resampledLength,
   videoTokens,
-} from '../../../core/protocols/avtime/reference/qwen3OmniCounts';
+} from '../../../core/serving/models/qwen3Omni/counts';
 import { RequestRefusal } from '../request';
 import type { ServeArgs } from '../args';
 import type { ParsedAvtimeChat } from './body';

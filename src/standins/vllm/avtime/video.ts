@@ -1,7 +1,7 @@
 // A video_url for the AVTime target: a file:// URL under --allowed-local-media-path (the image
 // rule of ../request.ts, shared), a file that exists, a real video container, and its streams.
 import * as fs from 'node:fs/promises';
-import { FFPROBE_ENTRIES, mediaFactsFromProbe, type MediaFacts } from '../../../core/protocols/avtime/reference/probeMedia';
+import { FFPROBE_ENTRIES, mediaFactsFromProbe, type MediaFacts } from '../../../core/serving/models/qwen3Omni/mediaFacts';
 import * as msg from '../../../core/serving/vllmMessages';
 import { localMediaFile, noSuchFile, pythonPurePath, RequestRefusal } from '../request';
 

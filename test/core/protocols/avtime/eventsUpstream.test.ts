@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
-import { SeededRandom } from '../../../../src/core/protocols/fp/sample/random';
+import { SeededRandom } from '../../../../src/core/seededRandom';
 import { mergeAdjacent, sortEvents, type PctEvent } from '../../../../src/core/protocols/avtime/events';
 
 const UPSTREAM = path.join(__dirname, '..', '..', '..', 'fixtures', 'avtime', 'longvale_merge.py');

@@ -1,5 +1,7 @@
-// AVTime-Bench's vLLM executables for doctor: the target's and the judge's, each against its own pin (vllmPins.ts).
-import type { VllmCheck } from '../../../doctor/tools';
+// AVTime-Bench's doctor hook: the target's and the judge's vLLM executables, each against its own pin (vllmPins.ts).
+import { checkVllms, type VllmCheck } from '../../../doctor/tools';
+import type { DoctorLine } from '../../../doctor/schema';
+import type { DoctorHookOptions } from '../../types';
 import type { VllmPin } from '../../../serving/vllmVersion';
 import { AVTIME_JUDGE_VLLM_PIN, AVTIME_TARGET_VLLM_PIN } from '../vllmPins';
 
@@ -20,4 +22,9 @@ function avtimeCheck(role: 'target' | 'judge', bin: string, pin: VllmPin): VllmC
 /** The target's and the judge's executables: TARGET_VLLM_BIN and JUDGE_VLLM_BIN, each else `base` (VLLM_BIN's). */
 export function avtimeVllmChecks(env: NodeJS.ProcessEnv, base: string): VllmCheck[] {
   return [avtimeCheck('target', env.TARGET_VLLM_BIN || base, AVTIME_TARGET_VLLM_PIN), avtimeCheck('judge', env.JUDGE_VLLM_BIN || base, AVTIME_JUDGE_VLLM_PIN)];
+}
+
+/** AVTime's doctor lines: its two executables against their pins (it checks no folder). */
+export async function avtimeDoctorLines(_root: string | null, opts: DoctorHookOptions): Promise<DoctorLine[]> {
+  return checkVllms(avtimeVllmChecks(opts.env, opts.env.VLLM_BIN || 'vllm'), opts.vllmVersion);
 }

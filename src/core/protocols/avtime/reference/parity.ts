@@ -1,7 +1,7 @@
 // What run_config.json says about the target's preprocessing against the reference's (SPEC-AVTIME §3,
 // docs/AVTIME-PREPROCESSING.md): what is the same by construction, what the pre-flight checks, what still differs.
-import { FPS, FPS_MAX_FRAMES, FPS_MIN_FRAMES, VIDEO_MAX_PIXELS, VIDEO_MIN_PIXELS, VIDEO_TOTAL_PIXELS } from './qwenOmniUtils';
-import { OMNI_FACTOR, OMNI_MAX_PIXELS, OMNI_MIN_PIXELS } from './qwen3OmniCounts';
+import { FPS, FPS_MAX_FRAMES, FPS_MIN_FRAMES, VIDEO_MAX_PIXELS, VIDEO_MIN_PIXELS, VIDEO_TOTAL_PIXELS } from '../../../serving/models/qwen3Omni/omniUtils';
+import { OMNI_FACTOR, OMNI_MAX_PIXELS, OMNI_MIN_PIXELS } from '../../../serving/models/qwen3Omni/counts';
 
 export const TARGET_PREPROCESSING = {
   reference: 'qwen_omni_utils 0.0.3 (v2_5 vision_process.py, audio_process.py) then the Qwen3-Omni processor, offline',

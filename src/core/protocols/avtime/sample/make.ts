@@ -1,6 +1,7 @@
 // `fpsweep avtime sample --out DIR`: a small complete AVTime bench root (SPEC-AVTIME §1) made with
 // ffmpeg. Written into a staging folder inside DIR and moved up at the end, so a failure leaves DIR
 // as it was. Same bytes every run, except the absolute paths in inventory.jsonl.
+import { mapBounded } from '../../../runner/mapBounded';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -60,27 +61,19 @@ export async function makeAvtimeSample(opts: { out: string; concurrency?: number
   try {
     const videos = planAvtimeSample();
     const limit = Math.max(1, Math.min(opts.concurrency ?? 2, os.availableParallelism()));
-    const audited: Array<{ durationMs: number; sha256: string }> = new Array(videos.length);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: limit }, async () => {
-        while (next < videos.length) {
-          const i = next++;
-          const v = videos[i];
-          const file = path.join(staging, 'videos', `${v.videoId}.mp4`);
-          await encodeAvSampleVideo(v, file);
-          const probed = await probeAv(file);
-          if (!probed.hasVideo || !probed.hasAudio)
-            throw new Error(`${file}: ffprobe finds ${probed.hasVideo ? '' : 'no video '}${probed.hasAudio ? '' : 'no audio '}stream`);
-          audited[i] = {
-            durationMs: probed.durationMs,
-            sha256: createHash('sha256')
-              .update(await fs.readFile(file))
-              .digest('hex'),
-          };
-        }
-      }),
-    );
+    const audited = await mapBounded(videos, limit, async (v) => {
+      const file = path.join(staging, 'videos', `${v.videoId}.mp4`);
+      await encodeAvSampleVideo(v, file);
+      const probed = await probeAv(file);
+      if (!probed.hasVideo || !probed.hasAudio)
+        throw new Error(`${file}: ffprobe finds ${probed.hasVideo ? '' : 'no video '}${probed.hasAudio ? '' : 'no audio '}stream`);
+      return {
+        durationMs: probed.durationMs,
+        sha256: createHash('sha256')
+          .update(await fs.readFile(file))
+          .digest('hex'),
+      };
+    });
     const test = videos.map((v, i) => ({
       id: v.rowId,
       videos: [`videos/${v.videoId}.mp4`],

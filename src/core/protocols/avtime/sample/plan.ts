@@ -2,7 +2,7 @@
 // track (coloured screens, tiling the timeline, plus a white square passing over them) and an audio
 // track (tones and silence, tiling it, plus a beep over them), the reference events of both axes,
 // and the private queries of SPEC-AVTIME §5 drawn from those events. Pure and seeded: same plan every run.
-import { SeededRandom } from '../../fp/sample/random';
+import { SeededRandom } from '../../../seededRandom';
 
 export type Axis = 'A' | 'V';
 export type Relation = 'before' | 'after' | 'overlap';

@@ -1,8 +1,8 @@
-// Small file helpers the AVTime stages share: sha256 of a file or text, a whole-file write that
-// lands all at once (temp + fsync + rename) so a crash or a refusal never leaves half an artifact.
+// Small file helpers the AVTime stages share: sha256 of a file or text, and (the engine's, re-exported so the
+// stages have their file helpers in one import) a whole-file write that lands all at once, so a crash or a
+// refusal never leaves half an artifact.
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
-import * as path from 'node:path';
 
 export async function sha256File(file: string): Promise<string> {
   const h = createHash('sha256');
@@ -14,25 +14,7 @@ export function sha256Text(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-let seq = 0;
-/** Writes `text` to a temp file beside `file`, fsyncs it, then renames it over `file`. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${++seq}.tmp`;
-  const fh = await fs.open(tmp, 'w');
-  try {
-    await fh.writeFile(text);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await fs.rename(tmp, file);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
-}
+export { writeFileAtomic } from '../../../runner/atomicFile';
 
 export function jsonlText(rows: readonly unknown[]): string {
   return rows.map((r) => JSON.stringify(r) + '\n').join('');

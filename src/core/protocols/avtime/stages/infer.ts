@@ -16,7 +16,7 @@ import type { TargetInput } from './inputSchemas';
 import type { AvtimeRunLayout } from './layout';
 import { splitShards } from './shards';
 import { buildTargetRequest } from './targetRequest';
-import type { TargetPlan } from '../reference/targetPlan';
+import type { TargetPlan } from '../../../serving/models/qwen3Omni/videoPlan';
 import { makeTargetPlanner } from './preflight';
 
 export const rawPredictionSchema = z.object({

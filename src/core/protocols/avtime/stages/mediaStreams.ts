@@ -2,6 +2,7 @@
 // asserts an audio track (use_audio_in_video), and a server given a video without one fails that request.
 // ffprobe reads each file once; every file that lacks a stream (or cannot be read) becomes a problem on the
 // line of the record that names it, so the inputs fail closed listing all of them at once.
+import { mapBounded } from '../../../runner/mapBounded';
 import { InputError, type LineProblem } from '../../../errors';
 
 export interface MediaStreams {
@@ -52,16 +53,8 @@ export const ffprobeStreams: ProbeStreams = async (file) => {
  */
 export async function mediaStreamProblems(refs: readonly MediaRef[], probe: ProbeStreams = ffprobeStreams, concurrency = 4): Promise<LineProblem[]> {
   const files = [...new Set(refs.map((r) => r.media))];
-  const results = new Map<string, Awaited<ReturnType<ProbeStreams>>>();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, files.length) }, async () => {
-      while (next < files.length) {
-        const f = files[next++];
-        results.set(f, await probe(f));
-      }
-    }),
-  );
+  const probed = await mapBounded(files, concurrency, (f) => probe(f));
+  const results = new Map(files.map((f, i) => [f, probed[i]]));
   const problems: LineProblem[] = [];
   for (const ref of refs) {
     const r = results.get(ref.media)!;

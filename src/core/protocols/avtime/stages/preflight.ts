@@ -5,9 +5,9 @@
 // before any shard (exit 1) with both counts and what they mean; logs/preflight.json keeps them.
 import { promises as fs } from 'node:fs';
 import { VllmClient, type Endpoint } from '../../../serving/client';
-import { countPlaceholders, OMNI_AUDIO_TOKEN_ID, OMNI_VIDEO_TOKEN_ID, type PlaceholderCounts } from '../reference/qwen3OmniCounts';
-import { probeMedia, type MediaFacts } from '../reference/probeMedia';
-import { targetPlan, type TargetPlan } from '../reference/targetPlan';
+import { countPlaceholders, OMNI_AUDIO_TOKEN_ID, OMNI_VIDEO_TOKEN_ID, type PlaceholderCounts } from '../../../serving/models/qwen3Omni/counts';
+import { probeMedia, type MediaFacts } from '../../../serving/models/qwen3Omni/mediaFacts';
+import { targetPlan, type TargetPlan } from '../../../serving/models/qwen3Omni/videoPlan';
 import { writeFileAtomic } from './files';
 import { preflightRecordSchema, type AvtimePreflightRecord, type AvtimePreflightServer } from './preflightSchema';
 import type { TargetInput } from './inputSchemas';

@@ -4,7 +4,7 @@ import type { VllmPin } from '../../../serving/vllmVersion';
 import { AVTIME_JUDGE_VLLM_PIN, AVTIME_TARGET_VLLM_PIN, JUDGE_REASONING_PARSER } from '../vllmPins';
 import { JUDGE_MAX_MODEL_LEN } from '../judge/context';
 import { TARGET_MAX_MODEL_LEN } from './targetRequest';
-import { TARGET_SERVE_FLAGS } from './targetServeFlags';
+import { QWEN3_OMNI_SERVE_FLAGS } from '../../../serving/models/qwen3Omni/serveFlags';
 import type { ServerRole } from './servers';
 
 export interface RoleLaunch {
@@ -22,7 +22,7 @@ export function roleLaunch(role: ServerRole): RoleLaunch {
     return {
       pin: AVTIME_TARGET_VLLM_PIN,
       maxModelLen: TARGET_MAX_MODEL_LEN,
-      extraArgs: [...TARGET_SERVE_FLAGS],
+      extraArgs: [...QWEN3_OMNI_SERVE_FLAGS],
       contextAdvice: 'The context is fixed by the protocol and is never lowered: use more GPUs per group (--target-tp) or free their memory.',
       binFlag: '--target-vllm-bin',
     };

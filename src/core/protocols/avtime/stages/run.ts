@@ -5,7 +5,7 @@
 // each second, and on a stop (SIGTERM, SIGINT, the stop file) cuts in-flight requests at once; the run ends
 // "failed" with what stopped it and what to do next (./stopAdvice.ts), and the session releases the lock.
 import { promises as fs } from 'node:fs';
-import { InputError, UsageError } from '../../../errors';
+import { InputError, isUserError } from '../../../errors';
 import { RunSession, type SessionLog } from '../../../runner/runSession';
 import { assignShards } from './infer';
 import type { AvtimeOptionsInput, AvtimeVerb } from './options';
@@ -51,7 +51,7 @@ export async function runAvtime(verb: AvtimeVerb, input: AvtimeOptionsInput, hoo
       };
     return await runInSession(plan, run, hooks, log);
   } catch (err) {
-    if (err instanceof InputError || err instanceof UsageError) return { exitCode: 2, line: err.message, outputRoot: null, runId: null };
+    if (isUserError(err)) return { exitCode: 2, line: err.message, outputRoot: null, runId: null };
     throw err;
   }
 }
@@ -153,7 +153,7 @@ async function runStages(c: StageContext, lines: readonly string[]): Promise<str
 function failure(err: unknown, stopped: string | null, c: StageContext, log: (l: string) => void): { exitCode: 1 | 2; line: string } {
   if (stopped) return { exitCode: 1, line: stoppedLine(stopped, c.status.status) };
   if (err instanceof StageFailed) return { exitCode: 1, line: err.message };
-  if (err instanceof InputError || err instanceof UsageError) return { exitCode: 2, line: err.message };
+  if (isUserError(err)) return { exitCode: 2, line: err.message };
   log((err as Error)?.stack ?? String(err));
   return { exitCode: 1, line: `${c.plan.verb} failed: ${(err as Error)?.message ?? String(err)}` };
 }

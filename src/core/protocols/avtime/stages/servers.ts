@@ -7,10 +7,10 @@ import { launchServerGroups, useEndpoints, type Fleet, type ServerSpec } from '.
 import { VllmClient, type Endpoint } from '../../../serving/client';
 import { UsageError } from '../../../errors';
 import type { AvtimeOutputRoot, AvtimeRunLayout } from './layout';
-import { pinAccepts, pinRefusal } from '../../../serving/vllmVersion';
+import { assertInPin, runningVllmVersion, servedModels } from '../../../serving/serverProbe';
 import { roleLaunch } from './roleLaunch';
 import { checkTopology } from './topology';
-import { waitUntilUp } from './waitUntilUp';
+import { waitUntilUp } from '../../../serving/waitUntilUp';
 
 export type ServerRole = 'target' | 'judge';
 
@@ -125,32 +125,30 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
     fleet = await useEndpoints(o.endpoints!, { log: o.log });
   }
   const handles = fleet.handles;
+  const bin = o.vllmBin ?? process.env.VLLM_BIN ?? 'vllm';
   const probe = new VllmClient({ url: handles[0].url, apiKey: handles[0].apiKey }, { connections: 1, maxRetries: 0 });
   let servedModel = o.model;
   let maxModelLen: number | null = null;
   let version: string | null = null;
   try {
-    const models = await probe.get('/v1/models').catch(() => null);
-    const data = models?.status === 200 ? (JSON.parse(models.text).data as { id: string; max_model_len?: number }[]) : [];
-    if (!servedModel) servedModel = data[0]?.id;
-    maxModelLen = data.find((m) => m.id === servedModel)?.max_model_len ?? null;
-    const v = await probe.get('/version').catch(() => null);
-    if (v?.status === 200) version = (JSON.parse(v.text) as { version?: string }).version ?? null;
+    const models = await servedModels(probe).catch(() => []);
+    if (!servedModel) servedModel = models[0]?.id;
+    maxModelLen = models.find((m) => m.id === servedModel)?.maxModelLen ?? null;
+    version = await runningVllmVersion(probe, launched ? bin : null);
   } finally {
     await probe.close();
   }
-  if (version === null && launched) version = await binVersion(o.vllmBin ?? process.env.VLLM_BIN ?? 'vllm');
   // Each role runs on its own vLLM, held against its own pin: a server outside it stops the run here, before
   // any request (exit 2), whether we launched it or it was given.
-  if (version === null || !pinAccepts(plan.pin, version)) {
-    await fleet.stop();
-    const where = launched
-      ? `the ${o.role} server (${o.vllmBin ?? process.env.VLLM_BIN ?? 'vllm'})`
-      : `--${o.role}-endpoint${o.role === 'target' ? 's' : ''} ${handles[0].url}`;
+  try {
+    const where = launched ? `the ${o.role} server (${bin})` : `--${o.role}-endpoint${o.role === 'target' ? 's' : ''} ${handles[0].url}`;
     const fix = launched
       ? `Install a vLLM of that range and name it with ${plan.binFlag} (default VLLM_BIN); the FP sweep keeps its own 0.11 on VLLM_BIN.`
       : `Serve the ${o.role} model with a vLLM of that range.`;
-    throw new UsageError(pinRefusal(plan.pin, version, where, fix));
+    assertInPin(plan.pin, version, where, fix);
+  } catch (err) {
+    await fleet.stop();
+    throw err;
   }
   if (!servedModel) {
     await fleet.stop();
@@ -179,18 +177,6 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
     },
   }));
   return { fleet, endpoints, servedModel, record, waitUntilUp: (ms, signal) => waitUntilUp(fleet, ms, signal) };
-}
-
-/** `vllm --version` when the server does not answer GET /version (older builds, the stand-in). */
-async function binVersion(bin: string): Promise<string | null> {
-  try {
-    const { execa } = await import('execa');
-    const r = await execa(bin, ['--version'], { timeout: 60_000, reject: false });
-    const v = String(r.stdout).trim().split('\n').pop() ?? '';
-    return r.exitCode === 0 && /^\d+\.\d+/.test(v) ? v : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The last record per role (run_config.json). */

@@ -4,7 +4,7 @@
 // recomputes every score as the replicate's query-weighted mean (Σ scores / Σ queries over the drawn
 // videos, the same estimator as summary.json). The audio − visual difference of a direction uses the same
 // draw for both axes, so it is paired by video. Pure: same queries, seed and replicate count → same numbers.
-import { SeededRandom } from '../../fp/sample/random';
+import { SeededRandom } from '../../../seededRandom';
 import { SCORE_KEYS, type ScoreKey } from '../constants';
 
 export const BOOTSTRAP_METHOD = 'percentile bootstrap over videos (clusters resampled with replacement)';

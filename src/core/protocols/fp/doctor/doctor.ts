@@ -1,11 +1,10 @@
-// `fpsweep doctor`: is this machine ready for the sweep? Each line ok / warn / fail with what to do.
-// The sweep's checks live here; AVTime's vLLM lines come from its own folder (protocols/avtime/doctor/), so one
-// `fpsweep doctor` still answers for every run type on the machine.
-import type { DoctorLine, DoctorReport } from '../../../doctor/schema';
+// Frames × Pixels' doctor hook: is this machine ready for the sweep? Each line ok / warn / fail with what to do.
+// `fpsweep doctor` asks every run type's hook (core/doctor/report.ts); the other run types' lines are their own.
+import type { DoctorLine } from '../../../doctor/schema';
+import type { DoctorHookOptions } from '../../types';
 import { checkGpus } from '../../../doctor/gpus';
 import { checkContext } from './context';
-import { checkVllms, checkFfmpeg, type VllmCheck } from '../../../doctor/tools';
-import { avtimeVllmChecks } from '../../avtime/doctor/vllmChecks';
+import { checkVllms, checkFfmpeg } from '../../../doctor/tools';
 import { checkModel } from './model';
 import { fpVllmCheck } from './vllmCheck';
 import { checkCores, checkDisk, cores as machineCores } from './machine';
@@ -16,29 +15,13 @@ import { checkProcessorCache } from './processorCache';
 import * as os from 'node:os';
 import { checkPaths } from './paths';
 
-export interface DoctorOptions {
-  packageDir?: string | null;
-  /** Environment for the probes and caches (PATH, VLLM_BIN, TARGET_VLLM_BIN, JUDGE_VLLM_BIN, HF_HOME, HF_HUB_CACHE, GPU_UTIL, NGPU, MAX_SEQS, WORKERS). */
-  env?: NodeJS.ProcessEnv;
-  gpuUtil?: number;
-  cores?: number;
-  freeBytes?: (dir: string) => Promise<number>;
-  /** Host memory (default os.totalmem()), for sizing vLLM's processor cache. */
-  ramBytes?: number;
-}
-
-/** The run types' vLLM executables and pins: FP on VLLM_BIN; AVTime's target and judge on their own (default VLLM_BIN). */
-function vllmChecks(env: NodeJS.ProcessEnv): VllmCheck[] {
-  const base = env.VLLM_BIN || 'vllm';
-  return [fpVllmCheck(base), ...avtimeVllmChecks(env, base)];
-}
-
-export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport> {
-  const env = opts.env ?? process.env;
-  const gpuUtil = opts.gpuUtil ?? (env.GPU_UTIL ? Number(env.GPU_UTIL) : 0.85);
+/** The sweep's lines: GPUs, its vLLM on VLLM_BIN, the model, ffmpeg, context, MAX_SEQS, cores, disk, and with a package its own checks. */
+export async function fpDoctorLines(packageDir: string | null, opts: DoctorHookOptions): Promise<DoctorLine[]> {
+  const env = opts.env;
+  const gpuUtil = env.GPU_UTIL ? Number(env.GPU_UTIL) : 0.85;
   const [{ line: gpuLine, gpus }, vllms, model, ffmpeg] = await Promise.all([
     checkGpus(env),
-    checkVllms(vllmChecks(env), env),
+    checkVllms([fpVllmCheck(env.VLLM_BIN || 'vllm')], opts.vllmVersion),
     checkModel(env),
     checkFfmpeg(env),
   ]);
@@ -53,26 +36,14 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
     checkMaxSeqs(used, gpuUtil, env.MAX_SEQS, env.WORKERS),
     checkCores(opts.cores ?? machineCores(), used.length || 1),
   ];
-  lines.push(await checkDisk(opts.packageDir ?? null, opts.freeBytes));
-  if (opts.packageDir) {
-    const pkg = await checkPackage(opts.packageDir);
-    lines.push(...(await checkPaths(opts.packageDir)));
+  lines.push(await checkDisk(packageDir, opts.freeBytes));
+  if (packageDir) {
+    const pkg = await checkPackage(packageDir);
+    lines.push(...(await checkPaths(packageDir)));
     const est = pkg.plan ? await estimatePlanJpegs(pkg.plan) : undefined;
-    lines.push(await checkFrameStoreDisk(opts.packageDir, pkg.plan, opts.freeBytes, est));
+    lines.push(await checkFrameStoreDisk(packageDir, pkg.plan, opts.freeBytes, est));
     if (est) lines.push(checkProcessorCache(est.largestVideosCacheBytes, used.length || 1, opts.ramBytes ?? os.totalmem()));
     lines.push(...pkg.lines);
   }
-  return { packageDir: opts.packageDir ?? null, lines, ok: lines.every((l) => l.status !== 'fail') };
-}
-
-export function formatDoctor(r: DoctorReport): string {
-  const tag = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' } as const;
-  const out: string[] = [];
-  for (const l of r.lines) {
-    out.push(`${tag[l.status]}  ${l.title}: ${l.detail}`);
-    if (l.action) out.push(`      → ${l.action}`);
-  }
-  const n = (s: DoctorLine['status']) => r.lines.filter((l) => l.status === s).length;
-  out.push(`${n('ok')} ok, ${n('warn')} warn, ${n('fail')} fail${r.ok ? '' : ' — fix the failures before the run'}`);
-  return out.join('\n');
+  return lines;
 }

@@ -5,7 +5,7 @@ export { buildFindingsInput, type FindingsInput, type BenchmarkTable } from './t
 export { loadFindingsInput } from './load';
 export { findingsTable, findingsMarkdown } from './text';
 
-import { promises as fs } from 'node:fs';
+import { writeFileAtomic } from '../../../runner/atomicFile';
 import * as path from 'node:path';
 import { PackageLayout } from '../package/layout';
 import { computeFindings, type FindingsOptions } from './compute';
@@ -26,9 +26,6 @@ export function findingsFile(packageDir: string): string {
 export async function writeFindingsFile(packageDir: string, opts: FindingsOptions = {}): Promise<{ file: string; findings: Findings }> {
   const findings = await packageFindings(packageDir, opts);
   const file = findingsFile(packageDir);
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  await fs.writeFile(tmp, JSON.stringify(findings, null, 1) + '\n');
-  await fs.rename(tmp, file);
+  await writeFileAtomic(file, JSON.stringify(findings, null, 1) + '\n');
   return { file, findings };
 }

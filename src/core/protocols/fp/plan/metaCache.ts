@@ -5,6 +5,7 @@
 // is checked on every lookup. Only valid metas are cached: no_video and bad_meta are re-checked.
 // The file is ours (.fpsweep/plan-meta-cache.json): unreadable or stale versions are rebuilt.
 // Only the runner writes it (buildWorkPlan metaCache: 'update'); dry runs only read it.
+import { writeFileAtomic } from '../../../runner/atomicFile';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
@@ -88,19 +89,15 @@ export class MetaSummaryCache {
     return toCheck(found);
   }
 
-  /** Writes the cache if it changed (temp file + rename). False when it could not (read-only package). */
+  /** Writes the cache if it changed (atomically). False when it could not (read-only package). */
   async save(): Promise<boolean> {
     if (!this.dirty) return true;
     const file = metaCacheFile(this.layout);
-    const tmp = `${file}.tmp-${process.pid}`;
     try {
-      await fs.promises.mkdir(path.dirname(file), { recursive: true });
-      await fs.promises.writeFile(tmp, JSON.stringify({ version: CACHE_VERSION, entries: Object.fromEntries(this.entries) }));
-      await fs.promises.rename(tmp, file);
+      await writeFileAtomic(file, JSON.stringify({ version: CACHE_VERSION, entries: Object.fromEntries(this.entries) }));
       this.dirty = false;
       return true;
     } catch {
-      await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
       return false;
     }
   }

@@ -3,6 +3,7 @@
 // is remembered and not repeated unless size or mtime changed), check free disk, extract the good
 // shards into data/store/normalized, count videos against n_videos, list what is missing, and
 // optionally delete the shards that were verified and extracted.
+import { mapBounded } from '../../../runner/mapBounded';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -93,14 +94,6 @@ async function readVideosManifest(layout: PackageLayout): Promise<VideosManifest
   return parsed.data;
 }
 
-async function mapBounded<T>(items: T[], limit: number, fn: (t: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  });
-  await Promise.all(workers);
-}
-
 export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
   const layout = new PackageLayout(opts.packageDir);
   const say = opts.onMessage ?? (() => undefined);
@@ -163,7 +156,7 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
         `${outcomes.size ? ` (${[...outcomes.values()].filter((o) => o.status === 'cached').length} already verified)` : ''}`,
     );
     const meter = new ProgressMeter(`sha256 ${toHash.length} shard(s)`, hashBytes, opts.onProgress);
-    await mapBounded(toHash, opts.concurrency ?? Math.min(4, os.availableParallelism()), async (t) => {
+    await mapBounded(toHash, Math.max(1, opts.concurrency ?? Math.min(4, os.availableParallelism())), async (t) => {
       const scan = await hashAndScanShard(layout.shardFile(t.file), (n) => meter.add(n));
       const base = { file: t.file, extracted: 'no' as const, deleted: false, bytes: t.size };
       if (scan.sha256 !== t.sha256) {

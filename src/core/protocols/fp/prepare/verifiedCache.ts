@@ -3,6 +3,7 @@
 // of those changed (94 GB of shards take long to hash). Extraction is remembered the same way, so
 // a second `prepare` neither rehashes nor re-extracts, and a shard deleted after extraction
 // (--delete-shards) is known to have been extracted.
+import { writeFileAtomic } from '../../../runner/atomicFile';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
@@ -42,10 +43,7 @@ export async function loadVerifiedCache(stateDir: string): Promise<VerifiedCache
 }
 
 export async function saveVerifiedCache(stateDir: string, cache: VerifiedCache): Promise<void> {
-  await fs.mkdir(stateDir, { recursive: true });
-  const tmp = `${cacheFile(stateDir)}.tmp-${process.pid}`;
-  await fs.writeFile(tmp, JSON.stringify(cache, null, 1) + '\n');
-  await fs.rename(tmp, cacheFile(stateDir));
+  await writeFileAtomic(cacheFile(stateDir), JSON.stringify(cache, null, 1) + '\n');
 }
 
 /** The cached verification if it still holds for this file's size, mtime and expected sha256. */

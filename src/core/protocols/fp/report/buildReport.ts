@@ -1,6 +1,7 @@
 // buildReport(packageDir): the report computed from the package's artifacts only — the timing
 // log, failures log, results CSV, raw records, launch lines, server logs and run identities —
 // plus the dry run's todo counts for the extrapolation. Returns the typed object of schema.ts.
+import { writeFileAtomic } from '../../../runner/atomicFile';
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import type { LineProblem } from '../../../errors';
@@ -216,7 +217,7 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
   return reportSchema.parse(report);
 }
 
-/** Writes .fpsweep/reports/report.json and report.md (temp file + rename each). */
+/** Writes .fpsweep/reports/report.json and report.md (each atomically). */
 export async function writeReport(packageDir: string, report: Report, markdown: string): Promise<{ json: string; md: string }> {
   const layout = new PackageLayout(packageDir);
   await fs.mkdir(layout.reportsDir, { recursive: true });
@@ -226,9 +227,7 @@ export async function writeReport(packageDir: string, report: Report, markdown: 
     [json, JSON.stringify(report, null, 1) + '\n'],
     [md, markdown],
   ] as const) {
-    const tmp = `${file}.tmp-${process.pid}`;
-    await fs.writeFile(tmp, text);
-    await fs.rename(tmp, file);
+    await writeFileAtomic(file, text);
   }
   return { json, md };
 }

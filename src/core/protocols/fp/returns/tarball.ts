@@ -3,6 +3,7 @@
 // root, as the seed's `tar -czf` run from the root makes them) and fp_returns.sha256 in sha256sum
 // format. Both are written to a temporary name and renamed, so a crash never leaves a torn file
 // under the final name. The tarball is streamed (tar → gzip → hash + file), never held in memory.
+import { commitFileAtomic, writeFileAtomic } from '../../../runner/atomicFile';
 import { createHash } from 'node:crypto';
 import { createWriteStream, promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -86,16 +87,6 @@ async function walkSize(abs: string, rel: string): Promise<{ bytes: number; file
   return { bytes, files, tarBytes };
 }
 
-async function renameAtomically(tmp: string, final: string): Promise<void> {
-  const fh = await fs.open(tmp, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await fs.rename(tmp, final);
-}
-
 /**
  * Writes the tarball and its .sha256 into the package root. A missing input path is an InputError
  * naming it (the seed's `tar` would fail the same way): the returns are never silently partial.
@@ -127,7 +118,6 @@ export async function makeReturnsTarball(packageDir: string | PackageLayout, opt
   const tarballPath = path.join(layout.root, names.tarball);
   const sha256Path = path.join(layout.root, SHA256_FILE);
   const tmpTar = path.join(layout.root, `.${names.tarball}.tmp-${process.pid}`);
-  const tmpSha = path.join(layout.root, `.${SHA256_FILE}.tmp-${process.pid}`);
   // Progress counts the uncompressed tar stream against its expected size.
   const meter = new ProgressMeter(`packing ${names.tarball}`, tarBytes, opts.onProgress);
   const hash = createHash('sha256');
@@ -150,13 +140,11 @@ export async function makeReturnsTarball(packageDir: string | PackageLayout, opt
     await pipeline(pack, countIn, createGzip(), hashOut, createWriteStream(tmpTar, { flags: 'wx' }));
     meter.finish();
     const hex = hash.digest('hex');
-    await renameAtomically(tmpTar, tarballPath);
-    await fs.writeFile(tmpSha, sha256sumLine(hex, names.tarball), { flag: 'wx' });
-    await renameAtomically(tmpSha, sha256Path);
+    await commitFileAtomic(tmpTar, tarballPath);
+    await writeFileAtomic(sha256Path, sha256sumLine(hex, names.tarball));
     return { tarballPath, sha256Path, names, sha256: hex, bytes, inputBytes, files };
   } catch (err) {
     await fs.rm(tmpTar, { force: true });
-    await fs.rm(tmpSha, { force: true });
     throw err;
   }
 }

@@ -4,7 +4,7 @@
 import { buildPromptText, parseAnswerLetter, parseCondition, planFrames, predictPromptTokens, optionLetter } from '../rules';
 import { rawRecordSchema, type RawRecord, type VideoMeta } from '../package/schemas';
 import type { SampleItem, SamplePlan } from './plan';
-import { SeededRandom } from './random';
+import { SeededRandom } from '../../../seededRandom';
 
 /** When the origin made the rows: fixed, so the package is the same on every run. */
 const ORIGIN_START_MS = Date.UTC(2026, 9, 14, 8, 0, 0);

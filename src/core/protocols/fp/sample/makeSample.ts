@@ -1,6 +1,7 @@
 // `fpsweep sample`: a small complete run package (SPEC §1) made with ffmpeg, for tests, benchmarks
 // and the README demo. Everything is decided by planSample(scale) first; the videos are encoded,
 // probed, and meta.json is written from what ffprobe reports.
+import { mapBounded } from '../../../runner/mapBounded';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -65,34 +66,11 @@ async function writeJsonl(file: string, rows: readonly unknown[]): Promise<void>
   await fs.writeFile(file, rows.map((r) => JSON.stringify(r) + '\n').join(''));
 }
 
-/**
- * Runs `work` over `inputs` with at most `limit` at a time. After a failure no new work starts, the
- * running ones finish, and the first error is thrown (nothing keeps writing after we return).
- */
-async function pool<T, R>(inputs: readonly T[], limit: number, work: (x: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(inputs.length);
-  let next = 0;
-  let failure: { error: unknown } | null = null;
-  const lanes = Array.from({ length: Math.min(limit, inputs.length) }, async () => {
-    while (next < inputs.length && !failure) {
-      const i = next++;
-      try {
-        results[i] = await work(inputs[i]);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  });
-  await Promise.all(lanes);
-  if (failure) throw (failure as { error: unknown }).error;
-  return results;
-}
-
 async function encodeAll(plan: SamplePlan, storeDir: string, concurrency: number, onVideo?: MakeSampleOptions['onVideo']): Promise<Map<string, VideoMeta>> {
   let done = 0;
   // Biggest first, so the two lanes finish together.
   const bySize = [...plan.videos].sort((a, b) => b.nFrames * b.width * b.height - a.nFrames * a.width * a.height);
-  const metas = await pool(bySize, concurrency, async (v: SampleVideo) => {
+  const metas = await mapBounded(bySize, concurrency, async (v: SampleVideo) => {
     const dir = path.join(storeDir, v.hash);
     await fs.mkdir(dir, { recursive: true });
     const file = path.join(dir, 'video.mp4');

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { optionLetter } from '../rules';
 import type { Item, ManifestRow } from '../package/schemas';
-import { SeededRandom } from './random';
+import { SeededRandom } from '../../../seededRandom';
 import { QUESTION_POOLS, XSS_OPTIONS, XSS_QUESTION } from './questions';
 import { MAX_CODE } from './frameCode';
 import { PLANTED_BENCHMARK, PLANTED_EFFECTS, PLANTED_QUESTIONS_PER_VIDEO, PLANTED_VIDEOS, plantedQuestion } from './planted';

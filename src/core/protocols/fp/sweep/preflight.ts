@@ -5,6 +5,7 @@
 // a finish reason vLLM gives for a normal answer. Any failure stops the run before its first row.
 // The answer is not a result row: the sweep asks that unit again on its own server (one writer, one
 // path for rows); the pre-flight's outcome goes to logs/preflight.json, which the pilot report shows.
+import { writeFileAtomic } from '../../../runner/atomicFile';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { PackageLayout } from '../package/layout';
@@ -123,11 +124,10 @@ export function preflightFile(layout: PackageLayout): string {
   return path.join(layout.logsDir, 'preflight.json');
 }
 
-/** The run's pre-flight, written whole (tmp + rename): the last run's is the one on disk. */
+/** The run's pre-flight, written whole (atomically): the last run's is the one on disk. */
 export async function writePreflight(layout: PackageLayout, rec: PreflightRecord): Promise<void> {
   const f = preflightFile(layout);
-  await fs.writeFile(`${f}.tmp`, JSON.stringify(rec, null, 2) + '\n');
-  await fs.rename(`${f}.tmp`, f);
+  await writeFileAtomic(f, JSON.stringify(rec, null, 2) + '\n');
 }
 
 /** The pre-flight on disk, or null when no run has made one yet (a malformed file is an error). */

@@ -3,9 +3,9 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { probeMedia } from '../../../../../src/core/protocols/avtime/reference/probeMedia';
-import { OMNI_AUDIO_TOKEN_ID, OMNI_VIDEO_TOKEN_ID } from '../../../../../src/core/protocols/avtime/reference/qwen3OmniCounts';
-import { targetPlan } from '../../../../../src/core/protocols/avtime/reference/targetPlan';
+import { probeMedia } from '../../../../../src/core/serving/models/qwen3Omni/mediaFacts';
+import { OMNI_AUDIO_TOKEN_ID, OMNI_VIDEO_TOKEN_ID } from '../../../../../src/core/serving/models/qwen3Omni/counts';
+import { targetPlan } from '../../../../../src/core/serving/models/qwen3Omni/videoPlan';
 
 /** Template ids, then the reference's video and audio placeholders for the request's video. */
 async function referenceTokenIds(body: Record<string, any>): Promise<number[]> {

@@ -8,7 +8,7 @@ import { splitShards } from '../../../../../src/core/protocols/avtime/stages/sha
 import type { TargetInput } from '../../../../../src/core/protocols/avtime/stages/inputSchemas';
 import { fixtureRows, tmpDir, writeBench } from './fixtures';
 import { startStub, type Stub } from './httpStub';
-import { planRequestFields, targetPlan } from '../../../../../src/core/protocols/avtime/reference/targetPlan';
+import { planRequestFields, targetPlan } from '../../../../../src/core/serving/models/qwen3Omni/videoPlan';
 
 // The fixture videos are not real media: every one gets the plan of a 10 s 1280x720 30 fps file with 44.1 kHz audio.
 const plan = targetPlan({ width: 1280, height: 720, totalFrames: 300, fps: 30, audio: { sampleRate: 44100, samples: 441000 } }, true);

@@ -8,8 +8,8 @@ import { runAvtime, type AvtimeHooks } from '../../../../../src/core/protocols/a
 import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
 import { judgePreflightCounts, preflightRecordSchema } from '../../../../../src/core/protocols/avtime/stages/preflight';
 import { avtimeStatusSchema } from '../../../../../src/core/protocols/avtime/stages/statusSchema';
-import { probeMedia } from '../../../../../src/core/protocols/avtime/reference/probeMedia';
-import { targetPlan } from '../../../../../src/core/protocols/avtime/reference/targetPlan';
+import { probeMedia } from '../../../../../src/core/serving/models/qwen3Omni/mediaFacts';
+import { targetPlan } from '../../../../../src/core/serving/models/qwen3Omni/videoPlan';
 import { buildStandin, FAKE_VLLM } from '../../../serving/helpers';
 import { freePortRange, withEnv } from '../../fp/sweep/helpers';
 import { makeBench } from './benchFixture';

@@ -4,7 +4,8 @@ import { formatBytes } from '../../../../../src/core/protocols/fp/prepare/progre
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { runDoctor } from '../../../../../src/core/protocols/fp/doctor/doctor';
+import { doctorReport } from '../../../../../src/core/doctor/report';
+import { PROTOCOLS } from '../../../../../src/core/protocols/registry';
 import { doctorReportSchema, type DoctorLine, type DoctorReport } from '../../../../../src/core/doctor/schema';
 import { contextFit, KV_BYTES_PER_TOKEN, checkContext } from '../../../../../src/core/protocols/fp/doctor/context';
 import { parseNvidiaSmi } from '../../../../../src/core/doctor/gpus';
@@ -49,6 +50,9 @@ async function fakeHost(h: FakeHost): Promise<NodeJS.ProcessEnv> {
 }
 
 const plenty = async () => 1e13;
+/** `fpsweep doctor` as the verb runs it: every registered run type's hook. */
+const runDoctor = (o: { env: NodeJS.ProcessEnv; packageDir?: string; cores?: number; freeBytes?: (dir: string) => Promise<number>; ramBytes?: number }) =>
+  doctorReport(PROTOCOLS.all, o.packageDir ?? null, o);
 const byId = (r: DoctorReport) => Object.fromEntries(r.lines.map((l) => [l.id, l])) as Record<string, DoctorLine>;
 
 describe('doctor', function () {

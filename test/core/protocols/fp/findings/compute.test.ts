@@ -2,7 +2,7 @@
 // never counted as answers, ladder flags, and a partial sweep (random subsets of rows) never gives a verdict
 // that a contrast with fewer than 100 pairs cannot support.
 import { strict as assert } from 'node:assert';
-import { SeededRandom } from '../../../../../src/core/protocols/fp/sample/random';
+import { SeededRandom } from '../../../../../src/core/seededRandom';
 import { buildFindingsInput, computeFindings, MIN_PAIRS, type Findings } from '../../../../../src/core/protocols/fp/findings';
 import type { Item } from '../../../../../src/core/protocols/fp/package/schemas';
 

@@ -2,7 +2,7 @@
 // on seeded random tables. Agreement to 1e-9 (points are compared as proportions).
 import { strict as assert } from 'node:assert';
 import { close, pythonReference } from './pythonReference';
-import { SeededRandom } from '../../../../../src/core/protocols/fp/sample/random';
+import { SeededRandom } from '../../../../../src/core/seededRandom';
 import {
   benjaminiHochberg,
   clusteredMean,

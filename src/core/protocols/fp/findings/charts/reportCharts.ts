@@ -2,6 +2,7 @@
 // drawn from the same specs as the webview. `report` runs every few seconds while a panel follows a live
 // sweep, so a chart is drawn again only when its spec changed (a hash per file, kept beside them), and the
 // files of benchmarks no longer in the findings are removed.
+import { writeFileAtomic } from '../../../../runner/atomicFile';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -48,15 +49,11 @@ export async function writeReportCharts(packageDir: string, f: Findings): Promis
       () => false,
     );
     if (present && old[c.file] === hash) continue;
-    const tmp = `${target}.${process.pid}.tmp`;
-    await fs.writeFile(tmp, await renderSvg(c.spec));
-    await fs.rename(tmp, target);
+    await writeFileAtomic(target, await renderSvg(c.spec));
     drawn++;
   }
   const keep = new Set(charts.map((c) => c.file));
   for (const name of await fs.readdir(dir)) if (CHART_FILE.test(name) && !keep.has(name)) await fs.rm(path.join(dir, name), { force: true });
-  const tmp = path.join(dir, `${MANIFEST}.${process.pid}.tmp`);
-  await fs.writeFile(tmp, JSON.stringify(next, null, 1) + '\n');
-  await fs.rename(tmp, path.join(dir, MANIFEST));
+  await writeFileAtomic(path.join(dir, MANIFEST), JSON.stringify(next, null, 1) + '\n');
   return { files: charts.map(({ file, title }) => ({ file, title })), drawn };
 }

@@ -2,9 +2,9 @@
 // frames and size, then the processor's second resize, and the placeholder counts — and (2) the per-request
 // fields that make the server take the same frame count and reach the same size in its single resize.
 // docs/AVTIME-PREPROCESSING.md says what still differs (which source frames, the pixels themselves).
-import type { MediaFacts } from './probeMedia';
-import { audioTokens, processorFrameSize, resampledLength, serverPixelBounds, videoTokens, type PlaceholderCounts } from './qwen3OmniCounts';
-import { referenceFrameSize, smartNframes } from './qwenOmniUtils';
+import type { MediaFacts } from './mediaFacts';
+import { audioTokens, processorFrameSize, resampledLength, serverPixelBounds, videoTokens, type PlaceholderCounts } from './counts';
+import { referenceFrameSize, smartNframes } from './omniUtils';
 
 export interface TargetPlan {
   /** smart_nframes: the frames the reference samples (and the server is asked for). */

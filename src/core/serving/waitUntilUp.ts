@@ -1,7 +1,7 @@
-// Before each judge pass: wait until every server of the fleet is up again (a crash restarts it). The engine's
-// server health (runner/serverHealth.ts) moves an FP sweep's work between servers while they come and go; the
-// judge instead waits, bounded, for the fleet's state events, since a pass is sent to one server as a whole.
-import type { Fleet } from '../../../serving/launcher';
+// Wait, bounded, until every server of a fleet is up again (a crash restarts it): for work that is sent to one
+// server as a whole and so waits for it, where the runner's server health (runner/serverHealth.ts) would instead
+// move single requests between the servers while they come and go.
+import type { Fleet } from './launcher';
 
 /** true once every server is up; false when one is down for good, at the timeout, or when `signal` aborts. */
 export function waitUntilUp(fleet: Fleet, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {

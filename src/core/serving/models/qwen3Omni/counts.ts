@@ -6,7 +6,7 @@
 // `get_updates_use_audio_in_video` (every video and every audio token, interleaved between <|audio_start|> and
 // <|audio_end|>); the processor's video bounds from transformers' processing_qwen3_omni_moe.py. Checkpoint values from
 // Qwen/Qwen3-Omni-30B-A3B-Instruct's preprocessor_config.json and config.json.
-import { smartResize } from './qwenOmniUtils';
+import { smartResize } from './omniUtils';
 
 /** preprocessor_config.json: patch_size 16, merge_size 2, temporal_patch_size 2. */
 export const OMNI_PATCH_SIZE = 16;

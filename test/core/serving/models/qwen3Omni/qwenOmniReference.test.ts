@@ -10,7 +10,7 @@ import {
   smartResize,
   videoMaxPixels,
   VIDEO_MIN_PIXELS,
-} from '../../../../../src/core/protocols/avtime/reference/qwenOmniUtils';
+} from '../../../../../src/core/serving/models/qwen3Omni/omniUtils';
 import {
   audioTokens,
   audioTokensForFeatureFrames,
@@ -21,8 +21,8 @@ import {
   resampledLength,
   serverPixelBounds,
   videoTokens,
-} from '../../../../../src/core/protocols/avtime/reference/qwen3OmniCounts';
-import { planRequestFields, targetPlan } from '../../../../../src/core/protocols/avtime/reference/targetPlan';
+} from '../../../../../src/core/serving/models/qwen3Omni/counts';
+import { planRequestFields, targetPlan } from '../../../../../src/core/serving/models/qwen3Omni/videoPlan';
 
 // The outside reference: a transcription of the upstream Python (qwen_omni_utils v2_5 vision_process.py
 // smart_nframes / smart_resize / fetch_video's budget; transformers' Qwen3-Omni video size defaults; vLLM

@@ -1,5 +1,5 @@
-// The target server's own launch flags (SPEC-AVTIME §3), each with the vLLM file or issue it follows.
-export const TARGET_SERVE_FLAGS: readonly string[] = [
+// Qwen3-Omni's own launch flags on a vLLM server (SPEC-AVTIME §3), each with the vLLM file or issue it follows.
+export const QWEN3_OMNI_SERVE_FLAGS: readonly string[] = [
   // One video and the audio parse_video extracts from it (vllm/entrypoints/chat_utils.py, PR #36319) per prompt.
   '--limit-mm-per-prompt',
   '{"video": 1, "audio": 1}',
@@ -9,5 +9,5 @@ export const TARGET_SERVE_FLAGS: readonly string[] = [
   '--mm-processor-cache-gb',
   '0',
   // Never --mm-processor-kwargs '{"use_audio_in_video": true}': server-wide, the engine crashes while profiling
-  // or the audio is silently never fed (vLLM issue #47788); the request carries it instead (targetRequest.ts).
+  // or the audio is silently never fed (vLLM issue #47788); the request carries it instead (request.ts).
 ];

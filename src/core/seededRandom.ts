@@ -1,4 +1,4 @@
-// A small seeded PRNG (mulberry32) so the sample package is the same on every machine.
+// A small seeded PRNG (mulberry32): samples, bootstraps and fixtures that are the same on every machine.
 export class SeededRandom {
   private state: number;
   constructor(seed: number) {

@@ -1,0 +1,110 @@
+// Whole-file writes that land all at once: a temp file beside the target (same directory, so the rename is
+// atomic), written, fsynced, renamed over the target, then the directory fsynced so the rename itself survives a
+// power cut. A reader sees the old file or the new one, never half of one; a failed write leaves no temp behind.
+import * as nodeFs from 'node:fs';
+import * as path from 'node:path';
+
+/** The file operations a write uses; tests pass their own to fail a step or watch the fsyncs. */
+export interface AtomicFileSystem {
+  mkdir(dir: string, opts: { recursive: true }): Promise<unknown>;
+  open(file: string, flags: string): Promise<AtomicFileHandle>;
+  rename(from: string, to: string): Promise<void>;
+  rm(file: string, opts: { force: true }): Promise<void>;
+}
+
+export interface AtomicFileHandle {
+  writeFile(data: string | Uint8Array): Promise<void>;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface AtomicWriteOptions {
+  fs?: AtomicFileSystem;
+}
+
+const realFs: AtomicFileSystem = nodeFs.promises;
+
+let seq = 0;
+/** A temp name beside `file`: this process and a counter, so two writers never share one. */
+function tempName(file: string): string {
+  return `${file}.${process.pid}.${++seq}.tmp`;
+}
+
+// Some systems refuse to fsync a directory (EISDIR, EINVAL, EPERM: Windows, some network filesystems); the
+// rename has happened, only its durability is then the system's.
+const DIR_SYNC_REFUSED = new Set(['EISDIR', 'EINVAL', 'EPERM', 'EBADF', 'ENOTSUP']);
+
+/** Opens `file`, runs `use` on it, closes it whatever happens. */
+async function withHandle(fs: AtomicFileSystem, file: string, flags: string, use: (fh: AtomicFileHandle) => Promise<void>): Promise<void> {
+  const fh = await fs.open(file, flags);
+  try {
+    await use(fh);
+  } finally {
+    await fh.close();
+  }
+}
+
+async function syncDir(fs: AtomicFileSystem, dir: string): Promise<void> {
+  try {
+    await withHandle(fs, dir, 'r', (fh) => fh.sync());
+  } catch (err) {
+    if (!DIR_SYNC_REFUSED.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+  }
+}
+
+/** Replaces `file` with `data` in one rename (its directory made first); the bytes are exactly `data`. */
+export async function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+  const fs = opts.fs ?? realFs;
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const tmp = tempName(file);
+  try {
+    await withHandle(fs, tmp, 'wx', async (fh) => {
+      await fh.writeFile(data);
+      await fh.sync();
+    });
+    await fs.rename(tmp, file);
+  } catch (err) {
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    throw err;
+  }
+  await syncDir(fs, path.dirname(file));
+}
+
+/**
+ * For a file written some other way (a stream): fsyncs `tmp`, renames it to `file` (same directory), fsyncs the
+ * directory. `tmp` is the caller's to remove if this throws.
+ */
+export async function commitFileAtomic(tmp: string, file: string, opts: AtomicWriteOptions = {}): Promise<void> {
+  const fs = opts.fs ?? realFs;
+  await withHandle(fs, tmp, 'r', (fh) => fh.sync());
+  await fs.rename(tmp, file);
+  await syncDir(fs, path.dirname(file));
+}
+
+/** `writeFileAtomic` for callers that cannot wait (a child's exit handler): the same steps, synchronous. */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
+  nodeFs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = tempName(file);
+  try {
+    const fd = nodeFs.openSync(tmp, 'wx');
+    try {
+      nodeFs.writeFileSync(fd, data);
+      nodeFs.fsyncSync(fd);
+    } finally {
+      nodeFs.closeSync(fd);
+    }
+    nodeFs.renameSync(tmp, file);
+  } catch (err) {
+    nodeFs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  let dirFd: number | null = null;
+  try {
+    dirFd = nodeFs.openSync(path.dirname(file), 'r');
+    nodeFs.fsyncSync(dirFd);
+  } catch (err) {
+    if (!DIR_SYNC_REFUSED.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+  } finally {
+    if (dirFd !== null) nodeFs.closeSync(dirFd);
+  }
+}

@@ -1,0 +1,113 @@
+// The atomic write's crash-safety properties that a test can see: the target is the old file or the new one at
+// every step, the file and then its directory are fsynced around the rename, and no temp is left behind after a
+// success or after any step fails.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { commitFileAtomic, writeFileAtomic, writeFileAtomicSync, type AtomicFileHandle, type AtomicFileSystem } from '../../../src/core/runner/atomicFile';
+
+type Step = 'open' | 'write' | 'sync' | 'rename';
+
+/** The real filesystem, with every call logged (paths relative to `dir`) and one step made to fail. */
+function watchedFs(dir: string, failAt?: Step, onWrite?: () => void): { fs: AtomicFileSystem; log: string[] } {
+  const log: string[] = [];
+  const rel = (p: string) => path.relative(dir, p).replace(/\.\d+\.\d+\.tmp$/, '.TMP') || '.';
+  const fail = (step: Step) => {
+    if (step === failAt) throw Object.assign(new Error(`injected ${step} failure`), { code: 'EIO' });
+  };
+  const watched: AtomicFileSystem = {
+    mkdir: (d, o) => fs.promises.mkdir(d, o),
+    async open(file, flags) {
+      log.push(`open ${rel(file)} ${flags}`);
+      if (flags !== 'r') fail('open');
+      const fh = await fs.promises.open(file, flags);
+      const handle: AtomicFileHandle = {
+        async writeFile(data) {
+          log.push(`write ${rel(file)}`);
+          onWrite?.();
+          await fh.writeFile(data);
+          fail('write');
+        },
+        async sync() {
+          log.push(`fsync ${rel(file)}`);
+          fail('sync');
+          await fh.sync();
+        },
+        close: () => fh.close(),
+      };
+      return handle;
+    },
+    async rename(from, to) {
+      log.push(`rename ${rel(from)} ${rel(to)}`);
+      fail('rename');
+      await fs.promises.rename(from, to);
+    },
+    rm: (f, o) => fs.promises.rm(f, o),
+  };
+  return { fs: watched, log };
+}
+
+describe('runner atomicFile', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atomic-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('writes the bytes through a temp beside the target: fsync the file, rename, fsync the directory', async () => {
+    const file = path.join(dir, 'sub', 'status.json');
+    const { fs: watched, log } = watchedFs(dir);
+    await writeFileAtomic(file, '{"a":1}\n', { fs: watched });
+    assert.equal(fs.readFileSync(file, 'utf8'), '{"a":1}\n');
+    assert.deepEqual(log, [
+      'open sub/status.json.TMP wx',
+      'write sub/status.json.TMP',
+      'fsync sub/status.json.TMP',
+      'rename sub/status.json.TMP sub/status.json',
+      'open sub r',
+      'fsync sub',
+    ]);
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'sub')), ['status.json'], 'no temp left');
+  });
+
+  it('a reader sees the old file until the rename: never half of the new one', async () => {
+    const file = path.join(dir, 'report.json');
+    fs.writeFileSync(file, 'old');
+    const seen: string[] = [];
+    const { fs: watched } = watchedFs(dir, undefined, () => seen.push(fs.readFileSync(file, 'utf8')));
+    await writeFileAtomic(file, Buffer.from('new bytes'), { fs: watched });
+    assert.deepEqual(seen, ['old']);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'new bytes');
+  });
+
+  for (const step of ['open', 'write', 'sync', 'rename'] as const) {
+    it(`${step === 'open' ? 'an' : 'a'} ${step} that fails throws, leaves the old file and no temp`, async () => {
+      const file = path.join(dir, 'cache.json');
+      fs.writeFileSync(file, 'old');
+      const { fs: watched } = watchedFs(dir, step);
+      await assert.rejects(writeFileAtomic(file, 'new', { fs: watched }), new RegExp(`injected ${step} failure`));
+      assert.equal(fs.readFileSync(file, 'utf8'), 'old');
+      assert.deepEqual(fs.readdirSync(dir), ['cache.json']);
+    });
+  }
+
+  it('commitFileAtomic: fsyncs a streamed temp, renames it, fsyncs the directory', async () => {
+    const tmp = path.join(dir, '.out.tar.gz.tmp-1');
+    fs.writeFileSync(tmp, 'streamed');
+    const { fs: watched, log } = watchedFs(dir);
+    await commitFileAtomic(tmp, path.join(dir, 'out.tar.gz'), { fs: watched });
+    assert.deepEqual(log, ['open .out.tar.gz.tmp-1 r', 'fsync .out.tar.gz.tmp-1', 'rename .out.tar.gz.tmp-1 out.tar.gz', 'open . r', 'fsync .']);
+    assert.deepEqual(fs.readdirSync(dir), ['out.tar.gz']);
+  });
+
+  it('the synchronous write: same bytes, no temp after a success or after a rename that fails', () => {
+    const file = path.join(dir, 'state', 'servers.json');
+    writeFileAtomicSync(file, '[]\n');
+    assert.equal(fs.readFileSync(file, 'utf8'), '[]\n');
+    fs.mkdirSync(path.join(dir, 'state', 'busy'));
+    fs.writeFileSync(path.join(dir, 'state', 'busy', 'x'), '');
+    assert.throws(() => writeFileAtomicSync(path.join(dir, 'state', 'busy'), 'no'), /EISDIR|ENOTEMPTY|EEXIST/);
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'state')).sort(), ['busy', 'servers.json']);
+  });
+});
