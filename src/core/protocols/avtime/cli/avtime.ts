@@ -1,11 +1,11 @@
 // fpsweep avtime <stage>: AVTime-Bench on the same engine (SPEC-AVTIME §9). A dispatch table of stages;
 // `sample` (a small bench root for the stand-ins) has its own verb file.
 import * as path from 'node:path';
-import { UsageError } from '../../core/errors';
+import { UsageError } from '../../../errors';
 import { existsSync, rmSync } from 'node:fs';
-import { intOption, parseVerbArgs, type OptionSpec } from '../options';
-import type { DemoContext, DemoStep } from '../verb';
-import { AVTIME_VERBS, parseGpuGroups, type AvtimeOptionsInput, type AvtimeVerb } from '../../core/protocols/avtime/stages/options';
+import { intOption, parseVerbArgs, type OptionSpec } from '../../../../cli/options';
+import type { DemoContext, DemoStep } from '../../../../cli/verb';
+import { AVTIME_VERBS, parseGpuGroups, type AvtimeOptionsInput, type AvtimeVerb } from '../stages/options';
 
 export const summary = 'AVTime-Bench: avtime <sample|inputs|infer|normalize|judge|score|run> --bench-root DIR';
 
@@ -13,12 +13,12 @@ type Sub = { summary: string; run(args: string[]): Promise<number> };
 
 /** The stages verb by verb, and `avtime sample`. */
 const subs: Record<string, () => Sub> = {
-  sample: () => require('./avtimeSample') as Sub,
+  sample: () => require('./sample') as Sub,
   // The training data (SPEC-AVTIME-DATA §1, §4, §5, §7): each verb parses its own flags.
-  split: () => require('../../core/protocols/avtime/data/cli/split') as Sub,
-  'build-sft': () => require('../../core/protocols/avtime/data/cli/buildSft') as Sub,
-  'build-grpo': () => require('../../core/protocols/avtime/data/cli/buildGrpo') as Sub,
-  train: () => require('../../core/protocols/avtime/data/cli/train') as Sub,
+  split: () => require('../data/cli/split') as Sub,
+  'build-sft': () => require('../data/cli/buildSft') as Sub,
+  'build-grpo': () => require('../data/cli/buildGrpo') as Sub,
+  train: () => require('../data/cli/train') as Sub,
   ...Object.fromEntries(AVTIME_VERBS.map((v) => [v, () => stageSub(v)])),
 };
 
@@ -158,7 +158,7 @@ function stageSub(verb: AvtimeVerb): Sub {
     async run(args) {
       const { options, detach } = avtimeOptionsFromArgs(args);
       // Lazy (as main.ts loads verbs), so `fpsweep avtime --help` loads no protocol code.
-      const { runAvtime } = require('../../core/protocols/avtime/stages/run') as typeof import('../../core/protocols/avtime/stages/run');
+      const { runAvtime } = require('../stages/run') as typeof import('../stages/run');
       if (detach) {
         if (verb !== 'run') throw new UsageError('--detach goes with `avtime run`');
         // Every check first, in the foreground: a refusal (exit 2) writes nothing and is seen here.
@@ -167,8 +167,8 @@ function stageSub(verb: AvtimeVerb): Sub {
           process.stderr.write(`fpsweep avtime: ${checked.line}\n`);
           return checked.exitCode;
         }
-        const { startDetachedAvtime } = require('../../core/protocols/avtime/stages/job') as typeof import('../../core/protocols/avtime/stages/job');
-        const { AvtimeOutputRoot } = require('../../core/protocols/avtime/stages/layout') as typeof import('../../core/protocols/avtime/stages/layout');
+        const { startDetachedAvtime } = require('../stages/job') as typeof import('../stages/job');
+        const { AvtimeOutputRoot } = require('../stages/layout') as typeof import('../stages/layout');
         const w = await startDetachedAvtime(verb, options, checked.outputRoot, checked.runId);
         process.stdout.write(
           `avtime run started in the background: pid ${w.pid}, log ${w.logFile}, status ${new AvtimeOutputRoot(checked.outputRoot).statusFile}\n`,

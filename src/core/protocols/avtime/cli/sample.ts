@@ -1,7 +1,7 @@
 // fpsweep avtime sample --out DIR: a small complete AVTime bench root made with ffmpeg.
-import { UsageError } from '../../core/errors';
-import { parseVerbArgs } from '../options';
-import { makeAvtimeSample } from '../../core/protocols/avtime/sample';
+import { UsageError } from '../../../errors';
+import { parseVerbArgs } from '../../../../cli/options';
+import { makeAvtimeSample } from '../sample';
 
 export const summary = 'make a small complete AVTime bench root with ffmpeg (videos with audio, test/inventory/manifest, prompts)';
 
