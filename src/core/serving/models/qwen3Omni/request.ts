@@ -31,3 +31,18 @@ export function videoRequestFields(audioInVideo: boolean, plan?: TargetPlan): Vi
     ...(fields ? { media_io_kwargs: fields.media_io_kwargs } : {}),
   };
 }
+
+export interface AudioUrlPart {
+  type: 'audio_url';
+  audio_url: { url: string };
+}
+
+/**
+ * An audio file as its own part, for a request whose video's own track is not used (use_audio_in_video false):
+ * chat_utils.py parse_audio adds it as the prompt's one audio item, parse_video adds none from the video
+ * (read in copies of that file near v0.18.0, not at its tag).
+ */
+export function audioUrlPart(audioPath: string): AudioUrlPart {
+  if (!audioPath.startsWith('/')) throw new Error(`audio path must be absolute, got '${audioPath}'`);
+  return { type: 'audio_url', audio_url: { url: pathToFileURL(audioPath).href } };
+}
