@@ -1,7 +1,7 @@
 // The target pre-flight (SPEC-AVTIME §3): before any shard, one real target input per server — the first of
 // that server's shard — sent exactly as the shard sends it plus `return_token_ids: true`. The video and audio
 // placeholder tokens in the returned `prompt_token_ids` are held against what the reference's preprocessing
-// gives that file (../reference/targetPlan.ts). A count that differs, or no audio token at all, stops the run
+// gives that file (serving/models/qwen3Omni/videoPlan.ts). A count that differs, or no audio token at all, stops the run
 // before any shard (exit 1) with both counts and what they mean; logs/preflight.json keeps them.
 import { promises as fs } from 'node:fs';
 import { VllmClient, type Endpoint } from '../../../serving/client';
