@@ -29,18 +29,11 @@ export interface CliRun {
   interrupt(graceMs?: number): void;
 }
 
-/** What `src/cli/main.ts` prints for a verb whose module is not in this build. */
-const NOT_BUILT = /this verb is not built yet|unknown verb/;
-
-export function isNotAvailable(r: CliResult): boolean {
-  return r.code !== 0 && NOT_BUILT.test(r.stderr);
-}
-
 export function startCli(inv: CliInvocation): CliRun {
   const cli = path.join(inv.distDir, 'cli.js');
   if (!fs.existsSync(cli)) {
-    // A build without the CLI bundle: every verb is "not available", said plainly.
-    const stderr = `fpsweep ${inv.verb}: this verb is not built yet (${cli} is missing)\n`;
+    // A broken install (no CLI bundle): said plainly, as the verb's failure.
+    const stderr = `fpsweep ${inv.verb}: the CLI bundle ${cli} is missing (reinstall the extension)\n`;
     inv.onOutput?.(stderr, 'stderr');
     const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
     return { child, done: Promise.resolve({ code: 1, signal: null, stdout: '', stderr }), interrupt() {} };
