@@ -97,7 +97,7 @@ function registerCommands(context: vscode.ExtensionContext, ui: ComposedUi, outp
   context.subscriptions.push(
     registerGuardedCommand('fpsweep.stop', () => stopLiveRuns(ui, output)),
     registerGuardedCommand('fpsweep.refresh', () => Promise.all(ui.views.map((v) => v.view.refresh()))),
-    vscode.workspace.registerTextDocumentContentProvider(SETTINGS_SCHEME, { provideTextDocumentContent: () => effectiveSettingsText() }),
+    vscode.workspace.registerTextDocumentContentProvider(SETTINGS_SCHEME, { provideTextDocumentContent: () => effectiveSettingsText(settingKeys(context)) }),
     registerGuardedCommand('fpsweep.showSettings', async () => {
       // A fresh query each time: the provider is asked again, so the text is the configuration now.
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(`${SETTINGS_SCHEME}:/fpsweep-settings.json?${Date.now()}`));
@@ -142,6 +142,12 @@ function followSettings(context: vscode.ExtensionContext, ui: ComposedUi): void 
     vscode.workspace.onDidChangeConfiguration((e) => ui.views.forEach((v) => v.view.settingsChanged?.(e))),
     vscode.workspace.onDidChangeWorkspaceFolders(() => ui.views.forEach((v) => v.view.settingsChanged?.(undefined))),
   );
+}
+
+/** The setting keys the manifest contributes. */
+function settingKeys(context: vscode.ExtensionContext): string[] {
+  const pkg = context.extension.packageJSON as { contributes?: { configuration?: { properties?: Record<string, unknown> } } };
+  return Object.keys(pkg.contributes?.configuration?.properties ?? {});
 }
 
 export function deactivate(): void {
