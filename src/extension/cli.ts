@@ -12,6 +12,8 @@ export interface CliInvocation {
   /** Extra environment (knobs from the settings, a token for `return --upload`). */
   env?: Record<string, string>;
   cwd?: string;
+  /** Keep stdin open as a pipe (child.stdin) for a verb that reads requests from it (`findings --follow`). */
+  input?: boolean;
   onOutput?: (text: string, stream: 'stdout' | 'stderr') => void;
 }
 
@@ -42,7 +44,7 @@ export function startCli(inv: CliInvocation): CliRun {
   const child = spawn(process.execPath, [cli, inv.verb, ...inv.args], {
     cwd: inv.cwd,
     env: { ...process.env, ...inv.env, ELECTRON_RUN_AS_NODE: '1', FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [inv.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';

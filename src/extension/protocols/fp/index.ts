@@ -42,7 +42,7 @@ class FpView extends Disposable implements ProtocolView {
     );
     this.reportSources = {
       fp: fpReportSource(reports),
-      fpFindings: new CliFindingsSource({ distDir: host.distDir, env: host.env, fp: reports }),
+      fpFindings: this._register(new CliFindingsSource({ distDir: host.distDir, env: host.env, fp: reports })),
     };
     this.commands = new FpCommands({
       distDir: host.distDir,

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
-import { parseFindingsOutput } from '../../../../src/extension/protocols/fp/findingsMessages';
+import { findingsSchema } from '../../../../src/core/protocols/fp/findings/types';
 import { checkWebviewRequest } from '../../../../src/extension/reports/requests';
 import { buildFindingsView, flipsOf } from '../../../../src/core/protocols/fp/findings/charts/buildView';
 import { findingsViewSchema } from '../../../../src/core/protocols/fp/findings/charts/viewModel';
@@ -32,16 +32,8 @@ describe('findings panel boundaries', () => {
     }
   });
 
-  it('reads the findings the CLI prints, and says plainly what it cannot read', () => {
-    assert.equal(parseFindingsOutput(0, stdout, '').benchmarks.length, 8);
-    assert.throws(() => parseFindingsOutput(2, 'Traceback', 'fpsweep findings: no package at /x\n'), /exit 2.*no package at \/x/);
-    const wrong = JSON.parse(stdout);
-    wrong.benchmarks[1].verdict = 'maybe';
-    assert.throws(() => parseFindingsOutput(0, JSON.stringify(wrong), ''), /does not understand \(benchmarks\.1\.verdict/);
-  });
-
   it('sends the view without the flips and serves them one benchmark × contrast at a time', () => {
-    const f = parseFindingsOutput(0, stdout, '');
+    const f = findingsSchema.parse(JSON.parse(stdout));
     const view = buildFindingsView(f, {}, '/pkg', '2026-12-03T21:00:00Z');
     assert.ok(findingsViewSchema.safeParse(view).success);
     assert.ok(view.findings.benchmarks.every((b) => b.flips === undefined));
