@@ -1,11 +1,15 @@
 // The AVTime runs the progress tree shows: every run folder under the outputs folders (the workspace's
-// outputs/avtime-bench and fpsweep.avtime.outputRoot), each read with the core's progress reader — live from
-// its status file while its worker lives, else from its artifacts, recounted only when their stamp changed.
+// outputs/avtime-bench and fpsweep.avtime.outputRoot), found and read through the registry's run type
+// (findRoots, readProgress) — live from its status file while its worker lives, else from its artifacts,
+// recounted only when their stamp changed.
 // A poll (network and container file systems need one) drives it; it says which runs changed.
 import * as vscode from 'vscode';
-import { artifactStamp, discoverAvtimeRuns, readAvtimeProgress, viewKey, type AvtimeRunView } from '../../../core/protocols/avtime/progress';
+import { artifactStamp, viewKey, type AvtimeRunView } from '../../../core/protocols/avtime/progress';
+import { PROTOCOLS } from '../../../core/protocols/registry';
 import { Disposable, toDisposable } from '../../lifecycle';
 import { diffRuns, latestRun, type RunsDiff } from './avtimeTreeData';
+
+const protocol = PROTOCOLS.get('avtime')!;
 
 export class AvtimeModel extends Disposable {
   private readonly _onDidChangeRuns = this._register(new vscode.EventEmitter<RunsDiff>());
@@ -59,7 +63,7 @@ export class AvtimeModel extends Disposable {
     this.reading = true;
     try {
       if (force) this.stamps.clear();
-      const roots = (await Promise.all(this.dirs.map((d) => discoverAvtimeRuns(d)))).flat();
+      const roots = [...new Set((await Promise.all(this.dirs.map((d) => protocol.findRoots(d)))).flat())];
       const next = new Map<string, AvtimeRunView>();
       for (const root of roots) {
         const old = this.views.get(root);
@@ -70,7 +74,7 @@ export class AvtimeModel extends Disposable {
             next.set(root, old);
             continue;
           }
-          const v = await readAvtimeProgress(root);
+          const v = (await protocol.readProgress(root)).detail as AvtimeRunView;
           next.set(root, v);
           this.stamps.set(root, stamp);
         } catch (err) {
