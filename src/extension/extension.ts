@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerGuardedCommand } from './lifecycle';
+import type { TreeNode } from './progressNodes';
 import { ProgressTreeProvider } from './progressTree';
 import { ComposedUi } from './protocols/compose';
 import { PROTOCOL_UIS } from './protocols/registry';
@@ -95,7 +96,7 @@ function registerContextKeys(context: vscode.ExtensionContext, ui: ComposedUi): 
 function registerCommands(context: vscode.ExtensionContext, ui: ComposedUi, output: vscode.OutputChannel): void {
   for (const c of ui.commands()) context.subscriptions.push(registerGuardedCommand(c.id, (...args: unknown[]) => c.run(...args)));
   context.subscriptions.push(
-    registerGuardedCommand('fpsweep.stop', () => stopLiveRuns(ui, output)),
+    registerGuardedCommand('fpsweep.stop', (node?: unknown) => stopLiveRuns(ui, output, node as TreeNode | undefined)),
     registerGuardedCommand('fpsweep.refresh', () => Promise.all(ui.views.map((v) => v.view.refresh()))),
     vscode.workspace.registerTextDocumentContentProvider(SETTINGS_SCHEME, { provideTextDocumentContent: () => effectiveSettingsText(settingKeys(context)) }),
     registerGuardedCommand('fpsweep.showSettings', async () => {

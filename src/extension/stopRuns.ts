@@ -1,12 +1,14 @@
 // "fpsweep: Stop" for every run type: the engine's stop (requestStop: the stop file, then SIGTERM to the lock
 // holder) on the run root of each live run the run types' UIs know; what the stop means is the run's policy
-// (FP drains, AVTime fails closed). Several live runs: the user picks one, or all.
+// (FP drains, AVTime fails closed). Several live runs: the user picks one, or all; a run row's Stop stops its run.
 import * as vscode from 'vscode';
 import { requestStop } from '../core/runner/control';
+import type { TreeNode } from './progressNodes';
 import type { ComposedUi, LiveRun } from './protocols/compose';
 
-export async function stopLiveRuns(ui: ComposedUi, output: vscode.OutputChannel): Promise<void> {
-  const live = ui.liveRuns();
+export async function stopLiveRuns(ui: ComposedUi, output: vscode.OutputChannel, node?: TreeNode): Promise<void> {
+  // From a run row's inline Stop: that run only.
+  const live = ui.liveRuns().filter((r) => !node?.row.root || r.root === node.row.root);
   if (!live.length) {
     void vscode.window.showInformationMessage('fpsweep: no run has a live worker.');
     return;

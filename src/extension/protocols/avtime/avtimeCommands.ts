@@ -74,7 +74,7 @@ export class AvtimeCommands {
 
   private async openReport(node?: TreeNode): Promise<void> {
     // From the tree's context menu on a run row: that run.
-    if (node?.row.contextValue === 'avtimeRun' && node.row.root) return this.host.openReport(node.row.root);
+    if (node?.row.contextValue?.startsWith('avtimeRun') && node.row.root) return this.host.openReport(node.row.root);
     await this.host.model.refresh();
     const runs = this.host.model.runs;
     if (!runs.length) {

@@ -39,7 +39,8 @@ export function avtimeRunRow(v: AvtimeRunView): TreeRow {
   });
   return {
     ...row(runText(v), base, stages, true),
-    contextValue: 'avtimeRun',
+    // A live run's row offers Stop (package.json: viewItem == avtimeRun.live).
+    contextValue: v.live ? 'avtimeRun.live' : 'avtimeRun',
     root: v.outputRoot,
     tooltip: `${v.outputRoot}${scores}${v.summary ? `\n${v.summary}` : ''}`,
   };

@@ -109,6 +109,8 @@ describe('AVTime tree rows', () => {
     const [run] = group.children;
     assert.equal(run.row.contextValue, 'avtimeRun');
     assert.equal(run.row.root, '/o/a');
+    // A live run's row says so: its inline Stop shows (package.json: viewItem == avtimeRun.live).
+    assert.equal(avtimeRunRow(view('b', { live: true, state: 'running' })).contextValue, 'avtimeRun.live');
     assert.deepEqual(
       run.children.map((n) => n.row.label),
       ['inputs', 'infer', 'normalize', 'judge', 'score'],
