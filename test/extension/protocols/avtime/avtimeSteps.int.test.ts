@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readAvtimeProgress } from '../../../../src/core/protocols/avtime/progress';
 import { runAvtimeStep, type AvtimeStepHost } from '../../../../src/extension/protocols/avtime/avtimeSteps';
@@ -64,5 +65,30 @@ describe('runbook avtime steps answered by the extension', () => {
     const o = io();
     assert.equal(await runAvtimeStep(host, ['inputs'], o), false);
     assert.match(o.text, /the CLI bundle .* is missing/);
+  });
+
+  it('run --detach follows the run with `fpsweep status --wait` (the CLI, its staleness check), then prints its status', async () => {
+    // A stand-in dist/cli.js: records each call; `avtime run` "starts" the run (the fixture's, already ended).
+    const dist = tmpDir('steps-dist');
+    const calls = path.join(dist, 'calls.jsonl');
+    fs.writeFileSync(
+      path.join(dist, 'cli.js'),
+      `require('fs').appendFileSync(${JSON.stringify(calls)}, JSON.stringify(process.argv.slice(2)) + '\\n');\n` +
+        `process.stdout.write('stand-in ' + process.argv[2] + '\\n');`,
+    );
+    const o = io();
+    o.distDir = dist;
+    const started: string[] = [];
+    assert.equal(await runAvtimeStep({ ...host, onRunStarted: () => started.push('x') }, ['run', '--detach', '--run-id', RUN_ID], o), true);
+    const argv = fs
+      .readFileSync(calls, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as string[]);
+    assert.equal(argv.length, 2);
+    assert.deepEqual(argv[0].slice(0, 3), ['avtime', 'run', '--detach']);
+    assert.deepEqual(argv[1], ['status', '--wait', '--package', path.join(outputs, RUN_ID)]);
+    assert.deepEqual(started, ['x']);
+    assert.match(o.text, /stand-in status\n\nAVTime run .*: done/);
   });
 });
