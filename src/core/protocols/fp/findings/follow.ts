@@ -1,13 +1,14 @@
 // The findings of a package that a sweep is writing, kept by one long-lived process (`fpsweep findings --follow`,
 // the findings panel's child): each ask re-reads only what changed. The package (items, manifest, scope) is
 // loaded again only when its files' stamps change, the findings are computed again only when the results CSV's
-// stamp changes, and the frames each condition sent are counted from the appended rows only (FramesSentTracker).
+// stamp changes, and the CSV's rows and the frames each condition sent are parsed from the appended lines only
+// (GrowingResults, FramesSentTracker).
 // An ask with nothing changed costs a few stats. The numbers are the ones `fpsweep findings --json` prints.
 import { promises as fs } from 'node:fs';
 import { loadPackage } from '../package/load';
 import { PackageLayout } from '../package/layout';
-import { readResultsCsv } from '../package/resultsCsv';
 import { FramesSentTracker, type MeanFrames } from './charts/framesSent';
+import { GrowingResults } from './growingResults';
 import { computeFindings, type FindingsOptions } from './compute';
 import { findingsInputOf } from './load';
 import type { Findings } from './types';
@@ -38,6 +39,7 @@ async function dirStamp(dir: string): Promise<string> {
 export class FindingsFollower {
   private readonly layout: PackageLayout;
   private readonly frames: FramesSentTracker;
+  private readonly results: GrowingResults;
   private pkg: { stamp: string; value: Awaited<ReturnType<typeof loadPackage>> } | undefined;
   private last: FollowedFindings | undefined;
 
@@ -47,6 +49,7 @@ export class FindingsFollower {
   ) {
     this.layout = new PackageLayout(packageDir);
     this.frames = new FramesSentTracker(this.layout.resultsCsv);
+    this.results = new GrowingResults(this.layout.resultsCsv);
   }
 
   /** The findings now; the same object as last time when no input changed. */
@@ -56,7 +59,7 @@ export class FindingsFollower {
     const stamp = `${pkgStamp}|${await stampOf(l.resultsCsv)}`;
     if (this.last?.stamp === stamp) return this.last;
     if (this.pkg?.stamp !== pkgStamp) this.pkg = { stamp: pkgStamp, value: await loadPackage(l) };
-    const [csv, framesSent] = await Promise.all([readResultsCsv(l.resultsCsv, { keepRows: true }), this.frames.read()]);
+    const [csv, framesSent] = await Promise.all([this.results.read(), this.frames.read()]);
     const input = findingsInputOf(this.pkg.value, csv);
     this.last = { stamp, findings: computeFindings(input, this.opts), framesSent, problems: input.problems };
     return this.last;

@@ -11,7 +11,7 @@ export async function loadFindingsInput(packageDir: string): Promise<FindingsInp
 }
 
 /** The findings' input from a loaded package and its results CSV (the CSV's own problems first). */
-export function findingsInputOf(pkg: Awaited<ReturnType<typeof loadPackage>>, csv: ResultsCsv): FindingsInput {
+export function findingsInputOf(pkg: Awaited<ReturnType<typeof loadPackage>>, csv: Pick<ResultsCsv, 'file' | 'header' | 'rows' | 'problems'>): FindingsInput {
   const input = buildFindingsInput(pkg.benchmarks, pkg.items, pkg.manifest, csv);
   input.problems.unshift(...csv.problems.filter((p) => !p.message.startsWith('second row')));
   return input;
