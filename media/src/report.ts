@@ -1,17 +1,19 @@
-// The report webview: asks the host for the core's report and renders one kind of it (timing,
-// failures, checks, avtime). Nothing here computes a result; every string from the data is a text node.
+// The report webview: asks the host for the core's report and renders it with the renderer of the panel's kind
+// (protocols/registry.ts: each run type's own). Nothing here computes a result; every string from the data is a text node.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import './report.css';
-import { isReportKind, REPORT_TITLES, type ReportViewState } from '../../src/extension/reports/messages';
+import type { ReportViewState } from '../../src/extension/reports/messages';
 import { clear, el, renderValue } from './dom';
 import { getState, onNotice, request, setState } from './messages';
-import { renderKind } from './views';
+import { RENDERERS } from './protocols/registry';
+import { rendererFor, type RendererOf } from './protocols/renderers';
 
 const app = document.getElementById('app')!;
 let state: ReportViewState | undefined;
+let title = '';
 let loading = false;
 let again = false;
 
@@ -25,7 +27,8 @@ async function load(): Promise<void> {
   try {
     const report = await request('getReport');
     // A pick inside a view (the findings' benchmark) lays the same report out again, without a fetch.
-    const redraw = () => draw(() => renderKind(state!.kind, report, state!.focus, redraw));
+    const render = rendererFor(RENDERERS, state.kind) as RendererOf<unknown, Node>;
+    const redraw = () => draw(() => render(report, state!.focus, redraw));
     redraw();
   } catch (err) {
     draw(() => el('p', { class: 'error', role: 'alert' }, (err as Error).message));
@@ -39,7 +42,6 @@ async function load(): Promise<void> {
 }
 
 function draw(body: () => Node): void {
-  const kind = state!.kind;
   const refresh = el('vscode-button', { secondary: true, title: 'Fetch the report again' }, 'Refresh');
   refresh.addEventListener('click', () => void load());
   let content: Node;
@@ -53,7 +55,7 @@ function draw(body: () => Node): void {
   const scroll = { x: window.scrollX, y: window.scrollY };
   const focused = document.activeElement;
   clear(app);
-  app.appendChild(el('header', {}, el('h1', {}, `fpsweep: ${REPORT_TITLES[kind]}`), refresh));
+  app.appendChild(el('header', {}, el('h1', {}, `fpsweep: ${title}`), refresh));
   app.appendChild(content);
   if (focused instanceof HTMLElement && focused.isConnected && document.activeElement !== focused) focused.focus();
   window.scrollTo(scroll.x, scroll.y);
@@ -64,7 +66,8 @@ async function main(): Promise<void> {
   const saved = getState();
   const host = await request('ready');
   // The host's kind wins (it opened this panel); a saved focus survives a reload.
-  state = { kind: isReportKind(host?.kind) ? host.kind : (saved?.kind ?? 'timing'), focus: host?.focus ?? saved?.focus, run: host?.run ?? saved?.run };
+  state = { kind: host.kind, focus: host.focus ?? saved?.focus, run: host.run ?? saved?.run };
+  title = host.title;
   setState(state);
   onNotice((n) => {
     if (n.notice === 'focus') {

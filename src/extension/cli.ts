@@ -12,6 +12,8 @@ export interface CliInvocation {
   /** Extra environment (knobs from the settings, a token for `return --upload`). */
   env?: Record<string, string>;
   cwd?: string;
+  /** Keep stdin open as a pipe (child.stdin) for a verb that reads requests from it (`findings --follow`). */
+  input?: boolean;
   onOutput?: (text: string, stream: 'stdout' | 'stderr') => void;
 }
 
@@ -29,18 +31,11 @@ export interface CliRun {
   interrupt(graceMs?: number): void;
 }
 
-/** What `src/cli/main.ts` prints for a verb whose module is not in this build. */
-const NOT_BUILT = /this verb is not built yet|unknown verb/;
-
-export function isNotAvailable(r: CliResult): boolean {
-  return r.code !== 0 && NOT_BUILT.test(r.stderr);
-}
-
 export function startCli(inv: CliInvocation): CliRun {
   const cli = path.join(inv.distDir, 'cli.js');
   if (!fs.existsSync(cli)) {
-    // A build without the CLI bundle: every verb is "not available", said plainly.
-    const stderr = `fpsweep ${inv.verb}: this verb is not built yet (${cli} is missing)\n`;
+    // A broken install (no CLI bundle): said plainly, as the verb's failure.
+    const stderr = `fpsweep ${inv.verb}: the CLI bundle ${cli} is missing (reinstall the extension)\n`;
     inv.onOutput?.(stderr, 'stderr');
     const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
     return { child, done: Promise.resolve({ code: 1, signal: null, stdout: '', stderr }), interrupt() {} };
@@ -49,7 +44,7 @@ export function startCli(inv: CliInvocation): CliRun {
   const child = spawn(process.execPath, [cli, inv.verb, ...inv.args], {
     cwd: inv.cwd,
     env: { ...process.env, ...inv.env, ELECTRON_RUN_AS_NODE: '1', FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [inv.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';

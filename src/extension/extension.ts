@@ -1,178 +1,156 @@
-// Entry point: builds the managers, each one a Disposable pushed into context.subscriptions.
-// The extension runs where the package is (extensionKind workspace: the Remote-SSH host), talks to the
-// background worker through its status file and the CLI, and never computes results itself.
+// Entry point: composes every view from the run types' UIs (protocols/registry.ts) in named steps, each
+// Disposable pushed into context.subscriptions. The extension runs where the package is (extensionKind
+// workspace: the Remote-SSH host), talks to the background workers through their files and the CLI, and never
+// computes results itself.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Commands, HF_TOKEN_SECRET } from './commands';
+import { registerGuardedCommand } from './lifecycle';
+import type { TreeNode } from './progressNodes';
 import { ProgressTreeProvider } from './progressTree';
-import { treeRoots, type ProtocolSection } from './progressNodes';
-import { fpSection } from './fpTreeRows';
-import { avtimeSection } from './avtime/avtimeTreeRows';
-import { PolledRuns } from './protocolRuns';
-import { PROTOCOLS } from '../core/protocols/registry';
-import { avtimeReportSource, fpReportSource, ReportPanel, ReportPanelSerializer, REPORT_VIEW_TYPE, type ReportSources } from './reports/reportPanel';
-import { CliReportSource } from './reports/reportSource';
-import { CliFindingsSource } from './reports/findingsSource';
+import { ComposedUi } from './protocols/compose';
+import { PROTOCOL_UIS } from './protocols/registry';
+import type { UiHost } from './protocols/types';
+import { ReportPanel, ReportPanelSerializer, REPORT_VIEW_TYPE, type ReportSources } from './reports/reportPanel';
 import { RunbookController } from './runbook/controller';
+import { defaultRunbook, stringifyRunbook } from './runbook/format';
 import { RUNBOOK_TYPE, RunbookSerializer } from './runbook/serializer';
-import { knobEnv, readSettings, resolvePackageDir, type Settings } from './settings';
-import { AvtimeStatusBar, SweepStatusBar } from './statusBar';
-import { SweepModel } from './sweepModel';
-import { formatEta, percent } from './progressData';
-import { AvtimeModel } from './avtime/avtimeModel';
-import { AvtimeCommands } from './avtime/avtimeCommands';
-import { avtimeFolders, avtimeRunFolders, readAvtimeSettings, workspaceFolder } from './avtime/avtimeSettings';
-import { HostAvtimeReportSource } from './reports/avtimeSource';
+import { effectiveSettingsText, SETTINGS_SCHEME } from './effectiveSettings';
+import { HF_TOKEN_SECRET, knobEnv, readSettings, resolvePackageDir } from './settings';
+import { stopLiveRuns } from './stopRuns';
 
 export function activate(context: vscode.ExtensionContext): void {
-  const distDir = path.join(context.extensionPath, 'dist');
   const output = vscode.window.createOutputChannel('fpsweep');
   context.subscriptions.push(output);
-
-  const settings = (): Settings | undefined => {
-    try {
-      return readSettings();
-    } catch (err) {
-      output.appendLine(`fpsweep: ${(err as Error).message}`);
-      return undefined;
-    }
-  };
-  const packageDir = () => {
-    const s = settings();
-    return s ? resolvePackageDir(s) : undefined;
-  };
-  const env = () => {
-    const s = settings();
-    return s ? knobEnv(s) : {};
-  };
-
-  const model = new SweepModel({ distDir, env, log: (l) => output.appendLine(l) });
-  context.subscriptions.push(model);
-
-  const avtime = new AvtimeModel((l) => output.appendLine(l));
-  context.subscriptions.push(avtime);
-
-  // The tree: one group per run type of the registry. FP and AVTime have their own rows (and models); any other
-  // protocol is polled and shown with the generic rows of its snapshots.
-  const fp = PROTOCOLS.get('fp')!;
-  const av = PROTOCOLS.get('avtime')!;
-  const sections: Record<string, () => ProtocolSection> = {
-    [fp.id]: () => fpSection({ message: model.message, view: model.current }, fp),
-    [av.id]: () => avtimeSection(avtime.runs, av),
-  };
-  const polled = new Map(PROTOCOLS.all.filter((p) => !sections[p.id]).map((p) => [p.id, new PolledRuns(p, (l) => output.appendLine(l))]));
-  polled.forEach((p) => context.subscriptions.push(p));
-  const tree = new ProgressTreeProvider(() =>
-    treeRoots(
-      PROTOCOLS,
-      (p) => sections[p.id]?.(),
-      (p) => polled.get(p.id)?.snapshots ?? [],
-    ),
+  let sources: ReportSources = {};
+  let ui: ComposedUi | undefined;
+  const host = uiHost(
+    context,
+    output,
+    () => sources,
+    () => ui?.runbookSteps() ?? [],
   );
-  context.subscriptions.push(
-    model.onDidChangeData(() => tree.changed()),
-    avtime.onDidChangeRuns(() => tree.changed()),
-  );
-  polled.forEach((p) => context.subscriptions.push(p.onDidChange(() => tree.changed())));
+  ui = new ComposedUi(PROTOCOL_UIS, host);
+  ui.views.forEach((v) => context.subscriptions.push(v.view));
+  sources = ui.reportSources();
+  registerTree(context, ui);
+  registerContextKeys(context, ui);
+  registerCommands(context, ui, output);
+  registerReports(context, sources);
+  registerRunbook(context, ui, host);
+  followSettings(context, ui);
+}
+
+/** What every run type's UI gets: the CLI bundle, the output channel, the settings' environment, the panels. */
+function uiHost(
+  context: vscode.ExtensionContext,
+  output: vscode.OutputChannel,
+  sources: () => ReportSources,
+  steps: () => ReturnType<ComposedUi['runbookSteps']>,
+): UiHost {
+  return {
+    distDir: path.join(context.extensionPath, 'dist'),
+    output,
+    secrets: context.secrets,
+    log: (line) => output.appendLine(line),
+    env: () => {
+      try {
+        return knobEnv(readSettings());
+      } catch (err) {
+        output.appendLine(`fpsweep: ${(err as Error).message}`);
+        return {};
+      }
+    },
+    openReport: (kind, opts) => void ReportPanel.show(context.extensionUri, sources(), kind, opts?.focus, opts?.run),
+    newRunbook: () => stringifyRunbook(defaultRunbook(steps())),
+  };
+}
+
+/** The "Progress" tree: one group per run type; the view's description is the first run type's that has one. */
+function registerTree(context: vscode.ExtensionContext, ui: ComposedUi): void {
+  const tree = new ProgressTreeProvider(() => ui.treeRows());
   const view = vscode.window.createTreeView('fpsweep.progress', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(tree, view);
-  const describeView = () => {
-    const v = model.current;
-    view.description = v
-      ? `${percent(v.finished, v.total)}%${v.live && v.etaSeconds !== null ? ` · ETA ${formatEta(v.etaSeconds)}` : ''}${v.live ? '' : ' · idle'}`
-      : undefined;
+  const changed = () => {
+    tree.changed();
+    view.description = ui.viewDescription();
   };
-  context.subscriptions.push(model.onDidChangeData(describeView));
-  // Say once per run how it ended: a worker that fails right after "Start pilot" must not go unnoticed.
-  let toldRun: string | null = null;
-  let sawLive: string | null = null;
-  const activatedAt = Date.now();
-  context.subscriptions.push(
-    model.onDidChangeData(() => {
-      const v = model.current;
-      if (!v?.runId) return;
-      if (v.live) sawLive = v.runId;
-      const startedHere = v.startedAt !== null && Date.parse(v.startedAt) >= activatedAt;
-      if (v.live || toldRun === v.runId || (sawLive !== v.runId && !startedHere)) return;
-      toldRun = v.runId;
-      const text = v.summary ?? v.message ?? `the worker ended (${v.state})`;
-      if (v.state === 'failed')
-        void vscode.window
-          .showErrorMessage(`fpsweep: the ${v.mode ?? ''} run failed: ${text}`, 'Show runner log')
-          .then((b) => b && void vscode.window.showTextDocument(vscode.Uri.file(path.join(model.packageDir!, 'logs', 'runner.log'))));
-      else void vscode.window.showInformationMessage(`fpsweep: the ${v.mode ?? ''} run ended (${v.state}): ${text}`);
-    }),
-  );
+  ui.views.forEach((v) => context.subscriptions.push(v.view.onDidChange(changed)));
+  changed();
+}
 
-  context.subscriptions.push(new SweepStatusBar(model), new AvtimeStatusBar(avtime));
-
-  const fpReports = new CliReportSource({ distDir, packageDir, env, onDidChangeProgress: model.onDidChangeData });
-  const avtimeReports = new HostAvtimeReportSource(avtime);
-  context.subscriptions.push(fpReports, avtimeReports);
-  const reports: ReportSources = {
-    fp: fpReportSource(fpReports),
-    fpFindings: new CliFindingsSource({ distDir, env, fp: fpReports }),
-    avtime: avtimeReportSource(avtimeReports),
+/** `fpsweep.running.<id>` (and `fpsweep.running`) while a run of that type has a live worker: Stop shows only then. */
+function registerContextKeys(context: vscode.ExtensionContext, ui: ComposedUi): void {
+  const said = new Map<string, boolean>();
+  const update = () => {
+    for (const [key, on] of ui.contextKeys()) {
+      if (said.get(key) === on) continue;
+      said.set(key, on);
+      void vscode.commands.executeCommand('setContext', key, on);
+    }
   };
-  context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, new ReportPanelSerializer(context.extensionUri, reports)));
-  const openAvtimeReport = (root: string) => void ReportPanel.show(context.extensionUri, reports, 'avtime', undefined, root);
-  context.subscriptions.push(new AvtimeCommands({ distDir, model: avtime, output, openReport: openAvtimeReport }));
+  ui.views.forEach((v) => context.subscriptions.push(v.view.onDidChange(update)));
+  update();
+}
 
+/** Every run type's commands, and the extension's own: Stop and Refresh (any run type), the effective settings. */
+function registerCommands(context: vscode.ExtensionContext, ui: ComposedUi, output: vscode.OutputChannel): void {
+  for (const c of ui.commands()) context.subscriptions.push(registerGuardedCommand(c.id, (...args: unknown[]) => c.run(...args)));
   context.subscriptions.push(
-    new Commands({
-      distDir,
-      model,
-      output,
-      secrets: context.secrets,
-      openReport: (kind, focus) => ReportPanel.show(context.extensionUri, reports, kind, focus),
-    }),
-  );
-
-  context.subscriptions.push(vscode.workspace.registerNotebookSerializer(RUNBOOK_TYPE, new RunbookSerializer(), { transientOutputs: true }));
-  context.subscriptions.push(
-    new RunbookController({
-      distDir,
-      env: async (withToken) => {
-        const base = env();
-        const token = withToken ? await context.secrets.get(HF_TOKEN_SECRET) : undefined;
-        return token ? { ...base, HF_TOKEN: token } : base;
-      },
-      packageFor: (nb) => {
-        const configured = packageDir();
-        const own = path.dirname(nb.uri.fsPath);
-        if (configured && !path.relative(configured, own).startsWith('..')) return configured;
-        return own;
-      },
-      onWorkerStarted: () => void model.refresh(true),
-      avtime: {
-        settings: () => {
-          const s = readAvtimeSettings();
-          const folders = avtimeFolders(s);
-          return { settings: s, folders, cwd: workspaceFolder() ?? folders.outputsDir };
-        },
-        latest: () => avtime.latest,
-        openReport: openAvtimeReport,
-        onRunStarted: () => void avtime.refresh(true),
-      },
-    }),
-  );
-
-  // Remote-SSH: the worker outlives the window. Following the package at once re-attaches to a live
-  // worker (its status file) or shows the artifacts.
-  model.setPackage(packageDir());
-  avtime.setFolders(avtimeRunFolders());
-  context.subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('fpsweep')) model.setPackage(packageDir());
-      if (e.affectsConfiguration('fpsweep.avtime')) avtime.setFolders(avtimeRunFolders());
-    }),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => {
-      model.setPackage(packageDir());
-      avtime.setFolders(avtimeRunFolders());
+    registerGuardedCommand('fpsweep.stop', (node?: unknown) => stopLiveRuns(ui, output, node as TreeNode | undefined)),
+    registerGuardedCommand('fpsweep.refresh', () => Promise.all(ui.views.map((v) => v.view.refresh()))),
+    vscode.workspace.registerTextDocumentContentProvider(SETTINGS_SCHEME, { provideTextDocumentContent: () => effectiveSettingsText(settingKeys(context)) }),
+    registerGuardedCommand('fpsweep.showSettings', async () => {
+      // A fresh query each time: the provider is asked again, so the text is the configuration now.
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(`${SETTINGS_SCHEME}:/fpsweep-settings.json?${Date.now()}`));
+      await vscode.window.showTextDocument(doc, { preview: true });
     }),
   );
 }
 
+function registerReports(context: vscode.ExtensionContext, sources: ReportSources): void {
+  context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, new ReportPanelSerializer(context.extensionUri, sources)));
+}
+
+function registerRunbook(context: vscode.ExtensionContext, ui: ComposedUi, host: UiHost): void {
+  context.subscriptions.push(vscode.workspace.registerNotebookSerializer(RUNBOOK_TYPE, new RunbookSerializer(ui.runbookSteps()), { transientOutputs: true }));
+  context.subscriptions.push(
+    new RunbookController({
+      distDir: host.distDir,
+      env: async (withToken) => {
+        const base = host.env();
+        const token = withToken ? await context.secrets.get(HF_TOKEN_SECRET) : undefined;
+        return token ? { ...base, HF_TOKEN: token } : base;
+      },
+      packageFor: (nb) => {
+        let configured: string | undefined;
+        try {
+          configured = resolvePackageDir(readSettings());
+        } catch {
+          configured = undefined;
+        }
+        const own = path.dirname(nb.uri.fsPath);
+        if (configured && !path.relative(configured, own).startsWith('..')) return configured;
+        return own;
+      },
+      steps: ui.runbookSteps(),
+    }),
+  );
+}
+
+/** A changed setting or workspace folder: each run type re-reads what it follows. */
+function followSettings(context: vscode.ExtensionContext, ui: ComposedUi): void {
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => ui.views.forEach((v) => v.view.settingsChanged?.(e))),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => ui.views.forEach((v) => v.view.settingsChanged?.(undefined))),
+  );
+}
+
+/** The setting keys the manifest contributes. */
+function settingKeys(context: vscode.ExtensionContext): string[] {
+  const pkg = context.extension.packageJSON as { contributes?: { configuration?: { properties?: Record<string, unknown> } } };
+  return Object.keys(pkg.contributes?.configuration?.properties ?? {});
+}
+
 export function deactivate(): void {
-  // Everything is in context.subscriptions. The worker is left running on purpose.
+  // Everything is in context.subscriptions. The workers are left running on purpose.
 }

@@ -1,10 +1,10 @@
-// The progress tree as data (no vscode: tested under plain mocha). Each protocol of the registry with runs gives
-// one group of rows (its own view's rows, or the generic rows of its snapshots); a NodeStore keeps one node object
+// The progress tree as data (no vscode: tested under plain mocha). Each run type's UI (protocols/registry.ts) with
+// runs gives one group of rows; a NodeStore keeps one node object
 // per row id for as long as the row exists, each holding its parent (getParent, reveal), and says after each read
 // which nodes changed, so the tree fires those and not the whole tree (vscode-pull-request-github's
 // prsTreeDataProvider fires the node that changed the same way).
 import type { ServerState } from '../core/serving/serverState';
-import type { AnyProtocol, ProgressSnapshot, ProgressState, ProtocolRegistry } from '../core/protocols/types';
+import type { AnyProtocol, ProgressState } from '../core/protocols/types';
 
 export type RowIcon =
   | ProgressState
@@ -55,61 +55,9 @@ export function groupRow(s: ProtocolSection): TreeRow {
   };
 }
 
-/**
- * The tree's roots: one group per protocol, in the registry's order, for those with something to show. A protocol
- * without its own view (`rowsOf` gives undefined) shows its snapshots' generic rows.
- */
-export function treeRoots(
-  registry: ProtocolRegistry,
-  sectionOf: (p: AnyProtocol) => ProtocolSection | undefined,
-  snapshotsOf: (p: AnyProtocol) => readonly ProgressSnapshot[] = () => [],
-): TreeRow[] {
-  const out: TreeRow[] = [];
-  for (const p of registry.all) {
-    const own = sectionOf(p);
-    const snaps = own ? [] : snapshotsOf(p);
-    const section = own ?? { protocol: p, runs: snaps.length, rows: snaps.map((s) => genericRunRow(p, s)) };
-    if (section.rows.length) out.push(groupRow(section));
-  }
-  return out;
-}
-
-function countsText(c: { done: number; todo: number; failed: number }): string {
-  return `${c.done} done, ${c.todo} todo, ${c.failed} failed`;
-}
-
-/** A run of a protocol without a view of its own: run → groups → rows, each with its state and counts. */
-export function genericRunRow(p: Pick<AnyProtocol, 'id' | 'title'>, s: ProgressSnapshot): TreeRow {
-  const base = `${p.id}:${s.root}`;
-  const name = s.runId ?? s.root.split(/[\\/]/).pop() ?? s.root;
-  const row = (id: string, label: string, state: ProgressState, c: { done: number; todo: number; failed: number }, children: TreeRow[] = []): TreeRow => ({
-    id,
-    label,
-    description: `${state} · ${c.done} done${c.todo ? ` · ${c.todo} todo` : ''}${c.failed ? ` · ${c.failed} failed` : ''}`,
-    aria: `${p.title} ${name} ${label}: ${state}, ${countsText(c)}`,
-    icon: state,
-    collapsible: children.length ? 'expanded' : 'none',
-    children,
-  });
-  return {
-    id: base,
-    label: `${p.title} ${name}`,
-    description: `${s.state}${s.live ? ' · live' : ''}`,
-    aria: `${p.title} run ${name}: ${s.state}${s.live ? ', live' : ''}`,
-    tooltip: `${s.root}${s.summary ? `\n${s.summary}` : ''}`,
-    icon: s.state,
-    collapsible: 'expanded',
-    root: s.root,
-    children: s.groups.map((g) =>
-      row(
-        `${base}:${g.key}`,
-        g.label,
-        g.state,
-        g,
-        g.rows.map((r) => row(`${base}:${g.key}:${r.key}`, r.label, r.state, r)),
-      ),
-    ),
-  };
+/** The tree's roots: one group per run type (in the registry's order) with something to show. */
+export function treeRoots(sections: readonly ProtocolSection[]): TreeRow[] {
+  return sections.filter((s) => s.rows.length).map(groupRow);
 }
 
 /** A node of the tree: the same object while its row id is in the tree. */

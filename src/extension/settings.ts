@@ -10,6 +10,9 @@ const KEYS = Object.keys(settingsSchema.shape) as (keyof Settings)[];
 
 export class SettingsError extends Error {}
 
+/** Where the Hugging Face token is kept (SecretStorage), for `return --upload`. */
+export const HF_TOKEN_SECRET = 'fpsweep.hfToken';
+
 /** Reads `fpsweep.*`; a bad value is named with its setting, never silently replaced. */
 export function readSettings(): Settings {
   const cfg = vscode.workspace.getConfiguration('fpsweep');

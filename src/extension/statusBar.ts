@@ -1,52 +1,34 @@
-// Status bar items: the sweep's overall progress and ETA, and the latest AVTime run's stage and counts; a click
-// reveals the progress tree. The texts: statusBarText.ts.
+// A status bar item that says what a run type's latest run is doing (the text: each run type's own, see
+// statusBarText.ts); a click reveals the progress tree.
 import * as vscode from 'vscode';
 import { Disposable } from './lifecycle';
-import type { SweepModel } from './sweepModel';
-import type { AvtimeModel } from './avtime/avtimeModel';
-import { avtimeStatusText, sweepStatusText, type StatusText } from './statusBarText';
+import type { StatusText } from './statusBarText';
 
-function show(item: vscode.StatusBarItem, t: StatusText | undefined): void {
-  if (!t) {
-    item.hide();
-    return;
-  }
-  item.text = t.text;
-  item.tooltip = t.tooltip;
-  item.accessibilityInformation = { label: t.aria };
-  item.show();
-}
+export class RunStatusBar extends Disposable {
+  private readonly item: vscode.StatusBarItem;
 
-export class SweepStatusBar extends Disposable {
-  private readonly item = this._register(vscode.window.createStatusBarItem('fpsweep.status', vscode.StatusBarAlignment.Left, 50));
-
-  constructor(private readonly model: SweepModel) {
+  constructor(
+    opts: { id: string; name: string; priority: number },
+    private readonly text: () => StatusText | undefined,
+    onDidChange: vscode.Event<unknown>,
+  ) {
     super();
-    this.item.name = 'fpsweep progress';
+    this.item = this._register(vscode.window.createStatusBarItem(opts.id, vscode.StatusBarAlignment.Left, opts.priority));
+    this.item.name = opts.name;
     this.item.command = 'fpsweep.progress.focus';
-    this._register(model.onDidChangeData(() => this.update()));
+    this._register(onDidChange(() => this.update()));
     this.update();
   }
 
   private update(): void {
-    const v = this.model.current;
-    show(this.item, v ? sweepStatusText(v) : undefined);
-  }
-}
-
-export class AvtimeStatusBar extends Disposable {
-  private readonly item = this._register(vscode.window.createStatusBarItem('fpsweep.avtimeStatus', vscode.StatusBarAlignment.Left, 49));
-
-  constructor(private readonly model: AvtimeModel) {
-    super();
-    this.item.name = 'fpsweep AVTime run';
-    this.item.command = 'fpsweep.progress.focus';
-    this._register(model.onDidChangeRuns(() => this.update()));
-    this.update();
-  }
-
-  private update(): void {
-    const v = this.model.latest;
-    show(this.item, v ? avtimeStatusText(v) : undefined);
+    const t = this.text();
+    if (!t) {
+      this.item.hide();
+      return;
+    }
+    this.item.text = t.text;
+    this.item.tooltip = t.tooltip;
+    this.item.accessibilityInformation = { label: t.aria };
+    this.item.show();
   }
 }

@@ -1,8 +1,8 @@
 // What the status bar items say (no vscode: tested under plain mocha): the sweep's progress and ETA, and the
 // latest AVTime run's current stage with its counts.
 import type { AvtimeRunView, AvtimeStageView } from '../core/protocols/avtime/progress';
-import { etaText } from './fpTreeRows';
-import { percent, type ProgressView } from './progressData';
+import { etaText } from './protocols/fp/fpTreeRows';
+import { percent, type ProgressView } from '../core/protocols/fp/progress';
 
 export interface StatusText {
   text: string;

@@ -349,7 +349,7 @@ async function main(): Promise<void> {
 
     await check('"fpsweep: Stop" during a full run drains the worker and leaves whole rows', async () => {
       // Slow stand-ins (1 s a request) so the run is still going when Stop arrives.
-      writeSettings(pkg, 'a=1,b=0.000001', hub!.url);
+      await applySettings(wb!, writeSettings(pkg, 'a=1,b=0.000001', hub!.url));
       await waitPortsFree([8011, 8012], 90_000);
       await wb!.runCommand('fpsweep: Start full run');
       await wb!.clickDialogButton('Start full run');
@@ -484,7 +484,7 @@ async function main(): Promise<void> {
 
     await check('"fpsweep: Start AVTime run" runs it in the worker; the tree shows it done, stage by stage', async () => {
       // The stand-in plays the target or the judge by the served model's name; one GPU group per shard, TP 1.
-      writeSettings(pkg, 'a=0.02,b=0.000001', hub!.url, {
+      const written = writeSettings(pkg, 'a=0.02,b=0.000001', hub!.url, {
         'fpsweep.avtime.benchRoot': avBench,
         'fpsweep.avtime.targetModel': 'Qwen/Qwen3-Omni-30B-A3B-Instruct',
         'fpsweep.avtime.judgeModel': 'Qwen/Qwen3.6-27B',
@@ -493,6 +493,8 @@ async function main(): Promise<void> {
         'fpsweep.avtime.judgeGpus': '0',
         'fpsweep.avtime.judgeTp': 1,
       });
+      // The command reads the settings when it runs: it must see these, not the ones before (the bench root).
+      await applySettings(wb!, written);
       await waitPortsFree([8011, 8012, 8031], 90_000);
       await wb!.runCommand('fpsweep: Start AVTime run');
       await wb!.fillInputBox(AVTIME_RUN);
@@ -609,8 +611,25 @@ async function avtimeTreeRows(w: Workbench): Promise<string[]> {
   return w.treeLabels();
 }
 
+/**
+ * Waits until the extension reads the settings just written (VS Code applies a changed settings.json a moment
+ * later): a command run before would use the old ones. Bounded; it waits for the state, never for a time.
+ */
+async function applySettings(w: Workbench, written: Record<string, unknown>): Promise<void> {
+  let seen: Record<string, unknown> = {};
+  await w.until(
+    'the extension reading the settings just written',
+    60_000,
+    async () => {
+      seen = await w.effectiveSettings();
+      return Object.entries(written).every(([k, v]) => JSON.stringify(seen[k]) === JSON.stringify(v)) ? true : undefined;
+    },
+    async () => JSON.stringify(Object.fromEntries(Object.keys(written).map((k) => [k, seen[k]]))),
+  );
+}
+
 /** The workspace settings: stand-in vLLM servers on two "GPUs" with this latency, returns to the stand-in hub. */
-function writeSettings(pkg: string, latency: string, hubUrl: string, extra: Record<string, unknown> = {}): void {
+function writeSettings(pkg: string, latency: string, hubUrl: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   fs.mkdirSync(path.join(pkg, '.vscode'), { recursive: true });
   const settings = {
     'fpsweep.vllmBin': path.join(REPO, 'bin', 'fake-vllm'),
@@ -623,6 +642,7 @@ function writeSettings(pkg: string, latency: string, hubUrl: string, extra: Reco
     ...extra,
   };
   fs.writeFileSync(path.join(pkg, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
+  return settings;
 }
 
 /** Files under `roots` (recursively) whose bytes contain `needle`. */

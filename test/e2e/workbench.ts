@@ -101,6 +101,33 @@ export class Workbench {
     }
   }
 
+  /**
+   * The `fpsweep.*` settings as the extension reads them now ("fpsweep: Show effective settings": its
+   * getConfiguration, one key a line), read from the document it opens, which is closed again.
+   */
+  async effectiveSettings(): Promise<Record<string, unknown>> {
+    await this.runCommand('fpsweep: Show effective settings');
+    const tab = this.page.locator('.tabs-container .tab.active', { hasText: 'fpsweep-settings.json' });
+    await tab.waitFor({ timeout: 30_000 });
+    const lines = this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+    const text = await this.until(
+      'the effective settings document',
+      30_000,
+      async () => {
+        // Monaco renders spaces as U+00A0; the document is whole JSON once every line is drawn.
+        const t = (await lines.innerText()).replace(/\u00a0/g, ' ');
+        try {
+          return JSON.parse(t) as Record<string, unknown>;
+        } catch {
+          return undefined;
+        }
+      },
+      async () => lines.innerText(),
+    );
+    await this.runCommand('View: Close Editor');
+    return text;
+  }
+
   /** The innermost frame of a webview whose document has `selector` (VS Code nests two iframes). */
   async webviewFrame(selector: string, timeoutMs = 30_000): Promise<Frame> {
     return this.until(

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { etaShare } from '../../src/core/runner/eta';
 import type { WorkerStatus } from '../../src/core/protocols/fp/status/statusSchema';
-import { benchmarkEtaSeconds, fromWorkerStatus } from '../../src/extension/progressData';
+import { benchmarkEtaSeconds, fromWorkerStatus } from '../../src/core/protocols/fp/progress';
 
 function status(cells: WorkerStatus['cells']): WorkerStatus {
   return { cells, servers: [], etaSeconds: 1000, state: 'running', stopReason: null, summary: null } as unknown as WorkerStatus;

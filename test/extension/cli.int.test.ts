@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { errorLine, isNotAvailable, lastLine, startCli } from '../../src/extension/cli';
+import { errorLine, lastLine, startCli } from '../../src/extension/cli';
 
 describe('extension CLI runner', () => {
   let dist: string;
@@ -11,10 +11,10 @@ describe('extension CLI runner', () => {
   });
   after(() => fs.rmSync(dist, { recursive: true, force: true }));
 
-  it('a build without dist/cli.js says the verb is not available, plainly', async () => {
+  it('an install without dist/cli.js fails the verb and says the bundle is missing, plainly', async () => {
     const r = await startCli({ distDir: dist, verb: 'doctor', args: [] }).done;
-    assert.equal(isNotAvailable(r), true);
-    assert.match(errorLine(r.stderr), /^fpsweep doctor: this verb is not built yet/);
+    assert.equal(r.code, 1);
+    assert.match(errorLine(r.stderr), /^fpsweep doctor: the CLI bundle .*cli\.js is missing/);
   });
 
   it('streams output, passes the knob environment, and reports the exit code', async () => {
@@ -30,7 +30,6 @@ describe('extension CLI runner', () => {
     assert.match(r.stdout, /NGPU=2/);
     assert.ok(chunks.join('').includes('NGPU=2'));
     assert.equal(errorLine(r.stderr), 'fpsweep run: bad thing');
-    assert.equal(isNotAvailable(r), false);
     assert.equal(lastLine('a\nlast line\n\n'), 'last line');
   });
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { cellState, dryRunJsonSchema, formatEta, fromDryRun, fromWorkerStatus, percent } from '../../src/extension/progressData';
+import { cellState, dryRunJsonSchema, formatEta, fromDryRun, fromWorkerStatus, percent } from '../../src/core/protocols/fp/progress';
 import { workerStatusSchema, type WorkerStatus } from '../../src/core/protocols/fp/status/statusSchema';
 
 function status(over: Partial<WorkerStatus> = {}): WorkerStatus {

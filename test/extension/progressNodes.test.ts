@@ -5,10 +5,10 @@ import type { AvtimeRunView } from '../../src/core/protocols/avtime/progress';
 import { PROTOCOLS } from '../../src/core/protocols/registry';
 import { type ProgressSnapshot, type RunProtocol } from '../../src/core/protocols/types';
 import { workerStatusSchema, type WorkerStatus } from '../../src/core/protocols/fp/status/statusSchema';
-import { avtimeSection } from '../../src/extension/avtime/avtimeTreeRows';
-import { fpSection } from '../../src/extension/fpTreeRows';
+import { avtimeSection } from '../../src/extension/protocols/avtime/avtimeTreeRows';
+import { fpSection } from '../../src/extension/protocols/fp/fpTreeRows';
 import { classifyBottleneck } from '../../src/core/runner/bottleneck';
-import { fromWorkerStatus } from '../../src/extension/progressData';
+import { fromWorkerStatus } from '../../src/core/protocols/fp/progress';
 import { NodeStore, treeRoots, type TreeNode, type TreeRow } from '../../src/extension/progressNodes';
 import { parseWorkerArgs, runWorker } from '../../src/worker/dispatch';
 import { JOB_RUNNERS } from '../../src/worker/jobRunners';
@@ -71,13 +71,7 @@ function avView(runId: string, infer: number): AvtimeRunView {
 function rows(fpCells: WorkerStatus['cells'], runs: AvtimeRunView[]): TreeRow[] {
   const fp = PROTOCOLS.get('fp')!;
   const av = PROTOCOLS.get('avtime')!;
-  return treeRoots(PROTOCOLS, (p) =>
-    p.id === 'fp'
-      ? fpSection({ message: undefined, view: fromWorkerStatus(status(fpCells), true) }, fp)
-      : p.id === 'avtime'
-        ? avtimeSection(runs, av)
-        : undefined,
-  );
+  return treeRoots([fpSection({ message: undefined, view: fromWorkerStatus(status(fpCells), true) }, fp), avtimeSection(runs, av)]);
 }
 
 function allNodes(store: NodeStore): TreeNode[] {
@@ -195,26 +189,6 @@ describe('a third protocol: a folder, one registry line and its worker runner, n
   };
   const registry = PROTOCOLS.with(fake);
   const runners = { ...JOB_RUNNERS, tally: async (job: unknown) => (ran.push(job), 0) };
-
-  it('shows in the tree data with the generic rows of its snapshots', async () => {
-    const snap = await fake.readProgress('/w/t1');
-    const roots = treeRoots(
-      registry,
-      () => undefined,
-      (p) => (p.id === 'tally' ? [snap] : []),
-    );
-    assert.deepEqual(
-      roots.map((r) => r.id),
-      ['group:tally'],
-    );
-    const [run] = roots[0].children;
-    assert.equal(run.aria, 'Tally run t1: running, live');
-    assert.equal(run.children[0].aria, 'Tally t1 count: running, 3 done, 2 todo, 1 failed');
-    assert.equal(run.children[0].children[0].id, 'tally:/w/t1:count:a');
-    const store = new NodeStore();
-    store.update(roots);
-    assert.equal(store.get('tally:/w/t1:count:a')!.parent!.parent, store.get('tally:/w/t1'));
-  });
 
   it('the worker dispatches --protocol tally --job JSON to it, the job checked by its schema', async () => {
     const err: string[] = [];

@@ -1,6 +1,8 @@
-// fpsweep findings --package DIR [--json] [--delta 3] [--flips]: per benchmark, pixels, frames, both or neither.
+// fpsweep findings --package DIR [--json] [--delta 3] [--flips] [--follow]: per benchmark, pixels, frames, both or neither.
 import { numberOption, parseVerbArgs, requirePackage } from '../options';
-import { computeFindings, findingsTable, loadFindingsInput, DEFAULT_DELTA_PTS } from '../../core/protocols/fp/findings';
+import { computeFindings, findingsTable, loadFindingsInput, DEFAULT_DELTA_PTS, FindingsFollower, type FindingsOptions } from '../../core/protocols/fp/findings';
+import { UsageError } from '../../core/errors';
+import * as readline from 'node:readline';
 import { formatLineProblem } from '../../core/errors';
 
 export const summary = 'per benchmark: accuracy, paired contrasts and the verdict (pixels, frames, both, neither…)';
@@ -14,16 +16,44 @@ pixels (v_32_s448 − v_32_s168), frames (v_128_s224 − v_8_s224), video (v_32 
 detectable effect, and the verdict. A contrast with fewer than 100 pairs leaves the verdict pending.
 --json      print the findings as JSON
 --delta     δ, the smallest effect that matters, in accuracy points (default ${DEFAULT_DELTA_PTS})
---flips     with --json: add the items that flip in each contrast, with every condition's answer`;
+--flips     with --json: add the items that flip in each contrast, with every condition's answer
+--follow    with --json: stay up and answer each line read on stdin with one JSON line,
+            {stamp, findings, framesSent} (the mean frames each benchmark × condition sent), or
+            {stamp, unchanged: true} when no input changed; only what changed is read again (the
+            findings panel follows a running sweep this way). Ends when stdin ends.`;
 
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(args, { json: { type: 'boolean' }, delta: { type: 'string' }, flips: { type: 'boolean' } }, HELP);
+  const v = parseVerbArgs(args, { json: { type: 'boolean' }, delta: { type: 'string' }, flips: { type: 'boolean' }, follow: { type: 'boolean' } }, HELP);
   const packageDir = requirePackage(v, HELP);
   const deltaPts = numberOption(v.delta, 'FPSWEEP_FINDINGS_DELTA', DEFAULT_DELTA_PTS, 0.01, 100);
+  const opts: FindingsOptions = { deltaPts, flips: v.flips === true };
+  if (v.follow) {
+    if (!v.json) throw new UsageError(`--follow needs --json\n\n${HELP}`);
+    return follow(packageDir, opts);
+  }
   const input = await loadFindingsInput(packageDir);
-  const findings = computeFindings(input, { deltaPts, flips: v.flips === true });
+  const findings = computeFindings(input, opts);
   for (const p of input.problems.slice(0, 20)) process.stderr.write(`${formatLineProblem(p)}\n`);
   if (input.problems.length > 20) process.stderr.write(`… and ${input.problems.length - 20} more problem(s)\n`);
   process.stdout.write(v.json ? JSON.stringify(findings) + '\n' : findingsTable(findings) + '\n');
+  return 0;
+}
+
+/** --follow: one JSON line per line read on stdin, until stdin ends. */
+async function follow(packageDir: string, opts: FindingsOptions): Promise<number> {
+  const follower = new FindingsFollower(packageDir, opts);
+  let said = '';
+  for await (const line of readline.createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    void line;
+    const f = await follower.read();
+    if (f.stamp === said) {
+      process.stdout.write(JSON.stringify({ stamp: f.stamp, unchanged: true }) + '\n');
+      continue;
+    }
+    // The package's problems once, as the plain verb says them; later answers only carry the numbers.
+    if (!said) for (const p of f.problems.slice(0, 20)) process.stderr.write(`${formatLineProblem(p)}\n`);
+    said = f.stamp;
+    process.stdout.write(JSON.stringify({ stamp: f.stamp, findings: f.findings, framesSent: f.framesSent }) + '\n');
+  }
   return 0;
 }

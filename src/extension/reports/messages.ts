@@ -1,33 +1,24 @@
 // Messages between a report panel and its webview (after vscode-pull-request-github's webviews/common/message.ts):
 // the webview says `ready`, then asks with {req, command, args} and gets {seq, res | err} back. Every command's
-// arguments and answer are typed here once (ReportRequests), for both sides: the front end's request() and the
-// host's handlers take them from this file, and the host checks what arrives with zod (requests.ts).
-// Imported by the host (src/extension) and by the front end (media/src); no vscode, no Node, no zod.
+// arguments and answer are typed once, for both sides, composed from the run types' report contracts
+// (protocols/reportContracts.ts): the front end's request() and the host's handlers take them from this file,
+// and the host checks what arrives with zod (requests.ts). The webview imports types only from here.
+import { REPORT_CONTRACTS, type ReportSourceTypes } from '../protocols/reportContracts';
+import type { Request } from './contract';
 
-import type { AvtimeQueryDetail, AvtimeQueryFilter, AvtimeQueryList, AvtimeReport } from '../../core/protocols/avtime/reportTypes';
-import type { FindingsView } from '../../core/protocols/fp/findings/charts/viewModel';
-import type { ContrastName, Flip } from '../../core/protocols/fp/findings/types';
-import type { Report } from '../../core/protocols/fp/report/schema';
+type Contract = (typeof REPORT_CONTRACTS)[number];
+type KindsOf<C> = C extends { kinds: infer K } ? keyof K & string : never;
+export type ReportKind = KindsOf<Contract>;
+/** The id of a report source (a run type may have several: FP's package reports and its findings). */
+export type ReportProtocol = keyof ReportSourceTypes;
 
-export const REPORT_KINDS = ['timing', 'failures', 'checks', 'avtime', 'findings'] as const;
-export type ReportKind = (typeof REPORT_KINDS)[number];
-
-export const REPORT_TITLES: Record<ReportKind, string> = {
-  timing: 'Pilot timing',
-  failures: 'Failures',
-  checks: 'Checks',
-  avtime: 'AVTime-Bench',
-  findings: 'Findings',
-};
-
-/** The protocol (core/protocols/registry.ts id) whose report a kind shows: the panel asks that protocol's source. */
-export const REPORT_PROTOCOL: Record<ReportKind, ReportProtocol> = {
-  timing: 'fp',
-  failures: 'fp',
-  checks: 'fp',
-  avtime: 'avtime',
-  findings: 'fpFindings',
-};
+/** Every kind, its title and the source that answers it, from the contracts. */
+export const REPORT_KINDS = REPORT_CONTRACTS.flatMap((c) => Object.keys(c.kinds)) as ReportKind[];
+export const REPORT_TITLES = Object.fromEntries(REPORT_CONTRACTS.flatMap((c) => Object.entries(c.kinds))) as Record<ReportKind, string>;
+export const REPORT_PROTOCOL = Object.fromEntries(REPORT_CONTRACTS.flatMap((c) => Object.keys(c.kinds).map((k) => [k, c.source]))) as Record<
+  ReportKind,
+  ReportProtocol
+>;
 
 export interface CellFocus {
   benchmark: string;
@@ -38,54 +29,33 @@ export interface CellFocus {
 export interface ReportViewState {
   kind: ReportKind;
   focus?: CellFocus;
-  /** avtime: the run's output root (the host checks it is an AVTime run before reading it). */
+  /** A run type with many runs: the run's root (its source checks it is one of its runs before reading it). */
   run?: string;
 }
 
-/** One request: what the webview sends with it and what the host answers. */
-interface Request<Args, Result> {
-  args: Args;
-  result: Result;
+/** What `ready` answers: the state, and the panel's title (the webview knows no table of kinds). */
+export interface ReadyState extends ReportViewState {
+  title: string;
 }
 
-/** One item of a package (question, options, answer), as the item lookup shows it. */
-export interface ItemView {
-  item_id: string;
-  benchmark: string;
-  video_id: string;
-  question: string;
-  options: string[];
-  answer: string;
-}
-
-/** The report model each protocol's source hands over (`getReport`). */
-export interface ProtocolReports {
-  fp: Report;
-  avtime: AvtimeReport;
-  fpFindings: FindingsView;
-}
-export type ReportProtocol = keyof ProtocolReports;
+/** The report model each source hands over (`getReport`). */
+export type ProtocolReports = { [P in ReportProtocol]: ReportSourceTypes[P]['model'] };
 
 /** Requests every panel answers itself (reportPanel.ts). */
 export interface PanelRequests {
-  ready: Request<undefined, ReportViewState>;
+  ready: Request<undefined, ReadyState>;
   getReport: Request<undefined, ProtocolReports[ReportProtocol]>;
   openFile: Request<{ file: string; line?: number }, true>;
 }
 
-/** Each protocol's own requests, answered by its report source (REPORT_PROTOCOL says which source a panel asks). */
-export interface ProtocolRequests {
-  fp: { getItem: Request<{ benchmark: string; itemId: string }, ItemView> };
-  avtime: {
-    avtimeQueries: Request<AvtimeQueryFilter, AvtimeQueryList>;
-    avtimeQuery: Request<{ queryId: string }, AvtimeQueryDetail>;
-  };
-  fpFindings: { findingsFlips: Request<{ benchmark: string; contrast: ContrastName }, Flip[]> };
-}
+/** Each source's own requests, answered by that source (REPORT_PROTOCOL says which source a panel asks). */
+export type ProtocolRequests = { [P in ReportProtocol]: ReportSourceTypes[P]['requests'] };
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 
 /** Every request a report webview may send. */
-export type ReportRequests = PanelRequests & ProtocolRequests['fp'] & ProtocolRequests['avtime'] & ProtocolRequests['fpFindings'];
-export type RequestCommand = keyof ReportRequests;
+export type ReportRequests = PanelRequests & UnionToIntersection<ProtocolRequests[ReportProtocol]>;
+export type RequestCommand = keyof ReportRequests & string;
 export type ProtocolCommand = Exclude<RequestCommand, keyof PanelRequests>;
 export type RequestArgs<C extends RequestCommand> = ReportRequests[C]['args'];
 export type RequestResult<C extends RequestCommand> = ReportRequests[C]['result'];

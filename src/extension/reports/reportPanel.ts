@@ -1,4 +1,5 @@
-// One webview panel per report kind (timing, failures, checks; avtime: one per run). The host fetches the core's report and
+// One webview panel per report kind (a run type with many runs: one per run); the kinds and their sources come
+// from the run types' report contracts and UIs. The host fetches the core's report and
 // hands it over; the front end (media/src/report.ts) only renders it, escaped. Strict CSP with a nonce,
 // files through asWebviewUri, resources limited to dist/media; revived after a reload by the serializer.
 import { randomBytes } from 'node:crypto';
@@ -7,16 +8,14 @@ import * as path from 'node:path';
 import { isInside } from '../../core/package/paths';
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
-import type { Report } from '../../core/protocols/fp/report/schema';
-import type { AvtimeReportSource } from './avtimeSource';
 import {
   isReportKind,
+  REPORT_KINDS,
   REPORT_PROTOCOL,
   REPORT_TITLES,
   type CellFocus,
   type HostNotice,
   type HostReply,
-  type ItemView,
   type ProtocolReports,
   type ReportKind,
   type ReportProtocol,
@@ -28,62 +27,38 @@ import { answerProtocolRequest, checkWebviewRequest, type RequestHandlers } from
 
 export const REPORT_VIEW_TYPE = 'fpsweep.report';
 
-export interface ReportSource {
-  /** The core's report for the configured package (throws with a plain message when it cannot). */
-  load(): Promise<Report>;
-  /** One item (question, options, answer) of the package, for the item lookup. */
-  item(benchmark: string, itemId: string): Promise<ItemView>;
-  packageDir(): string | undefined;
-  onDidChange: vscode.Event<void>;
-}
-
 /**
- * A protocol's reports as a panel asks for them: the report model of a run (`run`: its root; the FP package has
- * one, the configured one), the handlers of the protocol's own webview requests (messages.ts's ProtocolRequests),
- * the root files may be opened under, and when a run's report changed (undefined: any).
+ * A source's reports as a panel asks for them: the report model of a run (`run`: its root; a run type with one
+ * run, such as FP's configured package, ignores it), the handlers of the source's own webview requests (its report
+ * contract's), the root files may be opened under, and when a run's report changed (undefined: any).
  */
 export interface ProtocolReportSource<P extends ReportProtocol = ReportProtocol> {
   report(run: string | undefined): Promise<ProtocolReports[P]>;
-  /** The protocol's own requests (getItem, avtimeQueries…), each with its arguments already checked. */
+  /** The source's own requests (getItem, avtimeQueries…), each with its arguments already checked. */
   readonly requests: RequestHandlers<P>;
-  /** The folder the panel may open files in, checked by the protocol (never a path the webview chose unchecked). */
+  /** The folder the panel may open files in, checked by the source (never a path the webview chose unchecked). */
   rootOf(run: string | undefined): Promise<string | undefined>;
   onDidChange: vscode.Event<string | undefined>;
+  /** The panel's title for one run (default: the kind's title). */
+  runTitle?(run: string): string;
 }
 
-/** The report sources by protocol id (REPORT_PROTOCOL says which one a kind asks). */
-export type ReportSources = { readonly [P in ReportProtocol]: ProtocolReportSource<P> };
-
-/** The Frames × Pixels package's reports as a protocol source. */
-export function fpReportSource(s: ReportSource): ProtocolReportSource<'fp'> {
-  return {
-    report: () => s.load(),
-    requests: { getItem: (a) => s.item(a.benchmark, a.itemId) },
-    rootOf: async () => s.packageDir(),
-    onDidChange: (listener, thisArg, disposables) => s.onDidChange(() => listener.call(thisArg, undefined), undefined, disposables),
-  };
-}
-
-/** The AVTime runs' reports as a protocol source: one panel per run (its output root). */
-export function avtimeReportSource(s: AvtimeReportSource): ProtocolReportSource<'avtime'> {
-  return {
-    report: (run) => s.report(run ?? ''),
-    requests: {
-      avtimeQueries: (filter, run) => s.queries(run ?? '', filter),
-      avtimeQuery: (a, run) => s.query(run ?? '', a.queryId),
-    },
-    rootOf: (run) => s.checkedRoot(run),
-    onDidChange: s.onDidChange,
-  };
-}
+/** The report sources by source id, from every run type's UI (REPORT_PROTOCOL says which one a kind asks). */
+export type ReportSources = Readonly<Record<string, ProtocolReportSource>>;
 
 /** Panels by kind; a panel per run for a protocol with many runs (AVTime). */
 function panelKey(kind: ReportKind, run?: string): string {
   return run !== undefined ? `${kind}:${run}` : kind;
 }
 
-function titleOf(s: ReportViewState): string {
-  return s.kind === 'avtime' && s.run ? `fpsweep: AVTime ${s.run.split(/[\\/]/).pop()}` : `fpsweep: ${REPORT_TITLES[s.kind]}`;
+function sourceOf(sources: ReportSources, kind: ReportKind): ProtocolReportSource {
+  const s = sources[REPORT_PROTOCOL[kind]];
+  if (!s) throw new Error(`no run type answers the ${REPORT_TITLES[kind]} report`);
+  return s;
+}
+
+function titleOf(source: ProtocolReportSource, s: ReportViewState): string {
+  return `fpsweep: ${s.run && source.runTitle ? source.runTitle(s.run) : REPORT_TITLES[s.kind]}`;
 }
 
 export class ReportPanel extends Disposable {
@@ -96,7 +71,7 @@ export class ReportPanel extends Disposable {
       if (focus) open.setFocus(focus);
       return open;
     }
-    const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, titleOf({ kind, run }), vscode.ViewColumn.Active, {
+    const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, titleOf(sourceOf(source, kind), { kind, run }), vscode.ViewColumn.Active, {
       ...webviewOptions(extensionUri),
       retainContextWhenHidden: false,
     });
@@ -105,7 +80,7 @@ export class ReportPanel extends Disposable {
 
   static revive(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, source: ReportSources, state: unknown): void {
     const s = state as Partial<ReportViewState> | undefined;
-    const kind = isReportKind(s?.kind) ? s!.kind : 'timing';
+    const kind = isReportKind(s?.kind) ? s!.kind : REPORT_KINDS[0];
     // The saved run is only a name here: the protocol's source checks it is one of its runs before reading it.
     const run = typeof s?.run === 'string' ? s.run : undefined;
     const existing = ReportPanel.panels.get(panelKey(kind, run));
@@ -126,9 +101,9 @@ export class ReportPanel extends Disposable {
     private state: ReportViewState,
   ) {
     super();
-    this.source = sources[REPORT_PROTOCOL[state.kind]];
+    this.source = sourceOf(sources, state.kind);
     ReportPanel.panels.set(panelKey(state.kind, state.run), this);
-    panel.title = titleOf(state);
+    panel.title = titleOf(this.source, state);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'resources', 'fpsweep.svg');
     panel.webview.options = webviewOptions(extensionUri);
     panel.webview.html = this.html();
@@ -171,7 +146,7 @@ export class ReportPanel extends Disposable {
   private async answer(m: WebviewRequest): Promise<RequestResult<WebviewRequest['command']>> {
     switch (m.command) {
       case 'ready':
-        return this.state;
+        return { ...this.state, title: REPORT_TITLES[this.state.kind] };
       case 'getReport':
         return this.source.report(this.state.run);
       case 'openFile':

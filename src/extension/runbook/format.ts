@@ -9,8 +9,8 @@ export const runbookSchema = z.object({
 });
 export type Runbook = z.infer<typeof runbookSchema>;
 
-export function parseRunbook(text: string, file = 'runbook'): Runbook {
-  if (text.trim() === '') return defaultRunbook();
+export function parseRunbook(text: string, file = 'runbook', sections: readonly RunbookSection[] = []): Runbook {
+  if (text.trim() === '') return defaultRunbook(sections);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -29,77 +29,28 @@ export function stringifyRunbook(r: Runbook): string {
   return JSON.stringify(runbookSchema.parse(r), null, 2) + '\n';
 }
 
-/** The seed's steps in order (prepare → doctor → dry run → pilot → timing → full run → checks → return). */
-export function defaultRunbook(): Runbook {
-  const md = (value: string) => ({ kind: 'markdown' as const, value });
-  const step = (value: string) => ({ kind: 'step' as const, value });
-  return {
-    fpsweepRunbook: 1,
-    cells: [
-      md(
-        '# Frames × Pixels runbook\nRun each step in order; ' +
-          'each cell runs one `fpsweep` verb on this package and shows its output. Interrupting a cell stops its step.',
-      ),
-      md('## 1. Prepare data\nVerify the video shards against `videos_manifest.json`, extract them, count the videos.'),
-      step('fpsweep prepare'),
-      md('## 2. Doctor\nGPUs, vLLM, model revision, ffmpeg, cores, disk, and whether 65,536 tokens of context fit.'),
-      step('fpsweep doctor'),
-      md('## 3. Dry run\nPer benchmark × condition: todo, NA, reuse, done, no video.'),
-      step('fpsweep dry-run'),
-      md(
-        '## 4. Pilot\nMVBench, LVBench, TimeScope under every condition, in the background worker (it survives a closed window). ' +
-          'Interrupting this cell stops the worker.',
-      ),
-      step('fpsweep run --pilot --detach'),
-      md('## 5. Pilot timing report\nPer condition: infer, infer_s/item, decode_s/item, prompt_tok/item, and the full run extrapolated.'),
-      step('fpsweep report'),
-      md('## 6. Full run\nAll benchmarks × conditions; rows already in the CSV are skipped.'),
-      step('fpsweep run --detach'),
-      md('## 7. Checks\nSPEC §6: `capped_ctx`, `n_max`, failures per benchmark × condition.'),
-      step('fpsweep report'),
-      md('## 8. Return\nTarball + sha256 of the results and logs; add `--upload` to push them (token from "fpsweep: Set Hugging Face token").'),
-      step('fpsweep return'),
-      ...avtimeCells(),
-    ],
-  };
+/** A run type's part of the runbook (protocols/<id>/…Runbook.ts): the verbs it answers, its cells, its check. */
+export interface RunbookSection {
+  /** The step verbs it owns (`fpsweep <verb> …`). */
+  verbs: readonly string[];
+  /** Its cells of a new runbook (markdown and steps), in order. */
+  cells(): Runbook['cells'];
+  /** Checks a step's words after its verb; throws an InputError that says what is allowed. */
+  check?(verb: string, args: readonly string[]): void;
 }
 
-/** The AVTime-Bench section: its steps run on the configured bench root (`fpsweep.avtime.benchRoot`). */
-export function avtimeCells(): Runbook['cells'] {
-  const md = (value: string) => ({ kind: 'markdown' as const, value });
-  const step = (value: string) => ({ kind: 'step' as const, value });
-  return [
-    md(
-      '# AVTime-Bench\nThe second run type: target inference → LongVALE merge → judge → six scores. ' +
-        'Steps run on the bench root of `fpsweep.avtime.benchRoot`; runs go to `fpsweep.avtime.outputRoot`/<RUN_ID>.',
-    ),
-    md('## A1. Sample bench root (a trial only)\nA small complete bench root made with ffmpeg (videos with audio). Skip it when the real bench root is there.'),
-    step('fpsweep avtime sample --out data/AVTime-Bench'),
-    md('## A2. Target inputs\n`target_inputs.jsonl` and its report, built once; bad input stops here (file:line, nothing written).'),
-    step('fpsweep avtime inputs'),
-    md(
-      '## A3. Run\nEvery stage in the background worker, into a new output root (a fresh run id, unless you add `--run-id ID`). ' +
-        'The cell follows the run; interrupting it leaves the worker running.',
-    ),
-    step('fpsweep avtime run --detach'),
-    md('## A4. Status\nStages, shards and judge passes of the latest run (or `--run-id ID`), from its status file or its artifacts.'),
-    step('fpsweep avtime status'),
-    md('## A5. Report\nThe six scores and the per-query traces of the latest run (or `--run-id ID`) in a report panel.'),
-    step('fpsweep avtime report'),
-  ];
+/** A new runbook: every run type's cells, in the registry's order. */
+export function defaultRunbook(sections: readonly RunbookSection[]): Runbook {
+  return { fpsweepRunbook: 1, cells: sections.flatMap((s) => s.cells()) };
 }
-
-export const STEP_VERBS = ['prepare', 'doctor', 'dry-run', 'run', 'status', 'stop', 'report', 'return', 'avtime'] as const;
-/** `avtime` steps: the CLI's stages, plus `status` and `report`, which the extension itself answers. */
-export const AVTIME_STEPS = ['sample', 'inputs', 'infer', 'normalize', 'judge', 'score', 'run', 'status', 'report'] as const;
 
 export interface ParsedStep {
-  verb: (typeof STEP_VERBS)[number];
+  verb: string;
   args: string[];
 }
 
 /** `fpsweep run --pilot --detach` → {verb:'run', args:['--pilot','--detach']}. Quotes group words. */
-export function parseStep(text: string): ParsedStep {
+export function parseStep(text: string, sections: readonly RunbookSection[]): ParsedStep {
   const line = text
     .split(/\r?\n/)
     .map((l) => l.trim())
@@ -110,14 +61,11 @@ export function parseStep(text: string): ParsedStep {
   for (let m = re.exec(line); m; m = re.exec(line)) words.push(m[1] ?? m[2] ?? m[3]);
   if (words[0] === 'fpsweep') words.shift();
   const verb = words.shift() ?? '';
-  if (!(STEP_VERBS as readonly string[]).includes(verb)) {
-    throw new InputError(`unknown step '${verb}': one of ${STEP_VERBS.join(', ')}`);
-  }
-  if (verb === 'avtime' && !(AVTIME_STEPS as readonly string[]).includes(words[0] ?? '')) {
-    throw new InputError(`unknown avtime step '${words[0] ?? ''}': one of ${AVTIME_STEPS.join(', ')}`);
-  }
+  const section = sections.find((s) => s.verbs.includes(verb));
+  if (!section) throw new InputError(`unknown step '${verb}': one of ${sections.flatMap((s) => s.verbs).join(', ')}`);
+  section.check?.(verb, words);
   if (words.includes('--package') || words.includes('-p')) {
     throw new InputError("a step runs on the runbook's own package: leave out --package");
   }
-  return { verb: verb as ParsedStep['verb'], args: words };
+  return { verb, args: words };
 }

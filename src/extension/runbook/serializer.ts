@@ -1,14 +1,17 @@
 // Bytes ⇄ cells for `*.fpsweep-runbook` (notebook-serializer-sample's shape). Outputs are not saved:
 // the artifacts and logs are the record of what ran.
 import * as vscode from 'vscode';
-import { parseRunbook, stringifyRunbook, type Runbook } from './format';
+import { parseRunbook, stringifyRunbook, type Runbook, type RunbookSection } from './format';
 
 export const RUNBOOK_TYPE = 'fpsweep-runbook';
 export const STEP_LANGUAGE = 'fpsweep-step';
 
 export class RunbookSerializer implements vscode.NotebookSerializer {
+  /** `sections`: every run type's runbook part (an empty file opens as a new runbook). */
+  constructor(private readonly sections: readonly RunbookSection[]) {}
+
   deserializeNotebook(content: Uint8Array): vscode.NotebookData {
-    const book = parseRunbook(new TextDecoder().decode(content));
+    const book = parseRunbook(new TextDecoder().decode(content), 'runbook', this.sections);
     return new vscode.NotebookData(
       book.cells.map((c) =>
         c.kind === 'markdown'

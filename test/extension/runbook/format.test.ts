@@ -1,12 +1,16 @@
 import * as assert from 'node:assert/strict';
 import { defaultRunbook, parseRunbook, parseStep, stringifyRunbook } from '../../../src/extension/runbook/format';
 import { InputError } from '../../../src/core/errors';
+import { avtimeRunbook } from '../../../src/extension/protocols/avtime/avtimeRunbook';
+import { fpRunbook } from '../../../src/extension/protocols/fp/fpRunbook';
+
+const SECTIONS = [fpRunbook, avtimeRunbook];
 
 describe('runbook format', () => {
   it("a new runbook holds the seed's steps in order", () => {
-    const steps = defaultRunbook()
+    const steps = defaultRunbook(SECTIONS)
       .cells.filter((c) => c.kind === 'step')
-      .map((c) => parseStep(c.value))
+      .map((c) => parseStep(c.value, SECTIONS))
       .filter((s) => s.verb !== 'avtime');
     assert.deepEqual(
       steps.map((s) => s.verb),
@@ -17,9 +21,9 @@ describe('runbook format', () => {
   });
 
   it('then the AVTime cells: sample → inputs → run --detach → status → report', () => {
-    const steps = defaultRunbook()
+    const steps = defaultRunbook(SECTIONS)
       .cells.filter((c) => c.kind === 'step')
-      .map((c) => parseStep(c.value))
+      .map((c) => parseStep(c.value, SECTIONS))
       .filter((s) => s.verb === 'avtime');
     assert.deepEqual(
       steps.map((s) => s.args),
@@ -28,16 +32,16 @@ describe('runbook format', () => {
   });
 
   it('an avtime step names one of its stages', () => {
-    assert.deepEqual(parseStep('fpsweep avtime score --run-id r1'), { verb: 'avtime', args: ['score', '--run-id', 'r1'] });
-    assert.throws(() => parseStep('fpsweep avtime'), /unknown avtime step ''/);
-    assert.throws(() => parseStep('fpsweep avtime rm -rf'), /unknown avtime step 'rm'/);
-    assert.throws(() => parseStep('fpsweep avtime run --package /x'), /leave out --package/);
+    assert.deepEqual(parseStep('fpsweep avtime score --run-id r1', SECTIONS), { verb: 'avtime', args: ['score', '--run-id', 'r1'] });
+    assert.throws(() => parseStep('fpsweep avtime', SECTIONS), /unknown avtime step ''/);
+    assert.throws(() => parseStep('fpsweep avtime rm -rf', SECTIONS), /unknown avtime step 'rm'/);
+    assert.throws(() => parseStep('fpsweep avtime run --package /x', SECTIONS), /leave out --package/);
   });
 
   it('round-trips through text, and an empty file is a new runbook', () => {
-    const book = defaultRunbook();
+    const book = defaultRunbook(SECTIONS);
     assert.deepEqual(parseRunbook(stringifyRunbook(book)), book);
-    assert.deepEqual(parseRunbook(''), book);
+    assert.deepEqual(parseRunbook('', 'runbook', SECTIONS), book);
   });
 
   it('a malformed runbook is an error naming the file and the field', () => {
@@ -49,14 +53,17 @@ describe('runbook format', () => {
   });
 
   it('parses a step: optional "fpsweep", quotes group words, comments skipped', () => {
-    assert.deepEqual(parseStep('# the pilot\nfpsweep run --pilot --bench "MVBench,LVBench"'), { verb: 'run', args: ['--pilot', '--bench', 'MVBench,LVBench'] });
-    assert.deepEqual(parseStep('dry-run --json'), { verb: 'dry-run', args: ['--json'] });
+    assert.deepEqual(parseStep('# the pilot\nfpsweep run --pilot --bench "MVBench,LVBench"', SECTIONS), {
+      verb: 'run',
+      args: ['--pilot', '--bench', 'MVBench,LVBench'],
+    });
+    assert.deepEqual(parseStep('dry-run --json', SECTIONS), { verb: 'dry-run', args: ['--json'] });
   });
 
   it('refuses what is not a step of this package', () => {
-    assert.throws(() => parseStep('fpsweep sample --out /tmp/x'), /unknown step 'sample'/);
-    assert.throws(() => parseStep('rm -rf /'), /unknown step 'rm'/);
-    assert.throws(() => parseStep('fpsweep run --package /elsewhere'), /leave out --package/);
-    assert.throws(() => parseStep('  \n# only a comment'), /empty step/);
+    assert.throws(() => parseStep('fpsweep sample --out /tmp/x', SECTIONS), /unknown step 'sample'/);
+    assert.throws(() => parseStep('rm -rf /', SECTIONS), /unknown step 'rm'/);
+    assert.throws(() => parseStep('fpsweep run --package /elsewhere', SECTIONS), /leave out --package/);
+    assert.throws(() => parseStep('  \n# only a comment', SECTIONS), /empty step/);
   });
 });

@@ -3,6 +3,7 @@ export * from './types';
 export { computeFindings, flipsBetween, METHOD, type FindingsOptions } from './compute';
 export { buildFindingsInput, type FindingsInput, type BenchmarkTable } from './table';
 export { loadFindingsInput } from './load';
+export { FindingsFollower, type FollowedFindings } from './follow';
 export { findingsTable, findingsMarkdown } from './text';
 
 import { writeFileAtomic } from '../../../runner/atomicFile';

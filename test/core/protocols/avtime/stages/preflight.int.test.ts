@@ -16,7 +16,7 @@ import { makeBench } from './benchFixture';
 import { tmpDir } from './fixtures';
 import { fromArtifacts } from '../../../../../src/core/protocols/avtime/progress';
 import { avtimeReport, loadAvtimeRun } from '../../../../../src/core/protocols/avtime/report';
-import { avtimeRunRow } from '../../../../../src/extension/avtime/avtimeTreeRows';
+import { avtimeRunRow } from '../../../../../src/extension/protocols/avtime/avtimeTreeRows';
 
 describe('avtime target pre-flight: the counts', () => {
   it('passes equal counts, and names each difference with both counts and what it means', () => {

@@ -9,7 +9,7 @@ import { CellBook } from '../../../../../src/core/protocols/fp/sweep/cells';
 import { countsFromPlan } from '../../../../../src/core/protocols/fp/dryrun/dryRun';
 import { emptyCounts, type UnitCounts, type WorkPlan, type WorkUnit } from '../../../../../src/core/protocols/fp/plan';
 import type { WorkerStatus } from '../../../../../src/core/protocols/fp/status/statusSchema';
-import { fromDryRun, fromWorkerStatus } from '../../../../../src/extension/progressData';
+import { fromDryRun, fromWorkerStatus } from '../../../../../src/core/protocols/fp/progress';
 import type { DryRunJson } from '../../../../../src/core/protocols/fp/dryrun/jsonSchema';
 
 const CONDS = ['v_blind', 'v_32', 'v_32_480'];

@@ -1,0 +1,55 @@
+// Draws a Vega-Lite spec (src/core/protocols/fp/findings/charts/specs.ts) into an element with vega's SVG
+// renderer. The webview's CSP has no 'unsafe-eval': expressions are parsed to an AST and interpreted
+// (vega-interpreter), never compiled with `new Function`. Text from the data is set as SVG text by vega.
+import { parse, View } from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+import { expressionInterpreter } from 'vega-interpreter';
+import type { ChartTheme } from '../../../../src/core/protocols/fp/findings/charts/specs';
+
+/** The editor theme's colors, so a chart reads in dark and light themes alike. */
+export function editorTheme(): ChartTheme {
+  const css = getComputedStyle(document.body);
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    foreground: v('--vscode-foreground', '#cccccc'),
+    muted: v('--vscode-descriptionForeground', '#999999'),
+    background: 'transparent',
+    font: v('--vscode-font-family', 'sans-serif'),
+  };
+}
+
+/** The views drawn for the content now shown; a redraw finalizes them (their listeners and timers go). */
+let live: View[] = [];
+
+export function finalizeCharts(): void {
+  for (const v of live) v.finalize();
+  live = [];
+}
+
+/** A placeholder element now, the chart in it once vega has run; `onPick` gets the datum of a clicked mark. */
+export function chart(spec: TopLevelSpec, label: string, onPick?: (datum: Record<string, unknown>) => void): HTMLElement {
+  const box = document.createElement('div');
+  box.className = 'chart';
+  box.setAttribute('role', 'figure');
+  box.setAttribute('aria-label', label);
+  const view = new View(parse(compile(spec).spec, undefined, { ast: true }), {
+    renderer: 'svg',
+    container: box,
+    hover: true,
+    expr: expressionInterpreter as never,
+  });
+  live.push(view);
+  if (onPick)
+    view.addEventListener('click', (_e, item) => {
+      const datum = (item as { datum?: Record<string, unknown> } | null | undefined)?.datum;
+      if (datum) onPick(datum);
+    });
+  view.runAsync().then(
+    () => box.setAttribute('data-drawn', 'true'),
+    (err: Error) => {
+      box.textContent = `Could not draw the chart: ${err.message}`;
+      box.className = 'chart error';
+    },
+  );
+  return box;
+}

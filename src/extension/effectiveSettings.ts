@@ -1,0 +1,13 @@
+// "fpsweep: Show effective settings": every `fpsweep.*` setting as the extension reads it now (getConfiguration),
+// one per line in a read-only document. For a user asking which bench root or package a command will use, and
+// for the e2e, which waits until what it wrote to settings.json is what the extension reads (never for time).
+import * as vscode from 'vscode';
+
+export const SETTINGS_SCHEME = 'fpsweep-settings';
+
+/** The effective settings of `keys` (the manifest's configuration keys) as JSON, one key a line, sorted. */
+export function effectiveSettingsText(keys: readonly string[]): string {
+  const cfg = vscode.workspace.getConfiguration();
+  const lines = [...keys].sort().map((k) => `${JSON.stringify(k)}: ${JSON.stringify(cfg.get(k) ?? null)}`);
+  return `{\n${lines.join(',\n')}\n}\n`;
+}

@@ -1,0 +1,70 @@
+// The UI half of AVTime-Bench (issue 24 point 3): its runs under the outputs folders (AvtimeModel), its tree
+// section, status bar item, report source, commands and runbook steps, as one ProtocolView.
+import * as vscode from 'vscode';
+import { PROTOCOLS } from '../../../core/protocols/registry';
+import { Disposable } from '../../lifecycle';
+import { RunStatusBar } from '../../statusBar';
+import { avtimeStatusText } from '../../statusBarText';
+import type { ProtocolUi, ProtocolView, UiHost } from '../types';
+import { AvtimeCommands } from './avtimeCommands';
+import { AvtimeModel } from './avtimeModel';
+import { avtimeFolders, avtimeRunFolders, readAvtimeSettings, workspaceFolder } from './avtimeSettings';
+import { avtimeReportSource, HostAvtimeReportSource } from './avtimeSource';
+import { avtimeSteps } from './avtimeSteps';
+import { avtimeSection } from './avtimeTreeRows';
+
+const protocol = PROTOCOLS.get('avtime')!;
+
+class AvtimeView extends Disposable implements ProtocolView {
+  private readonly model: AvtimeModel;
+  readonly onDidChange: vscode.Event<void>;
+  readonly commands;
+  readonly reportSources;
+  readonly runbook;
+
+  constructor(host: UiHost) {
+    super();
+    this.model = this._register(new AvtimeModel(host.log));
+    this.onDidChange = (listener, thisArg, disposables) => this.model.onDidChangeRuns(() => listener.call(thisArg), undefined, disposables);
+    this._register(
+      new RunStatusBar(
+        { id: 'fpsweep.avtimeStatus', name: 'fpsweep AVTime run', priority: 49 },
+        () => this.model.latest && avtimeStatusText(this.model.latest),
+        this.onDidChange,
+      ),
+    );
+    const reports = this._register(new HostAvtimeReportSource(this.model));
+    this.reportSources = { avtime: avtimeReportSource(reports) };
+    const openReport = (root: string) => host.openReport('avtime', { run: root });
+    this.commands = new AvtimeCommands({ distDir: host.distDir, model: this.model, output: host.output, openReport }).commands;
+    this.runbook = avtimeSteps({
+      settings: () => {
+        const s = readAvtimeSettings();
+        const folders = avtimeFolders(s);
+        return { settings: s, folders, cwd: workspaceFolder() ?? folders.outputsDir };
+      },
+      latest: () => this.model.latest,
+      openReport,
+      onRunStarted: () => void this.model.refresh(true),
+    });
+    this.model.setFolders(avtimeRunFolders());
+  }
+
+  section() {
+    return avtimeSection(this.model.runs, protocol);
+  }
+
+  liveRoots(): string[] {
+    return this.model.runs.filter((r) => r.live).map((r) => r.outputRoot);
+  }
+
+  refresh(): Promise<void> {
+    return this.model.refresh(true);
+  }
+
+  settingsChanged(e: vscode.ConfigurationChangeEvent | undefined): void {
+    if (!e || e.affectsConfiguration('fpsweep.avtime')) this.model.setFolders(avtimeRunFolders());
+  }
+}
+
+export const avtimeUi: ProtocolUi = { protocol, activate: (host) => new AvtimeView(host) };

@@ -1,0 +1,115 @@
+// The UI half of Frames × Pixels (issue 24 point 3): the package the extension follows (SweepModel), its tree
+// section, status bar item, report and findings sources, commands and runbook steps, as one ProtocolView.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { PROTOCOLS } from '../../../core/protocols/registry';
+import { formatEta, percent } from '../../../core/protocols/fp/progress';
+import { Disposable } from '../../lifecycle';
+import { readSettings, resolvePackageDir } from '../../settings';
+import { RunStatusBar } from '../../statusBar';
+import { sweepStatusText } from '../../statusBarText';
+import type { ProtocolUi, ProtocolView, UiHost } from '../types';
+import { CliFindingsSource } from './findingsSource';
+import { FpCommands } from './fpCommands';
+import { fpSteps } from './fpSteps';
+import { fpSection } from './fpTreeRows';
+import { CliReportSource, fpReportSource } from './reportSource';
+import { SweepModel } from './sweepModel';
+
+const protocol = PROTOCOLS.get('fp')!;
+
+class FpView extends Disposable implements ProtocolView {
+  private readonly model: SweepModel;
+  readonly onDidChange: vscode.Event<void>;
+  readonly commands;
+  readonly reportSources;
+  readonly runbook;
+
+  constructor(private readonly host: UiHost) {
+    super();
+    this.model = this._register(new SweepModel({ distDir: host.distDir, env: host.env, log: host.log }));
+    this.onDidChange = this.model.onDidChangeData;
+    this._register(
+      new RunStatusBar(
+        { id: 'fpsweep.status', name: 'fpsweep progress', priority: 50 },
+        () => this.model.current && sweepStatusText(this.model.current),
+        this.onDidChange,
+      ),
+    );
+    this._register(this.model.onDidChangeData(tellRunEnd(this.model)));
+    const reports = this._register(
+      new CliReportSource({ distDir: host.distDir, packageDir: () => this.packageDir(), env: host.env, onDidChangeProgress: this.onDidChange }),
+    );
+    this.reportSources = {
+      fp: fpReportSource(reports),
+      fpFindings: this._register(new CliFindingsSource({ distDir: host.distDir, env: host.env, fp: reports })),
+    };
+    this.commands = new FpCommands({
+      distDir: host.distDir,
+      model: this.model,
+      output: host.output,
+      secrets: host.secrets,
+      openReport: (kind, focus) => host.openReport(kind, { focus }),
+      newRunbook: host.newRunbook,
+    }).commands;
+    this.runbook = fpSteps(() => void this.model.refresh(true));
+    // Remote-SSH: the worker outlives the window. Following the package at once re-attaches to a live
+    // worker (its status file) or shows the artifacts.
+    this.model.setPackage(this.packageDir());
+  }
+
+  private packageDir(): string | undefined {
+    try {
+      return resolvePackageDir(readSettings());
+    } catch (err) {
+      this.host.log(`fpsweep: ${(err as Error).message}`);
+      return undefined;
+    }
+  }
+
+  section() {
+    return fpSection({ message: this.model.message, view: this.model.current }, protocol);
+  }
+
+  liveRoots(): string[] {
+    return this.model.isLive && this.model.packageDir ? [this.model.packageDir] : [];
+  }
+
+  refresh(): Promise<void> {
+    return this.model.refresh(true);
+  }
+
+  settingsChanged(e: vscode.ConfigurationChangeEvent | undefined): void {
+    if (!e || e.affectsConfiguration('fpsweep')) this.model.setPackage(this.packageDir());
+  }
+
+  viewDescription(): string | undefined {
+    const v = this.model.current;
+    return v
+      ? `${percent(v.finished, v.total)}%${v.live && v.etaSeconds !== null ? ` · ETA ${formatEta(v.etaSeconds)}` : ''}${v.live ? '' : ' · idle'}`
+      : undefined;
+  }
+}
+
+/** Says once per run how it ended: a worker that fails right after "Start pilot" must not go unnoticed. */
+function tellRunEnd(model: SweepModel): () => void {
+  let toldRun: string | null = null;
+  let sawLive: string | null = null;
+  const activatedAt = Date.now();
+  return () => {
+    const v = model.current;
+    if (!v?.runId) return;
+    if (v.live) sawLive = v.runId;
+    const startedHere = v.startedAt !== null && Date.parse(v.startedAt) >= activatedAt;
+    if (v.live || toldRun === v.runId || (sawLive !== v.runId && !startedHere)) return;
+    toldRun = v.runId;
+    const text = v.summary ?? v.message ?? `the worker ended (${v.state})`;
+    if (v.state === 'failed')
+      void vscode.window
+        .showErrorMessage(`fpsweep: the ${v.mode ?? ''} run failed: ${text}`, 'Show runner log')
+        .then((b) => b && void vscode.window.showTextDocument(vscode.Uri.file(path.join(model.packageDir!, 'logs', 'runner.log'))));
+    else void vscode.window.showInformationMessage(`fpsweep: the ${v.mode ?? ''} run ended (${v.state}): ${text}`);
+  };
+}
+
+export const fpUi: ProtocolUi = { protocol, activate: (host) => new FpView(host) };
