@@ -14,6 +14,7 @@ const REGISTRIES = new Set([
   'src/worker/jobRunners.ts',
   'src/cli/runTypeVerbs.ts',
   'src/extension/protocols/registry.ts',
+  'src/extension/protocols/reportContracts.ts',
   'media/src/protocols/registry.ts',
 ]);
 const NOT_PRODUCT = ['src/standins/'];

@@ -1,9 +1,10 @@
 // The proof that a run type is a folder and its registrations, through the doors a contributor and a user take:
-// scripts/proveRunType.ts adds the fake run type "tally" (test/fixtures/runTypes/tally/) to a copy of this tree —
-// its folder copied in, one entry in each registry — and the copy must type-check, lint and build with nothing
-// else touched. Then the copy's own product runs it: `fpsweep tally run --detach` (the CLI's run-type verbs) starts
-// the product's worker (dist/worker.js, its job runner from jobRunners.ts) on stand-in vLLM servers launched by the
-// engine; `fpsweep status` shows it, `fpsweep stop --wait` stops it with its in-flight rows written, and a second
+// scripts/proveRunType.ts adds the fake run type "tally" (test/fixtures/runTypes/tally/: its engine half and its
+// UI half) to a copy of this tree — its folders copied in, one entry in each registry — and the copy must
+// type-check, lint and build (the extension's bundle included) with nothing else touched. Then the copy's own
+// product runs it: `fpsweep tally run --detach` (the CLI's run-type verbs) starts the product's worker
+// (dist/worker.js, its job runner from jobRunners.ts) on stand-in vLLM servers launched by the engine;
+// `fpsweep status` shows it, `fpsweep stop --wait` stops it with its in-flight rows written, and a second
 // run resumes it to exactly one row per item.
 // No race decides the outcome: after K rows the job itself creates the stand-ins' hold file before it takes more
 // work, so every later request is held and the run cannot end until the test has stopped it and released the hold.
@@ -18,8 +19,18 @@ import { waitFor } from '../../helpers/waitFor';
 import { buildStandin, FAKE_VLLM, freePortBase, REPO, tmpDir } from '../serving/helpers';
 
 const RUN_TYPE = path.join(REPO, 'test', 'fixtures', 'runTypes', 'tally');
-/** What adding a run type may touch outside its own folders: one entry in each registry, nothing else. */
-const REGISTRIES = ['src/cli/runTypeVerbs.ts', 'src/core/protocols/registry.ts', 'src/worker/jobRunners.ts'];
+/**
+ * What adding a run type may touch outside its own folders: one entry in each registry (its engine half, its job
+ * runner, its verbs, its UI half) and its palette command in the extension's manifest (VS Code reads contributed
+ * commands from package.json only), nothing else.
+ */
+const REGISTRIES = [
+  'package.json',
+  'src/cli/runTypeVerbs.ts',
+  'src/core/protocols/registry.ts',
+  'src/extension/protocols/registry.ts',
+  'src/worker/jobRunners.ts',
+];
 
 const ITEMS = Array.from({ length: 10 }, (_, i) => `item-${String(i).padStart(2, '0')}`);
 /** Rows the first run writes before it holds the stand-ins. */
@@ -107,7 +118,8 @@ describe('a third run type added as a folder and its registry entries runs throu
   it('adding it touches its folder and one entry in each registry, nothing else; the copy compiles', () => {
     assert.deepEqual(proved.outside.map((t) => t.file).sort(), REGISTRIES, JSON.stringify(proved.outside));
     for (const t of proved.outside) assert.ok(t.added <= 2 && t.removed <= 1, `${t.file}: +${t.added} -${t.removed}: an import and an entry at most`);
-    assert.ok(proved.inside.length >= 3 && proved.inside.every((f) => f.startsWith('src/core/protocols/tally/')), proved.inside.join(', '));
+    const own = ['src/core/protocols/tally/', 'src/extension/protocols/tally/'];
+    assert.ok(proved.inside.length >= 4 && proved.inside.every((f) => own.some((o) => f.startsWith(o))), proved.inside.join(', '));
   });
 
   it('runs detached in the product worker, stops through `stop --wait` with its in-flight rows, shows in `status`, resumes to one row per item', async () => {
