@@ -16,21 +16,15 @@ import { performance } from 'node:perf_hooks';
 import * as splitVerb from '../src/core/protocols/avtime/data/cli/split';
 import * as sftVerb from '../src/core/protocols/avtime/data/cli/buildSft';
 import * as grpoVerb from '../src/core/protocols/avtime/data/cli/buildGrpo';
+import { SeededRandom } from '../src/core/seededRandom';
 
 const arg = (name: string, dflt: string): string => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : dflt;
 };
 
-let state = Number(arg('seed', '20261204')) >>> 0;
-function rand(): number {
-  // mulberry32
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const random = new SeededRandom(Number(arg('seed', '20261204')));
+const rand = () => random.next();
 const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
 const WORDS = [
   ...'a man woman child dog car door opens closes speaks laughs music plays loudly softly'.split(' '),

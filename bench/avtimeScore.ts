@@ -16,21 +16,15 @@ import { needsJudge, requestKind, shownEventIds } from '../src/core/protocols/av
 import { type NormalizeOutcome, countOutcomes, normalizePrediction } from '../src/core/protocols/avtime/normalize';
 import type { Query } from '../src/core/protocols/avtime/queries';
 import { type AnyJudged, type QueryTrace, scoreQuery, summarize } from '../src/core/protocols/avtime/scores';
+import { SeededRandom } from '../src/core/seededRandom';
 
 function arg(name: string, dflt: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : dflt;
 }
 const VIDEOS = arg('videos', 300);
-let state = arg('seed', 20261203) >>> 0;
-function rand(): number {
-  // mulberry32
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const random = new SeededRandom(arg('seed', 20261203));
+const rand = () => random.next();
 const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
 
