@@ -103,7 +103,8 @@ export class Workbench {
 
   /**
    * The `fpsweep.*` settings as the extension reads them now ("fpsweep: Show effective settings": its
-   * getConfiguration, one key a line), read from the document it opens, which is closed again.
+   * getConfiguration, one key a line), read from the document it opens. The document stays open as a preview (the
+   * next preview replaces it): closing it would hand the focus to a webview, where F1 does not reach the palette.
    */
   async effectiveSettings(): Promise<Record<string, unknown>> {
     await this.runCommand('fpsweep: Show effective settings');
@@ -124,7 +125,6 @@ export class Workbench {
       },
       async () => lines.innerText(),
     );
-    await this.runCommand('View: Close Editor');
     return text;
   }
 
