@@ -6,7 +6,7 @@
 // "failed" with what stopped it and what to do next (./stopAdvice.ts), and the session releases the lock.
 import { promises as fs } from 'node:fs';
 import { InputError, isUserError } from '../../../errors';
-import { RunSession, type SessionLog } from '../../../runner/runSession';
+import { withRunSession, type RunSession, type SessionLog } from '../../../runner/runSession';
 import { assignShards } from './infer';
 import type { AvtimeOptionsInput, AvtimeVerb } from './options';
 import { STAGES } from './options';
@@ -76,20 +76,22 @@ async function runInSession(plan: RunPlan, run: RunInputs, hooks: AvtimeHooks, l
   const { layout } = plan;
   await fs.mkdir(layout.root, { recursive: true });
   const sessionLog: SessionLog = { info: log, warn: log, error: log };
-  let session: RunSession;
+  const options = { root: layout, runId: layout.runId, policy: 'fail-closed' as const, log: sessionLog, stopSignal: hooks.stopSignal, signals: hooks.signals };
+  let opened = false;
   try {
-    session = await RunSession.open({
-      root: layout,
-      runId: layout.runId,
-      policy: 'fail-closed',
-      log: sessionLog,
-      stopSignal: hooks.stopSignal,
-      signals: hooks.signals,
+    return await withRunSession(options, (session) => {
+      opened = true;
+      return runStagesInSession(session, plan, run, hooks, log);
     });
   } catch (err) {
-    if (!plan.rootExisted) await fs.rm(layout.root, { recursive: true, force: true });
+    // The lock was not ours (another run holds it): a root this verb made for it goes, untouched otherwise.
+    if (!opened && !plan.rootExisted) await fs.rm(layout.root, { recursive: true, force: true });
     throw err;
   }
+}
+
+async function runStagesInSession(session: RunSession, plan: RunPlan, run: RunInputs, hooks: AvtimeHooks, log: (l: string) => void): Promise<AvtimeResult> {
+  const { layout } = plan;
   const status = new AvtimeRunStatus({ runId: layout.runId, outputRoot: layout.root, canonical: plan.canonical });
   const reporter = session.status(avtimeStatusSchema, () => status.snapshot());
   const lines: string[] = [];
@@ -115,7 +117,6 @@ async function runInSession(plan: RunPlan, run: RunInputs, hooks: AvtimeHooks, l
   } finally {
     status.end(exitCode === 0 ? 'done' : 'failed', line);
     await reporter.write().catch((err: Error) => log(`status file: ${err.message}`));
-    await session.close();
   }
   return { exitCode, line, outputRoot: layout.root, runId: layout.runId };
 }

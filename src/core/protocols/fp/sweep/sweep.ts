@@ -36,30 +36,29 @@ export interface SweepHooks {
   stopSignal?: AbortSignal;
 }
 
-export async function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHooks = {}): Promise<SweepResult> {
-  const run = await SweepRun.open(opts, hooks, Date.now());
-  try {
-    const { benchmarks, conditions } = await announceSweep(run, opts);
-    const { resumed, plan, book, todoCount } = await openFpSweep(run.layout, opts, { benchmarks, conditions, log: run.log, startedAt: run.startedAt });
-    const writer = resumed.writer;
-    run.writer = writer;
-    const outcomes = new FpOutcomes(plan, { writer, failures: run.failures, timing: run.timing, book, runId: run.runId });
-    const status = sweepStatus(run, opts, { plan, book, writer }, hooks.onStatus);
-    await status.write();
-    // Rows that need no request, and failures that need no attempt: written once the pre-flight passed
-    // (or at once when no request is to be sent), so a run refused by its servers writes no row.
-    const writeNoRequestRows = async () => {
-      status.state = 'running';
-      await outcomes.writeNoRequestRows();
-    };
-    if (todoCount === 0 || run.session.drain.requested) await writeNoRequestRows();
-    else await sendPlan(run, opts, deps, { plan, outcomes, status, writeNoRequestRows });
-    return await endSweep(run, { resumed, book, outcomes, status });
-  } catch (err) {
-    return await failSweep(run, err);
-  } finally {
-    await run.close();
-  }
+export function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHooks = {}): Promise<SweepResult> {
+  return SweepRun.run(opts, hooks, Date.now(), async (run) => {
+    try {
+      const { benchmarks, conditions } = await announceSweep(run, opts);
+      const { resumed, plan, book, todoCount } = await openFpSweep(run.layout, opts, { benchmarks, conditions, log: run.log, startedAt: run.startedAt });
+      const writer = resumed.writer;
+      run.writer = writer;
+      const outcomes = new FpOutcomes(plan, { writer, failures: run.failures, timing: run.timing, book, runId: run.runId });
+      const status = sweepStatus(run, opts, { plan, book, writer }, hooks.onStatus);
+      await status.write();
+      // Rows that need no request, and failures that need no attempt: written once the pre-flight passed
+      // (or at once when no request is to be sent), so a run refused by its servers writes no row.
+      const writeNoRequestRows = async () => {
+        status.state = 'running';
+        await outcomes.writeNoRequestRows();
+      };
+      if (todoCount === 0 || run.session.drain.requested) await writeNoRequestRows();
+      else await sendPlan(run, opts, deps, { plan, outcomes, status, writeNoRequestRows });
+      return await endSweep(run, { resumed, book, outcomes, status });
+    } catch (err) {
+      return await failSweep(run, err);
+    }
+  });
 }
 
 /** The run's identity line (logs/run_identity.jsonl) and its first log line: what was asked, on what. */

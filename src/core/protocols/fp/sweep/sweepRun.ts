@@ -8,7 +8,7 @@ import type { Bottleneck } from '../../../runner/bottleneck';
 import { RunnerLog } from '../../../runner/logs';
 import type { MetricsPoller } from '../../../runner/metricsPoller';
 import { newRunId } from '../../../runner/identity';
-import { RunSession } from '../../../runner/runSession';
+import { withRunSession, type RunSession } from '../../../runner/runSession';
 import type { ServerHealth } from '../../../runner/serverHealth';
 import type { ServerSet } from '../../../runner/servers';
 import { PackageLayout } from '../package/layout';
@@ -32,7 +32,7 @@ export class SweepRun {
   /** Each server's bottleneck verdict since the requests started; frozen once they have finished. */
   verdicts: () => Bottleneck[] = () => [];
 
-  private constructor(
+  constructor(
     readonly layout: PackageLayout,
     readonly runId: string,
     readonly log: RunnerLog,
@@ -43,19 +43,32 @@ export class SweepRun {
     this.timing = new TimingLog(layout);
   }
 
-  /** The package checked, its log opened, its session (lock) taken: the run's 'drain' policy. */
-  static async open(opts: RunOptions, hooks: { onLine?(line: string): void; stopSignal?: AbortSignal }, startedAt: number): Promise<SweepRun> {
+  /**
+   * The package checked, its log opened, then `body` in the engine's session (lock, stop requests, tick) under the
+   * run's 'drain' policy; what the steps started is closed before the session, the log after it, whatever happened.
+   */
+  static async run<T>(
+    opts: RunOptions,
+    hooks: { onLine?(line: string): void; stopSignal?: AbortSignal },
+    startedAt: number,
+    body: (run: SweepRun) => Promise<T>,
+  ): Promise<T> {
     const layout = new PackageLayout(opts.package);
     if (!existsSync(layout.samplesDir)) throw new InputError(`${layout.root} is not a run package (no items/samples/)`);
     const runId = newRunId();
     await fs.mkdir(layout.logsDir, { recursive: true });
     const log = new RunnerLog(layout, runId, hooks.onLine);
     try {
-      const session = await RunSession.open({ root: layout, runId, policy: 'drain', log, stopSignal: hooks.stopSignal });
-      return new SweepRun(layout, runId, log, session, startedAt);
-    } catch (err) {
-      await log.close();
-      throw err;
+      return await withRunSession({ root: layout, runId, policy: 'drain', log, stopSignal: hooks.stopSignal }, async (session) => {
+        const run = new SweepRun(layout, runId, log, session, startedAt);
+        try {
+          return await body(run);
+        } finally {
+          await run.closeSteps();
+        }
+      });
+    } finally {
+      await log.close().catch(() => undefined);
     }
   }
 
@@ -64,15 +77,13 @@ export class SweepRun {
     return (Date.now() - this.startedAt) / 1000;
   }
 
-  /** Everything the run started, closed whatever happened (errors passed over), then the session and the log. */
-  async close(): Promise<void> {
+  /** Everything the steps started, closed whatever happened (errors passed over); the session and the log are run()'s. */
+  private async closeSteps(): Promise<void> {
     await this.writer?.close().catch(() => undefined);
     await this.failures.close().catch(() => undefined);
     await this.timing.close().catch(() => undefined);
     this.health?.close();
     await this.frames?.close().catch(() => undefined);
     await this.servers?.close().catch(() => undefined);
-    await this.session.close().catch(() => undefined);
-    await this.log.close().catch(() => undefined);
   }
 }
