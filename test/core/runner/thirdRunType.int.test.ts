@@ -59,7 +59,7 @@ describe('a third run type added as a folder and its registry entries runs throu
   const workers: number[] = [];
 
   const statusFile = () => path.join(dir, '.fpsweep', 'tally-status.json');
-  const lockFile = () => path.join(dir, '.fpsweep', 'lock');
+  const lockFile = () => path.join(dir, '.fpsweep', 'worker.lock');
   const readStatus = async () => JSON.parse(await fs.readFile(statusFile(), 'utf8').catch(() => 'null'));
   const readRows = async (): Promise<Row[]> =>
     (await fs.readFile(path.join(dir, 'answers.jsonl'), 'utf8').catch(() => ''))
