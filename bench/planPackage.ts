@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { BASE_CONDITIONS } from '../src/core/protocols/fp/rules/conditions';
+import { SeededRandom } from '../src/core/seededRandom';
 
 export const N_BENCH = 84;
 export const ITEMS_PER_BENCH = 300;
@@ -11,18 +12,6 @@ export const ITEMS_PER_BENCH = 300;
 const VIDEOS_PER_BENCH = 233;
 /** Benchmarks that already have the 5 base conditions in the CSV (seed §1: 60 of 84). */
 const BENCH_WITH_BASE = 60;
-
-/** Deterministic PRNG (mulberry32) so every run builds the same package. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Kind = 'clip' | 'medium' | 'long';
 /** Benchmark kinds: most are clips or minutes long; some (LVBench-like) are hour-long. */
@@ -55,7 +44,8 @@ function storedTimestamps(dur: number, start: number): number[] {
 }
 
 export async function buildBenchPackage(root: string): Promise<{ videos: number; items: number; csvRows: number }> {
-  const r = rng(20260201);
+  const random = new SeededRandom(20260201); // mulberry32, as everywhere (core/seededRandom.ts)
+  const r = () => random.next();
   await fs.mkdir(path.join(root, 'items', 'samples'), { recursive: true });
   await fs.mkdir(path.join(root, 'manifest'), { recursive: true });
   await fs.mkdir(path.join(root, 'results'), { recursive: true });

@@ -4,17 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { SeededRandom } from '../../../../../src/core/seededRandom';
 
 const CAPTIONS = ['a dog barks at the gate', 'music starts as the lights dim', 'a man speaks to the camera', 'rain on a tin roof', 'a car passes by'];
 
@@ -126,7 +116,8 @@ export interface Corpus {
 
 export function makeCorpus(retained = 360): Corpus {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'avtime-data-'));
-  const rnd = prng(20261204);
+  const random = new SeededRandom(20261204); // mulberry32, as everywhere (core/seededRandom.ts)
+  const rnd = () => random.next();
   const lines: string[] = [];
   let r = 0;
   for (let i = 0; r < retained; i++) {
