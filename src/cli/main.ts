@@ -24,17 +24,30 @@ const verbs: Readonly<Record<string, () => VerbModule>> = {
 
 function usage(): string {
   const lines = ['usage: fpsweep <verb> --package DIR [options]', '', 'verbs:'];
-  for (const [name, load] of Object.entries(verbs)) lines.push(`  ${name.padEnd(9)} ${load().summary}`);
+  for (const [name, load] of Object.entries(verbs)) lines.push(`  ${name.padEnd(name.length > 9 ? name.length + 1 : 9)} ${load().summary}`);
   lines.push('', 'Run `fpsweep <verb> --help` for the options of one verb.');
   return lines.join('\n');
 }
 
+/**
+ * A run type may add a stage under another run type's verb (`'avtime caption'` in runTypeVerbs.ts: the caption run
+ * type's own folder serves `fpsweep avtime caption …`), so the two-word verb is tried before the one-word one.
+ */
+export function pickVerb(
+  argv: readonly string[],
+  table: Readonly<Record<string, unknown>> = verbs,
+): { verb: string; rest: string[] } {
+  const two = argv.length > 1 ? `${argv[0]} ${argv[1]}` : '';
+  if (two && table[two]) return { verb: two, rest: argv.slice(2) };
+  return { verb: argv[0] ?? '', rest: argv.slice(1) };
+}
+
 export async function main(argv: string[]): Promise<number> {
-  const [verb, ...rest] = argv;
-  if (!verb || verb === '--help' || verb === '-h' || verb === 'help') {
+  if (!argv[0] || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     process.stdout.write(usage() + '\n');
-    return verb ? 0 : 2;
+    return argv[0] ? 0 : 2;
   }
+  const { verb, rest } = pickVerb(argv);
   const load = verbs[verb];
   if (!load) {
     process.stderr.write(`fpsweep: unknown verb '${verb}'\n\n${usage()}\n`);

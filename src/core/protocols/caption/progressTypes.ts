@@ -1,0 +1,44 @@
+// What the caption run type shows of a videos root (SPEC-AVTIME-DATA §3, Progress): the `detail` of its
+// ProgressSnapshot, `fpsweep status --package VIDEOS_ROOT --json`, the tree and the caption viewer all read this
+// one shape, computed from the files of every rank (read-only).
+
+/** A video directory's state, summed over the ranks: a video belongs to one rank (shard.ts). */
+export type CaptionVideoState = 'completed' | 'running' | 'failed' | 'pending';
+
+export interface CaptionVideoEntry {
+  /** The directory's name under VIDEOS_ROOT. */
+  stem: string;
+  state: CaptionVideoState;
+  /** Clips in its segments.json (0 when the file could not be read). */
+  clips: number;
+  /** Clips with an accepted answer in the current attempt of the video (raw records). */
+  clipsDone: number;
+  /** Why it failed: the validator's rule or the server's words; null unless failed. */
+  reason: string | null;
+  /** The 0-based rank that owns it under the run's --shard, or null when not sharded. */
+  rank: number | null;
+}
+
+export interface CaptionRankEntry {
+  /** 0-based; `of` ranks in all. */
+  rank: number;
+  of: number;
+  runId: string | null;
+  /** Its worker holds its lock now. */
+  live: boolean;
+}
+
+export interface CaptionProgressDetail {
+  /** VIDEOS_ROOT, absolute. */
+  root: string;
+  total: number;
+  completed: number;
+  running: number;
+  failed: number;
+  pending: number;
+  /** Direct child directories without a segments.json, by name. */
+  untracked: string[];
+  /** Every tracked video, by stem. */
+  videos: CaptionVideoEntry[];
+  ranks: CaptionRankEntry[];
+}
