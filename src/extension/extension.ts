@@ -17,6 +17,7 @@ import { RUNBOOK_TYPE, RunbookSerializer } from './runbook/serializer';
 import { effectiveSettingsText, SETTINGS_SCHEME } from './effectiveSettings';
 import { HF_TOKEN_SECRET, knobEnv, readSettings, resolvePackageDir } from './settings';
 import { stopLiveRuns } from './stopRuns';
+import { openReport, startRun } from './runCommands';
 
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('fpsweep');
@@ -92,11 +93,13 @@ function registerContextKeys(context: vscode.ExtensionContext, ui: ComposedUi): 
   update();
 }
 
-/** Every run type's commands, and the extension's own: Stop and Refresh (any run type), the effective settings. */
+/** Every run type's commands, and the extension's own: Start, Stop, Report and Refresh (any run type), the effective settings. */
 function registerCommands(context: vscode.ExtensionContext, ui: ComposedUi, output: vscode.OutputChannel): void {
   for (const c of ui.commands()) context.subscriptions.push(registerGuardedCommand(c.id, (...args: unknown[]) => c.run(...args)));
   context.subscriptions.push(
+    registerGuardedCommand('fpsweep.start', (node?: unknown) => startRun(ui, node as TreeNode | undefined)),
     registerGuardedCommand('fpsweep.stop', (node?: unknown) => stopLiveRuns(ui, output, node as TreeNode | undefined)),
+    registerGuardedCommand('fpsweep.openReport', (node?: unknown) => openReport(ui, node as TreeNode | undefined)),
     registerGuardedCommand('fpsweep.refresh', () => Promise.all(ui.views.map((v) => v.view.refresh()))),
     vscode.workspace.registerTextDocumentContentProvider(SETTINGS_SCHEME, { provideTextDocumentContent: () => effectiveSettingsText(settingKeys(context)) }),
     registerGuardedCommand('fpsweep.showSettings', async () => {

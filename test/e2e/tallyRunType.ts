@@ -1,7 +1,8 @@
 // The extension's half of the third-run-type proof (issue 24), in a real VS Code (code-server + Chromium): the run
 // type "tally" (test/fixtures/runTypes/tally/) is added to a copy of this tree by scripts/proveRunType.ts — its
-// folders and one entry per registry, its palette command in package.json — and the copy's VSIX is installed. With
-// a tally root open, its group and row show in the progress tree; "fpsweep: Start tally" starts the product's worker;
+// folders and one entry per registry, nothing in package.json — and the copy's VSIX is installed. With a tally root
+// open, its group and row show in the progress tree; the extension's one "fpsweep: Start a run…" offers it and starts
+// the product's worker;
 // the generic "fpsweep: Stop" (shown by the context keys) stops it; the row says so. The stand-ins hold every request
 // (their hold file) until the stop is asked, so the run is live for as long as the test needs: no race.
 // Run: `npm run test:e2e` runs it after test/e2e/run.ts (code-server set up by scripts/e2e-setup.sh).
@@ -96,8 +97,9 @@ async function main(): Promise<void> {
       await wb.screenshot('tally-idle');
     });
 
-    await check('"fpsweep: Start tally" starts the worker; the row goes live', async () => {
-      await wb!.runCommand('fpsweep: Start tally');
+    await check('"fpsweep: Start a run…" offers Tally (no command of its own) and starts the worker; the row goes live', async () => {
+      await wb!.runCommand('fpsweep: Start a run…');
+      await wb!.pickQuick('Tally: Run');
       await wb!.until(
         'the worker running with requests held in flight',
         90_000,

@@ -5,7 +5,7 @@ import type { TreeRow } from '../progressNodes';
 import { treeRoots } from '../progressNodes';
 import type { ReportSources } from '../reports/reportPanel';
 import type { RunbookSteps } from '../runbook/steps';
-import type { ProtocolUi, ProtocolView, UiCommand, UiHost } from './types';
+import type { ProtocolUi, ProtocolView, RunStart, UiCommand, UiHost } from './types';
 
 /** The context key that is true while a run of run type `id` has a live worker (package.json's menus use it). */
 export const runningKey = (id: string) => `fpsweep.running.${id}`;
@@ -56,6 +56,22 @@ export class ComposedUi {
 
   runbookSteps(): RunbookSteps[] {
     return this.views.flatMap((v) => (v.view.runbook ? [v.view.runbook] : []));
+  }
+
+  /** Every run type's ways to start a run, in the registry's order. */
+  starts(): { ui: ProtocolUi; start: RunStart }[] {
+    return this.views.flatMap(({ ui, view }) => (view.starts ?? []).map((start) => ({ ui, start })));
+  }
+
+  /** The run types that open a report. */
+  reporters(): { ui: ProtocolUi; view: ProtocolView }[] {
+    return this.views.filter((v) => v.view.openReport !== undefined);
+  }
+
+  /** The run type whose tree section holds a row of run `root` (a command called from a run row). */
+  ownerOf(root: string): { ui: ProtocolUi; view: ProtocolView } | undefined {
+    const holds = (rows: readonly TreeRow[]): boolean => rows.some((r) => r.root === root || holds(r.children));
+    return this.views.find((v) => holds(v.view.section().rows));
   }
 
   /** The runs whose worker lives now, of every run type. */

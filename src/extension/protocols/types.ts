@@ -29,6 +29,15 @@ export interface UiCommand {
   run(...args: unknown[]): unknown;
 }
 
+/** One way to start a run of a run type ("fpsweep: Start a run…" lists them, a run row's Start runs its own). */
+export interface RunStart {
+  /** Short, after the run type's title in the pick: 'Pilot', 'Full run', 'Run'. */
+  label: string;
+  detail?: string;
+  /** `root`: the run row's run when started from the tree (resume it), else undefined (the run type asks). */
+  run(root: string | undefined): unknown;
+}
+
 /** A run type's UI, once activated: its models live as long as the extension. */
 export interface ProtocolView extends vscode.Disposable {
   /** Its group in the progress tree. */
@@ -43,6 +52,13 @@ export interface ProtocolView extends vscode.Disposable {
   /** Its report sources, by report source id (reports/messages.ts REPORT_KIND_SOURCE says which kind asks which). */
   readonly reportSources: Readonly<Record<string, ProtocolReportSource>>;
   readonly runbook?: RunbookSteps;
+  /** Its ways to start a run: the extension's one Start command ("fpsweep: Start a run…") offers them. */
+  readonly starts?: readonly RunStart[];
+  /**
+   * Opens the report of run `root` (a run row's root), or, with undefined, of the run it follows or one the user
+   * picks: the extension's one "fpsweep: Open report…" command and the run rows' Report action call it.
+   */
+  openReport?(root: string | undefined): unknown;
   /** Re-reads its settings (the configuration or the workspace folders changed). */
   settingsChanged?(e: vscode.ConfigurationChangeEvent | undefined): void;
   /** The progress view's description while this run type has something to say (FP: percent and ETA). */

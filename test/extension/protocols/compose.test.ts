@@ -92,4 +92,31 @@ describe('the UI registry composed (a fake run type added in one place)', () => 
     assert.deepEqual(composed.runbookSteps(), [steps]);
     assert.equal(composed.viewDescription(), '40%');
   });
+
+  it("offers its starts to the one Start and its report to the one Report, and a run row's root finds its run type", async () => {
+    const started: (string | undefined)[] = [];
+    const reported: (string | undefined)[] = [];
+    const withRoot = { ...row('tally:/w/t1'), root: '/w/t1', children: [{ ...row('tally:/w/t1:a'), root: '/w/t1/a' }] };
+    const tally = tallyUi([], [withRoot], {
+      starts: [{ label: 'Run', run: (root) => started.push(root) }],
+      openReport: (root) => reported.push(root),
+    });
+    const other = tallyUi([], [row('other:x')], { commands: [], reportSources: {} }, 'other');
+    const composed = new ComposedUi([other, tally], host);
+    assert.deepEqual(
+      composed.starts().map((s) => [s.ui.protocol.id, s.start.label]),
+      [['tally', 'Run']],
+    );
+    await composed.starts()[0].start.run('/w/t1');
+    assert.deepEqual(started, ['/w/t1']);
+    assert.deepEqual(
+      composed.reporters().map((r) => r.ui.protocol.id),
+      ['tally'],
+    );
+    assert.equal(composed.ownerOf('/w/t1')?.ui, tally);
+    assert.equal(composed.ownerOf('/w/t1/a')?.ui, tally, 'a row under a run row');
+    assert.equal(composed.ownerOf('/w/none'), undefined);
+    await composed.ownerOf('/w/t1')!.view.openReport!('/w/t1');
+    assert.deepEqual(reported, ['/w/t1']);
+  });
 });

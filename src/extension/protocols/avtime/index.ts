@@ -5,7 +5,7 @@ import { PROTOCOLS } from '../../../core/protocols/registry';
 import { Disposable } from '../../lifecycle';
 import { RunStatusBar } from '../../statusBar';
 import { avtimeStatusText } from '../../statusBarText';
-import type { ProtocolUi, ProtocolView, UiHost } from '../types';
+import type { ProtocolUi, ProtocolView, RunStart, UiHost } from '../types';
 import { AvtimeCommands } from './avtimeCommands';
 import { AvtimeModel } from './avtimeModel';
 import { avtimeFolders, avtimeRunFolders, readAvtimeSettings, workspaceFolder } from './avtimeSettings';
@@ -21,6 +21,8 @@ class AvtimeView extends Disposable implements ProtocolView {
   readonly commands;
   readonly reportSources;
   readonly runbook;
+  readonly starts: readonly RunStart[];
+  readonly openReport: (root: string | undefined) => unknown;
 
   constructor(host: UiHost) {
     super();
@@ -37,6 +39,12 @@ class AvtimeView extends Disposable implements ProtocolView {
     this.reportSources = { avtime: avtimeReportSource(reports) };
     const openReport = (root: string) => host.openReport('avtime', { run: root });
     this.commands = new AvtimeCommands({ distDir: host.distDir, model: this.model, output: host.output, openReport }).commands;
+    const command = (id: string) => this.commands.find((c) => c.id === id)!;
+    this.starts = [
+      { label: 'Run', detail: 'target inference, normalize, judge and scores in the background worker', run: () => command('fpsweep.avtime.start').run() },
+    ];
+    // A run row's report is that run's; otherwise the run type's own pick (the latest first).
+    this.openReport = (root) => (root ? openReport(root) : command('fpsweep.avtime.openReport').run());
     this.runbook = avtimeSteps({
       settings: () => {
         const s = readAvtimeSettings();

@@ -8,7 +8,7 @@ import { Disposable } from '../../lifecycle';
 import { readSettings, resolvePackageDir } from '../../settings';
 import { RunStatusBar } from '../../statusBar';
 import { sweepStatusText } from '../../statusBarText';
-import type { ProtocolUi, ProtocolView, UiHost } from '../types';
+import type { ProtocolUi, ProtocolView, RunStart, UiHost } from '../types';
 import { CliFindingsSource } from './findingsSource';
 import { FpCommands } from './fpCommands';
 import { fpSteps } from './fpSteps';
@@ -24,6 +24,7 @@ class FpView extends Disposable implements ProtocolView {
   readonly commands;
   readonly reportSources;
   readonly runbook;
+  readonly starts: readonly RunStart[];
 
   constructor(private readonly host: UiHost) {
     super();
@@ -53,6 +54,11 @@ class FpView extends Disposable implements ProtocolView {
       newRunbook: host.newRunbook,
     }).commands;
     this.runbook = fpSteps(() => void this.model.refresh(true));
+    const command = (id: string) => this.commands.find((c) => c.id === id)!;
+    this.starts = [
+      { label: 'Pilot', detail: 'MVBench, LVBench, TimeScope at every condition: the timing report', run: () => command('fpsweep.startPilot').run() },
+      { label: 'Full run', detail: 'every benchmark and condition; skips what the pilot did', run: () => command('fpsweep.startFull').run() },
+    ];
     // Remote-SSH: the worker outlives the window. Following the package at once re-attaches to a live
     // worker (its status file) or shows the artifacts.
     this.model.setPackage(this.packageDir());
@@ -65,6 +71,11 @@ class FpView extends Disposable implements ProtocolView {
       this.host.log(`fpsweep: ${(err as Error).message}`);
       return undefined;
     }
+  }
+
+  /** The package's timing report: the sweep's report (its failures, checks and findings are its other kinds). */
+  openReport(): void {
+    this.host.openReport('timing');
   }
 
   section() {
