@@ -1,6 +1,9 @@
 // fpsweep report --package DIR [--json]: pilot timing (seed §4), extrapolation, wall time, rows
 // added, failures, launch line, SPEC §6 checks; written to .fpsweep/reports/report.{md,json}.
+import * as path from 'node:path';
 import { parseVerbArgs, requirePackage } from '../options';
+import { PROTOCOLS } from '../../core/protocols/registry';
+import { fpProtocol } from '../../core/protocols/fp';
 import { buildReport, writeReport } from '../../core/protocols/fp/report/buildReport';
 import { reportMarkdown } from '../../core/protocols/fp/report/markdown';
 import { writeReportCharts } from '../../core/protocols/fp/findings/charts/reportCharts';
@@ -12,11 +15,19 @@ const HELP = `usage: fpsweep report --package DIR [--json]
 
 Computes the report from the package's artifacts (data/logs, results, logs) and writes
 .fpsweep/reports/report.md and report.json (and the findings charts, findings-*.svg, beside them). Prints the Markdown (or the JSON with --json).
-Exit 1 when a check of SPEC §6 fails.`;
+Exit 1 when a check of SPEC §6 fails.
+
+Given the root of another run type's run (an AVTime output root, …), prints that run type's report model as JSON
+(its RunProtocol.report: what its report panel shows); it writes nothing.`;
 
 export async function run(args: string[]): Promise<number> {
   const v = parseVerbArgs(args, { json: { type: 'boolean' } }, HELP);
   const packageDir = requirePackage(v, HELP);
+  const other = await otherRunType(packageDir);
+  if (other) {
+    process.stdout.write(JSON.stringify(await other.report(path.resolve(packageDir)), null, v.json ? 1 : 2) + '\n');
+    return 0;
+  }
   const report = await buildReport(packageDir);
   let md = reportMarkdown(report);
   // The findings charts as SVG files beside report.md (only those whose data changed are drawn again).
@@ -35,4 +46,10 @@ export async function run(args: string[]): Promise<number> {
       `${report.failures.total} failure(s), ${report.rowsAdded.total} row(s) added\n`,
   );
   return failed ? 1 : 0;
+}
+
+/** The run type whose run root `dir` is, when it is one run type's and not a Frames × Pixels package. */
+async function otherRunType(dir: string) {
+  const found = await PROTOCOLS.recognising(dir);
+  return found.length === 1 && found[0] !== fpProtocol ? found[0] : undefined;
 }

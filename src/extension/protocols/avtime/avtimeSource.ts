@@ -1,14 +1,19 @@
-// Where the AVTime report panel gets its data: the core's report of one run (core/protocols/avtime/report.ts),
-// read in the extension host from the run's files (small JSON/JSONL, read asynchronously) and kept until those
-// files change. A run root from a webview's saved state is used only once it is found to be an AVTime run.
+// Where the AVTime report panel gets its data. The report model (its RunProtocol.report) is computed in a child
+// process, `fpsweep report --package <output root> --json`, as FP's is: the seam every computed view reads through
+// (ARCHITECTURE, "The seam"). The query browser's lookups (one query's answers and trace) are answered in the host
+// from the run's files, loaded once per change of those files: a child per click would cost half a second each.
+// Both are kept until the run's files change. A run root from a webview's saved state is used only once it is
+// found to be an AVTime run.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { artifactStamp, discoverAvtimeRuns } from '../../../core/protocols/avtime/progress';
-import { avtimeReport, cleanFilter, listQueries, loadAvtimeRun, queryDetail, type LoadedAvtimeRun } from '../../../core/protocols/avtime/report';
+import { cleanFilter, listQueries, loadAvtimeRun, queryDetail, type LoadedAvtimeRun } from '../../../core/protocols/avtime/report';
 import type { AvtimeQueryDetail, AvtimeQueryFilter, AvtimeQueryList, AvtimeReport } from '../../../core/protocols/avtime/reportTypes';
 import { Disposable } from '../../lifecycle';
+import { errorLine, startCli } from '../../cli';
 import type { AvtimeModel } from './avtimeModel';
+import { avtimeReportSchema } from './reportContract';
 import type { ProtocolReportSource } from '../../reports/reportPanel';
 
 export interface AvtimeReportSource {
@@ -25,8 +30,12 @@ export class HostAvtimeReportSource extends Disposable implements AvtimeReportSo
   private readonly _onDidChange = this._register(new vscode.EventEmitter<string>());
   readonly onDidChange = this._onDidChange.event;
   private cache = new Map<string, { stamp: string; run: LoadedAvtimeRun }>();
+  private reports = new Map<string, { stamp: string; report: Promise<AvtimeReport> }>();
 
-  constructor(model: AvtimeModel) {
+  constructor(
+    model: AvtimeModel,
+    private readonly cli: { distDir: string; env(): Record<string, string> },
+  ) {
     super();
     this._register(model.onDidChangeRuns((d) => d.changed.forEach((root) => this._onDidChange.fire(root))));
   }
@@ -70,7 +79,24 @@ export class HostAvtimeReportSource extends Disposable implements AvtimeReportSo
   }
 
   async report(run: string): Promise<AvtimeReport> {
-    return avtimeReport(await this.load(run));
+    const root = await this.checkedRoot(run);
+    const stamp = await this.stamp(root);
+    const hit = this.reports.get(root);
+    if (hit && hit.stamp === stamp) return hit.report;
+    const report = this.reportFromCli(root);
+    this.reports.set(root, { stamp, report });
+    report.catch(() => this.reports.get(root)?.report === report && this.reports.delete(root));
+    return report;
+  }
+
+  private async reportFromCli(root: string): Promise<AvtimeReport> {
+    const r = await startCli({ distDir: this.cli.distDir, verb: 'report', args: ['--package', root, '--json'], env: this.cli.env(), cwd: root }).done;
+    if (r.code !== 0) throw new Error(`fpsweep report failed (exit ${r.code ?? r.signal}): ${errorLine(r.stderr) || 'no message'}`);
+    try {
+      return avtimeReportSchema.parse(JSON.parse(r.stdout));
+    } catch (err) {
+      throw new Error(`fpsweep report printed no AVTime report this extension understands: ${(err as Error).message.slice(0, 300)}`);
+    }
   }
 
   async queries(run: string, filter: AvtimeQueryFilter): Promise<AvtimeQueryList> {

@@ -35,7 +35,7 @@ class AvtimeView extends Disposable implements ProtocolView {
         this.onDidChange,
       ),
     );
-    const reports = this._register(new HostAvtimeReportSource(this.model));
+    const reports = this._register(new HostAvtimeReportSource(this.model, { distDir: host.distDir, env: host.env }));
     this.reportSources = { avtime: avtimeReportSource(reports) };
     const openReport = (root: string) => host.openReport('avtime', { run: root });
     this.commands = new AvtimeCommands({ distDir: host.distDir, model: this.model, output: host.output, openReport }).commands;

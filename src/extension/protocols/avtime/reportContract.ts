@@ -37,3 +37,31 @@ export interface AvtimeReportTypes {
     };
   };
 }
+
+const fact = z.object({ label: z.string(), value: z.string() }).strict();
+
+/**
+ * `fpsweep report --package <output root> --json` as the host reads it (the CLI's JSON is a boundary): the fields the
+ * panel lays out, checked; the score table and intervals, which the core's own types describe, carried as they are.
+ */
+export const avtimeReportSchema = z
+  .object({
+    kind: z.literal('avtime'),
+    runId: z.string(),
+    outputRoot: z.string(),
+    generatedAt: z.string(),
+    scored: z.boolean(),
+    scores: z.array(z.object({ key: z.string(), score: z.number() }).passthrough()),
+    intervals: z
+      .object({ rows: z.array(z.unknown()) })
+      .passthrough()
+      .nullable(),
+    counts: z.array(fact),
+    predictionFailures: z.number().nullable(),
+    canonical: z.boolean().nullable(),
+    identity: z.array(fact),
+    traces: z.number(),
+    videos: z.array(z.string()),
+    problems: z.array(z.string()),
+  })
+  .strict() as unknown as z.ZodType<AvtimeReport>;

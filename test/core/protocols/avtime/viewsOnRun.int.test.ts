@@ -7,6 +7,8 @@ import { readAvtimeProgress } from '../../../../src/core/protocols/avtime/progre
 import { avtimeReport, listQueries, loadAvtimeRun, queryDetail } from '../../../../src/core/protocols/avtime/report';
 import { runAvtime } from '../../../../src/core/protocols/avtime/stages/run';
 import { tmpDir } from './stages/fixtures';
+import { runCli } from '../../../helpers/captureOutput';
+import { avtimeReportSchema } from '../../../../src/extension/protocols/avtime/reportContract';
 import { judgeStub, makeBench, targetStub } from './stages/benchFixture';
 import type { Stub } from './stages/httpStub';
 
@@ -69,6 +71,13 @@ describe('AVTime progress and report on a real run', function () {
     assert.equal(r.traces, 14);
     assert.equal(r.predictionFailures, 1);
     assert.ok(r.identity.some((f) => f.label === 'commit'));
+    // The report panel's seam: `fpsweep report --package <output root> --json` prints this run type's report model.
+    const cli = await runCli(['report', '--package', out, '--json']);
+    assert.equal(cli.code, 0, cli.err);
+    // …and the extension's check of that JSON (its boundary) takes it as it is.
+    const printed = avtimeReportSchema.parse(JSON.parse(cli.out));
+    assert.ok(Date.parse(printed.generatedAt) >= Date.parse(r.generatedAt));
+    assert.deepEqual({ ...printed, generatedAt: '' }, JSON.parse(JSON.stringify({ ...r, generatedAt: '' })));
     // Every judged trace finds the answer that counted, with the kind its direction asks for.
     const kinds = { t2e: 't2e_scalar', e2t: 'semantic_selector', e2e: 'semantic_pair_selector' } as const;
     for (const q of listQueries(run, {}, 1000).shown) {
