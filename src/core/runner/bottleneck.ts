@@ -4,13 +4,14 @@
 //  - GPU-bound: requests wait in vLLM's scheduler queue (request_queue_time), or the engine always has a request
 //    running (num_requests_running > 0 in nearly every scrape). A request running stands for a busy GPU because
 //    this workload's prefills (thousands of tokens each) fill its compute; for short, decode-heavy requests it would not.
-//  - bound by our frames: the server had a free slot while our frames were still being prepared (then nothing at the
-//    server is full, whatever its latency).
+//  - bound by our inputs ('frames' kind: the run's own preparation, FP's frames): the server had a free slot while
+//    our inputs were still being prepared (then nothing at the server is full, whatever its latency).
 //  - front-end-bound: the engine has room, our slots stay taken, and most of what we have in flight sits before the
 //    engine core (our in flight minus what the engine holds), in vLLM's API process: media loading, hashing, the HF
 //    processor on its one event-loop thread; or that thread is loaded (vLLM's histograms say how much).
 //  - bound by the client: neither; the server got less than it could take (our in-flight cap was full, or the
 //    work ran out).
+// vLLM's own knobs are named here; the run type's (its flags, what it prepares) come in its BottleneckWords.
 import { z } from 'zod';
 import type { EngineMetrics } from '../serving/engineMetrics';
 
@@ -26,8 +27,33 @@ export const GPU_BUSY_SATURATED = 0.9;
 export const FRONT_END_SHARE = 0.5;
 /** The API process's event-loop thread counts as loaded from this share of the wall in preprocessing. */
 export const THREAD_LOADED = 0.7;
-/** Ours: a server waited on our frames (or had its slots full) this share of the window. */
+/** Ours: a server waited on our inputs (or had its slots full) this share of the window. */
 export const WAIT_SHARE = 0.25;
+
+/** A run type's words in the verdicts: what it prepares before a request can go, and its flags. */
+export interface BottleneckWords {
+  /** Plural noun: 'frames'. */
+  inputs: string;
+  /** Their preparation: 'frame preparation'. */
+  preparation: string;
+  /** What to turn when the servers wait on the inputs. */
+  prepareKnob: string;
+  /** The run's flag for requests in flight per server. */
+  inFlightFlag: string;
+  /** The run's flags for vLLM's --gpu-memory-utilization and --max-num-seqs. */
+  gpuUtilFlag: string;
+  maxSeqsFlag: string;
+}
+
+/** The words of a run type that names vLLM's flags as they are. */
+export const VLLM_WORDS: BottleneckWords = {
+  inputs: 'inputs',
+  preparation: 'input preparation',
+  prepareKnob: 'more CPU for preparing the inputs, if cores are free',
+  inFlightFlag: 'the in-flight cap per server',
+  gpuUtilFlag: '--gpu-memory-utilization',
+  maxSeqsFlag: '--max-num-seqs',
+};
 
 export interface ClientWindow {
   /** Answered requests this server sent back in the window, and the sum of their latency as the client saw it. */
@@ -35,7 +61,7 @@ export interface ClientWindow {
   latencyS: number;
   /** Seconds with work ready for this server but its in-flight cap full. */
   slotWaitS: number;
-  /** Seconds this server had a free slot while our frames were still being prepared (nothing else to send). */
+  /** Seconds this server had a free slot while our inputs were still being prepared (nothing else to send; the name is the status file's). */
   framesWaitS: number;
   /** ∫ requests in flight dt (seconds × requests). */
   inFlightS: number;
@@ -93,7 +119,7 @@ function threadLoadOf(w: ServerWindow): number | null {
   return Math.max(0, e.e2e.sum - e.queue.sum - e.inference.sum) / w.wallS;
 }
 
-function frontEndKnob(w: ServerWindow): string {
+function frontEndKnob(w: ServerWindow, words: BottleneckWords): string {
   const e = w.engine;
   const threadLoad = threadLoadOf(w);
   if (e && threadLoad !== null && w.client.requests > 0) {
@@ -103,30 +129,30 @@ function frontEndKnob(w: ServerWindow): string {
     // A loaded thread also makes requests wait before arrival (outside): the outside time points at media loading
     // only while the thread has room.
     if (threadLoad < THREAD_LOADED && outside > pre) {
-      return `media loading: raise VLLM_MEDIA_LOADING_THREAD_COUNT (default 8) and send file:// frames; ${f1(outside)} s/request before vLLM's arrival, ${f1(pre)} s in its preprocessing`;
+      return `media loading: raise VLLM_MEDIA_LOADING_THREAD_COUNT (default 8) and send file:// ${words.inputs}; ${f1(outside)} s/request before vLLM's arrival, ${f1(pre)} s in its preprocessing`;
     }
     return (
-      `the HF processor on one thread: raise --mm-processor-cache-gb so repeated frames hit its cache ` +
+      `the HF processor on one thread: raise --mm-processor-cache-gb so repeated ${words.inputs} hit its cache ` +
       `(keep a video's requests on one server); ${f1(pre)} s/request in preprocessing`
     );
   }
-  return 'raise --mm-processor-cache-gb so repeated frames hit the processor cache, and VLLM_MEDIA_LOADING_THREAD_COUNT; send file:// frames';
+  return `raise --mm-processor-cache-gb so repeated ${words.inputs} hit the processor cache, and VLLM_MEDIA_LOADING_THREAD_COUNT; send file:// ${words.inputs}`;
 }
 
-function gpuKnob(w: ServerWindow): string {
+function gpuKnob(w: ServerWindow, words: BottleneckWords): string {
   const e = w.engine;
   if (e && (e.kvCacheUsage >= 0.95 || e.preemptions > 0)) {
-    return `the KV cache is full (${pct(e.kvCacheUsage)}, ${e.preemptions} preemptions): lower in flight (--workers) or raise --gpu-util`;
+    return `the KV cache is full (${pct(e.kvCacheUsage)}, ${e.preemptions} preemptions): lower in flight (${words.inFlightFlag}) or raise ${words.gpuUtilFlag}`;
   }
   const meanRunning = w.samples.total ? w.samples.runningSum / w.samples.total : null;
   if (w.maxNumSeqs && meanRunning !== null && meanRunning >= 0.95 * w.maxNumSeqs) {
     const kv = e ? pct(e.kvCacheUsage) : 'unknown';
-    return `running at --max-num-seqs (${f1(meanRunning)} of ${w.maxNumSeqs}): raise --max-seqs if the KV cache has room (${kv})`;
+    return `running at --max-num-seqs (${f1(meanRunning)} of ${w.maxNumSeqs}): raise ${words.maxSeqsFlag} if the KV cache has room (${kv})`;
   }
   return 'none on our side: the GPU is the limit, as it should be (more GPUs or hosts, --shard, shorten it)';
 }
 
-export function classifyBottleneck(w: ServerWindow): Bottleneck {
+export function classifyBottleneck(w: ServerWindow, words: BottleneckWords = VLLM_WORDS): Bottleneck {
   const wall = w.wallS;
   const c = w.client;
   const e = w.engine;
@@ -153,14 +179,14 @@ export function classifyBottleneck(w: ServerWindow): Bottleneck {
       gpuBusy !== null ? `a request running in ${pct(gpuBusy)} of scrapes` : null,
       engineQueue !== null ? `${f1(engineQueue)} waiting in vLLM's queue` : null,
     ];
-    return { ...base, kind: 'gpu', reason: `GPU-bound: ${why.filter(Boolean).join(', ')}`, knob: gpuKnob(w) };
+    return { ...base, kind: 'gpu', reason: `GPU-bound: ${why.filter(Boolean).join(', ')}`, knob: gpuKnob(w, words) };
   }
   if (framesWaitShare >= WAIT_SHARE) {
     return {
       ...base,
       kind: 'frames',
-      reason: `bound by our frames: a free slot waited on frame preparation ${pct(framesWaitShare)} of the time`,
-      knob: 'more decode workers (--decode-workers) if cores are free; otherwise the host needs more CPU for its GPUs',
+      reason: `${bottleneckLabel('frames', words)}: a free slot waited on ${words.preparation} ${pct(framesWaitShare)} of the time`,
+      knob: words.prepareKnob,
     };
   }
   // The front end bounds the server only when it is full: our slots stay taken (or its one thread is loaded) while
@@ -175,7 +201,7 @@ export function classifyBottleneck(w: ServerWindow): Bottleneck {
         `front-end-bound: ${frontEndShare === null ? 'an unknown share' : pct(frontEndShare)} of a request's time at the server ` +
         `is spent in vLLM's API process before its engine ` +
         `(engine busy ${gpuBusy === null ? 'unknown' : pct(gpuBusy)}${threadLoad === null ? '' : `, its thread ${pct(threadLoad)} loaded`})`,
-      knob: frontEndKnob(w),
+      knob: frontEndKnob(w, words),
     };
   }
   const full = slotWaitShare >= WAIT_SHARE;
@@ -185,7 +211,9 @@ export function classifyBottleneck(w: ServerWindow): Bottleneck {
     reason: full
       ? `bound by the client: our in-flight cap (${c.capacity}) was full ${pct(slotWaitShare)} of the time while the server had room`
       : `bound by the client: the server got ${f1(meanInFlight)} requests in flight on average (cap ${c.capacity}) and had room; the work ran short`,
-    knob: full ? `raise in flight per server (--workers, now ${c.capacity})` : 'a larger pilot or plan keeps it fed; if it persists, raise --workers',
+    knob: full
+      ? `raise in flight per server (${words.inFlightFlag}, now ${c.capacity})`
+      : `a larger pilot or plan keeps it fed; if it persists, raise ${words.inFlightFlag}`,
   };
 }
 
@@ -197,18 +225,22 @@ export function runBottleneck(verdicts: readonly Pick<Bottleneck, 'kind'>[]): Bo
   return (['gpu', 'front-end', 'frames', 'client'] as const).reduce((best, k) => (n(k) > n(best) ? k : best), 'gpu' as BottleneckKind);
 }
 
-export const BOTTLENECK_LABEL: Record<BottleneckKind, string> = {
-  gpu: 'GPU-bound',
-  'front-end': "front-end-bound (vLLM's API process)",
-  frames: 'bound by our frames',
-  client: 'bound by the client',
-  unknown: 'unknown',
-};
+/** A kind in words ('frames' in the run type's: 'bound by our frames'). */
+export function bottleneckLabel(kind: BottleneckKind, words: BottleneckWords = VLLM_WORDS): string {
+  const labels: Record<BottleneckKind, string> = {
+    gpu: 'GPU-bound',
+    'front-end': "front-end-bound (vLLM's API process)",
+    frames: `bound by our ${words.inputs}`,
+    client: 'bound by the client',
+    unknown: 'unknown',
+  };
+  return labels[kind];
+}
 
 /** The run's line: its kind, how many servers say so, and the first such server's knob. */
-export function runBottleneckLine(verdicts: readonly Bottleneck[]): string {
+export function runBottleneckLine(verdicts: readonly Bottleneck[], words: BottleneckWords = VLLM_WORDS): string {
   const kind = runBottleneck(verdicts);
   if (kind === 'unknown') return 'bottleneck: unknown (too little measured yet)';
   const same = verdicts.filter((v) => v.kind === kind);
-  return `bottleneck: ${BOTTLENECK_LABEL[kind]} on ${same.length} of ${verdicts.length} server(s); turn: ${same[0].knob}`;
+  return `bottleneck: ${bottleneckLabel(kind, words)} on ${same.length} of ${verdicts.length} server(s); turn: ${same[0].knob}`;
 }

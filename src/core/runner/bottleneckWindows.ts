@@ -2,7 +2,7 @@
 // start scrape, the sampled gauges), ours from the scheduler's time accounts and the request channel's latencies.
 // All three start when the scheduler starts (the pre-flight is left out); the wall is the poller's clock since then.
 import { metricsDelta } from '../serving/engineMetrics';
-import { classifyBottleneck, type Bottleneck, type ServerWindow } from './bottleneck';
+import { classifyBottleneck, type Bottleneck, type BottleneckWords, type ServerWindow } from './bottleneck';
 import type { EngineWindow } from './metricsPoller';
 import type { ServerTimeAccount } from './scheduler';
 
@@ -16,6 +16,8 @@ export interface BottleneckSources {
   maxNumSeqs: number | null;
   /** Same clock as the poller's (ms). */
   now(): number;
+  /** The run type's words in the verdicts. */
+  words: BottleneckWords;
 }
 
 export function serverWindows(src: BottleneckSources): ServerWindow[] {
@@ -34,5 +36,5 @@ export function serverWindows(src: BottleneckSources): ServerWindow[] {
 }
 
 export function serverVerdicts(src: BottleneckSources): Bottleneck[] {
-  return serverWindows(src).map(classifyBottleneck);
+  return serverWindows(src).map((w) => classifyBottleneck(w, src.words));
 }

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { metricsDelta, parseEngineMetrics } from '../../../src/core/serving/engineMetrics';
-import { classifyBottleneck, runBottleneck, type Bottleneck, type ServerWindow } from '../../../src/core/runner/bottleneck';
+import { bottleneckLabel, classifyBottleneck, runBottleneck, VLLM_WORDS, type Bottleneck, type ServerWindow } from '../../../src/core/runner/bottleneck';
 
 interface Page {
   running?: number;
@@ -126,10 +126,17 @@ describe('bottleneck: the verdict', () => {
     const gauges = { total: 20, busy: 4, runningSum: 14, waitingSum: 0 };
     const demo = classifyBottleneck(win({ engine: windowOf({}, {}), samples: gauges, client: { inFlightS: 140, framesWaitS: 80, slotWaitS: 19 } }));
     assert.equal(demo.kind, 'frames', demo.reason);
-    assert.match(frames.knob, /--decode-workers/);
-    const capped = classifyBottleneck(win({ engine: idleEngine, client: { ...few, slotWaitS: 80 } }));
+    // The run type's words (what it prepares, its flags) name the knob; vLLM's own by default.
+    assert.match(frames.reason, /^bound by our inputs: a free slot waited on input preparation/);
+    assert.equal(frames.knob, VLLM_WORDS.prepareKnob);
+    const own = { ...VLLM_WORDS, inputs: 'clips', preparation: 'clip probing', prepareKnob: 'more probes', inFlightFlag: '--inflight' };
+    const ownFrames = classifyBottleneck(win({ engine: idleEngine, client: { ...few, framesWaitS: 60 } }), own);
+    assert.match(ownFrames.reason, /^bound by our clips: a free slot waited on clip probing/);
+    assert.equal(ownFrames.knob, 'more probes');
+    assert.equal(bottleneckLabel('frames', own), 'bound by our clips');
+    const capped = classifyBottleneck(win({ engine: idleEngine, client: { ...few, slotWaitS: 80 } }), own);
     assert.equal(capped.kind, 'client', capped.reason);
-    assert.match(capped.knob, /--workers/);
+    assert.match(capped.knob, /raise in flight per server \(--inflight, now/);
     const starved = classifyBottleneck(win({ engine: idleEngine, client: few }));
     assert.equal(starved.kind, 'client', starved.reason);
   });
@@ -139,7 +146,14 @@ describe('bottleneck: the verdict', () => {
     assert.match(classifyBottleneck(win({ engine: full })).knob, /KV cache is full/);
     const atSeqs = windowOf({}, { e2e: [900, 100], queue: [200, 100], inference: [600, 100] });
     const v = classifyBottleneck(win({ engine: atSeqs, maxNumSeqs: 8, samples: { total: 10, busy: 10, runningSum: 80, waitingSum: 30 } }));
-    assert.match(v.knob, /--max-seqs/);
+    assert.match(v.knob, /raise --max-num-seqs if the KV cache has room/);
+    assert.match(
+      classifyBottleneck(win({ engine: atSeqs, maxNumSeqs: 8, samples: { total: 10, busy: 10, runningSum: 80, waitingSum: 30 } }), {
+        ...VLLM_WORDS,
+        maxSeqsFlag: '--seqs',
+      }).knob,
+      /raise --seqs/,
+    );
   });
 
   it('gives no verdict on too few requests, and is unchanged when every time is scaled', () => {

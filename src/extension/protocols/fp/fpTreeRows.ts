@@ -2,7 +2,8 @@
 // messages, why the run stopped, the servers, then benchmark → condition. The texts and ids are the tree's
 // since it began (the e2e and screen readers read the accessibility labels).
 import type { ServerStatus } from '../../../core/runner/serverStatus';
-import { BOTTLENECK_LABEL } from '../../../core/runner/bottleneck';
+import { bottleneckLabel } from '../../../core/runner/bottleneck';
+import { FP_BOTTLENECK_WORDS } from '../../../core/protocols/fp/sweep/fpBottleneckWords';
 import {
   benchmarkEtaSeconds,
   cellState,
@@ -68,7 +69,7 @@ function serversRow(servers: ServerStatus[]): TreeRow {
 function serverRow(s: ServerStatus): TreeRow {
   const load = s.running !== null || s.waiting !== null ? ` · ${s.running ?? '?'} running, ${s.waiting ?? '?'} waiting` : '';
   const b = s.bottleneck && s.bottleneck.kind !== 'unknown' ? s.bottleneck : null;
-  const description = `${s.state}${load}${s.restarts ? ` · ${s.restarts} restart(s)` : ''}${b ? ` · ${BOTTLENECK_LABEL[b.kind]}` : ''}`;
+  const description = `${s.state}${load}${s.restarts ? ` · ${s.restarts} restart(s)` : ''}${b ? ` · ${bottleneckLabel(b.kind, FP_BOTTLENECK_WORDS)}` : ''}`;
   return leaf({
     id: `server:${s.index}`,
     label: `GPU ${s.index}`,

@@ -4,6 +4,7 @@ import type { PackageLayout } from '../package/layout';
 import { estimateEtaSeconds, Throughput } from '../../../runner/eta';
 import { StatusReporter } from '../../../runner/statusReporter';
 import { runBottleneck, runBottleneckLine, type Bottleneck } from '../../../runner/bottleneck';
+import { FP_BOTTLENECK_WORDS } from './fpBottleneckWords';
 import type { ServerStatus } from '../../../runner/serverStatus';
 import type { StopReason } from '../../../runner/stopReason';
 import { workerStatusSchema, type CellProgress, type WorkerState, type WorkerStatus } from '../status/statusSchema';
@@ -96,7 +97,7 @@ export class FpStatusReporter {
       servers,
       summary,
       stopReason: this.sources.stopReason(),
-      bottleneck: verdicts.length ? { kind: runBottleneck(verdicts), line: runBottleneckLine(verdicts) } : null,
+      bottleneck: verdicts.length ? { kind: runBottleneck(verdicts), line: runBottleneckLine(verdicts, FP_BOTTLENECK_WORDS) } : null,
     };
   }
 }

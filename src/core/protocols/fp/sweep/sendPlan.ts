@@ -5,6 +5,7 @@
 import { VllmClient } from '../../../serving/client';
 import { MetricsPoller } from '../../../runner/metricsPoller';
 import { serverVerdicts } from '../../../runner/bottleneckWindows';
+import { FP_BOTTLENECK_WORDS } from './fpBottleneckWords';
 import { RequestRunner } from '../../../runner/requestRunner';
 import { longestFirstWithinWindows } from './videoOrder';
 import { ServerHealth } from '../../../runner/serverHealth';
@@ -131,6 +132,7 @@ export async function sendPlan(run: SweepRun, opts: RunOptions, deps: SweepServi
     capacity: opts.workers,
     maxNumSeqs: opts.endpoints?.length ? null : opts.maxSeqs,
     now: () => performance.now(),
+    words: FP_BOTTLENECK_WORDS,
   };
   run.verdicts = () => serverVerdicts(bottleneckSources);
   todo.status.state = 'running';

@@ -3,6 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { PackageLayout } from '../../../../../src/core/protocols/fp/package/layout';
 import { classifyBottleneck, type Bottleneck } from '../../../../../src/core/runner/bottleneck';
+import { FP_BOTTLENECK_WORDS } from '../../../../../src/core/protocols/fp/sweep/fpBottleneckWords';
 import { formatStatus } from '../../../../../src/core/protocols/fp/status/formatStatus';
 import { FpStatusReporter as StatusReporter } from '../../../../../src/core/protocols/fp/sweep/fpStatus';
 import type { ServerStatus } from '../../../../../src/core/runner/serverStatus';
@@ -10,13 +11,16 @@ import { workerStatusSchema } from '../../../../../src/core/protocols/fp/status/
 
 const client = { requests: 50, latencyS: 100, slotWaitS: 0, framesWaitS: 0, inFlightS: 100, capacity: 6 };
 const gpu = classifyBottleneck({ wallS: 100, engine: null, samples: { total: 10, busy: 10, runningSum: 30, waitingSum: 20 }, maxNumSeqs: 32, client });
-const frames = classifyBottleneck({
-  wallS: 100,
-  engine: null,
-  samples: { total: 10, busy: 5, runningSum: 5, waitingSum: 0 },
-  maxNumSeqs: 32,
-  client: { ...client, inFlightS: 60, framesWaitS: 50 },
-});
+const frames = classifyBottleneck(
+  {
+    wallS: 100,
+    engine: null,
+    samples: { total: 10, busy: 5, runningSum: 5, waitingSum: 0 },
+    maxNumSeqs: 32,
+    client: { ...client, inFlightS: 60, framesWaitS: 50 },
+  },
+  FP_BOTTLENECK_WORDS,
+);
 
 function server(index: number, b: Bottleneck | null): ServerStatus {
   return { index, endpoint: `http://127.0.0.1:${8011 + index}`, state: 'up', running: 1, waiting: 0, restarts: 0, message: null, bottleneck: b };
