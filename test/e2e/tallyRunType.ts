@@ -94,6 +94,14 @@ async function main(): Promise<void> {
       await wb.runCommand('View: Show Frames × Pixels');
       await treeRow(/^Tally: 1 run/);
       log(await treeRow(/^Tally run todo: 0 done, 12 to do/));
+      // The workspace is no Frames × Pixels package and fpsweep.packagePath is unset: no FP group (once the
+      // extension has looked; no "Dry run failed" in a folder that was never a package).
+      await wb.until(
+        'no Frames × Pixels group in a tally workspace',
+        60_000,
+        async () => ((await wb!.treeLabels()).some((l) => /^Frames × Pixels|Dry run failed/.test(l)) ? undefined : true),
+        async () => JSON.stringify(await wb!.treeLabels()),
+      );
       await wb.screenshot('tally-idle');
     });
 

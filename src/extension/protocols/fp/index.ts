@@ -64,6 +64,14 @@ class FpView extends Disposable implements ProtocolView {
     this.model.setPackage(this.packageDir());
   }
 
+  private packagePathSet(): boolean {
+    try {
+      return readSettings().packagePath.trim() !== '';
+    } catch {
+      return false;
+    }
+  }
+
   private packageDir(): string | undefined {
     try {
       return resolvePackageDir(readSettings());
@@ -79,6 +87,9 @@ class FpView extends Disposable implements ProtocolView {
   }
 
   section() {
+    // A workspace that is no package (a caption videos root, an AVTime outputs folder) shows no Frames × Pixels
+    // group, unless fpsweep.packagePath points at it: then the group says what is wrong.
+    if (this.model.notPackage && !this.packagePathSet()) return { protocol, runs: 0, rows: [] };
     return fpSection({ message: this.model.message, view: this.model.current }, protocol);
   }
 

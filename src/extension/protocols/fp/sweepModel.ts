@@ -4,6 +4,7 @@
 // host never waits on the disk or the worker.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { isFpPackage } from '../../../core/protocols/fp';
 import { PackageLayout } from '../../../core/protocols/fp/package/layout';
 import type { WorkerStatus } from '../../../core/protocols/fp/status/statusSchema';
 import { readStatus } from '../../../core/protocols/fp/status/status';
@@ -25,6 +26,7 @@ export class SweepModel extends Disposable {
   private layout: PackageLayout | undefined;
   private view: ProgressView | undefined;
   private problem: string | undefined;
+  private notAPackage = false;
   private lastStamp = '';
   private lastLive = false;
   private lastStatus: WorkerStatus | undefined;
@@ -49,6 +51,11 @@ export class SweepModel extends Disposable {
     return this.view;
   }
   /** Why there is nothing to show (no package, dry run not available, a bad status file). */
+  /** The followed folder is not a Frames × Pixels package (no items/samples/, no results): nothing to count. */
+  get notPackage(): boolean {
+    return this.notAPackage;
+  }
+
   get message(): string | undefined {
     return this.problem;
   }
@@ -69,6 +76,7 @@ export class SweepModel extends Disposable {
     this.lastLive = false;
     this.lastStamp = '';
     this.problem = dir ? undefined : 'Open a run package folder, or set fpsweep.packagePath.';
+    this.notAPackage = false;
     this._onDidChangeData.fire();
     if (!this.layout) return;
     this.startWatching();
@@ -165,6 +173,20 @@ export class SweepModel extends Disposable {
     if (!layout || this.dryRunning) return;
     this.dryRunning = true;
     try {
+      // A folder that is no package (a caption videos root, a tally root) is said so, not run through a dry run
+      // that can only fail on it.
+      const isPackage = await isFpPackage(layout.root);
+      if (this.layout !== layout) return;
+      if (this.notAPackage !== !isPackage) {
+        this.notAPackage = !isPackage;
+        this._onDidChangeData.fire();
+      }
+      if (!isPackage) {
+        this.view = undefined;
+        this.problem = `${layout.root} is not a Frames × Pixels package (no items/samples/, no results.csv): open one, or set fpsweep.packagePath.`;
+        this._onDidChangeData.fire();
+        return;
+      }
       const r = await startCli({
         distDir: this.envs.distDir,
         verb: 'dry-run',
