@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
+import { E2eScript } from './harness';
 import { launchBrowser, Workbench } from './workbench';
 import { startStandinHub, type StandinHub } from '../../src/standins/hub/server';
 import { waitFor } from '../helpers/waitFor';
@@ -32,23 +33,10 @@ const AVTIME_RUN = 'e2e-avtime';
 // A made-up token the stand-in hub accepts; it must never reach a file, a log or a launch line.
 const HF_TOKEN = `hf_e2e${Math.random().toString(36).slice(2, 14)}`;
 
-let step = 'starting';
-let passed = 0;
-const failures: string[] = [];
 let wb: Workbench | undefined;
-
-function log(msg: string): void {
-  process.stdout.write(`[e2e ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
-}
-
-async function check(name: string, fn: () => Promise<void>): Promise<void> {
-  step = name;
-  log(`▶ ${name}`);
-  const t0 = Date.now();
-  await fn();
-  passed++;
-  log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-}
+const script = new E2eScript('e2e', () => wb);
+const log = (msg: string) => script.log(msg);
+const check = (name: string, fn: () => Promise<void>) => script.check(name, fn);
 
 async function cli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const { stdout } = await execFileP(process.execPath, [CLI, ...args], { env, timeout: 120_000, maxBuffer: 16 << 20 });
@@ -567,9 +555,7 @@ async function main(): Promise<void> {
       if (dialogs.length) throw new Error(`dialogs fired: ${JSON.stringify(dialogs)}`);
     });
   } catch (err) {
-    failures.push(`${step}: ${(err as Error).message}`);
-    log(`✗ ${step}: ${(err as Error).stack ?? err}`);
-    await wb?.screenshot('failed').catch(() => undefined);
+    await script.failed(err);
   } finally {
     fs.rmSync(HOLD, { force: true }); // a held stand-in would keep the stop below waiting
     // The worker outlives windows by design: stop it here, then code-server and the browser.
@@ -694,19 +680,4 @@ function pct(t: string): number {
   return m ? Number(m[1]) : -1;
 }
 
-const timer = setTimeout(async () => {
-  failures.push(`${step}: the whole e2e exceeded ${TIMEOUT_S} s`);
-  log(`✗ timed out at step "${step}"`);
-  await wb?.screenshot('timeout').catch(() => undefined);
-  log(`${passed} passed, ${failures.length} failed`);
-  process.exit(1);
-}, TIMEOUT_S * 1000);
-
-// No rejection handler on purpose: a throw out of main() is an unhandled rejection, which ends the run (exit 1).
-void main().then(() => {
-  clearTimeout(timer);
-  log(`screenshots in ${OUT}`);
-  for (const f of failures) log(`FAILED ${f}`);
-  process.stdout.write(`e2e: ${passed} passed, ${failures.length} failed\n`);
-  process.exit(failures.length ? 1 : 0);
-});
+script.run(main, TIMEOUT_S, () => log(`screenshots in ${OUT}`));

@@ -13,29 +13,17 @@ import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { addRunTypeToCopy } from '../../scripts/proveRunType';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
+import { E2eScript } from './harness';
 import { launchBrowser, Workbench } from './workbench';
 
 const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 600);
 const OUT = path.join(REPO, 'test-output', 'e2e-tally');
 const ITEMS = Array.from({ length: 12 }, (_, i) => `item-${String(i).padStart(2, '0')}`);
 
-let step = 'starting';
-let passed = 0;
-const failures: string[] = [];
 let wb: Workbench | undefined;
-
-function log(msg: string): void {
-  process.stdout.write(`[e2e-tally ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
-}
-
-async function check(name: string, fn: () => Promise<void>): Promise<void> {
-  step = name;
-  log(`▶ ${name}`);
-  const t0 = Date.now();
-  await fn();
-  passed++;
-  log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-}
+const script = new E2eScript('e2e-tally', () => wb);
+const log = (msg: string) => script.log(msg);
+const check = (name: string, fn: () => Promise<void>) => script.check(name, fn);
 
 /** The tree's rows once one of them matches `re` (bounded; the error names what the tree showed). */
 async function treeRow(re: RegExp, timeoutMs = 60_000): Promise<string> {
@@ -139,9 +127,7 @@ async function main(): Promise<void> {
       await wb!.screenshot('tally-stopped');
     });
   } catch (err) {
-    failures.push(`${step}: ${(err as Error).message}`);
-    log(`✗ ${step}: ${(err as Error).stack ?? err}`);
-    await wb?.screenshot('failed').catch(() => undefined);
+    await script.failed(err);
   } finally {
     fs.rmSync(hold, { force: true });
     if (copy && fs.existsSync(path.join(root, '.fpsweep', 'worker.lock'))) {
@@ -160,17 +146,4 @@ async function main(): Promise<void> {
   }
 }
 
-const timer = setTimeout(async () => {
-  failures.push(`${step}: the tally e2e exceeded ${TIMEOUT_S} s`);
-  log(`✗ timed out at step "${step}"`);
-  await wb?.screenshot('timeout').catch(() => undefined);
-  process.stdout.write(`e2e-tally: ${passed} passed, ${failures.length} failed\n`);
-  process.exit(1);
-}, TIMEOUT_S * 1000);
-
-void main().then(() => {
-  clearTimeout(timer);
-  for (const f of failures) log(`FAILED ${f}`);
-  process.stdout.write(`e2e-tally: ${passed} passed, ${failures.length} failed\n`);
-  process.exit(failures.length ? 1 : 0);
-});
+script.run(main, TIMEOUT_S);

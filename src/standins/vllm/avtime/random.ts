@@ -1,6 +1,7 @@
-// Deterministic choices from a request: a sha256 seed drives a small PRNG (mulberry32), so the
+// Deterministic choices from a request: a sha256 seed drives the engine's small PRNG (mulberry32), so the
 // same video + prompt gives the same answer on any server and at any time.
 import { createHash } from 'node:crypto';
+import { SeededRandom } from '../../../core/seededRandom';
 
 export interface Rng {
   /** Uniform in [0, 1). */
@@ -21,19 +22,13 @@ export function hashFraction(knob: string, ...parts: string[]): number {
   return seedOf(knob, ...parts) / 2 ** 32;
 }
 
+/** The engine's mulberry32 (core/seededRandom.ts), seeded from the request, with inclusive integer ranges. */
 export function rngFrom(seed: number): Rng {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
+  const r = new SeededRandom(seed);
   return {
-    next,
-    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: (xs) => xs[Math.floor(next() * xs.length)],
+    next: () => r.next(),
+    int: (lo, hi) => lo + r.int(hi - lo + 1),
+    pick: (xs) => r.pick(xs),
   };
 }
 
