@@ -22,7 +22,9 @@ export function captionEvents(clipPath: string, prompt: string, durationS: numbe
   const n = rng.int(min, max);
   const d = Math.floor(durationS * 10) / 10;
   const cuts = Array.from({ length: n - 1 }, () => tenth(rng.next() * d)).sort((a, b) => a - b);
-  const bounds = [rng.next() < 0.3 ? tenth(Math.min(0.4, d / 4)) : 0, ...cuts, d];
+  // Now and then the first event starts a little late (never after the next cut): normalization pins it to 0.
+  const late = rng.next() < 0.3 ? Math.min(tenth(Math.min(0.4, d / 4)), cuts[0] ?? d) : 0;
+  const bounds = [late, ...cuts, d];
   const out: CaptionEvent[] = [];
   for (let i = 0; i < n; i++) out.push({ start_sec: bounds[i], end_sec: bounds[i + 1], caption: caption(rng) });
   return out;
