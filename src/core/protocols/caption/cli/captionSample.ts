@@ -36,12 +36,15 @@ export function captionDemoRoot(ctx: Pick<DemoContext, 'out'>): string {
   return path.resolve(`${ctx.out}-caption`);
 }
 
+/** The two-word verb as src/cli/runTypeVerbs.ts registers it (pickVerb in src/cli/main.ts dispatches it). */
+export const CAPTION_SAMPLE_VERB = 'avtime caption-sample';
+
 export function demoSteps(ctx: DemoContext): DemoStep[] {
   const root = captionDemoRoot(ctx);
   return [
     {
       title: 'Captioning: make a sample videos root (ffmpeg: clips with audio, mp3 sidecars, one invalid, one untracked directory)',
-      argv: ['avtime', 'caption-sample', '--out', root, ...(ctx.fresh ? ['--fresh'] : [])],
+      argv: [...CAPTION_SAMPLE_VERB.split(' '), '--out', root, ...(ctx.fresh ? ['--fresh'] : [])],
       doneLine: `Caption sample videos root: ${root}`,
     },
   ];
