@@ -8,6 +8,9 @@ export interface ServeArgs {
   port: number;
   maxModelLen: number;
   limitImages: number;
+  /** --limit-mm-per-prompt's video and audio items (the caption request sends one of each). */
+  limitVideos: number;
+  limitAudios: number;
   maxNumSeqs: number;
   gpuMemoryUtilization: number;
   apiKey: string | null;
@@ -124,13 +127,14 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
   if (!model) throw new ArgError('the following arguments are required: model_tag');
 
   const limit = values.get('--limit-mm-per-prompt');
-  let limitImages = 999; // vLLM's default per-modality limit for online serving
+  // vLLM's default per-modality limit for online serving; each modality's value must be an int.
+  const limits = { image: 999, video: 999, audio: 999 };
   if (limit !== undefined) {
-    const img = (limit as Record<string, unknown>)?.image;
-    if (typeof limit !== 'object' || limit === null || (img !== undefined && !Number.isInteger(img))) {
-      throw new ArgError(`argument --limit-mm-per-prompt: invalid loads value: '${JSON.stringify(limit)}'`);
-    }
-    if (typeof img === 'number') limitImages = img;
+    const given = limit as Record<string, unknown>;
+    const bad =
+      typeof limit !== 'object' || limit === null || (['image', 'video', 'audio'] as const).some((k) => given[k] !== undefined && !Number.isInteger(given[k]));
+    if (bad) throw new ArgError(`argument --limit-mm-per-prompt: invalid loads value: '${JSON.stringify(limit)}'`);
+    for (const k of ['image', 'video', 'audio'] as const) if (typeof given[k] === 'number') limits[k] = given[k];
   }
   const port = (values.get('--port') as number | undefined) ?? 8000;
   if (port < 0 || port > 65535) throw new ArgError(`argument --port: invalid int value: '${port}'`);
@@ -155,7 +159,9 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     host: (values.get('--host') as string | undefined) ?? '0.0.0.0',
     port,
     maxModelLen,
-    limitImages,
+    limitImages: limits.image,
+    limitVideos: limits.video,
+    limitAudios: limits.audio,
     maxNumSeqs,
     gpuMemoryUtilization: util,
     // vLLM takes the key from --api-key, else from the VLLM_API_KEY environment variable.

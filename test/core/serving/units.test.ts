@@ -125,6 +125,10 @@ describe('serving units', () => {
       (e: Error) => e instanceof ArgError && /invalid int value: 'x'/.test(e.message),
     );
     assert.throws(() => parseServeArgs(['serve', 'm', '--limit-mm-per-prompt', '{image: 3}'], {}), /invalid loads value/);
+    // The caption launch's limits: one video and one audio item per prompt (999 each unless given).
+    const av = parseServeArgs(['serve', 'm', '--limit-mm-per-prompt', '{"video": 1, "audio": 1}'], {});
+    assert.deepEqual([av.limitImages, av.limitVideos, av.limitAudios], [999, 1, 1]);
+    assert.throws(() => parseServeArgs(['serve', 'm', '--limit-mm-per-prompt', '{"audio": "1"}'], {}), /invalid loads value/);
     assert.throws(() => parseServeArgs(['serve', 'm', '--max-model-len'], {}), /expected one argument/);
     assert.throws(() => parseServeArgs(['serve'], {}), /required: model_tag/);
   });

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { parseKv, scoped } from '../config';
 import type { ServeArgs } from '../args';
+import { readCaptionKnobs, type CaptionKnobs } from './captionKnobs';
 
 export type StandinRole = 'fp' | 'target' | 'judge';
 
@@ -62,11 +63,12 @@ export type JudgeKnobs = z.infer<typeof JudgeKnobsSchema>;
 export interface AvtimeKnobs {
   target: TargetKnobs;
   judge: JudgeKnobs;
+  caption: CaptionKnobs;
 }
 
 export function readAvtimeKnobs(env: NodeJS.ProcessEnv = process.env): AvtimeKnobs {
   const target = TargetKnobsSchema.strict().parse(parseKv(scoped(env, 'FPSWEEP_STANDIN_TARGET') ?? '', 'FPSWEEP_STANDIN_TARGET'));
   if (target.minEvents > target.maxEvents) throw new Error('FPSWEEP_STANDIN_TARGET: minEvents must be ≤ maxEvents');
   const judge = JudgeKnobsSchema.strict().parse(parseKv(scoped(env, 'FPSWEEP_STANDIN_JUDGE') ?? '', 'FPSWEEP_STANDIN_JUDGE'));
-  return { target, judge };
+  return { target, judge, caption: readCaptionKnobs(env) };
 }

@@ -9,6 +9,8 @@ import type { AvtimeKnobs, StandinRole } from './knobs';
 import { cutAtTokens, textTokens } from './random';
 import { targetAnswer } from './target';
 import { judgeOutput } from './thinking';
+import { captionAnswer, captionState, isCaptionRequest, splitReasoning } from './caption';
+import { standinVersion } from '../version';
 
 export interface AvtimeReply {
   model: string;
@@ -33,6 +35,7 @@ export interface AvtimeModel {
 }
 
 export function avtimeModel(role: Exclude<StandinRole, 'fp'>, args: ServeArgs, knobs: AvtimeKnobs): AvtimeModel {
+  const caption = captionState(knobs.caption);
   return {
     role,
     crashAfter: role === 'judge' ? knobs.judge.crashAfter : 0,
@@ -41,7 +44,11 @@ export function avtimeModel(role: Exclude<StandinRole, 'fp'>, args: ServeArgs, k
       let content: string;
       let promptTokens: number;
       let promptTokenIds: number[] | null = null;
-      if (role === 'target') {
+      // A caption request (a video_url with its audio_url sidecar) gets the Thinking model's answer (./caption.ts).
+      const captioning = role === 'target' && isCaptionRequest(parsed);
+      if (captioning) {
+        ({ text: content, promptTokens, promptTokenIds } = await captionAnswer(parsed, args, caption, standinVersion(role)));
+      } else if (role === 'target') {
         ({ content, promptTokens, promptTokenIds } = await targetAnswer(parsed, args, knobs.target));
       } else {
         if (parsed.videoUrls.length) throw new RequestRefusal(400, 'stand-in vLLM: the judge takes text only (captions, never media)');
@@ -73,14 +80,15 @@ export function avtimeModel(role: Exclude<StandinRole, 'fp'>, args: ServeArgs, k
       }
       const wanted = textTokens(content).length;
       const finish = wanted > limit ? 'length' : 'stop';
+      const generated = finish === 'stop' ? content : cutAtTokens(content, limit);
+      const split = captioning ? splitReasoning(generated, args.reasoningParser) : { content: generated, reasoning: null };
       return {
         model: parsed.body.model,
         promptText: parsed.promptText,
         nVideos: parsed.videoUrls.length,
         maxTokens: parsed.maxTokens,
         temperature: parsed.body.temperature ?? null,
-        content: finish === 'stop' ? content : cutAtTokens(content, limit),
-        reasoning: null,
+        ...split,
         finish,
         promptTokens,
         completionTokens: Math.min(wanted, limit),

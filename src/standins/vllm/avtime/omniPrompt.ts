@@ -89,8 +89,7 @@ export async function omniVideoPrompt(
   const serverWide = knobs.serverWideAudioFlag === 1 || args.mmProcessorKwargs?.use_audio_in_video === true;
   let audio = 0;
   if (parsed.useAudioInVideo) {
-    // The video's own track is the audio item: a further audio part would be a second one (SPEC-AVTIME §3, issue 18).
-    if (parsed.audioUrls.length) throw new RequestRefusal(400, msg.preprocessingMessage('an audio_url part cannot go beside a video with use_audio_in_video'));
+    // A request with an audio_url part goes to the caption role (./caption.ts), which refuses one beside the track.
     const hasAudio = v.hasAudio && knobs.noAudioStream !== 1;
     if (!hasAudio) throw new RequestRefusal(400, msg.preprocessingMessage(`use_audio_in_video is true but ${v.path} has no audio stream`));
     // vLLM issue #47788 (0.20.2, open): with --mm-processor-kwargs '{"use_audio_in_video": true}' on the server the

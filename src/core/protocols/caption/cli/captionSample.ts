@@ -1,0 +1,51 @@
+// fpsweep avtime caption-sample --out DIR [--fresh]: a small videos root for segmented captioning, made with ffmpeg
+// (../sample/), and its part of `fpsweep demo`: the sample, in `<out>-caption`.
+import * as path from 'node:path';
+import { UsageError } from '../../../errors';
+import { parseVerbArgs } from '../../../../cli/options';
+import type { DemoContext, DemoStep } from '../../../../cli/verb';
+import { makeCaptionSample } from '../sample';
+
+export const summary = 'make a small videos root for captioning with ffmpeg (clips with audio, mp3 sidecars, one invalid and one untracked directory)';
+
+const HELP = `usage: fpsweep avtime caption-sample --out DIR [--fresh]
+
+Makes a videos root in DIR (SPEC-AVTIME-DATA §2): video directories with segments.json, clips/clip_NNNN.mp4 (video and
+audio) and their clip_NNNN.mp3 sidecars, one directory whose segments.json is invalid, one without segments.json.
+DIR must be absent or empty, or hold a sample made before: that one is kept, or made again with --fresh.`;
+
+export async function run(args: string[]): Promise<number> {
+  const v = parseVerbArgs(args, { out: { type: 'string', short: 'o' }, fresh: { type: 'boolean' } }, HELP);
+  if (typeof v.out !== 'string' || v.out === '') throw new UsageError(`--out DIR is required\n\n${HELP}`);
+  const s = await makeCaptionSample({ out: v.out, fresh: v.fresh === true });
+  const count = (state: string) => s.videos.filter((x) => x.state === state);
+  const clips = count('valid').reduce((n, x) => n + x.clips, 0);
+  const invalid = count('invalid').map((x) => `${x.stem} (${x.rule})`);
+  process.stdout.write(
+    `caption sample videos root: ${s.root}${s.kept ? ' (kept; --fresh makes it again)' : ''}\n` +
+      `  ${count('valid').length} valid videos (${clips} clips), invalid: ${invalid.join(', ') || 'none'}, untracked: ${count('untracked')
+        .map((x) => x.stem)
+        .join(', ')}\n` +
+      (s.kept ? '' : `made in ${s.seconds.toFixed(1)} s\n`),
+  );
+  return 0;
+}
+
+/** The demo's videos root: the caption run's input (its run step is the caption run type's). */
+export function captionDemoRoot(ctx: Pick<DemoContext, 'out'>): string {
+  return path.resolve(`${ctx.out}-caption`);
+}
+
+/** The two-word verb as src/cli/runTypeVerbs.ts registers it (pickVerb in src/cli/main.ts dispatches it). */
+export const CAPTION_SAMPLE_VERB = 'avtime caption-sample';
+
+export function demoSteps(ctx: DemoContext): DemoStep[] {
+  const root = captionDemoRoot(ctx);
+  return [
+    {
+      title: 'Captioning: make a sample videos root (ffmpeg: clips with audio, mp3 sidecars, one invalid, one untracked directory)',
+      argv: [...CAPTION_SAMPLE_VERB.split(' '), '--out', root, ...(ctx.fresh ? ['--fresh'] : [])],
+      doneLine: `Caption sample videos root: ${root}`,
+    },
+  ];
+}
