@@ -33,10 +33,7 @@ function usage(): string {
  * A run type may add a stage under another run type's verb (`'avtime caption'` in runTypeVerbs.ts: the caption run
  * type's own folder serves `fpsweep avtime caption …`), so the two-word verb is tried before the one-word one.
  */
-export function pickVerb(
-  argv: readonly string[],
-  table: Readonly<Record<string, unknown>> = verbs,
-): { verb: string; rest: string[] } {
+export function pickVerb(argv: readonly string[], table: Readonly<Record<string, unknown>> = verbs): { verb: string; rest: string[] } {
   const two = argv.length > 1 ? `${argv[0]} ${argv[1]}` : '';
   if (two && table[two]) return { verb: two, rest: argv.slice(2) };
   return { verb: argv[0] ?? '', rest: argv.slice(1) };
