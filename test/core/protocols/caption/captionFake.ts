@@ -66,3 +66,16 @@ export async function startCaptionFake(reply: (clip: string, n: number, body: Re
     },
   };
 }
+
+/** The accepted answer of a clip: reasoning, a fenced block, clamping, a fold and the pinned ends all matter. */
+export function answerOf(clip: string): string {
+  return (
+    `<think>maybe [1, 2]</think>Here it is:\n\`\`\`json\n` +
+    JSON.stringify([
+      { start_sec: -0.25, end_sec: 0.4567, caption: `  ${clip}   begins ` },
+      { start_sec: 0.7, end_sec: 0.3, caption: 'folded in' },
+      { start_sec: 0.5004, end_sec: 9, caption: `${clip} ends` },
+    ]) +
+    '\n```'
+  );
+}

@@ -10,21 +10,8 @@ import { runCli } from '../../../helpers/captureOutput';
 import { CaptionLayout } from '../../../../src/core/protocols/caption/layout';
 import { readVideoOutcome } from '../../../../src/core/protocols/caption/outcome';
 import { rawRecordSchema } from '../../../../src/core/protocols/caption/schemas';
-import { startCaptionFake, type CaptionFake, type FakeReply } from './captionFake';
+import { answerOf, startCaptionFake, type CaptionFake, type FakeReply } from './captionFake';
 import { addVideo, CLIP_S, makeClipMedia, tmpRoot } from './videosRoot';
-
-/** The accepted answer of a clip: reasoning, a fenced block, clamping, a fold and the pinned ends all matter. */
-export function answerOf(clip: string): string {
-  return (
-    `<think>maybe [1, 2]</think>Here it is:\n\`\`\`json\n` +
-    JSON.stringify([
-      { start_sec: -0.25, end_sec: 0.4567, caption: `  ${clip}   begins ` },
-      { start_sec: 0.7, end_sec: 0.3, caption: 'folded in' },
-      { start_sec: 0.5004, end_sec: 9, caption: `${clip} ends` },
-    ]) +
-    '\n```'
-  );
-}
 
 function reply(clip: string, n: number): FakeReply {
   if (clip.startsWith('refused/')) return { status: 400, error: 'Could not open video stream None' };
