@@ -5,5 +5,6 @@ import type { VerbModule } from './verb';
 
 export const RUN_TYPE_VERBS: Readonly<Record<string, () => VerbModule>> = {
   avtime: () => require('../core/protocols/avtime/cli/avtime') as VerbModule,
+  'avtime caption': () => require('../core/protocols/caption/cli/caption') as VerbModule,
   'avtime caption-sample': () => require('../core/protocols/caption/cli/captionSample') as VerbModule,
 };

@@ -3,6 +3,7 @@
 import type { JobRunner } from '../core/protocols/types';
 import { runFpJob } from '../core/protocols/fp/job';
 import { runAvtimeJob } from '../core/protocols/avtime/stages/job';
+import { runCaptionJob } from '../core/protocols/caption/job';
 
 export type JobRunners = Readonly<Record<string, JobRunner>>;
 
@@ -10,4 +11,5 @@ export const JOB_RUNNERS: JobRunners = {
   fp: runFpJob,
   // stages/job.ts reads the job from its JSON (what `--avtime` always ran): one reading, one place.
   avtime: (job) => runAvtimeJob(JSON.stringify(job)),
+  caption: runCaptionJob,
 };

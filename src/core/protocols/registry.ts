@@ -2,7 +2,8 @@
 // (types.ts), and one line in PROTOCOLS below. The worker's side of each (the function that runs its job) is
 // in src/worker/jobRunners.ts, so the extension, which imports this list, never bundles a sweep or a launcher.
 import { avtimeProtocol } from './avtime';
+import { captionProtocol } from './caption';
 import { fpProtocol } from './fp';
 import { ProtocolRegistry } from './types';
 
-export const PROTOCOLS = new ProtocolRegistry([fpProtocol, avtimeProtocol]);
+export const PROTOCOLS = new ProtocolRegistry([fpProtocol, avtimeProtocol, captionProtocol]);

@@ -1,5 +1,7 @@
 // Which GPUs to serve on: nvidia-smi's list, cut to NGPU; without nvidia-smi, NGPU GPUs, else one.
 // execa 9 is ESM-only: a dynamic import loads it natively under tsx (mocha) and in the esbuild bundle.
+import { UsageError } from '../errors';
+
 const loadExeca = () => import('execa').then((m) => m.execa);
 
 export interface GpuChoice {
@@ -34,4 +36,20 @@ export async function chooseGpus(ngpu: number | undefined, detect: () => Promise
   }
   if (ngpu !== undefined) return { gpus: Array.from({ length: ngpu }, (_, i) => i), warning: null };
   return { gpus: [0], warning: 'nvidia-smi not found or failed: assuming one GPU (index 0); set NGPU to override' };
+}
+
+/** `--gpus "0,1;2,3"`: GPU groups, one server each (a group's size is its tensor parallelism). */
+export function parseGpuGroups(raw: string, flag: string): number[][] {
+  const groups = raw.split(';').map((g) =>
+    g
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+  if (!groups.length || groups.some((g) => !g.length || g.some((s) => !/^\d+$/.test(s)))) {
+    throw new UsageError(`${flag} '${raw}': expected GPU indices split by ',' and groups split by ';', e.g. "0,1,2,3;4,5,6,7"`);
+  }
+  const all = groups.flat();
+  if (new Set(all).size !== all.length) throw new UsageError(`${flag} '${raw}': a GPU appears twice`);
+  return groups.map((g) => g.map(Number));
 }

@@ -3,6 +3,8 @@
 
 stdin: JSON list of cases {"content": str, "clip": {"start_sec", "end_sec"}}; stdout: JSON list of
 {"ok": true, "events": [...]} (normalized onto the video's timeline) or {"ok": false}.
+With --merge: stdin is a JSON list of videos, each the list of its clips' accepted answers in order
+({"content", "clip"}); stdout the list of their captions_merged.json contents (every clip's events, in order).
 """
 import json
 import math
@@ -73,8 +75,12 @@ def normalize(events, clip):
     return [{"start_sec": rnd(s + c0), "end_sec": rnd(e + c0), "caption": cap} for s, e, cap in kept]
 
 
-results = []
-for case in json.load(sys.stdin):
+def one(case):
     events = parse(case["content"])
-    results.append({"ok": False} if events is None else {"ok": True, "events": normalize(events, case["clip"])})
-json.dump(results, sys.stdout)
+    return {"ok": False} if events is None else {"ok": True, "events": normalize(events, case["clip"])}
+
+
+if "--merge" in sys.argv:
+    json.dump([[ev for case in video for ev in one(case)["events"]] for video in json.load(sys.stdin)], sys.stdout)
+else:
+    json.dump([one(case) for case in json.load(sys.stdin)], sys.stdout)

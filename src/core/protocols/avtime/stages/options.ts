@@ -3,7 +3,6 @@
 // differs from its default is recorded in run_config.json as non-default.
 import * as path from 'node:path';
 import { z } from 'zod';
-import { UsageError } from '../../../errors';
 
 export const STAGES = ['inputs', 'infer', 'normalize', 'judge', 'score'] as const;
 export type StageName = (typeof STAGES)[number];
@@ -58,20 +57,7 @@ export type AvtimeOptions = z.infer<typeof avtimeOptionsSchema>;
 export type AvtimeOptionsInput = z.input<typeof avtimeOptionsSchema>;
 
 /** "0,1,2,3;4,5,6,7" → [[0,1,2,3],[4,5,6,7]]. */
-export function parseGpuGroups(raw: string, flag: string): number[][] {
-  const groups = raw.split(';').map((g) =>
-    g
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
-  if (!groups.length || groups.some((g) => !g.length || g.some((s) => !/^\d+$/.test(s)))) {
-    throw new UsageError(`${flag} '${raw}': expected GPU indices split by ',' and groups split by ';', e.g. "0,1,2,3;4,5,6,7"`);
-  }
-  const all = groups.flat();
-  if (new Set(all).size !== all.length) throw new UsageError(`${flag} '${raw}': a GPU appears twice`);
-  return groups.map((g) => g.map(Number));
-}
+export { parseGpuGroups } from '../../../serving/gpus';
 
 /** The default run id: the two models' last path segments and the UTC date, e.g. avtime-model__Qwen3.6-27B__20261203. */
 export function defaultRunId(targetId: string, judgeId: string, now = new Date()): string {

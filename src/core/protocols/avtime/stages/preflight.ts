@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import { VllmClient, type Endpoint } from '../../../serving/client';
 import { countPlaceholders, OMNI_AUDIO_TOKEN_ID, OMNI_VIDEO_TOKEN_ID, type PlaceholderCounts } from '../../../serving/models/qwen3Omni/counts';
+import { judgePlaceholderCounts } from '../../../serving/models/qwen3Omni/preflightCounts';
 import { probeMedia, type MediaFacts } from '../../../serving/models/qwen3Omni/mediaFacts';
 import { targetPlan, type TargetPlan } from '../../../serving/models/qwen3Omni/videoPlan';
 import { writeFileAtomic } from './files';
@@ -16,35 +17,14 @@ import { buildTargetRequest } from './targetRequest';
 
 export { preflightRecordSchema, preflightServerSchema, type AvtimePreflightRecord, type AvtimePreflightServer } from './preflightSchema';
 
-/** Pure: what is wrong with the server's counts, in words, or null when they are the reference's. */
+/** Pure: what is wrong with the server's counts, in words, or null when they are the reference's (the model's judgement). */
 export function judgePreflightCounts(
   predicted: PlaceholderCounts,
   got: PlaceholderCounts,
   audioInVideo: boolean,
   plan?: Pick<TargetPlan, 'nframes' | 'modelSize'> & Partial<Pick<TargetPlan, 'serverPixels'>>,
 ): string | null {
-  const problems: string[] = [];
-  if (audioInVideo && got.audio === 0) {
-    problems.push(
-      `no audio placeholder token at all (reference: ${predicted.audio}): the server never fed the video's audio track — ` +
-        'a server-wide --mm-processor-kwargs use_audio_in_video flag (vLLM issue #47788) or a vLLM without online audio-in-video (PR #36319)',
-    );
-  } else if (got.audio !== predicted.audio) {
-    problems.push(
-      `audio placeholder tokens: server ${got.audio}, reference ${predicted.audio}: the server decoded another length of the audio track` +
-        (audioInVideo ? '' : ' (audio in video is off, yet the server fed audio)'),
-    );
-  }
-  if (got.video !== predicted.video) {
-    const what = plan ? `${plan.nframes} frames of ${plan.modelSize.width}x${plan.modelSize.height}` : 'the reference frames';
-    problems.push(
-      `video placeholder tokens: server ${got.video}, reference ${predicted.video} (${what}): the server sampled other frames or another size ` +
-        (plan?.serverPixels === null
-          ? ` — no pixel bounds make the server's one resize of this file reach ${plan.modelSize.width}x${plan.modelSize.height} (docs/AVTIME-PREPROCESSING.md)`
-          : "(vLLM's default is 32 uniform frames; the request's media_io_kwargs.video.num_frames or mm_processor_kwargs.videos_kwargs were not taken)"),
-    );
-  }
-  return problems.length ? problems.join('; ') : null;
+  return judgePlaceholderCounts(predicted, got, audioInVideo ? 'in-video' : 'none', plan);
 }
 
 export interface PreflightOptions {

@@ -1,0 +1,154 @@
+// `fpsweep avtime caption VIDEOS_ROOT …` (SPEC-AVTIME-DATA §3): the flags resolved into the caption job, checked
+// in the foreground (a refusal exits 2 and writes nothing), then the job here or, with --detach, in the product's
+// worker (returning once it holds the rank's lock).
+import { existsSync, promises as fs, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { InputError, UsageError } from '../../../errors';
+import { intOption, numberOption } from '../../../../cli/options';
+import { parseGpuGroups } from '../../../serving/gpus';
+import { captionJobSchema, type CaptionJob } from '../jobSchema';
+import { captionRunRoot } from '../layout';
+import { CAPTION_PROMPT_V1, CAPTION_PROMPT_VERSION } from '../prompt';
+import { captionShardOption } from './captionShard';
+
+export const DEFAULT_CAPTION_MODEL = 'Qwen/Qwen3-Omni-30B-A3B-Thinking';
+
+const HELP = `usage: fpsweep avtime caption VIDEOS_ROOT (--base-url URL[,URL…] | --model-path DIR [--gpus "0,1;2,3"] [--tp N])
+         [--model NAME] [--source-video PATH]… [--max-jobs 8] [--max-inflight-clips 64] [--retries 5] [--timeout 300]
+         [--video-fps 4] [--video-min-frames 4] [--video-max-frames 768] [--prompt-file F] [--keep-going | --fail-fast]
+         [--shard K/N|auto] [--no-preflight] [--detach]
+
+Captions every clip of every video directory under VIDEOS_ROOT (a direct child holding segments.json) with
+Qwen3-Omni and writes <video>/captions_merged.json on the full video's timeline once all its clips succeeded.
+State, raw records and logs: VIDEOS_ROOT/.fpsweep-caption/. A rerun skips done videos (same clips, model, prompt
+and decoding). Exit 0 only when every selected video is done, 1 when any failed or is pending, 2 on bad input.
+  --base-url U,U       running servers (key: FPSWEEP_API_KEY)
+  --model-path DIR     launch one vLLM (VLLM_BIN) per GPU group; --gpus "0,1;2,3" (default "0"), or --tp N over
+                       --gpus's list split in groups of N; --base-port (default 8011)
+  --model NAME         the served model name (default: the checkpoint's basename, else ${DEFAULT_CAPTION_MODEL})
+  --shard K/N|auto     caption only rank K's videos (auto: Slurm, Kubernetes, torchrun); state per rank
+  --no-preflight       skip the placeholder-count check on the first clip per server`;
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  'base-url': { type: 'string' },
+  'model-path': { type: 'string' },
+  gpus: { type: 'string' },
+  tp: { type: 'string' },
+  'base-port': { type: 'string' },
+  model: { type: 'string' },
+  'source-video': { type: 'string', multiple: true },
+  'max-jobs': { type: 'string' },
+  'max-inflight-clips': { type: 'string' },
+  retries: { type: 'string' },
+  timeout: { type: 'string' },
+  'video-fps': { type: 'string' },
+  'video-min-frames': { type: 'string' },
+  'video-max-frames': { type: 'string' },
+  'prompt-file': { type: 'string' },
+  'keep-going': { type: 'boolean' },
+  'fail-fast': { type: 'boolean' },
+  shard: { type: 'string' },
+  'no-preflight': { type: 'boolean' },
+  detach: { type: 'boolean' },
+  // Tests: the client's first backoff before a retry, and the status tick.
+  'retry-delay-ms': { type: 'string' },
+  'tick-ms': { type: 'string' },
+} as const;
+
+function gpuGroupsOf(gpus: string | undefined, tp: number | undefined): number[][] {
+  const groups = parseGpuGroups(gpus ?? '0', '--gpus');
+  if (tp === undefined) return groups;
+  const all = groups.flat();
+  if (groups.length > 1 && groups.some((g) => g.length !== tp)) throw new UsageError(`--tp ${tp} disagrees with the groups of --gpus '${gpus}'`);
+  if (all.length % tp !== 0) throw new UsageError(`--tp ${tp} does not divide the ${all.length} GPUs of --gpus '${gpus ?? '0'}'`);
+  return Array.from({ length: all.length / tp }, (_, i) => all.slice(i * tp, (i + 1) * tp));
+}
+
+/** The job the flags ask for, checked; a UsageError (bad flags) or InputError (bad VIDEOS_ROOT, prompt file) exits 2. */
+export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ job: CaptionJob; detach: boolean }> {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n\n${HELP}`);
+  }
+  const v = parsed.values;
+  if (v.help) {
+    process.stdout.write(HELP + '\n');
+    process.exit(0);
+  }
+  if (parsed.positionals.length !== 1) throw new UsageError(`give exactly one VIDEOS_ROOT (got ${parsed.positionals.length})\n\n${HELP}`);
+  const root = path.resolve(parsed.positionals[0]);
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new InputError(`VIDEOS_ROOT ${root} is not a directory`);
+  if (!!v['base-url'] === !!v['model-path']) throw new UsageError(`give one of --base-url or --model-path\n\n${HELP}`);
+  if (v['keep-going'] && v['fail-fast']) throw new UsageError('--keep-going and --fail-fast exclude each other');
+  let prompt = { text: CAPTION_PROMPT_V1, source: CAPTION_PROMPT_VERSION };
+  if (v['prompt-file']) {
+    const file = path.resolve(v['prompt-file']);
+    const text = await fs.readFile(file, 'utf8').catch((err: Error) => {
+      throw new InputError(`--prompt-file ${file}: ${err.message}`);
+    });
+    if (!text.trim()) throw new InputError(`--prompt-file ${file}:1: the prompt is empty`);
+    prompt = { text, source: file };
+  }
+  const urls = v['base-url']
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const modelPath = v['model-path'] ? path.resolve(v['model-path']) : undefined;
+  const model = v.model ?? (modelPath ? path.basename(modelPath) : DEFAULT_CAPTION_MODEL);
+  const servers: CaptionJob['servers'] = urls
+    ? { mode: 'endpoints', urls }
+    : {
+        mode: 'managed',
+        modelPath: modelPath!,
+        gpuGroups: gpuGroupsOf(v.gpus, intOption(v.tp, '--tp', undefined)),
+        basePort: intOption(v['base-port'], '--base-port', 8011, 1024)!,
+        vllmBin: env.VLLM_BIN || 'vllm',
+        startTimeoutS: 1800,
+      };
+  const sampling = {
+    fps: numberOption(v['video-fps'], '--video-fps', 4, 0.01, 120),
+    minFrames: intOption(v['video-min-frames'], '--video-min-frames', 4)!,
+    maxFrames: intOption(v['video-max-frames'], '--video-max-frames', 768)!,
+  };
+  if (sampling.minFrames > sampling.maxFrames)
+    throw new UsageError(`--video-min-frames ${sampling.minFrames} is above --video-max-frames ${sampling.maxFrames}`);
+  const job = captionJobSchema.safeParse({
+    root,
+    shard: captionShardOption(v.shard, env),
+    sourceVideos: v['source-video'] ?? [],
+    servers,
+    model,
+    prompt,
+    maxJobs: intOption(v['max-jobs'], '--max-jobs', 8),
+    maxInflightClips: intOption(v['max-inflight-clips'], '--max-inflight-clips', 64),
+    retries: intOption(v.retries, '--retries', 5, 0),
+    timeoutS: numberOption(v.timeout, '--timeout', 300, 1, 86_400),
+    sampling,
+    failFast: v['fail-fast'] === true,
+    preflight: v['no-preflight'] !== true,
+    retryBaseDelayMs: intOption(v['retry-delay-ms'], '--retry-delay-ms', 500, 0),
+    tickMs: intOption(v['tick-ms'], '--tick-ms', 1000, 50),
+  });
+  if (!job.success) throw new UsageError(`${job.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n\n${HELP}`);
+  return { job: job.data, detach: v.detach === true };
+}
+
+export const summary = 'AVTime caption: Qwen3-Omni captions per clip, merged onto each video (avtime caption VIDEOS_ROOT …)';
+
+export async function run(args: string[]): Promise<number> {
+  const { job, detach } = await captionJobFromArgs(args);
+  if (!detach) {
+    // Lazy, so `--help` and a refused flag load no runner, launcher or HTTP client.
+    const { runCaptionJob } = require('../job') as typeof import('../job');
+    return runCaptionJob(job);
+  }
+  const { spawnDetached } = require('../../../runner/control') as typeof import('../../../runner/control');
+  const rr = captionRunRoot(job.root, job.shard);
+  const w = await spawnDetached({ protocol: 'caption', job, root: rr, lockName: 'caption lock', cwd: job.root });
+  process.stdout.write(`caption worker pid ${w.pid} started; log ${w.logFile}; status: fpsweep status --package ${job.root}\n`);
+  return 0;
+}

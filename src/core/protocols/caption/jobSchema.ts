@@ -1,0 +1,38 @@
+// The caption run's worker job (`worker --protocol caption --job '<JSON>'`, and the foreground run): the CLI's
+// flags resolved, checked here so a detached worker never runs a job the CLI would refuse.
+import { z } from 'zod';
+
+export const captionJobSchema = z.object({
+  root: z.string(),
+  /** 1-based rank K of N (`--shard K/N`); null: the whole root. */
+  shard: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).nullable(),
+  /** Exact `input_video` values to select (`--source-video`); empty: every tracked video. */
+  sourceVideos: z.array(z.string()),
+  servers: z.discriminatedUnion('mode', [
+    z.object({ mode: z.literal('endpoints'), urls: z.array(z.string().url()).min(1) }),
+    z.object({
+      mode: z.literal('managed'),
+      modelPath: z.string(),
+      /** GPU groups, one server each (`--gpus "0,1;2,3"`); each group's size is the tensor parallelism. */
+      gpuGroups: z.array(z.array(z.number().int().nonnegative()).min(1)).min(1),
+      basePort: z.number().int().min(1024).max(65_000),
+      vllmBin: z.string(),
+      startTimeoutS: z.number().int().positive(),
+    }),
+  ]),
+  model: z.string().min(1),
+  /** The prompt's text and where it came from (its version or --prompt-file). */
+  prompt: z.object({ text: z.string().min(1), source: z.string() }),
+  maxJobs: z.number().int().positive(),
+  maxInflightClips: z.number().int().positive(),
+  retries: z.number().int().nonnegative(),
+  timeoutS: z.number().positive(),
+  sampling: z.object({ fps: z.number().positive(), minFrames: z.number().int().positive(), maxFrames: z.number().int().positive() }),
+  failFast: z.boolean(),
+  /** The placeholder-count pre-flight on the first clip per server (return_token_ids). */
+  preflight: z.boolean(),
+  /** The client's first backoff before a retry (ms); tests shorten it. */
+  retryBaseDelayMs: z.number().int().nonnegative().default(500),
+  tickMs: z.number().int().min(50).max(5000).default(1000),
+});
+export type CaptionJob = z.infer<typeof captionJobSchema>;

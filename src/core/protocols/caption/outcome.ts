@@ -1,0 +1,24 @@
+// A video's outcome file (`.fpsweep-caption/videos/<stem>.json`), written whole and atomically after the video's
+// last clip: completed (with the signature its captions were made under) or failed (with the reason).
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../../runner/atomicFile';
+import type { CaptionLayout } from './layout';
+import { videoOutcomeSchema, type VideoOutcome } from './schemas';
+
+export async function readVideoOutcome(layout: Pick<CaptionLayout, 'outcomeFile'>, stem: string): Promise<VideoOutcome | null> {
+  const text = await fs.readFile(layout.outcomeFile(stem), 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    const r = videoOutcomeSchema.safeParse(JSON.parse(text));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function writeVideoOutcome(layout: Pick<CaptionLayout, 'outcomeFile'>, outcome: VideoOutcome): Promise<void> {
+  const file = layout.outcomeFile(outcome.stem);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await writeFileAtomic(file, JSON.stringify(videoOutcomeSchema.parse(outcome)) + '\n');
+}

@@ -1,0 +1,64 @@
+// What a caption run has to do (SPEC-AVTIME-DATA §3, Jobs and Resume): the tracked video directories, those of this
+// rank (shard.ts), those --source-video selects (by the exact input_video), and of them the ones not done — a
+// video is done when its outcome says completed, its captions_merged.json exists and its signature still matches.
+import { promises as fs } from 'node:fs';
+import { discoverVideoDirs } from './discover';
+import { CaptionLayout, SEGMENTS_FILE } from './layout';
+import { readVideoOutcome } from './outcome';
+import { parseSegmentsDoc, issueText, type SegmentsDoc } from './segments';
+import { shardRankOf } from './shard';
+import { videoSignature, type RunIdentity } from './videoSignature';
+import * as path from 'node:path';
+
+export interface PlannedVideo {
+  stem: string;
+  dir: string;
+  /** The parsed segments.json, or null with `problem` when it does not parse. */
+  doc: SegmentsDoc | null;
+  problem: string | null;
+  signature: string;
+}
+
+export interface CaptionPlan {
+  /** Videos of this run (this rank, the selection). */
+  selected: number;
+  done: string[];
+  todo: PlannedVideo[];
+  untracked: string[];
+  /** --source-video values that match no tracked video of this rank. */
+  missing?: string[];
+}
+
+export async function planCaptionRun(layout: CaptionLayout, id: RunIdentity, sourceVideos: readonly string[]): Promise<CaptionPlan> {
+  const dirs = await discoverVideoDirs(layout.root);
+  const mine = layout.shard ? dirs.tracked.filter((s) => shardRankOf(s, layout.shard!.count) === layout.shard!.index - 1) : dirs.tracked;
+  const wanted = new Set(sourceVideos);
+  const found = new Set<string>();
+  const done: string[] = [];
+  const todo: PlannedVideo[] = [];
+  for (const stem of mine) {
+    const dir = layout.videoDir(stem);
+    const text = await fs.readFile(path.join(dir, SEGMENTS_FILE), 'utf8');
+    const parsed = parseSegmentsDoc(stem, text);
+    const doc = 'doc' in parsed ? parsed.doc : null;
+    if (wanted.size > 0) {
+      if (!doc || !wanted.has(doc.input_video)) continue;
+      found.add(doc.input_video);
+    }
+    const signature = doc ? await videoSignature(dir, text, doc, id) : '';
+    const outcome = await readVideoOutcome(layout, stem);
+    const merged = await fs
+      .stat(layout.captionsFile(stem))
+      .then((s) => s.isFile())
+      .catch(() => false);
+    if (doc && outcome?.state === 'completed' && outcome.signature === signature && merged) done.push(stem);
+    else todo.push({ stem, dir, doc, problem: 'issues' in parsed ? parsed.issues.map(issueText).join('; ') : null, signature });
+  }
+  return {
+    selected: done.length + todo.length,
+    done,
+    todo,
+    untracked: dirs.untracked,
+    ...(wanted.size ? { missing: [...wanted].filter((w) => !found.has(w)) } : {}),
+  };
+}

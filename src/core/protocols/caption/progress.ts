@@ -1,0 +1,109 @@
+// Where a videos root stands (SPEC-AVTIME-DATA §3, Progress), read-only over every rank's files: the tracked and
+// untracked directories, each video's outcome file, and each rank's status (its running videos while its worker
+// holds its lock). A video is completed or failed by its outcome, running while a live rank lists it, else pending.
+import * as path from 'node:path';
+import { isWorkerAlive } from '../../runner/control';
+import { readStatusFile } from '../../runner/statusFile';
+import type { ProgressSnapshot, ProgressState } from '../types';
+import { discoverVideoDirs } from './discover';
+import { CaptionLayout, listRankRoots } from './layout';
+import { readVideoOutcome } from './outcome';
+import type { CaptionProgressDetail, CaptionRankEntry, CaptionVideoEntry } from './progressTypes';
+import { captionStatusSchema, type CaptionStatus } from './schemas';
+import { shardRankOf } from './shard';
+
+export interface CaptionView {
+  detail: CaptionProgressDetail;
+  live: boolean;
+  runId: string | null;
+  state: ProgressState;
+  /** The last line of the latest ended rank, when none is live. */
+  summary: string | null;
+}
+
+export async function readCaptionView(root: string): Promise<CaptionView> {
+  const abs = path.resolve(root);
+  const layout = new CaptionLayout(abs);
+  const [dirs, rankRoots] = await Promise.all([discoverVideoDirs(abs), listRankRoots(abs)]);
+  const ranks = await Promise.all(
+    rankRoots.map(async (r) => ({ ...r, status: await readStatusFile(r.runRoot.statusFile, captionStatusSchema), live: await isWorkerAlive(r.runRoot) })),
+  );
+  const runningNow = new Map<string, CaptionStatus['running'][number]>();
+  for (const r of ranks) if (r.live && r.status) for (const v of r.status.running) runningNow.set(v.stem, v);
+  const shardCount = ranks.find((r) => r.shard)?.shard?.count ?? null;
+  const videos: CaptionVideoEntry[] = await Promise.all(
+    dirs.tracked.map(async (stem): Promise<CaptionVideoEntry> => {
+      const o = await readVideoOutcome(layout, stem);
+      const run = runningNow.get(stem);
+      const rank = shardCount ? shardRankOf(stem, shardCount) : null;
+      if (run) return { stem, state: 'running', clips: run.clips, clipsDone: run.clipsDone, reason: null, rank };
+      if (o) return { stem, state: o.state, clips: o.clips, clipsDone: o.state === 'completed' ? o.clips : 0, reason: o.reason, rank };
+      return { stem, state: 'pending', clips: 0, clipsDone: 0, reason: null, rank };
+    }),
+  );
+  const n = (s: CaptionVideoEntry['state']) => videos.filter((v) => v.state === s).length;
+  const rankEntries: CaptionRankEntry[] = ranks.map((r) => ({
+    rank: r.shard ? r.shard.index - 1 : 0,
+    of: r.shard?.count ?? 1,
+    runId: r.status?.runId ?? null,
+    live: r.live,
+  }));
+  const detail: CaptionProgressDetail = {
+    root: abs,
+    total: videos.length,
+    completed: n('completed'),
+    running: n('running'),
+    failed: n('failed'),
+    pending: n('pending'),
+    untracked: dirs.untracked,
+    videos,
+    ranks: rankEntries,
+  };
+  const live = ranks.some((r) => r.live);
+  const latest = ranks.filter((r) => r.status).sort((a, b) => (a.status!.runId < b.status!.runId ? 1 : -1))[0]?.status ?? null;
+  const state: ProgressState = live
+    ? 'running'
+    : detail.total > 0 && detail.completed === detail.total
+      ? 'done'
+      : detail.failed > 0
+        ? 'failed'
+        : latest?.state === 'stopped'
+          ? 'stopped'
+          : 'todo';
+  return { detail, live, runId: latest?.runId ?? null, state, summary: live ? null : (latest?.summary ?? null) };
+}
+
+export function captionSnapshot(v: CaptionView): ProgressSnapshot<CaptionProgressDetail> {
+  const d = v.detail;
+  const row = (key: CaptionVideoEntry['state'], state: ProgressState) => {
+    const list = d.videos.filter((x) => x.state === key);
+    return {
+      key,
+      label: `${key} (${list.length})`,
+      state,
+      done: key === 'completed' ? list.length : 0,
+      todo: key === 'completed' || key === 'failed' ? 0 : list.length,
+      failed: key === 'failed' ? list.length : 0,
+    };
+  };
+  return {
+    protocol: 'caption',
+    root: d.root,
+    runId: v.runId,
+    live: v.live,
+    state: v.state,
+    summary: v.summary,
+    groups: [
+      {
+        key: 'videos',
+        label: 'videos',
+        state: v.state,
+        done: d.completed,
+        todo: d.running + d.pending,
+        failed: d.failed,
+        rows: [row('completed', 'done'), row('running', 'running'), row('failed', 'failed'), row('pending', 'todo')],
+      },
+    ],
+    detail: d,
+  };
+}

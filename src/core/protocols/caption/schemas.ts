@@ -1,0 +1,58 @@
+// The caption run's own files, as zod schemas (read back by resume, status and the views): a video's outcome
+// (`.fpsweep-caption/videos/<stem>.json`), a raw record (`raw/<stem>.jsonl`, one per answer or failure) and a
+// rank's status file.
+import { z } from 'zod';
+
+export const videoOutcomeSchema = z.object({
+  stem: z.string(),
+  state: z.enum(['completed', 'failed']),
+  /** signature.ts's, of the inputs this outcome was reached with; a completed video is done while it matches. */
+  signature: z.string(),
+  /** Why it failed (the validator's rule or the server's words); null when completed. */
+  reason: z.string().nullable(),
+  clips: z.number().int().nonnegative(),
+  runId: z.string(),
+  /** 0-based rank that captioned it, or null when unsharded. */
+  rank: z.number().int().nullable(),
+  at: z.string(),
+});
+export type VideoOutcome = z.infer<typeof videoOutcomeSchema>;
+
+export const rawRecordSchema = z.object({
+  run_id: z.string(),
+  clip: z.number().int(),
+  /** sha256 of the request body as sent. */
+  request_sha256: z.string(),
+  prompt_sha256: z.string(),
+  /** 1-based answer attempt of this clip in this run (an invalid answer is asked again). */
+  attempt: z.number().int().positive(),
+  /** HTTP sends behind this attempt (the client's own retries of 429, 5xx, connection errors and timeouts). */
+  http_attempts: z.number().int().nonnegative(),
+  /** 'ok': a valid answer; 'invalid': an answer that does not parse; else the failure's kind. */
+  status: z.enum(['ok', 'invalid', 'refused', 'failed']),
+  http_status: z.number().int().nullable(),
+  content: z.string().nullable(),
+  error: z.string().nullable(),
+  usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() }).nullable(),
+  latency_s: z.number().nullable(),
+  endpoint: z.string(),
+  ts: z.string(),
+});
+export type RawRecord = z.infer<typeof rawRecordSchema>;
+
+export const captionStatusSchema = z.object({
+  runId: z.string(),
+  pid: z.number().int(),
+  state: z.enum(['starting', 'running', 'stopped', 'done', 'failed']),
+  /** 0-based rank and rank count; null when unsharded. */
+  rank: z.number().int().nullable(),
+  of: z.number().int().nullable(),
+  selected: z.number().int(),
+  completed: z.number().int(),
+  failed: z.number().int(),
+  /** Videos with requests in flight now, with their clips answered so far. */
+  running: z.array(z.object({ stem: z.string(), clips: z.number().int(), clipsDone: z.number().int() })),
+  stopRequested: z.string().nullable(),
+  summary: z.string().nullable(),
+});
+export type CaptionStatus = z.infer<typeof captionStatusSchema>;
