@@ -1,0 +1,127 @@
+// What the caption viewer shows of one video directory (SPEC-AVTIME-DATA §2–§3), as pure functions of its files'
+// text: the clips in order on the full video's timeline (each boundary with its `source`), the captions of
+// `captions_merged.json` each placed in its clip (which clip, how far in), and the picker's list of videos. No file
+// is read here: the panel reads segments.json and captions_merged.json and gives their text. A clip path that is not
+// a plain path inside the video directory is refused here (segments.ts's rule), before it can become a URI.
+import { z } from 'zod';
+import type { CaptionProgressDetail, CaptionVideoState } from './progressTypes';
+import { checkSegmentTimeline, clipPathProblem, issueText, parseSegmentsDoc } from './segments';
+
+export interface ViewerClip {
+  /** The segment's index in segments.json (1..n). */
+  index: number;
+  /** The clip's path relative to the video directory, or null when it was refused (`refused` says why). */
+  clipPath: string | null;
+  refused: string | null;
+  /** On the full video's timeline, seconds. */
+  start: number;
+  end: number;
+  /** What put the boundary at this clip's start: `start`, `asr`, `scene`, `audio`, `soft`… */
+  source: string;
+  confidence: number | null;
+}
+
+export interface ViewerCaption {
+  /** On the full video's timeline, seconds (as captions_merged.json has them). */
+  start: number;
+  end: number;
+  /** The caption as written (the webview shows it as text, never as markup). */
+  caption: string;
+  /** The position in `clips` of the clip holding `start`, and `start`'s offset into that clip (seconds). */
+  clip: number;
+  offset: number;
+}
+
+export interface VideoViewerModel {
+  stem: string;
+  inputVideo: string;
+  /** The video's duration_sec. */
+  duration: number;
+  clips: ViewerClip[];
+  /** Empty before captioning (a cut's clips and boundaries alone). */
+  captions: ViewerCaption[];
+  /** captions_merged.json exists (even when it could not be read: `problems` says so). */
+  captioned: boolean;
+  /** What the viewer could not use, in words (a bad timeline, a refused clip, an unreadable captions file). */
+  problems: string[];
+}
+
+const captionsSchema = z.array(z.object({ start_sec: z.number().finite(), end_sec: z.number().finite(), caption: z.string() }).passthrough());
+
+/** Where time `t` (seconds on the video's timeline) falls: the clip holding it and the offset into it. */
+export function locate(clips: readonly Pick<ViewerClip, 'start' | 'end'>[], t: number): { clip: number; offset: number } {
+  if (!clips.length) return { clip: -1, offset: 0 };
+  // The last clip whose start is at or before t; a time before the first clip is its start, one past the end its last instant.
+  let i = 0;
+  while (i + 1 < clips.length && clips[i + 1].start <= t) i++;
+  const c = clips[i];
+  const offset = Math.min(Math.max(t - c.start, 0), c.end - c.start);
+  return { clip: i, offset };
+}
+
+/** The time on the video's timeline of `offset` seconds into clip `clip` (the player's position). */
+export function timelineTime(clips: readonly Pick<ViewerClip, 'start'>[], clip: number, offset: number): number {
+  return (clips[clip]?.start ?? 0) + offset;
+}
+
+/** The viewer's model of a video directory from the text of its files (`captionsText` null: not captioned yet). */
+export function buildViewerModel(stem: string, segmentsText: string, captionsText: string | null): VideoViewerModel | { error: string } {
+  const parsed = parseSegmentsDoc(stem, segmentsText);
+  if ('issues' in parsed) return { error: parsed.issues.map(issueText).join('\n') };
+  const doc = parsed.doc;
+  const problems = checkSegmentTimeline(stem, doc).map(issueText);
+  const clips: ViewerClip[] = doc.segments.map((s) => {
+    const refused = clipPathProblem(s.clip_path);
+    if (refused) problems.push(`${stem} segment ${s.index}: clip-path: ${refused}`);
+    return {
+      index: s.index,
+      clipPath: refused ? null : s.clip_path,
+      refused,
+      start: s.start_sec,
+      end: s.end_sec,
+      source: s.boundary.source,
+      confidence: s.boundary.confidence ?? null,
+    };
+  });
+  const captions: ViewerCaption[] = [];
+  if (captionsText !== null) {
+    const read = readCaptions(captionsText);
+    if ('error' in read) problems.push(`${stem}: captions_merged.json: ${read.error}`);
+    else for (const c of read.captions) captions.push({ start: c.start_sec, end: c.end_sec, caption: c.caption, ...locate(clips, c.start_sec) });
+  }
+  return { stem, inputVideo: doc.input_video, duration: doc.duration_sec, clips, captions, captioned: captionsText !== null, problems };
+}
+
+function readCaptions(text: string): { captions: z.infer<typeof captionsSchema> } | { error: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return { error: `not JSON: ${(err as Error).message}` };
+  }
+  const parsed = captionsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const e = parsed.error.issues[0];
+    return { error: `${e.path.join('.') || '(root)'}: ${e.message}` };
+  }
+  return { captions: parsed.data };
+}
+
+/** One row of the viewer's video picker. `state` null: the run type has not read this root (no progress yet). */
+export interface PickerVideo {
+  stem: string;
+  state: CaptionVideoState | null;
+  reason: string | null;
+}
+
+/**
+ * The picker's videos: the directories holding segments.json (`stems`, read by the panel), in name order, each
+ * with its state and failure reason from the run type's progress when there is one.
+ */
+export function pickerVideos(stems: readonly string[], detail: Pick<CaptionProgressDetail, 'videos'> | null): PickerVideo[] {
+  const byStem = new Map((detail?.videos ?? []).map((v) => [v.stem, v]));
+  return [...new Set(stems)].sort().map((stem) => {
+    const v = byStem.get(stem);
+    return { stem, state: v?.state ?? null, reason: v?.reason ?? null };
+  });
+}
