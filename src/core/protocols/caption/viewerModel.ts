@@ -6,6 +6,9 @@
 import { z } from 'zod';
 import type { CaptionProgressDetail, CaptionVideoState } from './progressTypes';
 import { checkSegmentTimeline, clipPathProblem, issueText, parseSegmentsDoc } from './segments';
+import { locate } from './viewerTime';
+
+export { locate, timelineTime } from './viewerTime';
 
 export interface ViewerClip {
   /** The segment's index in segments.json (1..n). */
@@ -47,22 +50,6 @@ export interface VideoViewerModel {
 }
 
 const captionsSchema = z.array(z.object({ start_sec: z.number().finite(), end_sec: z.number().finite(), caption: z.string() }).passthrough());
-
-/** Where time `t` (seconds on the video's timeline) falls: the clip holding it and the offset into it. */
-export function locate(clips: readonly Pick<ViewerClip, 'start' | 'end'>[], t: number): { clip: number; offset: number } {
-  if (!clips.length) return { clip: -1, offset: 0 };
-  // The last clip whose start is at or before t; a time before the first clip is its start, one past the end its last instant.
-  let i = 0;
-  while (i + 1 < clips.length && clips[i + 1].start <= t) i++;
-  const c = clips[i];
-  const offset = Math.min(Math.max(t - c.start, 0), c.end - c.start);
-  return { clip: i, offset };
-}
-
-/** The time on the video's timeline of `offset` seconds into clip `clip` (the player's position). */
-export function timelineTime(clips: readonly Pick<ViewerClip, 'start'>[], clip: number, offset: number): number {
-  return (clips[clip]?.start ?? 0) + offset;
-}
 
 /** The viewer's model of a video directory from the text of its files (`captionsText` null: not captioned yet). */
 export function buildViewerModel(stem: string, segmentsText: string, captionsText: string | null): VideoViewerModel | { error: string } {
