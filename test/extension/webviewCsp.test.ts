@@ -7,10 +7,7 @@ const webview = { cspSource: 'https://file+.vscode-resource.vscode-cdn.net' };
 
 describe('webview CSP', () => {
   it("gives the report panels' policy unchanged", () => {
-    assert.equal(
-      webviewCsp(webview, 'N0NCE'),
-      `default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-N0NCE';`,
-    );
+    assert.equal(webviewCsp(webview, 'N0NCE'), `default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-N0NCE';`);
   });
 
   it('adds media-src from the webview origin only for a page that plays media', () => {

@@ -4,50 +4,13 @@
 // is read here: the panel reads segments.json and captions_merged.json and gives their text. A clip path that is not
 // a plain path inside the video directory is refused here (segments.ts's rule), before it can become a URI.
 import { z } from 'zod';
-import type { CaptionProgressDetail, CaptionVideoState } from './progressTypes';
+import type { CaptionProgressDetail } from './progressTypes';
 import { checkSegmentTimeline, clipPathProblem, issueText, parseSegmentsDoc } from './segments';
+import type { PickerVideo, VideoViewerModel, ViewerCaption, ViewerClip } from './viewerTypes';
 import { locate } from './viewerTime';
 
 export { locate, timelineTime } from './viewerTime';
-
-export interface ViewerClip {
-  /** The segment's index in segments.json (1..n). */
-  index: number;
-  /** The clip's path relative to the video directory, or null when it was refused (`refused` says why). */
-  clipPath: string | null;
-  refused: string | null;
-  /** On the full video's timeline, seconds. */
-  start: number;
-  end: number;
-  /** What put the boundary at this clip's start: `start`, `asr`, `scene`, `audio`, `soft`… */
-  source: string;
-  confidence: number | null;
-}
-
-export interface ViewerCaption {
-  /** On the full video's timeline, seconds (as captions_merged.json has them). */
-  start: number;
-  end: number;
-  /** The caption as written (the webview shows it as text, never as markup). */
-  caption: string;
-  /** The position in `clips` of the clip holding `start`, and `start`'s offset into that clip (seconds). */
-  clip: number;
-  offset: number;
-}
-
-export interface VideoViewerModel {
-  stem: string;
-  inputVideo: string;
-  /** The video's duration_sec. */
-  duration: number;
-  clips: ViewerClip[];
-  /** Empty before captioning (a cut's clips and boundaries alone). */
-  captions: ViewerCaption[];
-  /** captions_merged.json exists (even when it could not be read: `problems` says so). */
-  captioned: boolean;
-  /** What the viewer could not use, in words (a bad timeline, a refused clip, an unreadable captions file). */
-  problems: string[];
-}
+export type { PickerVideo, VideoViewerModel, ViewerCaption, ViewerClip };
 
 const captionsSchema = z.array(z.object({ start_sec: z.number().finite(), end_sec: z.number().finite(), caption: z.string() }).passthrough());
 
@@ -92,13 +55,6 @@ function readCaptions(text: string): { captions: z.infer<typeof captionsSchema> 
     return { error: `${e.path.join('.') || '(root)'}: ${e.message}` };
   }
   return { captions: parsed.data };
-}
-
-/** One row of the viewer's video picker. `state` null: the run type has not read this root (no progress yet). */
-export interface PickerVideo {
-  stem: string;
-  state: CaptionVideoState | null;
-  reason: string | null;
 }
 
 /**
