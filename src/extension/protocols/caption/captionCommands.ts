@@ -9,7 +9,7 @@ import { knobEnv, readSettings } from '../../settings';
 import type { UiCommand } from '../types';
 import type { CaptionModel } from './captionModel';
 import { configuredVideosRoot, readCaptionSettings } from './captionSettings';
-import { captionCliArgs, parseServersAnswer, settingsServers } from './captionSettingsModel';
+import { CAPTION_VERB, captionCliArgs, parseServersAnswer, settingsServers } from './captionSettingsModel';
 import { listVideoStems } from './viewerFiles';
 
 export interface CaptionCommandHost {
@@ -65,12 +65,13 @@ export class CaptionCommands {
       if ('error' in p) return;
       servers = p;
     }
-    const args = captionCliArgs(root, servers, s);
+    const [verb, ...sub] = CAPTION_VERB.split(' ');
+    const args = [...sub, ...captionCliArgs(root, servers, s)];
     const out = this.host.output;
-    out.appendLine(`\n$ fpsweep avtime ${args.join(' ')}`);
+    out.appendLine(`\n$ fpsweep ${verb} ${args.join(' ')}`);
     const r = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'fpsweep: Start captioning' },
-      () => startCli({ distDir: this.host.distDir, verb: 'avtime', args, env: knobEnv(readSettings()), cwd: root, onOutput: (t) => out.append(t) }).done,
+      () => startCli({ distDir: this.host.distDir, verb, args, env: knobEnv(readSettings()), cwd: root, onOutput: (t) => out.append(t) }).done,
     );
     if (r.code !== 0) {
       void vscode.window

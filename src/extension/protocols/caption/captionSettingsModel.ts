@@ -34,9 +34,12 @@ export function parseServersAnswer(text: string): CaptionServers | { error: stri
   return { baseUrls: parts };
 }
 
-/** `avtime caption ROOT … --detach`: the arguments after the `avtime` verb. */
+/** The CLI's verb for captioning (two words: the run type serves it under AVTime's verb). */
+export const CAPTION_VERB = 'avtime caption';
+
+/** `fpsweep avtime caption ROOT … --detach`: the arguments after the verb's two words. */
 export function captionCliArgs(root: string, servers: CaptionServers, s: CaptionSettings): string[] {
-  const args = ['caption', root];
+  const args = [root];
   if ('baseUrls' in servers) args.push('--base-url', servers.baseUrls.join(','));
   else {
     args.push('--model-path', servers.modelPath);

@@ -6,10 +6,9 @@ import { captionCliArgs, captionSettingsSchema, parseServersAnswer, settingsServ
 describe('caption start arguments (issue 25 point 8)', () => {
   const defaults = captionSettingsSchema.parse({});
 
-  it('runs `avtime caption ROOT --base-url … --detach` on endpoints', () => {
+  it('runs `fpsweep avtime caption ROOT --base-url … --detach` on endpoints', () => {
     const s = captionSettingsSchema.parse({ baseUrls: ['http://127.0.0.1:8011', 'http://127.0.0.1:8012'], model: 'Qwen/Qwen3-Omni-30B-A3B-Thinking' });
     assert.deepEqual(captionCliArgs('/data/videos', settingsServers(s)!, s), [
-      'caption',
       '/data/videos',
       '--base-url',
       'http://127.0.0.1:8011,http://127.0.0.1:8012',
@@ -21,17 +20,7 @@ describe('caption start arguments (issue 25 point 8)', () => {
 
   it('runs managed servers from a model path with the GPU groups and TP of the settings', () => {
     const s = captionSettingsSchema.parse({ modelPath: '/models/omni', gpus: '0,1;2,3', tp: 2 });
-    assert.deepEqual(captionCliArgs('/v', settingsServers(s)!, s), [
-      'caption',
-      '/v',
-      '--model-path',
-      '/models/omni',
-      '--gpus',
-      '0,1;2,3',
-      '--tp',
-      '2',
-      '--detach',
-    ]);
+    assert.deepEqual(captionCliArgs('/v', settingsServers(s)!, s), ['/v', '--model-path', '/models/omni', '--gpus', '0,1;2,3', '--tp', '2', '--detach']);
   });
 
   it('names no server when the settings name none (the command asks)', () => {
