@@ -12,7 +12,10 @@ const nodeEntries = [
   { in: 'src/standins/hub/main.ts', out: 'standin-hub', shebang: true },
 ];
 // Webview front ends run in the browser.
-const webEntries = [{ in: 'media/src/report.ts', out: 'media/report' }];
+const webEntries = [
+  { in: 'media/src/report.ts', out: 'media/report' },
+  { in: 'media/src/protocols/caption/viewer.ts', out: 'media/captionViewer' },
+];
 
 // vega-canvas's Node build loads the optional `canvas` package with a top-level await, which a CommonJS bundle
 // cannot hold. Node bundles take its browser build instead: no canvas there, so vega estimates text widths.

@@ -2,12 +2,12 @@
 // from the run types' report contracts and UIs. The host fetches the core's report and
 // hands it over; the front end (media/src/report.ts) only renders it, escaped. Strict CSP with a nonce,
 // files through asWebviewUri, resources limited to dist/media; revived after a reload by the serializer.
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from '../../core/package/paths';
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
+import { newNonce, webviewCsp } from '../webviewCsp';
 import {
   isReportKind,
   REPORT_KINDS,
@@ -176,8 +176,8 @@ export class ReportPanel extends Disposable {
     const media = vscode.Uri.joinPath(this.extensionUri, 'dist', 'media');
     const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'report.js'));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'report.css'));
-    const nonce = randomBytes(16).toString('base64');
-    const csp = `default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}';`;
+    const nonce = newNonce();
+    const csp = webviewCsp(webview, nonce);
     // The only values put into this HTML are ours (URIs, nonce, kind); data arrives by message.
     return `<!DOCTYPE html>
 <html lang="en">

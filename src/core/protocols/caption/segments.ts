@@ -112,9 +112,15 @@ export type MediaProbe = (file: string) => Promise<MediaFacts>;
 /** The mp3 sidecar of a clip: the same path with `.mp3` for its extension. */
 export const sidecarOf = (clipPath: string) => clipPath.replace(/\.[^./]+$/, '') + '.mp3';
 
+/** Why `rel` (a path from segments.json) is not a plain relative path inside its video directory, or null (no file read). */
+export function clipPathProblem(rel: string): string | null {
+  return path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..') ? `${rel} is not a plain path inside the video directory` : null;
+}
+
 /** The clip's absolute path when `rel` is a plain relative path inside `videoDir` to a regular file, else why not. */
 async function fileInside(videoDir: string, rel: string): Promise<{ file: string } | { why: string; rule: SegmentRule }> {
-  if (path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..')) return { why: `${rel} is not a plain path inside the video directory`, rule: 'clip-path' };
+  const plain = clipPathProblem(rel);
+  if (plain) return { why: plain, rule: 'clip-path' };
   const file = path.join(videoDir, rel);
   const st = await fs.lstat(file).catch(() => null);
   if (!st) return { why: `${rel} does not exist`, rule: 'clip-file' };

@@ -1,0 +1,192 @@
+// The caption viewer's page (issue 25 point 8, issue 27): a video picker (failed videos with their reasons), the
+// video's clips played in order in one <video> (the next clip on `ended`), and under it the timeline: the clip
+// boundaries with each one's source, the captions as blocks, the current position. A click on a caption (or a clip)
+// seeks the player to the right clip and offset. Every string from the data becomes a text node (dom.ts's el).
+import type { PickerVideo, VideoViewerModel } from '../../../../src/core/protocols/caption/viewerTypes';
+import { locate, timelineTime } from '../../../../src/core/protocols/caption/viewerTime';
+import type { ViewerHostMessage, ViewerRequest } from '../../../../src/extension/protocols/caption/viewerMessages';
+import { clear, el } from '../../dom';
+import { clipLabel, secondsText, spanPercent, videoOptionText } from './viewerText';
+import './viewer.css';
+
+interface VsCodeApi {
+  postMessage(m: ViewerRequest): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+const api = acquireVsCodeApi();
+
+const app = document.getElementById('app')!;
+const picker = el('select', { id: 'video-picker', 'aria-label': 'Video' });
+const rootName = el('span', { class: 'muted', id: 'root-name' });
+const failed = el('ul', { id: 'failed-videos', class: 'failed' });
+const player = el('video', { id: 'player', controls: true, preload: 'auto' });
+const position = el('p', { id: 'position', class: 'muted' });
+const timeline = el('section', { id: 'timeline', 'aria-label': 'Timeline' });
+const body = el('div', { id: 'video-body' });
+
+let model: VideoViewerModel | null = null;
+let uris: (string | null)[] = [];
+let current = -1;
+let seekTo: number | null = null;
+let playWhenLoaded = false;
+let states = new Map<string, string | null>();
+let selected: string | null = null;
+
+app.replaceChildren(
+  el('header', {}, el('h1', {}, 'fpsweep: Captions'), rootName),
+  el('div', { class: 'picker' }, el('label', { for: 'video-picker' }, 'Video '), picker),
+  failed,
+  body,
+);
+
+picker.addEventListener('change', () => api.postMessage({ type: 'pick', stem: picker.value }));
+
+function showVideos(root: string, videos: PickerVideo[], sel: string | null): void {
+  rootName.textContent = root;
+  const next = new Map(videos.map((v) => [v.stem, v.state]));
+  // The shown video's state changed (its captions were written, it failed): read it again.
+  const again = selected !== null && states.has(selected) && states.get(selected) !== next.get(selected);
+  states = next;
+  selected = selected ?? sel;
+  clear(picker);
+  for (const v of videos) picker.appendChild(el('option', { value: v.stem, selected: v.stem === selected }, videoOptionText(v)));
+  clear(failed);
+  for (const v of videos.filter((x) => x.state === 'failed'))
+    failed.appendChild(el('li', {}, el('strong', {}, v.stem), `: ${v.reason ?? 'failed (no reason recorded)'}`));
+  if (!videos.length) body.replaceChildren(el('p', { class: 'muted' }, 'No video directory with a segments.json in this root.'));
+  if (again && selected) api.postMessage({ type: 'pick', stem: selected });
+}
+
+function showVideo(m: VideoViewerModel, clipUris: (string | null)[]): void {
+  model = m;
+  uris = clipUris;
+  selected = m.stem;
+  picker.value = m.stem;
+  current = -1;
+  const problems = el('ul', { id: 'problems', class: 'error' }, ...m.problems.map((p) => el('li', {}, p)));
+  body.replaceChildren(
+    el('div', { class: 'player-box' }, player, position),
+    drawTimeline(m),
+    m.captions.length
+      ? el(
+          'ol',
+          { id: 'caption-list' },
+          ...m.captions.map((c, i) => {
+            const b = el(
+              'button',
+              { class: 'caption-item', 'data-index': i },
+              el('span', { class: 'when' }, `${secondsText(c.start)}–${secondsText(c.end)}`),
+              ' ',
+              c.caption,
+            );
+            b.addEventListener('click', () => seekCaption(i));
+            return el('li', {}, b);
+          }),
+        )
+      : el(
+          'p',
+          { id: 'no-captions', class: 'muted' },
+          m.captioned ? 'No caption could be read.' : 'No captions yet: the clips and their boundaries from segments.json.',
+        ),
+    problems,
+  );
+  const first = uris.findIndex((u) => u !== null);
+  if (first >= 0) load(first, 0, false);
+  drawPosition();
+}
+
+function drawTimeline(m: VideoViewerModel): HTMLElement {
+  const clips = el('div', { class: 'track clips', 'aria-label': 'Clips' });
+  m.clips.forEach((c, i) => {
+    const b = el(
+      'button',
+      {
+        class: `clip-block${uris[i] ? '' : ' refused'}`,
+        'data-index': i,
+        title: c.refused ?? `${clipLabel(c)} · ${secondsText(c.start)}–${secondsText(c.end)}`,
+      },
+      el('span', { class: 'boundary' }, c.source),
+      ` #${c.index}`,
+    );
+    place(b, c.start, c.end, m.duration);
+    b.addEventListener('click', () => uris[i] && load(i, 0, false));
+    clips.appendChild(b);
+  });
+  const captions = el('div', { class: 'track captions', 'aria-label': 'Captions' });
+  m.captions.forEach((c, i) => {
+    const b = el('button', { class: 'caption-block', 'data-index': i, title: `${secondsText(c.start)}–${secondsText(c.end)}: ${c.caption}` }, c.caption);
+    place(b, c.start, c.end, m.duration);
+    b.addEventListener('click', () => seekCaption(i));
+    captions.appendChild(b);
+  });
+  clear(timeline);
+  timeline.append(clips, captions, el('div', { class: 'cursor', id: 'cursor', 'aria-hidden': 'true' }));
+  return timeline;
+}
+
+/** Positions a block by the CSSOM (the CSP refuses style attributes, not style properties set from script). */
+function place(node: HTMLElement, start: number, end: number, duration: number): void {
+  const p = spanPercent(start, end, duration);
+  node.style.left = `${p.left}%`;
+  node.style.width = `${p.width}%`;
+}
+
+function seekCaption(i: number): void {
+  const c = model?.captions[i];
+  if (c && uris[c.clip]) load(c.clip, c.offset, false);
+}
+
+function load(clip: number, offset: number, play: boolean): void {
+  const uri = uris[clip];
+  if (!uri) return;
+  if (clip === current && player.readyState >= 1) {
+    player.currentTime = offset;
+    if (play) void player.play().catch(() => undefined);
+    return;
+  }
+  current = clip;
+  seekTo = offset;
+  playWhenLoaded = play;
+  player.dataset.clip = String(clip);
+  player.src = uri;
+  drawPosition();
+}
+
+player.addEventListener('loadedmetadata', () => {
+  if (seekTo !== null && seekTo > 0) player.currentTime = seekTo;
+  seekTo = null;
+  if (playWhenLoaded) void player.play().catch(() => undefined);
+  drawPosition();
+});
+player.addEventListener('ended', () => {
+  // The next clip that can be played: a refused or missing one is skipped (the problems list says why).
+  const next = uris.findIndex((u, i) => i > current && u !== null);
+  if (next >= 0) load(next, 0, true);
+});
+for (const ev of ['timeupdate', 'seeked', 'emptied']) player.addEventListener(ev, () => drawPosition());
+
+function drawPosition(): void {
+  if (!model || current < 0) return;
+  const t = timelineTime(model.clips, current, seekTo ?? player.currentTime);
+  const at = locate(model.clips, t);
+  position.textContent = `clip ${at.clip + 1} of ${model.clips.length} · ${secondsText(t)} of ${secondsText(model.duration)}`;
+  timeline.dataset.time = t.toFixed(3);
+  const cursor = document.getElementById('cursor');
+  if (cursor) cursor.style.left = `${spanPercent(t, t, model.duration).left}%`;
+  for (const b of document.querySelectorAll<HTMLElement>('.caption-block, .caption-item')) {
+    const c = model.captions[Number(b.dataset.index)];
+    const on = !!c && c.start <= t && t < c.end;
+    b.classList.toggle('current', on);
+    if (on) b.setAttribute('aria-current', 'true');
+    else b.removeAttribute('aria-current');
+  }
+  for (const b of document.querySelectorAll<HTMLElement>('.clip-block')) b.classList.toggle('current', Number(b.dataset.index) === current);
+}
+
+window.addEventListener('message', (e: MessageEvent) => {
+  const m = e.data as ViewerHostMessage;
+  if (m?.type === 'videos') showVideos(m.root, m.videos, m.selected);
+  else if (m?.type === 'video') showVideo(m.model, m.clipUris);
+  else if (m?.type === 'error') body.replaceChildren(el('p', { class: 'error', role: 'alert' }, `${m.stem}: ${m.message}`));
+});
+api.postMessage({ type: 'ready' });

@@ -1,0 +1,48 @@
+// The caption viewer's model as types (viewerModel.ts builds it; the webview bundle imports these, so no Node here).
+import type { CaptionVideoState } from './progressTypes';
+
+export interface ViewerClip {
+  /** The segment's index in segments.json (1..n). */
+  index: number;
+  /** The clip's path relative to the video directory, or null when it was refused (`refused` says why). */
+  clipPath: string | null;
+  refused: string | null;
+  /** On the full video's timeline, seconds. */
+  start: number;
+  end: number;
+  /** What put the boundary at this clip's start: `start`, `asr`, `scene`, `audio`, `soft`… */
+  source: string;
+  confidence: number | null;
+}
+
+export interface ViewerCaption {
+  /** On the full video's timeline, seconds (as captions_merged.json has them). */
+  start: number;
+  end: number;
+  /** The caption as written (the webview shows it as text, never as markup). */
+  caption: string;
+  /** The position in `clips` of the clip holding `start`, and `start`'s offset into that clip (seconds). */
+  clip: number;
+  offset: number;
+}
+
+export interface VideoViewerModel {
+  stem: string;
+  inputVideo: string;
+  /** The video's duration_sec. */
+  duration: number;
+  clips: ViewerClip[];
+  /** Empty before captioning (a cut's clips and boundaries alone). */
+  captions: ViewerCaption[];
+  /** captions_merged.json exists (even when it could not be read: `problems` says so). */
+  captioned: boolean;
+  /** What the viewer could not use, in words (a bad timeline, a refused clip, an unreadable captions file). */
+  problems: string[];
+}
+
+/** One row of the viewer's video picker. `state` null: the run type has not read this root (no progress yet). */
+export interface PickerVideo {
+  stem: string;
+  state: CaptionVideoState | null;
+  reason: string | null;
+}

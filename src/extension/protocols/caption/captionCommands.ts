@@ -1,0 +1,116 @@
+// The caption palette commands: "Start captioning" (`fpsweep avtime caption ROOT … --detach`, the engine's detached
+// worker, as "Start AVTime run" starts its run) and "Open caption viewer" (a videos root, from a tree row or asked).
+// Neither computes anything.
+import { statSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { errorLine, lastLine, startCli } from '../../cli';
+import type { TreeNode } from '../../progressNodes';
+import { knobEnv, readSettings } from '../../settings';
+import type { UiCommand } from '../types';
+import type { CaptionModel } from './captionModel';
+import { configuredVideosRoot, readCaptionSettings } from './captionSettings';
+import { CAPTION_VERB, captionCliArgs, parseServersAnswer, settingsServers } from './captionSettingsModel';
+import { listVideoStems } from './viewerFiles';
+
+export interface CaptionCommandHost {
+  distDir: string;
+  model: CaptionModel;
+  output: vscode.OutputChannel;
+  openViewer(root: string, stem?: string): Promise<void>;
+}
+
+const isDir = (p: string) => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+export class CaptionCommands {
+  readonly commands: UiCommand[] = [
+    { id: 'fpsweep.caption.start', run: () => this.start() },
+    { id: 'fpsweep.caption.viewer', run: (node?: unknown) => this.viewer(node as TreeNode | undefined) },
+  ];
+
+  constructor(private readonly host: CaptionCommandHost) {}
+
+  private async askRoot(title: string, value: string | undefined): Promise<string | undefined> {
+    return vscode.window.showInputBox({
+      title,
+      prompt: 'The videos root: one directory per video, each with segments.json and clips/',
+      value: value ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '',
+      ignoreFocusOut: true,
+      validateInput: (v) => (isDir(v.trim()) ? undefined : 'not a directory'),
+    });
+  }
+
+  private async start(): Promise<void> {
+    const s = readCaptionSettings();
+    const root = (await this.askRoot('fpsweep: Start captioning', configuredVideosRoot(s)))?.trim();
+    if (!root) return;
+    let servers = settingsServers(s);
+    if (!servers) {
+      const answer = await vscode.window.showInputBox({
+        title: 'fpsweep: Start captioning',
+        prompt: 'Endpoints serving the model (http://host:port, comma separated), or a model path for the engine to serve',
+        ignoreFocusOut: true,
+        validateInput: (v) => {
+          const p = parseServersAnswer(v);
+          return 'error' in p ? p.error : undefined;
+        },
+      });
+      if (!answer) return;
+      const p = parseServersAnswer(answer);
+      if ('error' in p) return;
+      servers = p;
+    }
+    const [verb, ...sub] = CAPTION_VERB.split(' ');
+    const args = [...sub, ...captionCliArgs(root, servers, s)];
+    const out = this.host.output;
+    out.appendLine(`\n$ fpsweep ${verb} ${args.join(' ')}`);
+    const r = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'fpsweep: Start captioning' },
+      () => startCli({ distDir: this.host.distDir, verb, args, env: knobEnv(readSettings()), cwd: root, onOutput: (t) => out.append(t) }).done,
+    );
+    if (r.code !== 0) {
+      void vscode.window
+        .showErrorMessage(`fpsweep: Start captioning failed (exit ${r.code ?? r.signal}): ${errorLine(r.stderr) || lastLine(r.stdout)}`, 'Show output')
+        .then((b) => b && out.show());
+      return;
+    }
+    await this.host.model.add(root);
+    await vscode.commands.executeCommand('fpsweep.progress.focus');
+    void vscode.window.showInformationMessage(`fpsweep: captioning ${root} in the background worker. ${lastLine(r.stdout)}`);
+  }
+
+  /** From a row of the tree: its root (and its video); else the one root known, a pick of several, or asked. */
+  private async viewer(node?: TreeNode): Promise<void> {
+    if (node?.row.contextValue?.startsWith('caption') && node.row.root) {
+      const stem = (node.row.data as { stem?: unknown } | undefined)?.stem;
+      return this.host.openViewer(node.row.root, typeof stem === 'string' ? stem : undefined);
+    }
+    const roots = await this.knownRoots();
+    if (roots.length === 1) return this.host.openViewer(roots[0]);
+    if (roots.length > 1) {
+      const pick = await vscode.window.showQuickPick(roots, { title: 'fpsweep: Open caption viewer' });
+      if (pick) await this.host.openViewer(pick);
+      return;
+    }
+    const root = (await this.askRoot('fpsweep: Open caption viewer', undefined))?.trim();
+    if (root) await this.host.openViewer(root);
+  }
+
+  /** The roots the tree shows, the configured one, and workspace folders that hold video directories themselves. */
+  private async knownRoots(): Promise<string[]> {
+    const roots = this.host.model.all.map((s) => s.root);
+    try {
+      const configured = configuredVideosRoot(readCaptionSettings());
+      if (configured && isDir(configured)) roots.push(configured);
+    } catch {
+      // A bad setting: the other roots are still offered.
+    }
+    for (const f of vscode.workspace.workspaceFolders ?? []) if ((await listVideoStems(f.uri.fsPath)).length) roots.push(f.uri.fsPath);
+    return [...new Set(roots)];
+  }
+}

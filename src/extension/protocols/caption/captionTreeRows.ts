@@ -1,0 +1,92 @@
+// The caption run type's section of the progress tree as rows (no vscode: tested under plain mocha): one row per
+// videos root, under it its videos grouped by state (failed first, with their reasons), from the run type's
+// progress detail (core/protocols/caption/progressTypes.ts). A group lists at most MAX_VIDEO_ROWS videos: a root of
+// 50,000 directories stays a tree one can open.
+import * as path from 'node:path';
+import type { CaptionProgressDetail, CaptionVideoEntry, CaptionVideoState } from '../../../core/protocols/caption/progressTypes';
+import type { ProgressSnapshot, ProgressState } from '../../../core/protocols/types';
+import type { ProtocolSection, TreeRow } from '../../progressNodes';
+
+export const MAX_VIDEO_ROWS = 200;
+
+/** The states in the order the tree shows them, each with its icon and its word. */
+const STATES: readonly { state: CaptionVideoState; icon: ProgressState; word: string }[] = [
+  { state: 'failed', icon: 'failed', word: 'failed' },
+  { state: 'running', icon: 'running', word: 'running' },
+  { state: 'pending', icon: 'todo', word: 'pending' },
+  { state: 'completed', icon: 'done', word: 'completed' },
+];
+
+/** The root's counts in words: "2 completed, 1 running, 1 failed, 3 pending (2 untracked)". */
+export function countsText(d: CaptionProgressDetail): string {
+  const untracked = d.untracked.length ? ` (${d.untracked.length} untracked)` : '';
+  return `${d.completed} completed, ${d.running} running, ${d.failed} failed, ${d.pending} pending${untracked}`;
+}
+
+function videoRow(root: string, v: CaptionVideoEntry, icon: ProgressState): TreeRow {
+  const clips = v.state === 'running' ? `${v.clipsDone}/${v.clips} clips` : `${v.clips} clip${v.clips === 1 ? '' : 's'}`;
+  const description = v.state === 'failed' && v.reason ? v.reason : clips;
+  return {
+    id: `caption:${root}:video:${v.stem}`,
+    label: v.stem,
+    description,
+    aria: `Video ${v.stem} ${v.state}: ${description}`,
+    tooltip: v.reason ? `${v.stem}: ${v.reason}` : undefined,
+    icon,
+    collapsible: 'none',
+    // "Open caption viewer" on a video's row opens that video (package.json: viewItem == captionVideo).
+    contextValue: 'captionVideo',
+    root,
+    data: { stem: v.stem },
+    children: [],
+  };
+}
+
+export function captionRootRow(s: ProgressSnapshot<CaptionProgressDetail>): TreeRow {
+  const d = s.detail;
+  const base = `caption:${s.root}`;
+  const groups = STATES.flatMap(({ state, icon, word }) => {
+    const videos = d.videos.filter((v) => v.state === state);
+    if (!videos.length) return [];
+    const shown = videos.slice(0, MAX_VIDEO_ROWS).map((v) => videoRow(s.root, v, icon));
+    const more = videos.length - shown.length;
+    const rows =
+      more > 0
+        ? [...shown, { id: `${base}:${state}:more`, label: `… and ${more} more`, icon: 'info' as const, collapsible: 'none' as const, children: [] }]
+        : shown;
+    return [
+      {
+        id: `${base}:${state}`,
+        label: `${videos.length} ${word}`,
+        aria: `${videos.length} video(s) ${word}`,
+        icon,
+        // The failed ones open at once: their reasons are what one looks for.
+        collapsible: state === 'failed' ? ('expanded' as const) : ('collapsed' as const),
+        children: rows,
+      },
+    ];
+  });
+  const counts = countsText(d);
+  return {
+    id: base,
+    label: `Captions ${path.basename(s.root)}`,
+    description: `${s.state}${s.live ? ' (live)' : ''} · ${counts}`,
+    aria: `Captions of ${path.basename(s.root)} ${s.state}: ${counts}`,
+    tooltip: `${s.root}${d.untracked.length ? `\nuntracked: ${d.untracked.slice(0, 20).join(', ')}` : ''}${s.summary ? `\n${s.summary}` : ''}`,
+    icon: s.state,
+    collapsible: 'expanded',
+    // A live root's row offers Stop; every root's row the caption viewer.
+    contextValue: s.live ? 'captionRoot.live' : 'captionRoot',
+    root: s.root,
+    children: groups,
+  };
+}
+
+export function captionSection(snapshots: readonly ProgressSnapshot<CaptionProgressDetail>[], protocol: ProtocolSection['protocol']): ProtocolSection {
+  return {
+    protocol,
+    runs: snapshots.length,
+    rows: snapshots.map(captionRootRow),
+    description: `${snapshots.length} videos root${snapshots.length === 1 ? '' : 's'}`,
+  };
+}

@@ -1,0 +1,34 @@
+// The caption viewer's messages between the panel (viewerPanel.ts) and its webview (media/src/protocols/caption/).
+// Types for both sides; the zod schema of what the webview sends is the host's check (the webview imports types only).
+import { z } from 'zod';
+import type { PickerVideo, VideoViewerModel } from '../../../core/protocols/caption/viewerTypes';
+
+/** What the webview asks: its first message, or another video of the root. */
+export const viewerRequestSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }).strict(),
+  z.object({ type: z.literal('pick'), stem: z.string().min(1).max(255) }).strict(),
+]);
+export type ViewerRequest = z.infer<typeof viewerRequestSchema>;
+
+/** The picker: the root's videos, and the one shown. */
+export interface ViewerVideosMessage {
+  type: 'videos';
+  root: string;
+  videos: PickerVideo[];
+  selected: string | null;
+}
+
+/** One video: its model, and each clip's webview URI (null: refused or missing, the model's problems say why). */
+export interface ViewerVideoMessage {
+  type: 'video';
+  model: VideoViewerModel;
+  clipUris: (string | null)[];
+}
+
+export interface ViewerErrorMessage {
+  type: 'error';
+  stem: string;
+  message: string;
+}
+
+export type ViewerHostMessage = ViewerVideosMessage | ViewerVideoMessage | ViewerErrorMessage;

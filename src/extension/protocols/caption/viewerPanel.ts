@@ -1,0 +1,130 @@
+// The caption viewer (issue 25 point 8, issue 27): one webview panel per videos root. The host reads the files
+// (viewerFiles.ts) and hands the webview the model and each clip's URI; the webview (media/src/protocols/caption/)
+// plays the clips in order in one <video> and draws the timeline. The clip files are reached only through
+// asWebviewUri, with localResourceRoots the extension's dist/media and the videos root (its real path), under the
+// webviews' one CSP (webviewCsp.ts, media from the same origin). A message from the webview is checked by zod and a
+// picked stem must be one of the root's videos.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CaptionProgressDetail } from '../../../core/protocols/caption/progressTypes';
+import { pickerVideos } from '../../../core/protocols/caption/viewerModel';
+import { Disposable } from '../../lifecycle';
+import { newNonce, webviewCsp } from '../../webviewCsp';
+import { listVideoStems, readViewerVideo } from './viewerFiles';
+import { viewerRequestSchema, type ViewerHostMessage } from './viewerMessages';
+
+export const CAPTION_VIEWER_VIEW_TYPE = 'fpsweep.captionViewer';
+
+export interface ViewerHost {
+  extensionUri: vscode.Uri;
+  /** The run type's progress of `root` (states and failure reasons), or null when it has none. */
+  progress(root: string): CaptionProgressDetail | null;
+  /** Fires when a root's progress changed (the picker's states follow). */
+  onDidChange: vscode.Event<void>;
+  log(line: string): void;
+}
+
+export class CaptionViewerPanel extends Disposable {
+  private static readonly panels = new Map<string, CaptionViewerPanel>();
+
+  /** Shows the viewer of `root` (absolute), on `stem` when given. */
+  static async show(host: ViewerHost, root: string, stem?: string): Promise<CaptionViewerPanel> {
+    const realRoot = await fs.realpath(root);
+    const open = CaptionViewerPanel.panels.get(realRoot);
+    if (open) {
+      open.panel.reveal();
+      if (stem) await open.showVideo(stem);
+      return open;
+    }
+    const panel = vscode.window.createWebviewPanel(CAPTION_VIEWER_VIEW_TYPE, `Captions: ${path.basename(realRoot)}`, vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: viewerResourceRoots(host.extensionUri, realRoot),
+    });
+    return new CaptionViewerPanel(panel, host, realRoot, stem ?? null);
+  }
+
+  private stems: string[] = [];
+
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    private readonly host: ViewerHost,
+    private readonly root: string,
+    private selected: string | null,
+  ) {
+    super();
+    CaptionViewerPanel.panels.set(root, this);
+    panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'resources', 'fpsweep.svg');
+    panel.webview.html = this.html();
+    this._register(panel.onDidDispose(() => this.dispose()));
+    this._register(panel.webview.onDidReceiveMessage((m) => void this.onMessage(m)));
+    this._register(host.onDidChange(() => void this.sendVideos()));
+  }
+
+  override dispose(): void {
+    if (CaptionViewerPanel.panels.get(this.root) === this) CaptionViewerPanel.panels.delete(this.root);
+    this.panel.dispose();
+    super.dispose();
+  }
+
+  private post(m: ViewerHostMessage): void {
+    void this.panel.webview.postMessage(m);
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const m = viewerRequestSchema.safeParse(raw);
+    if (!m.success) {
+      this.host.log(`caption viewer: refused a message: ${m.error.issues[0]?.message}`);
+      return;
+    }
+    if (m.data.type === 'ready') {
+      await this.sendVideos();
+      if (this.selected) await this.showVideo(this.selected);
+    } else await this.showVideo(m.data.stem);
+  }
+
+  private async sendVideos(): Promise<void> {
+    this.stems = await listVideoStems(this.root);
+    if (this.selected === null && this.stems.length) this.selected = this.stems[0];
+    this.post({ type: 'videos', root: this.root, videos: pickerVideos(this.stems, this.host.progress(this.root)), selected: this.selected });
+  }
+
+  private async showVideo(stem: string): Promise<void> {
+    if (!this.stems.includes(stem)) this.stems = await listVideoStems(this.root);
+    // Only a directory of this root with a segments.json: never a path the webview made up.
+    if (!this.stems.includes(stem)) return this.post({ type: 'error', stem, message: `${stem} is not a video directory of ${this.root}` });
+    this.selected = stem;
+    const v = await readViewerVideo(this.root, stem);
+    if ('error' in v) return this.post({ type: 'error', stem, message: v.error });
+    const webview = this.panel.webview;
+    this.post({ type: 'video', model: v.model, clipUris: v.clipFiles.map((f) => (f ? webview.asWebviewUri(vscode.Uri.file(f)).toString() : null)) });
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const media = vscode.Uri.joinPath(this.host.extensionUri, 'dist', 'media');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'captionViewer.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'captionViewer.css'));
+    const nonce = newNonce();
+    // The only values put into this HTML are ours (URIs, nonce); the root's name and all data arrive by message.
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${webviewCsp(webview, nonce, { media: true })}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link href="${style}" rel="stylesheet">
+<title>fpsweep: caption viewer</title>
+</head>
+<body data-view="caption-viewer">
+<main id="app" aria-live="polite"><p class="muted">Loading the videos…</p></main>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+}
+
+/** The panel's resource roots: the webview bundle, and the videos root (real path) for the clips, nothing else. */
+export function viewerResourceRoots(extensionUri: vscode.Uri, realRoot: string): vscode.Uri[] {
+  return [vscode.Uri.joinPath(extensionUri, 'dist', 'media'), vscode.Uri.file(realRoot)];
+}

@@ -1,0 +1,206 @@
+// The caption viewer in a real VS Code (code-server + Chromium), issue 25 point 8 and issue 27: a videos root made
+// here with ffmpeg (a video of two clips with audio and mp3 sidecars, its segments.json and captions_merged.json; a
+// second video cut but not captioned yet) is opened as the workspace; "fpsweep: Open caption viewer" shows its
+// timeline (the clip boundaries with their sources, the captions as blocks, markup in a caption as text); a click
+// on a caption in the second clip loads that clip in the player at the caption's offset; the video not captioned
+// yet shows its clips and boundaries alone. Saves docs/screenshots/caption-viewer.png.
+// Run: `npm run package:vsix && tsx test/e2e/captionViewer.ts` (code-server set up by scripts/e2e-setup.sh);
+// `npm run test:e2e` runs it after the others.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Browser, Frame } from 'playwright-core';
+import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
+import { launchBrowser, Workbench } from './workbench';
+
+const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 420);
+const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
+const OUT = path.join(REPO, 'test-output', 'e2e-caption-viewer');
+const SCREENSHOT = path.join(REPO, 'docs', 'screenshots', 'caption-viewer.png');
+/** A caption holding markup: the viewer must show these characters, never make a <b> element of them. */
+const MARKUP = '<b>a drum</b> & a bell ring';
+
+let step = 'starting';
+let passed = 0;
+const failures: string[] = [];
+let wb: Workbench | undefined;
+
+function log(msg: string): void {
+  process.stdout.write(`[e2e-caption ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+}
+
+async function check(name: string, fn: () => Promise<void>): Promise<void> {
+  step = name;
+  log(`▶ ${name}`);
+  const t0 = Date.now();
+  await fn();
+  passed++;
+  log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+/** One clip of `seconds` with a tone, as the cut writes it: the mp4 (H.264 + AAC) and its mp3 sidecar. */
+function makeClip(dir: string, name: string, seconds: number, hz: number): void {
+  const mp4 = path.join(dir, `${name}.mp4`);
+  const lavfi = ['-f', 'lavfi', '-i', `testsrc2=size=320x180:rate=25:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=${hz}:duration=${seconds}`];
+  execFileSync('ffmpeg', ['-v', 'error', '-y', ...lavfi, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart', '-shortest', mp4]);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', mp4, '-vn', '-c:a', 'libmp3lame', path.join(dir, `${name}.mp3`)]);
+}
+
+function segmentsDoc(bounds: [number, number, string][]): unknown {
+  return {
+    input_video: '/data/source/video.mp4',
+    duration_sec: bounds[bounds.length - 1][1],
+    detectors: { asr: 'unavailable', scene: 'ffmpeg', audio_events: 'unavailable' },
+    config: { min_segment_sec: 1 },
+    candidates: { scene: bounds.length - 1 },
+    segments: bounds.map(([start_sec, end_sec, source], i) => ({
+      index: i + 1,
+      clip_path: `clips/clip_${String(i + 1).padStart(4, '0')}.mp4`,
+      start_sec,
+      end_sec,
+      duration_sec: end_sec - start_sec,
+      boundary: { source, confidence: i ? 0.9 : 1 },
+      labels: { audio: [], visual: [], joint: [] },
+    })),
+  };
+}
+
+/** A videos root: video_a (two clips, captioned), video_b (two clips, not captioned yet). */
+function makeVideosRoot(root: string): void {
+  for (const stem of ['video_a', 'video_b']) {
+    const clips = path.join(root, stem, 'clips');
+    fs.mkdirSync(clips, { recursive: true });
+    makeClip(clips, 'clip_0001', 2, 440);
+    makeClip(clips, 'clip_0002', 2, 660);
+    fs.writeFileSync(
+      path.join(root, stem, 'segments.json'),
+      JSON.stringify(
+        segmentsDoc([
+          [0, 2, 'start'],
+          [2, 4, 'scene'],
+        ]),
+        null,
+        2,
+      ),
+    );
+  }
+  const captions = [
+    { start_sec: 0, end_sec: 1.2, caption: 'A test card appears with a low tone' },
+    { start_sec: 1.2, end_sec: 2, caption: MARKUP },
+    { start_sec: 2.75, end_sec: 4, caption: 'The picture moves on as a higher tone plays' },
+  ];
+  fs.writeFileSync(path.join(root, 'video_a', 'captions_merged.json'), JSON.stringify(captions, null, 2));
+}
+
+/** A value the webview computes, polled (its CSP refuses waitForFunction's string form). */
+async function untilIn<T>(frame: Frame, what: string, expr: string, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  let last: T | undefined;
+  return wb!.until(
+    what,
+    timeoutMs,
+    async () => {
+      last = await frame.evaluate<T>(expr);
+      return ok(last) ? last : undefined;
+    },
+    async () => JSON.stringify(last),
+  );
+}
+
+async function main(): Promise<void> {
+  fs.rmSync(OUT, { recursive: true, force: true });
+  fs.mkdirSync(OUT, { recursive: true });
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-e2e-caption-'));
+  const root = path.join(work, 'videos');
+  const dirs = makeDirs(path.join(work, 'code-server'));
+  let server: RunningCodeServer | undefined;
+  let browser: Browser | undefined;
+  try {
+    await check('make a videos root with ffmpeg (clips with audio, mp3 sidecars, segments.json, captions_merged.json)', async () => {
+      if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: npm run package:vsix`);
+      makeVideosRoot(root);
+    });
+
+    await check('install the VSIX and start code-server on the videos root', async () => {
+      log(await installExtension(dirs, VSIX));
+      server = await startCodeServer(dirs, path.join(OUT, 'code-server.log'));
+      browser = await launchBrowser();
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      wb = new Workbench(page, OUT);
+      await wb.open(`${server.url}/?folder=${encodeURIComponent(root)}`);
+    });
+
+    let frame: Frame | undefined;
+    await check('"fpsweep: Open caption viewer" draws the timeline: clip boundaries with their sources, caption blocks, markup as text', async () => {
+      await wb!.runCommand('fpsweep: Open caption viewer');
+      frame = await wb!.webviewFrame('body[data-view="caption-viewer"] #timeline .caption-block', 60_000);
+      const seen = await frame.evaluate<{ clips: string[]; captions: string[]; bold: number; picker: string[] }>(`({
+        clips: [...document.querySelectorAll('.clip-block')].map((b) => b.textContent),
+        captions: [...document.querySelectorAll('.caption-block')].map((b) => b.textContent),
+        bold: document.querySelectorAll('#app b').length,
+        picker: [...document.querySelectorAll('#video-picker option')].map((o) => o.value),
+      })`);
+      log(JSON.stringify(seen));
+      if (JSON.stringify(seen.clips) !== JSON.stringify(['start #1', 'scene #2'])) throw new Error(`clip blocks: ${JSON.stringify(seen.clips)}`);
+      if (seen.captions.length !== 3 || seen.captions[1] !== MARKUP) throw new Error(`caption blocks: ${JSON.stringify(seen.captions)}`);
+      if (seen.bold !== 0) throw new Error(`the viewer made ${seen.bold} <b> element(s) from a caption`);
+      if (JSON.stringify(seen.picker) !== JSON.stringify(['video_a', 'video_b'])) throw new Error(`picker: ${JSON.stringify(seen.picker)}`);
+      // The first clip is in the player through the webview's resource roots and CSP: its metadata loaded.
+      await untilIn<number>(frame, 'the first clip loaded in the player', "document.getElementById('player').readyState", (v) => v >= 1);
+    });
+
+    await check("a click on a caption in the second clip moves the player there (that clip, the caption's offset)", async () => {
+      const before = await frame!.evaluate<string>("document.getElementById('player').dataset.clip + '@' + document.getElementById('player').currentTime");
+      await frame!.locator('.caption-block[data-index="2"]').click();
+      const after = await untilIn<{ clip: string; time: number; ready: number; at: string }>(
+        frame!,
+        'the player on clip 2 at 0.75 s',
+        `(() => {
+          const p = document.getElementById('player');
+          return { clip: p.dataset.clip, time: p.currentTime, ready: p.readyState, at: document.getElementById('timeline').dataset.time };
+        })()`,
+        (v) => v.clip === '1' && v.ready >= 1 && Math.abs(v.time - 0.75) < 0.05,
+      );
+      log(`player before ${before}, after ${JSON.stringify(after)}`);
+      if (Math.abs(Number(after.at) - 2.75) > 0.05) throw new Error(`the timeline's position is ${after.at}, not 2.75`);
+      const current = await frame!.evaluate<string>("document.querySelector('.caption-block.current')?.textContent ?? ''");
+      if (!current.startsWith('The picture moves on')) throw new Error(`the marked caption is "${current}"`);
+      fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+      await wb!.page.screenshot({ path: SCREENSHOT });
+      log(`saved ${path.relative(REPO, SCREENSHOT)}`);
+    });
+
+    await check('a video cut but not captioned yet shows its clips and boundaries alone (issue 27)', async () => {
+      await frame!.locator('#video-picker').selectOption('video_b');
+      await frame!.locator('#no-captions').waitFor({ timeout: 30_000 });
+      const blocks = await frame!.evaluate<number[]>("[document.querySelectorAll('.clip-block').length, document.querySelectorAll('.caption-block').length]");
+      if (blocks[0] !== 2 || blocks[1] !== 0) throw new Error(`video_b shows ${blocks[0]} clip and ${blocks[1]} caption block(s)`);
+      await untilIn<number>(frame!, "video_b's first clip loaded", "document.getElementById('player').readyState", (v) => v >= 1);
+      await wb!.screenshot('caption-viewer-uncaptioned');
+    });
+  } catch (err) {
+    failures.push(`${step}: ${(err as Error).message}`);
+    log(`✗ ${step}: ${(err as Error).stack ?? err}`);
+    await wb?.screenshot('failed').catch(() => undefined);
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
+    else log(`kept ${work}`);
+  }
+}
+
+const timer = setTimeout(async () => {
+  failures.push(`${step}: the caption viewer e2e exceeded ${TIMEOUT_S} s`);
+  log(`✗ timed out at step "${step}"`);
+  await wb?.screenshot('timeout').catch(() => undefined);
+  process.stdout.write(`e2e-caption: ${passed} passed, ${failures.length} failed\n`);
+  process.exit(1);
+}, TIMEOUT_S * 1000);
+
+void main().then(() => {
+  clearTimeout(timer);
+  for (const f of failures) log(`FAILED ${f}`);
+  process.stdout.write(`e2e-caption: ${passed} passed, ${failures.length} failed\n`);
+  process.exit(failures.length ? 1 : 0);
+});
