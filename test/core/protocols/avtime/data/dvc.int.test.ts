@@ -13,6 +13,8 @@ import { runNormalize } from '../../../../../src/core/protocols/avtime/stages/no
 import { fixtureRows, tmpDir, writeBench } from '../stages/fixtures';
 import { startStub, type Stub, type StubReply } from '../stages/httpStub';
 import { TARGET_ANSWERS } from '../stages/benchFixture';
+import { buildStandin, FAKE_VLLM } from '../../../serving/helpers';
+import { freePortRange, withEnv } from '../../fp/sweep/helpers';
 
 const cli = (args: string[]) => runCli(['avtime', ...args]);
 
@@ -237,5 +239,50 @@ describe('fpsweep avtime dvc and the seed form of normalize (SPEC-AVTIME-DATA §
     assert.equal(wrong.code, 2);
     assert.match(wrong.err, /--protocol must be longvale_train_dvc_v1/);
     assert.equal(fs.existsSync(path.join(root, 'norm2')), false);
+  });
+});
+
+describe('fpsweep avtime dvc --model-path: the target launched as AVTime-Bench launches it (stand-in vLLM)', function () {
+  this.timeout(120_000);
+  before(buildStandin);
+
+  it('starts vllm serve <model-path> per GPU group with the target flags, writes every row', async () => {
+    const { root, inputs } = await bench(3);
+    const out = path.join(root, 'dvc');
+    const port = await freePortRange(1);
+    const env = { FPSWEEP_STANDIN_LATENCY: 'a=0,b=0,shared=0', FPSWEEP_STANDIN_TARGET: undefined, FPSWEEP_STANDIN_ROLE: undefined, VLLM_BIN: FAKE_VLLM };
+    const model = 'Qwen/Qwen3-Omni-30B-A3B-Instruct';
+    const r = await withEnv(env, () =>
+      cli([
+        'dvc',
+        '--jsonl',
+        inputs,
+        '--output-dir',
+        out,
+        '--model-name',
+        'avtime-model',
+        '--bench-root',
+        root,
+        '--model-path',
+        model,
+        '--gpus',
+        '0',
+        '--tp',
+        '1',
+        '--base-port',
+        String(port),
+      ]),
+    );
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(readIds(path.join(out, 'raw_predictions.jsonl')).sort(), ['rec_0', 'rec_1', 'rec_2']);
+    const launch = fs.readFileSync(path.join(out, '.fpsweep', 'logs', 'launch_params.txt'), 'utf8');
+    assert.match(
+      launch,
+      new RegExp(`CUDA_VISIBLE_DEVICES=0 .*serve ${model.replace('/', '\\/')} --tensor-parallel-size 1 --max-model-len 65536 --allowed-local-media-path /`),
+    );
+    assert.match(launch, /--mm-processor-cache-gb 0/);
+    const summary = JSON.parse(fs.readFileSync(path.join(out, 'summary.json'), 'utf8'));
+    assert.equal(summary.model_path, model);
+    assert.equal(summary.model_name, 'avtime-model');
   });
 });
