@@ -78,7 +78,11 @@ export async function readDvcRows(file: string, style: PromptStyle): Promise<{ r
       bad('messages: --prompt-style jsonl needs a user message with text (string content, or text parts, besides <video>)');
     rows.push({ line, id: r.id, video_id: r.metadata.video_id, video: r.videos[0] ?? '', duration_ms: r.metadata.duration_ms, userText });
   }
-  if (problems.length) throw new DataInputError(`--jsonl ${file}: not a DVC input`, problems);
+  if (problems.length)
+    throw new DataInputError(
+      `--jsonl ${file}: not a DVC input`,
+      problems.sort((a, b) => a.line - b.line),
+    );
   if (rows.length === 0) throw new InputError(`--jsonl ${file}: no rows (nothing to ask)`);
   return { rows, bytes };
 }
