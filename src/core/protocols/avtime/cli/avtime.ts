@@ -7,7 +7,7 @@ import { intOption, parseVerbArgs, type OptionSpec } from '../../../../cli/optio
 import type { DemoContext, DemoStep } from '../../../../cli/verb';
 import { AVTIME_VERBS, parseGpuGroups, type AvtimeOptionsInput, type AvtimeVerb } from '../stages/options';
 
-export const summary = 'AVTime-Bench: avtime <sample|inputs|infer|normalize|judge|score|run> --bench-root DIR';
+export const summary = 'AVTime-Bench: avtime <sample|inputs|infer|normalize|judge|score|run> --bench-root DIR; data: split, build-sft, build-grpo, train, dvc';
 
 type Sub = { summary: string; run(args: string[]): Promise<number> };
 
@@ -19,7 +19,17 @@ const subs: Record<string, () => Sub> = {
   'build-sft': () => require('../data/cli/buildSft') as Sub,
   'build-grpo': () => require('../data/cli/buildGrpo') as Sub,
   train: () => require('../data/cli/train') as Sub,
+  // LongVALE-compatible inference (§6), the seed's direct runner.
+  dvc: () => require('../data/cli/dvc') as Sub,
   ...Object.fromEntries(AVTIME_VERBS.map((v) => [v, () => stageSub(v)])),
+  // Two forms: the seed's (§6: --target-inputs, --raw, --output, …) when --raw is given, else the bench's stage.
+  normalize: () => ({
+    summary: 'normalize',
+    run: (args) => {
+      const seed = require('../data/cli/normalize') as Sub & typeof import('../data/cli/normalize');
+      return (seed.isSeedNormalizeForm(args) ? seed : stageSub('normalize')).run(args);
+    },
+  }),
 };
 
 const HELP = `usage: fpsweep avtime <stage> --bench-root DIR [--run-id ID] [--output-root DIR] [options]
@@ -37,6 +47,13 @@ training data (each with --help):
   split              the AVTime-50K split (frozen or derived test ids)
   build-sft          one-round SFT rows;  build-grpo   pure-BiTSC GRPO rows
   train sft|grpo     --dry-run: the expanded Megatron-SWIFT command per node rank, topology checked
+
+LongVALE-compatible inference (each with --help):
+  dvc                AVTime-Bench's target request per row of a JSONL (--base-url or --model-path);
+                     resumable and continue-on-error by default, exit 2 if any row failed
+  normalize --raw F  the seed's form: --target-inputs, --raw, --output, --failures, --report,
+                     --model-id, --protocol longvale_train_dvc_v1, --decoding-json (normalize
+                     without --raw is the bench stage above)
 
   --bench-root DIR        test.jsonl, inventory.jsonl, benchmark_reference_manifest.jsonl, prompts/
   --run-id ID             (RUN_ID) default <target>__<judge>__<date>

@@ -15,7 +15,7 @@ import { writeFileAtomic } from './files';
 import type { TargetInput } from './inputSchemas';
 import type { AvtimeRunLayout } from './layout';
 import { splitShards } from './shards';
-import { buildTargetRequest } from './targetRequest';
+import { askTarget } from './targetRow';
 import type { TargetPlan } from '../../../serving/models/qwen3Omni/videoPlan';
 import { makeTargetPlanner } from './preflight';
 
@@ -85,8 +85,8 @@ export function assignShards(inputs: readonly TargetInput[], groups: number): Ta
   return splitShards(inputs, groups);
 }
 
-/** The ids already written in a shard's raw file (resume); a torn tail is set aside first. */
-async function writtenIds(file: string, log?: (l: string) => void): Promise<Map<string, number>> {
+/** The ids already written in a raw predictions file (resume); a torn tail is set aside first. */
+export async function writtenIds(file: string, log?: (l: string) => void): Promise<Map<string, number>> {
   const torn = await setAsideTornJsonlTail(file);
   if (torn) log?.(`${file}: ${torn.reason}; its last ${torn.bytes} bytes moved to ${torn.sideFile}`);
   const { records, problems } = await readOptionalJsonl(file, rawPredictionSchema);
@@ -204,35 +204,15 @@ async function sendShards(shards: OpenShard[], opts: InferOptions & Required<Pic
       jobs,
       {
         execute: async (_task, { row, shard }, server, requeues, channel) => {
-          const plan = await opts.planFor(row.videos[0]).then(
-            (p) => ({ ok: true as const, p }),
-            (err: Error) => ({
-              ok: false as const,
-              kind: 'request' as const,
-              message: `reference preprocessing of ${row.videos[0]}: ${err.message}`,
-              attempts: 0,
-              status: null,
-            }),
-          );
-          const res = plan.ok ? await channel.send(server.index, buildTargetRequest(opts.model, row.videos[0], opts.prompt, opts.audioInVideo, plan.p)) : plan;
-          if (res.ok) {
-            const line: RawPrediction = {
-              id: row.id,
-              video_id: row.metadata.video_id,
-              response: res.text,
-              finish_reason: res.finishReason,
-              usage: res.usage,
-              latency_s: Math.round(res.latency_s * 1e6) / 1e6,
-              endpoint: server.endpoint,
-              ts: new Date().toISOString(),
-            };
-            await shard.out.append(JSON.stringify(line) + '\n', true);
+          const ask = { id: row.id, video_id: row.metadata.video_id, video: row.videos[0], prompt: opts.prompt };
+          const out = await askTarget(ask, { model: opts.model, audioInVideo: opts.audioInVideo, planFor: opts.planFor }, server, requeues, channel);
+          if (out.kind === 'requeue') return 'requeue';
+          if (out.kind === 'answer') {
+            await shard.out.append(JSON.stringify(out.line) + '\n', true);
             shard.written++;
           } else {
-            // Cut (by another row's error, or by the run's stop): not this row's error.
-            if (channel.judge(server.index, res, requeues, false).action === 'requeue') return 'requeue';
-            shard.errors.push({ id: row.id, kind: res.kind, message: res.message });
-            opts.log?.(`shard${shard.k}: ${row.id} failed (${res.kind}): ${res.message}`);
+            shard.errors.push(out.error);
+            opts.log?.(`shard${shard.k}: ${row.id} failed (${out.error.kind}): ${out.error.message}`);
           }
           progress(shard, 'running');
           return 'done';

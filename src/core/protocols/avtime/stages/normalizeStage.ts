@@ -3,7 +3,7 @@
 // and prediction_report.json. Pure given its inputs; the three files land by rename, the report last, so
 // the report's presence means the stage is complete.
 import { readJsonl } from '../../../package/jsonl';
-import { normalizePrediction, predictionReport, type NormalizeOutcome } from '../normalize';
+import { normalizePrediction, predictionReport, type NormalizeOutcome, type PredictionReportCounts } from '../normalize';
 import { TARGET_DECODING } from '../constants';
 import { rawPredictionSchema, type RawPrediction } from './infer';
 import type { TargetInput } from './inputSchemas';
@@ -30,7 +30,10 @@ export async function readRawPredictions(layout: AvtimeRunLayout, shards: number
 }
 
 /** Normalizes in target-input order (the same order whatever order the shards answered in). */
-export function normalizeAll(inputs: readonly TargetInput[], raw: readonly RawPrediction[]): NormalizeOutcome[] {
+/** What normalization needs of a target input: its identity and the audited duration. */
+export type NormalizeTarget = Pick<TargetInput, 'id'> & { metadata: Pick<TargetInput['metadata'], 'video_id' | 'duration_ms'> };
+
+export function normalizeAll(inputs: readonly NormalizeTarget[], raw: readonly RawPrediction[]): NormalizeOutcome[] {
   const byId = new Map<string, RawPrediction>();
   for (const r of raw) {
     if (byId.has(r.id)) throw new Error(`raw prediction ${r.id} appears twice across the shards`);
@@ -45,6 +48,34 @@ export function normalizeAll(inputs: readonly TargetInput[], raw: readonly RawPr
   });
 }
 
+/** The three artifacts' texts, the report last to land; `inputs` (the seed's normalize CLI) names what was read. */
+export function normalizedTexts(
+  outcomes: readonly NormalizeOutcome[],
+  o: {
+    modelId: string;
+    modelPath?: string;
+    decoding: Readonly<Record<string, number | string | boolean>>;
+    inputs?: Record<string, { path: string; sha256: string }>;
+  },
+) {
+  const predictions = jsonlText(outcomes.flatMap((x) => (x.kind === 'ok' ? [x.prediction] : [])));
+  const failures = jsonlText(outcomes.flatMap((x) => (x.kind === 'failure' ? [x.failure] : [])));
+  const report = {
+    ...predictionReport({ model_id: o.modelId, model_path: o.modelPath, decoding: o.decoding, outcomes }),
+    ...(o.inputs ? { inputs: o.inputs } : {}),
+    outputs: { predictions: sha256Text(predictions), prediction_failures: sha256Text(failures) },
+  };
+  return { predictions, failures, report, reportText: JSON.stringify(report, null, 1) + '\n' };
+}
+
+/** The line that says what a normalization did, in numbers. */
+export function normalizedLine(c: PredictionReportCounts): string {
+  return (
+    `normalized ${c.inputs} answers: ${c.predictions} predictions (${c.events} events, ${c.merged_away} merged away), ` +
+    `${c.failures} prediction failures, ${c.warnings} warnings`
+  );
+}
+
 export async function runNormalize(o: {
   layout: AvtimeRunLayout;
   inputs: readonly TargetInput[];
@@ -55,20 +86,9 @@ export async function runNormalize(o: {
 }): Promise<NormalizeStageResult> {
   const { raw } = await readRawPredictions(o.layout, o.shards);
   const outcomes = normalizeAll(o.inputs, raw);
-  const predictions = jsonlText(outcomes.flatMap((x) => (x.kind === 'ok' ? [x.prediction] : [])));
-  const failures = jsonlText(outcomes.flatMap((x) => (x.kind === 'failure' ? [x.failure] : [])));
-  await writeFileAtomic(o.layout.predictions, predictions);
-  await writeFileAtomic(o.layout.predictionFailures, failures);
-  const report = {
-    ...predictionReport({ model_id: o.modelId, model_path: o.modelPath, decoding: { ...TARGET_DECODING, use_audio_in_video: o.audioInVideo }, outcomes }),
-    outputs: { predictions: sha256Text(predictions), prediction_failures: sha256Text(failures) },
-  };
-  await writeFileAtomic(o.layout.predictionReport, JSON.stringify(report, null, 1) + '\n');
-  const c = report.counts;
-  return {
-    outcomes,
-    line:
-      `normalized ${c.inputs} answers: ${c.predictions} predictions (${c.events} events, ${c.merged_away} merged away), ` +
-      `${c.failures} prediction failures, ${c.warnings} warnings`,
-  };
+  const t = normalizedTexts(outcomes, { modelId: o.modelId, modelPath: o.modelPath, decoding: { ...TARGET_DECODING, use_audio_in_video: o.audioInVideo } });
+  await writeFileAtomic(o.layout.predictions, t.predictions);
+  await writeFileAtomic(o.layout.predictionFailures, t.failures);
+  await writeFileAtomic(o.layout.predictionReport, t.reportText);
+  return { outcomes, line: normalizedLine(t.report.counts) };
 }

@@ -17,6 +17,7 @@ import { STAGES, type AvtimeVerb, type StageName } from './options';
 import type { RunPlan } from './runPlan';
 import { checkTopology } from './topology';
 import { exists } from './files';
+import { readTargetPrompt } from './targetPrompt';
 
 export interface RunInputs {
   promptFile: string;
@@ -99,10 +100,7 @@ function stagesOf(verb: AvtimeVerb): StageName[] {
 
 export async function readRunInputs(plan: RunPlan): Promise<RunInputs> {
   const { bench, opts, continuing, targetInputsPath } = plan;
-  const promptFile = bench.prompt('target');
-  const prompt = await fs.readFile(promptFile, 'utf8').catch(() => {
-    throw new InputError(`${promptFile} does not exist (the frozen target prompt; the tool never writes it)`);
-  });
+  const { file: promptFile, text: prompt } = await readTargetPrompt(bench);
   let built: BuiltTargetInputs | null = null;
   let inputs: TargetInput[];
   if (await exists(targetInputsPath)) {

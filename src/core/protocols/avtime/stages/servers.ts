@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { launchServerGroups, useEndpoints, type Fleet, type ServerSpec } from '../../../serving/launcher';
 import { VllmClient, type Endpoint } from '../../../serving/client';
 import { UsageError } from '../../../errors';
-import type { AvtimeOutputRoot, AvtimeRunLayout } from './layout';
+import type { AvtimeOutputRoot } from './layout';
 import { assertInPin, runningVllmVersion, servedModels } from '../../../serving/serverProbe';
 import { roleLaunch } from './roleLaunch';
 import { checkTopology } from './topology';
@@ -40,9 +40,12 @@ export interface AvtimeServers {
   record: ServerRecord;
 }
 
+/** Where a role's servers keep their logs and record (an AVTime run's output root, or a direct DVC run's folder). */
+export type ServerPlaces = Pick<AvtimeOutputRoot, 'vllmLog' | 'logsDir' | 'launchParams' | 'stateDir' | 'serversLog'>;
+
 export interface StartServersOptions {
   role: ServerRole;
-  layout: AvtimeRunLayout;
+  layout: ServerPlaces;
   model?: string;
   revision?: string;
   groups: number[][];

@@ -49,7 +49,7 @@ describe('avtime stages: servers on GPU groups (SPEC-AVTIME §3, §9)', function
     fs.symlinkSync(realMedia, path.join(dir, 'media-link'));
     const file = path.join(dir, 'media-link', 'v.mp4');
     fs.writeFileSync(file, 'x');
-    const root = mediaRoot([{ videos: [file] } as never]);
+    const root = mediaRoot([file]);
     assert.equal(root, fs.realpathSync(realMedia), 'the allowed path is the real one (vLLM 0.11 resolves each file, takes the flag literally)');
     const layout = new AvtimeRunLayout(path.join(dir, 'out'), 'r1');
     const basePort = await freePortBase(2);

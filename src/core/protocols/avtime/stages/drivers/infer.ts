@@ -4,7 +4,6 @@ import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../../../../errors';
 import { assignShards, runInference } from '../infer';
-import type { TargetInput } from '../inputSchemas';
 import { makeTargetPlanner, preflightStatus, runTargetPreflight } from '../preflight';
 import type { AvtimeServers } from '../servers';
 import { startStageServers } from './stageServers';
@@ -12,8 +11,8 @@ import { inferComplete, inferRefusal } from '../completeness';
 import { StageFailed, type StageContext } from './context';
 
 /** The folder every target video lies under (real paths): vLLM's --allowed-local-media-path. */
-export function mediaRoot(inputs: readonly TargetInput[]): string {
-  const dirs = inputs.map((t) => path.dirname(realpathSync(t.videos[0])));
+export function mediaRoot(videos: readonly string[]): string {
+  const dirs = videos.map((v) => path.dirname(realpathSync(v)));
   let root = dirs[0] ?? '/';
   for (const d of dirs) while (root !== '/' && d !== root && !d.startsWith(root + path.sep)) root = path.dirname(root);
   return root;
@@ -36,7 +35,7 @@ export async function inferStage(c: StageContext): Promise<void> {
   c.status.status.shards = shards.map((rows, k) => ({ shard: k, endpoint: '', state: 'todo', expected: rows.length, written: 0, failed: 0 }));
   let servers: AvtimeServers | null = null;
   try {
-    servers = await startStageServers('target', c, mediaRoot(inputs));
+    servers = await startStageServers('target', c, mediaRoot(inputs.map((t) => t.videos[0])));
     const planFor = makeTargetPlanner(opts.audioInVideo);
     // SPEC-AVTIME §3 pre-flight: each server's first input, counted against the reference, before any shard.
     const pre = await runTargetPreflight({

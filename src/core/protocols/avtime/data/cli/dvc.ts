@@ -1,0 +1,99 @@
+// `fpsweep avtime dvc`: flags → DvcOptions (SPEC-AVTIME-DATA §6, the seed's direct inference CLI and defaults).
+import * as path from 'node:path';
+import { UsageError } from '../../../../errors';
+import { intOption, parseVerbArgs } from '../../../../../cli/options';
+import { parseGpuGroups } from '../../stages/options';
+import { runDvc } from '../dvc/run';
+
+export const summary = "LongVALE-compatible DVC inference: AVTime-Bench's target request per row, resumable";
+
+const HELP = `usage: fpsweep avtime dvc --jsonl FILE --output-dir DIR --model-name NAME
+         (--base-url URL[,URL…] | --model-path DIR [--gpus G] [--tp N])
+         [--prompt-style train|jsonl] [--bench-root DIR] [--predictions-jsonl FILE]
+         [--no-resume] [--no-continue-on-error] [--no-audio-in-video] [--batch-size N]
+
+  --jsonl FILE             reference-free rows: {"id", "videos": [one absolute path], "messages",
+                           "metadata": {"video_id"}}; a row with an assistant message is refused
+  --output-dir DIR         raw_predictions.jsonl and summary.json (counts, errors, sha256 of inputs/outputs)
+  --predictions-jsonl F    the raw answers elsewhere (default <output-dir>/raw_predictions.jsonl)
+  --model-name NAME        the model's identity (recorded; the model asked for at --base-url servers)
+  --base-url URL,…         running vLLM servers (key: FPSWEEP_API_KEY); rows go to whichever has room
+  --model-path DIR         launch vllm serve DIR per GPU group (VLLM_BIN, or --vllm-bin B)
+  --gpus G                 GPU groups, one server each (default "0,1,2,3"); --tp N (default 4)
+  --base-port N            the launched servers listen on N, N+1, … (default 8011)
+  --prompt-style S         train (default): the frozen prompt, --bench-root DIR's prompts/target.txt;
+                           jsonl: the row's first user message with text (<video> removed)
+  --no-resume              refuse an existing non-empty raw file (default: skip the ids already in it)
+  --no-continue-on-error   the first failed row stops the run (default: go on with the others)
+  --no-audio-in-video      send use_audio_in_video false (recorded)
+  --batch-size N           requests in flight per server (default 8)
+
+The request is AVTime-Bench's target request. Exit: 0 every row written, 2 any row failed (with or without
+continuing) or bad usage/input (file:line), 1 stopped or a server failed. --no-resume --no-continue-on-error
+is fail-closed. Then: fpsweep avtime normalize --target-inputs FILE --raw FILE … (see avtime normalize --help).`;
+
+export async function run(args: string[]): Promise<number> {
+  const v = parseVerbArgs(
+    args,
+    {
+      jsonl: { type: 'string' },
+      'output-dir': { type: 'string' },
+      'predictions-jsonl': { type: 'string' },
+      'model-name': { type: 'string' },
+      'base-url': { type: 'string' },
+      'model-path': { type: 'string' },
+      gpus: { type: 'string' },
+      tp: { type: 'string' },
+      'base-port': { type: 'string' },
+      'vllm-bin': { type: 'string' },
+      'prompt-style': { type: 'string' },
+      'bench-root': { type: 'string' },
+      'no-resume': { type: 'boolean' },
+      'no-continue-on-error': { type: 'boolean' },
+      'no-audio-in-video': { type: 'boolean' },
+      'batch-size': { type: 'string' },
+    },
+    HELP,
+  );
+  const need = (k: string): string => {
+    if (typeof v[k] !== 'string' || v[k] === '') throw new UsageError(`--${k} is required\n\n${HELP}`);
+    return v[k] as string;
+  };
+  const str = (k: string): string | undefined => (typeof v[k] === 'string' && v[k] !== '' ? (v[k] as string) : undefined);
+  const style = str('prompt-style') ?? 'train';
+  if (style !== 'train' && style !== 'jsonl') throw new UsageError(`--prompt-style is train or jsonl, got '${style}'`);
+  const baseUrls = str('base-url')
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const modelPath = str('model-path');
+  if (!baseUrls?.length === !modelPath) throw new UsageError(`give exactly one of --base-url URL[,URL…] and --model-path DIR\n\n${HELP}`);
+  if (baseUrls && (v.gpus !== undefined || v.tp !== undefined || v['base-port'] !== undefined))
+    throw new UsageError('--gpus, --tp and --base-port go with --model-path');
+  const port = intOption(v['base-port'], '--base-port', 8011, 1024)!;
+  if (port > 65535) throw new UsageError(`--base-port must be a TCP port (1024–65535), got ${port}`);
+  const benchRoot = str('bench-root') ?? (process.env.BENCH_ROOT || undefined);
+  const r = await runDvc(
+    {
+      jsonl: path.resolve(need('jsonl')),
+      outputDir: need('output-dir'),
+      predictionsJsonl: str('predictions-jsonl'),
+      modelName: need('model-name'),
+      baseUrls,
+      modelPath,
+      gpus: parseGpuGroups(str('gpus') ?? '0,1,2,3', '--gpus'),
+      tp: intOption(v.tp, '--tp', 4)!,
+      basePort: port,
+      vllmBin: str('vllm-bin') ?? (process.env.TARGET_VLLM_BIN || undefined),
+      promptStyle: style,
+      benchRoot,
+      resume: v['no-resume'] !== true,
+      continueOnError: v['no-continue-on-error'] !== true,
+      audioInVideo: v['no-audio-in-video'] !== true,
+      batch: intOption(v['batch-size'], '--batch-size', 8)!,
+    },
+    { log: (l) => process.stderr.write(`${l}\n`) },
+  );
+  (r.exitCode === 0 ? process.stdout : process.stderr).write(`${r.line}\n`);
+  return r.exitCode;
+}
