@@ -19,7 +19,8 @@ export function strataSpec(cells: readonly StratumCell[], theme: ChartTheme = RE
     width: 300,
     height: 300,
     config: chartConfig(theme),
-    data: { values: cells.map((c) => ({ ...c })) },
+    // The number's ink in the data, not an expression: light on the darker half of the scale, dark on the lighter.
+    data: { values: cells.map((c) => ({ ...c, ink: c.rows > max / 2 ? 'white' : 'black' })) },
     layer: [
       {
         mark: { type: 'rect', stroke: theme.muted, strokeWidth: 0.5 },
@@ -40,21 +41,24 @@ export function strataSpec(cells: readonly StratumCell[], theme: ChartTheme = RE
           x,
           y,
           text: { field: 'rows', type: 'quantitative' },
-          // Dark numbers on light cells, light on dark: the cell's share of the largest.
-          color: { condition: { test: `datum.rows > ${max / 2}`, value: 'white' }, value: 'black' },
+          color: { field: 'ink', type: 'nominal', scale: null },
         },
       },
     ],
   };
 }
 
-/** Train and test rows per bin, one panel per axis (duration, event count). */
+/**
+ * Train and test per bin, one panel per axis (duration, event count), as each split's share of its rows: a test set
+ * of 300 beside a train set of 49,677 is compared by its shape, not its size (the rows are in the tooltip).
+ */
 export function binsSpec(bars: readonly BinBar[], theme: ChartTheme = REPORT_THEME): TopLevelSpec {
+  const total = (b: BinBar) => bars.filter((x) => x.split === b.split && x.axis === b.axis).reduce((n, x) => n + x.rows, 0);
   return {
     $schema: SCHEMA,
-    title: { text: 'Rows per bin', subtitle: 'train and test, each axis binned at the cut points' },
+    title: { text: 'Rows per bin', subtitle: "train and test, each axis binned at the cut points: each split's share of its rows" },
     config: chartConfig(theme),
-    data: { values: bars.map((b) => ({ ...b })) },
+    data: { values: bars.map((b) => ({ ...b, share: total(b) ? b.rows / total(b) : 0 })) },
     facet: { column: { field: 'axis', type: 'nominal', title: null, sort: ['duration', 'event count'] } },
     spec: {
       width: 220,
@@ -63,9 +67,9 @@ export function binsSpec(bars: readonly BinBar[], theme: ChartTheme = REPORT_THE
       encoding: {
         x: { field: 'bin', type: 'ordinal', title: 'bin', axis: { labelAngle: 0 } },
         xOffset: { field: 'split', sort: ['train', 'test'] },
-        y: { field: 'rows', type: 'quantitative', title: 'rows', scale: { type: 'symlog' } },
+        y: { field: 'share', type: 'quantitative', title: 'share of the split', axis: { format: '.0%' } },
         color: { field: 'split', type: 'nominal', title: 'split', scale: SPLIT_COLORS },
-        tooltip: [{ field: 'axis' }, { field: 'bin' }, { field: 'split' }, { field: 'rows' }],
+        tooltip: [{ field: 'axis' }, { field: 'bin' }, { field: 'split' }, { field: 'rows' }, { field: 'share', format: '.1%' }],
       },
     },
   };

@@ -101,8 +101,18 @@ describe('AVTime data reports: report file → panel model', function () {
     assert.equal(v.files[0].sha256, m.source.sha256);
     // The same view from the manifest's own path; the specs carry the cells as data.
     assert.deepEqual(await readDataReport(path.join(split, 'split_manifest.json'), c.dir), v);
-    assert.deepEqual((strataSpec(v.strata).data as { values: unknown[] }).values, v.strata);
-    assert.equal((binsSpec(v.bins).data as { values: unknown[] }).values.length, 20);
+    const cells = (strataSpec(v.strata).data as { values: { rows: number; ink: string }[] }).values;
+    assert.deepEqual(
+      cells.map(({ ink: _, ...c }) => c),
+      v.strata,
+    );
+    const max = Math.max(...v.strata.map((s) => s.rows));
+    assert.ok(cells.every((c) => c.ink === (c.rows > max / 2 ? 'white' : 'black')));
+    // Each split's shares of one axis add up to 1.
+    const shares = (binsSpec(v.bins).data as { values: { split: string; axis: string; share: number }[] }).values;
+    for (const split of ['train', 'test'])
+      for (const axis of ['duration', 'event count'])
+        assert.ok(Math.abs(shares.filter((b) => b.split === split && b.axis === axis).reduce((n, b) => n + b.share, 0) - 1) < 1e-9);
   });
 
   it("build-sft: counts by reason and the events-per-row histogram of its output's answers", async () => {
