@@ -3,7 +3,8 @@
 // has no renderer.
 import type { ReportKind } from '../../../src/extension/reports/messages';
 import { avtimeRenderers } from './avtime/avtime';
+import { avtimeDataRenderers } from './avtime/data';
 import { fpRenderers } from './fp/views';
 import type { RendererOf } from './renderers';
 
-export const RENDERERS = { ...fpRenderers, ...avtimeRenderers } satisfies Record<ReportKind, RendererOf<never, Node>>;
+export const RENDERERS = { ...fpRenderers, ...avtimeRenderers, ...avtimeDataRenderers } satisfies Record<ReportKind, RendererOf<never, Node>>;

@@ -3,9 +3,10 @@
 // request check (reports/requests.ts) and its tests load it; the webview imports its types only.
 // Adding a run type with a report: one line here, one in registry.ts, one in media/src/protocols/registry.ts.
 import { avtimeReports, type AvtimeReportTypes } from './avtime/reportContract';
+import { avtimeDataReports, type AvtimeDataReportTypes } from './avtime/data/dataReportContract';
 import { findingsReports, fpReports, type FpReportTypes } from './fp/reportContract';
 
-export const REPORT_CONTRACTS = [fpReports, findingsReports, avtimeReports] as const;
+export const REPORT_CONTRACTS = [fpReports, findingsReports, avtimeReports, avtimeDataReports] as const;
 
 /** Each source's report model and requests: `{ [source]: { model; requests } }`. */
-export type ReportSourceTypes = FpReportTypes & AvtimeReportTypes;
+export type ReportSourceTypes = FpReportTypes & AvtimeReportTypes & AvtimeDataReportTypes;

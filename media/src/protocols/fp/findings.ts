@@ -7,7 +7,7 @@ import type { FindingsView } from '../../../../src/core/protocols/fp/findings/ch
 import { ladderSpec, overviewSpec, VERDICT_COLORS } from '../../../../src/core/protocols/fp/findings/charts/specs';
 import { clear, el, fmt, table } from '../../dom';
 import { request } from '../../messages';
-import { chart, editorTheme, finalizeCharts } from './vegaChart';
+import { chart, editorTheme, finalizeCharts } from '../../vegaChart';
 
 // Kept here, not in the DOM: a running sweep redraws the panel every few seconds, and the reader's pick stays.
 let picked: string | undefined;

@@ -2,6 +2,7 @@
 // root (`fpsweep.avtime.benchRoot`); avtimeSteps.ts runs them.
 import { InputError } from '../../../core/errors';
 import type { RunbookSection } from '../../runbook/format';
+import { DATA_STEPS } from './data/dataRunbook';
 
 /** `avtime` steps: the CLI's stages, plus `status` and `report`, which the extension itself answers. */
 export const AVTIME_STEPS = ['sample', 'inputs', 'infer', 'normalize', 'judge', 'score', 'run', 'status', 'report'] as const;
@@ -9,8 +10,9 @@ export const AVTIME_STEPS = ['sample', 'inputs', 'infer', 'normalize', 'judge', 
 export const avtimeRunbook: RunbookSection = {
   verbs: ['avtime'],
   check(_verb, args) {
-    if (!(AVTIME_STEPS as readonly string[]).includes(args[0] ?? ''))
-      throw new InputError(`unknown avtime step '${args[0] ?? ''}': one of ${AVTIME_STEPS.join(', ')}`);
+    // The Data runbook's steps (data/dataRunbook.ts) share the verb.
+    const steps: readonly string[] = [...AVTIME_STEPS, ...DATA_STEPS];
+    if (!steps.includes(args[0] ?? '')) throw new InputError(`unknown avtime step '${args[0] ?? ''}': one of ${steps.join(', ')}`);
   },
   cells() {
     const md = (value: string) => ({ kind: 'markdown' as const, value });

@@ -15,6 +15,11 @@ export const avtimeSettingsSchema = z.object({
   judgeTp: z.number().int().positive().nullable().default(null),
   targetEndpoints: z.array(z.string().url()).default([]),
   judgeEndpoint: z.string().default(''),
+  // The Data runbook's paths (data/dataRunbook.ts), as written into its steps.
+  dataSource: z.string().default('data/AVTime-50K/avtime_50k.jsonl'),
+  dataVideos: z.string().default('data/AVTime-50K/videos'),
+  dataOutputRoot: z.string().default('outputs/avtime-data'),
+  captionBaseUrl: z.string().default('http://127.0.0.1:8000/v1'),
 });
 export type AvtimeSettings = z.infer<typeof avtimeSettingsSchema>;
 

@@ -9,6 +9,8 @@ import { readAvtimeProgress, type AvtimeRunView } from '../../../core/protocols/
 import { startCli } from '../../cli';
 import type { RunbookSteps, StepIo } from '../../runbook/steps';
 import { avtimeRunbook } from './avtimeRunbook';
+import { isDataStep } from './data/dataRunbook';
+import { runDataStep, type DataStepHost } from './data/dataSteps';
 import { formatAvtimeStatus } from './avtimeTreeData';
 import { avtimeCliArgs, isPlainRunId, newRunId, type AvtimeFolders, type AvtimeSettings } from './avtimeSettingsModel';
 
@@ -18,6 +20,8 @@ export interface AvtimeStepHost {
   latest(): AvtimeRunView | undefined;
   openReport(root: string): void;
   onRunStarted(): void;
+  /** The Data runbook's steps (split, cut, caption, build-sft, build-grpo). */
+  data: DataStepHost;
 }
 
 function runRoot(host: AvtimeStepHost, args: readonly string[]): string {
@@ -34,6 +38,7 @@ function runRoot(host: AvtimeStepHost, args: readonly string[]): string {
 
 export async function runAvtimeStep(host: AvtimeStepHost, stepArgs: string[], io: StepIo): Promise<boolean> {
   const [stage, ...rest] = stepArgs;
+  if (isDataStep(stage)) return runDataStep(host.data, stage, rest, io);
   io.write(`$ fpsweep avtime ${stepArgs.join(' ')}\n`, 'stdout');
   if (stage === 'status') {
     io.write(formatAvtimeStatus(await readAvtimeProgress(runRoot(host, rest))), 'stdout');

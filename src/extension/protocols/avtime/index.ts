@@ -12,6 +12,8 @@ import { avtimeFolders, avtimeRunFolders, readAvtimeSettings, workspaceFolder } 
 import { avtimeReportSource, HostAvtimeReportSource } from './avtimeSource';
 import { avtimeSteps } from './avtimeSteps';
 import { avtimeSection } from './avtimeTreeRows';
+import { DataCommands } from './data/dataCommands';
+import { DataReportSource } from './data/dataReportSource';
 
 const protocol = PROTOCOLS.get('avtime')!;
 
@@ -36,9 +38,18 @@ class AvtimeView extends Disposable implements ProtocolView {
       ),
     );
     const reports = this._register(new HostAvtimeReportSource(this.model, { distDir: host.distDir, env: host.env }));
-    this.reportSources = { avtime: avtimeReportSource(reports) };
+    const dataReports = this._register(new DataReportSource(() => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath)));
+    this.reportSources = { avtime: avtimeReportSource(reports), avtimeData: dataReports };
     const openReport = (root: string) => host.openReport('avtime', { run: root });
-    this.commands = new AvtimeCommands({ distDir: host.distDir, model: this.model, output: host.output, openReport }).commands;
+    // A step that wrote a report again: the panel already open for it fetches the new one.
+    const openDataReport = (target: string) => {
+      host.openReport('avtimeData', { run: target });
+      dataReports.changed(target);
+    };
+    this.commands = [
+      ...new AvtimeCommands({ distDir: host.distDir, model: this.model, output: host.output, openReport }).commands,
+      ...new DataCommands({ openDataReport }).commands,
+    ];
     const command = (id: string) => this.commands.find((c) => c.id === id)!;
     this.starts = [
       { label: 'Run', detail: 'target inference, normalize, judge and scores in the background worker', run: () => command('fpsweep.avtime.start').run() },
@@ -54,6 +65,14 @@ class AvtimeView extends Disposable implements ProtocolView {
       latest: () => this.model.latest,
       openReport,
       onRunStarted: () => void this.model.refresh(true),
+      data: {
+        cwd: () => {
+          const folder = workspaceFolder();
+          if (!folder) throw new Error('open a workspace folder first: the Data runbook runs its steps in it');
+          return folder;
+        },
+        openDataReport,
+      },
     });
     this.model.setFolders(avtimeRunFolders());
   }

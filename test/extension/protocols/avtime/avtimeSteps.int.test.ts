@@ -11,6 +11,7 @@ import { RUN_ID, writeRun } from '../../../core/protocols/avtime/runFixture';
 describe('runbook avtime steps answered by the extension', () => {
   let outputs: string;
   let opened: string[];
+  let dataOpened: string[];
   let host: AvtimeStepHost;
   const io = (): StepIo & { text: string } => {
     const o = {
@@ -30,11 +31,13 @@ describe('runbook avtime steps answered by the extension', () => {
     const root = writeRun(outputs, 'score');
     const latest = await readAvtimeProgress(root, { isAlive: () => false });
     opened = [];
+    dataOpened = [];
     host = {
       settings: () => ({ settings: avtimeSettingsSchema.parse({}), folders: { benchRoot: '/b', outputsDir: outputs }, cwd: outputs }),
       latest: () => latest,
       openReport: (r) => opened.push(r),
       onRunStarted: () => undefined,
+      data: { cwd: () => outputs, openDataReport: (t) => dataOpened.push(t) },
     };
   });
 
@@ -90,5 +93,41 @@ describe('runbook avtime steps answered by the extension', () => {
     assert.deepEqual(argv[1], ['status', '--wait', '--package', path.join(outputs, RUN_ID)]);
     assert.deepEqual(started, ['x']);
     assert.match(o.text, /stand-in status\n\nAVTime run .*: done/);
+  });
+
+  it('a Data step runs `fpsweep avtime <verb>` with its words as written, in the workspace folder, then opens its report', async () => {
+    // A stand-in dist/cli.js: records its words and its working folder; fails `build-grpo` to see a failure kept.
+    const dist = tmpDir('steps-data-dist');
+    const calls = path.join(dist, 'calls.jsonl');
+    fs.writeFileSync(
+      path.join(dist, 'cli.js'),
+      `require('fs').appendFileSync(${JSON.stringify(calls)}, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd() }) + '\\n');\n` +
+        `if (process.argv[3] === 'build-grpo') { process.stderr.write('refused\\n'); process.exit(2); }\n` +
+        `process.stdout.write('stand-in ' + process.argv[3] + '\\n');`,
+    );
+    const o = io();
+    o.distDir = dist;
+    const split = ['split', '--source', 'data/a b.jsonl', '--output-root', 'outputs/avtime-data/split', '--derive-test-ids'];
+    assert.equal(await runAvtimeStep(host, split, o), true);
+    assert.equal(await runAvtimeStep(host, ['cut', '--input-root', 'v', '--output-root', 'c', '--cutter', 'builtin'], o), true);
+    const sft = ['build-sft', '--avtime-jsonl', 't.jsonl', '--bench-root', 'b', '--output-jsonl', 'sft/o.jsonl', '--report-json', 'sft/r.json'];
+    assert.equal(await runAvtimeStep(host, sft, o), true);
+    assert.equal(await runAvtimeStep(host, ['build-grpo', '--input-jsonl', 'sft/o.jsonl', '--report-json', 'grpo/r.json'], o), false);
+    const runs = fs
+      .readFileSync(calls, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { argv: string[]; cwd: string });
+    // No bench root, run id or output root added: the step is what the cell says.
+    assert.deepEqual(runs[0].argv, ['avtime', ...split]);
+    assert.deepEqual(runs[2].argv, ['avtime', ...sft]);
+    assert.deepEqual(
+      runs.map((r) => r.cwd),
+      runs.map(() => fs.realpathSync(outputs)),
+    );
+    // The split's folder and build-sft's report open; cut has no report; a failed step opens nothing.
+    assert.deepEqual(dataOpened, [path.join(outputs, 'outputs/avtime-data/split'), path.join(outputs, 'sft/r.json')]);
+    assert.match(o.text, /stand-in split\nOpened the report of .*split\./);
+    assert.match(o.text, /refused\n\n\(exit 2\)\n$/);
   });
 });

@@ -5,16 +5,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { BenchmarkFindings, Findings, Verdict } from '../types';
 import type { LadderPoint } from './viewModel';
-
-/** Colors a chart is drawn in: the editor theme in the webview, black on white in the report. */
-export interface ChartTheme {
-  foreground: string;
-  muted: string;
-  background: string;
-  font: string;
-}
-
-export const REPORT_THEME: ChartTheme = { foreground: '#1f2328', muted: '#6e7781', background: 'white', font: 'sans-serif' };
+import { chartConfig, REPORT_THEME, type ChartTheme } from '../../../../charts/chartTheme';
 
 /** One color per verdict (colorblind-safe Tableau-like set), in a fixed order so legends agree across charts. */
 export const VERDICT_COLORS: Readonly<Record<Verdict, string>> = {
@@ -29,18 +20,6 @@ export const VERDICT_COLORS: Readonly<Record<Verdict, string>> = {
 };
 
 const LADDER_COLORS = { resolution: '#4e79a7', 'frame count': '#f28e2b', 'frame rate': '#59a14f' } as const;
-
-function config(t: ChartTheme): TopLevelSpec['config'] {
-  return {
-    background: t.background,
-    font: t.font,
-    view: { stroke: t.muted },
-    axis: { labelColor: t.foreground, titleColor: t.foreground, domainColor: t.muted, tickColor: t.muted, gridColor: t.muted, gridOpacity: 0.25 },
-    legend: { labelColor: t.foreground, titleColor: t.foreground },
-    title: { color: t.foreground, subtitleColor: t.muted, anchor: 'start' },
-    text: { color: t.foreground },
-  };
-}
 
 /** A row of the overview: one benchmark with both tested contrasts measured. */
 export interface OverviewRow {
@@ -112,7 +91,7 @@ export function overviewSpec(f: Findings, theme: ChartTheme = REPORT_THEME): Top
     },
     width: 460,
     height: 460,
-    config: config(theme),
+    config: chartConfig(theme),
     layer: [
       {
         data: { values: regions },
@@ -236,7 +215,7 @@ export function ladderSpec(b: BenchmarkFindings, points: readonly LadderPoint[],
     title: { text: b.benchmark, subtitle: [`verdict: ${b.verdict}`, ...(tokenNote ? [tokenNote] : [])] },
     width: 420,
     height: 260,
-    config: config(theme),
+    config: chartConfig(theme),
     data: { values: points.map((p) => ({ ...p, fill: LADDER_COLORS[p.ladder] })) },
     layer: layers,
   } as TopLevelSpec;

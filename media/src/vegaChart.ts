@@ -1,10 +1,10 @@
-// Draws a Vega-Lite spec (src/core/protocols/fp/findings/charts/specs.ts) into an element with vega's SVG
+// Draws a Vega-Lite spec (the findings' charts/specs.ts, AVTime's data charts) into an element with vega's SVG
 // renderer. The webview's CSP has no 'unsafe-eval': expressions are parsed to an AST and interpreted
 // (vega-interpreter), never compiled with `new Function`. Text from the data is set as SVG text by vega.
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { expressionInterpreter } from 'vega-interpreter';
-import type { ChartTheme } from '../../../../src/core/protocols/fp/findings/charts/specs';
+import type { ChartTheme } from '../../src/core/charts/chartTheme';
 
 /** The editor theme's colors, so a chart reads in dark and light themes alike. */
 export function editorTheme(): ChartTheme {

@@ -1,0 +1,37 @@
+// Runs a Data runbook step (`fpsweep avtime split|cut|caption|build-sft|build-grpo …`): the CLI with the step's
+// words as written, in the workspace folder (where the runbook's relative paths point), its output streamed into the
+// cell; once a step with a report succeeded, its report opens in the data report panel. No vscode import.
+import { startCli } from '../../../cli';
+import type { StepIo } from '../../../runbook/steps';
+import { dataReportTarget, type DataStep } from './dataRunbook';
+
+export interface DataStepHost {
+  /** The folder the steps run in (the first workspace folder). */
+  cwd(): string;
+  /** Opens (or refreshes) the data report panel of a report file or split folder. */
+  openDataReport(target: string): void;
+}
+
+export async function runDataStep(host: DataStepHost, stage: DataStep, rest: string[], io: StepIo): Promise<boolean> {
+  const args = [stage, ...rest];
+  const cwd = host.cwd();
+  io.write(`$ fpsweep avtime ${args.join(' ')}\n`, 'stdout');
+  const run = startCli({ distDir: io.distDir, verb: 'avtime', args, env: await io.env(false), cwd, onOutput: (t, s) => io.write(t, s) });
+  const sub = io.token.onCancellationRequested(() => run.interrupt());
+  let r;
+  try {
+    r = await run.done;
+  } finally {
+    sub.dispose();
+  }
+  if (r.code !== 0) {
+    if (!io.token.isCancellationRequested) io.write(`\n(exit ${r.code ?? r.signal})\n`, 'stderr');
+    return false;
+  }
+  const target = dataReportTarget(stage, rest, cwd);
+  if (target) {
+    host.openDataReport(target);
+    io.write(`Opened the report of ${target}.\n`, 'stdout');
+  }
+  return true;
+}

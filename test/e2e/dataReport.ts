@@ -1,0 +1,108 @@
+// End-to-end check of AVTime's data report panel in code-server (issue 26 point 6): a split made by the CLI on the
+// generated corpus, opened with "fpsweep: Open AVTime data report" → Split; the webview draws the 5 × 5 strata
+// heatmap and the bins with vega under the strict CSP. Screenshot: docs/screenshots/data-split-report.png.
+// Run after `npm run package:vsix`: `tsx test/e2e/dataReport.ts`. Bounded: E2E_TIMEOUT_S (default 420 s).
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { makeCorpus } from '../core/protocols/avtime/data/corpus';
+import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
+import { launchBrowser, Workbench } from './workbench';
+
+const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 420);
+const OUT = path.join(REPO, 'test-output', 'e2e-data');
+const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
+const SHOT = path.join(REPO, 'docs', 'screenshots', 'data-split-report.png');
+
+let step = 'starting';
+let passed = 0;
+const failures: string[] = [];
+let wb: Workbench | undefined;
+
+function log(msg: string): void {
+  process.stdout.write(`[e2e-data ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+}
+
+async function check(name: string, fn: () => Promise<void>): Promise<void> {
+  step = name;
+  log(`▶ ${name}`);
+  const t0 = Date.now();
+  await fn();
+  passed++;
+  log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+async function main(): Promise<void> {
+  fs.rmSync(OUT, { recursive: true, force: true });
+  fs.mkdirSync(OUT, { recursive: true });
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-e2e-data-'));
+  const ws = path.join(work, 'ws');
+  const dirs = makeDirs(path.join(work, 'code-server'));
+  let server: RunningCodeServer | undefined;
+  let browser: Browser | undefined;
+  const corpus = makeCorpus(200);
+  try {
+    await check('the split of the generated corpus, by the CLI, into the workspace', async () => {
+      if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: npm run package:vsix`);
+      const split = path.join(ws, 'outputs', 'avtime-data', 'split');
+      const args = ['avtime', 'split', '--source', corpus.source, '--output-root', split, '--derive-test-ids', '--test-size', '60'];
+      const cli = path.join(REPO, 'dist', 'cli.js');
+      log(execFileSync(process.execPath, [cli, ...args, '--expected-rows', String(corpus.retained)], { encoding: 'utf8' }).trim());
+    });
+
+    await check('install the VSIX and start code-server', async () => {
+      log(await installExtension(dirs, VSIX));
+      server = await startCodeServer(dirs, path.join(OUT, 'code-server.log'));
+    });
+
+    await check('"Open AVTime data report" → Split: the strata heatmap and the bins drawn, counts, checks and hashes shown', async () => {
+      browser = await launchBrowser();
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      wb = new Workbench(page, OUT);
+      await wb.open(`${server!.url}/?folder=${encodeURIComponent(ws)}`);
+      await wb.runCommand('fpsweep: Open AVTime data report');
+      await wb.pickQuick('Split');
+      // data-drawn: vega ran and put its SVG in; a CSP refusal would leave an error there instead.
+      const frame = await wb.webviewFrame('body[data-kind="avtimeData"] section[data-report="split"] .chart[data-drawn] svg', 120_000);
+      await frame.locator('.chart').nth(1).locator('svg').waitFor({ timeout: 60_000 });
+      const text = await frame.evaluate<string>('document.body.innerText');
+      fs.writeFileSync(path.join(OUT, 'split-webview.txt'), text);
+      for (const want of ['Strata', 'retained', '201', 'excluded: other source', 'ids_disjoint', 'passed', 'test_ids.jsonl']) {
+        if (!text.includes(want)) throw new Error(`the split report lacks "${want}"; it shows:\n${text.slice(0, 1500)}`);
+      }
+      const cells = await frame.evaluate<number>(`document.querySelectorAll(".chart")[0].querySelectorAll("g.mark-rect.role-mark path").length`);
+      if (cells !== 25) throw new Error(`the strata heatmap drew ${cells} cell(s), not 25`);
+      const errors = await frame.evaluate<number>("document.querySelectorAll('.chart.error, p.error').length");
+      if (errors !== 0) throw new Error(`the split report shows ${errors} error(s):\n${text.slice(0, 1500)}`);
+      fs.mkdirSync(path.dirname(SHOT), { recursive: true });
+      fs.copyFileSync(await wb.screenshot('data-split-report'), SHOT);
+    });
+  } catch (err) {
+    failures.push(`${step}: ${(err as Error).message}`);
+    log(`✗ ${step}: ${(err as Error).stack ?? err}`);
+    await wb?.screenshot('failed').catch(() => undefined);
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    fs.rmSync(corpus.dir, { recursive: true, force: true });
+    if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
+    else log(`kept ${work}`);
+  }
+}
+
+const timer = setTimeout(async () => {
+  failures.push(`${step}: the data e2e exceeded ${TIMEOUT_S} s`);
+  log(`✗ timed out at step "${step}"`);
+  await wb?.screenshot('timeout').catch(() => undefined);
+  process.stdout.write(`e2e-data: ${passed} passed, ${failures.length} failed\n`);
+  process.exit(1);
+}, TIMEOUT_S * 1000);
+
+void main().then(() => {
+  clearTimeout(timer);
+  for (const f of failures) log(`FAILED ${f}`);
+  process.stdout.write(`e2e-data: ${passed} passed, ${failures.length} failed\n`);
+  process.exit(failures.length ? 1 : 0);
+});
