@@ -4,7 +4,8 @@
 // Workload (deterministic, seeded): ROWS retained AVTime rows (JSON event lists of 3–15 events with 8–20-word
 // captions, 80 % percentages, 15 % milliseconds, 5 % `From XX to YY` lines) plus 1 % rows of another source.
 // Each stage runs in its own child process (so its peak memory is its own): wall time of the work inside the
-// child and its peak RSS. Floor, same run: a child that reads the stage's input and sha256s it once.
+// child, its CPU time (user + system: steadier than wall time on a shared machine) and its peak RSS. Floor, same
+// run: a child that reads the stage's input and sha256s it once.
 // Goal (issue 26 point 7): every stage within 2× of its floor's time and under 1 GB peak.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -75,12 +76,14 @@ const VERBS: Record<string, { run(args: string[]): Promise<number> }> = { split:
 
 interface Measured {
   seconds: number;
+  cpuSeconds: number;
   peakMb: number;
 }
 
 /** In the child: one stage (or the floor), its time and peak RSS on stdout as JSON. */
 async function child(stage: string, a: string[]): Promise<void> {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   if (stage === 'floor') {
     createHash('sha256').update(fs.readFileSync(a[0])).digest('hex');
   } else {
@@ -88,7 +91,9 @@ async function child(stage: string, a: string[]): Promise<void> {
     if (code !== 0) throw new Error(`${stage} exited ${code}`);
   }
   const seconds = (performance.now() - t0) / 1000;
-  process.stdout.write('\n' + JSON.stringify({ seconds, peakMb: process.resourceUsage().maxRSS / 1024 }) + '\n');
+  const c = process.cpuUsage(c0);
+  const cpuSeconds = (c.user + c.system) / 1e6;
+  process.stdout.write('\n' + JSON.stringify({ seconds, cpuSeconds, peakMb: process.resourceUsage().maxRSS / 1024 }) + '\n');
 }
 
 function run(stage: string, a: string[]): Measured {
@@ -129,9 +134,9 @@ function parent(): void {
     const pass = ratio <= 2 && m.peakMb < 1024;
     ok &&= pass;
     console.log(
-      `${stage.padEnd(10)} input ${mb(input).padStart(6)} MB: ${m.seconds.toFixed(2)} s, peak ${m.peakMb.toFixed(0)} MB | ` +
-        `floor (read + sha256) ${floor.seconds.toFixed(2)} s, peak ${floor.peakMb.toFixed(0)} MB | ` +
-        `${ratio.toFixed(1)}× the floor ${pass ? 'ok' : 'OVER the goal (2×, 1 GB)'}`,
+      `${stage.padEnd(10)} input ${mb(input).padStart(6)} MB: ${m.seconds.toFixed(2)} s (cpu ${m.cpuSeconds.toFixed(2)} s), peak ${m.peakMb.toFixed(0)} MB | ` +
+        `floor (read + sha256) ${floor.seconds.toFixed(2)} s (cpu ${floor.cpuSeconds.toFixed(2)} s), peak ${floor.peakMb.toFixed(0)} MB | ` +
+        `${ratio.toFixed(1)}× the floor (cpu ${(m.cpuSeconds / floor.cpuSeconds).toFixed(1)}×) ${pass ? 'ok' : 'OVER the goal (2×, 1 GB)'}`,
     );
   }
   if (!process.argv.includes('--keep')) fs.rmSync(dir, { recursive: true, force: true });

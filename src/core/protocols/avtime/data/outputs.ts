@@ -61,3 +61,16 @@ export async function publishFiles(files: ReadonlyArray<{ file: string; data: st
 
 /** `{path, sha256}` of a text or bytes about to be written (the report names what it describes). */
 export const fileRecord = (p: string, data: string | Buffer) => ({ path: p, sha256: sha256Text(data) });
+
+/** Lines (without their "\n") as one JSONL buffer, each encoded straight into place: no joined copy of the whole text. */
+export function jsonlBytes(lines: readonly string[]): Buffer {
+  let size = 0;
+  for (const l of lines) size += Buffer.byteLength(l, 'utf8') + 1;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const l of lines) {
+    at += out.write(l, at, 'utf8');
+    out[at++] = 0x0a;
+  }
+  return out;
+}

@@ -5,8 +5,8 @@ import { promises as fs } from 'node:fs';
 import { InputError, type LineProblem } from '../../../../errors';
 import { sha256Text } from '../../stages/files';
 import { DataInputError, eachSourceLine, readInputBytes } from '../sourceLines';
-import { sourceRowSchema, SOURCE_ROW_LINE } from '../rowSchema';
-import { publishFiles, refuseNonEmpty } from '../outputs';
+import { SOURCE_ROW, SOURCE_ROW_LINE } from '../rowSchema';
+import { jsonlBytes, publishFiles, refuseNonEmpty } from '../outputs';
 import { bySeededRank } from '../seededRank';
 import { checkGrpoRow } from './checks';
 import { mediaProblem } from './media';
@@ -35,7 +35,7 @@ export async function runBuildGrpo(o: GrpoOptions): Promise<{ rows: number; repo
   const idAt = new Map<string, number>();
   let events = 0;
   let rowsRead = 0;
-  const read = eachSourceLine(bytes, o.inputJsonl, sourceRowSchema, SOURCE_ROW_LINE, ({ line, value }) => {
+  const read = eachSourceLine(bytes, o.inputJsonl, SOURCE_ROW, SOURCE_ROW_LINE, ({ line, value }) => {
     rowsRead++;
     const at = (message: string) => problems.push({ file: o.inputJsonl, line, message });
     const checked = checkGrpoRow(value);
@@ -58,7 +58,7 @@ export async function runBuildGrpo(o: GrpoOptions): Promise<{ rows: number; repo
   problems.sort((a, b) => a.line - b.line);
   if (problems.length) throw new DataInputError('GRPO data not built', problems);
   const ordered = o.shuffle ? bySeededRank(out, o.seed, (r) => r.id) : out;
-  const text = Buffer.from(ordered.map((r) => r.json + '\n').join(''));
+  const text = jsonlBytes(ordered.map((r) => r.json));
   const report = {
     schema_version: 'avtime_grpo_report_v1',
     schema: GRPO_SCHEMA,

@@ -14,9 +14,18 @@ export interface RowEvents {
 
 // ASCII whitespace only: what keeps an answer one line per event (the line protocol splits at \n and \r).
 const SPACE_RUN = /[ \t\n\r\f\v]+/g;
-// Most captions are clean already: the test is cheaper than the two rewrites.
-const NEEDS_NORMALIZING = /[\t\n\r\f\v]| {2}|^ | $/;
-export const normalizeCaption = (c: string): string => (NEEDS_NORMALIZING.test(c) ? c.replace(SPACE_RUN, ' ').replace(/^ | $/g, '') : c);
+export const normalizeCaption = (c: string): string => (needsNormalizing(c) ? c.replace(SPACE_RUN, ' ').replace(/^ | $/g, '') : c);
+
+/** Most captions are clean already: one scan for \t \n \r \f \v, two spaces in a row, or a space at either end. */
+function needsNormalizing(c: string): boolean {
+  const n = c.length;
+  if (n > 0 && (c.charCodeAt(0) === 0x20 || c.charCodeAt(n - 1) === 0x20)) return true;
+  for (let i = 0; i < n; i++) {
+    const ch = c.charCodeAt(i);
+    if ((ch >= 0x09 && ch <= 0x0d) || (ch === 0x20 && c.charCodeAt(i + 1) === 0x20)) return true;
+  }
+  return false;
+}
 
 type Found = { kind: 'json'; list: unknown[] } | { kind: 'lines'; events: PctEvent[]; reversed: number };
 
@@ -43,7 +52,7 @@ function jsonEvent(e: unknown, durationMs: number): PctEvent | 'no_caption' | 'b
   else if (isNum(o.start_ms) && isNum(o.end_ms)) span = toBuckets(msToPct(o.start_ms, durationMs), msToPct(o.end_ms, durationMs));
   if (span === null) return 'bad_time';
   if (caption === '') return 'no_caption';
-  return { ...span, caption };
+  return { start_pct: span.start_pct, end_pct: span.end_pct, caption };
 }
 
 /** null when no assistant message holds an event list or event lines. */

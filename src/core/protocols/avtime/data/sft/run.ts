@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import type { LineProblem } from '../../../../errors';
 import { sha256Text } from '../../stages/files';
 import { DataInputError, eachSourceLine, readInputBytes } from '../sourceLines';
-import { sourceRowSchema, SOURCE_ROW_LINE } from '../rowSchema';
-import { publishFiles, refuseNonEmpty } from '../outputs';
+import { SOURCE_ROW, SOURCE_ROW_LINE } from '../rowSchema';
+import { jsonlBytes, publishFiles, refuseNonEmpty } from '../outputs';
 import { buildSft, eventsPerRow, type SftBuild, type SftInput } from './build';
 import { readSftPrompts } from './prompts';
 
@@ -34,14 +34,14 @@ export async function runBuildSft(o: SftOptions): Promise<{ build: SftBuild; rep
   const lineProblems: LineProblem[] = [];
   for (const s of sources) {
     const bytes = await readInputBytes(s.file, s.flag);
-    const each: SftInput['each'] = (onRow) => void lineProblems.push(...eachSourceLine(bytes, s.file, sourceRowSchema, SOURCE_ROW_LINE, onRow).problems);
+    const each: SftInput['each'] = (onRow) => void lineProblems.push(...eachSourceLine(bytes, s.file, SOURCE_ROW, SOURCE_ROW_LINE, onRow).problems);
     inputs.push({ source: s.source, file: s.file, each, bytes });
   }
   const built = buildSft(inputs, prompts, o.sampleCount, o.seed);
   const problems = [...lineProblems, ...('problems' in built ? built.problems : [])];
   if (problems.length || 'problems' in built) throw new DataInputError('SFT data not built', problems);
   const { build } = built;
-  const text = Buffer.from(build.rows.map((r) => JSON.stringify(r) + '\n').join(''));
+  const text = jsonlBytes(build.rows.map((r) => JSON.stringify(r)));
   const report = {
     schema_version: SFT_REPORT_SCHEMA,
     inputs: Object.fromEntries(inputs.map((i) => [i.source, { path: i.file, sha256: sha256Text(i.bytes), rows_read: build.tally[i.source].rows_read }])),

@@ -14,8 +14,9 @@ export type TestChoice = { mode: 'frozen'; ids: ReadonlyArray<{ id: string; line
 export type Screened = { kind: 'excluded'; why: 'other_source' | 'unknown_unlabeled' } | { kind: 'bad'; problems: string[] } | { kind: 'ok'; facts: RowFacts };
 export interface ScreenedLine {
   line: number;
-  /** The line's exact text, copied out as it was. */
-  text: string;
+  /** Where the line's exact text lies in the source's bytes ([start, end)), copied out as it was. */
+  start: number;
+  end: number;
   screened: Screened;
 }
 
@@ -28,7 +29,8 @@ export function screenRow(row: SourceRow): Screened {
 
 export interface SplitRow extends RowFacts {
   line: number;
-  text: string;
+  start: number;
+  end: number;
   duration_bin: number;
   event_count_bin: number;
 }
@@ -50,7 +52,7 @@ export function planSplit(
 ): { plan: SplitPlan } | { problems: LineProblem[] } {
   const problems: LineProblem[] = [];
   const excluded = { other_source: 0, unknown_unlabeled: 0 };
-  const facts: { line: number; text: string; facts: RowFacts }[] = [];
+  const facts: { line: number; start: number; end: number; facts: RowFacts }[] = [];
   const idAt = new Map<string, number>();
   const videoAt = new Map<string, number>();
   for (const l of lines) {
@@ -74,7 +76,7 @@ export function planSplit(
         message: `video '${f.facts.video}' already used on line ${seenVideo}; the split is video-disjoint: one row per video`,
       });
     else videoAt.set(f.facts.video, l.line);
-    facts.push({ line: l.line, text: l.text, facts: f.facts });
+    facts.push({ line: l.line, start: l.start, end: l.end, facts: f.facts });
   }
   if (problems.length) return { problems };
   if (expectedRows !== 0 && facts.length !== expectedRows)
@@ -85,10 +87,11 @@ export function planSplit(
   if (facts.length === 0) throw new InputError(`${file}: no row retained; expected AVTime rows (metadata.source "avtime" or an avtime_ id). Nothing written`);
 
   const cuts = { duration_ms: cutPoints(facts.map((f) => f.facts.duration_ms)), event_count: cutPoints(facts.map((f) => f.facts.event_count)) };
-  const retained: SplitRow[] = facts.map(({ line, text, facts: f }) => ({
+  const retained: SplitRow[] = facts.map(({ line, start, end, facts: f }) => ({
     ...f,
     line,
-    text,
+    start,
+    end,
     duration_bin: binOf(f.duration_ms, cuts.duration_ms),
     event_count_bin: binOf(f.event_count, cuts.event_count),
   }));

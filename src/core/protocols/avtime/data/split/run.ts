@@ -1,7 +1,7 @@
 // `fpsweep avtime split` (SPEC-AVTIME-DATA §1): read, plan, check, then publish the output folder in one rename.
 import { sha256Text } from '../../stages/files';
 import { DataInputError, eachSourceLine, readInputBytes } from '../sourceLines';
-import { sourceRowSchema, SOURCE_ROW_LINE } from '../rowSchema';
+import { SOURCE_ROW, SOURCE_ROW_LINE } from '../rowSchema';
 import { publishFolder, refuseNonEmpty } from '../outputs';
 import { distribution, planSplit, screenRow, type ScreenedLine, type SplitPlan, type SplitRow, type TestChoice } from './plan';
 import { parseTestIds } from './testIds';
@@ -23,9 +23,9 @@ export async function runSplit(o: SplitOptions): Promise<{ plan: SplitPlan; mani
   const read = eachSourceLine(
     bytes,
     o.source,
-    sourceRowSchema,
+    SOURCE_ROW,
     SOURCE_ROW_LINE,
-    ({ line, text, value }) => void lines.push({ line, text, screened: screenRow(value) }),
+    ({ line, start, end, value }) => void lines.push({ line, start, end, screened: screenRow(value) }),
   );
   let choice: TestChoice;
   let idsBytes: Buffer | null = null;
@@ -45,8 +45,8 @@ export async function runSplit(o: SplitOptions): Promise<{ plan: SplitPlan; mani
 
   // Encoded once: the same bytes are hashed and written.
   const files: Record<string, Buffer> = {
-    'train.jsonl': Buffer.from(linesText(plan.train)),
-    'test.jsonl': Buffer.from(linesText(plan.test)),
+    'train.jsonl': linesBytes(bytes, plan.train),
+    'test.jsonl': linesBytes(bytes, plan.test),
     'test_ids.jsonl': Buffer.from(
       plan.test
         .map(
@@ -71,7 +71,18 @@ export async function runSplit(o: SplitOptions): Promise<{ plan: SplitPlan; mani
   return { plan, manifest };
 }
 
-const linesText = (rows: readonly SplitRow[]) => rows.map((r) => r.text + '\n').join('');
+/** The rows' exact source bytes, each followed by "\n" (a last line without one gets one): copied, never re-encoded. */
+function linesBytes(source: Buffer, rows: readonly SplitRow[]): Buffer {
+  let size = 0;
+  for (const r of rows) size += r.end - r.start + 1;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const r of rows) {
+    at += source.copy(out, at, r.start, r.end);
+    out[at++] = 0x0a;
+  }
+  return out;
+}
 
 export type SplitManifest = ReturnType<typeof splitManifest>;
 
