@@ -41,7 +41,7 @@ export function clear(node: Node): void {
 /** A table from rows; `cell` turns one value into a child (text by default). */
 export function table<R>(columns: { title: string; value: (r: R) => Child; numeric?: boolean }[], rows: R[], caption?: string): HTMLTableElement {
   const t = el('table', { class: 'data' });
-  if (caption) t.appendChild(el('caption', {}, caption));
+  if (caption) t.appendChild(el('caption', {}, caption)); // not a run type id: HTML's table caption
   t.appendChild(el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', { scope: 'col', class: c.numeric ? 'num' : undefined }, c.title)))));
   const body = el('tbody');
   for (const r of rows) body.appendChild(el('tr', {}, ...columns.map((c) => el('td', { class: c.numeric ? 'num' : undefined }, c.value(r)))));

@@ -13,11 +13,11 @@ function tsFiles(dir: string): string[] {
 }
 
 describe('run types open their session through withRunSession (issue 24)', () => {
-  it('no file of a run type calls RunSession.open; FP and AVTime call withRunSession', () => {
+  it('no file of a run type calls RunSession.open; FP, AVTime and captioning call withRunSession', () => {
     const files = tsFiles(PROTOCOLS_DIR);
     const opening = files.filter((f) => /RunSession\.open\(/.test(readFileSync(f, 'utf8'))).map((f) => path.relative(PROTOCOLS_DIR, f));
     assert.deepEqual(opening, []);
     const using = files.filter((f) => /withRunSession\(/.test(readFileSync(f, 'utf8'))).map((f) => path.relative(PROTOCOLS_DIR, f).split(path.sep)[0]);
-    assert.deepEqual([...new Set(using)].sort(), ['avtime', 'fp']);
+    assert.deepEqual([...new Set(using)].sort(), ['avtime', 'caption', 'fp']);
   });
 });

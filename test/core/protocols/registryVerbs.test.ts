@@ -110,7 +110,7 @@ describe('fpsweep status / stop: the run type from the registry', () => {
     );
     await assert.rejects(
       stopVerb(['--package', dir()], two),
-      (e: Error) => e instanceof UsageError && /not a run root of any run type \(fp \(Frames × Pixels\), avtime \(AVTime-Bench\), fake/.test(e.message),
+      (e: Error) => e instanceof UsageError && e.message.includes(`not a run root of any run type (${PROTOCOLS.all.map((p) => `${p.id} (${p.title})`).join(', ')}, fake (Fake fake)`),
     );
   });
 });

@@ -19,7 +19,7 @@ import { predictClipCounts, runCaptionPreflight } from './preflight';
 import { captionPrompt } from './prompt';
 import type { CaptionRequestBody } from './request';
 import { captionStatusSchema, type CaptionStatus } from './schemas';
-import { issueText, validateVideoDir, type Segment } from './segments';
+import { issueText, validateVideoDir, type Segment, sidecarOf } from './segments';
 import { captionContextTokens, captionFleet } from './servers';
 import { VideoRun } from './videoRun';
 
@@ -110,9 +110,13 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
           if (issues.length) v.fail(`invalid video directory: ${issues.map(issueText).join('; ')}`);
           else {
             const facts = new Map<string, ClipMediaFacts>();
+            // The sidecar's facts too: its audio, not the mp4's track, is what the server decodes (the pre-flight's
+            // audio count is the sidecar's; an mp3 decodes a little longer than the AAC it was cut beside).
             for (const s of v.planned.doc!.segments) {
               const file = path.join(v.planned.dir, s.clip_path);
+              const sidecar = path.join(v.planned.dir, sidecarOf(s.clip_path));
               facts.set(file, await probe(file));
+              facts.set(sidecar, await probe(sidecar));
             }
             v.setClips((file) => facts.get(file)!);
           }

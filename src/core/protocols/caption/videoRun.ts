@@ -48,7 +48,11 @@ export class VideoRun {
   setClips(probe: (file: string) => ClipMediaFacts): void {
     this.clips = (this.planned.doc?.segments ?? []).map((segment) => {
       const clipPath = path.join(this.planned.dir, segment.clip_path);
-      return { segment, clipPath, sidecarPath: path.join(this.planned.dir, sidecarOf(segment.clip_path)), facts: probe(clipPath) };
+      const sidecarPath = path.join(this.planned.dir, sidecarOf(segment.clip_path));
+      // Frames from the clip, the audio from its sidecar (use_audio_in_video is false: the mp4's track is not sent).
+      const clip = probe(clipPath);
+      const sidecar = probe(sidecarPath);
+      return { segment, clipPath, sidecarPath, facts: { ...clip, audio: sidecar.audio, audioDurationS: sidecar.audioDurationS } };
     });
   }
 

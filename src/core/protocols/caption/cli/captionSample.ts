@@ -47,5 +47,25 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
       argv: [...CAPTION_SAMPLE_VERB.split(' '), '--out', root, ...(ctx.fresh ? ['--fresh'] : [])],
       doneLine: `Caption sample videos root: ${root}`,
     },
+    // Without a GPU the stand-in serves the checkpoint named here (a Qwen3-Omni name: it plays that model); on a GPU
+    // host a real checkpoint is the user's to name, so the demo stops at the sample.
+    ...(ctx.standIn
+      ? [
+          {
+            title: 'Captioning: caption the sample (managed stand-in server, pre-flight counts; the invalid directory fails: exit 1)',
+            argv: [
+              CAPTION_SAMPLE_VERB.split(' ')[0],
+              'caption',
+              root,
+              '--model-path',
+              path.join(`${root}-model`, 'Qwen3-Omni-30B-A3B-Thinking'),
+              '--gpus',
+              '0',
+            ],
+            okCodes: [1],
+            doneLine: `captions: ${path.join(root, '<video>', 'captions_merged.json')} (open them with "fpsweep: Open caption viewer")`,
+          },
+        ]
+      : []),
   ];
 }
