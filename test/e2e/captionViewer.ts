@@ -12,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Frame } from 'playwright-core';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
+import { E2eScript } from './harness';
 import { launchBrowser, Workbench } from './workbench';
 
 const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 420);
@@ -21,23 +22,10 @@ const SCREENSHOT = path.join(REPO, 'docs', 'screenshots', 'caption-viewer.png');
 /** A caption holding markup: the viewer must show these characters, never make a <b> element of them. */
 const MARKUP = '<b>a drum</b> & a bell ring';
 
-let step = 'starting';
-let passed = 0;
-const failures: string[] = [];
 let wb: Workbench | undefined;
-
-function log(msg: string): void {
-  process.stdout.write(`[e2e-caption ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
-}
-
-async function check(name: string, fn: () => Promise<void>): Promise<void> {
-  step = name;
-  log(`▶ ${name}`);
-  const t0 = Date.now();
-  await fn();
-  passed++;
-  log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-}
+const script = new E2eScript('e2e-caption', () => wb);
+const log = (msg: string) => script.log(msg);
+const check = (name: string, fn: () => Promise<void>) => script.check(name, fn);
 
 /** One clip of `seconds` with a tone, as the cut writes it: the mp4 (H.264 + AAC) and its mp3 sidecar. */
 function makeClip(dir: string, name: string, seconds: number, hz: number): void {
@@ -179,9 +167,7 @@ async function main(): Promise<void> {
       await wb!.screenshot('caption-viewer-uncaptioned');
     });
   } catch (err) {
-    failures.push(`${step}: ${(err as Error).message}`);
-    log(`✗ ${step}: ${(err as Error).stack ?? err}`);
-    await wb?.screenshot('failed').catch(() => undefined);
+    await script.failed(err);
   } finally {
     await browser?.close().catch(() => undefined);
     await server?.stop();
@@ -190,17 +176,4 @@ async function main(): Promise<void> {
   }
 }
 
-const timer = setTimeout(async () => {
-  failures.push(`${step}: the caption viewer e2e exceeded ${TIMEOUT_S} s`);
-  log(`✗ timed out at step "${step}"`);
-  await wb?.screenshot('timeout').catch(() => undefined);
-  process.stdout.write(`e2e-caption: ${passed} passed, ${failures.length} failed\n`);
-  process.exit(1);
-}, TIMEOUT_S * 1000);
-
-void main().then(() => {
-  clearTimeout(timer);
-  for (const f of failures) log(`FAILED ${f}`);
-  process.stdout.write(`e2e-caption: ${passed} passed, ${failures.length} failed\n`);
-  process.exit(failures.length ? 1 : 0);
-});
+script.run(main, TIMEOUT_S);

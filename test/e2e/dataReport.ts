@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { makeCorpus } from '../core/protocols/avtime/data/corpus';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
+import { E2eScript } from './harness';
 import { launchBrowser, Workbench } from './workbench';
 
 const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 420);
@@ -16,23 +17,10 @@ const OUT = path.join(REPO, 'test-output', 'e2e-data');
 const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
 const SHOT = path.join(REPO, 'docs', 'screenshots', 'data-split-report.png');
 
-let step = 'starting';
-let passed = 0;
-const failures: string[] = [];
 let wb: Workbench | undefined;
-
-function log(msg: string): void {
-  process.stdout.write(`[e2e-data ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
-}
-
-async function check(name: string, fn: () => Promise<void>): Promise<void> {
-  step = name;
-  log(`▶ ${name}`);
-  const t0 = Date.now();
-  await fn();
-  passed++;
-  log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-}
+const script = new E2eScript('e2e-data', () => wb);
+const log = (msg: string) => script.log(msg);
+const check = (name: string, fn: () => Promise<void>) => script.check(name, fn);
 
 async function main(): Promise<void> {
   fs.rmSync(OUT, { recursive: true, force: true });
@@ -80,9 +68,7 @@ async function main(): Promise<void> {
       fs.copyFileSync(await wb.screenshot('data-split-report'), SHOT);
     });
   } catch (err) {
-    failures.push(`${step}: ${(err as Error).message}`);
-    log(`✗ ${step}: ${(err as Error).stack ?? err}`);
-    await wb?.screenshot('failed').catch(() => undefined);
+    await script.failed(err);
   } finally {
     await browser?.close().catch(() => undefined);
     await server?.stop();
@@ -92,17 +78,4 @@ async function main(): Promise<void> {
   }
 }
 
-const timer = setTimeout(async () => {
-  failures.push(`${step}: the data e2e exceeded ${TIMEOUT_S} s`);
-  log(`✗ timed out at step "${step}"`);
-  await wb?.screenshot('timeout').catch(() => undefined);
-  process.stdout.write(`e2e-data: ${passed} passed, ${failures.length} failed\n`);
-  process.exit(1);
-}, TIMEOUT_S * 1000);
-
-void main().then(() => {
-  clearTimeout(timer);
-  for (const f of failures) log(`FAILED ${f}`);
-  process.stdout.write(`e2e-data: ${passed} passed, ${failures.length} failed\n`);
-  process.exit(failures.length ? 1 : 0);
-});
+script.run(main, TIMEOUT_S);
