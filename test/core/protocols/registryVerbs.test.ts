@@ -101,6 +101,7 @@ describe('fpsweep status / stop: the run type from the registry', () => {
   });
 
   it('a folder two protocols claim, or none: exit 2 naming the candidates', async () => {
+    const registered = PROTOCOLS.all.map((p) => `${p.id} (${p.title})`).join(', ');
     const root = dir();
     fs.writeFileSync(path.join(root, 'fake.run'), '');
     const two = PROTOCOLS.with(fakeProtocol('fake', 'fake.run')).with(fakeProtocol('twin', 'fake.run'));
@@ -110,7 +111,7 @@ describe('fpsweep status / stop: the run type from the registry', () => {
     );
     await assert.rejects(
       stopVerb(['--package', dir()], two),
-      (e: Error) => e instanceof UsageError && e.message.includes(`not a run root of any run type (${PROTOCOLS.all.map((p) => `${p.id} (${p.title})`).join(', ')}, fake (Fake fake)`),
+      (e: Error) => e instanceof UsageError && e.message.includes(`not a run root of any run type (${registered}, fake (Fake fake)`),
     );
   });
 });
