@@ -97,9 +97,21 @@ describe('fpsweep avtime caption-sample', function () {
   it('its demo step makes the sample in <out>-caption (--fresh passed on)', () => {
     const ctx = { out: path.join(tmp, 'demo'), fresh: true, standIn: true, env: {} };
     assert.equal(captionDemoRoot(ctx), path.join(tmp, 'demo-caption'));
+    const root = path.join(tmp, 'demo-caption');
+    const make = ['avtime', 'caption-sample', '--out', root, '--fresh'];
+    // On the stand-in it then captions the sample (a managed server; the invalid directory makes it exit 1).
+    const caption = ['avtime', 'caption', root, '--model-path', path.join(`${root}-model`, 'Qwen3-Omni-30B-A3B-Thinking'), '--gpus', '0'];
     assert.deepEqual(
-      demoSteps(ctx).map((s) => s.argv),
-      [['avtime', 'caption-sample', '--out', path.join(tmp, 'demo-caption'), '--fresh']],
+      demoSteps(ctx).map((s) => [s.argv, s.okCodes ?? [0]]),
+      [
+        [make, [0]],
+        [caption, [1]],
+      ],
+    );
+    // On a GPU host the checkpoint is the user's to name: the demo stops at the sample.
+    assert.deepEqual(
+      demoSteps({ ...ctx, standIn: false }).map((s) => s.argv),
+      [make],
     );
   });
 });
