@@ -1,8 +1,7 @@
 // ffprobe as the caption run's media probe: one call per file gives what the validator checks (segments.ts's
 // MediaFacts: each stream's duration), what the request needs (the clip's frame count and duration, request.ts)
 // and what the pre-flight predicts from (frame size, the sidecar's samples; serving/models/qwen3Omni/counts.ts).
-import { z } from 'zod';
-import { FFPROBE_ENTRIES } from '../../serving/models/qwen3Omni/mediaFacts';
+import { FFPROBE_ENTRIES, ProbeJson as probeSchema, ratio } from '../../serving/models/qwen3Omni/mediaFacts';
 import type { MediaFacts as StreamDurations } from './segments';
 
 export interface ClipMediaFacts extends StreamDurations {
@@ -11,27 +10,6 @@ export interface ClipMediaFacts extends StreamDurations {
   /** Audio stream: sample rate and samples; null without one. */
   audio: { sampleRate: number; samples: number } | null;
 }
-
-const streamSchema = z
-  .object({
-    codec_type: z.string(),
-    width: z.number().int().optional(),
-    height: z.number().int().optional(),
-    nb_frames: z.string().optional(),
-    avg_frame_rate: z.string().optional(),
-    r_frame_rate: z.string().optional(),
-    duration: z.string().optional(),
-    duration_ts: z.number().optional(),
-    time_base: z.string().optional(),
-    sample_rate: z.string().optional(),
-  })
-  .passthrough();
-const probeSchema = z.object({ streams: z.array(streamSchema), format: z.object({ duration: z.string().optional() }).passthrough() });
-
-const ratio = (s: string | undefined) => {
-  const [a, b] = (s ?? '').split('/').map(Number);
-  return Number.isFinite(a) && Number.isFinite(b) && a > 0 && b > 0 ? a / b : NaN;
-};
 
 /** Pure: ffprobe's JSON → the facts; a stream whose length cannot be told counts as absent. */
 export function clipFactsFromProbe(json: unknown): ClipMediaFacts {

@@ -12,6 +12,7 @@ export interface MediaFacts {
   audio: { sampleRate: number; samples: number } | null;
 }
 
+/** ffprobe's JSON for FFPROBE_ENTRIES: what the caption run's probe reads too (caption/clipProbe.ts). */
 const Stream = z
   .object({
     codec_type: z.string(),
@@ -26,9 +27,10 @@ const Stream = z
     sample_rate: z.string().optional(),
   })
   .passthrough();
-const ProbeJson = z.object({ streams: z.array(Stream), format: z.object({ duration: z.string().optional() }).passthrough() });
+export const ProbeJson = z.object({ streams: z.array(Stream), format: z.object({ duration: z.string().optional() }).passthrough() });
 
-const ratio = (s: string | undefined) => {
+/** An ffprobe rate ('30000/1001') as a number; NaN when it is not a positive ratio. */
+export const ratio = (s: string | undefined) => {
   const [a, b] = (s ?? '').split('/').map(Number);
   return Number.isFinite(a) && Number.isFinite(b) && b > 0 && a > 0 ? a / b : NaN;
 };
