@@ -11,7 +11,7 @@ import { fleetServers } from '../../runner/requestServers';
 import { withRunSession, type RunSession, type SessionLog } from '../../runner/runSession';
 import type { Fleet } from '../../serving/launcher';
 import { executeClip, clipRequestBody, type ClipTaskContext } from './clipTask';
-import { ffprobeClipProbe, type ClipMediaFacts } from './clipProbe';
+import { ffprobeClipProbe, type ClipMediaFacts } from '../../clips/clipProbe';
 import type { CaptionJob } from './jobSchema';
 import { CaptionLayout } from './layout';
 import { planCaptionRun } from './plan';
@@ -19,7 +19,7 @@ import { predictClipCounts, runCaptionPreflight } from './preflight';
 import { captionPrompt } from './prompt';
 import type { CaptionRequestBody } from './request';
 import { captionStatusSchema, type CaptionStatus } from './schemas';
-import { issueText, validateVideoDir, type Segment, sidecarOf } from './segments';
+import { issueText, validateVideoDir, type Segment, sidecarOf } from '../../clips/segments';
 import { captionContextTokens, captionFleet } from './servers';
 import { VideoRun } from './videoRun';
 

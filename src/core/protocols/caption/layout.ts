@@ -5,6 +5,7 @@
 // is, so ranks on one shared file system never share a lock. The captions themselves go beside the clips.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import type { RankShard } from '../../clips/shard';
 import type { RunRoot } from '../../runner/runRoot';
 
 export const CAPTION_STATE_DIR = '.fpsweep-caption';
@@ -13,10 +14,7 @@ export const SEGMENTS_FILE = 'segments.json';
 const RANK_DIR = /^rank-(\d+)-of-(\d+)$/;
 
 /** A rank of a sharded run, 1-based as on the CLI (`--shard K/N`). */
-export interface CaptionShard {
-  index: number;
-  count: number;
-}
+export type CaptionShard = RankShard;
 
 export const rankDirName = (s: CaptionShard) => `rank-${s.index}-of-${s.count}`;
 

@@ -5,8 +5,8 @@ import { promises as fs } from 'node:fs';
 import { discoverVideoDirs } from './discover';
 import { CaptionLayout, SEGMENTS_FILE } from './layout';
 import { readVideoOutcome } from './outcome';
-import { parseSegmentsDoc, issueText, type SegmentsDoc } from './segments';
-import { shardRankOf } from './shard';
+import { parseSegmentsDoc, issueText, type SegmentsDoc } from '../../clips/segments';
+import { shardRankOf } from '../../clips/shard';
 import { videoSignature, type RunIdentity } from './videoSignature';
 import * as path from 'node:path';
 

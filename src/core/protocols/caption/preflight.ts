@@ -17,7 +17,7 @@ import {
 import { judgePlaceholderCounts } from '../../serving/models/qwen3Omni/preflightCounts';
 import { writeFileAtomic } from '../../runner/atomicFile';
 import { captionFrameCount, type CaptionRequestBody, type FrameSampling } from './request';
-import type { ClipMediaFacts } from './clipProbe';
+import type { ClipMediaFacts } from '../../clips/clipProbe';
 
 export interface ClipPrediction {
   nframes: number;

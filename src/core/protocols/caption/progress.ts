@@ -10,7 +10,7 @@ import { CaptionLayout, listRankRoots } from './layout';
 import { readVideoOutcome } from './outcome';
 import type { CaptionProgressDetail, CaptionRankEntry, CaptionVideoEntry } from './progressTypes';
 import { captionStatusSchema, type CaptionStatus } from './schemas';
-import { shardRankOf } from './shard';
+import { shardRankOf } from '../../clips/shard';
 
 export interface CaptionView {
   detail: CaptionProgressDetail;

@@ -6,13 +6,13 @@ import * as path from 'node:path';
 import { writeFileAtomic } from '../../runner/atomicFile';
 import { AppendFile } from '../../runner/appendFile';
 import type { ClipEvent } from './answer';
-import type { ClipMediaFacts } from './clipProbe';
+import type { ClipMediaFacts } from '../../clips/clipProbe';
 import type { CaptionLayout } from './layout';
 import { mergeVideoCaptions } from './normalize';
 import { writeVideoOutcome } from './outcome';
 import type { PlannedVideo } from './plan';
 import type { RawRecord } from './schemas';
-import { sidecarOf, type Segment } from './segments';
+import { sidecarOf, type Segment } from '../../clips/segments';
 
 export interface ClipInput {
   segment: Segment;

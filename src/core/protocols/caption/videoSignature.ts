@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { captionSignature, type ClipFileStamp } from './signature';
-import { sidecarOf, type SegmentsDoc } from './segments';
+import { sidecarOf, type SegmentsDoc } from '../../clips/segments';
 import type { FrameSampling } from './request';
 import { CAPTION_DECODING } from './request';
 

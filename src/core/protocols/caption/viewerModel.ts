@@ -5,7 +5,7 @@
 // a plain path inside the video directory is refused here (segments.ts's rule), before it can become a URI.
 import { z } from 'zod';
 import type { CaptionProgressDetail } from './progressTypes';
-import { checkSegmentTimeline, clipPathProblem, issueText, parseSegmentsDoc } from './segments';
+import { checkSegmentTimeline, clipPathProblem, issueText, parseSegmentsDoc } from '../../clips/segments';
 import type { PickerVideo, VideoViewerModel, ViewerCaption, ViewerClip } from './viewerTypes';
 import { locate } from './viewerTime';
 

@@ -12,7 +12,7 @@ import { InputError } from '../../../../src/core/errors';
 import { probeAv } from '../../../../src/core/media/ffmpeg';
 import { captionDemoRoot, demoSteps } from '../../../../src/core/protocols/caption/cli/captionSample';
 import { makeCaptionSample } from '../../../../src/core/protocols/caption/sample';
-import { validateVideoDir, type MediaProbe } from '../../../../src/core/protocols/caption/segments';
+import { validateVideoDir, type MediaProbe } from '../../../../src/core/clips/segments';
 import { captureOutput } from '../../../helpers/captureOutput';
 
 const probe: MediaProbe = async (file) => {

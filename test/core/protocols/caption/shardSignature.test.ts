@@ -1,7 +1,7 @@
 // The caption run type's stable shard rule and its resume signature (SPEC-AVTIME-DATA §2, §3; issue 25, points 5, 7).
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { shardRankOf } from '../../../../src/core/protocols/caption/shard';
+import { shardRankOf } from '../../../../src/core/clips/shard';
 import { captionSignature, type CaptionSignatureInput } from '../../../../src/core/protocols/caption/signature';
 
 describe('caption shards and signatures', () => {

@@ -10,7 +10,7 @@ import { parseGpuGroups } from '../../../serving/gpus';
 import { captionJobSchema, type CaptionJob } from '../jobSchema';
 import { captionRunRoot } from '../layout';
 import { CAPTION_PROMPT_V1, CAPTION_PROMPT_VERSION } from '../prompt';
-import { captionShardOption } from './captionShard';
+import { rankShardOption } from '../../../../cli/rankShard';
 
 export const DEFAULT_CAPTION_MODEL = 'Qwen/Qwen3-Omni-30B-A3B-Thinking';
 
@@ -118,7 +118,7 @@ export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv 
     throw new UsageError(`--video-min-frames ${sampling.minFrames} is above --video-max-frames ${sampling.maxFrames}`);
   const job = captionJobSchema.safeParse({
     root,
-    shard: captionShardOption(v.shard, env),
+    shard: rankShardOption(v.shard, env),
     sourceVideos: v['source-video'] ?? [],
     servers,
     model,

@@ -12,7 +12,7 @@ export interface MediaFacts {
   audio: { sampleRate: number; samples: number } | null;
 }
 
-/** ffprobe's JSON for FFPROBE_ENTRIES: what the caption run's probe reads too (caption/clipProbe.ts). */
+/** ffprobe's JSON for FFPROBE_ENTRIES: what the caption run's probe reads too (core/clips/clipProbe.ts). */
 const Stream = z
   .object({
     codec_type: z.string(),

@@ -1,13 +1,13 @@
-// `--shard K/N|auto` of the caption run: K/N as every verb reads it; auto from the cluster as the sweep reads it
-// (Slurm array, Kubernetes indexed Job, NODE_RANK/NNODES: cli/options.ts), else from one task per rank as Slurm
+// `--shard K/N|auto` of a run whose ranks each keep their own state (captioning, the cut): K/N as every verb reads it;
+// auto from the cluster as the sweep reads it (Slurm array, Kubernetes indexed Job, NODE_RANK/NNODES: cli/options.ts), else from one task per rank as Slurm
 // (`srun`: SLURM_PROCID/SLURM_NTASKS) or torchrun (RANK/WORLD_SIZE) number them. Pure over the environment.
-import { UsageError } from '../../../errors';
-import { shardOption } from '../../../../cli/options';
-import type { CaptionShard } from '../layout';
+import { UsageError } from '../core/errors';
+import type { RankShard } from '../core/clips/shard';
+import { shardOption } from './options';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-function pair(env: Env, rankVar: string, countVar: string): CaptionShard | null {
+function pair(env: Env, rankVar: string, countVar: string): RankShard | null {
   const r = env[rankVar];
   const n = env[countVar];
   if (r === undefined || r.trim() === '') return null;
@@ -17,7 +17,7 @@ function pair(env: Env, rankVar: string, countVar: string): CaptionShard | null 
   return { index: Number(r) + 1, count: Number(n) };
 }
 
-export function captionShardOption(flag: unknown, env: Env = process.env): CaptionShard | null {
+export function rankShardOption(flag: unknown, env: Env = process.env): RankShard | null {
   if (typeof flag !== 'string') return null;
   try {
     return shardOption(flag, env) ?? null;

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { issueText, validateVideoDir, type MediaFacts, type SegmentIssue } from '../../../../src/core/protocols/caption/segments';
+import { issueText, validateVideoDir, type MediaFacts, type SegmentIssue } from '../../../src/core/clips/segments';
 
 type Doc = Record<string, unknown> & { segments: Record<string, unknown>[] };
 

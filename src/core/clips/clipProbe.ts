@@ -1,7 +1,7 @@
 // ffprobe as the caption run's media probe: one call per file gives what the validator checks (segments.ts's
 // MediaFacts: each stream's duration), what the request needs (the clip's frame count and duration, request.ts)
 // and what the pre-flight predicts from (frame size, the sidecar's samples; serving/models/qwen3Omni/counts.ts).
-import { FFPROBE_ENTRIES, ProbeJson as probeSchema, ratio } from '../../serving/models/qwen3Omni/mediaFacts';
+import { FFPROBE_ENTRIES, ProbeJson as probeSchema, ratio } from '../serving/models/qwen3Omni/mediaFacts';
 import type { MediaFacts as StreamDurations } from './segments';
 
 export interface ClipMediaFacts extends StreamDurations {

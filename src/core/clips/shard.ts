@@ -7,3 +7,9 @@ export function shardRankOf(stem: string, shards: number): number {
   const digest = blake2b(Buffer.from(stem, 'utf8'), { dkLen: 32 });
   return Number(Buffer.from(digest.buffer, digest.byteOffset, 8).readBigUInt64BE(0) % BigInt(shards));
 }
+
+/** A rank of a sharded run, 1-based as on the CLI (`--shard K/N`). */
+export interface RankShard {
+  index: number;
+  count: number;
+}
