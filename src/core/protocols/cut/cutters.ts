@@ -12,6 +12,7 @@ export async function cutterOf(job: CutJob): Promise<Cutter> {
       : await fs.readFile(job.configFile, 'utf8').catch((err: Error) => {
           throw new InputError(`--config ${job.configFile}: ${err.message}`);
         });
-  const { builtinCutter } = await import('./builtinCutter');
+  // Loaded only for the builtin cutter (it brings ffmpeg's signal readers and the fusion).
+  const { builtinCutter } = require('./builtinCutter') as typeof import('./builtinCutter');
   return builtinCutter(configText, job.configFile ?? '');
 }

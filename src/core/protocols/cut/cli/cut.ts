@@ -10,6 +10,7 @@ import { intOption } from '../../../../cli/options';
 import { rankShardOption } from '../../../../cli/rankShard';
 import { probe } from '../../../doctor/probe';
 import { parseCutterTemplate, usesPlaceholder } from '../cutterCommand';
+import { discoverSources } from '../discover';
 import { cutJobSchema, type CutJob } from '../jobSchema';
 import { cutLanes, visibleGpus } from '../lanes';
 import { CutLayout } from '../layout';
@@ -124,7 +125,7 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   // Refused before any work: two files with one stem (the job reads the same list again, under its lock).
-  await (await import('../discover')).discoverSources(job.inputRoot);
+  await discoverSources(job.inputRoot);
   await fs.mkdir(job.root, { recursive: true });
   if (!detach) {
     const { runCutJob } = require('../job') as typeof import('../job');
