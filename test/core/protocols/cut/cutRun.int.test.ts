@@ -9,24 +9,7 @@ import { runCli } from '../../../helpers/captureOutput';
 import { CutLayout } from '../../../../src/core/protocols/cut/layout';
 import { readVideoState } from '../../../../src/core/protocols/cut/videoState';
 import { makeClipMedia, tmpRoot } from '../caption/videosRoot';
-
-export const FAKE_AVCUT = path.resolve(__dirname, '../../../fixtures/cut/fakeAvcut.cjs');
-
-/** The calls the fake recorded, as "stem gpu" lines. */
-export const callsOf = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : []);
-
-/** Sets the fake's environment for this process (the CLI runs in it and passes it to the cutter). */
-export function fakeEnv(media: string, calls: string, plan: Record<string, string>, planFile: string): void {
-  fs.writeFileSync(planFile, JSON.stringify(plan));
-  process.env.FAKE_AVCUT_MEDIA = media;
-  process.env.FAKE_AVCUT_CALLS = calls;
-  process.env.FAKE_AVCUT_PLAN = planFile;
-}
-
-/** Source files: their bytes do not matter to the fake, only their names and signatures. */
-export function addSource(inputRoot: string, name: string): void {
-  fs.writeFileSync(path.join(inputRoot, name), `source ${name}\n`);
-}
+import { addSource, callsOf, FAKE_AVCUT, fakeEnv } from './fakeAvcut';
 
 const touch = (file: string, secondsAhead: number) => {
   const t = new Date(Date.now() + secondsAhead * 1000);
