@@ -35,6 +35,7 @@ export const captionProtocol: RunProtocol<CaptionJob, CaptionProgressDetail, Cap
     const found = await Promise.all(dirs.map(async (d) => ((await isVideosRoot(d)) ? d : null)));
     return found.filter((d): d is string => d !== null).sort();
   },
+  recognises: isVideosRoot,
   // The unsharded run's state; a rank's is captionRunRoot(root, {index, count}) (its worker, its stop).
   runRoot: (root) => captionRunRoot(root),
   readProgress: async (root) => captionSnapshot(await readCaptionView(root)),
