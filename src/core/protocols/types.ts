@@ -108,6 +108,11 @@ export interface RunProtocol<Job = unknown, Detail = unknown, ReportModel = unkn
   recognises?(dir: string): Promise<boolean>;
   /** Where the engine keeps the run's lock, status file, stop file and log: the run type's layout of `root`. */
   runRoot(root: string): RunRoot;
+  /**
+   * Every engine state `root` holds when there can be more than one (a sharded run: one per rank, each its own lock
+   * and stop file); `fpsweep stop`, the extension's Stop and `status --wait` ask each. Without it: [runRoot(root)].
+   */
+  runRoots?(root: string): Promise<RunRoot[]>;
   /** Where the run stands: from the live status file while its worker lives, else from the artifacts. */
   readProgress(root: string): Promise<ProgressSnapshot<Detail>>;
   readonly job: WorkerJob<Job>;
@@ -122,6 +127,11 @@ export interface RunProtocol<Job = unknown, Detail = unknown, ReportModel = unkn
    * folder doctor was given (--package), or null; a run type with nothing to check in one ignores it.
    */
   doctor?(root: string | null, opts: DoctorHookOptions): Promise<DoctorLine[]>;
+}
+
+/** The engine states of `root`: the run type's runRoots, else its one runRoot. */
+export async function runRootsOf(p: Pick<RunProtocol, 'runRoot' | 'runRoots'>, root: string): Promise<RunRoot[]> {
+  return p.runRoots ? p.runRoots(root) : [p.runRoot(root)];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds protocols of any job/detail type
