@@ -130,3 +130,39 @@ describe('caption status: two ranks summed', () => {
     }
   });
 });
+
+describe('caption status --wait on a sharded run: a rank that writes its status is not hung', function () {
+  this.timeout(20_000);
+  let root: string;
+  before(() => (root = fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-caption-wait-'))));
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it("--stale watches every rank's status file (there is no unsharded one): followed until the rank ends, exit 0", async () => {
+    writeJson(path.join(root, 'v1', 'segments.json'), { segments: [] });
+    const layout = new CaptionLayout(root);
+    writeJson(
+      layout.outcomeFile('v1'),
+      videoOutcomeSchema.parse({ stem: 'v1', state: 'completed', signature: 's', reason: null, clips: 1, runId: 'r', rank: 0, at: 'now' }),
+    );
+    const rank = new CaptionLayout(root, { index: 1, count: 1 }).runRoot;
+    writeJson(rank.lockFile, { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString() });
+    // The rank's worker writes its status every 200 ms, as a live one does each second; after 15 writes (3 s: past
+    // --stale 1 and a poll of --wait's) it ends and gives its lock back.
+    let writes = 0;
+    const worker = setInterval(() => {
+      writeJson(rank.statusFile, rankStatus(0, process.pid, 'running', []));
+      if (++writes === 15) {
+        fs.rmSync(rank.lockFile, { force: true });
+        clearInterval(worker);
+      }
+    }, 200);
+    try {
+      const res = await captureOutput(() => statusVerb(['--package', root, '--wait', '--stale', '1'], PROTOCOLS));
+      assert.doesNotMatch(res.err, /looks hung/);
+      assert.equal(res.code, 0, res.err);
+      assert.ok(writes >= 15, `the verb returned after ${writes} status writes, before the rank ended`);
+    } finally {
+      clearInterval(worker);
+    }
+  });
+});
