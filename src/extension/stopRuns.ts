@@ -1,7 +1,8 @@
 // "fpsweep: Stop" for every run type: the engine's stop (requestStop: the stop file, then SIGTERM to the lock
-// holder) on the run root of each live run the run types' UIs know; what the stop means is the run's policy
+// holder) on each engine state (runRootsOf: every rank of a sharded run) of each live run the run types' UIs know; what the stop means is the run's policy
 // (FP drains, AVTime fails closed). Several live runs: the user picks one, or all; a run row's Stop stops its run.
 import * as vscode from 'vscode';
+import { runRootsOf } from '../core/protocols/types';
 import { requestStop } from '../core/runner/control';
 import type { TreeNode } from './progressNodes';
 import type { ComposedUi, LiveRun } from './protocols/compose';
@@ -16,8 +17,13 @@ export async function stopLiveRuns(ui: ComposedUi, output: vscode.OutputChannel,
   const chosen = live.length === 1 ? live : await pick(live);
   if (!chosen?.length) return;
   for (const { ui: u, root } of chosen) {
-    const r = await requestStop(u.protocol.runRoot(root));
-    const line = r.pid === null ? `no worker holds ${root} any more` : `stop requested of ${u.protocol.title} worker pid ${r.pid} (${root})`;
+    // Each engine state of the run (a sharded run's ranks on this file system), one line for them all.
+    const pids: number[] = [];
+    for (const runRoot of await runRootsOf(u.protocol, root)) {
+      const r = await requestStop(runRoot);
+      if (r.pid !== null) pids.push(r.pid);
+    }
+    const line = pids.length ? `stop requested of ${u.protocol.title} worker pid ${pids.join(', ')} (${root})` : `no worker holds ${root} any more`;
     output.appendLine(`fpsweep: Stop: ${line}`);
     void vscode.window.showInformationMessage(`fpsweep: Stop: ${line}`);
   }

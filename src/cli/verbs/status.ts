@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import { UsageError } from '../../core/errors';
 import { PROTOCOLS } from '../../core/protocols/registry';
-import { type ProtocolRegistry } from '../../core/protocols/types';
+import { runRootsOf, type ProtocolRegistry } from '../../core/protocols/types';
 import { intOption, parseVerbArgs, requirePackage } from '../options';
 import { resolveRunRoots } from '../runRoot';
 import { defaultStatusView } from '../runText';
@@ -47,12 +47,21 @@ export async function statusVerb(args: string[], registry: ProtocolRegistry): Pr
   const [{ protocol, root }] = runs;
   const staleMs = intOption(values.stale, '--stale', STATUS_STALE_DEFAULT_S)! * 1000;
   const read = () => (protocol.statusView ? protocol.statusView(root) : defaultStatusView(protocol, root));
-  const { statusFile, runnerLog } = protocol.runRoot(root);
-  const written = () =>
-    fs.stat(statusFile).then(
-      (s) => s.mtimeMs,
-      () => null,
+  // Every engine state's status file (a sharded run's ranks): the run writes while any of them is written.
+  const runRoots = await runRootsOf(protocol, root);
+  const statusFiles = runRoots.map((r) => r.statusFile).join(', ');
+  const runnerLogs = runRoots.map((r) => r.runnerLog).join(', ');
+  const written = async () => {
+    const times = await Promise.all(
+      runRoots.map((r) =>
+        fs.stat(r.statusFile).then(
+          (s) => s.mtimeMs,
+          () => null,
+        ),
+      ),
     );
+    return times.some((t) => t !== null) ? Math.max(...times.map((t) => t ?? 0)) : null;
+  };
   let view = await read();
   let last = '';
   let lastWrite = await written();
@@ -67,8 +76,8 @@ export async function statusVerb(args: string[], registry: ProtocolRegistry): Pr
     else if (view.live && Date.now() - changedAt > staleMs) {
       process.stdout.write((values.json ? JSON.stringify(view.json) : view.text) + '\n');
       process.stderr.write(
-        `the worker holds the run's lock but has not written ${statusFile} for ${Math.round(staleMs / 1000)} s: it looks hung. ` +
-          `See ${runnerLog}; \`fpsweep stop --package ${root}\` asks it to stop.\n`,
+        `the worker holds the run's lock but has not written ${statusFiles} for ${Math.round(staleMs / 1000)} s: it looks hung. ` +
+          `See ${runnerLogs}; \`fpsweep stop --package ${root}\` asks it to stop.\n`,
       );
       return 1;
     }

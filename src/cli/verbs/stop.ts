@@ -1,11 +1,13 @@
-// fpsweep stop: ask the run's worker to stop (the registry's protocol whose findRoots recognises --package):
-// the engine writes the stop file and sends SIGTERM; what a stop means is the run's session policy: FP drains
+// fpsweep stop: ask the run's worker to stop (the registry's protocol that recognises --package), each of them
+// where the run has several engine states (runRootsOf: a sharded caption run's ranks): the engine writes the stop
+// file and sends SIGTERM to the lock holder on this host; what a stop means is the run's session policy: FP drains
 // (in-flight requests finish, their rows are written), AVTime fails closed (in-flight requests are cut).
 // --wait waits until the worker has given its lock back, for at most
 // --timeout seconds: a drain ends when the requests in flight are answered, and the client gives up on an answer
 // after 30 min (serving/client.ts), so the default leaves that and some more.
+import * as path from 'node:path';
 import { PROTOCOLS } from '../../core/protocols/registry';
-import { type ProtocolRegistry } from '../../core/protocols/types';
+import { runRootsOf, type ProtocolRegistry, type RunRoot, type StopResult, type StopWords } from '../../core/protocols/types';
 import { requestStop, waitForWorkerExit } from '../../core/runner/control';
 import { intOption, parseVerbArgs, requirePackage } from '../options';
 import { resolveRunRoot } from '../runRoot';
@@ -35,20 +37,33 @@ export async function stopVerb(args: string[], registry: ProtocolRegistry): Prom
   const values = parseVerbArgs(args, { wait: { type: 'boolean' }, timeout: { type: 'string' } }, HELP);
   const { protocol, root } = await resolveRunRoot(registry, requirePackage(values, HELP));
   const timeoutS = intOption(values.timeout, '--timeout', STOP_WAIT_DEFAULT_S)!;
-  const req = await requestStop(protocol.runRoot(root));
-  const words = protocol.describeStop ? protocol.describeStop(req) : defaultStopWords(protocol, root, req);
-  (words.end === 1 ? process.stderr : process.stdout).write(words.line + '\n');
-  if (words.end !== undefined) return words.end;
+  // Every engine state of the root (a sharded run's ranks), each asked and reported; one state reads as before.
+  const runRoots = await runRootsOf(protocol, root);
+  const several = runRoots.length > 1;
+  const asked: { runRoot: RunRoot; req: StopResult; words: StopWords }[] = [];
+  for (const runRoot of runRoots) {
+    const req = await requestStop(runRoot);
+    const words = protocol.describeStop ? protocol.describeStop(req) : defaultStopWords(protocol, root, req);
+    const label = several ? `${path.relative(root, runRoot.stateDir)}: ` : '';
+    (words.end === 1 ? process.stderr : process.stdout).write(label + words.line + '\n');
+    asked.push({ runRoot, req, words });
+  }
+  if (asked.some((a) => a.words.end === 1)) return 1;
+  if (asked.every((a) => a.words.end !== undefined)) return asked[0].words.end!;
   if (!values.wait) return 0;
-  const runRoot = protocol.runRoot(root);
-  if (!(await waitForWorkerExit(runRoot, timeoutS * 1000))) {
+  const deadline = Date.now() + timeoutS * 1000;
+  let left = 0;
+  for (const { runRoot, req } of asked.filter((a) => a.req.pid !== null)) {
+    if (await waitForWorkerExit(runRoot, Math.max(0, deadline - Date.now()))) continue;
+    left++;
     process.stderr.write(
       `worker pid ${req.pid} still holds ${runRoot.lockFile} after ${timeoutS} s: it has not finished stopping. ` +
         `See ${runRoot.runnerLog}; wait again with \`fpsweep stop --package ${root} --wait\`, or end it with \`kill ${req.pid}\`.\n`,
     );
-    return 1;
   }
+  if (left) return 1;
   const s = await protocol.readProgress(root);
-  process.stdout.write(s.summary ? `${s.summary}\n` : `worker pid ${req.pid} has exited\n`);
+  const pids = asked.flatMap((a) => (a.req.pid === null ? [] : [a.req.pid]));
+  process.stdout.write(s.summary ? `${s.summary}\n` : `worker pid ${pids.join(', ')} has exited\n`);
   return 0;
 }

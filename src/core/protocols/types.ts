@@ -100,8 +100,19 @@ export interface RunProtocol<Job = unknown, Detail = unknown, ReportModel = unkn
   readonly title: string;
   /** The run roots this protocol recognises at `dir` itself or directly under it, sorted. */
   findRoots(dir: string): Promise<string[]>;
+  /**
+   * Whether `dir` itself is one of its run roots (the CLI's `--package DIR`), looking at `dir` only: findRoots also
+   * lists the roots under `dir`, which on a folder of 50,000 children costs seconds. Without it the registry asks
+   * findRoots.
+   */
+  recognises?(dir: string): Promise<boolean>;
   /** Where the engine keeps the run's lock, status file, stop file and log: the run type's layout of `root`. */
   runRoot(root: string): RunRoot;
+  /**
+   * Every engine state `root` holds when there can be more than one (a sharded run: one per rank, each its own lock
+   * and stop file); `fpsweep stop`, the extension's Stop and `status --wait` ask each. Without it: [runRoot(root)].
+   */
+  runRoots?(root: string): Promise<RunRoot[]>;
   /** Where the run stands: from the live status file while its worker lives, else from the artifacts. */
   readProgress(root: string): Promise<ProgressSnapshot<Detail>>;
   readonly job: WorkerJob<Job>;
@@ -116,6 +127,11 @@ export interface RunProtocol<Job = unknown, Detail = unknown, ReportModel = unkn
    * folder doctor was given (--package), or null; a run type with nothing to check in one ignores it.
    */
   doctor?(root: string | null, opts: DoctorHookOptions): Promise<DoctorLine[]>;
+}
+
+/** The engine states of `root`: the run type's runRoots, else its one runRoot. */
+export async function runRootsOf(p: Pick<RunProtocol, 'runRoot' | 'runRoots'>, root: string): Promise<RunRoot[]> {
+  return p.runRoots ? p.runRoots(root) : [p.runRoot(root)];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds protocols of any job/detail type
@@ -150,7 +166,7 @@ export class ProtocolRegistry {
   /** The protocols whose findRoots recognise `dir` itself as a run root (the CLI's `--package DIR`). */
   async recognising(dir: string): Promise<AnyProtocol[]> {
     const own = path.resolve(dir);
-    const found = await Promise.all(this.all.map(async (p) => ((await p.findRoots(own)).includes(own) ? p : null)));
+    const found = await Promise.all(this.all.map(async (p) => ((p.recognises ? await p.recognises(own) : (await p.findRoots(own)).includes(own)) ? p : null)));
     return found.filter((p): p is AnyProtocol => p !== null);
   }
 

@@ -44,7 +44,7 @@ export interface ProtocolView extends vscode.Disposable {
   section(): ProtocolSection;
   /** Fires when its section or its live runs changed. */
   readonly onDidChange: vscode.Event<void>;
-  /** The run roots whose worker lives now: Stop asks `requestStop(protocol.runRoot(root))` of each. */
+  /** The run roots whose worker lives now: Stop asks `requestStop` of each engine state of each (runRootsOf). */
   liveRoots(): readonly string[];
   /** Re-reads its runs (after Stop). */
   refresh(): Promise<void>;
@@ -67,6 +67,6 @@ export interface ProtocolView extends vscode.Disposable {
 
 export interface ProtocolUi {
   /** Its engine half, from core/protocols/registry.ts. */
-  readonly protocol: Pick<AnyProtocol, 'id' | 'title' | 'runRoot'>;
+  readonly protocol: Pick<AnyProtocol, 'id' | 'title' | 'runRoot' | 'runRoots'>;
   activate(host: UiHost): ProtocolView;
 }

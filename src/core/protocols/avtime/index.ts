@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { avtimeStatusView, avtimeStopWords } from './statusView';
 import type { ProgressGroup, ProgressSnapshot, RunProtocol } from '../types';
 import { AvtimeOutputRoot } from './stages/layout';
-import { discoverAvtimeRuns, readAvtimeProgress, type AvtimeRunView } from './progress';
+import { discoverAvtimeRuns, isAvtimeRun, readAvtimeProgress, type AvtimeRunView } from './progress';
 import type { AvtimeReport } from './reportTypes';
 import { avtimeReport, loadAvtimeRun } from './report';
 import { avtimeJobSchema, type AvtimeJob } from './stages/jobSchema';
@@ -49,9 +49,10 @@ export const avtimeProtocol: RunProtocol<AvtimeJob, AvtimeRunView, AvtimeReport>
   async findRoots(dir) {
     const own = path.resolve(dir);
     // The folder itself may be a run (fpsweep.avtime.outputRoot pointing at one), else the runs under it.
-    if ((await discoverAvtimeRuns(path.dirname(own))).includes(own)) return [own];
+    if (await isAvtimeRun(own)) return [own];
     return discoverAvtimeRuns(own);
   },
+  recognises: isAvtimeRun,
   // The engine's state in an output root (lock, status, stop file, log): the layout's, which needs no run id.
   runRoot: (root) => new AvtimeOutputRoot(root),
   readProgress: async (root) => avtimeSnapshot(await readAvtimeProgress(root)),

@@ -142,16 +142,16 @@ export async function discoverAvtimeRuns(dir: string): Promise<string[]> {
   }
   const out: string[] = [];
   for (const e of entries) {
-    if (!e.isDirectory()) continue;
     const root = path.join(dir, e.name);
-    for (const m of runMarkers(new AvtimeOutputRoot(root))) {
-      if (await exists(m)) {
-        out.push(root);
-        break;
-      }
-    }
+    if (e.isDirectory() && (await isAvtimeRun(root))) out.push(root);
   }
   return out.sort();
+}
+
+/** Whether `dir` itself is an AVTime run's output root: one of the run's markers is in it (its parent is not read). */
+export async function isAvtimeRun(dir: string): Promise<boolean> {
+  for (const m of runMarkers(new AvtimeOutputRoot(path.resolve(dir)))) if (await exists(m)) return true;
+  return false;
 }
 
 /**

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { RunProtocol } from '../types';
 import { captionDoctorLines } from './doctor';
 import { captionJobSchema, type CaptionJob } from './jobSchema';
-import { CAPTION_STATE_DIR, captionRunRoot, SEGMENTS_FILE } from './layout';
+import { CAPTION_STATE_DIR, captionRunRoot, listRankRoots, SEGMENTS_FILE } from './layout';
 import { captionSnapshot, readCaptionView } from './progress';
 import type { CaptionProgressDetail } from './progressTypes';
 import { captionStatusView, captionStopWords } from './statusView';
@@ -35,8 +35,14 @@ export const captionProtocol: RunProtocol<CaptionJob, CaptionProgressDetail, Cap
     const found = await Promise.all(dirs.map(async (d) => ((await isVideosRoot(d)) ? d : null)));
     return found.filter((d): d is string => d !== null).sort();
   },
+  recognises: isVideosRoot,
   // The unsharded run's state; a rank's is captionRunRoot(root, {index, count}) (its worker, its stop).
   runRoot: (root) => captionRunRoot(root),
+  // Every rank's state (stop asks each), else the unsharded one.
+  async runRoots(root) {
+    const ranks = await listRankRoots(root);
+    return ranks.length ? ranks.map((r) => r.runRoot) : [captionRunRoot(root)];
+  },
   readProgress: async (root) => captionSnapshot(await readCaptionView(root)),
   job: { schema: captionJobSchema },
   report: async (root) => (await readCaptionView(root)).detail,

@@ -17,6 +17,16 @@ export async function readVideoOutcome(layout: Pick<CaptionLayout, 'outcomeFile'
   }
 }
 
+/**
+ * The stems that have an outcome file, from one listing of the outcomes folder: a status of a root of 50,000
+ * videos then opens only the outcomes there are, not 50,000 files that are not there.
+ */
+export async function listOutcomeStems(layout: Pick<CaptionLayout, 'outcomeFile'>): Promise<Set<string>> {
+  const dir = path.dirname(layout.outcomeFile('x'));
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  return new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)));
+}
+
 export async function writeVideoOutcome(layout: Pick<CaptionLayout, 'outcomeFile'>, outcome: VideoOutcome): Promise<void> {
   const file = layout.outcomeFile(outcome.stem);
   await fs.mkdir(path.dirname(file), { recursive: true });

@@ -7,7 +7,7 @@ import { readStatusFile } from '../../runner/statusFile';
 import type { ProgressSnapshot, ProgressState } from '../types';
 import { discoverVideoDirs } from './discover';
 import { CaptionLayout, listRankRoots } from './layout';
-import { readVideoOutcome } from './outcome';
+import { listOutcomeStems, readVideoOutcome } from './outcome';
 import type { CaptionProgressDetail, CaptionRankEntry, CaptionVideoEntry } from './progressTypes';
 import { captionStatusSchema, type CaptionStatus } from './schemas';
 import { shardRankOf } from '../../clips/shard';
@@ -24,7 +24,7 @@ export interface CaptionView {
 export async function readCaptionView(root: string): Promise<CaptionView> {
   const abs = path.resolve(root);
   const layout = new CaptionLayout(abs);
-  const [dirs, rankRoots] = await Promise.all([discoverVideoDirs(abs), listRankRoots(abs)]);
+  const [dirs, rankRoots, withOutcome] = await Promise.all([discoverVideoDirs(abs), listRankRoots(abs), listOutcomeStems(layout)]);
   const ranks = await Promise.all(
     rankRoots.map(async (r) => ({ ...r, status: await readStatusFile(r.runRoot.statusFile, captionStatusSchema), live: await isWorkerAlive(r.runRoot) })),
   );
@@ -33,7 +33,7 @@ export async function readCaptionView(root: string): Promise<CaptionView> {
   const shardCount = ranks.find((r) => r.shard)?.shard?.count ?? null;
   const videos: CaptionVideoEntry[] = await Promise.all(
     dirs.tracked.map(async (stem): Promise<CaptionVideoEntry> => {
-      const o = await readVideoOutcome(layout, stem);
+      const o = withOutcome.has(stem) ? await readVideoOutcome(layout, stem) : null;
       const run = runningNow.get(stem);
       const rank = shardCount ? shardRankOf(stem, shardCount) : null;
       if (run) return { stem, state: 'running', clips: run.clips, clipsDone: run.clipsDone, reason: null, rank };

@@ -37,7 +37,8 @@ export function captionStatusView(v: CaptionView): StatusView {
 }
 
 export function captionStopWords(req: StopResult): StopWords {
-  if (req.pid === null) return { line: 'no caption worker is running here (the stop file is written: a worker starting now stops at once)' };
+  // requestStop writes no stop file when no worker holds the lock: a worker starting later is not stopped.
+  if (req.pid === null) return { line: 'no caption worker is running here' };
   if (!req.signalled) return { line: `the caption worker (pid ${req.pid}) runs on another host: its next tick reads the stop file; or stop it there`, end: 1 };
   return { line: `asked the caption worker (pid ${req.pid}) to stop: the clips in flight finish and are recorded, no new clip is sent` };
 }

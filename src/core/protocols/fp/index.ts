@@ -69,6 +69,7 @@ export const fpProtocol: RunProtocol<RunOptions, ProgressView, Report> = {
   async findRoots(dir) {
     return (await isFpPackage(dir)) ? [path.resolve(dir)] : [];
   },
+  recognises: isFpPackage,
   runRoot: (root) => new PackageLayout(root),
   readProgress: readFpProgress,
   job: { schema: runOptionsSchema },

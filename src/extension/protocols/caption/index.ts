@@ -28,6 +28,11 @@ const protocol = {
     if (!p) throw new Error('the caption run type is not in this build');
     return p.runRoot(root);
   },
+  runRoots(root: string): Promise<RunRoot[]> {
+    const p = engine();
+    if (!p) throw new Error('the caption run type is not in this build');
+    return p.runRoots ? p.runRoots(root) : Promise.resolve([p.runRoot(root)]);
+  },
 };
 
 class CaptionView extends Disposable implements ProtocolView {
