@@ -94,8 +94,9 @@ export function builtinConfigFrom(doc: unknown, where: string): BuiltinCutConfig
     pauseShiftWindowS: y.pause_shift_window_sec ?? BUILTIN_DEFAULTS.pauseShiftWindowS,
   };
   // The soft split needs room for two admissible pieces, else a long segment could not be split within the rules.
+  // Compared in whole ms, as the fusion works (fuse.ts).
   const spacing = Math.max(c.minSegmentS, c.minBoundaryGapS);
-  if (c.softThresholdS < 2 * spacing) {
+  if (Math.round(c.softThresholdS * 1000) < 2 * Math.round(spacing * 1000)) {
     throw new InputError(
       `${where}: soft_threshold_sec (${c.softThresholdS}) must be at least twice max(min_segment_sec, min_boundary_gap_sec) = ${2 * spacing}, ` +
         'so a long segment can always be split into pieces that keep the minimums',

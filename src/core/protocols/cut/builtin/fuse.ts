@@ -58,11 +58,9 @@ export interface FuseResult {
   counts: FuseCounts;
 }
 
+// Times and the config's lengths are taken to the nearest millisecond: the timeline is whole ms (stable JSON).
 const ms = (s: number) => Math.round(s * 1000);
 const sec = (m: number) => m / 1000;
-/** A minimum in whole ms, never below the configured value (a tiny epsilon absorbs float noise such as 6.000000001). */
-const ceilMs = (s: number) => Math.ceil(s * 1000 - 1e-6);
-const floorMs = (s: number) => Math.floor(s * 1000 + 1e-6);
 
 interface Candidate {
   t: number;
@@ -123,15 +121,10 @@ export function softWindow(c: number, e: number, sepMs: number, softMs: number):
   return [c + sepMs, Math.min(c + softMs, e - sepMs)];
 }
 
-/** Whole-ms spacing rules of a config: segments ≥ minSegMs, boundaries ≥ sepMs apart, soft pieces ≤ softMs. */
+/** A config's lengths in whole ms: segments ≥ minSegMs, boundaries ≥ sepMs apart, soft pieces ≤ softMs, the shift window. */
 export function spacingOf(rules: FuseRules): { minSegMs: number; sepMs: number; softMs: number; windowMs: number } {
-  const minSegMs = ceilMs(rules.minSegmentS);
-  return {
-    minSegMs,
-    sepMs: Math.max(minSegMs, ceilMs(rules.minBoundaryGapS)),
-    softMs: floorMs(rules.softThresholdS),
-    windowMs: floorMs(rules.pauseShiftWindowS),
-  };
+  const minSegMs = ms(rules.minSegmentS);
+  return { minSegMs, sepMs: Math.max(minSegMs, ms(rules.minBoundaryGapS)), softMs: ms(rules.softThresholdS), windowMs: ms(rules.pauseShiftWindowS) };
 }
 
 /** Pause anchors (ms, ascending, distinct): midpoints of the silences strictly inside (0, D). */
@@ -172,7 +165,7 @@ export function fuseBoundaries(input: FuseInput, rules: FuseRules): FuseResult {
     else if (!(t > 0 && t < D)) counts.outside_video++;
     else above.push({ t, score: s.score, sceneT: t, shifted: false });
   }
-  const clusters = clusterStrongest(above, ceilMs(rules.minBoundaryGapS));
+  const clusters = clusterStrongest(above, ms(rules.minBoundaryGapS));
   counts.clustered = above.length - clusters.length;
 
   // Out of speech: a boundary already inside a silence stays on the shot change; else it moves to a near anchor.

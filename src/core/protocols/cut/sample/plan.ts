@@ -41,12 +41,13 @@ export function planCutSample(): CutSampleVideo[] {
       smallBox: null,
       expectedStarts: [0],
     },
-    // 7 s: the change is inside a pause (kept there); 9.5 s: within the min gap of 7 s (clustered away);
+    // 7 s: the change (white → blue, the strongest) is inside a pause (kept there); 9.5 s: a weaker change within the
+    // min gap of 7 s (clustered away);
     // 17 s: outside any pause, 1.4 s before the midpoint 18.4 of the pause 17.8–19.0 (shifted there).
     {
       file: 'cut_c_25s.mp4',
       durationS: 25,
-      shots: shots([0, 7, 9.5, 17, 25], ['red', 'blue', 'cyan', 'magenta']),
+      shots: shots([0, 7, 9.5, 17, 25], ['white', 'blue', 'cyan', 'magenta']),
       silences: [
         [6.6, 7.6],
         [11.5, 12.5],
