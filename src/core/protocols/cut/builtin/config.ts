@@ -42,10 +42,13 @@ const yamlSchema = z
     min_boundary_gap_sec: positive,
     min_segment_sec: positive,
     soft_threshold_sec: positive,
-    silence_noise_db: z.number({ invalid_type_error: 'a number of dBFS' }).finite().max(0),
+    silence_noise_db: z.number({ invalid_type_error: 'a negative number of dBFS' }).finite().negative(),
     silence_min_sec: positive,
     pause_shift_window_sec: z.number({ invalid_type_error: 'a number of seconds' }).finite().min(0),
-    render: z.object({ write_mp3_sidecar: z.boolean({ invalid_type_error: 'true or false' }) }).partial().strict(),
+    render: z
+      .object({ write_mp3_sidecar: z.boolean({ invalid_type_error: 'true or false' }) })
+      .partial()
+      .strict(),
   })
   .partial()
   .strict();

@@ -5,12 +5,22 @@ import { load } from 'js-yaml';
 import { BUILTIN_DEFAULTS, builtinConfigFrom, configToJson } from '../../../../../src/core/protocols/cut/builtin/config';
 import { InputError } from '../../../../../src/core/errors';
 
-const refuses = (doc: unknown, pattern: RegExp) => assert.throws(() => builtinConfigFrom(doc, 'cut.yaml'), (e: Error) => e instanceof InputError && pattern.test(e.message));
+const refuses = (doc: unknown, pattern: RegExp) =>
+  assert.throws(
+    () => builtinConfigFrom(doc, 'cut.yaml'),
+    (e: Error) => e instanceof InputError && pattern.test(e.message),
+  );
 
 describe('builtin cutter: config', () => {
   it("has the seed's published defaults", () => {
     assert.deepEqual(
-      [BUILTIN_DEFAULTS.sceneThreshold, BUILTIN_DEFAULTS.minBoundaryGapS, BUILTIN_DEFAULTS.minSegmentS, BUILTIN_DEFAULTS.softThresholdS, BUILTIN_DEFAULTS.writeMp3Sidecar],
+      [
+        BUILTIN_DEFAULTS.sceneThreshold,
+        BUILTIN_DEFAULTS.minBoundaryGapS,
+        BUILTIN_DEFAULTS.minSegmentS,
+        BUILTIN_DEFAULTS.softThresholdS,
+        BUILTIN_DEFAULTS.writeMp3Sidecar,
+      ],
       [24.0, 5.0, 6.0, 16.0, true],
     );
     assert.deepEqual(builtinConfigFrom(undefined, 'x'), BUILTIN_DEFAULTS);
@@ -32,6 +42,7 @@ describe('builtin cutter: config', () => {
     refuses({ render: { write_mp3_sidecar: 'yes' } }, /"render\.write_mp3_sidecar" must be true or false/);
     refuses(['a'], /must be a mapping/);
     refuses({ scene_threshold: 300 }, /"scene_threshold"/);
+    refuses({ silence_noise_db: 0 }, /"silence_noise_db"/);
   });
 
   it('refuses a soft threshold under twice the spacing (a long segment could not be split within the rules)', () => {
@@ -48,7 +59,7 @@ describe('builtin cutter: config', () => {
           minSegmentS: fc.double({ min: 0.1, max: 10, noNaN: true }),
           softExtra: fc.double({ min: 0, max: 30, noNaN: true }),
           writeMp3Sidecar: fc.boolean(),
-          silenceNoiseDb: fc.double({ min: -90, max: 0, noNaN: true }),
+          silenceNoiseDb: fc.double({ min: -90, max: -0.1, noNaN: true }),
           silenceMinS: fc.double({ min: 0.01, max: 3, noNaN: true }),
           pauseShiftWindowS: fc.double({ min: 0, max: 5, noNaN: true }),
         }),

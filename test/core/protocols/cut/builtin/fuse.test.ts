@@ -32,19 +32,33 @@ const rulesArb: fc.Arbitrary<FuseRules> = fc
     pauseShiftWindowS: r.pauseShiftWindowS,
   }));
 
-const inputArb: fc.Arbitrary<FuseInput> = fc.double({ min: 0.1, max: 400, noNaN: true }).chain((d) =>
-  fc.record({
-    durationSec: fc.constant(d),
-    scenes: fc.array(fc.record({ t: fc.double({ min: -1, max: d + 1, noNaN: true }), score: fc.double({ min: 0, max: 255, noNaN: true }) }), {
-      maxLength: 40,
-    }),
-    pauses: fc.array(
-      fc
-        .tuple(fc.double({ min: 0, max: d, noNaN: true }), fc.double({ min: 0.05, max: 4, noNaN: true }))
-        .map(([start, len]) => ({ start, end: Math.min(d, start + len) })),
-      { maxLength: 30 },
-    ),
-  }),
+/** A uniform-ish time in [lo, hi] (s): integers are less biased to the bounds than doubles, and ms are the fusion's unit. */
+const timeIn = (lo: number, hi: number) => fc.integer({ min: Math.round(lo * 1000), max: Math.round(hi * 1000) }).map((m) => m / 1000);
+
+/** Videos with shot changes anywhere (some outside the video), pauses, and changes near pauses (so shifts happen). */
+const inputArb: fc.Arbitrary<FuseInput> = timeIn(0.1, 400).chain((d) =>
+  fc
+    .record({
+      durationSec: fc.constant(d),
+      scenes: fc.array(fc.record({ t: timeIn(-1, d + 1), score: fc.integer({ min: 0, max: 255 }) }), { maxLength: 40 }),
+      pauses: fc.array(
+        fc.tuple(timeIn(0, d), timeIn(0.05, 4)).map(([start, len]) => ({ start, end: Math.min(d, start + len) })),
+        { maxLength: 30 },
+      ),
+      nearPause: fc.array(fc.tuple(fc.nat(), timeIn(-3, 3), fc.integer({ min: 0, max: 255 })), { maxLength: 10 }),
+    })
+    .map(({ nearPause, ...input }) => ({
+      ...input,
+      scenes: [
+        ...input.scenes,
+        ...(input.pauses.length
+          ? nearPause.map(([k, off, score]) => {
+              const p = input.pauses[k % input.pauses.length];
+              return { t: (p.start + p.end) / 2 + off, score };
+            })
+          : []),
+      ],
+    })),
 );
 
 const defaults: FuseRules = BUILTIN_DEFAULTS;

@@ -7,7 +7,7 @@ import { fromScdetScale, parseSignalLog, signalArgs, toScdetScale, SCENE_FLOOR_R
 // ffmpeg -hide_banner -nostats -loglevel info -threads 1 -i cut_c_25s.mp4 -filter_complex '[0:v:0]scdet=…[v];[0:a:0]silencedetect=…[a]' …
 const CAPTURED = `Input #0, mov,mp4,m4a,3gp,3g2,mj2, from '/tmp/bt/sample/cut_c_25s.mp4':
   Duration: 00:00:25.00, start: 0.000000, bitrate: 38 kb/s
-  Stream #0:0[0x1](und): Video: h264 (Constrained Baseline) (avc1 / 0x31637661), yuv420p(progressive), 320x180 [SAR 1:1 DAR 16:9], 4 kb/s, 25 fps, 25 tbr, 12800 tbn (default)
+  Stream #0:0[0x1](und): Video: h264 (Constrained Baseline) (avc1 / 0x31637661), yuv420p(progressive), 320x180 [SAR 1:1 DAR 16:9], 25 fps (default)
 Stream mapping:
   Stream #0:0 (h264) -> scdet:default
   Stream #0:1 (aac) -> silencedetect:default
@@ -44,9 +44,11 @@ describe('builtin cutter: signals', () => {
   });
 
   it('closes a silence still open at the end of the log at the duration, and clamps a negative start to 0', () => {
-    const log = ['[silencedetect @ 0x1] silence_start: -0.3', '[silencedetect @ 0x1] silence_end: 1.2 | silence_duration: 1.5', '[silencedetect @ 0x1] silence_start: 9.5'].join(
-      '\n',
-    );
+    const log = [
+      '[silencedetect @ 0x1] silence_start: -0.3',
+      '[silencedetect @ 0x1] silence_end: 1.2 | silence_duration: 1.5',
+      '[silencedetect @ 0x1] silence_start: 9.5',
+    ].join('\n');
     assert.deepEqual(parseSignalLog(log, 10).pauses, [
       { start: 0, end: 1.2 },
       { start: 9.5, end: 10 },
