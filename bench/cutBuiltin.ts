@@ -69,7 +69,9 @@ async function main(): Promise<void> {
       `builtin cutter: ${cutS.toFixed(2)} s for ${clips} clips (${total} s of source): ${(clips / cutS).toFixed(2)} clips/s, ` +
         `${(total / cutS).toFixed(1)}× real time, ${(cutS / decodeS).toFixed(1)}× the decode baseline`,
     );
-    console.log(`  of which the signals pass ${signalsS.toFixed(2)} s (${(signalsS / decodeS).toFixed(2)}× the decode), the clips ${clipsS.toFixed(2)} s`);
+    console.log(
+      `  summed over the videos: the signals pass ${signalsS.toFixed(2)} s (${(signalsS / decodeS).toFixed(2)}× the decode), the clips ${clipsS.toFixed(2)} s`,
+    );
   } finally {
     if (!process.argv.includes('--keep')) await fs.rm(root, { recursive: true, force: true });
   }

@@ -8,7 +8,7 @@ import { writeFileAtomic } from '../../../runner/atomicFile';
 import type { BuiltinCutConfig } from './config';
 import { fuseBoundaries } from './fuse';
 import { renderClip } from './render';
-import { BUILTIN_DEGRADED_REASON, builtinSegmentsDoc, clipName } from './segmentsDoc';
+import { BUILTIN_DEGRADED_REASON, builtinSegmentsDoc, clipName, staleClips } from './segmentsDoc';
 import { readSignals } from './signals';
 
 export { BUILTIN_DEFAULTS, builtinConfigFrom, configToJson, type BuiltinCutConfig } from './config';
@@ -55,6 +55,11 @@ export async function cutBuiltin(opts: {
     await renderClip(input, { startSec: s.startSec, endSec: s.endSec, mp4, mp3: config.writeMp3Sidecar ? mp4.replace(/\.mp4$/, '.mp3') : null }, signal);
   }
   log(`${fused.segments.length} clips in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+  // A directory cut before (a retry into the same staging path) may hold clips this cut does not make.
+  for (const name of staleClips(await fs.readdir(clips), fused.segments.length, config.writeMp3Sidecar)) {
+    await fs.rm(path.join(clips, name), { force: true });
+    log(`removed ${name}, left by an earlier cut into ${opts.videoDir}`);
+  }
   const doc = builtinSegmentsDoc({ inputVideo: input, durationSec, config, detectors: { ...BUILTIN_DETECTORS }, fused });
   await writeFileAtomic(path.join(opts.videoDir, 'segments.json'), JSON.stringify(doc, null, 2) + '\n');
   return { segments: fused.segments.length, durationSec };

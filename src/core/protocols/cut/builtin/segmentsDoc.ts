@@ -14,6 +14,16 @@ export const BUILTIN_DEGRADED_REASON =
 
 export const clipName = (index: number) => `clip_${String(index).padStart(4, '0')}`;
 
+/** Names in `clips/` that look like clips but are not this cut's (`count` clips, sidecars or not); other files stay. */
+export function staleClips(names: readonly string[], count: number, withMp3: boolean): string[] {
+  return names.filter((n) => {
+    const m = /^clip_(\d{4,})\.(mp4|mp3)$/.exec(n);
+    if (!m) return false;
+    const index = Number(m[1]);
+    return !(index >= 1 && index <= count && clipName(index) === `clip_${m[1]}` && (m[2] === 'mp4' || withMp3));
+  });
+}
+
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 function boundaryJson(b: Boundary): Record<string, unknown> {

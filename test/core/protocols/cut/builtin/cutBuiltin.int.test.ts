@@ -74,6 +74,15 @@ describe('builtin cutter on the cut sample (ffmpeg)', function () {
     }
   });
 
+  it("cuts into a directory cut before, leaving none of the earlier cut's clips (other files stay)", async () => {
+    const videoDir = path.join(tmp, 'again');
+    await fs.mkdir(path.join(videoDir, 'clips'), { recursive: true });
+    for (const name of ['clip_0002.mp4', 'clip_0002.mp3', 'notes.txt']) await fs.writeFile(path.join(videoDir, 'clips', name), 'earlier\n');
+    await cutBuiltin({ input: path.join(tmp, 'in', 'cut_a_short.mp4'), videoDir, config: BUILTIN_DEFAULTS, log: () => {} });
+    assert.deepEqual((await fs.readdir(path.join(videoDir, 'clips'))).sort(), ['clip_0001.mp3', 'clip_0001.mp4', 'notes.txt']);
+    assert.deepEqual((await validateVideoDir(videoDir, ffprobeClipProbe())).issues.map(issueText), []);
+  });
+
   it('stops at the next clip when its signal aborts, writing no segments.json', async () => {
     const ac = new AbortController();
     const videoDir = path.join(tmp, 'stopped');
