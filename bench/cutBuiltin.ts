@@ -1,10 +1,11 @@
 // Builtin cutter benchmark (not a test; issue 27 point 4's closing note): clips per second of `cutBuiltin` over the
 // cut sample's source videos, against a baseline measured in the same run: one plain ffmpeg decode of the same
 // sources (video and audio, one thread, to a null output), the least any cutter that reads the source must do.
-//   npx tsx bench/cutBuiltin.ts [--rounds 2] [--jobs 1] [--keep]
+//   npx tsx bench/cutBuiltin.ts [--rounds 2] [--jobs 1] [--scale 1280x720] [--keep]
 // ROUNDS passes over the sample (alternating baseline and cut, so drifting load hits both alike); JOBS videos at
-// once (the run type runs many videos at once, each cut on about one core). Prints the phases of the cut too
-// (signals pass vs clips), read from the cutter's own log lines.
+// once (the run type runs many videos at once, each cut on about one core). --scale re-encodes the sample's videos
+// at that size first (the sample is 320x180; real sources are larger, and the cut's cost grows with the pixels).
+// Prints the phases of the cut too (signals pass vs clips), read from the cutter's own log lines.
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -38,6 +39,21 @@ async function main(): Promise<void> {
   console.log(`work folder: ${root}${process.argv.includes('--keep') ? ' (kept)' : ''}`);
   try {
     const [makeS, sources] = await timed(() => makeCutSample(path.join(root, 'in')));
+    const scale = arg('scale', '');
+    if (scale) {
+      const [w, h] = scale.split('x').map(Number);
+      const [s, scaled] = await timed(() =>
+        mapBounded(sources, 2, async (src) => {
+          const out = path.join(root, 'scaled', path.basename(src));
+          await fs.mkdir(path.dirname(out), { recursive: true });
+          const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-i', src, '-vf', `scale=${w}:${h}`, '-c:v', 'libx264', '-preset', 'ultrafast'];
+          await runFfmpeg([...args, '-c:a', 'copy', out], `scale ${src}`);
+          return out;
+        }),
+      );
+      sources.splice(0, sources.length, ...scaled);
+      console.log(`sample re-encoded at ${w}x${h} in ${s.toFixed(2)} s`);
+    }
     const sourceS = planCutSample().reduce((s, v) => s + v.durationS, 0);
     console.log(`sample: ${sources.length} videos, ${sourceS} s of source, made in ${makeS.toFixed(2)} s`);
     console.log(`${jobs} job(s) at once, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`);
