@@ -1,0 +1,2 @@
+export { makeCutSample } from './make';
+export { CUT_SAMPLE_FILES, planCutSample, type CutSampleVideo } from './plan';
