@@ -74,6 +74,11 @@ export class ComposedUi {
     return this.views.find((v) => holds(v.view.section().rows));
   }
 
+  /** `root`, made outside any run type's commands (a runbook step's output), followed by each run type that recognises it. */
+  async follow(root: string): Promise<void> {
+    await Promise.all(this.views.map((v) => v.view.follow?.(root)));
+  }
+
   /** The runs whose worker lives now, of every run type. */
   liveRuns(): LiveRun[] {
     return this.views.flatMap(({ ui, view }) => view.liveRoots().map((root) => ({ ui, root })));

@@ -119,4 +119,12 @@ describe('the UI registry composed (a fake run type added in one place)', () => 
     await composed.ownerOf('/w/t1')!.view.openReport!('/w/t1');
     assert.deepEqual(reported, ['/w/t1']);
   });
+
+  it('a root made outside the run types (a runbook step) is followed by each run type that follows roots', async () => {
+    const followed: string[] = [];
+    const follows = tallyUi([], [], { follow: async (root) => void followed.push(root) });
+    const composed = new ComposedUi([tallyUi([], [], { commands: [], reportSources: {} }, 'other'), follows], host);
+    await composed.follow('/w/out');
+    assert.deepEqual(followed, ['/w/out']);
+  });
 });

@@ -62,6 +62,10 @@ class CaptionView extends Disposable implements ProtocolView {
     return this.model.refresh();
   }
 
+  follow(root: string): Promise<void> {
+    return this.model.follow(root);
+  }
+
   settingsChanged(e: vscode.ConfigurationChangeEvent | undefined): void {
     if (!e || e.affectsConfiguration('fpsweep.caption')) this.model.setFolders(captionSearchFolders());
   }
