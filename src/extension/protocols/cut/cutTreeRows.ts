@@ -4,17 +4,13 @@
 // (core/protocols/cut/progressTypes.ts). A degraded cut (a detector unavailable: the builtin cutter always is) says so
 // on its video's row and on the root's row.
 import * as path from 'node:path';
+import { degradedText } from '../../../core/clips/degraded';
 import type { CutProgressDetail, CutVideoEntry } from '../../../core/protocols/cut/progressTypes';
 import type { ProgressSnapshot, ProgressState } from '../../../core/protocols/types';
 import type { ProtocolSection, TreeRow } from '../../progressNodes';
 import { videoStateGroups } from '../../videoStateRows';
 
 export type CutSnapshot = ProgressSnapshot<CutProgressDetail>;
-
-/** "degraded (no asr, audio_events)", or '' for a cut that ran every detector. */
-export function degradedText(channels: readonly string[]): string {
-  return channels.length ? `degraded (no ${channels.join(', ')})` : '';
-}
 
 /** The root's counts in words: "2 completed (1 degraded), 1 running, 1 failed, 3 pending". */
 export function cutCountsText(d: CutProgressDetail): string {

@@ -1,0 +1,19 @@
+// A cut's degradation (SPEC-AVTIME-DATA §2): a detector channel segments.json names "unavailable" (the builtin
+// cutter: asr and audio_events always), said the one way wherever a cut is shown (the tree, the caption viewer).
+// No Node imports: the webview bundles it.
+
+/** What segments.json's `detectors` says a channel ran without. */
+export const UNAVAILABLE = 'unavailable';
+
+/** The channels `detectors` names unavailable, in its order. */
+export function unavailableDetectors(detectors: Readonly<Record<string, unknown>>): string[] {
+  return Object.entries(detectors)
+    .filter(([, v]) => typeof v === 'string' && v.trim().toLowerCase() === UNAVAILABLE)
+    .map(([k]) => k);
+}
+
+/** "degraded (no asr, audio_events)", "degraded" without named channels, or '' for a cut that is not degraded. */
+export function degradedText(channels: readonly string[], degraded = channels.length > 0): string {
+  if (!degraded) return '';
+  return channels.length ? `degraded (no ${channels.join(', ')})` : 'degraded';
+}
