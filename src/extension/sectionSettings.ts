@@ -1,5 +1,7 @@
 // A run type's own settings section (`fpsweep.<section>.*`) read through its zod schema, and a path setting resolved
-// the way the user wrote it (absolute, or relative to the first workspace folder). Shared by the run types' UIs.
+// the way the user wrote it (absolute, or relative to the first workspace folder), checked as a folder. Shared by the
+// run types' UIs.
+import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { z } from 'zod';
@@ -26,6 +28,15 @@ export function workspacePath(text: string): string | undefined {
   if (!t) return undefined;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   return path.isAbsolute(t) ? path.resolve(t) : folder ? path.resolve(folder, t) : undefined;
+}
+
+/** A folder the user named exists (an input box's check). */
+export function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The workspace folders and the given path settings: where a run type's tree looks for its roots. */

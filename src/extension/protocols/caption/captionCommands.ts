@@ -1,9 +1,9 @@
 // The caption palette commands: "Start captioning" (`fpsweep avtime caption ROOT … --detach`, the engine's detached
 // worker, as "Start AVTime run" starts its run) and "Open caption viewer" (a videos root, from a tree row or asked).
 // Neither computes anything.
-import { statSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { startDetached } from '../../cliStart';
+import { isDirectory } from '../../sectionSettings';
 import type { TreeNode } from '../../progressNodes';
 import type { UiCommand } from '../types';
 import type { CaptionModel } from './captionModel';
@@ -17,14 +17,6 @@ export interface CaptionCommandHost {
   output: vscode.OutputChannel;
   openViewer(root: string, stem?: string): Promise<void>;
 }
-
-const isDir = (p: string) => {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
 
 export class CaptionCommands {
   readonly commands: UiCommand[] = [
@@ -40,7 +32,7 @@ export class CaptionCommands {
       prompt: 'The videos root: one directory per video, each with segments.json and clips/',
       value: value ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '',
       ignoreFocusOut: true,
-      validateInput: (v) => (isDir(v.trim()) ? undefined : 'not a directory'),
+      validateInput: (v) => (isDirectory(v.trim()) ? undefined : 'not a directory'),
     });
   }
 
@@ -96,7 +88,7 @@ export class CaptionCommands {
     const roots = this.host.model.all.map((s) => s.root);
     try {
       const configured = configuredVideosRoot(readCaptionSettings());
-      if (configured && isDir(configured)) roots.push(configured);
+      if (configured && isDirectory(configured)) roots.push(configured);
     } catch {
       // A bad setting: the other roots are still offered.
     }

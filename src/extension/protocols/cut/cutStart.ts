@@ -1,10 +1,10 @@
 // "Cut videos…" (the extension's one Start offers it; a cut run row's Start resumes that output root): asks the input
 // root, the output root and the cutter (defaults from `fpsweep.cut.*`), then runs `fpsweep avtime cut … --detach`
 // through the CLI (the engine's detached worker) and follows the output root in the tree.
-import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startDetached } from '../../cliStart';
+import { isDirectory } from '../../sectionSettings';
 import type { RunRootsModel } from '../../runRootsModel';
 import type { CutProgressDetail } from '../../../core/protocols/cut/progressTypes';
 import { configuredInputRoot, configuredOutputRoot, readCutSettings } from './cutSettings';
@@ -18,21 +18,13 @@ export interface CutStartHost {
 
 const TITLE = 'fpsweep: Cut videos';
 
-const isDir = (p: string) => {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
-
 async function askPath(prompt: string, value: string | undefined, mustExist: boolean): Promise<string | undefined> {
   const answer = await vscode.window.showInputBox({
     title: TITLE,
     prompt,
     value: value ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '',
     ignoreFocusOut: true,
-    validateInput: (v) => (!v.trim() ? 'give a folder' : mustExist && !isDir(v.trim()) ? 'not a directory' : undefined),
+    validateInput: (v) => (!v.trim() ? 'give a folder' : mustExist && !isDirectory(v.trim()) ? 'not a directory' : undefined),
   });
   return answer?.trim() || undefined;
 }
