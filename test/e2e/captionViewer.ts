@@ -171,7 +171,7 @@ async function main(): Promise<void> {
         degraded: document.getElementById('cut-degraded')?.textContent ?? '',
       })`);
       log(JSON.stringify(cut));
-      const list = ['clip 1, boundary: start (1) · 0.00 s–2.00 s', 'clip 2, boundary: scene (0.9) · 2.00 s–4.00 s'];
+      const list = ['clip 1, boundary: start 1.00 · 0.00 s–2.00 s', 'clip 2, boundary: scene 0.90 · 2.00 s–4.00 s'];
       if (JSON.stringify(cut.list) !== JSON.stringify(list)) throw new Error(`boundary list: ${JSON.stringify(cut.list)}`);
       if (cut.detectors !== 'Detectors: asr unavailable · scene ffmpeg · audio_events unavailable') throw new Error(`detectors: ${cut.detectors}`);
       if (cut.degraded !== 'Cut degraded (no asr, audio_events)') throw new Error(`degraded: ${cut.degraded}`);

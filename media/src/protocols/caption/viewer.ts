@@ -7,7 +7,7 @@ import type { PickerVideo, VideoViewerModel } from '../../../../src/core/protoco
 import { locate, timelineTime } from '../../../../src/core/protocols/caption/viewerTime';
 import type { ViewerHostMessage, ViewerRequest } from '../../../../src/extension/protocols/caption/viewerMessages';
 import { clear, el } from '../../dom';
-import { boundaryItemText, boundaryText, clipLabel, cutDegradedText, detectorsText, secondsText, spanPercent, videoOptionText } from './viewerText';
+import { boundaryItemText, boundaryText, cutDegradedText, detectorsText, secondsText, spanPercent, videoOptionText } from './viewerText';
 import './viewer.css';
 
 interface VsCodeApi {
@@ -112,7 +112,7 @@ function drawTimeline(m: VideoViewerModel): HTMLElement {
       {
         class: `clip-block${uris[i] ? '' : ' refused'}`,
         'data-index': i,
-        title: c.refused ?? `${clipLabel(c)} · ${secondsText(c.start)}–${secondsText(c.end)}`,
+        title: c.refused ?? boundaryItemText(c),
       },
       el('span', { class: 'boundary' }, boundaryText(c)),
       ` #${c.index}`,

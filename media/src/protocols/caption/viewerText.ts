@@ -8,7 +8,7 @@ export function secondsText(t: number): string {
 }
 
 export function clipLabel(c: Pick<ViewerClip, 'index' | 'source' | 'confidence'>): string {
-  return `clip ${c.index}, boundary: ${c.source}${c.confidence === null ? '' : ` (${c.confidence})`}`;
+  return `clip ${c.index}, boundary: ${boundaryText(c)}`;
 }
 
 /** A clip's boundary on the timeline: its source, and its confidence when the cutter gave one. */

@@ -29,7 +29,7 @@ describe('caption viewer words: boundaries and the cut (issue 27 point 6)', () =
 
   it('shows each clip’s boundary source, with its confidence when the cutter gave one', () => {
     assert.deepEqual(builtin.clips.map(boundaryText), ['start', 'scene 0.80']);
-    assert.deepEqual(builtin.clips.map(boundaryItemText), ['clip 1, boundary: start · 0.00 s–6.50 s', 'clip 2, boundary: scene (0.8) · 6.50 s–12.00 s']);
+    assert.deepEqual(builtin.clips.map(boundaryItemText), ['clip 1, boundary: start · 0.00 s–6.50 s', 'clip 2, boundary: scene 0.80 · 6.50 s–12.00 s']);
   });
 
   it('says the detectors, and that a builtin cut is degraded', () => {
