@@ -7,4 +7,5 @@ export const RUN_TYPE_VERBS: Readonly<Record<string, () => VerbModule>> = {
   avtime: () => require('../core/protocols/avtime/cli/avtime') as VerbModule,
   'avtime caption': () => require('../core/protocols/caption/cli/caption') as VerbModule,
   'avtime caption-sample': () => require('../core/protocols/caption/cli/captionSample') as VerbModule,
+  'avtime cut': () => require('../core/protocols/cut/cli/cut') as VerbModule,
 };

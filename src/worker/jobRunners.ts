@@ -4,6 +4,7 @@ import type { JobRunner } from '../core/protocols/types';
 import { runFpJob } from '../core/protocols/fp/job';
 import { runAvtimeJob } from '../core/protocols/avtime/stages/job';
 import { runCaptionJob } from '../core/protocols/caption/job';
+import { runCutJob } from '../core/protocols/cut/job';
 
 export type JobRunners = Readonly<Record<string, JobRunner>>;
 
@@ -12,4 +13,5 @@ export const JOB_RUNNERS: JobRunners = {
   // stages/job.ts reads the job from its JSON (what `--avtime` always ran): one reading, one place.
   avtime: (job) => runAvtimeJob(JSON.stringify(job)),
   caption: runCaptionJob,
+  cut: runCutJob,
 };

@@ -4,10 +4,11 @@
 // each second: one that stops writing is hung, and waiting on it would never end); --json prints the protocol's
 // status object.
 import { promises as fs } from 'node:fs';
+import { UsageError } from '../../core/errors';
 import { PROTOCOLS } from '../../core/protocols/registry';
 import { type ProtocolRegistry } from '../../core/protocols/types';
 import { intOption, parseVerbArgs, requirePackage } from '../options';
-import { resolveRunRoot } from '../runRoot';
+import { resolveRunRoots } from '../runRoot';
 import { defaultStatusView } from '../runText';
 
 export const summary = "the worker's progress (--wait until it ends, --json)";
@@ -15,13 +16,15 @@ export const summary = "the worker's progress (--wait until it ends, --json)";
 /** How long --wait follows a worker whose status file does not change, by default. */
 export const STATUS_STALE_DEFAULT_S = 10 * 60;
 
-const HELP = `usage: fpsweep status --package DIR [--wait [--stale SECONDS]] [--json]
+const HELP = `usage: fpsweep status --package DIR [--run-type ID] [--wait [--stale SECONDS]] [--json]
 
 Shows the background worker's progress: per benchmark × condition rows done and to do, failures,
 throughput, ETA and server health. With no worker alive, counts are recomputed from the results CSV.
 
   --package DIR   the run package, or an AVTime output root (its stages, shards and judge passes)
                   (or FPSWEEP_PACKAGE)
+  --run-type ID   the run type to show when DIR is the root of more than one (a cut's output root is also
+                  captioning's videos root: without it, the text shows each; --json and --wait need it)
   --wait          follow the progress until the worker ends (exit 0 done, 1 failed); exit 1 as well
                   when its status file has not changed for --stale seconds (default ${STATUS_STALE_DEFAULT_S})
   --json          print the status object (schema: src/core/protocols/fp/status/statusSchema.ts)`;
@@ -31,8 +34,17 @@ export function run(args: string[]): Promise<number> {
 }
 
 export async function statusVerb(args: string[], registry: ProtocolRegistry): Promise<number> {
-  const values = parseVerbArgs(args, { wait: { type: 'boolean' }, json: { type: 'boolean' }, stale: { type: 'string' } }, HELP);
-  const { protocol, root } = await resolveRunRoot(registry, requirePackage(values, HELP));
+  const values = parseVerbArgs(args, { wait: { type: 'boolean' }, json: { type: 'boolean' }, stale: { type: 'string' }, 'run-type': { type: 'string' } }, HELP);
+  const runs = await resolveRunRoots(registry, requirePackage(values, HELP), values['run-type'] as string | undefined);
+  if (runs.length > 1) {
+    const ids = runs.map((r) => r.protocol.id).join('|');
+    if (values.json || values.wait)
+      throw new UsageError(`${runs[0].root} is the root of ${runs.length} run types: give --run-type ${ids} with --json or --wait`);
+    const views = await Promise.all(runs.map(({ protocol, root }) => (protocol.statusView ? protocol.statusView(root) : defaultStatusView(protocol, root))));
+    process.stdout.write(views.map((v) => v.text).join('\n\n') + '\n');
+    return 0;
+  }
+  const [{ protocol, root }] = runs;
   const staleMs = intOption(values.stale, '--stale', STATUS_STALE_DEFAULT_S)! * 1000;
   const read = () => (protocol.statusView ? protocol.statusView(root) : defaultStatusView(protocol, root));
   const { statusFile, runnerLog } = protocol.runRoot(root);

@@ -3,7 +3,8 @@
 // in src/worker/jobRunners.ts, so the extension, which imports this list, never bundles a sweep or a launcher.
 import { avtimeProtocol } from './avtime';
 import { captionProtocol } from './caption';
+import { cutProtocol } from './cut';
 import { fpProtocol } from './fp';
 import { ProtocolRegistry } from './types';
 
-export const PROTOCOLS = new ProtocolRegistry([fpProtocol, avtimeProtocol, captionProtocol]);
+export const PROTOCOLS = new ProtocolRegistry([fpProtocol, avtimeProtocol, captionProtocol, cutProtocol]);

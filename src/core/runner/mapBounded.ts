@@ -7,7 +7,8 @@ export interface MapBoundedOptions {
 }
 
 /**
- * Maps `items` through `fn` with at most `limit` calls in flight; result i is `fn(items[i], i)`.
+ * Maps `items` through `fn` with at most `limit` calls in flight; result i is `fn(items[i], i, lane)`, where `lane`
+ * (0 … limit−1) is the slot running it: one slot runs one call at a time (work pinned per slot, e.g. to a GPU).
  *
  * First error wins: once a call throws (or `signal` aborts), no new item starts, the calls already running are
  * awaited (so nothing keeps writing after this returns), and the first error is thrown; later errors are dropped.
@@ -16,7 +17,7 @@ export interface MapBoundedOptions {
 export async function mapBounded<T, R>(
   items: readonly T[],
   limit: number,
-  fn: (item: T, index: number) => Promise<R>,
+  fn: (item: T, index: number, lane: number) => Promise<R>,
   opts: MapBoundedOptions = {},
 ): Promise<R[]> {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`mapBounded: limit must be a whole number ≥ 1, got ${limit}`);
@@ -28,17 +29,17 @@ export async function mapBounded<T, R>(
     if (!failure && signal?.aborted) failure = { error: signal.reason };
     return failure !== null;
   };
-  const lane = async (): Promise<void> => {
+  const runLane = async (_: unknown, lane: number): Promise<void> => {
     while (next < items.length && !stopped()) {
       const i = next++;
       try {
-        results[i] = await fn(items[i], i);
+        results[i] = await fn(items[i], i, lane);
       } catch (error) {
         failure ??= { error };
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, runLane));
   if (failure) throw (failure as { error: unknown }).error;
   return results;
 }

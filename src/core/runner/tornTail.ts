@@ -26,8 +26,8 @@ async function readTail(fh: fs.FileHandle, size: number, max = TAIL_BYTES): Prom
   return { buf: buf.subarray(0, off), start };
 }
 
-/** Moves `bytes` to the side file (appended, fsynced) and truncates `file` at `cut`. */
-export async function moveTail(file: string, sideFile: string, cut: number, bytes: Buffer): Promise<void> {
+/** Moves `bytes` to the side file (appended, fsynced) and truncates `file` at byte `keep`. */
+export async function moveTail(file: string, sideFile: string, keep: number, bytes: Buffer): Promise<void> {
   const side = await fs.open(sideFile, 'a');
   try {
     await side.write(bytes);
@@ -37,7 +37,7 @@ export async function moveTail(file: string, sideFile: string, cut: number, byte
   } finally {
     await side.close();
   }
-  await fs.truncate(file, cut);
+  await fs.truncate(file, keep);
 }
 
 /**

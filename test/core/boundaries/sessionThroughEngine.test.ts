@@ -18,6 +18,6 @@ describe('run types open their session through withRunSession (issue 24)', () =>
     const opening = files.filter((f) => /RunSession\.open\(/.test(readFileSync(f, 'utf8'))).map((f) => path.relative(PROTOCOLS_DIR, f));
     assert.deepEqual(opening, []);
     const using = files.filter((f) => /withRunSession\(/.test(readFileSync(f, 'utf8'))).map((f) => path.relative(PROTOCOLS_DIR, f).split(path.sep)[0]);
-    assert.deepEqual([...new Set(using)].sort(), ['avtime', 'caption', 'fp']);
+    assert.deepEqual([...new Set(using)].sort(), ['avtime', 'caption', 'cut', 'fp']);
   });
 });

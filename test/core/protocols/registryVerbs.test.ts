@@ -100,14 +100,30 @@ describe('fpsweep status / stop: the run type from the registry', () => {
     assert.ok(Date.now() - t0 < 10_000, `status --wait gave up after ${Date.now() - t0} ms`);
   });
 
-  it('a folder two protocols claim, or none: exit 2 naming the candidates', async () => {
+  it('a folder two protocols claim: status shows both, --json, --wait and stop need --run-type; none: exit 2 naming the candidates', async () => {
     const registered = PROTOCOLS.all.map((p) => `${p.id} (${p.title})`).join(', ');
     const root = dir();
     fs.writeFileSync(path.join(root, 'fake.run'), '');
     const two = PROTOCOLS.with(fakeProtocol('fake', 'fake.run')).with(fakeProtocol('twin', 'fake.run'));
+    const both = await capture(() => statusVerb(['--package', root], two));
+    assert.equal(both.code, 0);
+    assert.match(both.out, /^Fake fake run f1: done[\s\S]*\n\nFake twin run f1: done/);
     await assert.rejects(
-      statusVerb(['--package', root], two),
-      (e: Error) => e instanceof UsageError && e.message.includes('is a run root of more than one run type: fake (Fake fake), twin (Fake twin)'),
+      statusVerb(['--package', root, '--json'], two),
+      (e: Error) => e instanceof UsageError && e.message.includes('give --run-type fake|twin with --json or --wait'),
+    );
+    const one = await capture(() => statusVerb(['--package', root, '--json', '--run-type', 'twin'], two));
+    assert.equal(JSON.parse(one.out).protocol, 'twin');
+    await assert.rejects(
+      stopVerb(['--package', root], two),
+      (e: Error) =>
+        e instanceof UsageError &&
+        e.message.includes('is a run root of more than one run type: fake (Fake fake), twin (Fake twin); say which with --run-type ID'),
+    );
+    await assert.rejects(
+      statusVerb(['--package', root, '--run-type', 'fp'], two),
+      (e: Error) =>
+        e instanceof UsageError && e.message.includes('--run-type fp: ') && e.message.includes('a run root of fake (Fake fake), twin (Fake twin) only'),
     );
     await assert.rejects(
       stopVerb(['--package', dir()], two),

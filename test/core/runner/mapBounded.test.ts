@@ -90,6 +90,24 @@ describe('runner mapBounded', () => {
     assert.deepEqual(started, [0, 1]);
   });
 
+  it('each lane runs one call at a time, and lanes are 0 … limit−1 (work pinned per lane, e.g. a GPU)', async () => {
+    const busy = new Set<number>();
+    const lanesSeen = new Set<number>();
+    await mapBounded(
+      Array.from({ length: 12 }, (_, i) => i),
+      3,
+      async (i, _index, lane) => {
+        assert.ok(!busy.has(lane), `lane ${lane} given item ${i} while busy`);
+        busy.add(lane);
+        lanesSeen.add(lane);
+        await turns(1 + (i % 3));
+        busy.delete(lane);
+        return i;
+      },
+    );
+    assert.deepEqual([...lanesSeen].sort(), [0, 1, 2]);
+  });
+
   it('refuses a limit that is not a whole number ≥ 1', async () => {
     for (const limit of [0, -1, 1.5, Number.NaN])
       await assert.rejects(

@@ -1,0 +1,31 @@
+// A source's signature as it is on disk now, and a video's state file (read back read-only; written atomically).
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../../runner/atomicFile';
+import type { CutLayout } from './layout';
+import { videoStateSchema, type SourceSignature, type VideoState } from './schemas';
+
+export async function sourceSignature(file: string): Promise<SourceSignature | null> {
+  const st = await fs.stat(file, { bigint: true }).catch(() => null);
+  return st ? { size: Number(st.size), mtimeNs: st.mtimeNs.toString() } : null;
+}
+
+export const sameSignature = (a: SourceSignature, b: SourceSignature) => a.size === b.size && a.mtimeNs === b.mtimeNs;
+
+/** The video's state, or null when none (or unreadable: a torn or foreign file reads as no state, so it is cut again). */
+export async function readVideoState(layout: CutLayout, stem: string): Promise<VideoState | null> {
+  const text = await fs.readFile(layout.stateFile(stem), 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    const r = videoStateSchema.safeParse(JSON.parse(text));
+    return r.success && r.data.stem === stem ? r.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function writeVideoState(layout: CutLayout, state: VideoState): Promise<void> {
+  const file = layout.stateFile(state.stem);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await writeFileAtomic(file, JSON.stringify(videoStateSchema.parse(state), null, 1) + '\n');
+}
