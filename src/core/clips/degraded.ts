@@ -2,13 +2,18 @@
 // cutter: asr and audio_events always), said the one way wherever a cut is shown (the tree, the caption viewer).
 // No Node imports: the webview bundles it.
 
-/** What segments.json's `detectors` says a channel ran without. */
-export const UNAVAILABLE = 'unavailable';
+/**
+ * A `detectors` value that says its channel did not run: 'unavailable' (SPEC §2's word), 'none' or 'disabled' (any
+ * case), empty, or not a name at all. The cut's publish check (core/protocols/cut/degraded.ts) and the views read it.
+ */
+export function isUnavailableDetector(value: unknown): boolean {
+  return typeof value !== 'string' || value.trim() === '' || /^(unavailable|none|disabled)$/i.test(value.trim());
+}
 
 /** The channels `detectors` names unavailable, in its order. */
 export function unavailableDetectors(detectors: Readonly<Record<string, unknown>>): string[] {
   return Object.entries(detectors)
-    .filter(([, v]) => typeof v === 'string' && v.trim().toLowerCase() === UNAVAILABLE)
+    .filter(([, v]) => isUnavailableDetector(v))
     .map(([k]) => k);
 }
 

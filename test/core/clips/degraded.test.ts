@@ -6,7 +6,8 @@ import { degradedText, unavailableDetectors } from '../../../src/core/clips/degr
 describe('a cut’s degradation (issue 27)', () => {
   it('names the channels the cut ran without, in the order of `detectors`', () => {
     assert.deepEqual(unavailableDetectors({ asr: 'unavailable', scene: 'ffmpeg', audio_events: 'Unavailable ' }), ['asr', 'audio_events']);
-    assert.deepEqual(unavailableDetectors({ asr: 'whisper', scene: 'ffmpeg', audio_events: 'panns', extra: 3 }), []);
+    assert.deepEqual(unavailableDetectors({ asr: 'whisper', scene: 'ffmpeg', audio_events: 'panns' }), []);
+    assert.deepEqual(unavailableDetectors({ asr: 'None', scene: ' ', audio_events: 'DISABLED', other: 3 }), ['asr', 'scene', 'audio_events', 'other']);
   });
 
   it('says degraded exactly when a channel is missing or the file says so', () => {
