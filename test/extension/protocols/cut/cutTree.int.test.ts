@@ -3,14 +3,13 @@
 // the tree follows a root a runbook step made (findRoots of the root itself), read by readProgress, drawn as rows.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { PROTOCOLS } from '../../../../src/core/protocols/registry';
 import type { CutProgressDetail } from '../../../../src/core/protocols/cut/progressTypes';
 import type { ProgressSnapshot } from '../../../../src/core/protocols/types';
 import { cutRootRow } from '../../../../src/extension/protocols/cut/cutTreeRows';
 import { runCli } from '../../../helpers/captureOutput';
-import { makeClipMedia, tmpRoot } from '../../../core/protocols/caption/videosRoot';
-import { addSource, FAKE_AVCUT, fakeEnv } from '../../../core/protocols/cut/fakeAvcut';
+import { tmpRoot } from '../../../core/protocols/caption/videosRoot';
+import { cutWorkspace, FAKE_AVCUT } from '../../../core/protocols/cut/fakeAvcut';
 
 describe('the cut tree from a real cut (issue 27 point 6)', function () {
   this.timeout(120_000);
@@ -25,14 +24,7 @@ describe('the cut tree from a real cut (issue 27 point 6)', function () {
   });
 
   it('shows the output root: the crash failed with its reason, the degraded cut said on its row and the root', async () => {
-    const input = path.join(work, 'in');
-    const output = path.join(work, 'out');
-    const media = path.join(work, 'media');
-    fs.mkdirSync(input);
-    fs.mkdirSync(media);
-    makeClipMedia(media);
-    fakeEnv(media, path.join(work, 'calls.txt'), { crash: 'crash', degrade: 'degrade' }, path.join(work, 'plan.json'));
-    for (const n of ['good.mp4', 'crash.mp4', 'degrade.mp4']) addSource(input, n);
+    const { input, output } = cutWorkspace(work, ['good.mp4', 'crash.mp4', 'degrade.mp4'], { crash: 'crash', degrade: 'degrade' });
     const cutter = `${process.execPath} ${FAKE_AVCUT} {input} --output-root {staging}`;
     const r = await runCli(['avtime', 'cut', '--input-root', input, '--output-root', output, '--cutter', cutter, '--allow-degraded']);
     assert.equal(r.code, 1, r.out + r.err);
