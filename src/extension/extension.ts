@@ -29,6 +29,7 @@ export function activate(context: vscode.ExtensionContext): void {
     output,
     () => sources,
     () => ui?.runbookSteps() ?? [],
+    (root) => ui?.follow(root) ?? Promise.resolve(),
   );
   ui = new ComposedUi(PROTOCOL_UIS, host);
   ui.views.forEach((v) => context.subscriptions.push(v.view));
@@ -47,6 +48,7 @@ function uiHost(
   output: vscode.OutputChannel,
   sources: () => ReportSources,
   steps: () => ReturnType<ComposedUi['runbookSteps']>,
+  followRoot: (root: string) => Promise<void>,
 ): UiHost {
   return {
     distDir: path.join(context.extensionPath, 'dist'),
@@ -63,6 +65,7 @@ function uiHost(
     },
     openReport: (kind, opts) => void ReportPanel.show(context.extensionUri, sources(), kind, opts?.focus, opts?.run),
     newRunbook: () => stringifyRunbook(defaultRunbook(steps())),
+    followRoot,
   };
 }
 

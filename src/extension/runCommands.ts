@@ -7,7 +7,7 @@ import type { ComposedUi } from './protocols/compose';
 
 export async function startRun(ui: ComposedUi, node?: TreeNode): Promise<void> {
   const root = node?.row.root;
-  const owner = root ? ui.ownerOf(root) : undefined;
+  const owner = root && node ? ui.ownerOf(node.row) : undefined;
   const starts = ui.starts().filter((s) => !owner || s.ui === owner.ui);
   if (!starts.length) {
     void vscode.window.showInformationMessage('fpsweep: no run type can start a run here.');
@@ -27,7 +27,7 @@ export async function startRun(ui: ComposedUi, node?: TreeNode): Promise<void> {
 
 export async function openReport(ui: ComposedUi, node?: TreeNode): Promise<void> {
   const root = node?.row.root;
-  const owner = root ? ui.ownerOf(root) : undefined;
+  const owner = root && node ? ui.ownerOf(node.row) : undefined;
   if (owner) {
     if (owner.view.openReport) await owner.view.openReport(root);
     else void vscode.window.showInformationMessage(`fpsweep: ${owner.ui.protocol.title} runs have no report.`);

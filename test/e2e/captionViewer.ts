@@ -129,7 +129,8 @@ async function main(): Promise<void> {
         picker: [...document.querySelectorAll('#video-picker option')].map((o) => o.value),
       })`);
       log(JSON.stringify(seen));
-      if (JSON.stringify(seen.clips) !== JSON.stringify(['start #1', 'scene #2'])) throw new Error(`clip blocks: ${JSON.stringify(seen.clips)}`);
+      // Each boundary's source with its confidence (issue 27 point 6).
+      if (JSON.stringify(seen.clips) !== JSON.stringify(['start 1.00 #1', 'scene 0.90 #2'])) throw new Error(`clip blocks: ${JSON.stringify(seen.clips)}`);
       if (seen.captions.length !== 3 || seen.captions[1] !== MARKUP) throw new Error(`caption blocks: ${JSON.stringify(seen.captions)}`);
       if (seen.bold !== 0) throw new Error(`the viewer made ${seen.bold} <b> element(s) from a caption`);
       if (JSON.stringify(seen.picker) !== JSON.stringify(['video_a', 'video_b'])) throw new Error(`picker: ${JSON.stringify(seen.picker)}`);
@@ -158,11 +159,22 @@ async function main(): Promise<void> {
       log(`saved ${path.relative(REPO, SCREENSHOT)}`);
     });
 
-    await check('a video cut but not captioned yet shows its clips and boundaries alone (issue 27)', async () => {
+    await check('a video cut but not captioned yet shows its clips and boundaries alone, its detectors and that it is degraded (issue 27)', async () => {
       await frame!.locator('#video-picker').selectOption('video_b');
       await frame!.locator('#no-captions').waitFor({ timeout: 30_000 });
       const blocks = await frame!.evaluate<number[]>("[document.querySelectorAll('.clip-block').length, document.querySelectorAll('.caption-block').length]");
       if (blocks[0] !== 2 || blocks[1] !== 0) throw new Error(`video_b shows ${blocks[0]} clip and ${blocks[1]} caption block(s)`);
+      // The boundary list, the cut's detectors and its degradation (the builtin cutter's: no asr, no audio events).
+      const cut = await frame!.evaluate<{ list: string[]; detectors: string; degraded: string }>(`({
+        list: [...document.querySelectorAll('#boundary-list .boundary-item')].map((b) => b.textContent),
+        detectors: document.getElementById('cut-detectors')?.textContent ?? '',
+        degraded: document.getElementById('cut-degraded')?.textContent ?? '',
+      })`);
+      log(JSON.stringify(cut));
+      const list = ['clip 1, boundary: start 1.00 · 0.00 s–2.00 s', 'clip 2, boundary: scene 0.90 · 2.00 s–4.00 s'];
+      if (JSON.stringify(cut.list) !== JSON.stringify(list)) throw new Error(`boundary list: ${JSON.stringify(cut.list)}`);
+      if (cut.detectors !== 'Detectors: asr unavailable · scene ffmpeg · audio_events unavailable') throw new Error(`detectors: ${cut.detectors}`);
+      if (cut.degraded !== 'Cut degraded (no asr, audio_events)') throw new Error(`degraded: ${cut.degraded}`);
       await untilIn<number>(frame!, "video_b's first clip loaded", "document.getElementById('player').readyState", (v) => v >= 1);
       await wb!.screenshot('caption-viewer-uncaptioned');
     });

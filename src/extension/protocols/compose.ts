@@ -68,10 +68,26 @@ export class ComposedUi {
     return this.views.filter((v) => v.view.openReport !== undefined);
   }
 
-  /** The run type whose tree section holds a row of run `root` (a command called from a run row). */
-  ownerOf(root: string): { ui: ProtocolUi; view: ProtocolView } | undefined {
-    const holds = (rows: readonly TreeRow[]): boolean => rows.some((r) => r.root === root || holds(r.children));
-    return this.views.find((v) => holds(v.view.section().rows));
+  /**
+   * The run type whose tree section holds `row` (a command called from a run row). Its id decides: one folder may be
+   * two run types' root (a cut's output root is also a caption videos root); a root alone, the first that shows it.
+   */
+  ownerOf(row: Pick<TreeRow, 'id' | 'root'> | string): { ui: ProtocolUi; view: ProtocolView } | undefined {
+    const find = (match: (r: TreeRow) => boolean) => {
+      const holds = (rows: readonly TreeRow[]): boolean => rows.some((r) => match(r) || holds(r.children));
+      return this.views.find((v) => holds(v.view.section().rows));
+    };
+    if (typeof row !== 'string') {
+      const byId = find((r) => r.id === row.id);
+      if (byId || row.root === undefined) return byId;
+    }
+    const root = typeof row === 'string' ? row : row.root;
+    return find((r) => r.root === root);
+  }
+
+  /** `root`, made outside any run type's commands (a runbook step's output), followed by each run type that recognises it. */
+  async follow(root: string): Promise<void> {
+    await Promise.all(this.views.map((v) => v.view.follow?.(root)));
   }
 
   /** The runs whose worker lives now, of every run type. */

@@ -3,7 +3,8 @@
 // here, its report contract in reportContracts.ts, its renderers in media/src/protocols/registry.ts.
 import { avtimeUi } from './avtime';
 import { captionUi } from './caption';
+import { cutUi } from './cut';
 import { fpUi } from './fp';
 import type { ProtocolUi } from './types';
 
-export const PROTOCOL_UIS: readonly ProtocolUi[] = [fpUi, avtimeUi, captionUi];
+export const PROTOCOL_UIS: readonly ProtocolUi[] = [fpUi, avtimeUi, captionUi, cutUi];

@@ -21,6 +21,8 @@ export interface UiHost {
   openReport(kind: ReportKind, opts?: { focus?: CellFocus; run?: string }): void;
   /** A new runbook's text: every run type's cells. */
   newRunbook(): string;
+  /** A run root made outside the run type's own commands (a runbook step's output): each run type that recognises it follows it. */
+  followRoot(root: string): Promise<void>;
 }
 
 /** One palette (or tree menu) command of a run type. */
@@ -48,6 +50,8 @@ export interface ProtocolView extends vscode.Disposable {
   liveRoots(): readonly string[];
   /** Re-reads its runs (after Stop). */
   refresh(): Promise<void>;
+  /** Follows `root` from now on when it is one of its run roots (its tree then shows it); else does nothing. */
+  follow?(root: string): Promise<void>;
   readonly commands: readonly UiCommand[];
   /** Its report sources, by report source id (reports/messages.ts REPORT_KIND_SOURCE says which kind asks which). */
   readonly reportSources: Readonly<Record<string, ProtocolReportSource>>;

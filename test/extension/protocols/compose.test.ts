@@ -116,7 +116,21 @@ describe('the UI registry composed (a fake run type added in one place)', () => 
     assert.equal(composed.ownerOf('/w/t1')?.ui, tally);
     assert.equal(composed.ownerOf('/w/t1/a')?.ui, tally, 'a row under a run row');
     assert.equal(composed.ownerOf('/w/none'), undefined);
+    // One folder shown by two run types (a cut's output root is a caption videos root): the row's id decides.
+    const shared = { ...row('other:/w/t1'), root: '/w/t1' };
+    const both = new ComposedUi([tallyUi([], [shared], { commands: [], reportSources: {} }, 'other'), tally], host);
+    assert.equal(both.ownerOf(withRoot)?.ui, tally);
+    assert.equal(both.ownerOf(shared)?.ui.protocol.id, 'other');
+    assert.equal(both.ownerOf({ id: 'gone', root: '/w/t1' })?.ui.protocol.id, 'other', 'an unknown row: by its root');
     await composed.ownerOf('/w/t1')!.view.openReport!('/w/t1');
     assert.deepEqual(reported, ['/w/t1']);
+  });
+
+  it('a root made outside the run types (a runbook step) is followed by each run type that follows roots', async () => {
+    const followed: string[] = [];
+    const follows = tallyUi([], [], { follow: async (root) => void followed.push(root) });
+    const composed = new ComposedUi([tallyUi([], [], { commands: [], reportSources: {} }, 'other'), follows], host);
+    await composed.follow('/w/out');
+    assert.deepEqual(followed, ['/w/out']);
   });
 });

@@ -1,12 +1,13 @@
 // The caption viewer's page (issue 25 point 8, issue 27): a video picker (failed videos with their reasons), the
-// video's clips played in order in one <video> (the next clip on `ended`), and under it the timeline: the clip
-// boundaries with each one's source, the captions as blocks, the current position. A click on a caption (or a clip)
+// cut's detectors and whether it is degraded, the video's clips played in order in one <video> (the next clip on
+// `ended`), and under it the timeline: the clip boundaries with each one's source (and confidence), the captions as
+// blocks, the current position; before any caption, the list of clips and their boundaries. A click on a caption (or a clip)
 // seeks the player to the right clip and offset. Every string from the data becomes a text node (dom.ts's el).
 import type { PickerVideo, VideoViewerModel } from '../../../../src/core/protocols/caption/viewerTypes';
 import { locate, timelineTime } from '../../../../src/core/protocols/caption/viewerTime';
 import type { ViewerHostMessage, ViewerRequest } from '../../../../src/extension/protocols/caption/viewerMessages';
 import { clear, el } from '../../dom';
-import { clipLabel, secondsText, spanPercent, videoOptionText } from './viewerText';
+import { boundaryItemText, boundaryText, cutDegradedText, detectorsText, secondsText, spanPercent, videoOptionText } from './viewerText';
 import './viewer.css';
 
 interface VsCodeApi {
@@ -64,7 +65,14 @@ function showVideo(m: VideoViewerModel, clipUris: (string | null)[]): void {
   picker.value = m.stem;
   current = -1;
   const problems = el('ul', { id: 'problems', class: 'error' }, ...m.problems.map((p) => el('li', {}, p)));
+  const degraded = cutDegradedText(m.cut);
   body.replaceChildren(
+    el(
+      'section',
+      { id: 'cut-info', 'aria-label': 'Cut' },
+      el('p', { id: 'cut-detectors', class: 'muted' }, detectorsText(m.cut)),
+      ...(degraded ? [el('p', { id: 'cut-degraded', class: 'warning', role: 'note' }, degraded)] : []),
+    ),
     el('div', { class: 'player-box' }, player, position),
     drawTimeline(m),
     m.captions.length
@@ -88,6 +96,7 @@ function showVideo(m: VideoViewerModel, clipUris: (string | null)[]): void {
           { id: 'no-captions', class: 'muted' },
           m.captioned ? 'No caption could be read.' : 'No captions yet: the clips and their boundaries from segments.json.',
         ),
+    ...(m.captions.length ? [] : [boundaryList(m)]),
     problems,
   );
   const first = uris.findIndex((u) => u !== null);
@@ -103,9 +112,9 @@ function drawTimeline(m: VideoViewerModel): HTMLElement {
       {
         class: `clip-block${uris[i] ? '' : ' refused'}`,
         'data-index': i,
-        title: c.refused ?? `${clipLabel(c)} · ${secondsText(c.start)}–${secondsText(c.end)}`,
+        title: c.refused ?? boundaryItemText(c),
       },
-      el('span', { class: 'boundary' }, c.source),
+      el('span', { class: 'boundary' }, boundaryText(c)),
       ` #${c.index}`,
     );
     place(b, c.start, c.end, m.duration);
@@ -122,6 +131,19 @@ function drawTimeline(m: VideoViewerModel): HTMLElement {
   clear(timeline);
   timeline.append(clips, captions, el('div', { class: 'cursor', id: 'cursor', 'aria-hidden': 'true' }));
   return timeline;
+}
+
+/** Each clip with its boundary's source (and confidence) and its span; a click plays the clip. */
+function boundaryList(m: VideoViewerModel): HTMLElement {
+  return el(
+    'ol',
+    { id: 'boundary-list' },
+    ...m.clips.map((c, i) => {
+      const b = el('button', { class: 'boundary-item', 'data-index': i, disabled: !uris[i] }, boundaryItemText(c));
+      b.addEventListener('click', () => uris[i] && load(i, 0, false));
+      return el('li', {}, b);
+    }),
+  );
 }
 
 /** Positions a block by the CSSOM (the CSP refuses style attributes, not style properties set from script). */

@@ -1,12 +1,36 @@
-// The caption viewer's words and positions (no DOM): seconds as text, a span as percentages of the video.
-import type { PickerVideo, ViewerClip } from '../../../../src/core/protocols/caption/viewerTypes';
+// The caption viewer's words and positions (no DOM): seconds as text, a span as percentages of the video, a clip's
+// boundary, the cut's detectors and its degradation (said the one way: core/clips/degraded.ts).
+import { degradedText } from '../../../../src/core/clips/degraded';
+import type { PickerVideo, ViewerClip, ViewerCut } from '../../../../src/core/protocols/caption/viewerTypes';
 
 export function secondsText(t: number): string {
   return `${t.toFixed(2)} s`;
 }
 
 export function clipLabel(c: Pick<ViewerClip, 'index' | 'source' | 'confidence'>): string {
-  return `clip ${c.index}, boundary: ${c.source}${c.confidence === null ? '' : ` (${c.confidence})`}`;
+  return `clip ${c.index}, boundary: ${boundaryText(c)}`;
+}
+
+/** A clip's boundary on the timeline: its source, and its confidence when the cutter gave one. */
+export function boundaryText(c: Pick<ViewerClip, 'source' | 'confidence'>): string {
+  return c.confidence === null ? c.source : `${c.source} ${c.confidence.toFixed(2)}`;
+}
+
+/** A row of the boundary list: the clip, its boundary, its span. */
+export function boundaryItemText(c: Pick<ViewerClip, 'index' | 'source' | 'confidence' | 'start' | 'end'>): string {
+  return `${clipLabel(c)} · ${secondsText(c.start)}–${secondsText(c.end)}`;
+}
+
+/** The header's line of detectors: "Detectors: asr unavailable · scene ffmpeg · audio_events unavailable". */
+export function detectorsText(cut: Pick<ViewerCut, 'detectors'>): string {
+  return `Detectors: ${cut.detectors.map((d) => `${d.channel} ${d.detector}`).join(' · ')}`;
+}
+
+/** The header's warning for a degraded cut, or '' when it is not: "Cut degraded (no asr, audio_events): reason". */
+export function cutDegradedText(cut: Pick<ViewerCut, 'unavailable' | 'degraded' | 'degradedReason'>): string {
+  const said = degradedText(cut.unavailable, cut.degraded);
+  if (!said) return '';
+  return `Cut ${said}${cut.degradedReason ? `: ${cut.degradedReason}` : ''}`;
 }
 
 /** A picker option: the stem, and its state when the run type has read it. */

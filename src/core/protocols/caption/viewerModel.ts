@@ -5,12 +5,13 @@
 // a plain path inside the video directory is refused here (segments.ts's rule), before it can become a URI.
 import { z } from 'zod';
 import type { CaptionProgressDetail } from './progressTypes';
-import { checkSegmentTimeline, clipPathProblem, issueText, parseSegmentsDoc } from '../../clips/segments';
-import type { PickerVideo, VideoViewerModel, ViewerCaption, ViewerClip } from './viewerTypes';
+import { checkSegmentTimeline, clipPathProblem, issueText, parseSegmentsDoc, type SegmentsDoc } from '../../clips/segments';
+import { unavailableDetectors } from '../../clips/degraded';
+import type { PickerVideo, VideoViewerModel, ViewerCaption, ViewerClip, ViewerCut } from './viewerTypes';
 import { locate } from './viewerTime';
 
 export { locate, timelineTime } from './viewerTime';
-export type { PickerVideo, VideoViewerModel, ViewerCaption, ViewerClip };
+export type { PickerVideo, VideoViewerModel, ViewerCaption, ViewerClip, ViewerCut };
 
 const captionsSchema = z.array(z.object({ start_sec: z.number().finite(), end_sec: z.number().finite(), caption: z.string() }).passthrough());
 
@@ -39,7 +40,20 @@ export function buildViewerModel(stem: string, segmentsText: string, captionsTex
     if ('error' in read) problems.push(`${stem}: captions_merged.json: ${read.error}`);
     else for (const c of read.captions) captions.push({ start: c.start_sec, end: c.end_sec, caption: c.caption, ...locate(clips, c.start_sec) });
   }
-  return { stem, inputVideo: doc.input_video, duration: doc.duration_sec, clips, captions, captioned: captionsText !== null, problems };
+  return { stem, inputVideo: doc.input_video, duration: doc.duration_sec, clips, cut: cutOf(doc), captions, captioned: captionsText !== null, problems };
+}
+
+/** The cut's detectors and degradation; `degraded` and `degraded_reason` are kept keys a cutter may add (SPEC §2). */
+function cutOf(doc: SegmentsDoc): ViewerCut {
+  const detectors = Object.entries(doc.detectors).map(([channel, d]) => ({ channel, detector: typeof d === 'string' ? d : JSON.stringify(d) }));
+  const unavailable = unavailableDetectors(doc.detectors);
+  const reason = (doc as { degraded_reason?: unknown }).degraded_reason;
+  return {
+    detectors,
+    unavailable,
+    degraded: unavailable.length > 0 || (doc as { degraded?: unknown }).degraded === true,
+    degradedReason: typeof reason === 'string' && reason.trim() ? reason : null,
+  };
 }
 
 function readCaptions(text: string): { captions: z.infer<typeof captionsSchema> } | { error: string } {

@@ -26,12 +26,24 @@ export interface ViewerCaption {
   offset: number;
 }
 
+/** What cut the video (segments.json's `detectors`, and its `degraded` / `degraded_reason` when present). */
+export interface ViewerCut {
+  /** Each detector channel and what ran it (`unavailable`: none), in the file's order. */
+  detectors: { channel: string; detector: string }[];
+  /** The channels it ran without. */
+  unavailable: string[];
+  /** A channel unavailable, or the file says `degraded: true`. */
+  degraded: boolean;
+  degradedReason: string | null;
+}
+
 export interface VideoViewerModel {
   stem: string;
   inputVideo: string;
   /** The video's duration_sec. */
   duration: number;
   clips: ViewerClip[];
+  cut: ViewerCut;
   /** Empty before captioning (a cut's clips and boundaries alone). */
   captions: ViewerCaption[];
   /** captions_merged.json exists (even when it could not be read: `problems` says so). */

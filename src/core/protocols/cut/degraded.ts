@@ -2,6 +2,8 @@
 // WhisperX, PySceneDetect or PANNs (or its checkpoint) is missing, and carries on; for production data that is failed
 // environment validation. Two signs, both read here as pure functions: `detectors` naming a channel 'unavailable' in
 // segments.json, and a warning in the cutter's output that names a detector as missing.
+import { isUnavailableDetector } from '../../clips/degraded';
+
 export const DETECTOR_CHANNELS = ['asr', 'scene', 'audio_events'] as const;
 export type DetectorChannel = (typeof DETECTOR_CHANNELS)[number];
 
@@ -22,10 +24,10 @@ const WARNING_WORDS = /\b(warn\w*|error|unavailable|disabl\w*)\b/i;
 
 /** Channels that `detectors` names as unavailable (or leaves empty). */
 export function degradedDetectors(detectors: Readonly<Record<string, unknown>>): Degradation[] {
-  return DETECTOR_CHANNELS.filter((c) => {
-    const v = detectors[c];
-    return typeof v !== 'string' || v.trim() === '' || /^(unavailable|none|disabled)$/i.test(v.trim());
-  }).map((c) => ({ channel: c, evidence: `segments.json detectors.${c} = ${JSON.stringify(detectors[c] ?? null)}` }));
+  return DETECTOR_CHANNELS.filter((c) => isUnavailableDetector(detectors[c])).map((c) => ({
+    channel: c,
+    evidence: `segments.json detectors.${c} = ${JSON.stringify(detectors[c] ?? null)}`,
+  }));
 }
 
 /** Channels a warning line of the cutter's output names as missing (the first line per channel). */

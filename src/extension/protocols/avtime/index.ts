@@ -72,6 +72,7 @@ class AvtimeView extends Disposable implements ProtocolView {
           return folder;
         },
         openDataReport,
+        followRoot: host.followRoot,
       },
     });
     this.model.setFolders(avtimeRunFolders());

@@ -1,11 +1,10 @@
 // The caption palette commands: "Start captioning" (`fpsweep avtime caption ROOT … --detach`, the engine's detached
 // worker, as "Start AVTime run" starts its run) and "Open caption viewer" (a videos root, from a tree row or asked).
 // Neither computes anything.
-import { statSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { errorLine, lastLine, startCli } from '../../cli';
+import { startDetached } from '../../cliStart';
+import { isDirectory } from '../../sectionSettings';
 import type { TreeNode } from '../../progressNodes';
-import { knobEnv, readSettings } from '../../settings';
 import type { UiCommand } from '../types';
 import type { CaptionModel } from './captionModel';
 import { configuredVideosRoot, readCaptionSettings } from './captionSettings';
@@ -18,14 +17,6 @@ export interface CaptionCommandHost {
   output: vscode.OutputChannel;
   openViewer(root: string, stem?: string): Promise<void>;
 }
-
-const isDir = (p: string) => {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
 
 export class CaptionCommands {
   readonly commands: UiCommand[] = [
@@ -41,7 +32,7 @@ export class CaptionCommands {
       prompt: 'The videos root: one directory per video, each with segments.json and clips/',
       value: value ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '',
       ignoreFocusOut: true,
-      validateInput: (v) => (isDir(v.trim()) ? undefined : 'not a directory'),
+      validateInput: (v) => (isDirectory(v.trim()) ? undefined : 'not a directory'),
     });
   }
 
@@ -67,26 +58,17 @@ export class CaptionCommands {
     }
     const [verb, ...sub] = CAPTION_VERB.split(' ');
     const args = [...sub, ...captionCliArgs(root, servers, s)];
-    const out = this.host.output;
-    out.appendLine(`\n$ fpsweep ${verb} ${args.join(' ')}`);
-    const r = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'fpsweep: Start captioning' },
-      () => startCli({ distDir: this.host.distDir, verb, args, env: knobEnv(readSettings()), cwd: root, onOutput: (t) => out.append(t) }).done,
-    );
-    if (r.code !== 0) {
-      void vscode.window
-        .showErrorMessage(`fpsweep: Start captioning failed (exit ${r.code ?? r.signal}): ${errorLine(r.stderr) || lastLine(r.stdout)}`, 'Show output')
-        .then((b) => b && out.show());
-      return;
-    }
+    const said = await startDetached({ distDir: this.host.distDir, output: this.host.output, title: 'fpsweep: Start captioning', verb, args, cwd: root });
+    if (said === null) return;
     await this.host.model.add(root);
     await vscode.commands.executeCommand('fpsweep.progress.focus');
-    void vscode.window.showInformationMessage(`fpsweep: captioning ${root} in the background worker. ${lastLine(r.stdout)}`);
+    void vscode.window.showInformationMessage(`fpsweep: captioning ${root} in the background worker. ${said}`);
   }
 
   /** From a row of the tree: its root (and its video); else the one root known, a pick of several, or asked. */
   private async viewer(node?: TreeNode): Promise<void> {
-    if (node?.row.contextValue?.startsWith('caption') && node.row.root) {
+    // Any row of a videos root: a caption root's or a video's, or a cut's output root (also a videos root) or its video.
+    if (node?.row.root) {
       const stem = (node.row.data as { stem?: unknown } | undefined)?.stem;
       return this.host.openViewer(node.row.root, typeof stem === 'string' ? stem : undefined);
     }
@@ -106,7 +88,7 @@ export class CaptionCommands {
     const roots = this.host.model.all.map((s) => s.root);
     try {
       const configured = configuredVideosRoot(readCaptionSettings());
-      if (configured && isDir(configured)) roots.push(configured);
+      if (configured && isDirectory(configured)) roots.push(configured);
     } catch {
       // A bad setting: the other roots are still offered.
     }

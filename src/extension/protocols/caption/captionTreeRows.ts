@@ -1,21 +1,13 @@
 // The caption run type's section of the progress tree as rows (no vscode: tested under plain mocha): one row per
 // videos root, under it its videos grouped by state (failed first, with their reasons), from the run type's
-// progress detail (core/protocols/caption/progressTypes.ts). A group lists at most MAX_VIDEO_ROWS videos: a root of
-// 50,000 directories stays a tree one can open.
+// progress detail (core/protocols/caption/progressTypes.ts); the grouping is the shared videoStateRows.ts.
 import * as path from 'node:path';
-import type { CaptionProgressDetail, CaptionVideoEntry, CaptionVideoState } from '../../../core/protocols/caption/progressTypes';
+import type { CaptionProgressDetail, CaptionVideoEntry } from '../../../core/protocols/caption/progressTypes';
 import type { ProgressSnapshot, ProgressState } from '../../../core/protocols/types';
 import type { ProtocolSection, TreeRow } from '../../progressNodes';
+import { videoStateGroups } from '../../videoStateRows';
 
-export const MAX_VIDEO_ROWS = 200;
-
-/** The states in the order the tree shows them, each with its icon and its word. */
-const STATES: readonly { state: CaptionVideoState; icon: ProgressState; word: string }[] = [
-  { state: 'failed', icon: 'failed', word: 'failed' },
-  { state: 'running', icon: 'running', word: 'running' },
-  { state: 'pending', icon: 'todo', word: 'pending' },
-  { state: 'completed', icon: 'done', word: 'completed' },
-];
+export { MAX_VIDEO_ROWS } from '../../videoStateRows';
 
 /** The root's counts in words: "2 completed, 1 running, 1 failed, 3 pending (2 untracked)". */
 export function countsText(d: CaptionProgressDetail): string {
@@ -45,27 +37,7 @@ function videoRow(root: string, v: CaptionVideoEntry, icon: ProgressState): Tree
 export function captionRootRow(s: ProgressSnapshot<CaptionProgressDetail>): TreeRow {
   const d = s.detail;
   const base = `caption:${s.root}`;
-  const groups = STATES.flatMap(({ state, icon, word }) => {
-    const videos = d.videos.filter((v) => v.state === state);
-    if (!videos.length) return [];
-    const shown = videos.slice(0, MAX_VIDEO_ROWS).map((v) => videoRow(s.root, v, icon));
-    const more = videos.length - shown.length;
-    const rows =
-      more > 0
-        ? [...shown, { id: `${base}:${state}:more`, label: `… and ${more} more`, icon: 'info' as const, collapsible: 'none' as const, children: [] }]
-        : shown;
-    return [
-      {
-        id: `${base}:${state}`,
-        label: `${videos.length} ${word}`,
-        aria: `${videos.length} video(s) ${word}`,
-        icon,
-        // The failed ones open at once: their reasons are what one looks for.
-        collapsible: state === 'failed' ? ('expanded' as const) : ('collapsed' as const),
-        children: rows,
-      },
-    ];
-  });
+  const groups = videoStateGroups(base, d.videos, (v, icon) => videoRow(s.root, v, icon));
   const counts = countsText(d);
   return {
     id: base,

@@ -56,6 +56,27 @@ describe('caption viewer model (issue 25 point 8)', () => {
     assert.deepEqual(m.problems, []);
   });
 
+  it("gives the cut's detectors and says it is degraded when a channel is unavailable (the builtin cutter's)", () => {
+    const m = model(segmentsText(), null);
+    assert.deepEqual(m.cut, {
+      detectors: [
+        { channel: 'asr', detector: 'unavailable' },
+        { channel: 'scene', detector: 'ffmpeg' },
+        { channel: 'audio_events', detector: 'unavailable' },
+      ],
+      unavailable: ['asr', 'audio_events'],
+      degraded: true,
+      degradedReason: null,
+    });
+    const full = JSON.parse(segmentsText()) as Record<string, unknown>;
+    full.detectors = { asr: 'whisperx', scene: 'pyscenedetect', audio_events: 'panns' };
+    const clean = model(JSON.stringify(full), null).cut;
+    assert.deepEqual([clean.unavailable, clean.degraded, clean.degradedReason], [[], false, null]);
+    // A cutter may say so itself (kept keys): degraded with its reason, even with every channel named.
+    const said = model(JSON.stringify({ ...full, degraded: true, degraded_reason: 'PANNs weights missing: ran on a fallback' }), null).cut;
+    assert.deepEqual([said.degraded, said.degradedReason], [true, 'PANNs weights missing: ran on a fallback']);
+  });
+
   it('places each caption in the clip holding its start, at its offset into that clip', () => {
     const captions = [
       { start_sec: 0, end_sec: 3.2, caption: 'a door opens' },

@@ -8,8 +8,8 @@ import { waitFor } from '../../../helpers/waitFor';
 import { CutLayout } from '../../../../src/core/protocols/cut/layout';
 import { readVideoState } from '../../../../src/core/protocols/cut/videoState';
 import { isWorkerAlive, readLock } from '../../../../src/core/runner/control';
-import { makeClipMedia, tmpRoot } from '../caption/videosRoot';
-import { addSource, callsOf, FAKE_AVCUT, fakeEnv } from './fakeAvcut';
+import { tmpRoot } from '../caption/videosRoot';
+import { callsOf, cutWorkspace, FAKE_AVCUT } from './fakeAvcut';
 
 describe('fpsweep avtime cut: kill -9 mid-run, then rerun', function () {
   this.timeout(120_000);
@@ -24,16 +24,8 @@ describe('fpsweep avtime cut: kill -9 mid-run, then rerun', function () {
   });
 
   it('repeats no completed video, and cuts a touched source again', async () => {
-    const input = path.join(work, 'in');
-    const output = path.join(work, 'out');
-    const media = path.join(work, 'media');
-    fs.mkdirSync(input);
-    fs.mkdirSync(media);
-    makeClipMedia(media);
-    const calls = path.join(work, 'calls.txt');
-    fakeEnv(media, calls, { 'b-held': 'hold' }, path.join(work, 'plan.json'));
+    const { input, output, calls } = cutWorkspace(work, ['a-first.mp4', 'b-held.mp4', 'c-last.mp4'], { 'b-held': 'hold' });
     process.env.FAKE_AVCUT_GATE = path.join(work, 'gate');
-    for (const n of ['a-first.mp4', 'b-held.mp4', 'c-last.mp4']) addSource(input, n);
     const layout = new CutLayout(output);
     // --max-jobs 1: the videos go in order, so a-first is published before b-held starts (and is held).
     const args = [

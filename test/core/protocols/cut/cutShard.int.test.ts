@@ -5,8 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../../helpers/captureOutput';
 import { shardRankOf } from '../../../../src/core/clips/shard';
-import { makeClipMedia, tmpRoot } from '../caption/videosRoot';
-import { addSource, callsOf, FAKE_AVCUT, fakeEnv } from './fakeAvcut';
+import { tmpRoot } from '../caption/videosRoot';
+import { callsOf, cutWorkspace, FAKE_AVCUT } from './fakeAvcut';
 
 describe('fpsweep avtime cut --shard', function () {
   this.timeout(120_000);
@@ -25,16 +25,12 @@ describe('fpsweep avtime cut --shard', function () {
   });
 
   it('two ranks cut disjoint halves with their own state; status sums both', async () => {
-    const input = path.join(work, 'in');
-    const output = path.join(work, 'out');
-    const media = path.join(work, 'media');
-    fs.mkdirSync(input);
-    fs.mkdirSync(media);
-    makeClipMedia(media);
-    const calls = path.join(work, 'calls.txt');
-    fakeEnv(media, calls, {}, path.join(work, 'plan.json'));
     const stems = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6'];
-    for (const s of stems) addSource(input, `${s}.mp4`);
+    const { input, output, calls } = cutWorkspace(
+      work,
+      stems.map((s) => `${s}.mp4`),
+      {},
+    );
     const args = [
       'avtime',
       'cut',

@@ -12,6 +12,7 @@ describe('runbook avtime steps answered by the extension', () => {
   let outputs: string;
   let opened: string[];
   let dataOpened: string[];
+  let followed: string[];
   let host: AvtimeStepHost;
   const io = (): StepIo & { text: string } => {
     const o = {
@@ -32,12 +33,17 @@ describe('runbook avtime steps answered by the extension', () => {
     const latest = await readAvtimeProgress(root, { isAlive: () => false });
     opened = [];
     dataOpened = [];
+    followed = [];
     host = {
       settings: () => ({ settings: avtimeSettingsSchema.parse({}), folders: { benchRoot: '/b', outputsDir: outputs }, cwd: outputs }),
       latest: () => latest,
       openReport: (r) => opened.push(r),
       onRunStarted: () => undefined,
-      data: { cwd: () => outputs, openDataReport: (t) => dataOpened.push(t) },
+      data: {
+        cwd: () => outputs,
+        openDataReport: (t) => dataOpened.push(t),
+        followRoot: async (r) => void followed.push(r),
+      },
     };
   });
 
@@ -129,5 +135,7 @@ describe('runbook avtime steps answered by the extension', () => {
     assert.deepEqual(dataOpened, [path.join(outputs, 'outputs/avtime-data/split'), path.join(outputs, 'sft/r.json')]);
     assert.match(o.text, /stand-in split\nOpened the report of .*split\./);
     assert.match(o.text, /refused\n\n\(exit 2\)\n$/);
+    // The cut's output root is followed by the progress tree (a run root it made); no other step made one.
+    assert.deepEqual(followed, [path.join(outputs, 'c')]);
   });
 });

@@ -96,3 +96,19 @@ export function dataReportTarget(stage: DataStep, args: readonly string[], cwd: 
   }
   return null;
 }
+
+/**
+ * The run root a succeeded step made (absolute, from `cwd`), for the progress tree to follow, or null: the cut's
+ * output root (a cut's run root, and a caption videos root), the videos root a caption step captioned.
+ */
+export function dataRunRoot(stage: DataStep, args: readonly string[], cwd: string): string | null {
+  if (stage === 'cut') {
+    const out = flagValue(args, '--output-root');
+    return out ? path.resolve(cwd, out) : null;
+  }
+  if (stage === 'caption') {
+    const root = args.find((a, i) => !a.startsWith('--') && (i === 0 || !args[i - 1].startsWith('--')));
+    return root ? path.resolve(cwd, root) : null;
+  }
+  return null;
+}

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { avtimeRunbook } from '../../../../../src/extension/protocols/avtime/avtimeRunbook';
-import { DATA_STEPS, dataReportTarget, dataRunbookCells, type DataPaths } from '../../../../../src/extension/protocols/avtime/data/dataRunbook';
+import { DATA_STEPS, dataReportTarget, dataRunbookCells, dataRunRoot, type DataPaths } from '../../../../../src/extension/protocols/avtime/data/dataRunbook';
 import { parseRunbook, parseStep, stringifyRunbook } from '../../../../../src/extension/runbook/format';
 
 const PATHS: DataPaths = {
@@ -63,5 +63,16 @@ describe('the AVTime Data runbook', () => {
     assert.equal(dataReportTarget('caption', args(2), '/ws'), null);
     assert.equal(dataReportTarget('build-sft', args(3), '/ws'), path.resolve('/ws/outputs/avtime-data/sft/sft_report.json'));
     assert.equal(dataReportTarget('build-grpo', args(4), '/ws'), path.resolve('/ws/outputs/avtime-data/grpo/grpo_report.json'));
+  });
+
+  it('gives the progress tree the run roots its steps made: the cut’s output root, the videos root captioned', () => {
+    const args = (cell: number) => parseStep(steps()[cell].value, [avtimeRunbook]).args.slice(1);
+    assert.deepEqual(args(1), ['--input-root', '/media/videos', '--output-root', 'outputs/avtime-data/clips', '--cutter', 'builtin']);
+    assert.equal(dataRunRoot('cut', args(1), '/ws'), path.resolve('/ws/outputs/avtime-data/clips'));
+    assert.equal(dataRunRoot('cut', ['--input-root', 'v', '--output-root', '/abs/out', '--cutter', 'x'], '/ws'), path.resolve('/abs/out'));
+    assert.equal(dataRunRoot('cut', ['--input-root', 'v'], '/ws'), null);
+    assert.equal(dataRunRoot('caption', args(2), '/ws'), path.resolve('/ws/outputs/avtime-data/clips'));
+    assert.equal(dataRunRoot('caption', ['--base-url', 'http://h:1', 'root'], '/ws'), path.resolve('/ws/root'));
+    for (const stage of ['split', 'build-sft', 'build-grpo'] as const) assert.equal(dataRunRoot(stage, args(DATA_STEPS.indexOf(stage)), '/ws'), null);
   });
 });
