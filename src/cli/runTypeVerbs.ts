@@ -8,4 +8,5 @@ export const RUN_TYPE_VERBS: Readonly<Record<string, () => VerbModule>> = {
   'avtime caption': () => require('../core/protocols/caption/cli/caption') as VerbModule,
   'avtime caption-sample': () => require('../core/protocols/caption/cli/captionSample') as VerbModule,
   'avtime cut': () => require('../core/protocols/cut/cli/cut') as VerbModule,
+  'avtime cut-sample': () => require('../core/protocols/cut/cli/cutSample') as VerbModule,
 };

@@ -1,6 +1,33 @@
-// Our cutter (`--cutter builtin`) as a Cutter: filled in when builtin/ lands.
+// Our cutter (`--cutter builtin`, builtin/) as a Cutter: its settings from --config (YAML), its lines into the video's
+// log, the video directory written in {staging} itself. It runs without ASR and audio events, so its cuts are
+// accepted as degraded in those two channels (and marked so) without --allow-degraded.
+import * as yaml from 'js-yaml';
+import { InputError } from '../../errors';
+import { BUILTIN_CUTTER_NAME, builtinConfigFrom, cutBuiltin } from './builtin';
 import type { Cutter } from './cutter';
 
-export function builtinCutter(_configText: string | null, _where: string): Cutter {
-  throw new Error('the builtin cutter is not in this build yet');
+export function builtinCutter(configText: string | null, where: string): Cutter {
+  let doc: unknown = undefined;
+  if (configText !== null) {
+    try {
+      doc = yaml.load(configText);
+    } catch (err) {
+      throw new InputError(`--config ${where}: not YAML: ${(err as Error).message}`);
+    }
+  }
+  const config = builtinConfigFrom(doc, where);
+  return {
+    name: 'builtin',
+    knownDegraded: ['asr', 'audio_events'],
+    async cut(req) {
+      try {
+        await cutBuiltin({ input: req.input, videoDir: req.staging, config, log: (line) => req.log.write(line + '\n'), signal: req.signal });
+        return { ok: true };
+      } catch (err) {
+        if (req.signal.aborted) return { ok: false, reason: 'stopped before the cutter finished' };
+        req.log.write(`${BUILTIN_CUTTER_NAME}: ${(err as Error)?.message ?? String(err)}\n`);
+        return { ok: false, reason: `the builtin cutter failed: ${(err as Error)?.message ?? String(err)}` };
+      }
+    },
+  };
 }

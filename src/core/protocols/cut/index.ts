@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { RunProtocol } from '../types';
 import { cutDoctorLines } from './doctor';
 import { cutJobSchema, type CutJob } from './jobSchema';
-import { cutRunRoot, CUT_STATE_DIR } from './layout';
+import { cutRunRoot, CUT_STATE_DIR, listCutRanks } from './layout';
 import { cutSnapshot, readCutView } from './progress';
 import type { CutProgressDetail } from './progressTypes';
 import { cutStatusView, cutStopWords } from './statusView';
@@ -26,8 +26,14 @@ export const cutProtocol: RunProtocol<CutJob, CutProgressDetail, CutProgressDeta
       .map((e) => path.join(own, e.name))
       .sort();
   },
+  recognises: async (dir) => isCutRoot(path.resolve(dir)),
   // The unsharded run's state; a rank's is cutRunRoot(root, {index, count}) (its worker, its stop).
   runRoot: (root) => cutRunRoot(root),
+  // Every rank's state (stop asks each), else the unsharded one.
+  async runRoots(root) {
+    const ranks = await listCutRanks(root);
+    return ranks.length ? ranks.map((r) => r.runRoot) : [cutRunRoot(root)];
+  },
   readProgress: async (root) => cutSnapshot(await readCutView(root)),
   job: { schema: cutJobSchema },
   report: async (root) => (await readCutView(root)).detail,

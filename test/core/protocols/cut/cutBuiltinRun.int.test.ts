@@ -1,0 +1,44 @@
+// The real doors: `fpsweep avtime cut-sample` then `fpsweep avtime cut --cutter builtin` through the CLI; every
+// published directory passes the §2 validator, is marked degraded (no ASR, no audio events) in its state and status,
+// and a rerun cuts nothing.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runCli } from '../../../helpers/captureOutput';
+import { ffprobeClipProbe } from '../../../../src/core/clips/clipProbe';
+import { issueText, validateVideoDir } from '../../../../src/core/clips/segments';
+import { CutLayout } from '../../../../src/core/protocols/cut/layout';
+import { readVideoState } from '../../../../src/core/protocols/cut/videoState';
+import { tmpRoot } from '../caption/videosRoot';
+
+describe('fpsweep avtime cut --cutter builtin (CLI)', function () {
+  this.timeout(120_000);
+  let work: string;
+  before(() => {
+    work = tmpRoot('cut-builtin-cli-');
+  });
+  after(() => fs.rmSync(work, { recursive: true, force: true }));
+
+  it('cuts the sample into valid, degraded video directories; a rerun cuts nothing', async () => {
+    const sources = path.join(work, 'sources');
+    const out = path.join(work, 'clips');
+    const made = await runCli(['avtime', 'cut-sample', '--out', sources]);
+    assert.equal(made.code, 0, made.err);
+    const args = ['avtime', 'cut', '--input-root', sources, '--output-root', out, '--cutter', 'builtin'];
+    const r = await runCli(args);
+    assert.equal(r.code, 0, r.out + r.err);
+    const stems = fs.readdirSync(out).filter((d) => !d.startsWith('.'));
+    assert.ok(stems.length >= 3, `published: ${stems.join(', ')}`);
+    const layout = new CutLayout(out);
+    for (const stem of stems) {
+      const { issues } = await validateVideoDir(path.join(out, stem), ffprobeClipProbe());
+      assert.deepEqual(issues.map(issueText), [], stem);
+      assert.deepEqual((await readVideoState(layout, stem))?.degraded, ['asr', 'audio_events']);
+    }
+    const status = await runCli(['status', '--package', out, '--run-type', 'cut']);
+    assert.match(status.out, new RegExp(`DEGRADED: ${stems.length} of the completed cuts ran without asr, audio_events`));
+    const again = await runCli(args);
+    assert.equal(again.code, 0);
+    assert.match(again.out + again.err, /0 to cut/);
+  });
+});
