@@ -8,9 +8,10 @@
 import * as path from 'node:path';
 import { PROTOCOLS } from '../../core/protocols/registry';
 import { runRootsOf, type ProtocolRegistry, type RunRoot, type StopResult, type StopWords } from '../../core/protocols/types';
-import { requestStop, waitForWorkerExit } from '../../core/runner/control';
+import { isWorkerAlive, requestStop, waitForWorkerExit } from '../../core/runner/control';
+import { UsageError } from '../../core/errors';
 import { intOption, parseVerbArgs, requirePackage } from '../options';
-import { resolveRunRoot } from '../runRoot';
+import { resolveRunRoots } from '../runRoot';
 import { defaultStopWords } from '../runText';
 
 export const summary = 'drain and stop the background worker (--wait until it has)';
@@ -18,7 +19,7 @@ export const summary = 'drain and stop the background worker (--wait until it ha
 /** How long --wait waits by default: the client's 30 min for an answer in flight, and margin. */
 export const STOP_WAIT_DEFAULT_S = 40 * 60;
 
-const HELP = `usage: fpsweep stop --package DIR [--wait [--timeout SECONDS]]
+const HELP = `usage: fpsweep stop --package DIR [--run-type ID] [--wait [--timeout SECONDS]]
 
 Asks the worker to stop (the stop file, then SIGTERM). A run package's worker takes no new work,
 finishes the requests in flight, writes their rows and exits. On an AVTime output root
@@ -26,6 +27,8 @@ finishes the requests in flight, writes their rows and exits. On an AVTime outpu
 stopped and its lock released; continue it with \`fpsweep avtime run --resume\`.
 
   --package DIR   the run package or an AVTime output root (or FPSWEEP_PACKAGE)
+  --run-type ID   the run type to stop when DIR is the root of more than one (a cut's output root is also
+                  captioning's videos root); without it, the one whose worker is alive
   --wait          wait until the worker has exited (exit 1 if it has not within --timeout)
   --timeout S     how long --wait waits, in seconds (default ${STOP_WAIT_DEFAULT_S}: an answer in flight may take 30 min)`;
 
@@ -34,8 +37,8 @@ export function run(args: string[]): Promise<number> {
 }
 
 export async function stopVerb(args: string[], registry: ProtocolRegistry): Promise<number> {
-  const values = parseVerbArgs(args, { wait: { type: 'boolean' }, timeout: { type: 'string' } }, HELP);
-  const { protocol, root } = await resolveRunRoot(registry, requirePackage(values, HELP));
+  const values = parseVerbArgs(args, { wait: { type: 'boolean' }, timeout: { type: 'string' }, 'run-type': { type: 'string' } }, HELP);
+  const { protocol, root } = await oneRunToStop(registry, requirePackage(values, HELP), values['run-type'] as string | undefined);
   const timeoutS = intOption(values.timeout, '--timeout', STOP_WAIT_DEFAULT_S)!;
   // Every engine state of the root (a sharded run's ranks), each asked and reported; one state reads as before.
   const runRoots = await runRootsOf(protocol, root);
@@ -66,4 +69,18 @@ export async function stopVerb(args: string[], registry: ProtocolRegistry): Prom
   const pids = asked.flatMap((a) => (a.req.pid === null ? [] : [a.req.pid]));
   process.stdout.write(s.summary ? `${s.summary}\n` : `worker pid ${pids.join(', ')} has exited\n`);
   return 0;
+}
+
+/** The run type to stop: the only one DIR is a root of, --run-type's, or of several the one whose worker lives. */
+async function oneRunToStop(registry: ProtocolRegistry, dir: string, runType: string | undefined) {
+  const runs = await resolveRunRoots(registry, dir, runType);
+  if (runs.length === 1) return runs[0];
+  const alive = async (r: (typeof runs)[number]) => (await Promise.all((await runRootsOf(r.protocol, r.root)).map((rr) => isWorkerAlive(rr)))).some(Boolean);
+  const live = (await Promise.all(runs.map(async (r) => ((await alive(r)) ? r : null)))).filter((r) => r !== null);
+  if (live.length === 1) return live[0];
+  const ids = runs.map((r) => r.protocol.id).join('|');
+  throw new UsageError(
+    `${runs[0].root} is a run root of more than one run type (${ids}) and ${live.length ? 'more than one' : 'none'} has a live worker; ` +
+      'say which with --run-type ID',
+  );
 }

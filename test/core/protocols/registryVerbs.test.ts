@@ -118,7 +118,7 @@ describe('fpsweep status / stop: the run type from the registry', () => {
       stopVerb(['--package', root], two),
       (e: Error) =>
         e instanceof UsageError &&
-        e.message.includes('is a run root of more than one run type: fake (Fake fake), twin (Fake twin); say which with --run-type ID'),
+        e.message.includes('is a run root of more than one run type (fake|twin) and none has a live worker; say which with --run-type ID'),
     );
     await assert.rejects(
       statusVerb(['--package', root, '--run-type', 'fp'], two),
