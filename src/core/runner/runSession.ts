@@ -25,6 +25,13 @@ export interface SessionLog {
   error(line: string): unknown;
 }
 
+/** Timestamped lines on stdout: a detached worker's stdout is its runner.log; in the foreground, the terminal. */
+export const stdoutSessionLog: SessionLog = {
+  info: (l) => process.stdout.write(`${new Date().toISOString()} ${l}\n`),
+  warn: (l) => process.stdout.write(`${new Date().toISOString()} WARN ${l}\n`),
+  error: (l) => process.stdout.write(`${new Date().toISOString()} ERROR ${l}\n`),
+};
+
 export interface RunSessionOptions {
   root: RunRoot;
   runId: string;

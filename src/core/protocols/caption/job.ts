@@ -8,7 +8,7 @@ import { exitFor, InputError } from '../../errors';
 import { RequestRunner, type RunnerJob } from '../../runner/requestRunner';
 import { MAX_REQUEUES, type FailurePolicy } from '../../runner/requestChannel';
 import { fleetServers } from '../../runner/requestServers';
-import { withRunSession, type RunSession, type SessionLog } from '../../runner/runSession';
+import { stdoutSessionLog, withRunSession, type RunSession } from '../../runner/runSession';
 import type { Fleet } from '../../serving/launcher';
 import { executeClip, clipRequestBody, type ClipTaskContext } from './clipTask';
 import { ffprobeClipProbe, type ClipMediaFacts } from '../../clips/clipProbe';
@@ -23,12 +23,7 @@ import { issueText, validateVideoDir, type Segment, sidecarOf } from '../../clip
 import { captionContextTokens, captionFleet } from './servers';
 import { VideoRun } from './videoRun';
 
-/** The worker's stdout is the rank's runner.log (detached); in the foreground it is the terminal. */
-const log: SessionLog = {
-  info: (l) => process.stdout.write(`${new Date().toISOString()} ${l}\n`),
-  warn: (l) => process.stdout.write(`${new Date().toISOString()} WARN ${l}\n`),
-  error: (l) => process.stdout.write(`${new Date().toISOString()} ERROR ${l}\n`),
-};
+const log = stdoutSessionLog;
 
 export async function runCaptionJob(job: CaptionJob): Promise<number> {
   const layout = new CaptionLayout(job.root, job.shard);

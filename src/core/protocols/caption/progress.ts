@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import { isWorkerAlive } from '../../runner/control';
 import { readStatusFile } from '../../runner/statusFile';
+import { videoRunState, videoStatesSnapshot } from '../../runner/videoStates';
 import type { ProgressSnapshot, ProgressState } from '../types';
 import { discoverVideoDirs } from './discover';
 import { CaptionLayout, listRankRoots } from './layout';
@@ -59,51 +60,9 @@ export async function readCaptionView(root: string): Promise<CaptionView> {
     videos,
     ranks: rankEntries,
   };
-  const live = ranks.some((r) => r.live);
-  const latest = ranks.filter((r) => r.status).sort((a, b) => (a.status!.runId < b.status!.runId ? 1 : -1))[0]?.status ?? null;
-  const state: ProgressState = live
-    ? 'running'
-    : detail.total > 0 && detail.completed === detail.total
-      ? 'done'
-      : detail.failed > 0
-        ? 'failed'
-        : latest?.state === 'stopped'
-          ? 'stopped'
-          : 'todo';
-  return { detail, live, runId: latest?.runId ?? null, state, summary: live ? null : (latest?.summary ?? null) };
+  return { detail, ...videoRunState(detail, ranks) };
 }
 
 export function captionSnapshot(v: CaptionView): ProgressSnapshot<CaptionProgressDetail> {
-  const d = v.detail;
-  const row = (key: CaptionVideoEntry['state'], state: ProgressState) => {
-    const list = d.videos.filter((x) => x.state === key);
-    return {
-      key,
-      label: `${key} (${list.length})`,
-      state,
-      done: key === 'completed' ? list.length : 0,
-      todo: key === 'completed' || key === 'failed' ? 0 : list.length,
-      failed: key === 'failed' ? list.length : 0,
-    };
-  };
-  return {
-    protocol: 'caption',
-    root: d.root,
-    runId: v.runId,
-    live: v.live,
-    state: v.state,
-    summary: v.summary,
-    groups: [
-      {
-        key: 'videos',
-        label: 'videos',
-        state: v.state,
-        done: d.completed,
-        todo: d.running + d.pending,
-        failed: d.failed,
-        rows: [row('completed', 'done'), row('running', 'running'), row('failed', 'failed'), row('pending', 'todo')],
-      },
-    ],
-    detail: d,
-  };
+  return videoStatesSnapshot('caption', v, v.detail.videos);
 }

@@ -7,7 +7,7 @@ import { ffprobeClipProbe } from '../../clips/clipProbe';
 import { exitFor } from '../../errors';
 import { writeFileAtomic } from '../../runner/atomicFile';
 import { mapBounded } from '../../runner/mapBounded';
-import { withRunSession, type RunSession, type SessionLog } from '../../runner/runSession';
+import { stdoutSessionLog, withRunSession, type RunSession } from '../../runner/runSession';
 import { cutterOf } from './cutters';
 import { cutVideo, type CutVideoContext } from './cutVideo';
 import type { CutJob } from './jobSchema';
@@ -16,11 +16,7 @@ import { planCut } from './plan';
 import { cutStatusSchema, runFileSchema, type CutStatus } from './schemas';
 import { readCutSources } from './sources';
 
-const log: SessionLog = {
-  info: (l) => process.stdout.write(`${new Date().toISOString()} ${l}\n`),
-  warn: (l) => process.stdout.write(`${new Date().toISOString()} WARN ${l}\n`),
-  error: (l) => process.stdout.write(`${new Date().toISOString()} ERROR ${l}\n`),
-};
+const log = stdoutSessionLog;
 
 export async function runCutJob(job: CutJob): Promise<number> {
   const layout = new CutLayout(job.root, job.shard);

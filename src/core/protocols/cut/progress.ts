@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import { shardRankOf } from '../../clips/shard';
 import { isWorkerAlive } from '../../runner/control';
 import { readStatusFile } from '../../runner/statusFile';
+import { videoRunState, videoStatesSnapshot } from '../../runner/videoStates';
 import type { ProgressSnapshot, ProgressState } from '../types';
 import { discoverSources, type SourceVideo } from './discover';
 import { CutLayout, listCutRanks } from './layout';
@@ -84,51 +85,9 @@ export async function readCutView(root: string): Promise<CutView> {
     videos,
     ranks: rankEntries,
   };
-  const live = ranks.some((r) => r.live);
-  const latest = ranks.filter((r) => r.status).sort((a, b) => (a.status!.runId < b.status!.runId ? 1 : -1))[0]?.status ?? null;
-  const state: ProgressState = live
-    ? 'running'
-    : detail.total > 0 && detail.completed === detail.total
-      ? 'done'
-      : detail.failed > 0 || problem
-        ? 'failed'
-        : latest?.state === 'stopped'
-          ? 'stopped'
-          : 'todo';
-  return { detail, live, runId: latest?.runId ?? null, state, summary: live ? null : (latest?.summary ?? null), problem };
+  return { detail, ...videoRunState(detail, ranks, problem !== null), problem };
 }
 
 export function cutSnapshot(v: CutView): ProgressSnapshot<CutProgressDetail> {
-  const d = v.detail;
-  const row = (key: CutVideoEntry['state'], state: ProgressState) => {
-    const list = d.videos.filter((x) => x.state === key);
-    return {
-      key,
-      label: `${key} (${list.length})`,
-      state,
-      done: key === 'completed' ? list.length : 0,
-      todo: key === 'completed' || key === 'failed' ? 0 : list.length,
-      failed: key === 'failed' ? list.length : 0,
-    };
-  };
-  return {
-    protocol: 'cut',
-    root: d.root,
-    runId: v.runId,
-    live: v.live,
-    state: v.state,
-    summary: v.problem ?? v.summary,
-    groups: [
-      {
-        key: 'videos',
-        label: 'videos',
-        state: v.state,
-        done: d.completed,
-        todo: d.running + d.pending,
-        failed: d.failed,
-        rows: [row('completed', 'done'), row('running', 'running'), row('failed', 'failed'), row('pending', 'todo')],
-      },
-    ],
-    detail: d,
-  };
+  return videoStatesSnapshot('cut', { ...v, summary: v.problem ?? v.summary }, v.detail.videos);
 }
