@@ -1,7 +1,8 @@
 // The cut's doctor hook: what the validator needs on every host (ffprobe), what the builtin cutter needs (ffmpeg),
 // and what the user's AVCut needs on the GPU host (seed 004 Part I §2–3: PyTorch + TorchAudio, NeMo for Parakeet,
 // PySceneDetect, PANNs with its checkpoint, which this release does not download). A missing AVCut piece is a warning:
-// the cutter would run degraded, and the run fails such a cut unless --allow-degraded.
+// the cutter would run degraded, and the run fails such a cut unless --allow-degraded. All of them are warnings,
+// so a host that only sweeps or benchmarks is not failed by the cut's needs.
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { probe } from '../../doctor/probe';
@@ -56,8 +57,8 @@ export async function cutDoctorLines(_root: string | null, opts: DoctorHookOptio
       : {
           id: 'ffprobe',
           title: 'ffprobe (the segments.json validator)',
-          status: 'fail',
-          detail: ffprobe.message,
+          status: 'warn',
+          detail: `${ffprobe.message}: a cut cannot be validated (nor captioned) without it`,
           action: 'apt-get install -y ffmpeg, or set FFPROBE_BIN',
         },
   );
