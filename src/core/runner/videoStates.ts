@@ -1,14 +1,21 @@
 // The progress of a run over videos that are each completed, running, failed or pending (captioning, the cut),
-// summed over its ranks: the run's state and its snapshot with one group, "videos", of one row per state. Pure.
-import type { ProgressSnapshot, ProgressState } from '../protocols/types';
+// summed over its ranks: the run's state and its snapshot with one group, "videos", of one row per state. Pure. The
+// engine imports nothing of protocols/ (not even types): the shapes below are the part of ProgressSnapshot they fill,
+// and a run type's `ProgressSnapshot<D>` takes them as they are.
+
+/** The states this file gives (a subset of protocols/types.ts's ProgressState). */
+type ProgressState = 'todo' | 'running' | 'done' | 'failed' | 'stopped';
 
 export type VideoState = 'completed' | 'running' | 'failed' | 'pending';
 
-export interface VideoStateView<D extends { root: string; total: number; completed: number; running: number; failed: number; pending: number }> {
+export interface VideoStateView<
+  D extends { root: string; total: number; completed: number; running: number; failed: number; pending: number },
+  S extends string = ProgressState,
+> {
   detail: D;
   live: boolean;
   runId: string | null;
-  state: ProgressState;
+  state: S;
   summary: string | null;
 }
 
@@ -32,11 +39,10 @@ export function videoRunState(
   return { live, runId: latest?.runId ?? null, state, summary: live ? null : (latest?.summary ?? null) };
 }
 
-export function videoStatesSnapshot<D extends { root: string; total: number; completed: number; running: number; failed: number; pending: number }>(
-  protocol: string,
-  v: VideoStateView<D>,
-  videos: readonly { state: VideoState }[],
-): ProgressSnapshot<D> {
+export function videoStatesSnapshot<
+  D extends { root: string; total: number; completed: number; running: number; failed: number; pending: number },
+  S extends string,
+>(protocol: string, v: VideoStateView<D, S>, videos: readonly { state: VideoState }[]) {
   const d = v.detail;
   const row = (key: VideoState, state: ProgressState) => {
     const n = videos.filter((x) => x.state === key).length;
