@@ -5,9 +5,14 @@ import * as vscode from 'vscode';
 
 export const SETTINGS_SCHEME = 'fpsweep-settings';
 
-/** The effective settings of `keys` (the manifest's configuration keys) as JSON, one key a line, sorted. */
-export function effectiveSettingsText(keys: readonly string[]): string {
+/** The key that says when the document was read: each "Show effective settings" makes a new one, so a reader (the
+ * e2e) can tell its own document from the one a previous call left open. */
+export const READ_AT_KEY = '(read at)';
+
+/** The effective settings of `keys` (the manifest's configuration keys) as JSON, one key a line, sorted, after the
+ * time they were read. */
+export function effectiveSettingsText(keys: readonly string[], readAt: Date): string {
   const cfg = vscode.workspace.getConfiguration();
   const lines = [...keys].sort().map((k) => `${JSON.stringify(k)}: ${JSON.stringify(cfg.get(k) ?? null)}`);
-  return `{\n${lines.join(',\n')}\n}\n`;
+  return `{\n${[`${JSON.stringify(READ_AT_KEY)}: ${JSON.stringify(readAt.toISOString())}`, ...lines].join(',\n')}\n}\n`;
 }

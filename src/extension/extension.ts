@@ -104,7 +104,9 @@ function registerCommands(context: vscode.ExtensionContext, ui: ComposedUi, outp
     registerGuardedCommand('fpsweep.stop', (node?: unknown) => stopLiveRuns(ui, output, node as TreeNode | undefined)),
     registerGuardedCommand('fpsweep.openReport', (node?: unknown) => openReport(ui, node as TreeNode | undefined)),
     registerGuardedCommand('fpsweep.refresh', () => Promise.all(ui.views.map((v) => v.view.refresh()))),
-    vscode.workspace.registerTextDocumentContentProvider(SETTINGS_SCHEME, { provideTextDocumentContent: () => effectiveSettingsText(settingKeys(context)) }),
+    vscode.workspace.registerTextDocumentContentProvider(SETTINGS_SCHEME, {
+      provideTextDocumentContent: () => effectiveSettingsText(settingKeys(context), new Date()),
+    }),
     registerGuardedCommand('fpsweep.showSettings', async () => {
       // A fresh query each time: the provider is asked again, so the text is the configuration now.
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(`${SETTINGS_SCHEME}:/fpsweep-settings.json?${Date.now()}`));

@@ -52,8 +52,15 @@ export class Workbench {
         () => true,
         () => false,
       );
-      if (opened) {
-        await input.fill(`>${title}`);
+      // Something taking the focus (an editor a previous command opens) closes the palette: open it again.
+      const filled =
+        opened &&
+        (await input.fill(`>${title}`, { timeout: 5000 }).then(
+          () => true,
+          () => false,
+        ));
+      if (opened && !filled) process.stderr.write(`[workbench] the palette closed before "${title}" was typed; opening it again\n`);
+      if (filled) {
         const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
         if (
           await row.waitFor({ timeout: 8000 }).then(
@@ -105,27 +112,37 @@ export class Workbench {
    * The `fpsweep.*` settings as the extension reads them now ("fpsweep: Show effective settings": its
    * getConfiguration, one key a line), read from the document it opens. The document stays open as a preview (the
    * next preview replaces it): closing it would hand the focus to a webview, where F1 does not reach the palette.
+   * Each call's document says when it was read (READ_AT_KEY of src/extension/effectiveSettings.ts): the one a
+   * previous call left open is never taken for this call's, and this call returns only once its own document is
+   * shown, so that opening it cannot close the next palette.
    */
   async effectiveSettings(): Promise<Record<string, unknown>> {
-    await this.runCommand('fpsweep: Show effective settings');
+    const READ_AT = '(read at)';
     const tab = this.page.locator('.tabs-container .tab.active', { hasText: 'fpsweep-settings.json' });
-    await tab.waitFor({ timeout: 30_000 });
     const lines = this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
-    const text = await this.until(
-      'the effective settings document',
+    const shown = async (): Promise<Record<string, unknown> | undefined> => {
+      if ((await tab.count()) === 0) return undefined;
+      // Monaco renders spaces as U+00A0; the document is whole JSON once every line is drawn.
+      const t = (await lines.innerText()).replace(/\u00a0/g, ' ');
+      try {
+        return JSON.parse(t) as Record<string, unknown>;
+      } catch {
+        return undefined;
+      }
+    };
+    // A settings document left open is read whole first (it may still be drawing), so it is never taken for ours.
+    const drawn = async () => this.until('the open settings document drawn', 15_000, shown, async () => lines.innerText());
+    const before = (await tab.count()) === 0 ? undefined : (await drawn())[READ_AT];
+    await this.runCommand('fpsweep: Show effective settings');
+    return this.until(
+      'the effective settings document this call opened',
       30_000,
       async () => {
-        // Monaco renders spaces as U+00A0; the document is whole JSON once every line is drawn.
-        const t = (await lines.innerText()).replace(/\u00a0/g, ' ');
-        try {
-          return JSON.parse(t) as Record<string, unknown>;
-        } catch {
-          return undefined;
-        }
+        const doc = await shown();
+        return doc && typeof doc[READ_AT] === 'string' && doc[READ_AT] !== before ? doc : undefined;
       },
-      async () => lines.innerText(),
+      async () => `${await tab.count()} settings tab(s); ${await lines.innerText()}`,
     );
-    return text;
   }
 
   /** The innermost frame of a webview whose document has `selector` (VS Code nests two iframes). */
