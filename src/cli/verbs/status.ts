@@ -47,11 +47,11 @@ export async function statusVerb(args: string[], registry: ProtocolRegistry): Pr
   const [{ protocol, root }] = runs;
   const staleMs = intOption(values.stale, '--stale', STATUS_STALE_DEFAULT_S)! * 1000;
   const read = () => (protocol.statusView ? protocol.statusView(root) : defaultStatusView(protocol, root));
-  // Every engine state's status file (a sharded run's ranks): the run writes while any of them is written.
-  const runRoots = await runRootsOf(protocol, root);
-  const statusFiles = runRoots.map((r) => r.statusFile).join(', ');
-  const runnerLogs = runRoots.map((r) => r.runnerLog).join(', ');
+  // Every engine state's status file (a sharded run's ranks): the run writes while any of them is written. Listed
+  // again at each poll: a rank that starts after the wait began (another node of the array) counts too.
+  let runRoots: Awaited<ReturnType<typeof runRootsOf>> = [];
   const written = async () => {
+    runRoots = await runRootsOf(protocol, root);
     const times = await Promise.all(
       runRoots.map((r) =>
         fs.stat(r.statusFile).then(
@@ -75,6 +75,8 @@ export async function statusVerb(args: string[], registry: ProtocolRegistry): Pr
     if (w !== lastWrite) [lastWrite, changedAt] = [w, Date.now()];
     else if (view.live && Date.now() - changedAt > staleMs) {
       process.stdout.write((values.json ? JSON.stringify(view.json) : view.text) + '\n');
+      const statusFiles = runRoots.map((r) => r.statusFile).join(', ');
+      const runnerLogs = runRoots.map((r) => r.runnerLog).join(', ');
       process.stderr.write(
         `the worker holds the run's lock but has not written ${statusFiles} for ${Math.round(staleMs / 1000)} s: it looks hung. ` +
           `See ${runnerLogs}; \`fpsweep stop --package ${root}\` asks it to stop.\n`,

@@ -100,6 +100,46 @@ describe('fpsweep status / stop: the run type from the registry', () => {
     assert.ok(Date.now() - t0 < 10_000, `status --wait gave up after ${Date.now() - t0} ms`);
   });
 
+  it('status --wait: a rank that starts after the wait began counts as the run writing (it is not called hung)', async function () {
+    this.timeout(30_000);
+    const root = dir();
+    fs.writeFileSync(path.join(root, 'fake.run'), '');
+    const rankRoot = (k: number) => defaultRunRoot(path.join(root, `rank-${k}`));
+    // Rank 1 wrote its status once, before the wait, and writes no more (its node is done with its share).
+    fs.mkdirSync(rankRoot(1).stateDir, { recursive: true });
+    fs.writeFileSync(rankRoot(1).statusFile, '{}\n');
+    let reads = 0;
+    let writes = 0;
+    let writer: NodeJS.Timeout | undefined;
+    const ranked: RunProtocol<unknown, null, null> = {
+      ...fakeProtocol('fake', 'fake.run'),
+      // The ranks on disk, as a sharded run type lists them.
+      runRoots: async () => [1, 2].filter((k) => fs.existsSync(rankRoot(k).stateDir)).map(rankRoot),
+      statusView: async () => {
+        // The verb's second read is inside its wait: only then does rank 2 start, writing its status every 200 ms.
+        if (++reads === 2) {
+          fs.mkdirSync(rankRoot(2).stateDir, { recursive: true });
+          const write = () => fs.writeFileSync(rankRoot(2).statusFile, `{"writes":${++writes}}\n`);
+          write();
+          writer = setInterval(() => {
+            write();
+            if (writes === 25) clearInterval(writer);
+          }, 200);
+        }
+        const live = reads < 2 || writes < 25;
+        return { live, line: `rank 2 wrote ${writes}`, text: 'asking', json: { live }, ok: !live };
+      },
+    };
+    try {
+      const followed = await captureOutput(() => statusVerb(['--package', root, '--wait', '--stale', '1'], PROTOCOLS.with(ranked)));
+      assert.doesNotMatch(followed.err, /looks hung/);
+      assert.equal(followed.code, 0, followed.err);
+      assert.equal(writes, 25, 'followed until the late rank ended');
+    } finally {
+      clearInterval(writer);
+    }
+  });
+
   it('a folder two protocols claim: status shows both, --json, --wait and stop need --run-type; none: exit 2 naming the candidates', async () => {
     const registered = PROTOCOLS.all.map((p) => `${p.id} (${p.title})`).join(', ');
     const root = dir();
