@@ -39,7 +39,7 @@ export async function readCaptionView(root: string): Promise<CaptionView> {
       const rank = shardCount ? shardRankOf(stem, shardCount) : null;
       if (run) return { stem, state: 'running', clips: run.clips, clipsDone: run.clipsDone, reason: null, rank };
       if (o) return { stem, state: o.state, clips: o.clips, clipsDone: o.state === 'completed' ? o.clips : 0, reason: o.reason, rank };
-      return { stem, state: 'pending', clips: 0, clipsDone: 0, reason: null, rank };
+      return { stem, state: 'pending', clips: null, clipsDone: 0, reason: null, rank };
     }),
   );
   const n = (s: CaptionVideoEntry['state']) => videos.filter((v) => v.state === s).length;

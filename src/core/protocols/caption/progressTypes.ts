@@ -9,8 +9,9 @@ export interface CaptionVideoEntry {
   /** The directory's name under VIDEOS_ROOT. */
   stem: string;
   state: CaptionVideoState;
-  /** Clips in its segments.json (0 when the file could not be read). */
-  clips: number;
+  /** Clips in its segments.json as its last attempt read it; null for a pending video (status reads no
+   * segments.json: it stays fast on 50k videos), 0 when the file could not be read. */
+  clips: number | null;
   /** Clips with an accepted answer in the current attempt of the video (raw records). */
   clipsDone: number;
   /** Why it failed: the validator's rule or the server's words; null unless failed. */

@@ -16,7 +16,7 @@ export function countsText(d: CaptionProgressDetail): string {
 }
 
 function videoRow(root: string, v: CaptionVideoEntry, icon: ProgressState): TreeRow {
-  const clips = v.state === 'running' ? `${v.clipsDone}/${v.clips} clips` : `${v.clips} clip${v.clips === 1 ? '' : 's'}`;
+  const clips = v.clips === null ? 'not started' : v.state === 'running' ? `${v.clipsDone}/${v.clips} clips` : `${v.clips} clip${v.clips === 1 ? '' : 's'}`;
   const description = v.state === 'failed' && v.reason ? v.reason : clips;
   return {
     id: `caption:${root}:video:${v.stem}`,

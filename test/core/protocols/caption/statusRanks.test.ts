@@ -90,9 +90,10 @@ describe('caption status: two ranks summed', () => {
       ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
     );
     assert.equal(by.get(completed)?.state, 'completed');
+    // A pending video's clips are not counted (status reads no segments.json): null, never a made-up 0.
     assert.deepEqual(
-      d.videos.filter((v) => v.state === 'pending').map((v) => v.stem),
-      [r0[2], r1[2]].sort(),
+      d.videos.filter((v) => v.state === 'pending').map((v) => [v.stem, v.clips]),
+      [r0[2], r1[2]].sort().map((stem) => [stem, null]),
     );
     for (const v of d.videos) assert.equal(v.rank, shardRankOf(v.stem, 2), v.stem);
     assert.deepEqual(d.ranks, [

@@ -44,7 +44,7 @@ describe('caption tree rows (issue 25 point 8)', () => {
     video('a', 'completed'),
     video('b', 'failed', { reason: 'segment 2: clip-duration: clips/clip_0002.mp4 lasts 3 s' }),
     video('c', 'running', { clipsDone: 1 }),
-    video('d', 'pending'),
+    video('d', 'pending', { clips: null }),
   ];
 
   it('shows the root with its counts and its videos grouped by state, failed first with the reason', () => {
@@ -56,7 +56,7 @@ describe('caption tree rows (issue 25 point 8)', () => {
       [
         ['1 failed', 'failed', 'expanded', ['b: segment 2: clip-duration: clips/clip_0002.mp4 lasts 3 s']],
         ['1 running', 'running', 'collapsed', ['c: 1/3 clips']],
-        ['1 pending', 'todo', 'collapsed', ['d: 3 clips']],
+        ['1 pending', 'todo', 'collapsed', ['d: not started']],
         ['1 completed', 'done', 'collapsed', ['a: 3 clips']],
       ],
     );
