@@ -178,6 +178,24 @@ async function main(): Promise<void> {
       await untilIn<number>(frame!, "video_b's first clip loaded", "document.getElementById('player').readyState", (v) => v >= 1);
       await wb!.screenshot('caption-viewer-uncaptioned');
     });
+
+    await check('after a reload the viewer comes back on the same root and video (its state, checked again by the host)', async () => {
+      // The workbench keeps the editors (and a webview's state) in the browser's IndexedDB when it saves its state
+      // (about once a minute when idle): reload only once the viewer's state naming video_b is stored there.
+      await wb!.until(
+        "the workbench's stored editors holding the viewer's state on video_b",
+        150_000,
+        async () => ((await wb!.page.evaluate<boolean>(STORED_VIEWER_STATE)) ? true : undefined),
+        async () => 'no stored editor state names fpsweep.captionViewer with video_b',
+      );
+      await wb!.page.reload({ waitUntil: 'domcontentloaded' });
+      await wb!.waitReady();
+      // video_b has no captions: the restored panel shows its boundary list, and the picker says video_b.
+      const again = await wb!.webviewFrame('body[data-view="caption-viewer"] #no-captions', 90_000);
+      const picked = await again.evaluate<string>("document.getElementById('video-picker').value");
+      if (picked !== 'video_b') throw new Error(`the restored viewer shows ${picked}, not video_b`);
+      await untilIn<number>(again, "video_b's first clip loaded again", "document.getElementById('player').readyState", (v) => v >= 1);
+    });
   } catch (err) {
     await script.failed(err);
   } finally {
@@ -187,5 +205,32 @@ async function main(): Promise<void> {
     else log(`kept ${work}`);
   }
 }
+
+/**
+ * Page code: whether any of the workbench's IndexedDB stores (BrowserStorageService's ItemTable) holds a value
+ * naming the caption viewer's view type and video_b (the editor memento with the webview's saved state).
+ */
+const STORED_VIEWER_STATE = `(async () => {
+  const dbs = await indexedDB.databases();
+  for (const { name } of dbs) {
+    if (!name) continue;
+    const found = await new Promise((resolve) => {
+      const open = indexedDB.open(name);
+      open.onerror = () => resolve(false);
+      open.onsuccess = () => {
+        const db = open.result;
+        if (![...db.objectStoreNames].includes('ItemTable')) { db.close(); return resolve(false); }
+        const all = db.transaction('ItemTable').objectStore('ItemTable').getAll();
+        all.onerror = () => { db.close(); resolve(false); };
+        all.onsuccess = () => {
+          db.close();
+          resolve(all.result.some((v) => typeof v === 'string' && v.includes('fpsweep.captionViewer') && v.includes('video_b')));
+        };
+      };
+    });
+    if (found) return true;
+  }
+  return false;
+})()`;
 
 script.run(main, TIMEOUT_S);

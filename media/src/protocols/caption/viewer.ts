@@ -5,13 +5,15 @@
 // seeks the player to the right clip and offset. Every string from the data becomes a text node (dom.ts's el).
 import type { PickerVideo, VideoViewerModel } from '../../../../src/core/protocols/caption/viewerTypes';
 import { locate, timelineTime } from '../../../../src/core/protocols/caption/viewerTime';
-import type { ViewerHostMessage, ViewerRequest } from '../../../../src/extension/protocols/caption/viewerMessages';
+import type { ViewerHostMessage, ViewerRequest, ViewerState } from '../../../../src/extension/protocols/caption/viewerMessages';
 import { clear, el } from '../../dom';
 import { boundaryItemText, boundaryText, cutDegradedText, detectorsText, secondsText, spanPercent, videoOptionText } from './viewerText';
 import './viewer.css';
 
 interface VsCodeApi {
   postMessage(m: ViewerRequest): void;
+  /** Kept by VS Code across a reload: the panel comes back on this root and video (viewerPanel.ts). */
+  setState(s: ViewerState): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 const api = acquireVsCodeApi();
@@ -32,6 +34,7 @@ let seekTo: number | null = null;
 let playWhenLoaded = false;
 let states = new Map<string, string | null>();
 let selected: string | null = null;
+let shownRoot: string | null = null;
 
 app.replaceChildren(
   el('header', {}, el('h1', {}, 'fpsweep: Captions'), rootName),
@@ -44,6 +47,8 @@ picker.addEventListener('change', () => api.postMessage({ type: 'pick', stem: pi
 
 function showVideos(root: string, videos: PickerVideo[], sel: string | null): void {
   rootName.textContent = root;
+  shownRoot = root;
+  api.setState({ root, stem: selected ?? sel });
   const next = new Map(videos.map((v) => [v.stem, v.state]));
   // The shown video's state changed (its captions were written, it failed): read it again.
   const again = selected !== null && states.has(selected) && states.get(selected) !== next.get(selected);
@@ -63,6 +68,7 @@ function showVideo(m: VideoViewerModel, clipUris: (string | null)[]): void {
   uris = clipUris;
   selected = m.stem;
   picker.value = m.stem;
+  if (shownRoot) api.setState({ root: shownRoot, stem: m.stem });
   current = -1;
   const problems = el('ul', { id: 'problems', class: 'error' }, ...m.problems.map((p) => el('li', {}, p)));
   const degraded = cutDegradedText(m.cut);

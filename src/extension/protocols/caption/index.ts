@@ -11,7 +11,7 @@ import type { ProtocolUi, UiHost } from '../types';
 import { CaptionCommands } from './captionCommands';
 import { captionSearchFolders } from './captionSettings';
 import { captionRootRow, captionSection } from './captionTreeRows';
-import { CaptionViewerPanel } from './viewerPanel';
+import { CAPTION_VIEWER_VIEW_TYPE, CaptionViewerPanel, type ViewerHost } from './viewerPanel';
 
 const { engine, protocol } = engineHalf('caption', 'AVTime captions');
 
@@ -22,10 +22,20 @@ class CaptionView extends RunRootsView<CaptionProgressDetail> {
     super(engine, host, captionRootRow, { section: 'caption', searchFolders: captionSearchFolders });
     // dist/ is the extension's: its parent is the extension's folder, whose dist/media holds the viewer's bundle.
     const extensionUri = vscode.Uri.file(path.dirname(host.distDir));
+    const viewerHost: ViewerHost = { extensionUri, progress: (r) => this.model.progress(r), onDidChange: this.onDidChange, log: host.log };
     const openViewer = async (root: string, stem?: string) => {
-      await CaptionViewerPanel.show({ extensionUri, progress: (r) => this.model.progress(r), onDidChange: this.onDidChange, log: host.log }, root, stem);
+      await CaptionViewerPanel.show(viewerHost, root, stem);
       void this.model.add(root);
     };
+    // After a reload VS Code brings the viewer back (package.json: onWebviewPanel:fpsweep.captionViewer).
+    this._register(
+      vscode.window.registerWebviewPanelSerializer(CAPTION_VIEWER_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, state) => {
+          const revived = await CaptionViewerPanel.revive(panel, viewerHost, state);
+          if (revived) void this.model.add(revived.root);
+        },
+      }),
+    );
     this.commands = new CaptionCommands({ distDir: host.distDir, model: this.model, output: host.output, openViewer }).commands;
   }
 

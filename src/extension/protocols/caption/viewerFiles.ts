@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from '../../../core/package/paths';
 import { buildViewerModel, type VideoViewerModel } from '../../../core/protocols/caption/viewerModel';
+import { viewerStateSchema } from './viewerMessages';
 
 /** The direct child directories of `root` holding a segments.json, by name (state folders, dot-names, left out). */
 export async function listVideoStems(root: string): Promise<string[]> {
@@ -63,4 +64,23 @@ async function clipProblem(realDir: string, rel: string): Promise<{ file: string
   if (!isInside(realDir, real) || real === realDir) return `${rel} resolves outside the video directory (${real})`;
   const st = await fs.stat(real);
   return st.isFile() ? { file: real } : `${rel} is not a regular file`;
+}
+
+/**
+ * Where a viewer VS Code restores after a reload may go: the state its webview kept is the webview's word, so it is
+ * checked again (the schema, an absolute root whose real path still holds a video directory, not shown already) before
+ * the panel reads anything; else why not, in words for the log.
+ */
+export async function restoredViewerTarget(
+  state: unknown,
+  isShown: (realRoot: string) => boolean,
+): Promise<{ root: string; stem: string | null } | { refused: string }> {
+  const s = viewerStateSchema.safeParse(state);
+  if (!s.success) return { refused: 'its saved state is not a viewer state' };
+  if (!path.isAbsolute(s.data.root)) return { refused: `${s.data.root} is not an absolute path` };
+  const root = await fs.realpath(s.data.root).catch(() => null);
+  if (root === null) return { refused: `${s.data.root} is gone` };
+  if (isShown(root)) return { refused: `${root} is shown already` };
+  if ((await listVideoStems(root)).length === 0) return { refused: `${root} holds no video directory now` };
+  return { root, stem: s.data.stem };
 }

@@ -10,6 +10,11 @@ export const viewerRequestSchema = z.discriminatedUnion('type', [
 ]);
 export type ViewerRequest = z.infer<typeof viewerRequestSchema>;
 
+/** What the webview keeps across a reload (vscode.setState): the root it shows and its video. The host checks it
+ * again before it opens anything (viewerPanel.ts reviveCaptionViewer): it is the webview's word, not ours. */
+export const viewerStateSchema = z.object({ root: z.string().min(1).max(4096), stem: z.string().min(1).max(255).nullable() }).strict();
+export type ViewerState = z.infer<typeof viewerStateSchema>;
+
 /** The picker: the root's videos, and the one shown. */
 export interface ViewerVideosMessage {
   type: 'videos';

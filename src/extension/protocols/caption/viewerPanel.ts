@@ -11,7 +11,7 @@ import type { CaptionProgressDetail } from '../../../core/protocols/caption/prog
 import { pickerVideos } from '../../../core/protocols/caption/viewerModel';
 import { Disposable } from '../../lifecycle';
 import { newNonce, webviewCsp } from '../../webviewCsp';
-import { listVideoStems, readViewerVideo } from './viewerFiles';
+import { listVideoStems, readViewerVideo, restoredViewerTarget } from './viewerFiles';
 import { viewerRequestSchema, type ViewerHostMessage } from './viewerMessages';
 
 export const CAPTION_VIEWER_VIEW_TYPE = 'fpsweep.captionViewer';
@@ -44,15 +44,30 @@ export class CaptionViewerPanel extends Disposable {
     return new CaptionViewerPanel(panel, host, realRoot, stem ?? null);
   }
 
+  /** A panel VS Code brings back after a reload, on the root and video its webview kept, once viewerFiles.ts's
+   * restoredViewerTarget has checked them; else the panel goes, with a line in the log. The revived panel, or null. */
+  static async revive(panel: vscode.WebviewPanel, host: ViewerHost, state: unknown): Promise<CaptionViewerPanel | null> {
+    const target = await restoredViewerTarget(state, (root) => CaptionViewerPanel.panels.has(root));
+    if ('refused' in target) {
+      host.log(`caption viewer: not restored after the reload: ${target.refused}`);
+      panel.dispose();
+      return null;
+    }
+    panel.webview.options = { enableScripts: true, localResourceRoots: viewerResourceRoots(host.extensionUri, target.root) };
+    return new CaptionViewerPanel(panel, host, target.root, target.stem);
+  }
+
+  readonly root: string;
   private stems: string[] = [];
 
   private constructor(
     private readonly panel: vscode.WebviewPanel,
     private readonly host: ViewerHost,
-    private readonly root: string,
+    root: string,
     private selected: string | null,
   ) {
     super();
+    this.root = root;
     CaptionViewerPanel.panels.set(root, this);
     panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'resources', 'fpsweep.svg');
     panel.webview.html = this.html();

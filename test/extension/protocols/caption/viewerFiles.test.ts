@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { listVideoStems, readViewerVideo } from '../../../../src/extension/protocols/caption/viewerFiles';
+import { listVideoStems, readViewerVideo, restoredViewerTarget } from '../../../../src/extension/protocols/caption/viewerFiles';
 
 function segments(n: number): string {
   return JSON.stringify({
@@ -74,5 +74,23 @@ describe('caption viewer files (issue 25 point 8)', () => {
 
   it('refuses a stem that is not a plain directory name', async () => {
     for (const stem of ['..', '../etc', 'a/b', '.']) assert.ok('error' in (await readViewerVideo(root, stem)), stem);
+  });
+
+  it('a viewer restored after a reload goes only to a root that still holds a video directory: the saved state is checked again', async () => {
+    const none = () => false;
+    const real = realpathSync(root);
+    assert.deepEqual(await restoredViewerTarget({ root, stem: 'video_a' }, none), { root: real, stem: 'video_a' });
+    assert.deepEqual(await restoredViewerTarget({ root, stem: null }, none), { root: real, stem: null });
+    const refused = async (state: unknown, isShown = none) => {
+      const t = await restoredViewerTarget(state, isShown);
+      return 'refused' in t ? t.refused : `went to ${JSON.stringify(t)}`;
+    };
+    assert.equal(await refused(undefined), 'its saved state is not a viewer state');
+    assert.equal(await refused({ root, stem: 'video_a', extra: 1 }), 'its saved state is not a viewer state');
+    assert.equal(await refused({ root: 'videos', stem: null }), 'videos is not an absolute path');
+    assert.equal(await refused({ root: path.join(root, 'gone'), stem: null }), `${path.join(root, 'gone')} is gone`);
+    // A folder with no video directory (here: the one outside) is never opened to the webview, whatever it says.
+    assert.equal(await refused({ root: outside, stem: null }), `${realpathSync(outside)} holds no video directory now`);
+    assert.equal(await refused({ root, stem: null }, (r) => r === real), `${real} is shown already`);
   });
 });
