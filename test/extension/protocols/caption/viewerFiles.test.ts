@@ -77,7 +77,7 @@ describe('caption viewer files (issue 25 point 8)', () => {
   });
 
   it('a viewer restored after a reload goes only to a root that still holds a video directory: the saved state is checked again', async () => {
-    const none = () => false;
+    const none: (root: string) => boolean = () => false;
     const real = realpathSync(root);
     assert.deepEqual(await restoredViewerTarget({ root, stem: 'video_a' }, none), { root: real, stem: 'video_a' });
     assert.deepEqual(await restoredViewerTarget({ root, stem: null }, none), { root: real, stem: null });
