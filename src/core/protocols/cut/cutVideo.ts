@@ -69,8 +69,9 @@ export async function cutVideo(ctx: CutVideoContext, video: PlannedVideo, gpu: s
   const state = (s: Pick<VideoState, 'state' | 'reason' | 'segments' | 'degraded'>): VideoState => ({ ...base, ...s, at: new Date().toISOString() });
   await restoreAside(layout, stem);
   await writeVideoState(layout, state({ state: 'running', reason: null, segments: 0, degraded: [] }));
-  const staging = layout.stagingDir(stem);
-  await fs.rm(staging, { recursive: true, force: true });
+  // Earlier attempts' directories go (a crashed run's, an orphaned cutter's); this attempt cuts into its own.
+  const staging = layout.stagingDir(stem, ctx.runId);
+  await fs.rm(layout.stemStagingDir(stem), { recursive: true, force: true });
   await fs.mkdir(staging, { recursive: true });
   const logFile = layout.videoLog(stem);
   let log: Writable | null = null;
@@ -95,7 +96,7 @@ export async function cutVideo(ctx: CutVideoContext, video: PlannedVideo, gpu: s
     outcome = state({ state: 'completed', reason: null, segments: checked.segments, degraded: checked.degraded });
   } catch (err) {
     if (log) await new Promise<void>((resolve) => log!.end(resolve));
-    await fs.rm(staging, { recursive: true, force: true });
+    await fs.rm(layout.stemStagingDir(stem), { recursive: true, force: true });
     // Cut short by a stop: the state stays 'running', read as interrupted (pending), and the next run cuts it again.
     if (signal.aborted) return state({ state: 'running', reason: null, segments: 0, degraded: [] });
     const reason = err instanceof CutFailed ? err.message : `error: ${(err as Error)?.message ?? String(err)}`;

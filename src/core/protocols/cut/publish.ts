@@ -4,7 +4,6 @@
 // leaves the earlier output aside and no final directory: `restoreAside` (at every job's start) puts it back, so an
 // earlier good output survives any failure of a re-cut.
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import type { CutLayout } from './layout';
 
 const exists = (p: string) =>
@@ -27,7 +26,7 @@ export async function finalPathProblem(layout: CutLayout, stem: string): Promise
   return st && !st.isDirectory() ? `${layout.finalDir(stem)} exists and is not a directory: move it away` : null;
 }
 
-/** `staged` (a validated video directory) becomes `<output-root>/<stem>/`; the staging directory is removed. */
+/** `staged` (a validated video directory) becomes `<output-root>/<stem>/`; the video's staging folder is removed. */
 export async function publishVideoDir(layout: CutLayout, stem: string, staged: string): Promise<void> {
   const final = layout.finalDir(stem);
   const aside = layout.asideDir(stem);
@@ -36,6 +35,5 @@ export async function publishVideoDir(layout: CutLayout, stem: string, staged: s
   if (hadEarlier) await fs.rename(final, aside);
   await fs.rename(staged, final);
   if (hadEarlier) await fs.rm(aside, { recursive: true, force: true });
-  const staging = layout.stagingDir(stem);
-  if (path.resolve(staged) !== path.resolve(staging)) await fs.rm(staging, { recursive: true, force: true });
+  await fs.rm(layout.stemStagingDir(stem), { recursive: true, force: true });
 }
