@@ -3,11 +3,14 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../runner/atomicFile';
+import { readTextIfExists } from '../../runner/stateRead';
 import type { CaptionLayout } from './layout';
 import { videoOutcomeSchema, type VideoOutcome } from './schemas';
 
+/** The video's outcome, or null when none (or not one the schema accepts); a file that exists but cannot be read
+ * is an error, never "none" (stateRead.ts). */
 export async function readVideoOutcome(layout: Pick<CaptionLayout, 'outcomeFile'>, stem: string): Promise<VideoOutcome | null> {
-  const text = await fs.readFile(layout.outcomeFile(stem), 'utf8').catch(() => null);
+  const text = await readTextIfExists(layout.outcomeFile(stem));
   if (text === null) return null;
   try {
     const r = videoOutcomeSchema.safeParse(JSON.parse(text));

@@ -4,6 +4,8 @@
 import * as path from 'node:path';
 import { isWorkerAlive } from '../../runner/control';
 import { readStatusFile } from '../../runner/statusFile';
+import { mapBounded } from '../../runner/mapBounded';
+import { STATE_READS_AT_ONCE } from '../../runner/stateRead';
 import { videoRunState, videoStatesSnapshot } from '../../runner/videoStates';
 import type { ProgressSnapshot, ProgressState } from '../types';
 import { discoverVideoDirs } from './discover';
@@ -32,16 +34,14 @@ export async function readCaptionView(root: string): Promise<CaptionView> {
   const runningNow = new Map<string, CaptionStatus['running'][number]>();
   for (const r of ranks) if (r.live && r.status) for (const v of r.status.running) runningNow.set(v.stem, v);
   const shardCount = ranks.find((r) => r.shard)?.shard?.count ?? null;
-  const videos: CaptionVideoEntry[] = await Promise.all(
-    dirs.tracked.map(async (stem): Promise<CaptionVideoEntry> => {
-      const o = withOutcome.has(stem) ? await readVideoOutcome(layout, stem) : null;
-      const run = runningNow.get(stem);
-      const rank = shardCount ? shardRankOf(stem, shardCount) : null;
-      if (run) return { stem, state: 'running', clips: run.clips, clipsDone: run.clipsDone, reason: null, rank };
-      if (o) return { stem, state: o.state, clips: o.clips, clipsDone: o.state === 'completed' ? o.clips : 0, reason: o.reason, rank };
-      return { stem, state: 'pending', clips: null, clipsDone: 0, reason: null, rank };
-    }),
-  );
+  const videos: CaptionVideoEntry[] = await mapBounded(dirs.tracked, STATE_READS_AT_ONCE, async (stem): Promise<CaptionVideoEntry> => {
+    const o = withOutcome.has(stem) ? await readVideoOutcome(layout, stem) : null;
+    const run = runningNow.get(stem);
+    const rank = shardCount ? shardRankOf(stem, shardCount) : null;
+    if (run) return { stem, state: 'running', clips: run.clips, clipsDone: run.clipsDone, reason: null, rank };
+    if (o) return { stem, state: o.state, clips: o.clips, clipsDone: o.state === 'completed' ? o.clips : 0, reason: o.reason, rank };
+    return { stem, state: 'pending', clips: null, clipsDone: 0, reason: null, rank };
+  });
   const n = (s: CaptionVideoEntry['state']) => videos.filter((v) => v.state === s).length;
   const rankEntries: CaptionRankEntry[] = ranks.map((r) => ({
     rank: r.shard ? r.shard.index - 1 : 0,

@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../../errors';
 import { isPlainName } from '../../package/names';
+import { mapBounded } from '../../runner/mapBounded';
 
 export const VIDEO_EXTENSIONS = ['.mp4', '.m4v', '.mov', '.mkv', '.avi', '.webm'] as const;
 
@@ -51,7 +52,10 @@ export async function discoverSources(inputRoot: string): Promise<SourceVideo[]>
     throw new InputError(`--input-root ${root}: ${err.message}`);
   });
   const candidates = entries.filter((e) => sourceStem(e.name) !== null && (e.isFile() || e.isSymbolicLink()));
-  const files = await Promise.all(candidates.map(async (e) => ((await fs.stat(path.join(root, e.name)).catch(() => null))?.isFile() ? e.name : null)));
+  // A regular file is one by its directory entry; only a link is followed (stat) to see that it reaches one.
+  const files = await mapBounded(candidates, 64, async (e) =>
+    e.isFile() || (await fs.stat(path.join(root, e.name)).catch(() => null))?.isFile() ? e.name : null,
+  );
   return sourcesFrom(
     root,
     files.filter((n): n is string => n !== null),

@@ -6,13 +6,15 @@ import { promises as fs } from 'node:fs';
 import { shardRankOf } from '../../clips/shard';
 import { isWorkerAlive } from '../../runner/control';
 import { readStatusFile } from '../../runner/statusFile';
+import { mapBounded } from '../../runner/mapBounded';
+import { STATE_READS_AT_ONCE } from '../../runner/stateRead';
 import { videoRunState, videoStatesSnapshot } from '../../runner/videoStates';
 import type { ProgressSnapshot, ProgressState } from '../types';
 import { discoverSources, type SourceVideo } from './discover';
 import { CutLayout, listCutRanks } from './layout';
 import type { CutProgressDetail, CutRankEntry, CutVideoEntry } from './progressTypes';
 import { cutStatusSchema, runFileSchema } from './schemas';
-import { readVideoState, sameSignature, sourceSignature } from './videoState';
+import { listStateStems, readVideoState, sameSignature, sourceSignature } from './videoState';
 
 export interface CutView {
   detail: CutProgressDetail;
@@ -48,24 +50,24 @@ export async function readCutView(root: string): Promise<CutView> {
   const runningNow = new Set<string>();
   for (const r of ranks) if (r.live && r.status) for (const stem of r.status.running) runningNow.add(stem);
   const shardCount = ranks.find((r) => r.shard)?.shard?.count ?? null;
-  const videos = await Promise.all(
-    sources.map(async (source): Promise<CutVideoEntry> => {
-      const [st, sig] = await Promise.all([readVideoState(layout, source.stem), sourceSignature(source.file)]);
-      const changed = st !== null && sig !== null && !sameSignature(st.signature, sig);
-      const base = {
-        stem: source.stem,
-        source: source.name,
-        rank: shardCount ? shardRankOf(source.stem, shardCount) : null,
-        cutter: st?.cutter ?? null,
-        changed,
-      };
-      const none = { segments: 0, degraded: [], reason: null };
-      if (runningNow.has(source.stem)) return { ...base, ...none, state: 'running' };
-      if (st && !changed && st.state === 'completed') return { ...base, state: 'completed', segments: st.segments, degraded: st.degraded, reason: null };
-      if (st && !changed && st.state === 'failed') return { ...base, ...none, state: 'failed', reason: st.reason };
-      return { ...base, ...none, state: 'pending' };
-    }),
-  );
+  // One listing of the states folder: a status opens only the state files there are (a pending video has none).
+  const withState = await listStateStems(layout);
+  const videos = await mapBounded(sources, STATE_READS_AT_ONCE, async (source): Promise<CutVideoEntry> => {
+    const [st, sig] = await Promise.all([withState.has(source.stem) ? readVideoState(layout, source.stem) : null, sourceSignature(source.file)]);
+    const changed = st !== null && sig !== null && !sameSignature(st.signature, sig);
+    const base = {
+      stem: source.stem,
+      source: source.name,
+      rank: shardCount ? shardRankOf(source.stem, shardCount) : null,
+      cutter: st?.cutter ?? null,
+      changed,
+    };
+    const none = { segments: 0, degraded: [], reason: null };
+    if (runningNow.has(source.stem)) return { ...base, ...none, state: 'running' };
+    if (st && !changed && st.state === 'completed') return { ...base, state: 'completed', segments: st.segments, degraded: st.degraded, reason: null };
+    if (st && !changed && st.state === 'failed') return { ...base, ...none, state: 'failed', reason: st.reason };
+    return { ...base, ...none, state: 'pending' };
+  });
   const n = (s: CutVideoEntry['state']) => videos.filter((v) => v.state === s).length;
   const rankEntries: CutRankEntry[] = ranks.map((r) => ({
     rank: r.shard ? r.shard.index - 1 : 0,

@@ -2,6 +2,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../runner/atomicFile';
+import { readTextIfExists } from '../../runner/stateRead';
 import type { CutLayout } from './layout';
 import { videoStateSchema, type SourceSignature, type VideoState } from './schemas';
 
@@ -12,9 +13,10 @@ export async function sourceSignature(file: string): Promise<SourceSignature | n
 
 export const sameSignature = (a: SourceSignature, b: SourceSignature) => a.size === b.size && a.mtimeNs === b.mtimeNs;
 
-/** The video's state, or null when none (or unreadable: a torn or foreign file reads as no state, so it is cut again). */
+/** The video's state, or null when none (a torn or foreign file reads as no state, so it is cut again). A file that
+ * exists but cannot be read (EMFILE, EACCES) is an error, never "none": that would cut a finished video again. */
 export async function readVideoState(layout: CutLayout, stem: string): Promise<VideoState | null> {
-  const text = await fs.readFile(layout.stateFile(stem), 'utf8').catch(() => null);
+  const text = await readTextIfExists(layout.stateFile(stem));
   if (text === null) return null;
   try {
     const r = videoStateSchema.safeParse(JSON.parse(text));
@@ -28,4 +30,10 @@ export async function writeVideoState(layout: CutLayout, state: VideoState): Pro
   const file = layout.stateFile(state.stem);
   await fs.mkdir(path.dirname(file), { recursive: true });
   await writeFileAtomic(file, JSON.stringify(videoStateSchema.parse(state), null, 1) + '\n');
+}
+
+/** The stems that have a state file, from one listing of the states folder (none yet: empty). */
+export async function listStateStems(layout: CutLayout): Promise<Set<string>> {
+  const names = await fs.readdir(path.dirname(layout.stateFile('x'))).catch(() => [] as string[]);
+  return new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)));
 }
