@@ -4,11 +4,12 @@
 // any of its requests (its preparation); its outcome is written after its last clip (videoRun.ts). Exit 0 only
 // when every selected video is done; 1 when any failed or is left pending; 2 for the user's errors.
 import * as path from 'node:path';
-import { exitFor, InputError } from '../../errors';
+import { InputError } from '../../errors';
 import { RequestRunner, type RunnerJob } from '../../runner/requestRunner';
 import { MAX_REQUEUES, type FailurePolicy } from '../../runner/requestChannel';
 import { fleetServers } from '../../runner/requestServers';
-import { stdoutSessionLog, withRunSession, type RunSession } from '../../runner/runSession';
+import { runJobInSession } from '../../runner/jobSession';
+import { stdoutSessionLog, type RunSession } from '../../runner/runSession';
 import type { Fleet } from '../../serving/launcher';
 import { executeClip, clipRequestBody, type ClipTaskContext } from './clipTask';
 import { ffprobeClipProbe, type ClipMediaFacts } from '../../clips/clipProbe';
@@ -27,14 +28,7 @@ const log = stdoutSessionLog;
 
 export async function runCaptionJob(job: CaptionJob): Promise<number> {
   const layout = new CaptionLayout(job.root, job.shard);
-  const runId = `caption-${Date.now().toString(36)}-${process.pid}`;
-  try {
-    return await withRunSession({ root: layout.runRoot, runId, policy: 'drain', log, tickMs: job.tickMs }, (s) => runInSession(s, job, layout));
-  } catch (err) {
-    const exit = exitFor(err);
-    process.stderr.write(`caption: ${exit.text}\n`);
-    return exit.code;
-  }
+  return runJobInSession({ name: 'caption', root: layout.runRoot, tickMs: job.tickMs }, (s) => runInSession(s, job, layout));
 }
 
 /** A lost server's clip goes to another server (bounded); with one server, or anything else, it is recorded. */

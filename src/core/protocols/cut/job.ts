@@ -4,10 +4,10 @@
 // failed or is left pending; 2 for the user's errors (a shared stem, an unreadable input root).
 import { promises as fs } from 'node:fs';
 import { ffprobeClipProbe } from '../../clips/clipProbe';
-import { exitFor } from '../../errors';
 import { writeFileAtomic } from '../../runner/atomicFile';
 import { mapBounded } from '../../runner/mapBounded';
-import { stdoutSessionLog, withRunSession, type RunSession } from '../../runner/runSession';
+import { runJobInSession } from '../../runner/jobSession';
+import { stdoutSessionLog, type RunSession } from '../../runner/runSession';
 import { cutterOf } from './cutters';
 import { cutVideo, type CutVideoContext } from './cutVideo';
 import type { CutJob } from './jobSchema';
@@ -20,14 +20,7 @@ const log = stdoutSessionLog;
 
 export async function runCutJob(job: CutJob): Promise<number> {
   const layout = new CutLayout(job.root, job.shard);
-  const runId = `cut-${Date.now().toString(36)}-${process.pid}`;
-  try {
-    return await withRunSession({ root: layout.runRoot, runId, policy: 'drain', log, tickMs: job.tickMs }, (s) => runInSession(s, job, layout));
-  } catch (err) {
-    const exit = exitFor(err);
-    process.stderr.write(`cut: ${exit.text}\n`);
-    return exit.code;
-  }
+  return runJobInSession({ name: 'cut', root: layout.runRoot, tickMs: job.tickMs }, (s) => runInSession(s, job, layout));
 }
 
 async function runInSession(session: RunSession, job: CutJob, layout: CutLayout): Promise<number> {
