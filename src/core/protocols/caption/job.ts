@@ -9,6 +9,7 @@ import { RequestRunner, type RunnerJob } from '../../runner/requestRunner';
 import { MAX_REQUEUES, type FailurePolicy } from '../../runner/requestChannel';
 import { fleetServers } from '../../runner/requestServers';
 import { runJobInSession } from '../../runner/jobSession';
+import { RankTally } from '../../runner/rankStatus';
 import { stdoutSessionLog, type RunSession } from '../../runner/runSession';
 import type { Fleet } from '../../serving/launcher';
 import { executeClip, clipRequestBody, type ClipTaskContext } from './clipTask';
@@ -19,7 +20,7 @@ import { planCaptionRun } from './plan';
 import { predictClipCounts, runCaptionPreflight } from './preflight';
 import { captionPrompt } from './prompt';
 import type { CaptionRequestBody } from './request';
-import { captionStatusSchema, type CaptionStatus } from './schemas';
+import { captionStatusSchema } from './schemas';
 import { issueText, validateVideoDir, type Segment, sidecarOf } from '../../clips/segments';
 import { captionContextTokens, captionFleet } from './servers';
 import { VideoRun } from './videoRun';
@@ -41,23 +42,11 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
   const plan = await planCaptionRun(layout, { model: job.model, promptSha256: prompt.sha256, sampling: job.sampling }, job.sourceVideos);
   if (plan.missing?.length) throw new InputError(`--source-video matches no tracked video${layout.shard ? ' of this rank' : ''}: ${plan.missing.join(', ')}`);
   const rank = layout.shard ? layout.shard.index - 1 : null;
-  let state: CaptionStatus['state'] = 'starting';
-  let completed = plan.done.length;
-  let failed = 0;
-  let summary: string | null = null;
+  const tally = new RankTally('caption', plan.selected, plan.done.length);
   const running = new Map<string, VideoRun>();
   const status = session.status(captionStatusSchema, (s) => ({
-    runId: session.runId,
-    pid: process.pid,
-    state,
-    rank,
-    of: layout.shard?.count ?? null,
-    selected: plan.selected,
-    completed,
-    failed,
+    ...tally.fields(session, layout.shard, s),
     running: [...running.values()].map((v) => ({ stem: v.stem, clips: v.clipCount, clipsDone: v.clipsDone })),
-    stopRequested: session.stopRequested,
-    summary: s ?? summary,
   }));
   await status.write();
   const rankWords = layout.shard ? ` rank ${layout.shard.index}/${layout.shard.count}` : '';
@@ -75,9 +64,9 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
     finishing.push(
       v.finish(session.runId, rank).then((outcome) => {
         running.delete(v.stem);
-        if (outcome === 'completed') completed++;
+        if (outcome === 'completed') tally.completed++;
         else if (outcome === 'failed') {
-          failed++;
+          tally.failed++;
           void log.error(`${v.stem}: failed: ${v.failure}`);
         }
       }),
@@ -177,7 +166,7 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
         },
       );
       runner.follow(fleet);
-      state = 'running';
+      tally.running();
       await status.write();
       // Videos whose document did not parse failed before (no task to send); the rest go as jobs.
       const jobs: RunnerJob[] = [];
@@ -191,21 +180,15 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
     // Prepared videos the runner never finished (a stop, --fail-fast): what they reached is written.
     for (const v of [...videos.values()]) if (prepared.has(v.stem)) finish(v);
     await Promise.all(finishing);
-    const pending = plan.selected - completed - failed;
-    const stopped = session.stopRequested !== null || (runner?.stopped ?? null) !== null;
-    state = failed > 0 || (pending > 0 && !stopped) ? 'failed' : pending > 0 ? 'stopped' : 'done';
-    summary = `caption: ${completed} done, ${failed} failed, ${pending} pending (of ${plan.selected} selected)`;
+    tally.end(session.stopRequested !== null || (runner?.stopped ?? null) !== null);
   } catch (err) {
     for (const v of [...videos.values()]) if (prepared.has(v.stem)) finish(v);
     await Promise.allSettled(finishing);
-    state = 'failed';
-    const pending = plan.selected - completed - failed;
-    const why = err instanceof PreflightFailed ? err.message : `failed: ${(err as Error)?.message ?? String(err)}`;
-    summary = `${why}\ncaption: ${completed} done, ${failed} failed, ${pending} pending (of ${plan.selected} selected)`;
+    tally.breakOff(err instanceof PreflightFailed ? err.message : `failed: ${(err as Error)?.message ?? String(err)}`);
   }
-  await log.info(summary);
-  await status.write(summary);
-  return state === 'done' ? 0 : 1;
+  await log.info(tally.summary!);
+  await status.write(tally.summary);
+  return tally.state === 'done' ? 0 : 1;
 }
 
 class PreflightFailed extends Error {}
