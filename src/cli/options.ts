@@ -1,5 +1,6 @@
 // Flags shared by several verbs, with the seed's environment knobs as their defaults.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { z } from 'zod';
 import { UsageError } from '../core/errors';
 import { parseShard, type ShardSpec } from '../core/protocols/fp/shard/shard';
 import { isAutoShard, resolveAutoShard, type Env } from '../core/protocols/fp/shard/autoShard';
@@ -27,6 +28,28 @@ export function parseVerbArgs<O extends OptionSpec>(args: string[], options: O, 
     process.exit(0);
   }
   return values;
+}
+
+/** Parses a command's own flags (no --package); unknown flags are a usage error with the help, --help prints it and exits 0. */
+export function parseCommandArgs<O extends OptionSpec, P extends boolean>(args: string[], options: O, allowPositionals: P, help: string) {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: P; strict: true }>>;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n\n${help}`);
+  }
+  if ((parsed.values as { help?: unknown }).help) {
+    process.stdout.write(help + '\n');
+    process.exit(0);
+  }
+  return parsed;
+}
+
+/** `schema`'s reading of the options the flags made, or a usage error naming each issue (`path: message`), then the help. */
+export function parseOptionsOrUsage<S extends z.ZodTypeAny>(schema: S, help: string, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new UsageError(`${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n\n${help}`);
+  return parsed.data;
 }
 
 export function requirePackage(values: Record<string, unknown>, help: string): string {

@@ -11,8 +11,7 @@ import { runSweep } from '../../core/protocols/fp/sweep/sweep';
 import { DEFAULT_FAIL_FAST } from '../../core/runner/failFast';
 import { statusLine } from '../../core/protocols/fp/status/formatStatus';
 import { stopReasonLines } from '../../core/runner/stopReason';
-import { intOption, listOption, numberOption, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../options';
-import { UsageError } from '../../core/errors';
+import { intOption, listOption, numberOption, parseOptionsOrUsage, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../options';
 
 export const summary = 'the sweep (foreground; --detach for a background worker); --pilot, --bench, --conds, --endpoints';
 
@@ -87,7 +86,7 @@ export function parseRunArgs(args: string[]): { options: RunOptions; detach: boo
   const conditions = listOption(v.conds, 'CONDS');
   if (conditions) parseConditions(conditions); // a bad name is an InputError now, before anything starts
   const endpoints = listOption(v.endpoints, 'FPSWEEP_ENDPOINTS');
-  const parsed = runOptionsSchema.safeParse({
+  const options = parseOptionsOrUsage(runOptionsSchema, HELP, {
     package: new PackageLayout(root).root,
     pilot,
     benchmarks,
@@ -105,8 +104,7 @@ export function parseRunArgs(args: string[]): { options: RunOptions; detach: boo
     failFirstVideos: intOption(v['fail-videos'], 'FPSWEEP_FAIL_VIDEOS', DEFAULT_FAIL_FAST.firstPrepared, 0),
     shard: shardOption(v.shard),
   });
-  if (!parsed.success) throw new UsageError(`${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n\n${HELP}`);
-  return { options: parsed.data, detach: v.detach === true };
+  return { options, detach: v.detach === true };
 }
 
 export async function run(args: string[]): Promise<number> {

@@ -4,11 +4,13 @@
 // any of its requests (its preparation); its outcome is written after its last clip (videoRun.ts). Exit 0 only
 // when every selected video is done; 1 when any failed or is left pending; 2 for the user's errors.
 import * as path from 'node:path';
-import { exitFor, InputError } from '../../errors';
+import { InputError } from '../../errors';
 import { RequestRunner, type RunnerJob } from '../../runner/requestRunner';
 import { MAX_REQUEUES, type FailurePolicy } from '../../runner/requestChannel';
 import { fleetServers } from '../../runner/requestServers';
-import { stdoutSessionLog, withRunSession, type RunSession } from '../../runner/runSession';
+import { runJobInSession } from '../../runner/jobSession';
+import { RankTally } from '../../runner/rankStatus';
+import { stdoutSessionLog, type RunSession } from '../../runner/runSession';
 import type { Fleet } from '../../serving/launcher';
 import { executeClip, clipRequestBody, type ClipTaskContext } from './clipTask';
 import { ffprobeClipProbe, type ClipMediaFacts } from '../../clips/clipProbe';
@@ -18,7 +20,7 @@ import { planCaptionRun } from './plan';
 import { predictClipCounts, runCaptionPreflight } from './preflight';
 import { captionPrompt } from './prompt';
 import type { CaptionRequestBody } from './request';
-import { captionStatusSchema, type CaptionStatus } from './schemas';
+import { captionStatusSchema } from './schemas';
 import { issueText, validateVideoDir, type Segment, sidecarOf } from '../../clips/segments';
 import { captionContextTokens, captionFleet } from './servers';
 import { VideoRun } from './videoRun';
@@ -27,14 +29,7 @@ const log = stdoutSessionLog;
 
 export async function runCaptionJob(job: CaptionJob): Promise<number> {
   const layout = new CaptionLayout(job.root, job.shard);
-  const runId = `caption-${Date.now().toString(36)}-${process.pid}`;
-  try {
-    return await withRunSession({ root: layout.runRoot, runId, policy: 'drain', log, tickMs: job.tickMs }, (s) => runInSession(s, job, layout));
-  } catch (err) {
-    const exit = exitFor(err);
-    process.stderr.write(`caption: ${exit.text}\n`);
-    return exit.code;
-  }
+  return runJobInSession({ name: 'caption', root: layout.runRoot, tickMs: job.tickMs }, (s) => runInSession(s, job, layout));
 }
 
 /** A lost server's clip goes to another server (bounded); with one server, or anything else, it is recorded. */
@@ -47,23 +42,11 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
   const plan = await planCaptionRun(layout, { model: job.model, promptSha256: prompt.sha256, sampling: job.sampling }, job.sourceVideos);
   if (plan.missing?.length) throw new InputError(`--source-video matches no tracked video${layout.shard ? ' of this rank' : ''}: ${plan.missing.join(', ')}`);
   const rank = layout.shard ? layout.shard.index - 1 : null;
-  let state: CaptionStatus['state'] = 'starting';
-  let completed = plan.done.length;
-  let failed = 0;
-  let summary: string | null = null;
+  const tally = new RankTally('caption', plan.selected, plan.done.length);
   const running = new Map<string, VideoRun>();
   const status = session.status(captionStatusSchema, (s) => ({
-    runId: session.runId,
-    pid: process.pid,
-    state,
-    rank,
-    of: layout.shard?.count ?? null,
-    selected: plan.selected,
-    completed,
-    failed,
+    ...tally.fields(session, layout.shard, s),
     running: [...running.values()].map((v) => ({ stem: v.stem, clips: v.clipCount, clipsDone: v.clipsDone })),
-    stopRequested: session.stopRequested,
-    summary: s ?? summary,
   }));
   await status.write();
   const rankWords = layout.shard ? ` rank ${layout.shard.index}/${layout.shard.count}` : '';
@@ -81,9 +64,9 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
     finishing.push(
       v.finish(session.runId, rank).then((outcome) => {
         running.delete(v.stem);
-        if (outcome === 'completed') completed++;
+        if (outcome === 'completed') tally.completed++;
         else if (outcome === 'failed') {
-          failed++;
+          tally.failed++;
           void log.error(`${v.stem}: failed: ${v.failure}`);
         }
       }),
@@ -183,7 +166,7 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
         },
       );
       runner.follow(fleet);
-      state = 'running';
+      tally.running();
       await status.write();
       // Videos whose document did not parse failed before (no task to send); the rest go as jobs.
       const jobs: RunnerJob[] = [];
@@ -197,21 +180,15 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
     // Prepared videos the runner never finished (a stop, --fail-fast): what they reached is written.
     for (const v of [...videos.values()]) if (prepared.has(v.stem)) finish(v);
     await Promise.all(finishing);
-    const pending = plan.selected - completed - failed;
-    const stopped = session.stopRequested !== null || (runner?.stopped ?? null) !== null;
-    state = failed > 0 || (pending > 0 && !stopped) ? 'failed' : pending > 0 ? 'stopped' : 'done';
-    summary = `caption: ${completed} done, ${failed} failed, ${pending} pending (of ${plan.selected} selected)`;
+    tally.end(session.stopRequested !== null || (runner?.stopped ?? null) !== null);
   } catch (err) {
     for (const v of [...videos.values()]) if (prepared.has(v.stem)) finish(v);
     await Promise.allSettled(finishing);
-    state = 'failed';
-    const pending = plan.selected - completed - failed;
-    const why = err instanceof PreflightFailed ? err.message : `failed: ${(err as Error)?.message ?? String(err)}`;
-    summary = `${why}\ncaption: ${completed} done, ${failed} failed, ${pending} pending (of ${plan.selected} selected)`;
+    tally.breakOff(err instanceof PreflightFailed ? err.message : `failed: ${(err as Error)?.message ?? String(err)}`);
   }
-  await log.info(summary);
-  await status.write(summary);
-  return state === 'done' ? 0 : 1;
+  await log.info(tally.summary!);
+  await status.write(tally.summary);
+  return tally.state === 'done' ? 0 : 1;
 }
 
 class PreflightFailed extends Error {}

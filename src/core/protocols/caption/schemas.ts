@@ -2,6 +2,7 @@
 // (`.fpsweep-caption/videos/<stem>.json`), a raw record (`raw/<stem>.jsonl`, one per answer or failure) and a
 // rank's status file.
 import { z } from 'zod';
+import { rankStatusFields } from '../../runner/rankStatus';
 
 export const videoOutcomeSchema = z.object({
   stem: z.string(),
@@ -41,18 +42,8 @@ export const rawRecordSchema = z.object({
 export type RawRecord = z.infer<typeof rawRecordSchema>;
 
 export const captionStatusSchema = z.object({
-  runId: z.string(),
-  pid: z.number().int(),
-  state: z.enum(['starting', 'running', 'stopped', 'done', 'failed']),
-  /** 0-based rank and rank count; null when unsharded. */
-  rank: z.number().int().nullable(),
-  of: z.number().int().nullable(),
-  selected: z.number().int(),
-  completed: z.number().int(),
-  failed: z.number().int(),
+  ...rankStatusFields,
   /** Videos with requests in flight now, with their clips answered so far. */
   running: z.array(z.object({ stem: z.string(), clips: z.number().int(), clipsDone: z.number().int() })),
-  stopRequested: z.string().nullable(),
-  summary: z.string().nullable(),
 });
 export type CaptionStatus = z.infer<typeof captionStatusSchema>;

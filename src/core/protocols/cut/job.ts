@@ -4,30 +4,24 @@
 // failed or is left pending; 2 for the user's errors (a shared stem, an unreadable input root).
 import { promises as fs } from 'node:fs';
 import { ffprobeClipProbe } from '../../clips/clipProbe';
-import { exitFor } from '../../errors';
 import { writeFileAtomic } from '../../runner/atomicFile';
 import { mapBounded } from '../../runner/mapBounded';
-import { stdoutSessionLog, withRunSession, type RunSession } from '../../runner/runSession';
+import { runJobInSession } from '../../runner/jobSession';
+import { RankTally } from '../../runner/rankStatus';
+import { stdoutSessionLog, type RunSession } from '../../runner/runSession';
 import { cutterOf } from './cutters';
 import { cutVideo, type CutVideoContext } from './cutVideo';
 import type { CutJob } from './jobSchema';
 import { CutLayout } from './layout';
 import { planCut } from './plan';
-import { cutStatusSchema, runFileSchema, type CutStatus } from './schemas';
+import { cutStatusSchema, runFileSchema } from './schemas';
 import { readCutSources } from './sources';
 
 const log = stdoutSessionLog;
 
 export async function runCutJob(job: CutJob): Promise<number> {
   const layout = new CutLayout(job.root, job.shard);
-  const runId = `cut-${Date.now().toString(36)}-${process.pid}`;
-  try {
-    return await withRunSession({ root: layout.runRoot, runId, policy: 'drain', log, tickMs: job.tickMs }, (s) => runInSession(s, job, layout));
-  } catch (err) {
-    const exit = exitFor(err);
-    process.stderr.write(`cut: ${exit.text}\n`);
-    return exit.code;
-  }
+  return runJobInSession({ name: 'cut', root: layout.runRoot, tickMs: job.tickMs }, (s) => runInSession(s, job, layout));
 }
 
 async function runInSession(session: RunSession, job: CutJob, layout: CutLayout): Promise<number> {
@@ -39,24 +33,9 @@ async function runInSession(session: RunSession, job: CutJob, layout: CutLayout)
     JSON.stringify(runFileSchema.parse({ inputRoot: job.inputRoot, cutter: cutter.name, at: new Date().toISOString() }), null, 1) + '\n',
   );
   const rank = layout.shard ? layout.shard.index - 1 : null;
-  let state: CutStatus['state'] = 'starting';
-  let completed = plan.done.length;
-  let failed = 0;
-  let summary: string | null = null;
+  const tally = new RankTally('cut', plan.selected, plan.done.length);
   const running = new Set<string>();
-  const status = session.status(cutStatusSchema, (s) => ({
-    runId: session.runId,
-    pid: process.pid,
-    state,
-    rank,
-    of: layout.shard?.count ?? null,
-    selected: plan.selected,
-    completed,
-    failed,
-    running: [...running].sort(),
-    stopRequested: session.stopRequested,
-    summary: s ?? summary,
-  }));
+  const status = session.status(cutStatusSchema, (s) => ({ ...tally.fields(session, layout.shard, s), running: [...running].sort() }));
   await status.write();
   const rankWords = layout.shard ? ` rank ${layout.shard.index}/${layout.shard.count}` : '';
   const gpus = [...new Set(job.lanes.map((l) => l.gpu).filter((g) => g !== null))];
@@ -66,7 +45,7 @@ async function runInSession(session: RunSession, job: CutJob, layout: CutLayout)
   );
   if (cutter.knownDegraded.length) await log.warn(`the ${cutter.name} cutter runs without ${cutter.knownDegraded.join(', ')}: every cut it makes is degraded`);
   const ctx: CutVideoContext = { layout, cutter, allowDegraded: job.allowDegraded, probe: ffprobeClipProbe(), runId: session.runId, rank };
-  state = 'running';
+  tally.running();
   await status.write();
   try {
     await mapBounded(plan.todo, job.lanes.length, async (video, _i, lane) => {
@@ -76,25 +55,21 @@ async function runInSession(session: RunSession, job: CutJob, layout: CutLayout)
       try {
         const out = await cutVideo(ctx, video, job.lanes[lane].gpu, session.cutSignal);
         if (out.state === 'completed') {
-          completed++;
+          tally.completed++;
           await log.info(`${stem}: published ${out.segments} segments${out.degraded.length ? ` (degraded: no ${out.degraded.join(', ')})` : ''}`);
         } else if (out.state === 'failed') {
-          failed++;
+          tally.failed++;
           await log.error(`${stem}: failed: ${out.reason}`);
         }
       } finally {
         running.delete(stem);
       }
     });
-    const pending = plan.selected - completed - failed;
-    state = failed > 0 || (pending > 0 && !session.stopRequested) ? 'failed' : pending > 0 ? 'stopped' : 'done';
-    summary = `cut: ${completed} done, ${failed} failed, ${pending} pending (of ${plan.selected} selected)`;
+    tally.end(!!session.stopRequested);
   } catch (err) {
-    state = 'failed';
-    const pending = plan.selected - completed - failed;
-    summary = `failed: ${(err as Error)?.message ?? String(err)}\ncut: ${completed} done, ${failed} failed, ${pending} pending (of ${plan.selected} selected)`;
+    tally.breakOff(`failed: ${(err as Error)?.message ?? String(err)}`);
   }
-  await log.info(summary);
-  await status.write(summary);
-  return state === 'done' ? 0 : 1;
+  await log.info(tally.summary!);
+  await status.write(tally.summary);
+  return tally.state === 'done' ? 0 : 1;
 }

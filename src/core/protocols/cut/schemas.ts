@@ -1,6 +1,7 @@
 // The cut's own files, as zod schemas (read back by resume, status and the views): the run's inputs (`run.json`),
 // a video's state (`videos/<stem>.json`) and a rank's status file.
 import { z } from 'zod';
+import { rankStatusFields } from '../../runner/rankStatus';
 
 /** size + mtime in ns of a source file: a completed video is done while its source's signature is unchanged. */
 export const sourceSignatureSchema = z.object({ size: z.number().int().nonnegative(), mtimeNs: z.string().regex(/^\d+$/) });
@@ -34,17 +35,8 @@ export const runFileSchema = z.object({
 export type RunFile = z.infer<typeof runFileSchema>;
 
 export const cutStatusSchema = z.object({
-  runId: z.string(),
-  pid: z.number().int(),
-  state: z.enum(['starting', 'running', 'stopped', 'done', 'failed']),
-  rank: z.number().int().nullable(),
-  of: z.number().int().nullable(),
-  selected: z.number().int(),
-  completed: z.number().int(),
-  failed: z.number().int(),
+  ...rankStatusFields,
   /** Stems being cut now. */
   running: z.array(z.string()),
-  stopRequested: z.string().nullable(),
-  summary: z.string().nullable(),
 });
 export type CutStatus = z.infer<typeof cutStatusSchema>;

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import { readAvtimeProgress, type AvtimeRunView } from '../../../core/protocols/avtime/progress';
 import { startCli } from '../../cli';
-import type { RunbookSteps, StepIo } from '../../runbook/steps';
+import { runCliStep, type RunbookSteps, type StepIo } from '../../runbook/steps';
 import { avtimeRunbook } from './avtimeRunbook';
 import { isDataStep } from './data/dataRunbook';
 import { runDataStep, type DataStepHost } from './data/dataSteps';
@@ -63,18 +63,7 @@ export async function runAvtimeStep(host: AvtimeStepHost, stepArgs: string[], io
   const idFor = () => (stage === 'run' ? newRunId() : path.basename(runRoot(host, rest)));
   const { args, outputRoot } = avtimeCliArgs(stepArgs, settings, folders, idFor);
   const env = await io.env(false);
-  const run = startCli({ distDir: io.distDir, verb: 'avtime', args, env, cwd, onOutput: (t, s) => io.write(t, s) });
-  const sub = io.token.onCancellationRequested(() => run.interrupt());
-  let r;
-  try {
-    r = await run.done;
-  } finally {
-    sub.dispose();
-  }
-  if (r.code !== 0) {
-    if (!io.token.isCancellationRequested) io.write(`\n(exit ${r.code ?? r.signal})\n`, 'stderr');
-    return false;
-  }
+  if (!(await runCliStep(io, 'avtime', args, env, cwd))) return false;
   if (stage !== 'run' || !rest.includes('--detach') || !outputRoot) return true;
   host.onRunStarted();
   io.write(`\nFollowing the run in ${outputRoot} (interrupting this cell stops following; the worker goes on)…\n`, 'stdout');

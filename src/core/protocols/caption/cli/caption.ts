@@ -3,9 +3,8 @@
 // worker (returning once it holds the rank's lock).
 import { existsSync, promises as fs, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { InputError, UsageError } from '../../../errors';
-import { intOption, numberOption } from '../../../../cli/options';
+import { intOption, numberOption, parseCommandArgs, parseOptionsOrUsage } from '../../../../cli/options';
 import { parseGpuGroups } from '../../../serving/gpus';
 import { captionJobSchema, type CaptionJob } from '../jobSchema';
 import { captionRunRoot } from '../layout';
@@ -68,17 +67,8 @@ function gpuGroupsOf(gpus: string | undefined, tp: number | undefined): number[]
 
 /** The job the flags ask for, checked; a UsageError (bad flags) or InputError (bad VIDEOS_ROOT, prompt file) exits 2. */
 export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ job: CaptionJob; detach: boolean }> {
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
-  try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${HELP}`);
-  }
+  const parsed = parseCommandArgs(args, OPTIONS, true, HELP);
   const v = parsed.values;
-  if (v.help) {
-    process.stdout.write(HELP + '\n');
-    process.exit(0);
-  }
   if (parsed.positionals.length !== 1) throw new UsageError(`give exactly one VIDEOS_ROOT (got ${parsed.positionals.length})\n\n${HELP}`);
   const root = path.resolve(parsed.positionals[0]);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new InputError(`VIDEOS_ROOT ${root} is not a directory`);
@@ -116,7 +106,7 @@ export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv 
   };
   if (sampling.minFrames > sampling.maxFrames)
     throw new UsageError(`--video-min-frames ${sampling.minFrames} is above --video-max-frames ${sampling.maxFrames}`);
-  const job = captionJobSchema.safeParse({
+  const job = parseOptionsOrUsage(captionJobSchema, HELP, {
     root,
     shard: rankShardOption(v.shard, env),
     sourceVideos: v['source-video'] ?? [],
@@ -133,8 +123,7 @@ export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv 
     retryBaseDelayMs: intOption(v['retry-delay-ms'], '--retry-delay-ms', 500, 0),
     tickMs: intOption(v['tick-ms'], '--tick-ms', 1000, 50),
   });
-  if (!job.success) throw new UsageError(`${job.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n\n${HELP}`);
-  return { job: job.data, detach: v.detach === true };
+  return { job, detach: v.detach === true };
 }
 
 export const summary = 'AVTime caption: Qwen3-Omni captions per clip, merged onto each video (avtime caption VIDEOS_ROOT …)';

@@ -4,9 +4,8 @@
 import { existsSync, promises as fs, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { InputError, UsageError } from '../../../errors';
-import { intOption } from '../../../../cli/options';
+import { intOption, parseCommandArgs, parseOptionsOrUsage } from '../../../../cli/options';
 import { rankShardOption } from '../../../../cli/rankShard';
 import { probe } from '../../../doctor/probe';
 import { parseCutterTemplate, usesPlaceholder } from '../cutterCommand';
@@ -74,17 +73,7 @@ async function smiIndices(env: NodeJS.ProcessEnv): Promise<number[]> {
 }
 
 export async function cutJobFromArgs(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: false; strict: true }>>;
-  try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true });
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${HELP}`);
-  }
-  const v = parsed.values;
-  if (v.help) {
-    process.stdout.write(HELP + '\n');
-    process.exit(0);
-  }
+  const v = parseCommandArgs(args, OPTIONS, false, HELP).values;
   const inputRoot = dirFlag(v['input-root'], '--input-root');
   const root = dirFlag(v['output-root'], '--output-root');
   if (!existsSync(inputRoot) || !statSync(inputRoot).isDirectory()) throw new InputError(`--input-root ${inputRoot} is not a directory`);
@@ -95,7 +84,7 @@ export async function cutJobFromArgs(args: string[], env: NodeJS.ProcessEnv = pr
   if (configFile) await fs.access(configFile).catch(() => Promise.reject(new InputError(`--config ${configFile} cannot be read`)));
   if (cutter.kind === 'command' && usesPlaceholder(cutter.argv, 'config') && !configFile) throw new UsageError('--cutter uses {config}: pass --config FILE');
   const gpus = visibleGpus(env, cutter.kind === 'builtin' ? [] : await smiIndices(env));
-  const job = cutJobSchema.safeParse({
+  const job = parseOptionsOrUsage(cutJobSchema, HELP, {
     root,
     inputRoot,
     cutter,
@@ -110,8 +99,7 @@ export async function cutJobFromArgs(args: string[], env: NodeJS.ProcessEnv = pr
     shard: rankShardOption(v.shard, env),
     tickMs: intOption(v['tick-ms'], '--tick-ms', 1000, 50),
   });
-  if (!job.success) throw new UsageError(`${job.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n\n${HELP}`);
-  return { job: job.data, detach: v.detach === true, dryRun: v['dry-run'] === true, json: v.json === true };
+  return { job, detach: v.detach === true, dryRun: v['dry-run'] === true, json: v.json === true };
 }
 
 export const summary = 'AVTime cut: complete videos into clips + segments.json, validated, published whole (avtime cut …)';

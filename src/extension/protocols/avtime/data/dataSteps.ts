@@ -2,8 +2,7 @@
 // words as written, in the workspace folder (where the runbook's relative paths point), its output streamed into the
 // cell; once a step with a report succeeded, its report opens in the data report panel, and once a step that made a
 // run root succeeded (cut, caption), the progress tree follows that root. No vscode import.
-import { startCli } from '../../../cli';
-import type { StepIo } from '../../../runbook/steps';
+import { runCliStep, type StepIo } from '../../../runbook/steps';
 import { dataReportTarget, dataRunRoot, type DataStep } from './dataRunbook';
 
 export interface DataStepHost {
@@ -19,18 +18,7 @@ export async function runDataStep(host: DataStepHost, stage: DataStep, rest: str
   const args = [stage, ...rest];
   const cwd = host.cwd();
   io.write(`$ fpsweep avtime ${args.join(' ')}\n`, 'stdout');
-  const run = startCli({ distDir: io.distDir, verb: 'avtime', args, env: await io.env(false), cwd, onOutput: (t, s) => io.write(t, s) });
-  const sub = io.token.onCancellationRequested(() => run.interrupt());
-  let r;
-  try {
-    r = await run.done;
-  } finally {
-    sub.dispose();
-  }
-  if (r.code !== 0) {
-    if (!io.token.isCancellationRequested) io.write(`\n(exit ${r.code ?? r.signal})\n`, 'stderr');
-    return false;
-  }
+  if (!(await runCliStep(io, 'avtime', args, await io.env(false), cwd))) return false;
   const made = dataRunRoot(stage, rest, cwd);
   if (made) await host.followRoot(made);
   const target = dataReportTarget(stage, rest, cwd);
