@@ -41,10 +41,26 @@ export async function makeJpeg(width: number, height: number, seed: number): Pro
     .toBuffer();
 }
 
-/** A free TCP port on 127.0.0.1 with `span` free ports after it (servers of GPU i use base + i). */
+/** The first port the kernel hands out to outgoing connections (ip_local_port_range); 32768 where unreadable. */
+function ephemeralLow(): number {
+  const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  return Number.isInteger(low) && low > 21_000 ? low : 32_768;
+}
+
+/**
+ * A free TCP port on 127.0.0.1 with `span` free ports after it (servers of GPU i use base + i). Taken below the
+ * kernel's ephemeral range: a port found free there could be given to some client's outgoing connection before the
+ * server binds it (the launcher then refused it as in use: a race the test could lose on a quiet machine).
+ */
 export async function freePortBase(span = 1): Promise<number> {
+  let low = 32_768;
+  try {
+    low = ephemeralLow();
+  } catch {
+    // not Linux: keep the default
+  }
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const base = 20_000 + Math.floor(Math.random() * (low - 20_000 - span));
     let ok = true;
     for (let i = 0; i < span && ok; i++) ok = await portFree(base + i);
     if (ok) return base;
