@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { captionProtocol } from '../src/core/protocols/caption';
 import { PROTOCOLS } from '../src/core/protocols/registry';
 import { mapBounded } from '../src/core/runner/mapBounded';
+import { medianSeconds } from './timing';
 
 const arg = (name: string, dflt: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -39,16 +40,6 @@ async function makeTree(videos: string, n: number): Promise<void> {
   console.log(`${n} video directories made in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
 
-async function median(repeat: number, fn: () => Promise<void> | void): Promise<number> {
-  const xs: number[] = [];
-  for (let k = 0; k < repeat; k++) {
-    const t = performance.now();
-    await fn();
-    xs.push((performance.now() - t) / 1000);
-  }
-  return xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-}
-
 async function main(): Promise<void> {
   const n = Math.min(Number(arg('dirs', '50000')), MAX_DIRS);
   const repeat = Math.max(1, Math.min(Number(arg('repeat', '3')), 10));
@@ -58,7 +49,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(videos, { recursive: true });
   try {
     await makeTree(videos, n);
-    const floor = await median(repeat, async () => {
+    const floor = await medianSeconds(repeat, async () => {
       const entries = await fsp.readdir(videos, { withFileTypes: true });
       await mapBounded(entries, 64, (e) =>
         fsp.stat(path.join(videos, e.name, 'segments.json')).then(
@@ -68,17 +59,17 @@ async function main(): Promise<void> {
       );
     });
     let ids = '';
-    const recognise = await median(repeat, async () => {
+    const recognise = await medianSeconds(repeat, async () => {
       ids = (await PROTOCOLS.recognising(videos)).map((p) => p.id).join(',');
     });
     let line = '';
-    const view = await median(repeat, async () => {
+    const view = await medianSeconds(repeat, async () => {
       line = (await captionProtocol.statusView!(videos)).line;
     });
     const cli = path.join(REPO, 'dist', 'cli.js');
     let verbCode: number | null = null;
     const verb = fs.existsSync(cli)
-      ? await median(repeat, () => {
+      ? await medianSeconds(repeat, () => {
           verbCode = spawnSync(process.execPath, [cli, 'status', '--package', videos], { stdio: 'ignore', timeout: 120_000 }).status;
         })
       : null;

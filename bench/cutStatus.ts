@@ -15,6 +15,7 @@ import { cutProtocol } from '../src/core/protocols/cut';
 import { CutLayout } from '../src/core/protocols/cut/layout';
 import { sourceSignature, writeVideoState } from '../src/core/protocols/cut/videoState';
 import { mapBounded } from '../src/core/runner/mapBounded';
+import { medianSeconds } from './timing';
 
 const arg = (name: string, dflt: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -55,16 +56,6 @@ async function makeTree(input: string, layout: CutLayout, n: number): Promise<vo
   console.log(`${n} sources (${Math.ceil(n / 2)} cut) made in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
 
-async function median(repeat: number, fn: () => Promise<void> | void): Promise<number> {
-  const xs: number[] = [];
-  for (let k = 0; k < repeat; k++) {
-    const t = performance.now();
-    await fn();
-    xs.push((performance.now() - t) / 1000);
-  }
-  return xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-}
-
 async function main(): Promise<void> {
   const n = Math.min(Number(arg('videos', '50000')), MAX_VIDEOS);
   const repeat = Math.max(1, Math.min(Number(arg('repeat', '3')), 10));
@@ -73,7 +64,7 @@ async function main(): Promise<void> {
   const layout = new CutLayout(path.join(work, 'output'));
   try {
     await makeTree(input, layout, n);
-    const floor = await median(repeat, async () => {
+    const floor = await medianSeconds(repeat, async () => {
       const names = await fsp.readdir(input);
       await mapBounded(names, 64, async (name) => {
         await fsp.stat(path.join(input, name));
@@ -81,13 +72,13 @@ async function main(): Promise<void> {
       });
     });
     let line = '';
-    const view = await median(repeat, async () => {
+    const view = await medianSeconds(repeat, async () => {
       line = (await cutProtocol.statusView!(layout.root)).line;
     });
     const cli = path.join(REPO, 'dist', 'cli.js');
     let verbCode: number | null = null;
     const verb = fs.existsSync(cli)
-      ? await median(repeat, () => {
+      ? await medianSeconds(repeat, () => {
           verbCode = spawnSync(process.execPath, [cli, 'status', '--package', layout.root, '--run-type', 'cut'], { stdio: 'ignore', timeout: 120_000 }).status;
         })
       : null;
