@@ -140,12 +140,17 @@ export class RunSession {
     this.reporter?.write().catch((err) => void this.options.log.error(`status file: ${(err as Error).message}`));
   }
 
-  /** Stops the tick, runs the cleanups, stops listening for signals and releases the lock. Idempotent. */
+  /**
+   * Stops the tick, waits for a status write under way (a tick's write must not land after the run returned: the
+   * run's files are then still changing), runs the cleanups, stops listening for signals and releases the lock.
+   * Idempotent.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.reporter?.settled();
     this.stopper.dispose();
     for (const fn of this.cleanups.reverse()) {
       try {

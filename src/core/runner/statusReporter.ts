@@ -37,6 +37,11 @@ export class StatusReporter<S> {
     return this.writeValue(() => (this.current === null ? null : change(this.current)));
   }
 
+  /** Resolves once every write asked for so far has finished (or failed). */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
   private writeValue(value: () => S | null): Promise<void> {
     const next = this.chain.then(async () => {
       const v = value();

@@ -94,6 +94,21 @@ describe('RunSession', () => {
     await fs.rm(dir, { recursive: true, force: true });
   });
 
+  it('close waits for the status writes under way: nothing of the run is written after it returns', async () => {
+    const s = await open();
+    let written = 0;
+    const reporter = s.status(
+      statusSchema,
+      (summary) => ({ n: written, summary }),
+      () => written++,
+    );
+    // Twenty writes queued (a tick's may be among them), none awaited, then the run returns and the session closes.
+    for (let i = 0; i < 20; i++) void reporter.write(i === 19 ? 'ended' : null);
+    await s.close();
+    assert.equal(written, 20, 'every queued status write finished before close returned');
+    assert.deepEqual(await readStatusFile(root.statusFile, statusSchema), { n: 19, summary: 'ended' });
+  });
+
   it('a lock held by a live process: LockHeldError, and the stop file, the status and the signals are left alone', async () => {
     await fs.mkdir(root.stateDir, { recursive: true });
     const lock = JSON.stringify({ pid: process.pid, hostname: os.hostname(), startedAt: '2026-01-01T00:00:00.000Z', runId: 'other' }) + '\n';
