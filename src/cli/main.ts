@@ -1,6 +1,7 @@
 // fpsweep <verb> --package DIR [options]: the same engine the extension drives.
 import { exitFor } from '../core/errors';
 import { sizeThreadPool } from '../core/runner/threadPool';
+import { HelpRequested } from './options';
 import { RUN_TYPE_VERBS } from './runTypeVerbs';
 import type { VerbModule } from './verb';
 
@@ -53,6 +54,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await load().run(rest);
   } catch (err) {
+    if (err instanceof HelpRequested) {
+      process.stdout.write(err.help + '\n');
+      return 0;
+    }
     const exit = exitFor(err);
     process.stderr.write(`fpsweep ${verb}: ${exit.text}
 `);

@@ -7,12 +7,23 @@ import { isAutoShard, resolveAutoShard, type Env } from '../core/protocols/fp/sh
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
+/**
+ * `--help` was asked for: thrown with the verb's help so that main.ts prints it and exits 0. Thrown, not
+ * `process.exit`, so a caller in the same process (a test, the demo) keeps running and its cleanup still happens.
+ */
+export class HelpRequested extends Error {
+  constructor(readonly help: string) {
+    super('help requested');
+    this.name = 'HelpRequested';
+  }
+}
+
 export const packageOption: OptionSpec = {
   package: { type: 'string', short: 'p' },
   help: { type: 'boolean', short: 'h' },
 };
 
-/** Parses a verb's flags; unknown flags are a usage error, never ignored. */
+/** Parses a verb's flags; unknown flags are a usage error, never ignored; --help throws HelpRequested. */
 export function parseVerbArgs<O extends OptionSpec>(args: string[], options: O, help: string) {
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -23,14 +34,11 @@ export function parseVerbArgs<O extends OptionSpec>(args: string[], options: O, 
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n\n${help}`);
   }
-  if (values.help) {
-    process.stdout.write(help + '\n');
-    process.exit(0);
-  }
+  if (values.help) throw new HelpRequested(help);
   return values;
 }
 
-/** Parses a command's own flags (no --package); unknown flags are a usage error with the help, --help prints it and exits 0. */
+/** Parses a command's own flags (no --package); unknown flags are a usage error with the help; --help throws HelpRequested. */
 export function parseCommandArgs<O extends OptionSpec, P extends boolean>(args: string[], options: O, allowPositionals: P, help: string) {
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: P; strict: true }>>;
   try {
@@ -38,10 +46,7 @@ export function parseCommandArgs<O extends OptionSpec, P extends boolean>(args: 
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n\n${help}`);
   }
-  if ((parsed.values as { help?: unknown }).help) {
-    process.stdout.write(help + '\n');
-    process.exit(0);
-  }
+  if ((parsed.values as { help?: unknown }).help) throw new HelpRequested(help);
   return parsed;
 }
 

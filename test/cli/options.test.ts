@@ -2,7 +2,8 @@
 // options' schema check (each zod issue as `path: message`, then the help).
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
-import { parseCommandArgs, parseOptionsOrUsage } from '../../src/cli/options';
+import { main } from '../../src/cli/main';
+import { HelpRequested, parseCommandArgs, parseOptionsOrUsage, parseVerbArgs } from '../../src/cli/options';
 import { UsageError } from '../../src/core/errors';
 
 const HELP = 'usage: thing [--n N] ROOT';
@@ -25,6 +26,43 @@ describe('parseCommandArgs', () => {
         (err: unknown) => err instanceof UsageError && err.message.endsWith(`\n\n${HELP}`) && err.message.length > HELP.length + 2,
       );
     }
+  });
+});
+
+describe('--help', () => {
+  // process.exit would end the test run itself (with status 0), so it is made to throw while these run.
+  let realExit: typeof process.exit;
+  beforeEach(() => {
+    realExit = process.exit;
+    process.exit = ((code?: number) => {
+      throw new Error(`process.exit(${code}) called`);
+    }) as typeof process.exit;
+  });
+  afterEach(() => {
+    process.exit = realExit;
+  });
+
+  it('the parsers throw HelpRequested with the help instead of exiting', () => {
+    for (const parse of [() => parseCommandArgs(['--help'], OPTIONS, true, HELP), () => parseVerbArgs(['-h'], {}, HELP)]) {
+      assert.throws(parse, (err: unknown) => err instanceof HelpRequested && err.help === HELP);
+    }
+  });
+
+  it("main prints the verb's help on stdout and returns 0, and the process goes on", async () => {
+    const written: string[] = [];
+    const realWrite = process.stdout.write;
+    process.stdout.write = ((chunk: string) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+    let code: number;
+    try {
+      code = await main(['status', '--help']);
+    } finally {
+      process.stdout.write = realWrite;
+    }
+    assert.equal(code, 0);
+    assert.match(written.join(''), /usage: fpsweep status/);
   });
 });
 
