@@ -4,8 +4,11 @@
 // such files go through a bounded pool: 50,000 at once run out of file descriptors (EMFILE) on any host.
 import { promises as fs } from 'node:fs';
 
-/** How many state files a plan or a status reads at once. */
-export const STATE_READS_AT_ONCE = 64;
+/**
+ * How many per-item file calls (state reads, stats of a root's entries) a plan or a status makes at once: enough to
+ * keep the disk busy; 50,000 begun together run out of descriptors, or hold 50,000 promises and cost more in GC than I/O.
+ */
+export const FILE_CALLS_AT_ONCE = 64;
 
 /** The file's text, or null when it does not exist; any other error is thrown, naming the file. */
 export async function readTextIfExists(file: string): Promise<string | null> {

@@ -3,9 +3,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { mapBounded } from '../../runner/mapBounded';
+import { FILE_CALLS_AT_ONCE } from '../../runner/stateRead';
 import { CAPTION_STATE_DIR, SEGMENTS_FILE } from './layout';
-
-const STAT_IN_FLIGHT = 64;
 
 export interface VideoDirs {
   /** Names of the tracked video directories, sorted. */
@@ -17,8 +16,7 @@ export interface VideoDirs {
 export async function discoverVideoDirs(root: string): Promise<VideoDirs> {
   const entries = await fs.readdir(root, { withFileTypes: true });
   const dirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== CAPTION_STATE_DIR).map((e) => e.name);
-  // At most STAT_IN_FLIGHT at once: 50,000 stats begun together hold 50,000 promises and cost more in GC than in I/O.
-  const has = await mapBounded(dirs, STAT_IN_FLIGHT, (d) =>
+  const has = await mapBounded(dirs, FILE_CALLS_AT_ONCE, (d) =>
     fs
       .stat(path.join(root, d, SEGMENTS_FILE))
       .then((s) => s.isFile())

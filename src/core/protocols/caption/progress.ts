@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { isWorkerAlive } from '../../runner/control';
 import { readStatusFile } from '../../runner/statusFile';
 import { mapBounded } from '../../runner/mapBounded';
-import { STATE_READS_AT_ONCE } from '../../runner/stateRead';
+import { FILE_CALLS_AT_ONCE } from '../../runner/stateRead';
 import { videoRunState, videoStatesSnapshot } from '../../runner/videoStates';
 import type { ProgressSnapshot, ProgressState } from '../types';
 import { discoverVideoDirs } from './discover';
@@ -34,7 +34,7 @@ export async function readCaptionView(root: string): Promise<CaptionView> {
   const runningNow = new Map<string, CaptionStatus['running'][number]>();
   for (const r of ranks) if (r.live && r.status) for (const v of r.status.running) runningNow.set(v.stem, v);
   const shardCount = ranks.find((r) => r.shard)?.shard?.count ?? null;
-  const videos: CaptionVideoEntry[] = await mapBounded(dirs.tracked, STATE_READS_AT_ONCE, async (stem): Promise<CaptionVideoEntry> => {
+  const videos: CaptionVideoEntry[] = await mapBounded(dirs.tracked, FILE_CALLS_AT_ONCE, async (stem): Promise<CaptionVideoEntry> => {
     const o = withOutcome.has(stem) ? await readVideoOutcome(layout, stem) : null;
     const run = runningNow.get(stem);
     const rank = shardCount ? shardRankOf(stem, shardCount) : null;

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { InputError } from '../../errors';
 import { isPlainName } from '../../package/names';
 import { mapBounded } from '../../runner/mapBounded';
+import { FILE_CALLS_AT_ONCE } from '../../runner/stateRead';
 
 export const VIDEO_EXTENSIONS = ['.mp4', '.m4v', '.mov', '.mkv', '.avi', '.webm'] as const;
 
@@ -53,7 +54,7 @@ export async function discoverSources(inputRoot: string): Promise<SourceVideo[]>
   });
   const candidates = entries.filter((e) => sourceStem(e.name) !== null && (e.isFile() || e.isSymbolicLink()));
   // A regular file is one by its directory entry; only a link is followed (stat) to see that it reaches one.
-  const files = await mapBounded(candidates, 64, async (e) =>
+  const files = await mapBounded(candidates, FILE_CALLS_AT_ONCE, async (e) =>
     e.isFile() || (await fs.stat(path.join(root, e.name)).catch(() => null))?.isFile() ? e.name : null,
   );
   return sourcesFrom(

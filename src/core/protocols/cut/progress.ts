@@ -7,7 +7,7 @@ import { shardRankOf } from '../../clips/shard';
 import { isWorkerAlive } from '../../runner/control';
 import { readStatusFile } from '../../runner/statusFile';
 import { mapBounded } from '../../runner/mapBounded';
-import { STATE_READS_AT_ONCE } from '../../runner/stateRead';
+import { FILE_CALLS_AT_ONCE } from '../../runner/stateRead';
 import { videoRunState, videoStatesSnapshot } from '../../runner/videoStates';
 import type { ProgressSnapshot, ProgressState } from '../types';
 import { discoverSources, type SourceVideo } from './discover';
@@ -52,7 +52,7 @@ export async function readCutView(root: string): Promise<CutView> {
   const shardCount = ranks.find((r) => r.shard)?.shard?.count ?? null;
   // One listing of the states folder: a status opens only the state files there are (a pending video has none).
   const withState = await listStateStems(layout);
-  const videos = await mapBounded(sources, STATE_READS_AT_ONCE, async (source): Promise<CutVideoEntry> => {
+  const videos = await mapBounded(sources, FILE_CALLS_AT_ONCE, async (source): Promise<CutVideoEntry> => {
     const [st, sig] = await Promise.all([withState.has(source.stem) ? readVideoState(layout, source.stem) : null, sourceSignature(source.file)]);
     const changed = st !== null && sig !== null && !sameSignature(st.signature, sig);
     const base = {
