@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { Writable } from 'node:stream';
 import { issueText, validateVideoDir, type MediaProbe } from '../../clips/segments';
 import { logTail, openVideoLog, type Cutter } from './cutter';
+import { clearCutterRecord, recordCutter } from './cutterRecords';
 import { degradationOf, degradationText } from './degraded';
 import type { CutLayout } from './layout';
 import type { PlannedVideo } from './plan';
@@ -83,7 +84,8 @@ export async function cutVideo(ctx: CutVideoContext, video: PlannedVideo, gpu: s
     log.write(
       `# ${ctx.runId} ${new Date().toISOString()} ${stem} (${video.reason}) cutter ${ctx.cutter.name}${gpu === null ? '' : ` CUDA_VISIBLE_DEVICES=${gpu}`}\n`,
     );
-    const r = await ctx.cutter.cut({ stem, input: video.source.file, staging, gpu, log, signal });
+    const started = (pgid: number) => recordCutter(layout, stem, pgid, ctx.runId);
+    const r = await ctx.cutter.cut({ stem, input: video.source.file, staging, gpu, log, signal, started }).finally(() => clearCutterRecord(layout, stem));
     await new Promise<void>((resolve) => log!.end(resolve));
     log = null;
     if (!r.ok) {

@@ -3,6 +3,7 @@
 import { createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Writable } from 'node:stream';
+import { endGroup, signalGroup } from '../../runner/processGroup';
 import { fillCutterTemplate } from './cutterCommand';
 
 export interface CutRequest {
@@ -15,6 +16,8 @@ export interface CutRequest {
   /** The video's log (the cutter's stdout and stderr, our lines). */
   log: Writable;
   signal: AbortSignal;
+  /** Told the process group of a cutter that runs as one (its leader's pid) once it has started: its record. */
+  started?: (pgid: number) => Promise<void>;
 }
 
 /** The cutter's verdict: ok, or why not (its exit and last words). */
@@ -37,26 +40,60 @@ export function commandCutter(argv: readonly string[], configFile: string | null
       const filled = fillCutterTemplate(argv, { input: req.input, config: configFile, staging: req.staging });
       req.log.write(`$ ${filled.map((w) => (/[\s'"\\$]/.test(w) ? JSON.stringify(w) : w)).join(' ')}\n`);
       const { execa } = await import('execa');
+      // Its own process group (processGroup.ts): a stop ends AVCut's ffmpeg and model processes with it, and a run
+      // after a crash of ours finds the group by the record `started` made (cutterRecords.ts) and ends it.
       const child = execa(filled[0], filled.slice(1), {
         env: { ...env, ...(req.gpu === null ? {} : { CUDA_VISIBLE_DEVICES: req.gpu }) },
         stdin: 'ignore',
         reject: false,
-        cancelSignal: req.signal,
+        detached: true,
         // Its stdout and stderr go to the video's log as they come (a crash leaves its last words there).
         stdout: ['pipe'],
         stderr: ['pipe'],
         buffer: false,
-        forceKillAfterDelay: 5000,
       });
       child.stdout?.pipe(req.log, { end: false });
       child.stderr?.pipe(req.log, { end: false });
-      const r = await child;
-      if (r.isCanceled) return { ok: false, reason: 'stopped before the cutter finished' };
-      if ((r as { code?: string }).code === 'ENOENT') return { ok: false, reason: `the cutter ${filled[0]} was not found` };
-      if (r.exitCode !== 0) return { ok: false, reason: `the cutter exited with ${r.exitCode ?? r.signal ?? '?'}` };
-      return { ok: true };
+      const pid = child.pid;
+      // Our own exit (an uncaught error, process.exit) takes the group with it; only a SIGKILL of ours leaves it behind.
+      const onExit = () => pid !== undefined && signalGroupQuietly(pid, 'SIGKILL');
+      const onAbort = () => void (pid !== undefined && endGroup(pid).catch(() => undefined));
+      if (pid !== undefined) {
+        process.once('exit', onExit);
+        req.signal.addEventListener('abort', onAbort, { once: true });
+        if (req.signal.aborted) onAbort();
+      }
+      try {
+        // A cutter we could not record would be found by no later run: it is ended, and the video fails with why.
+        if (pid !== undefined && req.started) {
+          try {
+            await req.started(pid);
+          } catch (err) {
+            await endGroup(pid);
+            throw err;
+          }
+        }
+        const r = await child;
+        if ((r as { code?: string }).code === 'ENOENT') return { ok: false, reason: `the cutter ${filled[0]} was not found` };
+        if (r.exitCode === 0) return { ok: true };
+        if (req.signal.aborted) return { ok: false, reason: 'stopped before the cutter finished' };
+        return { ok: false, reason: `the cutter exited with ${r.exitCode ?? r.signal ?? '?'}` };
+      } finally {
+        process.removeListener('exit', onExit);
+        req.signal.removeEventListener('abort', onAbort);
+        // What the cutter left running in its group ends with it (a stop's endGroup is under way already).
+        if (pid !== undefined && !req.signal.aborted) signalGroupQuietly(pid, 'SIGKILL');
+      }
     },
   };
+}
+
+function signalGroupQuietly(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    signalGroup(pgid, signal);
+  } catch {
+    // not ours to signal (EPERM): nothing more to do at exit
+  }
 }
 
 /** The last lines of a video's log: what a failure shows of the cutter's words. */

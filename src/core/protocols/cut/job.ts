@@ -9,6 +9,7 @@ import { mapBounded } from '../../runner/mapBounded';
 import { runJobInSession } from '../../runner/jobSession';
 import { RankTally } from '../../runner/rankStatus';
 import { stdoutSessionLog, type RunSession } from '../../runner/runSession';
+import { endOrphanedCutters } from './cutterRecords';
 import { cutterOf } from './cutters';
 import { cutVideo, type CutVideoContext } from './cutVideo';
 import type { CutJob } from './jobSchema';
@@ -26,6 +27,7 @@ export async function runCutJob(job: CutJob): Promise<number> {
 
 async function runInSession(session: RunSession, job: CutJob, layout: CutLayout): Promise<number> {
   const cutter = await cutterOf(job);
+  await endOrphans(layout, session.runId);
   const plan = planCut(await readCutSources(layout, job.inputRoot), layout.shard);
   await fs.mkdir(layout.stateBase, { recursive: true });
   await writeFileAtomic(
@@ -72,4 +74,13 @@ async function runInSession(session: RunSession, job: CutJob, layout: CutLayout)
   await log.info(tally.summary!);
   await status.write(tally.summary);
   return tally.state === 'done' ? 0 : 1;
+}
+
+/** Cutters an earlier run left running when its worker died: ended before this run cuts anything, each said in the log. */
+async function endOrphans(layout: CutLayout, runId: string): Promise<void> {
+  for (const { record, outcome } of await endOrphanedCutters(layout, runId)) {
+    const which = `the cutter of ${record.stem} (process group ${record.pgid}) that run ${record.runId} left behind when its worker died`;
+    if (outcome === 'ended') await log.warn(`ended ${which}`);
+    else if (outcome === 'survived') await log.error(`could not end ${which}: it survived SIGKILL; end it by hand before its GPU is used again`);
+  }
 }

@@ -44,7 +44,8 @@ describe('fpsweep avtime cut: kill -9 mid-run, then rerun', function () {
     await waitFor(() => callsOf(calls).some((l) => l.startsWith('b-held ')), 30_000, 'b-held handed to the cutter (and held)');
     const lock = await readLock(layout.runRoot);
     assert.ok(lock, 'the worker holds the lock');
-    // The worker runs in its own session: the group is the worker and its cutter, as a node's crash takes both.
+    // The worker's whole group (it runs in its own session). The cutter runs in a group of its own: it is left held,
+    // orphaned, and the rerun ends it before it cuts (cutterGroup.int.test.ts shows that part).
     process.kill(-lock.pid, 'SIGKILL');
     await waitFor(async () => !(await isWorkerAlive(layout.runRoot)), 30_000, 'the killed worker gone');
     const published = fs.readFileSync(path.join(output, 'a-first', 'segments.json'), 'utf8');
@@ -55,7 +56,7 @@ describe('fpsweep avtime cut: kill -9 mid-run, then rerun', function () {
       ['a-first completed', 'b-held pending', 'c-last pending'],
     );
 
-    fs.writeFileSync(process.env.FAKE_AVCUT_GATE!, '');
+    fs.writeFileSync(process.env.FAKE_AVCUT_PLAN!, '{}'); // the rerun's cut of b-held is not held (the orphan still is)
     fs.writeFileSync(calls, '');
     const rerun = await runCli(args);
     assert.equal(rerun.code, 0, rerun.out + rerun.err);
