@@ -2,7 +2,7 @@
 // tree and status bar, and the webviews (nested iframes, reached through page.frames()).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // docs/DEVELOPERS.md; playwright adds its own --headless.
@@ -174,12 +174,38 @@ export class Workbench {
     await row.click();
   }
 
-  /** Types `value` into the open input box (e.g. a password prompt) and accepts it. */
-  async fillInputBox(value: string, timeoutMs = 30_000): Promise<void> {
-    const input = this.page.locator('.quick-input-widget input');
+  /**
+   * Types `value` into the open input box (e.g. a password prompt) and accepts it. `prompt`: text of the box meant
+   * (its title or prompt), so that one box of several asked in a row is never typed into the one before it.
+   */
+  async fillInputBox(value: string, timeoutMs = 30_000, prompt?: string): Promise<void> {
+    const widget = prompt ? this.page.locator('.quick-input-widget', { hasText: prompt }) : this.page.locator('.quick-input-widget');
+    const input = widget.locator('input');
     await input.waitFor({ state: 'visible', timeout: timeoutMs });
     await input.fill(value);
     await this.page.keyboard.press('Enter');
+  }
+
+  /**
+   * Runs `label` from the context menu of `row`. A click that lands while the menu is still animating in is lost (the
+   * menu stays open with the item focused): until the menu has closed, the item is chosen again as a keyboard user
+   * would, at most three times.
+   */
+  async contextMenuItem(row: Locator, label: string): Promise<void> {
+    await row.click({ button: 'right' });
+    const item = this.page.locator('.context-view .monaco-menu .action-item', { hasText: label }).first();
+    await item.waitFor({ timeout: 20_000 });
+    await item.locator('.action-menu-item').first().click();
+    const closed = () =>
+      item.waitFor({ state: 'hidden', timeout: 5000 }).then(
+        () => true,
+        () => false,
+      );
+    for (let i = 0; i < 3 && !(await closed()); i++) {
+      await item.hover();
+      await this.page.keyboard.press('Enter');
+    }
+    if (await item.isVisible()) throw new Error(`the context menu stayed open on "${label}"`);
   }
 
   /** Clicks `button` of the modal dialog (VS Code's own dialog in the browser). */

@@ -26,7 +26,7 @@ export function builtinCutter(configText: string | null, where: string): Cutter 
       } catch (err) {
         if (req.signal.aborted) return { ok: false, reason: 'stopped before the cutter finished' };
         req.log.write(`${BUILTIN_CUTTER_NAME}: ${(err as Error)?.message ?? String(err)}\n`);
-        return { ok: false, reason: `the builtin cutter failed: ${(err as Error)?.message ?? String(err)}` };
+        return { ok: false, reason: `the builtin cutter failed: ${(err as Error)?.message ?? String(err)}`, whole: true };
       }
     },
   };

@@ -89,7 +89,7 @@ export async function cutVideo(ctx: CutVideoContext, video: PlannedVideo, gpu: s
     await new Promise<void>((resolve) => log!.end(resolve));
     log = null;
     if (!r.ok) {
-      const tail = await logTail(logFile);
+      const tail = r.whole ? '' : await logTail(logFile);
       throw new CutFailed(`${r.reason}${tail ? `: ${tail}` : ''} (log ${logFile})`);
     }
     const checked = await checkStaged(ctx, video, staging, logFile);

@@ -20,8 +20,11 @@ export interface CutRequest {
   started?: (pgid: number) => Promise<void>;
 }
 
-/** The cutter's verdict: ok, or why not (its exit and last words). */
-export type CutResult = { ok: true } | { ok: false; reason: string };
+/**
+ * The cutter's verdict: ok, or why not. `whole`: the reason already says all there is (the builtin's error); else
+ * (a command's exit status) the log's last lines follow it.
+ */
+export type CutResult = { ok: true } | { ok: false; reason: string; whole?: boolean };
 
 export interface Cutter {
   /** 'builtin', or the program's name. */

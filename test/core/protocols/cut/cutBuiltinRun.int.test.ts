@@ -41,4 +41,17 @@ describe('fpsweep avtime cut --cutter builtin (CLI)', function () {
     assert.equal(again.code, 0);
     assert.match(again.out + again.err, /0 to cut/);
   });
+
+  it("a file that is no video fails with the builtin's own words, not its log's banner", async () => {
+    const sources = path.join(work, 'bad-sources');
+    const out = path.join(work, 'bad-clips');
+    fs.mkdirSync(sources);
+    fs.writeFileSync(path.join(sources, 'not_a_video.mp4'), 'this is no video\n');
+    const r = await runCli(['avtime', 'cut', '--input-root', sources, '--output-root', out, '--cutter', 'builtin']);
+    assert.equal(r.code, 1, r.out + r.err);
+    const state = await readVideoState(new CutLayout(out), 'not_a_video');
+    assert.equal(state?.state, 'failed');
+    assert.match(state!.reason!, /^the builtin cutter failed: ffprobe could not read .*not_a_video\.mp4.* \(log .*not_a_video\.log\)$/s);
+    assert.doesNotMatch(state!.reason!, /Degraded/, "the log's degraded banner is not the reason");
+  });
 });
