@@ -69,3 +69,28 @@ export async function endGroup(pgid: number, graceMs = 5000): Promise<boolean> {
   signalGroup(pgid, 'SIGKILL');
   return goneWithin(pgid, 2000);
 }
+
+const endOnExit = new Set<number>();
+let exitHook = false;
+
+/**
+ * Until the returned function is called, our exit (an uncaught error, process.exit) sends SIGKILL to the group: only
+ * a SIGKILL of ours leaves it behind. One 'exit' listener for all groups (32 cutters at once would pass Node's
+ * warning at 10 listeners).
+ */
+export function killGroupAtExit(pgid: number): () => void {
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => {
+      for (const g of endOnExit) {
+        try {
+          signalGroup(g, 'SIGKILL');
+        } catch {
+          // not ours to signal (EPERM): nothing more to do at exit
+        }
+      }
+    });
+  }
+  endOnExit.add(pgid);
+  return () => void endOnExit.delete(pgid);
+}

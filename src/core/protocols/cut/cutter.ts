@@ -3,7 +3,7 @@
 import { createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Writable } from 'node:stream';
-import { endGroup, signalGroup } from '../../runner/processGroup';
+import { endGroup, killGroupAtExit, signalGroup } from '../../runner/processGroup';
 import { fillCutterTemplate } from './cutterCommand';
 
 export interface CutRequest {
@@ -58,11 +58,9 @@ export function commandCutter(argv: readonly string[], configFile: string | null
       child.stdout?.pipe(req.log, { end: false });
       child.stderr?.pipe(req.log, { end: false });
       const pid = child.pid;
-      // Our own exit (an uncaught error, process.exit) takes the group with it; only a SIGKILL of ours leaves it behind.
-      const onExit = () => pid !== undefined && signalGroupQuietly(pid, 'SIGKILL');
+      const forgetAtExit = pid !== undefined ? killGroupAtExit(pid) : () => undefined;
       const onAbort = () => void (pid !== undefined && endGroup(pid).catch(() => undefined));
       if (pid !== undefined) {
-        process.once('exit', onExit);
         req.signal.addEventListener('abort', onAbort, { once: true });
         if (req.signal.aborted) onAbort();
       }
@@ -82,7 +80,7 @@ export function commandCutter(argv: readonly string[], configFile: string | null
         if (req.signal.aborted) return { ok: false, reason: 'stopped before the cutter finished' };
         return { ok: false, reason: `the cutter exited with ${r.exitCode ?? r.signal ?? '?'}` };
       } finally {
-        process.removeListener('exit', onExit);
+        forgetAtExit();
         req.signal.removeEventListener('abort', onAbort);
         // What the cutter left running in its group ends with it (a stop's endGroup is under way already).
         if (pid !== undefined && !req.signal.aborted) signalGroupQuietly(pid, 'SIGKILL');
