@@ -30,19 +30,7 @@ const script = new E2eScript('e2e-cut', () => wb);
 const log = (msg: string) => script.log(msg);
 const check = (name: string, fn: () => Promise<void>) => script.check(name, fn);
 
-async function treeRows(): Promise<string[]> {
-  return wb!.treeLabels();
-}
-
-/** The tree's rows once one of them matches `re` (bounded; the error names what the tree showed). */
-async function treeRow(re: RegExp, timeoutMs = 60_000): Promise<string> {
-  return wb!.until(
-    `a progress tree row matching ${re}`,
-    timeoutMs,
-    async () => (await treeRows()).find((l) => re.test(l)),
-    async () => JSON.stringify(await treeRows()),
-  );
-}
+const treeRow = (re: RegExp, timeoutMs?: number) => wb!.treeRow(re, timeoutMs);
 
 async function main(): Promise<void> {
   fs.rmSync(OUT, { recursive: true, force: true });

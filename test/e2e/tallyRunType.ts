@@ -25,20 +25,7 @@ const script = new E2eScript('e2e-tally', () => wb);
 const log = (msg: string) => script.log(msg);
 const check = (name: string, fn: () => Promise<void>) => script.check(name, fn);
 
-/** The tree's rows once one of them matches `re` (bounded; the error names what the tree showed). */
-async function treeRow(re: RegExp, timeoutMs = 60_000): Promise<string> {
-  let row: string | undefined;
-  await wb!.until(
-    `a progress tree row matching ${re}`,
-    timeoutMs,
-    async () => {
-      row = (await wb!.treeLabels()).find((l) => re.test(l));
-      return row ? true : undefined;
-    },
-    async () => JSON.stringify(await wb!.treeLabels()),
-  );
-  return row!;
-}
+const treeRow = (re: RegExp, timeoutMs?: number) => wb!.treeRow(re, timeoutMs);
 
 async function main(): Promise<void> {
   fs.rmSync(OUT, { recursive: true, force: true });

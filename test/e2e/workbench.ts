@@ -90,6 +90,16 @@ export class Workbench {
     return pane.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent ?? ''));
   }
 
+  /** The first progress tree row matching `re`, once there is one (bounded; the error names what the tree showed). */
+  async treeRow(re: RegExp, timeoutMs = 60_000): Promise<string> {
+    return this.until(
+      `a progress tree row matching ${re}`,
+      timeoutMs,
+      async () => (await this.treeLabels()).find((l) => re.test(l)),
+      async () => JSON.stringify(await this.treeLabels()),
+    );
+  }
+
   async statusBarText(): Promise<string> {
     const item = this.page.locator('.statusbar-item[id$="fpsweep.status"]');
     if ((await item.count()) === 0) return '';
