@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../../runner/atomicFile';
 import { isWorkerAlive } from '../../runner/control';
 import { endGroup, groupRuns, processStartTicks } from '../../runner/processGroup';
+import { readTextIfExists } from '../../runner/stateRead';
 import { cutRunRoot, type CutLayout } from './layout';
 
 const cutterRecordSchema = z.object({
@@ -35,14 +36,16 @@ export async function clearCutterRecord(layout: CutLayout, stem: string): Promis
   await fs.rm(recordFile(layout, stem), { force: true });
 }
 
-/** The records there are (a torn or foreign file is skipped: it names no process we could end safely). */
+/** The records there are (a torn or foreign file is skipped: it names no process we could end safely; one that cannot be read throws). */
 export async function readCutterRecords(layout: CutLayout): Promise<CutterRecord[]> {
   const names = await fs.readdir(recordsDir(layout)).catch(() => [] as string[]);
   const records: CutterRecord[] = [];
   for (const name of names.filter((n) => n.endsWith('.json'))) {
-    const text = await fs.readFile(path.join(recordsDir(layout), name), 'utf8').catch(() => null);
+    // Gone since the listing (its cutter ended): none; unreadable: an error, as every state read (stateRead.ts).
+    const text = await readTextIfExists(path.join(recordsDir(layout), name));
+    if (text === null) continue;
     try {
-      const r = cutterRecordSchema.safeParse(JSON.parse(text ?? ''));
+      const r = cutterRecordSchema.safeParse(JSON.parse(text));
       if (r.success && `${r.data.stem}.json` === name) records.push(r.data);
     } catch {
       // torn: skipped
