@@ -5,6 +5,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { z } from 'zod';
+import { describeJsonError, parseBoundedJson } from '../../../io/boundedJson';
 import { describeZodError } from '../../../package/jsonl';
 import { isPlainName } from '../../../package/names';
 import type { PackageLayout } from '../package/layout';
@@ -39,10 +40,10 @@ export function linesNaming<T>(text: string, file: string, value: string, schema
     if (!line.includes(needle)) return;
     let json: unknown;
     try {
-      json = JSON.parse(line);
-    } catch {
+      json = parseBoundedJson(line);
+    } catch (err) {
       // A torn last line (a run writing now, or a crash) is the resume's business, not a problem of this item.
-      if (i < lines.length - 1) problems.push(`${file}:${i + 1}: not valid JSON`);
+      if (i < lines.length - 1) problems.push(`${file}:${i + 1}: ${describeJsonError(err)}`);
       return;
     }
     const parsed = schema.safeParse(json);
