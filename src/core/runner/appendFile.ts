@@ -1,8 +1,10 @@
 // Append-only files written one whole line per write(2): with O_APPEND and a single write of the
 // complete line, a crash leaves the line whole or absent at the end of the file (a torn tail is
-// only possible if the process dies inside that one write; resume sets such a tail aside).
+// only possible if the process dies inside that one write; resume sets such a tail aside). Logs and records are
+// where a server's or a hub's echo of a request would land: every line passes the redactor (security/secrets.ts).
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { redactSecrets } from '../security/secrets';
 
 export class AppendFile {
   private handle: fs.FileHandle | null = null;
@@ -23,7 +25,7 @@ export class AppendFile {
     if (!text.endsWith('\n')) throw new Error(`AppendFile(${this.file}): a line must end with a newline`);
     const p = this.chain.then(async () => {
       const h = await this.open();
-      const buf = Buffer.from(text, 'utf8');
+      const buf = Buffer.from(redactSecrets(text), 'utf8');
       let off = 0;
       // Regular files take the whole buffer in one write; the loop only guards the theoretical short write.
       while (off < buf.length) {
