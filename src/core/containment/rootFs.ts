@@ -14,7 +14,8 @@ import { resolveInside, resolveInsideSync, type InsidePath } from './resolve';
 /** 0 where the system has no O_NOFOLLOW (Windows): the component check is then the only guard. */
 const NOFOLLOW = C.O_NOFOLLOW ?? 0;
 const APPEND = C.O_WRONLY | C.O_APPEND | C.O_CREAT | NOFOLLOW;
-const TRUNCATE = C.O_WRONLY | C.O_TRUNC | C.O_CREAT | NOFOLLOW;
+// No O_TRUNC: a file with a second name must be refused before a byte of it is cut (truncated after the check).
+const TRUNCATE = C.O_WRONLY | C.O_CREAT | NOFOLLOW;
 const FRESH = C.O_WRONLY | C.O_CREAT | C.O_EXCL | NOFOLLOW;
 const READ_WRITE = C.O_RDWR | NOFOLLOW;
 
@@ -62,7 +63,7 @@ export function mkdirUnderSync(root: string, dir: string): string {
 
 /** The real path of `file` under `root`, its folder made; `file` itself may be missing, never a link. */
 async function fileUnder(root: string, file: string): Promise<{ real: string; realRoot: string }> {
-  const dir = await mkdirUnder(root, path.dirname(path.resolve(root, file)));
+  const dir = await mkdirUnder(root, path.dirname(file));
   const inside = await resolveInside(root, path.join(dir, path.basename(file)));
   return { real: inside.real, realRoot: inside.realRoot };
 }
@@ -103,8 +104,10 @@ export function openAppendUnder(root: string, file: string): Promise<fs.FileHand
 }
 
 /** `file` opened empty to be written from the start (made if missing). */
-export function openTruncatedUnder(root: string, file: string): Promise<fs.FileHandle> {
-  return openChecked(root, file, TRUNCATE, false);
+export async function openTruncatedUnder(root: string, file: string): Promise<fs.FileHandle> {
+  const fh = await openChecked(root, file, TRUNCATE, false);
+  await fh.truncate(0);
+  return fh;
 }
 
 /** A new file that must not exist yet (a temp, a staged output): EEXIST if anything is there, a link included. */
@@ -119,7 +122,7 @@ export function openReadWriteUnder(root: string, file: string): Promise<fs.FileH
 
 /** `openAppendUnder` for callers that cannot wait (a child's stdio, an exit handler): a descriptor. */
 export function openAppendUnderSync(root: string, file: string): number {
-  const dir = mkdirUnderSync(root, path.dirname(path.resolve(root, file)));
+  const dir = mkdirUnderSync(root, path.dirname(file));
   const { real, realRoot } = resolveInsideSync(root, path.join(dir, path.basename(file)));
   let fd: number;
   try {
@@ -149,7 +152,7 @@ export function appendLineUnder(root: string, file: string, text: string): void 
 /** Renames `from` to `to`, both under `root` (`to`'s folder made); neither may be or pass through a link. */
 export async function renameUnder(root: string, from: string, to: string): Promise<void> {
   const src = await resolveInside(root, from);
-  const dir = await mkdirUnder(root, path.dirname(path.resolve(root, to)));
+  const dir = await mkdirUnder(root, path.dirname(to));
   const dest = await resolveInside(root, path.join(dir, path.basename(to)));
   await fs.rename(src.real, dest.real);
 }

@@ -58,7 +58,7 @@ async function syncDir(fs: AtomicFileSystem, dir: string): Promise<void> {
 /** Replaces `file` (under `root`) with `data` in one rename, its folders made first; the bytes are exactly `data`. */
 export async function writeFileAtomic(root: string, file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
   const fs = opts.fs ?? realFs;
-  const dir = await mkdirUnder(root, path.dirname(path.resolve(root, file)));
+  const dir = await mkdirUnder(root, path.dirname(file));
   const target = path.join(dir, path.basename(file));
   const tmp = tempName(target);
   try {
@@ -80,7 +80,7 @@ export async function writeFileAtomic(root: string, file: string, data: string |
  */
 export async function commitFileAtomic(root: string, tmp: string, file: string, opts: AtomicWriteOptions = {}): Promise<void> {
   const fs = opts.fs ?? realFs;
-  const dir = await mkdirUnder(root, path.dirname(path.resolve(root, file)));
+  const dir = await mkdirUnder(root, path.dirname(file));
   await withHandle(fs, tmp, 'r', (fh) => fh.sync());
   await fs.rename(tmp, path.join(dir, path.basename(file)));
   await syncDir(fs, dir);
@@ -88,7 +88,7 @@ export async function commitFileAtomic(root: string, tmp: string, file: string, 
 
 /** `writeFileAtomic` for callers that cannot wait (a child's exit handler): the same steps, synchronous. */
 export function writeFileAtomicSync(root: string, file: string, data: string | Uint8Array): void {
-  const dir = mkdirUnderSync(root, path.dirname(path.resolve(root, file)));
+  const dir = mkdirUnderSync(root, path.dirname(file));
   const target = path.join(dir, path.basename(file));
   const tmp = tempName(target);
   try {
