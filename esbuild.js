@@ -11,8 +11,9 @@ const nodeEntries = [
   { in: 'src/standins/vllm/main.ts', out: 'standin-vllm', shebang: true },
   { in: 'src/standins/hub/main.ts', out: 'standin-hub', shebang: true },
 ];
-// Webview front ends run in the browser.
+// Webview front ends run in the browser; theme.css is the stylesheet every page links before its own (webviewShell.ts).
 const webEntries = [
+  { in: 'media/src/theme.css', out: 'media/theme' },
   { in: 'media/src/report.ts', out: 'media/report' },
   { in: 'media/src/protocols/caption/viewer.ts', out: 'media/captionViewer' },
 ];
@@ -54,7 +55,8 @@ async function main() {
       await esbuild.context({
         ...common,
         entryPoints: [e.in],
-        outfile: path.join('dist', e.out + '.js'),
+        // A stylesheet entry (theme.css) comes out as a stylesheet; a script's imported CSS comes out beside it.
+        outfile: path.join('dist', e.out + (e.in.endsWith('.css') ? '.css' : '.js')),
         platform: 'browser',
         target: 'es2022',
         format: 'iife',

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { accessSync, readFileSync, promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { AppendFile } from './appendFile';
+import { parseBoundedJson } from '../io/boundedJson';
 
 export const runIdentitySchema = z
   .object({
@@ -65,7 +66,7 @@ export function packageVersion(from = __dirname): string | null {
   const p = findUp(from, 'package.json');
   if (!p) return null;
   try {
-    const j = JSON.parse(readFileSync(p, 'utf8'));
+    const j = parseBoundedJson(readFileSync(p, 'utf8')) as { name?: string; version?: unknown };
     return typeof j.version === 'string' ? `${j.name ?? ''}@${j.version}` : null;
   } catch {
     return null;
@@ -112,7 +113,7 @@ export async function firstRunStart(layout: LogsPlace): Promise<number | null> {
   }
   for (const line of text.split('\n')) {
     try {
-      const t = Date.parse(JSON.parse(line).started_at);
+      const t = Date.parse((parseBoundedJson(line) as { started_at: string }).started_at);
       if (Number.isFinite(t)) return t;
     } catch {
       /* a torn line: the next one */

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import { z } from 'zod';
 import type { RunRoot } from './runRoot';
 import { InputError } from '../errors';
+import { parseBoundedJson } from '../io/boundedJson';
 
 export const lockInfoSchema = z.object({
   pid: z.number().int(),
@@ -48,7 +49,7 @@ export async function readLock(layout: Pick<RunRoot, 'lockFile'>): Promise<LockI
     return null;
   }
   try {
-    return lockInfoSchema.parse(JSON.parse(text));
+    return lockInfoSchema.parse(parseBoundedJson(text));
   } catch {
     // a lock cut short by a crash while it was being written: treated as stale
     return { pid: -1, hostname: os.hostname(), startedAt: 'unknown' };

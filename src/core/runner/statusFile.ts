@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import { writeFileAtomic } from './atomicFile';
 import type { z } from 'zod';
+import { parseBoundedJson } from '../io/boundedJson';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a schema may default or transform on input
 export type StatusSchema<S> = z.ZodType<S, z.ZodTypeDef, any>;
@@ -21,7 +22,7 @@ export async function readStatusFile<S>(file: string, schema: StatusSchema<S>): 
     return null;
   }
   try {
-    const parsed = schema.safeParse(JSON.parse(text));
+    const parsed = schema.safeParse(parseBoundedJson(text));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../runner/atomicFile';
 import type { RunRoot } from '../runner/runRoot';
+import { parseBoundedJson } from '../io/boundedJson';
 
 const RecordSchema = z.array(z.object({ id: z.string(), pid: z.number().int().positive(), port: z.number().int(), startedAt: z.string() }));
 export type ServerRecord = z.infer<typeof RecordSchema>[number];
@@ -16,7 +17,7 @@ export function serversFile(layout: Pick<RunRoot, 'stateDir'>): string {
 
 export function readServerRecords(layout: Pick<RunRoot, 'stateDir'>): ServerRecord[] {
   try {
-    const r = RecordSchema.safeParse(JSON.parse(fs.readFileSync(serversFile(layout), 'utf8')));
+    const r = RecordSchema.safeParse(parseBoundedJson(fs.readFileSync(serversFile(layout), 'utf8')));
     return r.success ? r.data : [];
   } catch {
     return [];

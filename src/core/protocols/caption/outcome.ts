@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../../runner/atomicFile';
 import { readTextIfExists } from '../../runner/stateRead';
 import type { CaptionLayout } from './layout';
 import { videoOutcomeSchema, type VideoOutcome } from './schemas';
+import { parseBoundedJson } from '../../io/boundedJson';
 
 /** The video's outcome, or null when none (or not one the schema accepts); a file that exists but cannot be read
  * is an error, never "none" (stateRead.ts). */
@@ -13,7 +14,7 @@ export async function readVideoOutcome(layout: Pick<CaptionLayout, 'outcomeFile'
   const text = await readTextIfExists(layout.outcomeFile(stem));
   if (text === null) return null;
   try {
-    const r = videoOutcomeSchema.safeParse(JSON.parse(text));
+    const r = videoOutcomeSchema.safeParse(parseBoundedJson(text));
     return r.success ? r.data : null;
   } catch {
     return null;

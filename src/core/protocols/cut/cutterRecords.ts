@@ -10,6 +10,7 @@ import { isWorkerAlive } from '../../runner/control';
 import { endGroup, groupRuns, processStartTicks } from '../../runner/processGroup';
 import { readTextIfExists } from '../../runner/stateRead';
 import { cutRunRoot, type CutLayout } from './layout';
+import { parseBoundedJson } from '../../io/boundedJson';
 
 const cutterRecordSchema = z.object({
   stem: z.string(),
@@ -45,7 +46,7 @@ export async function readCutterRecords(layout: CutLayout): Promise<CutterRecord
     const text = await readTextIfExists(path.join(recordsDir(layout), name));
     if (text === null) continue;
     try {
-      const r = cutterRecordSchema.safeParse(JSON.parse(text));
+      const r = cutterRecordSchema.safeParse(parseBoundedJson(text));
       if (r.success && `${r.data.stem}.json` === name) records.push(r.data);
     } catch {
       // torn: skipped

@@ -14,6 +14,7 @@ import { preflightRecordSchema, type AvtimePreflightRecord, type AvtimePreflight
 import type { TargetInput } from './inputSchemas';
 import type { AvtimeRunLayout } from './layout';
 import { buildTargetRequest } from './targetRequest';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 export { preflightRecordSchema, preflightServerSchema, type AvtimePreflightRecord, type AvtimePreflightServer } from './preflightSchema';
 
@@ -113,6 +114,6 @@ export function preflightStatus(r: AvtimePreflightRecord) {
 export async function readPreflight(layout: AvtimeRunLayout): Promise<AvtimePreflightRecord | null> {
   const text = await fs.readFile(layout.preflight, 'utf8').catch(() => null);
   if (text === null) return null;
-  const r = preflightRecordSchema.safeParse(JSON.parse(text));
+  const r = preflightRecordSchema.safeParse(parseBoundedJson(text));
   return r.success ? r.data : null;
 }

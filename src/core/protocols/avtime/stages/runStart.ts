@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import type { AvtimeOutputRoot, BenchRoot } from './layout';
 import { sha256File, writeFileAtomic } from './files';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 export const runStartSchema = z.object({
   run_id: z.string(),
@@ -21,7 +22,7 @@ export type RunStart = z.infer<typeof runStartSchema>;
 /** The run's start record, or null when there is none (or not one this schema reads). */
 export async function readRunStart(root: Pick<AvtimeOutputRoot, 'runStart'>): Promise<RunStart | null> {
   try {
-    const r = runStartSchema.safeParse(JSON.parse(await fs.readFile(root.runStart, 'utf8')));
+    const r = runStartSchema.safeParse(parseBoundedJson(await fs.readFile(root.runStart, 'utf8')));
     return r.success ? r.data : null;
   } catch {
     return null;

@@ -11,6 +11,7 @@ import { assertInPin, runningVllmVersion, servedModels } from '../../../serving/
 import { roleLaunch } from './roleLaunch';
 import { checkTopology } from './topology';
 import { waitUntilUp } from '../../../serving/waitUntilUp';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 export type ServerRole = 'target' | 'judge';
 
@@ -188,7 +189,7 @@ export async function readServerRecords(layout: Pick<AvtimeOutputRoot, 'serversL
   const out: Partial<Record<ServerRole, ServerRecord>> = {};
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
-    const r = serverRecordSchema.safeParse(JSON.parse(line));
+    const r = serverRecordSchema.safeParse(parseBoundedJson(line));
     if (r.success) out[r.data.role] = r.data;
   }
   return out;

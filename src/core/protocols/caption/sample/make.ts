@@ -22,6 +22,7 @@ import {
   segmentsDoc,
   type SampleVideo,
 } from './plan';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 export const CAPTION_SAMPLE_MARKER = 'caption-sample.json';
 const STAGING = '.caption-sample-staging';
@@ -53,7 +54,7 @@ async function readMarker(root: string): Promise<CaptionSampleVideo[] | null> {
   const text = await fs.readFile(path.join(root, CAPTION_SAMPLE_MARKER), 'utf8').catch(() => null);
   if (text === null) return null;
   try {
-    const j = JSON.parse(text) as { videos?: CaptionSampleVideo[] };
+    const j = parseBoundedJson(text) as { videos?: CaptionSampleVideo[] };
     return Array.isArray(j.videos) ? j.videos : null;
   } catch {
     return null;

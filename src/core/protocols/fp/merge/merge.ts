@@ -24,6 +24,7 @@ import { setAsideTornJsonlTail } from '../../../runner/tornTail';
 import { formatShard, shardSpecSchema } from '../shard/shard';
 import { at, readPackageResults, rowMatchesRecord, sameRow, type RawAt, type Where } from './artifacts';
 import { describeInputDifference, inputsFingerprint } from './inputs';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 export interface MergeOptions {
   into: string;
@@ -80,7 +81,7 @@ async function readIdentities(layout: PackageLayout): Promise<Identity[]> {
   const out: Identity[] = [];
   for (const line of await readLines(runIdentityFile(layout))) {
     try {
-      const id = runIdentitySchema.parse(JSON.parse(line));
+      const id = runIdentitySchema.parse(parseBoundedJson(line));
       const s = shardSpecSchema.safeParse(id.options.shard);
       out.push({ run_id: id.run_id, shard: s.success ? formatShard(s.data) : null, line });
     } catch {
@@ -228,7 +229,7 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
       for (const id of x.ids) {
         if (haveRuns.has(id.run_id)) continue;
         haveRuns.add(id.run_id);
-        await identityFile.append(JSON.stringify({ ...JSON.parse(id.line), merged_from: x.name }) + '\n', true);
+        await identityFile.append(JSON.stringify({ ...(parseBoundedJson(id.line) as object), merged_from: x.name }) + '\n', true);
         stats[i].runs++;
       }
     }
@@ -287,7 +288,7 @@ async function appendNewLines(target: string, sources: string[], valid: (v: unkn
         if (have.has(t)) continue;
         let v: unknown;
         try {
-          v = JSON.parse(t);
+          v = parseBoundedJson(t);
         } catch {
           continue; // a torn line of the shard's log: its run sets it aside
         }

@@ -17,6 +17,7 @@ import { RefusedEntryError } from './entryPolicy';
 import { countVideos, type VideoCount } from './countVideos';
 import { cachedVerification, loadVerifiedCache, saveVerifiedCache, type VerifiedShard } from './verifiedCache';
 import { ProgressMeter, formatBytes, type ProgressListener } from './progressMeter';
+import { describeJsonError, parseBoundedJson } from '../../../io/boundedJson';
 
 export type ShardStatus = 'verified' | 'cached' | 'missing' | 'size_mismatch' | 'sha_mismatch' | 'refused' | 'deleted_after_extract';
 
@@ -81,9 +82,9 @@ async function readVideosManifest(layout: PackageLayout): Promise<VideosManifest
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseBoundedJson(text);
   } catch (err) {
-    throw new InputError(`not valid JSON (${(err as Error).message})`, { file: layout.videosManifest });
+    throw new InputError(describeJsonError(err), { file: layout.videosManifest });
   }
   const parsed = videosManifestSchema.safeParse(json);
   if (!parsed.success) {

@@ -17,6 +17,7 @@ import type { FrameSource } from './frameSource';
 import { fpAdviseFailure } from './fpAdvice';
 import { preflightRecordSchema, type PreflightRecord, type PreflightServer, type PreflightUnit } from './preflightSchema';
 import { unitRequestBody } from './unitRequest';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 /** Finish reasons of a normal answer (vLLM 0.11's OpenAI layer: the stop string/EOS, or max_tokens reached). */
 export const KNOWN_FINISH_REASONS = ['stop', 'length'] as const;
@@ -138,7 +139,7 @@ export async function readPreflight(layout: PackageLayout): Promise<PreflightRec
     throw e;
   });
   if (text === null) return null;
-  const r = preflightRecordSchema.safeParse(JSON.parse(text));
+  const r = preflightRecordSchema.safeParse(parseBoundedJson(text));
   if (!r.success) throw new Error(`${f}: not a pre-flight record (${r.error.issues[0]?.path.join('.')}: ${r.error.issues[0]?.message})`);
   return r.data;
 }

@@ -14,13 +14,14 @@ import { meanFramesByCell } from './framesSent';
 import { ladderPoints } from './ladders';
 import { ladderSpec, overviewSpec } from './specs';
 import { chartFileName, renderSvg, type ChartFile } from './svg';
+import { parseBoundedJson } from '../../../../io/boundedJson';
 
 const MANIFEST = 'findings-charts.json';
 const CHART_FILE = /^findings-[A-Za-z0-9._-]+\.svg$/;
 
 async function readManifest(file: string): Promise<Record<string, string>> {
   try {
-    const m = JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
+    const m = parseBoundedJson(await fs.readFile(file, 'utf8')) as unknown;
     return m && typeof m === 'object' && !Array.isArray(m) ? (m as Record<string, string>) : {};
   } catch {
     return {};
