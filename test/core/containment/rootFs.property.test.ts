@@ -44,7 +44,7 @@ function plantAll(root: string, outside: string, plants: Plant[]): void {
       if (pl.kind === 'dir') fs.mkdirSync(at);
       else if (pl.kind === 'file') fs.writeFileSync(at, 'inside\n');
       else if (pl.kind === 'hard') fs.linkSync(path.join(outside, 'f'), at);
-      else fs.symlinkSync(pl.target.replace(/^OUT/, outside), at);
+      else if (pl.kind === 'link') fs.symlinkSync(pl.target.replace(/^OUT/, outside), at);
     } catch {
       // a plant that collides with an earlier one (or lands under a link) is skipped
     }
