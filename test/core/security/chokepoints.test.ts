@@ -47,16 +47,18 @@ describe('the redactor at every sink', () => {
   });
 
   it('logs and records: an AppendFile line is masked on disk', async () => {
-    const file = path.join(tmp(), 'runner.log');
-    const f = new AppendFile(file);
+    const root = tmp();
+    const file = path.join(root, 'runner.log');
+    const f = new AppendFile(root, file);
     await f.append(`error: 401 for Bearer ${SECRET}\n`);
     await f.close();
     assert.equal(fs.readFileSync(file, 'utf8'), 'error: 401 for Bearer <api-key>\n');
   });
 
   it('a status file is masked on disk', async () => {
-    const file = path.join(tmp(), 'status.json');
-    await writeStatusAtomic(file, z.object({ summary: z.string() }), { summary: `server said: bad key ${SECRET}` });
+    const root = tmp();
+    const file = path.join(root, 'status.json');
+    await writeStatusAtomic(root, file, z.object({ summary: z.string() }), { summary: `server said: bad key ${SECRET}` });
     assert.ok(!fs.readFileSync(file, 'utf8').includes(SECRET));
     assert.match(fs.readFileSync(file, 'utf8'), /bad key <api-key>/);
   });
