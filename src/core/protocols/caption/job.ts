@@ -19,17 +19,21 @@ import { CaptionLayout } from './layout';
 import { planCaptionRun } from './plan';
 import { predictClipCounts, runCaptionPreflight } from './preflight';
 import { captionPrompt } from './prompt';
+import { QWEN_NORMALIZER } from './normalizeGemini';
 import type { CaptionRequestBody } from './request';
 import { captionStatusSchema } from './schemas';
 import { issueText, validateVideoDir, type Segment, sidecarOf } from '../../clips/segments';
 import { captionContextTokens, captionFleet } from './servers';
 import { VideoRun } from './videoRun';
+import { refuseMixedBackends } from './backends';
+import { runGeminiInSession } from './gemini/geminiJob';
 
 const log = stdoutSessionLog;
 
 export async function runCaptionJob(job: CaptionJob): Promise<number> {
   const layout = new CaptionLayout(job.root, job.shard);
-  return runJobInSession({ name: 'caption', root: layout.runRoot, tickMs: job.tickMs }, (s) => runInSession(s, job, layout));
+  const run = job.backend === 'gemini' ? runGeminiInSession : runInSession;
+  return runJobInSession({ name: 'caption', root: layout.runRoot, tickMs: job.tickMs }, (s) => run(s, job, layout));
 }
 
 /** A lost server's clip goes to another server (bounded); with one server, or anything else, it is recorded. */
@@ -41,6 +45,7 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
   const prompt = captionPrompt(job.prompt.text, job.prompt.source);
   const plan = await planCaptionRun(layout, { model: job.model, promptSha256: prompt.sha256, sampling: job.sampling }, job.sourceVideos);
   if (plan.missing?.length) throw new InputError(`--source-video matches no tracked video${layout.shard ? ' of this rank' : ''}: ${plan.missing.join(', ')}`);
+  refuseMixedBackends(plan.backends, 'vllm', job.allowMixed);
   const rank = layout.shard ? layout.shard.index - 1 : null;
   const tally = new RankTally('caption', plan.selected, plan.done.length);
   const running = new Map<string, VideoRun>();
@@ -111,7 +116,7 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
     }
     return p;
   };
-  for (const p of plan.todo) videos.set(p.stem, new VideoRun(p, layout));
+  for (const p of plan.todo) videos.set(p.stem, new VideoRun(p, layout, { backend: 'vllm', model: job.model, normalizer: QWEN_NORMALIZER }));
   const order: VideoRun[] = [...videos.values()];
 
   try {
@@ -211,7 +216,7 @@ async function startServers(
   prepare: (v: VideoRun) => Promise<boolean>,
 ): Promise<Fleet> {
   let context = 0;
-  if (job.servers.mode === 'managed') {
+  if (job.servers?.mode === 'managed') {
     // The longest clip by segments.json, probed: its predicted media tokens size --max-model-len.
     let longest: { v: VideoRun; seg: Segment } | null = null;
     for (const v of order) for (const s of v.planned.doc?.segments ?? []) if (!longest || s.duration_sec > longest.seg.duration_sec) longest = { v, seg: s };

@@ -48,8 +48,9 @@ export async function captionFleet(
   log: (l: string) => void,
   signal?: AbortSignal,
 ): Promise<Fleet> {
-  if (job.servers.mode === 'endpoints') return useEndpoints(job.servers.urls, { log });
   const m = job.servers;
+  if (!m) throw new Error('internal: a vLLM caption job without servers');
+  if (m.mode === 'endpoints') return useEndpoints(m.urls, { log });
   const logs = layout.runRoot.logsDir;
   const servers: ServerSpec[] = m.gpuGroups.map((gpus, i) => ({
     id: `group${i}`,
