@@ -4,7 +4,7 @@
 // any of its requests (its preparation); its outcome is written after its last clip (videoRun.ts). Exit 0 only
 // when every selected video is done; 1 when any failed or is left pending; 2 for the user's errors.
 import * as path from 'node:path';
-import { InputError } from '../../errors';
+import { exitFor, InputError, isUserError } from '../../errors';
 import { RequestRunner, type RunnerJob } from '../../runner/requestRunner';
 import { MAX_REQUEUES, type FailurePolicy } from '../../runner/requestChannel';
 import { fleetServers } from '../../runner/requestServers';
@@ -119,6 +119,7 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
   for (const p of plan.todo) videos.set(p.stem, new VideoRun(p, layout, { backend: 'vllm', model: job.model, normalizer: QWEN_NORMALIZER }));
   const order: VideoRun[] = [...videos.values()];
 
+  let userError = false;
   try {
     if (order.length > 0 && !session.stopRequested) {
       const fleet = await startServers(session, job, layout, order, prepare);
@@ -139,7 +140,7 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
             servers.urls,
             { ...first, body: clipRequestBody(ctx, first.clip) },
             job.sampling,
-            layout.preflightFile,
+            { root: layout.root, file: layout.preflightFile },
             session.cutSignal,
           );
           await log.info(pf.line);
@@ -160,7 +161,10 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
             const v = videos.get(j.key);
             if (v) finish(v);
           },
-          onFatal: (err) => void log.error(`stopping: ${(err as Error)?.stack ?? String(err)}`),
+          onFatal: (err) => {
+            userError ||= isUserError(err);
+            void log.error(`stopping: ${exitFor(err).text}`);
+          },
         },
         {
           slots: fleet.handles.map(() => ({ capacity: perServer })),
@@ -190,10 +194,12 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
     for (const v of [...videos.values()]) if (prepared.has(v.stem)) finish(v);
     await Promise.allSettled(finishing);
     tally.breakOff(err instanceof PreflightFailed ? err.message : `failed: ${(err as Error)?.message ?? String(err)}`);
+    userError ||= isUserError(err);
   }
   await log.info(tally.summary!);
   await status.write(tally.summary);
-  return tally.state === 'done' ? 0 : 1;
+  // The user's error (a link planted where the run's state belongs): 2, as every bad input.
+  return tally.state === 'done' ? 0 : userError ? 2 : 1;
 }
 
 class PreflightFailed extends Error {}

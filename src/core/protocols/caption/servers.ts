@@ -61,7 +61,7 @@ export async function captionFleet(
   }));
   return launchServerGroups({
     servers,
-    places: { logsDir: logs, launchParams: path.join(logs, 'launch_params.txt'), stateDir: layout.runRoot.stateDir },
+    places: { root: layout.root, logsDir: logs, launchParams: path.join(logs, 'launch_params.txt'), stateDir: layout.runRoot.stateDir },
     vllmBin: m.vllmBin,
     contextTokens,
     contextAdvice: 'the longest clip needs this context; use GPU groups with more memory (a larger --tp) or cut shorter clips',

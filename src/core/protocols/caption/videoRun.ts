@@ -33,7 +33,7 @@ export class VideoRun {
     /** Which backend, model and normalizer make its captions (recorded in its outcome). */
     private readonly provenance: Pick<VideoOutcome, 'backend' | 'model' | 'normalizer'> = {},
   ) {
-    this.raw = new AppendFile(layout.rawFile(planned.stem));
+    this.raw = new AppendFile(layout.root, layout.rawFile(planned.stem));
   }
 
   get stem(): string {
@@ -85,7 +85,7 @@ export class VideoRun {
     }
     if (!this.complete) return 'pending';
     const merged = mergeVideoCaptions(this.clips.map((c) => ({ span: c.segment, events: this.answers.get(c.segment.index)! })));
-    await writeFileAtomic(this.layout.captionsFile(this.stem), JSON.stringify(merged, null, 2) + '\n');
+    await writeFileAtomic(this.layout.root, this.layout.captionsFile(this.stem), JSON.stringify(merged, null, 2) + '\n');
     await writeVideoOutcome(this.layout, { ...base, state: 'completed', reason: null });
     return 'completed';
   }

@@ -74,8 +74,8 @@ export async function reusableClipCaptions(videoDir: string, id: ClipIdentity): 
   return same ? parsed : null;
 }
 
+/** Writes a clip's captions beside it; the video directory's folder (the videos root) is the root they stay under. */
 export async function writeClipCaptions(videoDir: string, c: ClipCaptions): Promise<void> {
   const file = clipCaptionsFile(videoDir, c.clip);
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await writeFileAtomic(file, JSON.stringify(clipCaptionsSchema.parse(c), null, 2) + '\n');
+  await writeFileAtomic(path.dirname(videoDir), file, JSON.stringify(clipCaptionsSchema.parse(c), null, 2) + '\n');
 }

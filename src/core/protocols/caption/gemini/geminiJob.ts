@@ -57,7 +57,7 @@ export const realClock: Clock = {
 };
 
 /** Where this rank lists the files it has uploaded and not deleted yet. */
-export const uploadLedgerOf = (layout: CaptionLayout) => new UploadLedger(path.join(layout.runRoot.stateDir, 'gemini-uploads'));
+export const uploadLedgerOf = (layout: CaptionLayout) => new UploadLedger(layout.root, path.join(layout.runRoot.stateDir, 'gemini-uploads'));
 
 interface VideoProgress {
   stem: string;
@@ -197,7 +197,7 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
       if (job.failFast) session.drain.request(`--fail-fast: ${p.stem} failed`);
     } else if (p.doc && clips.length === p.doc.segments.length && clips.every((c) => c)) {
       const merged = clips.flatMap((c) => c!.events.map((e) => ({ ...e, backend: 'gemini', model: job.model, normalizer: GEMINI_NORMALIZER })));
-      await writeFileAtomic(layout.captionsFile(p.stem), JSON.stringify(merged, null, 2) + '\n');
+      await writeFileAtomic(layout.root, layout.captionsFile(p.stem), JSON.stringify(merged, null, 2) + '\n');
       await writeVideoOutcome(layout, { ...base, state: 'completed', reason: null, at: new Date().toISOString() });
       tally.completed++;
     }

@@ -6,6 +6,7 @@ import { parseBoundedJson } from '../../../io/boundedJson';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../../runner/atomicFile';
+import { removeUnder } from '../../../containment/rootFs';
 
 export interface LedgerEntry {
   /** `files/<id>`. */
@@ -16,19 +17,22 @@ export interface LedgerEntry {
 }
 
 export class UploadLedger {
-  constructor(readonly dir: string) {}
+  constructor(
+    /** The videos root: the ledger is written under it through the containment module. */
+    readonly root: string,
+    readonly dir: string,
+  ) {}
 
   private file(name: string): string {
     return path.join(this.dir, `${name.replace(/^files\//, '')}.json`);
   }
 
   async add(name: string, clip: string): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true });
-    await writeFileAtomic(this.file(name), JSON.stringify({ name, clip, at: new Date().toISOString() } satisfies LedgerEntry) + '\n');
+    await writeFileAtomic(this.root, this.file(name), JSON.stringify({ name, clip, at: new Date().toISOString() } satisfies LedgerEntry) + '\n');
   }
 
   async remove(name: string): Promise<void> {
-    await fs.rm(this.file(name), { force: true });
+    await removeUnder(this.root, this.file(name));
   }
 
   /** Every entry left (a torn or foreign file is skipped: it names no upload). */
