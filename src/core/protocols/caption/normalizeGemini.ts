@@ -9,6 +9,7 @@
 //   normalizing (per clip of length d): clamp into [0, d]; a reversed pair is swapped; an event of zero length is
 //     dropped unless it is the only one (then the whole clip); no pinning of the first start or the last end, no
 //     folding; shift by the clip's start and round to milliseconds (normalize.ts's roundMs).
+import { parseBoundedJson } from '../../io/boundedJson';
 import { answerJsonText, cleanCaption, type ClipEvent, type ParsedAnswer } from './answer';
 import { roundMs, type ClipSpan } from './normalize';
 import { parseBoundedJson } from '../../io/boundedJson';

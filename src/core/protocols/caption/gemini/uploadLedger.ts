@@ -2,6 +2,7 @@
 // `<rank state>/gemini-uploads/` — written before the upload starts (the backend names each upload itself, so the
 // name is known first) and removed once files.delete succeeded. A crash leaves entries behind; the next run lists
 // them by name and deletes those files before it uploads anything (issue 35: a crash's leftovers are deleted).
+import { parseBoundedJson } from '../../../io/boundedJson';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../../runner/atomicFile';
