@@ -8,11 +8,9 @@ import { VllmClient, type Endpoint } from '../../../serving/client';
 import { UsageError } from '../../../errors';
 import type { AvtimeOutputRoot } from './layout';
 import { assertInPin, runningVllmVersion, servedModels } from '../../../serving/serverProbe';
-import { roleLaunch } from './roleLaunch';
+import { roleLaunch, type ServerRole } from './roleLaunch';
 import { checkTopology } from './topology';
 import { waitUntilUp } from '../../../serving/waitUntilUp';
-
-export type ServerRole = 'target' | 'judge';
 
 export const serverRecordSchema = z.object({
   role: z.enum(['target', 'judge']),
