@@ -18,6 +18,7 @@ const verbs: Readonly<Record<string, () => VerbModule>> = {
   stop: () => require('./verbs/stop'),
   report: () => require('./verbs/report'),
   findings: () => require('./verbs/findings'),
+  inspect: () => require('./verbs/inspect'),
   return: () => require('./verbs/return'),
   demo: () => require('./verbs/demo'),
   ...RUN_TYPE_VERBS,

@@ -4,6 +4,7 @@
 import { exitFor } from '../core/errors';
 import type { AnyProtocol, ProtocolRegistry } from '../core/protocols/types';
 import type { JobRunners } from './jobRunners';
+import { parseBoundedJson } from '../core/io/boundedJson';
 
 export type WorkerCall = { protocol: AnyProtocol; job: unknown } | { usage: string };
 
@@ -19,7 +20,7 @@ export function parseWorkerArgs(argv: readonly string[], registry: ProtocolRegis
   if (!protocol) return { usage: `worker: no protocol '${id}' (this build has: ${registry.ids.join(', ')})` };
   let raw: unknown;
   try {
-    raw = JSON.parse(json);
+    raw = parseBoundedJson(json);
   } catch (err) {
     return { usage: `worker: bad ${id} job: not JSON (${(err as Error).message})` };
   }

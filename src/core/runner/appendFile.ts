@@ -1,20 +1,22 @@
 // Append-only files written one whole line per write(2): with O_APPEND and a single write of the
 // complete line, a crash leaves the line whole or absent at the end of the file (a torn tail is
 // only possible if the process dies inside that one write; resume sets such a tail aside).
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
+// The file is under a run's root and opened through the containment module: never through a link, never a file
+// with a second name.
+import type { promises as fs } from 'node:fs';
+import { openAppendUnder } from '../containment/rootFs';
 
 export class AppendFile {
   private handle: fs.FileHandle | null = null;
   private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly root: string,
+    readonly file: string,
+  ) {}
 
   private async open(): Promise<fs.FileHandle> {
-    if (!this.handle) {
-      await fs.mkdir(path.dirname(this.file), { recursive: true });
-      this.handle = await fs.open(this.file, 'a');
-    }
+    this.handle ??= await openAppendUnder(this.root, this.file);
     return this.handle;
   }
 
@@ -47,9 +49,10 @@ export class AppendFile {
 /** A set of AppendFiles by path, opened on first use (raw files are one per condition × benchmark). */
 export class AppendFiles {
   private readonly files = new Map<string, AppendFile>();
+  constructor(readonly root: string) {}
   get(file: string): AppendFile {
     let f = this.files.get(file);
-    if (!f) this.files.set(file, (f = new AppendFile(file)));
+    if (!f) this.files.set(file, (f = new AppendFile(this.root, file)));
     return f;
   }
   async closeAll(): Promise<void> {

@@ -4,7 +4,7 @@
 // the one module the report's SVG files use too. Every string from the data is a text node or SVG text.
 import type { BenchmarkFindings, Contrast, ContrastName, Flip } from '../../../../src/core/protocols/fp/findings/types';
 import type { FindingsView } from '../../../../src/core/protocols/fp/findings/charts/viewModel';
-import { ladderSpec, overviewSpec, VERDICT_COLORS } from '../../../../src/core/protocols/fp/findings/charts/specs';
+import { ladderSpec, overviewSpec, verdictColors } from '../../../../src/core/protocols/fp/findings/charts/specs';
 import { clear, el, fmt, table } from '../../dom';
 import { request } from '../../messages';
 import { chart, editorTheme, finalizeCharts } from '../../vegaChart';
@@ -57,7 +57,7 @@ function interval(c: Contrast): string {
 function verdictBadge(verdict: string): HTMLElement {
   const badge = el('span', { class: 'verdict', 'data-verdict': verdict }, verdict);
   // CSSOM, not a style attribute: the CSP allows no inline style markup.
-  badge.style.borderColor = VERDICT_COLORS[verdict as keyof typeof VERDICT_COLORS] ?? 'currentColor';
+  badge.style.borderColor = (verdictColors(editorTheme()) as Record<string, string>)[verdict] ?? 'currentColor';
   return badge;
 }
 

@@ -3,7 +3,9 @@
 // plays the clips in order in one <video> and draws the timeline. The clip files are reached only through
 // asWebviewUri, with localResourceRoots the extension's dist/media and the videos root (its real path), in the
 // webviews' one shell (webviewShell.ts; its CSP lets media from the same origin). A message from the webview is
-// checked by zod and a picked stem must be one of the root's videos.
+// checked by zod and a picked stem must be one of the root's videos. Each clip's MP3 sidecar goes the same way (the
+// webview plays it as the sound, the video muted: issue 36 point 2); "Open in system player" names a clip by its
+// position, and the host opens the file it read itself, never a path from the webview.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -15,6 +17,8 @@ import { listVideoStems, readViewerVideo, restoredViewerTarget } from './viewerF
 import { viewerRequestSchema, type ViewerHostMessage } from './viewerMessages';
 
 export const CAPTION_VIEWER_VIEW_TYPE = 'fpsweep.captionViewer';
+/** The command that opens a media file with the OS (systemPlayer.ts), registered by captionCommands.ts. */
+export const OPEN_IN_SYSTEM_PLAYER = 'fpsweep.caption.openInSystemPlayer';
 
 export interface ViewerHost {
   extensionUri: vscode.Uri;
@@ -97,7 +101,15 @@ export class CaptionViewerPanel extends Disposable {
     if (m.data.type === 'ready') {
       await this.sendVideos();
       if (this.selected) await this.showVideo(this.selected);
-    } else await this.showVideo(m.data.stem);
+    } else if (m.data.type === 'pick') await this.showVideo(m.data.stem);
+    else await this.openClipExternally(m.data.stem, m.data.clip);
+  }
+
+  private async openClipExternally(stem: string, clip: number): Promise<void> {
+    const v = this.stems.includes(stem) ? await readViewerVideo(this.root, stem) : null;
+    const file = v && !('error' in v) ? v.clipFiles[clip] : null;
+    if (!file) return this.host.log(`caption viewer: no clip ${clip} of ${stem} to open in the system player`);
+    await vscode.commands.executeCommand(OPEN_IN_SYSTEM_PLAYER, vscode.Uri.file(file));
   }
 
   private async sendVideos(): Promise<void> {
@@ -114,7 +126,8 @@ export class CaptionViewerPanel extends Disposable {
     const v = await readViewerVideo(this.root, stem);
     if ('error' in v) return this.post({ type: 'error', stem, message: v.error });
     const webview = this.panel.webview;
-    this.post({ type: 'video', model: v.model, clipUris: v.clipFiles.map((f) => (f ? webview.asWebviewUri(vscode.Uri.file(f)).toString() : null)) });
+    const uris = (files: (string | null)[]) => files.map((f) => (f ? webview.asWebviewUri(vscode.Uri.file(f)).toString() : null));
+    this.post({ type: 'video', model: v.model, clipUris: uris(v.clipFiles), sidecarUris: uris(v.sidecarFiles) });
   }
 
   private html(): string {

@@ -9,6 +9,7 @@ import { readJsonl } from '../../../core/package/jsonl';
 import { PackageLayout } from '../../../core/protocols/fp/package/layout';
 import type { ProtocolReportSource } from '../../reports/reportPanel';
 import type { ItemView } from './reportContract';
+import { parseBoundedJson } from '../../../core/io/boundedJson';
 
 export interface ReportSource {
   /** The core's report for the configured package (throws with a plain message when it cannot). */
@@ -75,7 +76,7 @@ export class CliReportSource extends Disposable implements ReportSource {
     if (r.code !== 0 && r.code !== 1) throw new Error(`fpsweep report failed (exit ${r.code}): ${errorLine(r.stderr)}`);
     let json: unknown;
     try {
-      json = JSON.parse(r.stdout);
+      json = parseBoundedJson(r.stdout);
     } catch {
       throw new Error(`fpsweep report failed (exit ${r.code}): ${errorLine(r.stderr) || 'it printed no JSON'}`);
     }

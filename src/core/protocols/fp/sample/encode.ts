@@ -5,6 +5,7 @@ import { codeRows } from './frameCode';
 import { plannedTimestamp, type SampleVideo } from './plan';
 import type { VideoMeta } from '../package/schemas';
 import { BITEXACT_MUX, FFMPEG_QUIET, ffmpegBin, ffprobeBin, x264OneThread } from '../../../media/ffmpeg';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 // FFMPEG_BIN / FFPROBE_BIN are read at each call so a test (or a user) can point them elsewhere.
 
@@ -139,7 +140,7 @@ export async function probeVideo(file: string): Promise<ProbedVideo> {
         : String(probe.stderr).trim() || probe.shortMessage;
     throw new Error(`ffprobe could not read ${file}: ${why}`);
   }
-  const parsed = probeSchema.parse(JSON.parse(probe.stdout));
+  const parsed = probeSchema.parse(parseBoundedJson(probe.stdout));
   const timestamps = parsed.frames.map((f, i) => {
     const t = Number(f.best_effort_timestamp_time ?? f.pts_time);
     if (!Number.isFinite(t)) throw new Error(`${file}: ffprobe gave no timestamp for frame ${i}`);
