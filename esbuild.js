@@ -16,6 +16,7 @@ const webEntries = [
   { in: 'media/src/theme.css', out: 'media/theme' },
   { in: 'media/src/report.ts', out: 'media/report' },
   { in: 'media/src/protocols/caption/viewer.ts', out: 'media/captionViewer' },
+  { in: 'media/src/protocols/fp/inspector.ts', out: 'media/itemInspector' },
 ];
 
 // vega-canvas's Node build loads the optional `canvas` package with a top-level await, which a CommonJS bundle
