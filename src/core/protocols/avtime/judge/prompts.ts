@@ -67,7 +67,6 @@ const PLACEHOLDERS = ['axis_rubric', 'reference', 'predictions'] as const;
 type Placeholder = (typeof PLACEHOLDERS)[number];
 const PLACEHOLDER_RE = /\{\{([A-Za-z0-9_]+)\}\}/g;
 
-
 /**
  * The template for a kind: the default when `text` is undefined, else the bench root's text, checked to hold
  * each placeholder and no other. An override gets its own version, named by its hash.
