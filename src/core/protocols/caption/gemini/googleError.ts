@@ -8,6 +8,8 @@
 // refused key stops the run (401, 403, or 400 with reason API_KEY_INVALID: a wrong key is 400, not 401), anything
 // else (400 INVALID_ARGUMENT, FAILED_PRECONDITION, 404) is final for the clip.
 
+import { parseBoundedJson } from '../../../io/boundedJson';
+
 export interface GoogleError {
   /** The HTTP status, or null when no answer came (connection refused, reset, timeout). */
   httpStatus: number | null;
@@ -39,7 +41,7 @@ export function readGoogleError(err: unknown): GoogleError {
   type Body = { error?: { code?: unknown; message?: unknown; status?: unknown; details?: unknown } };
   let body: Body | null = null;
   try {
-    const parsed = JSON.parse(text) as unknown;
+    const parsed = parseBoundedJson(text) as unknown;
     if (typeof parsed === 'object' && parsed !== null) body = parsed as Body;
   } catch {
     body = null;
