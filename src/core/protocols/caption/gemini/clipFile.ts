@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../../../runner/atomicFile';
 import { readTextIfExists } from '../../../runner/stateRead';
 import { tokenCountsSchema } from '../schemas';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 export const CLIP_CAPTIONS_DIR = 'captions';
 

@@ -1,3 +1,4 @@
+import { parseBoundedJson } from '../../../io/boundedJson';
 // A Gemini API error as the API gives it and the SDK passes it on (SPEC-AVTIME-DATA §3b): the SDK throws
 // `ApiError {status, message}` where `message` is the error body as JSON (throwErrorIfNotOK in
 // node_modules/@google/genai/dist/node/index.cjs). The body is Google's error model
