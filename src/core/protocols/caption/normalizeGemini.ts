@@ -12,7 +12,6 @@
 import { parseBoundedJson } from '../../io/boundedJson';
 import { answerJsonText, cleanCaption, type ClipEvent, type ParsedAnswer } from './answer';
 import { roundMs, type ClipSpan } from './normalize';
-import { parseBoundedJson } from '../../io/boundedJson';
 
 export const QWEN_NORMALIZER = 'qwen-seed-v1';
 export const GEMINI_NORMALIZER = 'gemini-loose-v1';
