@@ -2,9 +2,11 @@
 // complete line, a crash leaves the line whole or absent at the end of the file (a torn tail is
 // only possible if the process dies inside that one write; resume sets such a tail aside).
 // The file is under a run's root and opened through the containment module: never through a link, never a file
-// with a second name.
+// with a second name. Logs and records are where a server's or a hub's echo of a request would land: every line
+// passes the redactor (security/secrets.ts).
 import type { promises as fs } from 'node:fs';
 import { openAppendUnder } from '../containment/rootFs';
+import { redactSecrets } from '../security/secrets';
 
 export class AppendFile {
   private handle: fs.FileHandle | null = null;
@@ -25,7 +27,7 @@ export class AppendFile {
     if (!text.endsWith('\n')) throw new Error(`AppendFile(${this.file}): a line must end with a newline`);
     const p = this.chain.then(async () => {
       const h = await this.open();
-      const buf = Buffer.from(text, 'utf8');
+      const buf = Buffer.from(redactSecrets(text), 'utf8');
       let off = 0;
       // Regular files take the whole buffer in one write; the loop only guards the theoretical short write.
       while (off < buf.length) {

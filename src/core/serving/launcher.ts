@@ -3,6 +3,7 @@
 // exact launch line, watch the servers, restart a dead one (bounded), and tell the runner about every state change.
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
+import { registerSecret } from '../security/secrets';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import type { ResultPromise } from 'execa';
@@ -502,6 +503,7 @@ export async function launchServerGroups(options: GroupLaunchOptions): Promise<F
   const fleet = new FleetImpl(opts.log, stateDir);
   for (const spec of opts.servers) {
     const key = randomBytes(24).toString('base64url');
+    registerSecret(key, 'vllm-api-key');
     fleet.servers.push(new LaunchedServer(spec, key, bin, opts, fleet));
   }
   const cut = () => void fleet.stop();
@@ -538,6 +540,7 @@ export async function useEndpoints(
   options: MonitorOptions & { apiKey?: string | null; log?: (line: string) => void } = {},
 ): Promise<Fleet> {
   const apiKey = options.apiKey !== undefined ? options.apiKey : process.env.FPSWEEP_API_KEY || null;
+  registerSecret(apiKey, 'api-key');
   const fleet = new FleetImpl(options.log);
   for (const u of urls) {
     let parsed: URL;

@@ -3,6 +3,7 @@
 // It names what made it (backend, model, normalizer, the prompt's sha256) and the clip it was made from (its path,
 // size and mtime, its span): a rerun reuses it only while all of these match, so a changed clip, model, prompt or
 // normalizer is asked again. Its events are already on the video's timeline (normalizeGemini.ts).
+import { parseBoundedJson } from '../../../io/boundedJson';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
@@ -63,7 +64,7 @@ export async function reusableClipCaptions(videoDir: string, id: ClipIdentity): 
   if (text === null) return null;
   let parsed: ClipCaptions;
   try {
-    const r = clipCaptionsSchema.safeParse(JSON.parse(text));
+    const r = clipCaptionsSchema.safeParse(parseBoundedJson(text));
     if (!r.success) return null;
     parsed = r.data;
   } catch {

@@ -1,3 +1,4 @@
+import { parseBoundedJson } from '../../../io/boundedJson';
 // A Gemini API error as the API gives it and the SDK passes it on (SPEC-AVTIME-DATA §3b): the SDK throws
 // `ApiError {status, message}` where `message` is the error body as JSON (throwErrorIfNotOK in
 // node_modules/@google/genai/dist/node/index.cjs). The body is Google's error model
@@ -7,6 +8,7 @@
 // here, purely: a 429 waits as its RetryInfo says (else backs off), 500/503/504 are retried within the budget, a
 // refused key stops the run (401, 403, or 400 with reason API_KEY_INVALID: a wrong key is 400, not 401), anything
 // else (400 INVALID_ARGUMENT, FAILED_PRECONDITION, 404) is final for the clip.
+
 
 export interface GoogleError {
   /** The HTTP status, or null when no answer came (connection refused, reset, timeout). */
@@ -39,7 +41,7 @@ export function readGoogleError(err: unknown): GoogleError {
   type Body = { error?: { code?: unknown; message?: unknown; status?: unknown; details?: unknown } };
   let body: Body | null = null;
   try {
-    const parsed = JSON.parse(text) as unknown;
+    const parsed = parseBoundedJson(text) as unknown;
     if (typeof parsed === 'object' && parsed !== null) body = parsed as Body;
   } catch {
     body = null;

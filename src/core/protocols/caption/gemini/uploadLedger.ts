@@ -2,6 +2,7 @@
 // `<rank state>/gemini-uploads/` — written before the upload starts (the backend names each upload itself, so the
 // name is known first) and removed once files.delete succeeded. A crash leaves entries behind; the next run lists
 // them by name and deletes those files before it uploads anything (issue 35: a crash's leftovers are deleted).
+import { parseBoundedJson } from '../../../io/boundedJson';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../../runner/atomicFile';
@@ -40,7 +41,7 @@ export class UploadLedger {
     const out: LedgerEntry[] = [];
     for (const n of names.filter((x) => x.endsWith('.json')).sort()) {
       try {
-        const e = JSON.parse(await fs.readFile(path.join(this.dir, n), 'utf8')) as LedgerEntry;
+        const e = parseBoundedJson(await fs.readFile(path.join(this.dir, n), 'utf8')) as LedgerEntry;
         if (typeof e.name === 'string' && e.name.startsWith('files/')) out.push(e);
       } catch {
         // not ours, or torn before its rename: no upload started under it
