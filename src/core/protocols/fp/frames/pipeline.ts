@@ -9,6 +9,7 @@ import { encodeJpegFile, type Dims } from './jpeg';
 import { ByteBudget, KeyedMutex, Limiter } from './limits';
 import { resolveOptions, type FramePipelineOptions, type FramePipelineSettings } from './options';
 import { FrameStore, type StoreStats } from './store';
+import { mkdirUnder } from '../../../containment/rootFs';
 
 /** One pending (item, condition) request of a video, as planFrames gave it. */
 export interface FrameRequest {
@@ -213,7 +214,7 @@ export class FramePipeline {
     missing: Map<number, Map<string, Dims>>,
     onDecoderExit: () => void,
   ): Promise<{ failure: string | null; seconds: number; frames: number }> {
-    await fs.mkdir(store.videoDir(job.hash), { recursive: true });
+    await mkdirUnder(store.dir, store.videoDir(job.hash));
     const temps: Array<{ temp: string; final: string; bytes: number }> = [];
     const started = process.hrtime.bigint();
     try {
