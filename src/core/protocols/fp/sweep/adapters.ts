@@ -8,7 +8,7 @@ import { realFrameStoreDir } from '../frames/realStore';
 import { fpLaunchOptions } from '../serving/fpServing';
 import { useEndpoints, type Fleet, type ServerStateEvent } from '../../../serving/launcher';
 import { launchServers } from '../serving/launchServers';
-import type { FrameRef } from '../../../serving/chatRequest';
+import { contentUuid, type FrameRef } from '../../../serving/chatRequest';
 import type { Endpoint } from '../../../serving/client';
 import { VllmClient } from '../../../serving/client';
 import type { FrameSource, FrameRequestSpec, PreparedRequestFrames, PreparedVideoFrames } from './frameSource';
@@ -153,8 +153,12 @@ export class PipelineFrames implements FrameSource {
           ok: true,
           decodeS: r.decodeSeconds,
           nFrames: paths.length,
-          images: async (): Promise<FrameRef[]> =>
-            fileUrls ? jpegFileUrls(paths).map((fileUrl) => ({ fileUrl })) : (await Promise.all(paths.map((p) => fs.readFile(p)))).map((jpeg) => ({ jpeg })),
+          // Each part carries its bytes' digest as vLLM's uuid (chatRequest.ts says why that is safe in 0.11).
+          images: async (): Promise<FrameRef[]> => {
+            const bytes = await Promise.all(paths.map((p) => fs.readFile(p)));
+            if (!fileUrls) return bytes.map((jpeg) => ({ jpeg, uuid: contentUuid(jpeg) }));
+            return jpegFileUrls(paths).map((fileUrl, k) => ({ fileUrl, uuid: contentUuid(bytes[k]) }));
+          },
         };
       },
       release: (key?: string) => {
