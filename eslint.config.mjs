@@ -133,6 +133,18 @@ export default tseslint.config(
     },
   })),
   {
+    // Every JSON text the product parses goes through the bounds (src/core/io/boundedJson.ts, issue 33): a file
+    // we did not make can then never reach a stack overflow.
+    files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'src/worker/**/*.ts', 'src/extension/**/*.ts', 'media/src/**/*.ts'],
+    ignores: ['src/core/io/boundedJson.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'JSON', property: 'parse', message: 'Parse through parseBoundedJson (src/core/io/boundedJson.ts): a depth and size bound first.' },
+      ],
+    },
+  },
+  {
     // Tests and the stand-ins (test doubles) read untyped JSON request bodies.
     files: ['test/**/*.ts', 'src/standins/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

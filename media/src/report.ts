@@ -16,6 +16,12 @@ let state: ReportViewState | undefined;
 let title = '';
 let loading = false;
 let again = false;
+/** Lays the shown report out again (no fetch): on a pick inside a view, and when the editor's theme changes. */
+let redrawShown: (() => void) | null = null;
+
+// A theme change: VS Code swaps the body's class (vscode-light / vscode-dark / vscode-high-contrast) with the CSS
+// variables; the charts took their colors from those variables when drawn (vegaChart.ts editorTheme), so draw again.
+new MutationObserver(() => redrawShown?.()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 async function load(): Promise<void> {
   if (!state) return;
@@ -29,6 +35,7 @@ async function load(): Promise<void> {
     // A pick inside a view (the findings' benchmark) lays the same report out again, without a fetch.
     const render = rendererFor(RENDERERS, state.kind) as RendererOf<unknown, Node>;
     const redraw = () => draw(() => render(report, state!.focus, redraw));
+    redrawShown = redraw;
     redraw();
   } catch (err) {
     draw(() => el('p', { class: 'error', role: 'alert' }, (err as Error).message));

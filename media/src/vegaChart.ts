@@ -6,15 +6,28 @@ import { compile, type TopLevelSpec } from 'vega-lite';
 import { expressionInterpreter } from 'vega-interpreter';
 import type { ChartTheme } from '../../src/core/charts/chartTheme';
 
-/** The editor theme's colors, so a chart reads in dark and light themes alike. */
+/** The editor theme's colors (its CSS variables only), so a chart reads in light, dark and high-contrast themes alike.
+ * Read at each draw: report.ts draws again when the theme changes. A variable missing falls back to the text's
+ * color (`currentColor`, the body's --vscode-foreground), never to a fixed color. */
 export function editorTheme(): ChartTheme {
   const css = getComputedStyle(document.body);
-  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  const v = (name: string, fallback = 'currentColor') => css.getPropertyValue(name).trim() || fallback;
+  const foreground = v('--vscode-foreground');
   return {
-    foreground: v('--vscode-foreground', '#cccccc'),
-    muted: v('--vscode-descriptionForeground', '#999999'),
+    foreground,
+    muted: v('--vscode-descriptionForeground', foreground),
     background: 'transparent',
+    surface: v('--vscode-editor-background', 'transparent'),
     font: v('--vscode-font-family', 'sans-serif'),
+    series: {
+      blue: v('--vscode-charts-blue', foreground),
+      orange: v('--vscode-charts-orange', foreground),
+      green: v('--vscode-charts-green', foreground),
+      red: v('--vscode-charts-red', foreground),
+      purple: v('--vscode-charts-purple', foreground),
+      yellow: v('--vscode-charts-yellow', foreground),
+      lines: v('--vscode-charts-lines', foreground),
+    },
   };
 }
 

@@ -4,6 +4,8 @@
 import { exitFor } from '../core/errors';
 import type { AnyProtocol, ProtocolRegistry } from '../core/protocols/types';
 import type { JobRunners } from './jobRunners';
+import { parseBoundedJson } from '../core/io/boundedJson';
+import { redactStreams, registerEnvSecrets } from '../core/security/secrets';
 
 export type WorkerCall = { protocol: AnyProtocol; job: unknown } | { usage: string };
 
@@ -19,7 +21,7 @@ export function parseWorkerArgs(argv: readonly string[], registry: ProtocolRegis
   if (!protocol) return { usage: `worker: no protocol '${id}' (this build has: ${registry.ids.join(', ')})` };
   let raw: unknown;
   try {
-    raw = JSON.parse(json);
+    raw = parseBoundedJson(json);
   } catch (err) {
     return { usage: `worker: bad ${id} job: not JSON (${(err as Error).message})` };
   }
@@ -50,6 +52,8 @@ export async function runWorker(argv: readonly string[], registry: ProtocolRegis
  */
 export function workerMain(registry: ProtocolRegistry, runners: JobRunners): void {
   process.on('SIGHUP', () => undefined);
+  registerEnvSecrets();
+  redactStreams(); // stdout and stderr are runner.log: no secret reaches it
   runWorker(process.argv.slice(2), registry, runners, (s) => process.stderr.write(s)).then(
     (code) => {
       process.exitCode = code;

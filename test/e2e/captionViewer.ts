@@ -3,7 +3,11 @@
 // second video cut but not captioned yet) is opened as the workspace; "fpsweep: Open caption viewer" shows its
 // timeline (the clip boundaries with their sources, the captions as blocks, markup in a caption as text); a click
 // on a caption in the second clip loads that clip in the player at the caption's offset; the video not captioned
-// yet shows its clips and boundaries alone. Saves docs/screenshots/caption-viewer.png.
+// yet shows its clips and boundaries alone. The sound (issue 36 point 2): the video plays muted and the clip's MP3
+// sidecar is the sound; after a seek and a play (waiting for the `seeked` and `playing` events, never for time) the
+// two clocks are read together and their drift must stay under 0.1 s, on pause and at a new rate too.
+// Screenshots go to test-output/ only (tests leave the tree as found); `npm run screenshots` writes docs/screenshots/
+// in the light, dark and high-contrast themes (themes.ts).
 // Run: `npm run package:vsix && tsx test/e2e/captionViewer.ts` (code-server set up by scripts/e2e-setup.sh);
 // `npm run test:e2e` runs it after the others.
 import { execFileSync } from 'node:child_process';
@@ -13,12 +17,14 @@ import * as path from 'node:path';
 import type { Browser, Frame } from 'playwright-core';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
 import { E2eScript } from './harness';
+import { themeShots } from './themes';
 import { launchBrowser, Workbench } from './workbench';
 
 const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 420);
 const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
 const OUT = path.join(REPO, 'test-output', 'e2e-caption-viewer');
-const SCREENSHOT = path.join(REPO, 'docs', 'screenshots', 'caption-viewer.png');
+/** The drift allowed between the picture and the sidecar's sound (issue 36 point 2). */
+const MAX_DRIFT_S = 0.1;
 /** A caption holding markup: the viewer must show these characters, never make a <b> element of them. */
 const MARKUP = '<b>a drum</b> & a bell ring';
 
@@ -154,10 +160,32 @@ async function main(): Promise<void> {
       if (Math.abs(Number(after.at) - 2.75) > 0.05) throw new Error(`the timeline's position is ${after.at}, not 2.75`);
       const current = await frame!.evaluate<string>("document.querySelector('.caption-block.current')?.textContent ?? ''");
       if (!current.startsWith('The picture moves on')) throw new Error(`the marked caption is "${current}"`);
-      fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
-      await wb!.page.screenshot({ path: SCREENSHOT });
-      log(`saved ${path.relative(REPO, SCREENSHOT)}`);
     });
+
+    await check(
+      "the sound is the clip's MP3 sidecar, the video muted; after a seek and a play the drift is under 0.1 s, on pause and at rate 1.5 too",
+      async () => {
+        const sound = await frame!.evaluate<{ muted: boolean; src: string; sound: string; notice: boolean }>(`(() => {
+        const p = document.getElementById('player');
+        const notice = !document.getElementById('play-notice').hidden;
+        return { muted: p.muted, src: document.getElementById('player-audio').currentSrc, sound: p.dataset.sound, notice };
+      })()`);
+        log(JSON.stringify(sound));
+        if (!sound.muted || sound.sound !== 'sidecar' || !/clip_0002\.mp3/.test(sound.src) || sound.notice)
+          throw new Error(`the sound is not the sidecar: ${JSON.stringify(sound)}`);
+        const m = await frame!.evaluate<DriftMeasure>(MEASURE_DRIFT);
+        log(`drift measured: ${JSON.stringify(m)}`);
+        if (m.error) throw new Error(`measuring the drift: ${m.error}`);
+        const worst = Math.max(...m.playing.map((x) => Math.abs(x.a - x.v)));
+        if (!(worst < MAX_DRIFT_S)) throw new Error(`audio − video drift ${worst.toFixed(3)} s while playing (max ${MAX_DRIFT_S})`);
+        if (!(Math.abs(m.paused.a - m.paused.v) < MAX_DRIFT_S) || !m.paused.audioPaused) throw new Error(`on pause: ${JSON.stringify(m.paused)}`);
+        if (m.rate !== 1.5) throw new Error(`the audio's rate is ${m.rate} after the video's went to 1.5`);
+        if (!(m.playing[0].v >= 0.2)) throw new Error(`the video did not play from the seek (${m.playing[0].v} s)`);
+        log(`drift after seek + play: worst ${worst.toFixed(3)} s over ${m.playing.length} readings; paused ${(m.paused.a - m.paused.v).toFixed(3)} s`);
+        fs.writeFileSync(path.join(OUT, 'drift.json'), JSON.stringify({ ...m, worst }, null, 2));
+        await themeShots(dirs, wb!, frame!, 'caption-viewer');
+      },
+    );
 
     await check('a video cut but not captioned yet shows its clips and boundaries alone, its detectors and that it is degraded (issue 27)', async () => {
       await frame!.locator('#video-picker').selectOption('video_b');
@@ -205,6 +233,50 @@ async function main(): Promise<void> {
     else log(`kept ${work}`);
   }
 }
+
+interface DriftMeasure {
+  error?: string;
+  playing: { v: number; a: number }[];
+  paused: { v: number; a: number; audioPaused: boolean };
+  rate: number;
+}
+
+/**
+ * Webview code: seek the player to 0.2 s into the clip and wait for `seeked`; play and wait for `playing` on both the
+ * video and the sidecar's audio; read both clocks at three `timeupdate`s; set rate 1.5 and read them at two more; pause
+ * and read them once the audio's `pause` came. Each wait is bounded (an event that never comes is an error, named).
+ */
+const MEASURE_DRIFT = `(async () => {
+  const v = document.getElementById('player');
+  const a = document.getElementById('player-audio');
+  const once = (el, ev) => new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(el.id + ': no ' + ev + ' event in 20 s')), 20000);
+    el.addEventListener(ev, () => { clearTimeout(t); resolve(); }, { once: true });
+  });
+  const read = () => ({ v: v.currentTime, a: a.currentTime });
+  try {
+    const seeked = once(v, 'seeked');
+    v.currentTime = 0.2;
+    await seeked;
+    const started = Promise.all([once(v, 'playing'), a.paused ? once(a, 'playing') : Promise.resolve()]);
+    await v.play();
+    await started;
+    const playing = [];
+    for (let i = 0; i < 3; i++) { await once(v, 'timeupdate'); playing.push(read()); }
+    const rated = once(v, 'ratechange');
+    v.playbackRate = 1.5;
+    await rated;
+    const rate = a.playbackRate;
+    for (let i = 0; i < 2; i++) { await once(v, 'timeupdate'); playing.push(read()); }
+    const paused = a.paused ? Promise.resolve() : once(a, 'pause');
+    v.pause();
+    await paused;
+    return { playing, paused: { ...read(), audioPaused: a.paused }, rate };
+  } catch (err) {
+    const error = String(err && err.message) + ' (audio refused: ' + (a.dataset.refused || 'no') + ')';
+    return { error, playing: [], paused: { v: 0, a: 0, audioPaused: false }, rate: 0 };
+  }
+})()`;
 
 /**
  * Page code: whether any of the workbench's IndexedDB stores (BrowserStorageService's ItemTable) holds a value

@@ -3,6 +3,7 @@
 // and what the pre-flight predicts from (frame size, the sidecar's samples; serving/models/qwen3Omni/counts.ts).
 import { FFPROBE_ENTRIES, ProbeJson as probeSchema, ratio } from '../serving/models/qwen3Omni/mediaFacts';
 import type { MediaFacts as StreamDurations } from './segments';
+import { parseBoundedJson } from '../io/boundedJson';
 
 export interface ClipMediaFacts extends StreamDurations {
   /** Video stream: frames, size; null without one. */
@@ -56,7 +57,7 @@ export function ffprobeClipProbe(ffprobe = process.env.FFPROBE_BIN || 'ffprobe')
         if ((r as { code?: string }).code === 'ENOENT') throw new Error(`${ffprobe} was not found (install ffmpeg or set FFPROBE_BIN)`);
         // A file ffprobe cannot read has no stream the validator accepts: the video fails with that rule.
         if (r.failed) return { video: null, audio: null, videoDurationS: null, audioDurationS: null };
-        return clipFactsFromProbe(JSON.parse(r.stdout));
+        return clipFactsFromProbe(parseBoundedJson(r.stdout));
       })();
       memo.set(file, p);
     }

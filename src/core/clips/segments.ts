@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { parseBoundedJson } from '../io/boundedJson';
 
 /** Times agree within this (seconds): starts, ends, coverage, a segment's own duration. */
 export const TIME_TOLERANCE_S = 0.05;
@@ -67,7 +68,7 @@ const near = (a: number, b: number, tol = TIME_TOLERANCE_S) => Math.abs(a - b) <
 export function parseSegmentsDoc(video: string, text: string): { doc: SegmentsDoc } | { issues: SegmentIssue[] } {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseBoundedJson(text);
   } catch (err) {
     return { issues: [{ video, segment: null, rule: 'json', message: `segments.json is not JSON: ${(err as Error).message}` }] };
   }

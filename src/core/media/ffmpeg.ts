@@ -2,6 +2,7 @@
 // audio + video encoding (libx264 on one thread, AAC, no metadata), so the same inputs give the same bytes on every
 // machine, an mp3 sidecar, and what ffprobe says of a file's streams. Binaries: FFMPEG_BIN / FFPROBE_BIN, else PATH.
 import { z } from 'zod';
+import { parseBoundedJson } from '../io/boundedJson';
 
 export const ffmpegBin = () => process.env.FFMPEG_BIN || 'ffmpeg';
 export const ffprobeBin = () => process.env.FFPROBE_BIN || 'ffprobe';
@@ -152,7 +153,7 @@ export async function probeAv(file: string): Promise<ProbedAv> {
         : String(r.stderr).trim() || r.shortMessage;
     throw new Error(`ffprobe could not read ${file}: ${why}`);
   }
-  const j = ProbeJson.parse(JSON.parse(r.stdout));
+  const j = ProbeJson.parse(parseBoundedJson(r.stdout));
   const container = Number(j.format.duration);
   const streamS = (kind: string) => {
     const s = j.streams.find((x) => x.codec_type === kind);

@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import type { z } from 'zod';
 import type { LineProblem } from '../errors';
+import { describeJsonError, parseBoundedJson } from '../io/boundedJson';
 
 export interface JsonlRecord<T> {
   line: number;
@@ -50,9 +51,9 @@ export function parseJsonlText<T>(text: string, file: string, schema: z.ZodType<
     if (s.trim() === '') continue;
     let json: unknown;
     try {
-      json = JSON.parse(s);
+      json = parseBoundedJson(s);
     } catch (err) {
-      problems.push({ file, line, message: `not valid JSON (${(err as Error).message}); ${expected}` });
+      problems.push({ file, line, message: `${describeJsonError(err)}; ${expected}` });
       continue;
     }
     const parsed = schema.safeParse(json);

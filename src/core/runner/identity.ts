@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { accessSync, readFileSync, promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { AppendFile } from './appendFile';
+import { parseBoundedJson } from '../io/boundedJson';
 
 export const runIdentitySchema = z
   .object({
@@ -65,7 +66,7 @@ export function packageVersion(from = __dirname): string | null {
   const p = findUp(from, 'package.json');
   if (!p) return null;
   try {
-    const j = JSON.parse(readFileSync(p, 'utf8'));
+    const j = parseBoundedJson(readFileSync(p, 'utf8')) as { name?: string; version?: unknown };
     return typeof j.version === 'string' ? `${j.name ?? ''}@${j.version}` : null;
   } catch {
     return null;
@@ -89,6 +90,7 @@ export function makeRunIdentity(runId: string, options: Record<string, unknown>,
 
 /** Where a run type keeps its logs (Frames × Pixels: the package's logs/); run_identity.jsonl goes there. */
 export interface LogsPlace {
+  readonly root: string;
   readonly logsDir: string;
 }
 
@@ -97,7 +99,7 @@ export function runIdentityFile(layout: LogsPlace): string {
 }
 
 export async function writeRunIdentity(layout: LogsPlace, id: RunIdentity): Promise<void> {
-  const f = new AppendFile(runIdentityFile(layout));
+  const f = new AppendFile(layout.root, runIdentityFile(layout));
   await f.append(JSON.stringify(runIdentitySchema.parse(id)) + '\n', true);
   await f.close();
 }
@@ -112,7 +114,7 @@ export async function firstRunStart(layout: LogsPlace): Promise<number | null> {
   }
   for (const line of text.split('\n')) {
     try {
-      const t = Date.parse(JSON.parse(line).started_at);
+      const t = Date.parse((parseBoundedJson(line) as { started_at: string }).started_at);
       if (Number.isFinite(t)) return t;
     } catch {
       /* a torn line: the next one */

@@ -2,6 +2,7 @@
 // only part of it) is moved, as it was, to `<file>.torn` (appended) and cut from the file, so the
 // file ends with a whole line again and resume appends after it (SPEC §4).
 import { promises as fs } from 'node:fs';
+import { parseBoundedJson } from '../io/boundedJson';
 
 const NL = 0x0a;
 /** Lines of our records stay well under this (1024 indices + 1024 timestamps ≈ 30 kB). */
@@ -71,7 +72,7 @@ export async function setAsideTornJsonlTail(file: string, sideFile = `${file}.to
       const line = buf.subarray(prevNl + 1, buf.length - 1).toString('utf8');
       if (line.trim() !== '') {
         try {
-          JSON.parse(line);
+          parseBoundedJson(line);
         } catch {
           cut = start + prevNl + 1;
           reason = 'its last line is not valid JSON';

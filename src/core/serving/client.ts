@@ -5,6 +5,7 @@ import { Pool, errors as undiciErrors } from 'undici';
 import { z } from 'zod';
 import { isContextRefusal } from './vllmMessages';
 import type { ChatRequestBody } from './chatRequest';
+import { parseBoundedJson } from '../io/boundedJson';
 
 export interface Endpoint {
   /** Base URL, e.g. http://127.0.0.1:8011 (no /v1). */
@@ -71,7 +72,7 @@ const ErrorSchema = z.object({ error: z.union([z.object({ message: z.string() })
 /** vLLM's message from an error body (nested 0.10.1+, flat before, or the middleware's string). */
 export function errorMessage(status: number, bodyText: string): string {
   try {
-    const json = JSON.parse(bodyText);
+    const json = parseBoundedJson(bodyText) as { message?: unknown; detail?: unknown } | null;
     const nested = ErrorSchema.safeParse(json);
     if (nested.success) return typeof nested.data.error === 'string' ? nested.data.error : nested.data.error.message;
     if (json && typeof json.message === 'string') return json.message;
@@ -169,7 +170,7 @@ export class VllmClient {
         });
         const text = await res.body.text();
         if (res.statusCode === 200) {
-          const parsed = CompletionSchema.safeParse(JSON.parse(text));
+          const parsed = CompletionSchema.safeParse(parseBoundedJson(text));
           if (!parsed.success) {
             return { ok: false, kind: 'request', message: `unexpected completion body: ${parsed.error.issues[0]?.message}`, attempts, status: 200 };
           }

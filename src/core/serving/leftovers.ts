@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../runner/atomicFile';
 import type { RunRoot } from '../runner/runRoot';
+import { parseBoundedJson } from '../io/boundedJson';
 
 const RecordSchema = z.array(z.object({ id: z.string(), pid: z.number().int().positive(), port: z.number().int(), startedAt: z.string() }));
 export type ServerRecord = z.infer<typeof RecordSchema>[number];
@@ -16,16 +17,16 @@ export function serversFile(layout: Pick<RunRoot, 'stateDir'>): string {
 
 export function readServerRecords(layout: Pick<RunRoot, 'stateDir'>): ServerRecord[] {
   try {
-    const r = RecordSchema.safeParse(JSON.parse(fs.readFileSync(serversFile(layout), 'utf8')));
+    const r = RecordSchema.safeParse(parseBoundedJson(fs.readFileSync(serversFile(layout), 'utf8')));
     return r.success ? r.data : [];
   } catch {
     return [];
   }
 }
 
-export function writeServerRecords(layout: Pick<RunRoot, 'stateDir'>, records: readonly ServerRecord[]): void {
+export function writeServerRecords(layout: Pick<RunRoot, 'root' | 'stateDir'>, records: readonly ServerRecord[]): void {
   // atomic: a crash leaves the old list or the new one
-  writeFileAtomicSync(serversFile(layout), JSON.stringify(records, null, 1) + '\n');
+  writeFileAtomicSync(layout.root, serversFile(layout), JSON.stringify(records, null, 1) + '\n');
 }
 
 function isOurServer(rec: ServerRecord): boolean {
@@ -48,7 +49,7 @@ function alive(pid: number): boolean {
 }
 
 /** Stops recorded servers that still run; returns a line per server stopped. */
-export async function stopLeftoverServers(layout: Pick<RunRoot, 'stateDir'>, graceMs: number): Promise<string[]> {
+export async function stopLeftoverServers(layout: Pick<RunRoot, 'root' | 'stateDir'>, graceMs: number): Promise<string[]> {
   const said: string[] = [];
   for (const rec of readServerRecords(layout)) {
     if (!isOurServer(rec)) continue;

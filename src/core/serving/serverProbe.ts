@@ -6,6 +6,7 @@ import { probe } from '../doctor/probe';
 import type { VllmClient } from './client';
 import { UsageError } from '../errors';
 import { parseVllmVersion, pinAccepts, pinRefusal, type VllmPin } from './vllmVersion';
+import { parseBoundedJson } from '../io/boundedJson';
 
 /** The part of a client the probe uses (a test passes its own). */
 export type ProbeClient = Pick<VllmClient, 'get' | 'endpoint'>;
@@ -29,7 +30,7 @@ export async function servedModels(client: ProbeClient, timeoutMs = 10_000): Pro
   if (res.status !== 200) throw new Error(`${client.endpoint.url}/v1/models answered HTTP ${res.status}: ${res.text.slice(0, 200)}`);
   let body: unknown;
   try {
-    body = JSON.parse(res.text);
+    body = parseBoundedJson(res.text);
   } catch {
     throw new Error(`${client.endpoint.url}/v1/models: not JSON`);
   }
@@ -43,7 +44,7 @@ export async function serverVersion(client: ProbeClient): Promise<string | null>
   const res = await client.get('/version').catch(() => null);
   if (res?.status !== 200) return null;
   try {
-    return (JSON.parse(res.text) as { version?: string }).version ?? null;
+    return (parseBoundedJson(res.text) as { version?: string }).version ?? null;
   } catch {
     return null;
   }

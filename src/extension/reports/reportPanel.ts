@@ -1,13 +1,14 @@
 // One webview panel per report kind (a run type with many runs: one per run); the kinds and their sources come
 // from the run types' report contracts and UIs. The host fetches the core's report and
-// hands it over; the front end (media/src/report.ts) only renders it, escaped. Strict CSP with a nonce,
-// files through asWebviewUri, resources limited to dist/media; revived after a reload by the serializer.
+// hands it over; the front end (media/src/report.ts) only renders it, escaped. The page is the webviews' one shell
+// (webviewShell.ts: strict CSP with a nonce, files through asWebviewUri, resources limited to dist/media); revived
+// after a reload by the serializer.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from '../../core/package/paths';
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
-import { newNonce, webviewCsp } from '../webviewCsp';
+import { webviewHtml, webviewOptions } from '../webviewShell';
 import {
   isReportKind,
   REPORT_KINDS,
@@ -172,35 +173,10 @@ export class ReportPanel extends Disposable {
   }
 
   private html(): string {
-    const webview = this.panel.webview;
-    const media = vscode.Uri.joinPath(this.extensionUri, 'dist', 'media');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'report.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'report.css'));
-    const nonce = newNonce();
-    const csp = webviewCsp(webview, nonce);
-    // The only values put into this HTML are ours (URIs, nonce, kind); data arrives by message.
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link href="${style}" rel="stylesheet">
-<title>fpsweep: ${REPORT_TITLES[this.state.kind]}</title>
-</head>
-<body data-kind="${this.state.kind}">
-<main id="app" aria-live="polite"><p class="muted">Loading the report…</p></main>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+    // The only values put into this HTML are ours (the kind and its title); data arrives by message.
+    const kind = this.state.kind;
+    return webviewHtml(this.panel.webview, this.extensionUri, { bundle: 'report', title: REPORT_TITLES[kind], data: { kind }, loading: 'Loading the report…' });
   }
-}
-
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return {
-    enableScripts: true,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'media')],
-  };
 }
 
 export class ReportPanelSerializer implements vscode.WebviewPanelSerializer {

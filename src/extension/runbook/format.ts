@@ -2,6 +2,7 @@
 // No vscode here: the serializer adapts it, tests run it under plain mocha.
 import { z } from 'zod';
 import { InputError } from '../../core/errors';
+import { describeJsonError, parseBoundedJson } from '../../core/io/boundedJson';
 
 export const runbookSchema = z.object({
   fpsweepRunbook: z.literal(1),
@@ -13,9 +14,9 @@ export function parseRunbook(text: string, file = 'runbook', sections: readonly 
   if (text.trim() === '') return defaultRunbook(sections);
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseBoundedJson(text);
   } catch (err) {
-    throw new InputError(`not valid JSON (${(err as Error).message})`, { file });
+    throw new InputError(describeJsonError(err), { file });
   }
   const r = runbookSchema.safeParse(json);
   if (!r.success) {

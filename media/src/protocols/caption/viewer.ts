@@ -3,10 +3,15 @@
 // `ended`), and under it the timeline: the clip boundaries with each one's source (and confidence), the captions as
 // blocks, the current position; before any caption, the list of clips and their boundaries. A click on a caption (or a clip)
 // seeks the player to the right clip and offset. Every string from the data becomes a text node (dom.ts's el).
+// The sound (issue 36 point 2): the video plays muted and the clip's MP3 sidecar plays in an <audio> that follows it
+// (avSync.ts says what the audio does after each event of the video); where the browser cannot play a clip's format
+// (playability.ts, canPlayType; or a load error) the viewer says so and offers the system player.
 import type { PickerVideo, VideoViewerModel } from '../../../../src/core/protocols/caption/viewerTypes';
 import { locate, timelineTime } from '../../../../src/core/protocols/caption/viewerTime';
 import type { ViewerHostMessage, ViewerRequest, ViewerState } from '../../../../src/extension/protocols/caption/viewerMessages';
 import { clear, el } from '../../dom';
+import { followVideo } from './avSync';
+import { clipPlayability, mediaErrorNotice } from './playability';
 import { boundaryItemText, boundaryText, cutDegradedText, detectorsText, secondsText, spanPercent, videoOptionText } from './viewerText';
 import './viewer.css';
 
@@ -23,12 +28,17 @@ const picker = el('select', { id: 'video-picker', 'aria-label': 'Video' });
 const rootName = el('span', { class: 'muted', id: 'root-name' });
 const failed = el('ul', { id: 'failed-videos', class: 'failed' });
 const player = el('video', { id: 'player', controls: true, preload: 'auto' });
+/** The clip's sound: its MP3 sidecar, following the video (never shown: the video's controls drive it). */
+const sound = el('audio', { id: 'player-audio', preload: 'auto' });
+const notice = el('p', { id: 'play-notice', class: 'warning', role: 'status', hidden: true });
+const systemPlayer = el('button', { id: 'system-player', type: 'button', hidden: true }, 'Open in system player');
 const position = el('p', { id: 'position', class: 'muted' });
 const timeline = el('section', { id: 'timeline', 'aria-label': 'Timeline' });
 const body = el('div', { id: 'video-body' });
 
 let model: VideoViewerModel | null = null;
 let uris: (string | null)[] = [];
+let sidecars: (string | null)[] = [];
 let current = -1;
 let seekTo: number | null = null;
 let playWhenLoaded = false;
@@ -44,6 +54,7 @@ app.replaceChildren(
 );
 
 picker.addEventListener('change', () => api.postMessage({ type: 'pick', stem: picker.value }));
+systemPlayer.addEventListener('click', () => model && current >= 0 && api.postMessage({ type: 'systemPlayer', stem: model.stem, clip: current }));
 
 function showVideos(root: string, videos: PickerVideo[], sel: string | null): void {
   rootName.textContent = root;
@@ -63,9 +74,10 @@ function showVideos(root: string, videos: PickerVideo[], sel: string | null): vo
   if (again && selected) api.postMessage({ type: 'pick', stem: selected });
 }
 
-function showVideo(m: VideoViewerModel, clipUris: (string | null)[]): void {
+function showVideo(m: VideoViewerModel, clipUris: (string | null)[], sidecarUris: (string | null)[]): void {
   model = m;
   uris = clipUris;
+  sidecars = sidecarUris;
   selected = m.stem;
   picker.value = m.stem;
   if (shownRoot) api.setState({ root: shownRoot, stem: m.stem });
@@ -79,7 +91,7 @@ function showVideo(m: VideoViewerModel, clipUris: (string | null)[]): void {
       el('p', { id: 'cut-detectors', class: 'muted' }, detectorsText(m.cut)),
       ...(degraded ? [el('p', { id: 'cut-degraded', class: 'warning', role: 'note' }, degraded)] : []),
     ),
-    el('div', { class: 'player-box' }, player, position),
+    el('div', { class: 'player-box' }, player, sound, position, el('div', { class: 'play-notice' }, notice, systemPlayer)),
     drawTimeline(m),
     m.captions.length
       ? el(
@@ -176,9 +188,56 @@ function load(clip: number, offset: number, play: boolean): void {
   seekTo = offset;
   playWhenLoaded = play;
   player.dataset.clip = String(clip);
+  const can = clipPlayability(model?.clips[clip]?.clipPath ?? uri, (sidecars[clip] ?? null) !== null, (t) => player.canPlayType(t));
+  showNotice(can.notice, can.offerSystemPlayer);
+  // The sidecar is the sound where it can play; else the clip's own track (the video unmuted).
+  const sidecar = can.sound === 'sidecar' ? sidecars[clip] : null;
+  player.muted = sidecar !== null;
+  player.dataset.sound = can.sound;
+  sound.pause();
+  if (sidecar) sound.src = sidecar;
+  else sound.removeAttribute('src');
+  sound.load();
   player.src = uri;
   drawPosition();
 }
+
+function showNotice(text: string | null, offer: boolean): void {
+  notice.textContent = text ?? '';
+  notice.hidden = text === null;
+  systemPlayer.hidden = !offer;
+}
+
+/** Applies avSync's step after an event of the video: the audio's rate, position, play or pause. */
+function follow(event: string): void {
+  if (!sound.getAttribute('src')) return;
+  const step = followVideo(
+    { time: player.currentTime, paused: player.paused, rate: player.playbackRate, seeking: player.seeking, waiting: waiting },
+    { time: sound.currentTime, paused: sound.paused, rate: sound.playbackRate, duration: sound.duration },
+    event,
+  );
+  if (step.rate !== null) sound.playbackRate = step.rate;
+  if (step.seekTo !== null) sound.currentTime = step.seekTo;
+  if (step.play === true)
+    void sound.play().catch((err: Error) => {
+      // A browser that refuses sound before a gesture: the viewer says so rather than play silently.
+      sound.dataset.refused = err.name;
+      showNotice(`The sound did not start (${err.name}): press play again.`, false);
+    });
+  else if (step.play === false) sound.pause();
+}
+
+let waiting = false;
+player.addEventListener('waiting', () => ((waiting = true), follow('waiting')));
+player.addEventListener('playing', () => ((waiting = false), follow('playing')));
+for (const ev of ['play', 'pause', 'seeking', 'seeked', 'ratechange', 'timeupdate', 'ended']) player.addEventListener(ev, () => follow(ev));
+// The sidecar's metadata can come after the video's: place it then.
+sound.addEventListener('loadedmetadata', () => follow('loadedmetadata'));
+player.addEventListener('volumechange', () => (sound.volume = player.volume));
+player.addEventListener('error', () => {
+  const said = mediaErrorNotice(player.error?.code);
+  if (said) showNotice(said, true);
+});
 
 player.addEventListener('loadedmetadata', () => {
   if (seekTo !== null && seekTo > 0) player.currentTime = seekTo;
@@ -214,7 +273,7 @@ function drawPosition(): void {
 window.addEventListener('message', (e: MessageEvent) => {
   const m = e.data as ViewerHostMessage;
   if (m?.type === 'videos') showVideos(m.root, m.videos, m.selected);
-  else if (m?.type === 'video') showVideo(m.model, m.clipUris);
+  else if (m?.type === 'video') showVideo(m.model, m.clipUris, m.sidecarUris);
   else if (m?.type === 'error') body.replaceChildren(el('p', { class: 'error', role: 'alert' }, `${m.stem}: ${m.message}`));
 });
 api.postMessage({ type: 'ready' });

@@ -4,7 +4,7 @@
 // the one module the report's SVG files use too. Every string from the data is a text node or SVG text.
 import type { BenchmarkFindings, Contrast, ContrastName, Flip } from '../../../../src/core/protocols/fp/findings/types';
 import type { FindingsView } from '../../../../src/core/protocols/fp/findings/charts/viewModel';
-import { ladderSpec, overviewSpec, VERDICT_COLORS } from '../../../../src/core/protocols/fp/findings/charts/specs';
+import { ladderSpec, overviewSpec, verdictColors } from '../../../../src/core/protocols/fp/findings/charts/specs';
 import { clear, el, fmt, table } from '../../dom';
 import { request } from '../../messages';
 import { chart, editorTheme, finalizeCharts } from '../../vegaChart';
@@ -57,7 +57,7 @@ function interval(c: Contrast): string {
 function verdictBadge(verdict: string): HTMLElement {
   const badge = el('span', { class: 'verdict', 'data-verdict': verdict }, verdict);
   // CSSOM, not a style attribute: the CSP allows no inline style markup.
-  badge.style.borderColor = VERDICT_COLORS[verdict as keyof typeof VERDICT_COLORS] ?? 'currentColor';
+  badge.style.borderColor = (verdictColors(editorTheme()) as Record<string, string>)[verdict] ?? 'currentColor';
   return badge;
 }
 
@@ -173,7 +173,7 @@ async function showFlips(body: HTMLElement, benchmark: string, contrast: Contras
     scroller(
       table<Flip>(
         [
-          { title: 'item', value: (f) => f.item_id },
+          { title: 'item', value: (f) => inspectLink(benchmark, f.item_id, contrast) },
           { title: 'video', value: (f) => f.video_id ?? '—' },
           { title: 'answer', value: (f) => f.answer },
           { title: 'flip', value: (f) => (f.first_right ? `${first} right` : `${second} right`) },
@@ -184,6 +184,16 @@ async function showFlips(body: HTMLElement, benchmark: string, contrast: Contras
       ),
     ),
   );
+}
+
+/** The item's id, opening the item inspector on it with the contrast's two conditions side by side. */
+function inspectLink(benchmark: string, itemId: string, contrast: ContrastName): HTMLElement {
+  const a = el('a', { class: 'file inspect', href: '#', title: 'Inspect: the frames, prompt and replies of both conditions', 'data-item': itemId }, itemId);
+  a.addEventListener('click', (e) => {
+    e.preventDefault();
+    void request('inspectFlip', { benchmark, itemId, contrast });
+  });
+  return a;
 }
 
 /** A wide table scrolls sideways inside the panel instead of squeezing its cells. */

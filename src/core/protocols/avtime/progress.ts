@@ -15,6 +15,7 @@ import { preflightRecordSchema } from './stages/preflightSchema';
 import { readAvtimeStatus, type AvtimeStatus } from './stages/statusSchema';
 import { AvtimeOutputRoot, BenchRoot } from './stages/layout';
 import { readRunStart } from './stages/runStart';
+import { parseBoundedJson } from '../../io/boundedJson';
 
 /** `stopped`: begun, not finished, and no live worker (a canonical run's incomplete shard means a new run). */
 export type AvtimeStepState = 'todo' | 'running' | 'done' | 'failed' | 'skipped' | 'stopped';
@@ -90,7 +91,7 @@ const runMarkers = (o: AvtimeOutputRoot) => [o.runStart, o.statusFile, o.inferen
 
 async function readJson<T>(file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>): Promise<T | null> {
   try {
-    const r = schema.safeParse(JSON.parse(await fs.readFile(file, 'utf8')));
+    const r = schema.safeParse(parseBoundedJson(await fs.readFile(file, 'utf8')));
     return r.success ? r.data : null;
   } catch {
     return null;
@@ -117,7 +118,7 @@ export async function wholeJsonLines(file: string): Promise<Record<string, unkno
   for (const line of text.slice(0, end + 1).split('\n')) {
     if (!line.trim()) continue;
     try {
-      const v = JSON.parse(line) as unknown;
+      const v = parseBoundedJson(line) as unknown;
       if (v && typeof v === 'object' && !Array.isArray(v)) out.push(v as Record<string, unknown>);
     } catch {
       // A line that is not JSON is not progress; the stage that reads it reports it.

@@ -27,6 +27,7 @@ import type {
   ScoreAxis,
   ScoreDirection,
 } from './reportTypes';
+import { parseBoundedJson } from '../../io/boundedJson';
 
 export type * from './reportTypes';
 
@@ -147,7 +148,7 @@ export interface LoadedAvtimeRun {
 
 async function readJsonFile(file: string): Promise<unknown | undefined> {
   try {
-    return JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
+    return parseBoundedJson(await fs.readFile(file, 'utf8')) as unknown;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new Error(`${file}: ${(err as Error).message}`);

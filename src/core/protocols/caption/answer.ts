@@ -3,6 +3,7 @@
 // one, else the text from the first `[` or `{` to the last `]` or `}`; an array, or an object with an `events`
 // array; each event with finite numeric `start_sec`, `end_sec` and a non-empty caption (trimmed, inner runs of
 // whitespace made one space). Anything else is an invalid answer, which the caller retries within its budget.
+import { parseBoundedJson } from '../../io/boundedJson';
 
 /** One event as the model gave it, in seconds from the clip's start. */
 export interface ClipEvent {
@@ -52,7 +53,7 @@ export function parseCaptionAnswer(content: string): ParsedAnswer {
   if (json === null) return { ok: false, reason: 'no JSON array or object in the answer' };
   let value: unknown;
   try {
-    value = JSON.parse(json);
+    value = parseBoundedJson(json);
   } catch (err) {
     return { ok: false, reason: `the answer's JSON does not parse: ${(err as Error).message}` };
   }

@@ -9,6 +9,7 @@ import { checkSegmentTimeline, clipPathProblem, issueText, parseSegmentsDoc, typ
 import { unavailableDetectors } from '../../clips/degraded';
 import type { PickerVideo, VideoViewerModel, ViewerCaption, ViewerClip, ViewerCut } from './viewerTypes';
 import { locate } from './viewerTime';
+import { parseBoundedJson } from '../../io/boundedJson';
 
 export { locate, timelineTime } from './viewerTime';
 export type { PickerVideo, VideoViewerModel, ViewerCaption, ViewerClip, ViewerCut };
@@ -59,7 +60,7 @@ function cutOf(doc: SegmentsDoc): ViewerCut {
 function readCaptions(text: string): { captions: z.infer<typeof captionsSchema> } | { error: string } {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseBoundedJson(text);
   } catch (err) {
     return { error: `not JSON: ${(err as Error).message}` };
   }

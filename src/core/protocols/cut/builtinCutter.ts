@@ -2,6 +2,7 @@
 // log, the video directory written in {staging} itself. It runs without ASR and audio events, so its cuts are
 // accepted as degraded in those two channels (and marked so) without --allow-degraded.
 import * as yaml from 'js-yaml';
+import { checkValueBounds } from '../../io/boundedJson';
 import { InputError } from '../../errors';
 import { BUILTIN_CUTTER_NAME, builtinConfigFrom, cutBuiltin } from './builtin';
 import type { Cutter } from './cutter';
@@ -12,8 +13,11 @@ export function builtinCutter(configText: string | null, where: string): Cutter 
     try {
       doc = yaml.load(configText);
     } catch (err) {
-      throw new InputError(`--config ${where}: not YAML: ${(err as Error).message}`);
+      // js-yaml recurses: a document nested past the stack is a RangeError here, the user's input all the same.
+      const why = err instanceof RangeError ? 'nested too deep' : (err as Error).message;
+      throw new InputError(`--config ${where}: not YAML: ${why}`);
     }
+    checkValueBounds(doc, { file: `--config ${where}` });
   }
   const config = builtinConfigFrom(doc, where);
   return {

@@ -2,6 +2,7 @@
 // filled per video, run as argv (never through a shell). Written as a shell-like line (quotes group words) or a JSON
 // array of strings. Pure.
 import { UsageError } from '../../errors';
+import { parseBoundedJson } from '../../io/boundedJson';
 
 export const PLACEHOLDERS = ['input', 'config', 'staging'] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
@@ -47,7 +48,7 @@ export function parseCutterTemplate(text: string): string[] {
   if (text.trim().startsWith('[')) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = parseBoundedJson(text);
     } catch (err) {
       throw new UsageError(`--cutter: not a JSON array of strings: ${(err as Error).message}`);
     }

@@ -15,6 +15,7 @@ import { CutLayout, listCutRanks } from './layout';
 import type { CutProgressDetail, CutRankEntry, CutVideoEntry } from './progressTypes';
 import { cutStatusSchema, runFileSchema } from './schemas';
 import { listStateStems, readVideoState, sameSignature, sourceSignature } from './videoState';
+import { parseBoundedJson } from '../../io/boundedJson';
 
 export interface CutView {
   detail: CutProgressDetail;
@@ -31,7 +32,7 @@ async function readRunFile(layout: CutLayout) {
   const text = await fs.readFile(layout.runFile, 'utf8').catch(() => null);
   if (text === null) return null;
   try {
-    const r = runFileSchema.safeParse(JSON.parse(text));
+    const r = runFileSchema.safeParse(parseBoundedJson(text));
     return r.success ? r.data : null;
   } catch {
     return null;

@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../../runner/atomicFile';
 import { readTextIfExists } from '../../runner/stateRead';
 import type { CutLayout } from './layout';
 import { videoStateSchema, type SourceSignature, type VideoState } from './schemas';
+import { parseBoundedJson } from '../../io/boundedJson';
 
 export async function sourceSignature(file: string): Promise<SourceSignature | null> {
   const st = await fs.stat(file, { bigint: true }).catch(() => null);
@@ -19,7 +20,7 @@ export async function readVideoState(layout: CutLayout, stem: string): Promise<V
   const text = await readTextIfExists(layout.stateFile(stem));
   if (text === null) return null;
   try {
-    const r = videoStateSchema.safeParse(JSON.parse(text));
+    const r = videoStateSchema.safeParse(parseBoundedJson(text));
     return r.success && r.data.stem === stem ? r.data : null;
   } catch {
     return null;
@@ -28,8 +29,7 @@ export async function readVideoState(layout: CutLayout, stem: string): Promise<V
 
 export async function writeVideoState(layout: CutLayout, state: VideoState): Promise<void> {
   const file = layout.stateFile(state.stem);
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await writeFileAtomic(file, JSON.stringify(videoStateSchema.parse(state), null, 1) + '\n');
+  await writeFileAtomic(layout.root, file, JSON.stringify(videoStateSchema.parse(state), null, 1) + '\n');
 }
 
 /** The stems that have a state file, from one listing of the states folder (none yet: empty). */

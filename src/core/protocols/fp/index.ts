@@ -15,6 +15,7 @@ import { dryRun, dryRunJson } from './dryrun/dryRun';
 import { dryRunJsonSchema } from './dryrun/jsonSchema';
 import { DEFAULT_CONDITIONS } from './rules/conditions';
 import { fpStatusView, fpStopWords } from './statusView';
+import { parseBoundedJson } from '../../io/boundedJson';
 
 async function exists(p: string): Promise<boolean> {
   return fs.stat(p).then(
@@ -60,7 +61,7 @@ async function readFpProgress(root: string): Promise<ProgressSnapshot<ProgressVi
   const live = await readLiveStatus(layout);
   if (live.status) return fpSnapshot(layout.root, fromWorkerStatus(live.status, live.alive));
   const report = await dryRun(layout.root, { conditions: DEFAULT_CONDITIONS });
-  return fpSnapshot(layout.root, fromDryRun(dryRunJsonSchema.parse(JSON.parse(dryRunJson(report)))));
+  return fpSnapshot(layout.root, fromDryRun(dryRunJsonSchema.parse(parseBoundedJson(dryRunJson(report)))));
 }
 
 export const fpProtocol: RunProtocol<RunOptions, ProgressView, Report> = {

@@ -15,6 +15,7 @@ import { errorLine, startCli } from '../../cli';
 import type { AvtimeModel } from './avtimeModel';
 import { avtimeReportSchema } from './reportContract';
 import type { ProtocolReportSource } from '../../reports/reportPanel';
+import { parseBoundedJson } from '../../../core/io/boundedJson';
 
 export interface AvtimeReportSource {
   report(run: string): Promise<AvtimeReport>;
@@ -93,7 +94,7 @@ export class HostAvtimeReportSource extends Disposable implements AvtimeReportSo
     const r = await startCli({ distDir: this.cli.distDir, verb: 'report', args: ['--package', root, '--json'], env: this.cli.env(), cwd: root }).done;
     if (r.code !== 0) throw new Error(`fpsweep report failed (exit ${r.code ?? r.signal}): ${errorLine(r.stderr) || 'no message'}`);
     try {
-      return avtimeReportSchema.parse(JSON.parse(r.stdout));
+      return avtimeReportSchema.parse(parseBoundedJson(r.stdout));
     } catch (err) {
       throw new Error(`fpsweep report printed no AVTime report this extension understands: ${(err as Error).message.slice(0, 300)}`);
     }

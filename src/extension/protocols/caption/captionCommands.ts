@@ -9,7 +9,9 @@ import type { UiCommand } from '../types';
 import type { CaptionModel } from './captionModel';
 import { configuredVideosRoot, readCaptionSettings } from './captionSettings';
 import { CAPTION_VERB, captionCliArgs, parseServersAnswer, settingsServers } from './captionSettingsModel';
+import { openInSystemPlayer } from './systemPlayer';
 import { listVideoStems } from './viewerFiles';
+import { OPEN_IN_SYSTEM_PLAYER } from './viewerPanel';
 
 export interface CaptionCommandHost {
   distDir: string;
@@ -22,6 +24,7 @@ export class CaptionCommands {
   readonly commands: UiCommand[] = [
     { id: 'fpsweep.caption.start', run: () => this.start() },
     { id: 'fpsweep.caption.viewer', run: (node?: unknown) => this.viewer(node as TreeNode | undefined) },
+    { id: OPEN_IN_SYSTEM_PLAYER, run: (uri?: unknown) => openInSystemPlayer(uri) },
   ];
 
   constructor(private readonly host: CaptionCommandHost) {}

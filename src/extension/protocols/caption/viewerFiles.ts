@@ -1,9 +1,11 @@
 // The caption viewer's reads (no vscode: tested under plain mocha): the video directories of a videos root, and one
 // video's model (core/protocols/caption/viewerModel.ts) with each clip's file checked on disk to be a regular file
 // whose real path stays inside the video directory (a symlink out is refused, as segments.ts refuses it) before the
-// panel turns it into a webview URI. A stem from the webview is a plain name of the root's directories, nothing else.
+// panel turns it into a webview URI; each clip's MP3 sidecar (the sound the viewer plays, issue 36 point 2) is checked
+// the same way. A stem from the webview is a plain name of the root's directories, nothing else.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { sidecarOf } from '../../../core/clips/segments';
 import { isInside } from '../../../core/package/paths';
 import { buildViewerModel, type VideoViewerModel } from '../../../core/protocols/caption/viewerModel';
 import { viewerStateSchema } from './viewerMessages';
@@ -23,6 +25,8 @@ export interface ViewerVideo {
   model: VideoViewerModel;
   /** Each clip's absolute real path, or null when it is refused or missing (the model's `problems` say why). */
   clipFiles: (string | null)[];
+  /** Each clip's MP3 sidecar (absolute real path), or null when the clip has none to play (`problems` say why). */
+  sidecarFiles: (string | null)[];
 }
 
 const isPlainName = (s: string) => s !== '.' && s !== '..' && s.length > 0 && !/[\\/\0]/.test(s);
@@ -43,18 +47,20 @@ export async function readViewerVideo(root: string, stem: string): Promise<Viewe
     built.problems.push(`${stem}: cannot read captions_merged.json: ${captions.message}`);
   }
   const realDir = await fs.realpath(dir);
-  const clipFiles = await Promise.all(
-    built.clips.map(async (c) => {
-      if (c.clipPath === null) return null;
-      const why = await clipProblem(realDir, c.clipPath);
-      if (typeof why === 'string') {
-        built.problems.push(`${stem} segment ${c.index}: ${why}`);
-        return null;
-      }
-      return why.file;
-    }),
+  const checked = async (index: number, rel: string, what: string): Promise<string | null> => {
+    const why = await clipProblem(realDir, rel);
+    if (typeof why === 'string') {
+      built.problems.push(`${stem} segment ${index}: ${what}${why}`);
+      return null;
+    }
+    return why.file;
+  };
+  const clipFiles = await Promise.all(built.clips.map((c) => (c.clipPath === null ? null : checked(c.index, c.clipPath, ''))));
+  // A clip that cannot play has no sound to play either; a missing sidecar leaves the clip's own track.
+  const sidecarFiles = await Promise.all(
+    built.clips.map((c, i) => (c.clipPath === null || clipFiles[i] === null ? null : checked(c.index, sidecarOf(c.clipPath), "the clip's MP3 sidecar: "))),
   );
-  return { model: built, clipFiles };
+  return { model: built, clipFiles, sidecarFiles };
 }
 
 /** The clip's real path when it is a regular file inside `realDir`, else why not. */

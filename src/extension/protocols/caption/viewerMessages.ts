@@ -7,6 +7,8 @@ import type { PickerVideo, VideoViewerModel } from '../../../core/protocols/capt
 export const viewerRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }).strict(),
   z.object({ type: z.literal('pick'), stem: z.string().min(1).max(255) }).strict(),
+  /** Open the shown video's clip (its position in the model's clips) with the OS's player (issue 36 point 2). */
+  z.object({ type: z.literal('systemPlayer'), stem: z.string().min(1).max(255), clip: z.number().int().min(0).max(100_000) }).strict(),
 ]);
 export type ViewerRequest = z.infer<typeof viewerRequestSchema>;
 
@@ -23,11 +25,13 @@ export interface ViewerVideosMessage {
   selected: string | null;
 }
 
-/** One video: its model, and each clip's webview URI (null: refused or missing, the model's problems say why). */
+/** One video: its model, and each clip's webview URI and its MP3 sidecar's (null: refused or missing, the model's
+ * problems say why). */
 export interface ViewerVideoMessage {
   type: 'video';
   model: VideoViewerModel;
   clipUris: (string | null)[];
+  sidecarUris: (string | null)[];
 }
 
 export interface ViewerErrorMessage {

@@ -1,20 +1,24 @@
 // The caption viewer (issue 25 point 8, issue 27): one webview panel per videos root. The host reads the files
 // (viewerFiles.ts) and hands the webview the model and each clip's URI; the webview (media/src/protocols/caption/)
 // plays the clips in order in one <video> and draws the timeline. The clip files are reached only through
-// asWebviewUri, with localResourceRoots the extension's dist/media and the videos root (its real path), under the
-// webviews' one CSP (webviewCsp.ts, media from the same origin). A message from the webview is checked by zod and a
-// picked stem must be one of the root's videos.
+// asWebviewUri, with localResourceRoots the extension's dist/media and the videos root (its real path), in the
+// webviews' one shell (webviewShell.ts; its CSP lets media from the same origin). A message from the webview is
+// checked by zod and a picked stem must be one of the root's videos. Each clip's MP3 sidecar goes the same way (the
+// webview plays it as the sound, the video muted: issue 36 point 2); "Open in system player" names a clip by its
+// position, and the host opens the file it read itself, never a path from the webview.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CaptionProgressDetail } from '../../../core/protocols/caption/progressTypes';
 import { pickerVideos } from '../../../core/protocols/caption/viewerModel';
 import { Disposable } from '../../lifecycle';
-import { newNonce, webviewCsp } from '../../webviewCsp';
+import { webviewHtml, webviewOptions } from '../../webviewShell';
 import { listVideoStems, readViewerVideo, restoredViewerTarget } from './viewerFiles';
 import { viewerRequestSchema, type ViewerHostMessage } from './viewerMessages';
 
 export const CAPTION_VIEWER_VIEW_TYPE = 'fpsweep.captionViewer';
+/** The command that opens a media file with the OS (systemPlayer.ts), registered by captionCommands.ts. */
+export const OPEN_IN_SYSTEM_PLAYER = 'fpsweep.caption.openInSystemPlayer';
 
 export interface ViewerHost {
   extensionUri: vscode.Uri;
@@ -37,10 +41,12 @@ export class CaptionViewerPanel extends Disposable {
       if (stem) await open.showVideo(stem);
       return open;
     }
-    const panel = vscode.window.createWebviewPanel(CAPTION_VIEWER_VIEW_TYPE, `Captions: ${path.basename(realRoot)}`, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: viewerResourceRoots(host.extensionUri, realRoot),
-    });
+    const panel = vscode.window.createWebviewPanel(
+      CAPTION_VIEWER_VIEW_TYPE,
+      `Captions: ${path.basename(realRoot)}`,
+      vscode.ViewColumn.Active,
+      viewerWebviewOptions(host.extensionUri, realRoot),
+    );
     return new CaptionViewerPanel(panel, host, realRoot, stem ?? null);
   }
 
@@ -53,7 +59,7 @@ export class CaptionViewerPanel extends Disposable {
       panel.dispose();
       return null;
     }
-    panel.webview.options = { enableScripts: true, localResourceRoots: viewerResourceRoots(host.extensionUri, target.root) };
+    panel.webview.options = viewerWebviewOptions(host.extensionUri, target.root);
     return new CaptionViewerPanel(panel, host, target.root, target.stem);
   }
 
@@ -95,7 +101,15 @@ export class CaptionViewerPanel extends Disposable {
     if (m.data.type === 'ready') {
       await this.sendVideos();
       if (this.selected) await this.showVideo(this.selected);
-    } else await this.showVideo(m.data.stem);
+    } else if (m.data.type === 'pick') await this.showVideo(m.data.stem);
+    else await this.openClipExternally(m.data.stem, m.data.clip);
+  }
+
+  private async openClipExternally(stem: string, clip: number): Promise<void> {
+    const v = this.stems.includes(stem) ? await readViewerVideo(this.root, stem) : null;
+    const file = v && !('error' in v) ? v.clipFiles[clip] : null;
+    if (!file) return this.host.log(`caption viewer: no clip ${clip} of ${stem} to open in the system player`);
+    await vscode.commands.executeCommand(OPEN_IN_SYSTEM_PLAYER, vscode.Uri.file(file));
   }
 
   private async sendVideos(): Promise<void> {
@@ -112,34 +126,23 @@ export class CaptionViewerPanel extends Disposable {
     const v = await readViewerVideo(this.root, stem);
     if ('error' in v) return this.post({ type: 'error', stem, message: v.error });
     const webview = this.panel.webview;
-    this.post({ type: 'video', model: v.model, clipUris: v.clipFiles.map((f) => (f ? webview.asWebviewUri(vscode.Uri.file(f)).toString() : null)) });
+    const uris = (files: (string | null)[]) => files.map((f) => (f ? webview.asWebviewUri(vscode.Uri.file(f)).toString() : null));
+    this.post({ type: 'video', model: v.model, clipUris: uris(v.clipFiles), sidecarUris: uris(v.sidecarFiles) });
   }
 
   private html(): string {
-    const webview = this.panel.webview;
-    const media = vscode.Uri.joinPath(this.host.extensionUri, 'dist', 'media');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'captionViewer.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'captionViewer.css'));
-    const nonce = newNonce();
-    // The only values put into this HTML are ours (URIs, nonce); the root's name and all data arrive by message.
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${webviewCsp(webview, nonce, { media: true })}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link href="${style}" rel="stylesheet">
-<title>fpsweep: caption viewer</title>
-</head>
-<body data-view="caption-viewer">
-<main id="app" aria-live="polite"><p class="muted">Loading the videos…</p></main>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+    // The only values put into this HTML are ours; the root's name and all data arrive by message.
+    return webviewHtml(this.panel.webview, this.host.extensionUri, {
+      bundle: 'captionViewer',
+      title: 'caption viewer',
+      data: { view: 'caption-viewer' },
+      loading: 'Loading the videos…',
+      media: true,
+    });
   }
 }
 
-/** The panel's resource roots: the webview bundle, and the videos root (real path) for the clips, nothing else. */
-export function viewerResourceRoots(extensionUri: vscode.Uri, realRoot: string): vscode.Uri[] {
-  return [vscode.Uri.joinPath(extensionUri, 'dist', 'media'), vscode.Uri.file(realRoot)];
+/** The panel's webview options: the webview bundles' folder, and the videos root (real path) for the clips, nothing else. */
+export function viewerWebviewOptions(extensionUri: vscode.Uri, realRoot: string): vscode.WebviewOptions {
+  return webviewOptions(extensionUri, [vscode.Uri.file(realRoot)]);
 }

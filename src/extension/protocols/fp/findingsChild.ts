@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { findingsSchema } from '../../../core/protocols/fp/findings/types';
 import { errorLine, startCli, type CliRun } from '../../cli';
+import { parseBoundedJson } from '../../../core/io/boundedJson';
 
 const followLineSchema = z.union([
   z.object({ stamp: z.string(), unchanged: z.literal(true) }).strict(),
@@ -77,7 +78,7 @@ export class FindingsChild {
       const p = this.pending.shift();
       if (!p) continue;
       try {
-        p.resolve(followLineSchema.parse(JSON.parse(line)));
+        p.resolve(followLineSchema.parse(parseBoundedJson(line)));
       } catch (err) {
         p.reject(new Error(`fpsweep findings printed findings this extension does not understand (${(err as Error).message.slice(0, 200)})`));
       }

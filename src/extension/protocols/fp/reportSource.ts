@@ -9,6 +9,7 @@ import { readJsonl } from '../../../core/package/jsonl';
 import { PackageLayout } from '../../../core/protocols/fp/package/layout';
 import type { ProtocolReportSource } from '../../reports/reportPanel';
 import type { ItemView } from './reportContract';
+import { parseBoundedJson } from '../../../core/io/boundedJson';
 
 export interface ReportSource {
   /** The core's report for the configured package (throws with a plain message when it cannot). */
@@ -19,11 +20,23 @@ export interface ReportSource {
   onDidChange: vscode.Event<void>;
 }
 
-/** The Frames × Pixels package's reports as a panel's source (one package: the configured one). */
-export function fpReportSource(s: ReportSource): ProtocolReportSource<'fp'> {
+/**
+ * The Frames × Pixels package's reports as a panel's source (one package: the configured one); `inspect` opens the
+ * item inspector (a failure row's item, its condition first).
+ */
+export function fpReportSource(
+  s: ReportSource,
+  inspect: (t: { benchmark: string; itemId: string; conditions: string[] }) => Promise<void>,
+): ProtocolReportSource<'fp'> {
   return {
     report: () => s.load(),
-    requests: { getItem: (a) => s.item(a.benchmark, a.itemId) },
+    requests: {
+      getItem: (a) => s.item(a.benchmark, a.itemId),
+      inspectItem: async (a) => {
+        await inspect({ benchmark: a.benchmark, itemId: a.itemId, conditions: a.condition ? [a.condition] : [] });
+        return true;
+      },
+    },
     rootOf: async () => s.packageDir(),
     onDidChange: (listener, thisArg, disposables) => s.onDidChange(() => listener.call(thisArg, undefined), undefined, disposables),
   };
@@ -75,7 +88,7 @@ export class CliReportSource extends Disposable implements ReportSource {
     if (r.code !== 0 && r.code !== 1) throw new Error(`fpsweep report failed (exit ${r.code}): ${errorLine(r.stderr)}`);
     let json: unknown;
     try {
-      json = JSON.parse(r.stdout);
+      json = parseBoundedJson(r.stdout);
     } catch {
       throw new Error(`fpsweep report failed (exit ${r.code}): ${errorLine(r.stderr) || 'it printed no JSON'}`);
     }

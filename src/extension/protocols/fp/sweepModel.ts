@@ -12,6 +12,7 @@ import { isWorkerAlive } from '../../../core/runner/control';
 import { Disposable, toDisposable } from '../../lifecycle';
 import { dryRunJsonSchema, fromDryRun, fromWorkerStatus, type ProgressView } from '../../../core/protocols/fp/progress';
 import { errorLine, startCli } from '../../cli';
+import { parseBoundedJson } from '../../../core/io/boundedJson';
 
 export interface ModelEnv {
   distDir: string;
@@ -200,7 +201,7 @@ export class SweepModel extends Disposable {
         this.envs.log(r.stderr);
       } else {
         try {
-          const parsed = dryRunJsonSchema.parse(JSON.parse(r.stdout));
+          const parsed = dryRunJsonSchema.parse(parseBoundedJson(r.stdout));
           const counted = fromDryRun(parsed);
           // Keep the servers and summary of the last run for context; counts come from the artifacts.
           this.view = this.view

@@ -62,6 +62,23 @@ describe('caption viewer files (issue 25 point 8)', () => {
     assert.equal(v.model.captioned, false);
   });
 
+  it("gives each clip's MP3 sidecar checked as its clip is (issue 36: the sound the viewer plays), none for a refused clip", async () => {
+    writeFileSync(path.join(root, 'video_a', 'clips', 'clip_0001.mp3'), 'x');
+    writeFileSync(path.join(root, 'video_a', 'clips', 'clip_0002.mp3'), 'x');
+    let v = await readViewerVideo(root, 'video_a');
+    assert.ok(!('error' in v));
+    assert.deepEqual(v.sidecarFiles, [path.join(realpathSync(root), 'video_a', 'clips', 'clip_0001.mp3'), null, null]);
+    // A sidecar that is a symlink out of the video directory is refused, as a clip is; the clip still plays.
+    rmSync(path.join(root, 'video_a', 'clips', 'clip_0001.mp3'));
+    writeFileSync(path.join(outside, 'secret.mp3'), 'x');
+    symlinkSync(path.join(outside, 'secret.mp3'), path.join(root, 'video_a', 'clips', 'clip_0001.mp3'));
+    v = await readViewerVideo(root, 'video_a');
+    assert.ok(!('error' in v));
+    assert.equal(v.sidecarFiles[0], null);
+    assert.notEqual(v.clipFiles[0], null);
+    assert.match(v.model.problems.join('\n'), /segment 1: the clip's MP3 sidecar: clips\/clip_0001\.mp3 resolves outside/);
+  });
+
   it('reads the captions once captions_merged.json is there', async () => {
     writeFileSync(path.join(root, 'video_a', 'captions_merged.json'), JSON.stringify([{ start_sec: 2.5, end_sec: 4, caption: 'a dog barks' }]));
     const v = await readViewerVideo(root, 'video_a');

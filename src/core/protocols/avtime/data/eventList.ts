@@ -1,6 +1,7 @@
 // The latest event list of a row (SPEC-AVTIME-DATA §1, §4): assistant messages scanned from the end; a content
 // parsed whole as JSON, else its last ```json fenced block; an array, or an object with an `events` array.
 import type { Message } from './rowSchema';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 // Whitespace is spelled out (not \s) so a second implementation in another language cuts the same block.
 const FENCE = /```json[ \t\r\n]*([\s\S]*?)```/g;
@@ -38,7 +39,7 @@ function listIn(v: unknown): unknown[] | null {
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: parseBoundedJson(text) };
   } catch {
     return { ok: false };
   }

@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import type { z } from 'zod';
 import { InputError, formatLineProblem, type LineProblem } from '../../../errors';
 import { describeZodError } from '../../../package/jsonl';
+import { describeJsonError, JSON_BOUNDS, parseBoundedJson } from '../../../io/boundedJson';
 
 export interface SourceLine<T> {
   /** 1-based line number in the file. */
@@ -88,15 +89,20 @@ export function eachSourceLine<T>(
   for (let start = bom, line = 1; start < bytes.length; line++) {
     const nl = bytes.indexOf(0x0a, start);
     const end = nl < 0 ? bytes.length : nl;
-    const s = bytes.toString('utf8', start, end);
     const at = start;
     start = end + 1;
+    if (end - at > JSON_BOUNDS.maxChars) {
+      // Decoded, a line this long could pass V8's longest string; its bytes are over the bound either way.
+      problems.push({ file, line, message: `a line of ${end - at} bytes, over the bound of ${JSON_BOUNDS.maxChars}; expected ${expected}` });
+      continue;
+    }
+    const s = bytes.toString('utf8', at, end);
     if (/^[ \t\r]*$/.test(s)) continue; // blank: ASCII spaces, tabs and a CR only
     let json: unknown;
     try {
-      json = JSON.parse(s);
+      json = parseBoundedJson(s);
     } catch (err) {
-      problems.push({ file, line, message: `not valid JSON (${(err as Error).message}); expected ${expected}` });
+      problems.push({ file, line, message: `${describeJsonError(err)}; expected ${expected}` });
       continue;
     }
     const quick = fast?.(json) ?? null;

@@ -5,6 +5,7 @@ import type { Axis } from '../queries';
 import type { JudgeTemplate } from './prompts';
 import type { JudgeBranch, JudgeRequestLine } from './request';
 import { JUDGE_SCHEMAS, type JudgeKind } from './schemas';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 export interface T2EJudgement {
   score: 0 | 1 | 2 | 3 | 4;
@@ -39,7 +40,7 @@ const KEYS: Readonly<Record<JudgeKind, readonly string[]>> = {
 export function parseJudgeResponse<K extends JudgeKind>(kind: K, rawText: string, nPredicted: number): ParsedJudgement<K> {
   let v: unknown;
   try {
-    v = JSON.parse(rawText);
+    v = parseBoundedJson(rawText);
   } catch (e) {
     return { ok: false, reason: 'not_json', detail: (e as Error).message };
   }

@@ -1,3 +1,2 @@
 export { makeAvtimeSample, referenceAnswer, type AvtimeSampleSummary } from './make';
 export { planAvtimeSample, planQueries, referenceEvents, relationOf, type Query, type RefEvent, type SampleAvVideo } from './plan';
-export { SAMPLE_TARGET_PROMPT } from './prompt';

@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { InputError } from '../../../errors';
 import { encodeAvSampleVideo, probeAv } from './encode';
 import { planAvtimeSample, planQueries, referenceEvents, type SampleAvVideo } from './plan';
-import { SAMPLE_README, SAMPLE_TARGET_PROMPT } from './prompt';
+import { PACKAGED_SYSTEM_PROMPT, PACKAGED_TARGET_PROMPT } from '../prompts';
+import { SAMPLE_README } from './prompt';
 
 export interface AvtimeSampleSummary {
   root: string;
@@ -78,7 +79,7 @@ export async function makeAvtimeSample(opts: { out: string; concurrency?: number
       id: v.rowId,
       videos: [`videos/${v.videoId}.mp4`],
       messages: [
-        { role: 'system', content: 'You are a helpful assistant.' },
+        { role: 'system', content: PACKAGED_SYSTEM_PROMPT },
         { role: 'user', content: '<video>' },
         { role: 'assistant', content: referenceAnswer(v, audited[i].durationMs) },
       ],
@@ -100,7 +101,8 @@ export async function makeAvtimeSample(opts: { out: string; concurrency?: number
     await fs.writeFile(path.join(staging, 'test.jsonl'), jsonl(test));
     await fs.writeFile(path.join(staging, 'inventory.jsonl'), jsonl(inventory));
     await fs.writeFile(path.join(staging, 'benchmark_reference_manifest.jsonl'), jsonl(queries));
-    await fs.writeFile(path.join(staging, 'prompts', 'target.txt'), SAMPLE_TARGET_PROMPT);
+    await fs.writeFile(path.join(staging, 'prompts', 'target.txt'), PACKAGED_TARGET_PROMPT);
+    await fs.writeFile(path.join(staging, 'prompts', 'system.txt'), PACKAGED_SYSTEM_PROMPT);
     await fs.writeFile(path.join(staging, 'README.md'), SAMPLE_README);
     for (const entry of await fs.readdir(staging)) await fs.rename(path.join(staging, entry), path.join(root, entry));
     await fs.rmdir(staging);

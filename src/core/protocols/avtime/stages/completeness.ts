@@ -6,12 +6,13 @@ import type { StageName } from './options';
 import type { TargetInput } from './inputSchemas';
 import { checkCoverage, shardSummarySchema } from './infer';
 import { exists } from './files';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 /** null when every shard has its summary, no failure and exact coverage; else what is missing. */
 export async function inferComplete(layout: AvtimeRunLayout, shards: TargetInput[][]): Promise<string | null> {
   for (let k = 0; k < shards.length; k++) {
     const s = await fs.readFile(layout.shardSummary(k), 'utf8').then(
-      (t) => shardSummarySchema.parse(JSON.parse(t)),
+      (t) => shardSummarySchema.parse(parseBoundedJson(t)),
       () => null,
     );
     if (!s) return `shard${k} has no summary`;
@@ -28,7 +29,7 @@ export async function inferComplete(layout: AvtimeRunLayout, shards: TargetInput
 /** The judge's report says every query that needs the judge has its counted response. */
 export async function judgeComplete(layout: AvtimeRunLayout): Promise<boolean> {
   const report = await fs.readFile(layout.semanticReport, 'utf8').then(
-    (t) => JSON.parse(t) as { complete?: boolean },
+    (t) => parseBoundedJson(t) as { complete?: boolean },
     () => null,
   );
   return report?.complete === true;

@@ -8,12 +8,13 @@ import type { AvtimeOptionsInput, AvtimeVerb } from './options';
 import { runAvtime } from './run';
 
 import { avtimeJobSchema, type AvtimeJob } from './jobSchema';
+import { parseBoundedJson } from '../../../io/boundedJson';
 export { avtimeJobSchema, type AvtimeJob };
 
 export async function runAvtimeJob(json: string): Promise<number> {
   let job: AvtimeJob;
   try {
-    job = avtimeJobSchema.parse(JSON.parse(json));
+    job = avtimeJobSchema.parse(parseBoundedJson(json));
   } catch (err) {
     process.stderr.write(`worker: bad --avtime job: ${(err as Error).message}\n`);
     return 2;

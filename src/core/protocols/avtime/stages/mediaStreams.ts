@@ -4,6 +4,7 @@
 // line of the record that names it, so the inputs fail closed listing all of them at once.
 import { mapBounded } from '../../../runner/mapBounded';
 import { InputError, type LineProblem } from '../../../errors';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 export interface MediaStreams {
   video: boolean;
@@ -37,7 +38,7 @@ export const ffprobeStreams: ProbeStreams = async (file) => {
   }
   let streams: Array<{ codec_type?: string; disposition?: { attached_pic?: number } }>;
   try {
-    streams = (JSON.parse(r.stdout) as { streams?: typeof streams }).streams ?? [];
+    streams = (parseBoundedJson(r.stdout) as { streams?: typeof streams }).streams ?? [];
   } catch {
     return { unreadable: 'ffprobe printed no JSON' };
   }

@@ -14,6 +14,7 @@ import { preflightRecordSchema, type AvtimePreflightRecord, type AvtimePreflight
 import type { TargetInput } from './inputSchemas';
 import type { AvtimeRunLayout } from './layout';
 import { buildTargetRequest } from './targetRequest';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 export { preflightRecordSchema, preflightServerSchema, type AvtimePreflightRecord, type AvtimePreflightServer } from './preflightSchema';
 
@@ -53,7 +54,7 @@ export async function runTargetPreflight(o: PreflightOptions): Promise<{ ok: boo
     servers,
   };
   await fs.mkdir(o.layout.logsDir, { recursive: true });
-  await writeFileAtomic(o.layout.preflight, JSON.stringify(preflightRecordSchema.parse(record), null, 1) + '\n');
+  await writeFileAtomic(o.layout.root, o.layout.preflight, JSON.stringify(preflightRecordSchema.parse(record), null, 1) + '\n');
   const show = (c: PlaceholderCounts | null) => (c ? `video ${c.video}, audio ${c.audio}` : 'none');
   const parts = servers.map((s) => `${s.endpoint} (${s.input_id}): ${s.ok ? `counts ${show(s.got)} as the reference` : `${s.problem}`}`);
   const line = ok
@@ -113,6 +114,6 @@ export function preflightStatus(r: AvtimePreflightRecord) {
 export async function readPreflight(layout: AvtimeRunLayout): Promise<AvtimePreflightRecord | null> {
   const text = await fs.readFile(layout.preflight, 'utf8').catch(() => null);
   if (text === null) return null;
-  const r = preflightRecordSchema.safeParse(JSON.parse(text));
+  const r = preflightRecordSchema.safeParse(parseBoundedJson(text));
   return r.success ? r.data : null;
 }

@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import type { AvtimeOutputRoot, BenchRoot } from './layout';
 import { sha256File, writeFileAtomic } from './files';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 export const runStartSchema = z.object({
   run_id: z.string(),
@@ -19,17 +20,17 @@ export const runStartSchema = z.object({
 export type RunStart = z.infer<typeof runStartSchema>;
 
 /** The run's start record, or null when there is none (or not one this schema reads). */
-export async function readRunStart(root: Pick<AvtimeOutputRoot, 'runStart'>): Promise<RunStart | null> {
+export async function readRunStart(root: Pick<AvtimeOutputRoot, 'root' | 'runStart'>): Promise<RunStart | null> {
   try {
-    const r = runStartSchema.safeParse(JSON.parse(await fs.readFile(root.runStart, 'utf8')));
+    const r = runStartSchema.safeParse(parseBoundedJson(await fs.readFile(root.runStart, 'utf8')));
     return r.success ? r.data : null;
   } catch {
     return null;
   }
 }
 
-export async function writeRunStart(root: Pick<AvtimeOutputRoot, 'runStart'>, start: RunStart): Promise<void> {
-  await writeFileAtomic(root.runStart, JSON.stringify(start, null, 1) + '\n');
+export async function writeRunStart(root: Pick<AvtimeOutputRoot, 'root' | 'runStart'>, start: RunStart): Promise<void> {
+  await writeFileAtomic(root.root, root.runStart, JSON.stringify(start, null, 1) + '\n');
 }
 
 /** The bench root's files a run is computed from (the target inputs are checked by their own rules). */

@@ -22,6 +22,7 @@ import {
   segmentsDoc,
   type SampleVideo,
 } from './plan';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 export const CAPTION_SAMPLE_MARKER = 'caption-sample.json';
 const STAGING = '.caption-sample-staging';
@@ -53,7 +54,7 @@ async function readMarker(root: string): Promise<CaptionSampleVideo[] | null> {
   const text = await fs.readFile(path.join(root, CAPTION_SAMPLE_MARKER), 'utf8').catch(() => null);
   if (text === null) return null;
   try {
-    const j = JSON.parse(text) as { videos?: CaptionSampleVideo[] };
+    const j = parseBoundedJson(text) as { videos?: CaptionSampleVideo[] };
     return Array.isArray(j.videos) ? j.videos : null;
   } catch {
     return null;
@@ -107,6 +108,6 @@ export async function makeCaptionSample(opts: { out: string; fresh?: boolean; co
     throw err;
   }
   const videos = plan.map(stateOf);
-  await writeFileAtomic(path.join(root, CAPTION_SAMPLE_MARKER), JSON.stringify({ schema: 'fpsweep_caption_sample_v1', videos }, null, 2) + '\n');
+  await writeFileAtomic(root, path.join(root, CAPTION_SAMPLE_MARKER), JSON.stringify({ schema: 'fpsweep_caption_sample_v1', videos }, null, 2) + '\n');
   return { root, kept: false, videos, seconds: (performance.now() - t0) / 1000 };
 }

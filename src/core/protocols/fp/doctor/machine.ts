@@ -6,6 +6,7 @@ import { PackageLayout } from '../package/layout';
 import { videosManifestSchema } from '../package/schemas';
 import { defaultFreeBytes } from '../prepare/prepare';
 import { formatBytes } from '../prepare/progressMeter';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 /**
  * Frame decoding is CPU-bound (seed §2: 16+ cores recommended; the fps ladders decode up to 582
@@ -42,7 +43,7 @@ export async function checkDisk(packageDir: string | null, freeBytes: (dir: stri
   if (packageDir) {
     const layout = new PackageLayout(packageDir);
     try {
-      const m = videosManifestSchema.parse(JSON.parse(await fs.readFile(layout.videosManifest, 'utf8')));
+      const m = videosManifestSchema.parse(parseBoundedJson(await fs.readFile(layout.videosManifest, 'utf8')));
       let stored = 0;
       try {
         stored = (await fs.readdir(layout.storeDir)).length;

@@ -25,6 +25,7 @@ import { FrameAssembler } from './frameAssembler';
 import type { ByteBudget } from './limits';
 import { defaultRawTransport, openSocketTransport, pipeTransport, type RawTransportKind } from './rawTransport';
 import { selectExpression, sortedUnique } from './selectExpr';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 // execa 9 is ESM-only: a dynamic import loads it natively under tsx and in the esbuild bundle.
 const loadExeca = () => import('execa').then((m) => m.execa);
@@ -141,7 +142,7 @@ async function probeSize(spec: DecodeSpec): Promise<{ width: number; height: num
   if (neverStarted(r)) return `cannot run ffprobe (${spec.ffprobePath})`;
   if (r.exitCode !== 0) return `ffprobe exit ${r.exitCode}: ${lastLinesOf(String(r.stderr)) || 'no message'}`;
   try {
-    return probeSchema.parse(JSON.parse(String(r.stdout))).streams[0];
+    return probeSchema.parse(parseBoundedJson(String(r.stdout))).streams[0];
   } catch {
     return 'ffprobe finds no video stream';
   }

@@ -9,6 +9,7 @@ import { rawRecordSchema, type RawRecord } from '../package/schemas';
 import { unitKey } from '../package/unitKey';
 import { csvValues } from '../sweep/csvRow';
 import { rawFiles } from '../sweep/resume';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 export interface Where {
   file: string;
@@ -70,7 +71,7 @@ export async function readPackageResults(layout: PackageLayout, keepRecords: boo
       if (!line.trim()) return;
       let parsed;
       try {
-        parsed = rawRecordSchema.safeParse(JSON.parse(line));
+        parsed = rawRecordSchema.safeParse(parseBoundedJson(line));
       } catch {
         return;
       }

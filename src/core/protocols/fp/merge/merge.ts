@@ -24,6 +24,7 @@ import { setAsideTornJsonlTail } from '../../../runner/tornTail';
 import { formatShard, shardSpecSchema } from '../shard/shard';
 import { at, readPackageResults, rowMatchesRecord, sameRow, type RawAt, type Where } from './artifacts';
 import { describeInputDifference, inputsFingerprint } from './inputs';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 export interface MergeOptions {
   into: string;
@@ -80,7 +81,7 @@ async function readIdentities(layout: PackageLayout): Promise<Identity[]> {
   const out: Identity[] = [];
   for (const line of await readLines(runIdentityFile(layout))) {
     try {
-      const id = runIdentitySchema.parse(JSON.parse(line));
+      const id = runIdentitySchema.parse(parseBoundedJson(line));
       const s = shardSpecSchema.safeParse(id.options.shard);
       out.push({ run_id: id.run_id, shard: s.success ? formatShard(s.data) : null, line });
     } catch {
@@ -123,7 +124,7 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
   const mergeId = `merge-${newRunId()}`;
   const lock = await acquireLock(layout, mergeId, (m) => say(m));
   let closeWriter: (() => Promise<void>) | null = null;
-  const raws = new AppendFiles();
+  const raws = new AppendFiles(layout.root);
   try {
     // Same repair as a run's start: torn tails aside, rows completed from raw records that lost theirs.
     const resumed = await resumeResults(layout);
@@ -223,12 +224,12 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
       runs: 0,
     }));
     const haveRuns = new Set((await readIdentities(layout)).map((i) => i.run_id));
-    const identityFile = new AppendFile(runIdentityFile(layout));
+    const identityFile = new AppendFile(layout.root, runIdentityFile(layout));
     for (const [i, x] of shardInfo.entries()) {
       for (const id of x.ids) {
         if (haveRuns.has(id.run_id)) continue;
         haveRuns.add(id.run_id);
-        await identityFile.append(JSON.stringify({ ...JSON.parse(id.line), merged_from: x.name }) + '\n', true);
+        await identityFile.append(JSON.stringify({ ...(parseBoundedJson(id.line) as object), merged_from: x.name }) + '\n', true);
         stats[i].runs++;
       }
     }
@@ -247,19 +248,21 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
       st.rows++;
     }
     await appendNewLines(
+      layout.root,
       layout.failuresLog,
       shardInfo.map((x) => x.layout.failuresLog),
       (l) => failureRecordSchema.safeParse(l).success,
       (i) => stats[i].failures++,
     );
     await appendNewLines(
+      layout.root,
       layout.timingLog,
       shardInfo.map((x) => x.layout.timingLog),
       (l) => timingRecordSchema.safeParse(l).success,
       (i) => stats[i].timing++,
     );
     for (const x of shardInfo) await copyLogs(x.layout, path.join(layout.logsDir, 'shards', x.name));
-    const mergesLog = new AppendFile(path.join(layout.logsDir, 'merges.jsonl'));
+    const mergesLog = new AppendFile(layout.root, path.join(layout.logsDir, 'merges.jsonl'));
     await mergesLog.append(JSON.stringify({ merge_id: mergeId, at: new Date().toISOString(), inputs: pkgInputs.digest, shards: stats }) + '\n', true);
     await mergesLog.close();
     for (const x of stats) {
@@ -277,9 +280,15 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
 }
 
 /** Appends each valid line of the sources that the target does not hold already (same text), fsynced. */
-async function appendNewLines(target: string, sources: string[], valid: (v: unknown) => boolean, counted: (source: number) => void): Promise<void> {
+async function appendNewLines(
+  root: string,
+  target: string,
+  sources: string[],
+  valid: (v: unknown) => boolean,
+  counted: (source: number) => void,
+): Promise<void> {
   const have = new Set((await readLines(target)).map((l) => l.trim()));
-  const out = new AppendFile(target);
+  const out = new AppendFile(root, target);
   try {
     for (const [i, src] of sources.entries()) {
       for (const line of await readLines(src)) {
@@ -287,7 +296,7 @@ async function appendNewLines(target: string, sources: string[], valid: (v: unkn
         if (have.has(t)) continue;
         let v: unknown;
         try {
-          v = JSON.parse(t);
+          v = parseBoundedJson(t);
         } catch {
           continue; // a torn line of the shard's log: its run sets it aside
         }

@@ -6,6 +6,7 @@ import { PackageLayout } from './layout';
 import { isPlainName } from '../../../package/names';
 import { readJsonl, describeZodError } from '../../../package/jsonl';
 import { itemSchema, manifestRowSchema, scopeSummarySchema, type Item, type ScopeSummary } from './schemas';
+import { describeJsonError, parseBoundedJson } from '../../../io/boundedJson';
 
 export interface LoadedPackage {
   layout: PackageLayout;
@@ -44,12 +45,12 @@ async function readScope(layout: PackageLayout, problems: LineProblem[]): Promis
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseBoundedJson(text);
   } catch (err) {
     problems.push({
       file: layout.scopeSummary,
       line: 1,
-      message: `not valid JSON (${(err as Error).message}); the benchmark list is taken from items/samples/ instead`,
+      message: `${describeJsonError(err)}; the benchmark list is taken from items/samples/ instead`,
     });
     return null;
   }

@@ -7,6 +7,7 @@ import { videoMetaSchema, type VideoMeta } from './schemas';
 import { isPlainName } from '../../../package/names';
 import { describeZodError } from '../../../package/jsonl';
 import type { PackageLayout } from './layout';
+import { describeJsonError, parseBoundedJson } from '../../../io/boundedJson';
 
 export type MetaLookup =
   { kind: 'ok'; hash: string; meta: VideoMeta } | { kind: 'no_video'; hash: string; message: string } | { kind: 'bad_meta'; hash: string; message: string };
@@ -35,9 +36,9 @@ function classify(layout: PackageLayout, hash: string, probe: Probe): MetaLookup
   if (!probe.mp4Exists) return { kind: 'no_video', hash, message: `${layout.videoFile(hash)} is missing` };
   let json: unknown;
   try {
-    json = JSON.parse(probe.text);
+    json = parseBoundedJson(probe.text);
   } catch (err) {
-    return { kind: 'bad_meta', hash, message: `${metaFile}: not valid JSON (${(err as Error).message})` };
+    return { kind: 'bad_meta', hash, message: `${metaFile}: ${describeJsonError(err)}` };
   }
   const parsed = videoMetaSchema.safeParse(json);
   if (!parsed.success) return { kind: 'bad_meta', hash, message: `${metaFile}: ${describeZodError(parsed.error)}` };

@@ -13,6 +13,7 @@ import type { PackageLayout } from '../package/layout';
 import { readVideoMetaSync, type MetaLookup } from '../package/meta';
 import { isPlainName } from '../../../package/names';
 import { summarizeMeta, type MetaSummary } from './sketch';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 /** Bump when what a valid meta.json is (videoMetaSchema, meta.ts checks) or MetaSummary changes. */
 const CACHE_VERSION = 1;
@@ -51,7 +52,7 @@ export class MetaSummaryCache {
   /** Loads the cache; a missing, unreadable or other-version file is an empty cache. */
   static load(layout: PackageLayout): MetaSummaryCache {
     try {
-      const parsed = fileSchema.safeParse(JSON.parse(fs.readFileSync(metaCacheFile(layout), 'utf8')));
+      const parsed = fileSchema.safeParse(parseBoundedJson(fs.readFileSync(metaCacheFile(layout), 'utf8')));
       if (parsed.success && parsed.data.version === CACHE_VERSION) {
         return new MetaSummaryCache(layout, new Map(Object.entries(parsed.data.entries)));
       }
@@ -94,7 +95,7 @@ export class MetaSummaryCache {
     if (!this.dirty) return true;
     const file = metaCacheFile(this.layout);
     try {
-      await writeFileAtomic(file, JSON.stringify({ version: CACHE_VERSION, entries: Object.fromEntries(this.entries) }));
+      await writeFileAtomic(this.layout.root, file, JSON.stringify({ version: CACHE_VERSION, entries: Object.fromEntries(this.entries) }));
       this.dirty = false;
       return true;
     } catch {

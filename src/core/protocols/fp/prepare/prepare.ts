@@ -17,6 +17,7 @@ import { RefusedEntryError } from './entryPolicy';
 import { countVideos, type VideoCount } from './countVideos';
 import { cachedVerification, loadVerifiedCache, saveVerifiedCache, type VerifiedShard } from './verifiedCache';
 import { ProgressMeter, formatBytes, type ProgressListener } from './progressMeter';
+import { describeJsonError, parseBoundedJson } from '../../../io/boundedJson';
 
 export type ShardStatus = 'verified' | 'cached' | 'missing' | 'size_mismatch' | 'sha_mismatch' | 'refused' | 'deleted_after_extract';
 
@@ -81,9 +82,9 @@ async function readVideosManifest(layout: PackageLayout): Promise<VideosManifest
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseBoundedJson(text);
   } catch (err) {
-    throw new InputError(`not valid JSON (${(err as Error).message})`, { file: layout.videosManifest });
+    throw new InputError(describeJsonError(err), { file: layout.videosManifest });
   }
   const parsed = videosManifestSchema.safeParse(json);
   if (!parsed.success) {
@@ -195,7 +196,7 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
       outcomes.set(t.file, { ...base, status: 'verified', message: null });
     });
     meter.finish();
-    await saveVerifiedCache(layout.stateDir, cache);
+    await saveVerifiedCache(layout, cache);
   }
 
   // Disk: everything still to extract must fit, with a block of slack per file.
@@ -224,14 +225,14 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
         await extractShard(layout.shardFile(v.file), v.file, layout.storeDir, (n) => meter.add(n));
         v.extractedAt = new Date().toISOString();
         o.extracted = 'now';
-        await saveVerifiedCache(layout.stateDir, cache);
+        await saveVerifiedCache(layout, cache);
       } catch (err) {
         const message = err instanceof RefusedEntryError ? err.message : `${v.file}: extraction failed: ${(err as Error).message}`;
         errors.push(message);
         o.message = message;
         o.status = err instanceof RefusedEntryError ? 'refused' : o.status;
         delete cache.shards[v.file];
-        await saveVerifiedCache(layout.stateDir, cache);
+        await saveVerifiedCache(layout, cache);
       }
     }
     meter.finish();
@@ -251,7 +252,7 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
       cache.shards[d.file].deletedAt = new Date().toISOString();
       outcomes.get(d.file)!.deleted = true;
     }
-    await saveVerifiedCache(layout.stateDir, cache);
+    await saveVerifiedCache(layout, cache);
   }
 
   const count = diskOk ? await countVideos(layout) : null;

@@ -7,6 +7,7 @@ import { writeFileAtomic } from '../../../runner/atomicFile';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 export const verifiedShardSchema = z.object({
   file: z.string(),
@@ -34,7 +35,7 @@ export function cacheFile(stateDir: string): string {
 /** Reads the cache; a missing or unreadable one is empty (it only saves time, never decides). */
 export async function loadVerifiedCache(stateDir: string): Promise<VerifiedCache> {
   try {
-    const parsed = verifiedCacheSchema.safeParse(JSON.parse(await fs.readFile(cacheFile(stateDir), 'utf8')));
+    const parsed = verifiedCacheSchema.safeParse(parseBoundedJson(await fs.readFile(cacheFile(stateDir), 'utf8')));
     if (parsed.success) return parsed.data;
   } catch {
     // fall through: start afresh
@@ -42,8 +43,8 @@ export async function loadVerifiedCache(stateDir: string): Promise<VerifiedCache
   return { version: 1, shards: {} };
 }
 
-export async function saveVerifiedCache(stateDir: string, cache: VerifiedCache): Promise<void> {
-  await writeFileAtomic(cacheFile(stateDir), JSON.stringify(cache, null, 1) + '\n');
+export async function saveVerifiedCache(layout: { root: string; stateDir: string }, cache: VerifiedCache): Promise<void> {
+  await writeFileAtomic(layout.root, cacheFile(layout.stateDir), JSON.stringify(cache, null, 1) + '\n');
 }
 
 /** The cached verification if it still holds for this file's size, mtime and expected sha256. */

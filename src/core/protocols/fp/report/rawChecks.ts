@@ -10,6 +10,7 @@ import { describeZodError } from '../../../package/jsonl';
 import { parseCondition, seedTokensPerFrame, fpsFrameCap } from '../rules';
 import type { Check } from './schema';
 import { TokenPredictionAcc, type TokenPrediction } from './tokenPrediction';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 /** The fields the checks read (a light schema: the full one is the runner's business). */
 const rawLineSchema = z
@@ -162,7 +163,7 @@ export async function scanRawRecords(rawRoot: string, runStarts: readonly number
       if (!line.trim()) continue;
       let r: RawLine;
       try {
-        const parsed = rawLineSchema.safeParse(JSON.parse(line));
+        const parsed = rawLineSchema.safeParse(parseBoundedJson(line));
         if (!parsed.success) throw new Error(describeZodError(parsed.error));
         r = parsed.data;
       } catch (err) {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { codeRows } from './frameCode';
 import { plannedTimestamp, type SampleVideo } from './plan';
 import type { VideoMeta } from '../package/schemas';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 // Read at each call so a test (or a user) can point them elsewhere.
 const ffmpegBin = () => process.env.FFMPEG_BIN || 'ffmpeg';
@@ -156,7 +157,7 @@ export async function probeVideo(file: string): Promise<ProbedVideo> {
         : String(probe.stderr).trim() || probe.shortMessage;
     throw new Error(`ffprobe could not read ${file}: ${why}`);
   }
-  const parsed = probeSchema.parse(JSON.parse(probe.stdout));
+  const parsed = probeSchema.parse(parseBoundedJson(probe.stdout));
   const timestamps = parsed.frames.map((f, i) => {
     const t = Number(f.best_effort_timestamp_time ?? f.pts_time);
     if (!Number.isFinite(t)) throw new Error(`${file}: ffprobe gave no timestamp for frame ${i}`);

@@ -17,6 +17,7 @@ import type { FrameSource } from './frameSource';
 import { fpAdviseFailure } from './fpAdvice';
 import { preflightRecordSchema, type PreflightRecord, type PreflightServer, type PreflightUnit } from './preflightSchema';
 import { unitRequestBody } from './unitRequest';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 /** Finish reasons of a normal answer (vLLM 0.11's OpenAI layer: the stop string/EOS, or max_tokens reached). */
 export const KNOWN_FINISH_REASONS = ['stop', 'length'] as const;
@@ -127,7 +128,7 @@ export function preflightFile(layout: PackageLayout): string {
 /** The run's pre-flight, written whole (atomically): the last run's is the one on disk. */
 export async function writePreflight(layout: PackageLayout, rec: PreflightRecord): Promise<void> {
   const f = preflightFile(layout);
-  await writeFileAtomic(f, JSON.stringify(rec, null, 2) + '\n');
+  await writeFileAtomic(layout.root, f, JSON.stringify(rec, null, 2) + '\n');
 }
 
 /** The pre-flight on disk, or null when no run has made one yet (a malformed file is an error). */
@@ -138,7 +139,7 @@ export async function readPreflight(layout: PackageLayout): Promise<PreflightRec
     throw e;
   });
   if (text === null) return null;
-  const r = preflightRecordSchema.safeParse(JSON.parse(text));
+  const r = preflightRecordSchema.safeParse(parseBoundedJson(text));
   if (!r.success) throw new Error(`${f}: not a pre-flight record (${r.error.issues[0]?.path.join('.')}: ${r.error.issues[0]?.message})`);
   return r.data;
 }

@@ -16,6 +16,7 @@ import { rawRecordSchema, type RawRecord } from '../package/schemas';
 import { readLastLines, setAsideTornJsonlTail, type SetAside } from '../../../runner/tornTail';
 import { firstRunStart } from '../../../runner/identity';
 import { ResultsWriter } from './resultsWriter';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 /** Slack on mtimes (coarse filesystem clocks). */
 const MTIME_SLACK_MS = 2000;
@@ -89,7 +90,7 @@ export async function resumeResults(layout: PackageLayout): Promise<ResumeResult
     for (const line of lines) {
       let rec: RawRecord;
       try {
-        const parsed = rawRecordSchema.safeParse(JSON.parse(line));
+        const parsed = rawRecordSchema.safeParse(parseBoundedJson(line));
         if (!parsed.success) continue; // not one of ours (the origin's format): left alone
         rec = parsed.data;
       } catch {

@@ -2,6 +2,7 @@
 // frame count and rate (what decord's len(vr) / get_avg_fps give qwen_omni_utils), and the audio track's
 // sample count and rate (what librosa.load decodes before resampling to 16 kHz).
 import { z } from 'zod';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 export interface MediaFacts {
   width: number;
@@ -67,5 +68,5 @@ export async function probeMedia(file: string, ffprobe = process.env.FFPROBE_BIN
     if ((r as { code?: string }).code === 'ENOENT') throw new Error(`${ffprobe} not found (install ffmpeg or set FFPROBE_BIN)`);
     throw new Error(`${file}: ffprobe failed: ${String(r.stderr).trim().split('\n')[0]}`);
   }
-  return mediaFactsFromProbe(JSON.parse(r.stdout), file);
+  return mediaFactsFromProbe(parseBoundedJson(r.stdout), file);
 }

@@ -6,7 +6,7 @@ import { chartConfig, REPORT_THEME, type ChartTheme } from '../../../../core/cha
 import type { BinBar, EventsBar, StratumCell } from './dataReportTypes';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
-const SPLIT_COLORS = { domain: ['train', 'test'], range: ['#4e79a7', '#f28e2b'] };
+const splitColors = (t: ChartTheme) => ({ domain: ['train', 'test'], range: [t.series.blue, t.series.orange] });
 
 /** The test set's strata: duration bin (rows) × event-count bin (columns), rows per cell as color and number. */
 export function strataSpec(cells: readonly StratumCell[], theme: ChartTheme = REPORT_THEME): TopLevelSpec {
@@ -19,15 +19,16 @@ export function strataSpec(cells: readonly StratumCell[], theme: ChartTheme = RE
     width: 300,
     height: 300,
     config: chartConfig(theme),
-    // The number's ink in the data, not an expression: light on the darker half of the scale, dark on the lighter.
-    data: { values: cells.map((c) => ({ ...c, ink: c.rows > max / 2 ? 'white' : 'black' })) },
+    // The number's ink in the data, not an expression: the surface's color on the strong half of the scale (surface →
+    // the theme's blue), the foreground on the faint half, so it reads in light, dark and high-contrast themes.
+    data: { values: cells.map((c) => ({ ...c, ink: c.rows > max / 2 ? theme.surface : theme.foreground })) },
     layer: [
       {
         mark: { type: 'rect', stroke: theme.muted, strokeWidth: 0.5 },
         encoding: {
           x,
           y,
-          color: { field: 'rows', type: 'quantitative', title: 'rows', scale: { scheme: 'blues', domain: [0, Math.max(1, max)] } },
+          color: { field: 'rows', type: 'quantitative', title: 'rows', scale: { range: [theme.surface, theme.series.blue], domain: [0, Math.max(1, max)] } },
           tooltip: [
             { field: 'duration_bin', title: 'duration bin' },
             { field: 'event_count_bin', title: 'event-count bin' },
@@ -68,7 +69,7 @@ export function binsSpec(bars: readonly BinBar[], theme: ChartTheme = REPORT_THE
         x: { field: 'bin', type: 'ordinal', title: 'bin', axis: { labelAngle: 0 } },
         xOffset: { field: 'split', sort: ['train', 'test'] },
         y: { field: 'share', type: 'quantitative', title: 'share of the split', axis: { format: '.0%' } },
-        color: { field: 'split', type: 'nominal', title: 'split', scale: SPLIT_COLORS },
+        color: { field: 'split', type: 'nominal', title: 'split', scale: splitColors(theme) },
         tooltip: [{ field: 'axis' }, { field: 'bin' }, { field: 'split' }, { field: 'rows' }, { field: 'share', format: '.1%' }],
       },
     },
@@ -89,7 +90,7 @@ export function eventsSpec(bars: readonly EventsBar[], theme: ChartTheme = REPOR
     height: 200,
     config: chartConfig(theme),
     data: { values: filled.map((b) => ({ ...b })) },
-    mark: { type: 'bar', color: '#4e79a7' },
+    mark: { type: 'bar', color: theme.series.blue },
     encoding: {
       x: { field: 'events', type: 'ordinal', title: 'events in the row', axis: { labelAngle: 0 } },
       y: { field: 'rows', type: 'quantitative', title: 'rows' },

@@ -14,6 +14,7 @@ import {
   type SftReportFile,
 } from './dataReportFiles';
 import type { BinBar, BuildReportView, EventsBar, HashedFile, SplitReportView, StratumCell } from './dataReportTypes';
+import { describeJsonError, parseBoundedJson } from '../../../../core/io/boundedJson';
 
 /** The first problem of a zod check, as `file: field: message`. */
 function problem(file: string, err: z.ZodError, line?: number): Error {
@@ -24,9 +25,9 @@ function problem(file: string, err: z.ZodError, line?: number): Error {
 /** A report file's JSON, or an Error naming the file. */
 export function parseJsonFile(file: string, text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseBoundedJson(text);
   } catch (err) {
-    throw new Error(`${file}: not valid JSON (${(err as Error).message})`);
+    throw new Error(`${file}: ${describeJsonError(err)}`);
   }
 }
 
@@ -37,9 +38,9 @@ function* jsonlLines<S extends z.ZodTypeAny>(file: string, text: string, schema:
     if (lines[i].trim() === '') continue;
     let json: unknown;
     try {
-      json = JSON.parse(lines[i]);
+      json = parseBoundedJson(lines[i]);
     } catch (err) {
-      throw new Error(`${file}:${i + 1}: not valid JSON (${(err as Error).message})`);
+      throw new Error(`${file}:${i + 1}: ${describeJsonError(err)}`);
     }
     const r = schema.safeParse(json);
     if (!r.success) throw problem(file, r.error, i + 1);
@@ -127,7 +128,7 @@ export function grpoEventsHistogram(file: string, text: string): EventsBar[] {
       for (const { line, value } of jsonlLines(file, text, grpoRowSchema)) {
         let solution: unknown;
         try {
-          solution = JSON.parse(value.solution);
+          solution = parseBoundedJson(value.solution);
         } catch {
           solution = null;
         }

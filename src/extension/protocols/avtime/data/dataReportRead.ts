@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { DataReportView } from './dataReportTypes';
 import { SPLIT_MANIFEST, TEST_IDS } from './dataReportFiles';
 import { dataReportKind, grpoView, parseJsonFile, sftView, splitView, type OutputRead } from './dataReportModel';
+import { parseBoundedJson } from '../../../../core/io/boundedJson';
 
 /** An output JSONL larger than this is not read for its histogram (the counts still show): it would hold the host. */
 export const HISTOGRAM_MAX_BYTES = 512 * 1024 * 1024;
@@ -52,7 +53,7 @@ export async function readDataReport(target: string, cwd: string): Promise<DataR
     const p = (json as { output?: { path?: unknown } }).output?.path;
     return typeof p === 'string' ? path.resolve(cwd, p) : null;
   };
-  const out = outputOf(JSON.parse(text));
+  const out = outputOf(parseBoundedJson(text));
   const output: OutputRead = out ? await readOutput(out) : { ok: false, error: `${target}: output.path: missing` };
   return kind === 'sft' ? sftView(target, text, output) : grpoView(target, text, output);
 }

@@ -1,9 +1,11 @@
 // build-sft's refusals (SPEC-AVTIME-DATA §4): a missing id and an id twice in the output are errors (exit 2,
-// file:line, nothing written); the prompts must be in the bench root; a row without events is skipped, not an error.
+// file:line, nothing written); the prompts must be in a named bench root, and without one the packaged prompts are
+// used (issue 36 point 5: it exited 2 "system.txt does not exist"); a row without events is skipped, not an error.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { PACKAGED_PROMPTS_VERSION, PACKAGED_SYSTEM_PROMPT, PACKAGED_TARGET_PROMPT } from '../../../../../src/core/protocols/avtime/prompts';
 import { runCli } from '../../../../helpers/captureOutput';
 
 function setup(avtime: object[], longvale: object[] | null, prompts = true) {
@@ -22,7 +24,7 @@ function setup(avtime: object[], longvale: object[] | null, prompts = true) {
   const report = path.join(dir, 'sft.report.json');
   const args = ['avtime', 'build-sft', '--avtime-jsonl', write('a.jsonl', avtime), '--bench-root', bench, '--output-jsonl', out, '--report-json', report];
   if (longvale) args.push('--longvale-jsonl', write('l.jsonl', longvale));
-  return { dir, out, report, run: () => runCli(args) };
+  return { dir, out, report, args, run: () => runCli(args) };
 }
 const row = (id: string | undefined, answer = 'From 00 to 10, x') => ({
   id,
@@ -79,5 +81,28 @@ describe('avtime build-sft: refusals and skips (§4)', () => {
     assert.equal(r.code, 2);
     assert.match(r.err, /prompts\/system\.txt does not exist/);
     assert.ok(!fs.existsSync(s.out));
+  });
+
+  it('no --bench-root (nor BENCH_ROOT): the packaged prompts, recorded as such in the report', async () => {
+    const s = setup([row('a')], null, false);
+    const i = s.args.indexOf('--bench-root');
+    const args = [...s.args.slice(0, i), ...s.args.slice(i + 2)];
+    const saved = process.env.BENCH_ROOT;
+    delete process.env.BENCH_ROOT;
+    const r = await runCli(args).finally(() => (saved === undefined ? undefined : (process.env.BENCH_ROOT = saved)));
+    assert.equal(r.code, 0, r.err);
+    const [first] = fs
+      .readFileSync(s.out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(first.messages.slice(0, 2), [
+      { role: 'system', content: PACKAGED_SYSTEM_PROMPT },
+      { role: 'user', content: `<video>${PACKAGED_TARGET_PROMPT}` },
+    ]);
+    const report = JSON.parse(fs.readFileSync(s.report, 'utf8'));
+    assert.equal(report.prompts.bench_root, null);
+    assert.equal(report.prompts.user.file, `packaged:${PACKAGED_PROMPTS_VERSION}:target`);
+    assert.equal(report.prompts.system.text, PACKAGED_SYSTEM_PROMPT);
   });
 });

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { laddersOf, ladderPoints, tokensPerNominalFrame, visualTokens } from '../../../../../src/core/protocols/fp/findings/charts/ladders';
-import { ladderSpec, overviewExtent, overviewRows, overviewSpec, VERDICT_COLORS } from '../../../../../src/core/protocols/fp/findings/charts/specs';
+import { ladderSpec, overviewExtent, overviewRows, overviewSpec, verdictColors } from '../../../../../src/core/protocols/fp/findings/charts/specs';
 import { VERDICTS } from '../../../../../src/core/protocols/fp/findings/types';
 import { loadFindingsFixture } from './fixture';
 
@@ -90,8 +90,8 @@ describe('findings chart specs', () => {
   });
 
   it('colors every verdict, in one fixed order', () => {
-    assert.deepEqual(Object.keys(VERDICT_COLORS).sort(), [...VERDICTS].sort());
-    assert.equal(new Set(Object.values(VERDICT_COLORS)).size, VERDICTS.length);
+    assert.deepEqual(Object.keys(verdictColors()).sort(), [...VERDICTS].sort());
+    assert.equal(new Set(Object.values(verdictColors())).size, VERDICTS.length);
   });
 
   it('draws the blind and chance lines of the benchmark on its card', () => {

@@ -9,6 +9,7 @@ import { runBuildSft } from '../../../../../src/core/protocols/avtime/data/sft/r
 import { runSplit } from '../../../../../src/core/protocols/avtime/data/split/run';
 import { readDataReport } from '../../../../../src/extension/protocols/avtime/data/dataReportRead';
 import type { BuildReportView, SplitReportView } from '../../../../../src/extension/protocols/avtime/data/dataReportTypes';
+import { REPORT_THEME } from '../../../../../src/core/charts/chartTheme';
 import { binsSpec, eventsSpec, strataSpec } from '../../../../../src/extension/protocols/avtime/data/dataCharts';
 import { makeCorpus, type Corpus } from '../../../../core/protocols/avtime/data/corpus';
 
@@ -107,7 +108,7 @@ describe('AVTime data reports: report file → panel model', function () {
       v.strata,
     );
     const max = Math.max(...v.strata.map((s) => s.rows));
-    assert.ok(cells.every((c) => c.ink === (c.rows > max / 2 ? 'white' : 'black')));
+    assert.ok(cells.every((c) => c.ink === (c.rows > max / 2 ? REPORT_THEME.surface : REPORT_THEME.foreground)));
     // Each split's shares of one axis add up to 1.
     const shares = (binsSpec(v.bins).data as { values: { split: string; axis: string; share: number }[] }).values;
     for (const split of ['train', 'test'])

@@ -5,13 +5,14 @@ import { runBuildSft } from '../sft/run';
 
 export const summary = 'one-round SFT rows (From XX to YY answers) from AVTime and LongVALE rows';
 
-const HELP = `usage: fpsweep avtime build-sft --avtime-jsonl FILE [--longvale-jsonl FILE] --bench-root DIR
+const HELP = `usage: fpsweep avtime build-sft --avtime-jsonl FILE [--longvale-jsonl FILE] [--bench-root DIR]
          --output-jsonl FILE --report-json FILE [--avtime-sample-count 1500] [--seed 20260702]
 
   --avtime-jsonl FILE         AVTime rows (the split's train.jsonl)
   --longvale-jsonl FILE       LongVALE rows, every valid one used, first in the output
   --bench-root DIR            (BENCH_ROOT) its prompts/target.txt (the frozen training prompt AVTime-Bench sends)
-                              and prompts/system.txt (the system message)
+                              and prompts/system.txt (the system message); without it (nor BENCH_ROOT), the
+                              packaged prompts (the sample bench root's, fpsweep's prompt module)
   --avtime-sample-count N     valid AVTime rows by seeded rank, the first N (default 1500; 0: all)
   --seed S                    default 20260702
   --output-jsonl FILE, --report-json FILE   both must be absent or empty
@@ -32,15 +33,17 @@ export async function run(args: string[]): Promise<number> {
     },
     HELP,
   );
-  const need = (k: string, env?: string): string => {
-    const s = typeof v[k] === 'string' && v[k] !== '' ? (v[k] as string) : env ? process.env[env] : undefined;
+  const optional = (k: string, env?: string): string | undefined =>
+    (typeof v[k] === 'string' && v[k] !== '' ? (v[k] as string) : env ? process.env[env] : undefined) || undefined;
+  const need = (k: string): string => {
+    const s = optional(k);
     if (!s) throw new UsageError(`--${k} is required\n\n${HELP}`);
     return s;
   };
   const { build } = await runBuildSft({
     avtimeJsonl: need('avtime-jsonl'),
     longvaleJsonl: typeof v['longvale-jsonl'] === 'string' ? v['longvale-jsonl'] : undefined,
-    benchRoot: need('bench-root', 'BENCH_ROOT'),
+    benchRoot: optional('bench-root', 'BENCH_ROOT'),
     sampleCount: intOption(v['avtime-sample-count'], '--avtime-sample-count', 1500, 0)!,
     seed: typeof v.seed === 'string' ? v.seed : '20260702',
     outputJsonl: need('output-jsonl'),

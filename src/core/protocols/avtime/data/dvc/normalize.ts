@@ -10,6 +10,7 @@ import { sha256Text } from '../../stages/files';
 import { publishFiles, refuseNonEmpty } from '../outputs';
 import { DataInputError, parseSourceLines, readInputBytes } from '../sourceLines';
 import { readDvcRows } from './rows';
+import { parseBoundedJson } from '../../../../io/boundedJson';
 
 export interface SeedNormalizeOptions {
   targetInputs: string;
@@ -29,7 +30,7 @@ const decodingSchema = z.record(z.string(), z.union([z.number(), z.string(), z.b
 export function parseDecoding(text: string): Record<string, number | string | boolean> {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseBoundedJson(text);
   } catch (err) {
     throw new UsageError(`--decoding-json is not JSON (${(err as Error).message}); e.g. '{"temperature":0,"top_p":1,"top_k":20,"max_tokens":8192}'`);
   }

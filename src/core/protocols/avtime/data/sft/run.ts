@@ -16,7 +16,8 @@ export interface SftOptions {
   seed: string;
   outputJsonl: string;
   reportJson: string;
-  benchRoot: string;
+  /** The bench root whose prompts/ the rows use; undefined: the packaged prompts (../../prompts.ts). */
+  benchRoot: string | undefined;
 }
 
 export const SFT_REPORT_SCHEMA = 'avtime_sft_report_v1';
@@ -58,9 +59,9 @@ export async function runBuildSft(o: SftOptions): Promise<{ build: SftBuild; rep
     },
     events: { ...build.events, per_row: eventsPerRow(build.rows) },
     prompts: {
-      bench_root: o.benchRoot,
-      system: { file: path.relative(path.resolve(o.benchRoot), prompts.files.system), text: prompts.system, sha256: sha256Text(prompts.system) },
-      user: { file: path.relative(path.resolve(o.benchRoot), prompts.files.user), text: prompts.user, sha256: sha256Text(prompts.user) },
+      bench_root: o.benchRoot ?? null,
+      system: { file: promptSource(o.benchRoot, prompts.files.system), text: prompts.system, sha256: sha256Text(prompts.system) },
+      user: { file: promptSource(o.benchRoot, prompts.files.user), text: prompts.user, sha256: sha256Text(prompts.user) },
     },
     output: { path: o.outputJsonl, rows: build.rows.length, sha256: sha256Text(text) },
     samples: build.rows.slice(0, 3),
@@ -71,3 +72,6 @@ export async function runBuildSft(o: SftOptions): Promise<{ build: SftBuild; rep
   ]);
   return { build, report };
 }
+
+/** A prompt's file relative to its bench root, or the packaged prompt's name as it is. */
+const promptSource = (benchRoot: string | undefined, file: string) => (benchRoot === undefined ? file : path.relative(path.resolve(benchRoot), file));

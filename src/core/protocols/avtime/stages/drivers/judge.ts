@@ -10,6 +10,7 @@ import type { AvtimeServers } from '../servers';
 import { startStageServers } from './stageServers';
 import { stageIncomplete } from '../completeness';
 import { StageFailed, type StageContext } from './context';
+import { parseBoundedJson } from '../../../../io/boundedJson';
 
 /** The response that counts per query_id. */
 export async function judgeStage(c: StageContext, predictions: Map<string, Prediction>): Promise<Map<string, JudgeResponseLine>> {
@@ -17,7 +18,7 @@ export async function judgeStage(c: StageContext, predictions: Map<string, Predi
   const { queries, templates } = c.run;
   const st = c.status.stage('judge');
   const report = await fs.readFile(layout.semanticReport, 'utf8').then(
-    (t) => JSON.parse(t) as { complete?: boolean; model_id?: string; served_model?: string },
+    (t) => parseBoundedJson(t) as { complete?: boolean; model_id?: string; served_model?: string },
     () => null,
   );
   if (report?.complete) {

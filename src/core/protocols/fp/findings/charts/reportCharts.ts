@@ -14,13 +14,14 @@ import { meanFramesByCell } from './framesSent';
 import { ladderPoints } from './ladders';
 import { ladderSpec, overviewSpec } from './specs';
 import { chartFileName, renderSvg, type ChartFile } from './svg';
+import { parseBoundedJson } from '../../../../io/boundedJson';
 
 const MANIFEST = 'findings-charts.json';
 const CHART_FILE = /^findings-[A-Za-z0-9._-]+\.svg$/;
 
 async function readManifest(file: string): Promise<Record<string, string>> {
   try {
-    const m = JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
+    const m = parseBoundedJson(await fs.readFile(file, 'utf8')) as unknown;
     return m && typeof m === 'object' && !Array.isArray(m) ? (m as Record<string, string>) : {};
   } catch {
     return {};
@@ -49,11 +50,11 @@ export async function writeReportCharts(packageDir: string, f: Findings): Promis
       () => false,
     );
     if (present && old[c.file] === hash) continue;
-    await writeFileAtomic(target, await renderSvg(c.spec));
+    await writeFileAtomic(layout.root, target, await renderSvg(c.spec));
     drawn++;
   }
   const keep = new Set(charts.map((c) => c.file));
   for (const name of await fs.readdir(dir)) if (CHART_FILE.test(name) && !keep.has(name)) await fs.rm(path.join(dir, name), { force: true });
-  await writeFileAtomic(path.join(dir, MANIFEST), JSON.stringify(next, null, 1) + '\n');
+  await writeFileAtomic(layout.root, path.join(dir, MANIFEST), JSON.stringify(next, null, 1) + '\n');
   return { files: charts.map(({ file, title }) => ({ file, title })), drawn };
 }

@@ -7,19 +7,22 @@ import type { BenchmarkFindings, Findings, Verdict } from '../types';
 import type { LadderPoint } from './viewModel';
 import { chartConfig, REPORT_THEME, type ChartTheme } from '../../../../charts/chartTheme';
 
-/** One color per verdict (colorblind-safe Tableau-like set), in a fixed order so legends agree across charts. */
-export const VERDICT_COLORS: Readonly<Record<Verdict, string>> = {
-  pixels: '#4e79a7',
-  frames: '#f28e2b',
-  both: '#59a14f',
-  neither: '#76b7b2',
-  'blind-solvable': '#b07aa1',
-  hurts: '#e15759',
-  inconclusive: '#9c755f',
-  pending: '#bab0ac',
-};
+/** One color per verdict, from the theme's series colors, in a fixed order so legends agree across charts. */
+export function verdictColors(theme: ChartTheme = REPORT_THEME): Readonly<Record<Verdict, string>> {
+  const c = theme.series;
+  return {
+    pixels: c.blue,
+    frames: c.orange,
+    both: c.green,
+    neither: c.lines,
+    'blind-solvable': c.purple,
+    hurts: c.red,
+    inconclusive: c.yellow,
+    pending: theme.muted,
+  };
+}
 
-const LADDER_COLORS = { resolution: '#4e79a7', 'frame count': '#f28e2b', 'frame rate': '#59a14f' } as const;
+const ladderColors = (theme: ChartTheme) => ({ resolution: theme.series.blue, 'frame count': theme.series.orange, 'frame rate': theme.series.green });
 
 /** A row of the overview: one benchmark with both tested contrasts measured. */
 export interface OverviewRow {
@@ -65,6 +68,7 @@ export function overviewExtent(rows: readonly OverviewRow[], delta: number): num
 /** `pixels` Δ against `frames` Δ per benchmark, with 95 % interval crosses, over the regions each verdict needs (±δ). */
 export function overviewSpec(f: Findings, theme: ChartTheme = REPORT_THEME): TopLevelSpec {
   const rows = overviewRows(f);
+  const VERDICT_COLORS = verdictColors(theme);
   const d = f.delta_pts;
   const L = overviewExtent(rows, d);
   const regions = [
@@ -162,6 +166,7 @@ export function ladderSpec(b: BenchmarkFindings, points: readonly LadderPoint[],
     title: 'visual tokens per request (estimated, log scale)',
   } as const;
   const yScale = { domain: [0, 100] };
+  const LADDER_COLORS = ladderColors(theme);
   const color = {
     field: 'ladder',
     type: 'nominal',
