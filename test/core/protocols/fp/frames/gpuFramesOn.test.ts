@@ -26,7 +26,10 @@ describe('fp/frames/gpu: --frames-on and the probe', () => {
   const withCuda = () => script('ffmpeg-cuda', `printf '${HWACCELS_HEADER}\\nvdpau\\ncuda\\nvaapi\\n\\n'`);
   const withoutCuda = () => script('ffmpeg-nocuda', `printf '${HWACCELS_HEADER}\\nvdpau\\nvaapi\\n\\n'`);
   const okPython = () =>
-    script('python-ok', `echo '{"torch": "2.11.0", "torchvision": "0.26.0", "cuda": true, "gpu": "NVIDIA H100", "nvjpeg": true, "pillow": "11.3.0", "errors": []}'`);
+    script(
+      'python-ok',
+      `echo '{"torch": "2.11.0", "torchvision": "0.26.0", "cuda": true, "gpu": "NVIDIA H100", "nvjpeg": true, "pillow": "11.3.0", "errors": []}'`,
+    );
 
   it('reads cuda from the -hwaccels list only (its header line is not a method)', () => {
     assert.equal(hwaccelsListCuda(`${HWACCELS_HEADER}\nvdpau\ncuda\n`), true);

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { parseBoundedJson } from '../../../../io/boundedJson';
 
 export interface GpuFrameOutput {
   width: number;
@@ -106,11 +107,13 @@ export class GpuFrameMaker {
       if (line === null) return { ok: false, error: `the GPU frames helper exited (${this.tools.pythonPath} ${this.tools.helperPath})` };
       let parsed: z.infer<typeof resultSchema>;
       try {
-        parsed = resultSchema.parse(JSON.parse(line));
+        parsed = resultSchema.parse(parseBoundedJson(line));
       } catch {
         return { ok: false, error: `the GPU frames helper answered: ${line.slice(0, 200)}` };
       }
-      return parsed.ok ? { ok: true, frames: parsed.frames, jpegs: parsed.jpegs, seconds: parsed.seconds, cpuS: parsed.cpu_s } : { ok: false, error: parsed.error };
+      return parsed.ok
+        ? { ok: true, frames: parsed.frames, jpegs: parsed.jpegs, seconds: parsed.seconds, cpuS: parsed.cpu_s }
+        : { ok: false, error: parsed.error };
     } finally {
       this.release(h);
     }

@@ -8,7 +8,8 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { probe } from '../../../../doctor/probe';
+import { parseBoundedJson } from '../../../../io/boundedJson';
+import { probe } from '../../../../runner/probe';
 
 export interface GpuFramesTools {
   ffmpegPath: string;
@@ -82,7 +83,7 @@ export async function probeGpuFrames(tools: GpuFramesTools): Promise<GpuFramesPr
   let parsed: z.infer<typeof helperProbeSchema>;
   try {
     const last = py.stdout.trim().split('\n').pop() ?? '';
-    const r = helperProbeSchema.safeParse(JSON.parse(last));
+    const r = helperProbeSchema.safeParse(parseBoundedJson(last));
     if (!r.success) throw new Error('unexpected answer');
     parsed = r.data;
   } catch {
