@@ -10,6 +10,7 @@ import type { GpuFrameMaker } from './gpu/gpuMaker';
 import { ByteBudget, KeyedMutex, Limiter } from './limits';
 import { resolveOptions, type FramePipelineOptions, type FramePipelineSettings } from './options';
 import { FrameStore, type StoreStats } from './store';
+import { mkdirUnder } from '../../../containment/rootFs';
 
 /** One pending (item, condition) request of a video, as planFrames gave it. */
 export interface FrameRequest {
@@ -218,7 +219,7 @@ export class FramePipeline {
     missing: Map<number, Map<string, Dims>>,
     onDecoderExit: () => void,
   ): Promise<{ failure: string | null; seconds: number; frames: number }> {
-    await fs.mkdir(store.videoDir(job.hash), { recursive: true });
+    await mkdirUnder(store.dir, store.videoDir(job.hash));
     const temps: Array<{ temp: string; final: string; bytes: number }> = [];
     const started = process.hrtime.bigint();
     if (this.gpu) return this.makeOnGpu(this.gpu, job, store, stored, missing, onDecoderExit, temps, started);
