@@ -15,7 +15,8 @@ const ALLOWED: Record<string, string> = {
   'core/containment/rootFs.ts': 'the containment module itself',
   'core/runner/atomicFile.ts':
     'the atomic write: its folder made and checked by the module, the temp made O_EXCL (never follows a link), renamed over the target',
-  'core/runner/lock.ts': 'the worker lock (issue 33 point 5, its own engineer): O_EXCL create in the state folder',
+  'core/runner/lock.ts':
+    'the worker lock: its folder, temp file, take-over and release go through the module; only fs.link (atomic, never clobbers) puts the whole temp in place',
   'core/protocols/fp/frames/rawTransport.ts': "a private temp folder of its own (mkdtemp under the system's temp folder), not under any root",
   'core/protocols/fp/merge/merge.ts': "fs.cp of a shard copy's logs into a folder made and checked by the module (cp copies links as links)",
   'core/protocols/fp/sample/makeSample.ts': SAMPLE,
