@@ -9,10 +9,11 @@ import type { Frame } from 'playwright-core';
 import { REPO, type CodeServerDirs } from './codeServer';
 import type { Workbench } from './workbench';
 
+/** Each theme, the class a webview's body wears in it, and the class of the workbench's own root. */
 export const THEMES = [
-  { key: 'light', id: 'Default Light Modern', bodyClass: 'vscode-light' },
-  { key: 'dark', id: 'Default Dark Modern', bodyClass: 'vscode-dark' },
-  { key: 'hc', id: 'Default High Contrast', bodyClass: 'vscode-high-contrast' },
+  { key: 'light', id: 'Default Light Modern', bodyClass: 'vscode-light', workbenchClass: 'vs' },
+  { key: 'dark', id: 'Default Dark Modern', bodyClass: 'vscode-dark', workbenchClass: 'vs-dark' },
+  { key: 'hc', id: 'Default High Contrast', bodyClass: 'vscode-high-contrast', workbenchClass: 'hc-black' },
 ] as const;
 export type ThemeKey = (typeof THEMES)[number]['key'];
 
@@ -22,17 +23,20 @@ export function docsScreenshotsDir(): string | null {
   return dir ? path.resolve(REPO, dir) : null;
 }
 
-/** Writes the theme into the user settings (kept otherwise) and waits until `frame`'s body wears its class. */
-export async function applyTheme(dirs: CodeServerDirs, wb: Workbench, frame: Frame, theme: (typeof THEMES)[number]): Promise<void> {
+/** Writes the theme into the user settings (kept otherwise) and waits until the page wears it: `frame`'s body (a
+ * webview), else the workbench's root. */
+export async function applyTheme(dirs: CodeServerDirs, wb: Workbench, frame: Frame | null, theme: (typeof THEMES)[number]): Promise<void> {
   const file = path.join(dirs.userDataDir, 'User', 'settings.json');
   const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
   fs.writeFileSync(file, JSON.stringify({ ...settings, 'workbench.colorTheme': theme.id }, null, 2));
-  const cls = JSON.stringify(theme.bodyClass);
+  const where = frame ?? wb.page.mainFrame();
+  const node = frame ? 'document.body' : "document.querySelector('.monaco-workbench')";
+  const cls = frame ? theme.bodyClass : theme.workbenchClass;
   await wb.until(
-    `the webview in the ${theme.key} theme (body.${theme.bodyClass})`,
+    `the ${frame ? 'webview' : 'workbench'} in the ${theme.key} theme (.${cls})`,
     30_000,
-    async () => ((await frame.evaluate<boolean>(`document.body.classList.contains(${cls})`)) ? true : undefined),
-    async () => frame.evaluate<string>('document.body.className'),
+    async () => ((await where.evaluate<boolean>(`!!${node}?.classList.contains(${JSON.stringify(cls)})`)) ? true : undefined),
+    async () => where.evaluate<string>(`${node}?.className ?? ''`),
   );
 }
 
@@ -44,7 +48,7 @@ export async function applyTheme(dirs: CodeServerDirs, wb: Workbench, frame: Fra
 export async function themeShots(
   dirs: CodeServerDirs,
   wb: Workbench,
-  frame: Frame,
+  frame: Frame | null,
   name: string,
   check?: (theme: ThemeKey) => Promise<void>,
 ): Promise<string[]> {
