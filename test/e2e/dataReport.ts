@@ -67,7 +67,7 @@ async function main(): Promise<void> {
       const errors = await frame.evaluate<number>("document.querySelectorAll('.chart.error, p.error').length");
       if (errors !== 0) throw new Error(`the split report shows ${errors} error(s):\n${text.slice(0, 1500)}`);
       // Each theme: the charts drawn again, every axis and legend label in the theme's foreground.
-      await themeShots(dirs, wb, frame, 'data-split-report', async (theme) => {
+      await themeShots(wb, frame, 'data-split-report', async (theme) => {
         const seen = await wb!.until(
           `the charts' labels in the ${theme} theme's foreground`,
           30_000,

@@ -46,15 +46,22 @@ async function openWalkthrough(title: string): Promise<{ id: string; done: boole
   );
 }
 
-/** Runs a step's command from the palette, opens its walkthrough again and waits until exactly `want` are checked. */
+/**
+ * Runs a step's command from the palette (the walkthrough `walkthrough` open before it), then goes back to the
+ * walkthrough by its tab (the command's editor took the front) and waits until exactly `want` are checked.
+ */
 async function completeByCommand(walkthrough: string, palette: string, want: string[]): Promise<void> {
+  await openWalkthrough(walkthrough);
   await wb!.runCommand(palette);
+  // The walkthrough's editor tab: "Welcome" or "Walkthrough: …" (VS Code names it either way).
+  const tab = wb!.page.locator('.tabs-container .tab', { hasText: /^\s*(Welcome|Walkthrough\b)/ }).first();
   await wb!.until(
     `${want.join(', ')} checked in "${walkthrough}" after "${palette}"`,
-    60_000,
+    90_000,
     async () => {
-      const steps = await openWalkthrough(walkthrough);
-      const done = steps.filter((s) => s.done).map((s) => s.id);
+      await tab.click({ timeout: 5000 });
+      const steps = await wb!.page.evaluate<{ id: string; done: boolean }[]>(STEPS);
+      const done = steps.filter((x) => x.done).map((x) => x.id);
       return JSON.stringify(done) === JSON.stringify(want) ? true : undefined;
     },
     async () => JSON.stringify(await wb!.page.evaluate(STEPS)),
@@ -114,7 +121,7 @@ async function main(): Promise<void> {
       const steps = await openWalkthrough(fp.title);
       const done = steps.filter((s) => s.done).map((s) => s.id);
       if (JSON.stringify(done) !== JSON.stringify(['runbook'])) throw new Error(`"${fp.title}" checked: ${JSON.stringify(done)}`);
-      await themeShots(dirs, wb!, null, 'walkthrough');
+      await themeShots(wb!, null, 'walkthrough');
     });
   } catch (err) {
     await script.failed(err);
