@@ -10,12 +10,14 @@ const nodeEntries = [
   { in: 'src/worker/main.ts', out: 'worker' },
   { in: 'src/standins/vllm/main.ts', out: 'standin-vllm', shebang: true },
   { in: 'src/standins/hub/main.ts', out: 'standin-hub', shebang: true },
+  { in: 'src/standins/gemini/main.ts', out: 'standin-gemini', shebang: true },
 ];
 // Webview front ends run in the browser; theme.css is the stylesheet every page links before its own (webviewShell.ts).
 const webEntries = [
   { in: 'media/src/theme.css', out: 'media/theme' },
   { in: 'media/src/report.ts', out: 'media/report' },
   { in: 'media/src/protocols/caption/viewer.ts', out: 'media/captionViewer' },
+  { in: 'media/src/protocols/fp/inspector.ts', out: 'media/itemInspector' },
 ];
 
 // vega-canvas's Node build loads the optional `canvas` package with a top-level await, which a CommonJS bundle
@@ -69,7 +71,7 @@ async function main() {
   }
   await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
-  for (const f of ['cli.js', 'standin-vllm.js', 'standin-hub.js']) {
+  for (const f of ['cli.js', 'standin-vllm.js', 'standin-hub.js', 'standin-gemini.js']) {
     const p = path.join('dist', f);
     if (fs.existsSync(p)) fs.chmodSync(p, 0o755);
   }

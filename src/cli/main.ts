@@ -1,5 +1,6 @@
 // fpsweep <verb> --package DIR [options]: the same engine the extension drives.
 import { exitFor } from '../core/errors';
+import { redactStreams, registerEnvSecrets } from '../core/security/secrets';
 import { sizeThreadPool } from '../core/runner/threadPool';
 import { HelpRequested } from './options';
 import { RUN_TYPE_VERBS } from './runTypeVerbs';
@@ -42,6 +43,16 @@ export function pickVerb(argv: readonly string[], table: Readonly<Record<string,
 }
 
 export async function main(argv: string[]): Promise<number> {
+  registerEnvSecrets();
+  const restore = redactStreams(); // the terminal's chokepoint: no secret reaches stdout or stderr
+  try {
+    return await runVerb(argv);
+  } finally {
+    restore();
+  }
+}
+
+async function runVerb(argv: string[]): Promise<number> {
   if (!argv[0] || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     process.stdout.write(usage() + '\n');
     return argv[0] ? 0 : 2;

@@ -6,6 +6,14 @@ export interface VerbModule {
   run(args: string[]): Promise<number>;
   /** Its steps in `fpsweep demo`, after the sample package's (each a verb a user would type). */
   demoSteps?(ctx: DemoContext): DemoStep[];
+  /** A stand-in service its demo steps need (started before the steps are made, stopped after the last): the
+   * environment it adds to every step (its URL, its key). Null: none here (a real service, or no stand-in mode). */
+  demoService?(ctx: DemoContext): Promise<DemoService | null>;
+}
+
+export interface DemoService {
+  env: Record<string, string>;
+  stop(): void;
 }
 
 export interface DemoContext {
@@ -16,6 +24,8 @@ export interface DemoContext {
   /** The stand-in vLLM serves the demo (no real vLLM here). */
   standIn: boolean;
   env: NodeJS.ProcessEnv;
+  /** The repository's root (bin/ holds the stand-ins' launchers). */
+  repoRoot?: string;
 }
 
 export interface DemoStep {

@@ -38,7 +38,7 @@ export type ExitCode = 0 | 1 | 2;
 export function isUserError(err: unknown): err is InputError | UsageError {
   if (err instanceof InputError || err instanceof UsageError) return true;
   const name = (err as Error | null)?.name;
-  return name === 'InputError' || name === 'UsageError' || name === 'LockHeldError';
+  return name === 'InputError' || name === 'UsageError' || name === 'LockHeldError' || name === 'ContainmentError';
 }
 
 /** How an error ends a command: the user's errors exit 2 with their message; anything else exits 1 with its stack. */

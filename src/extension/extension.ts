@@ -18,9 +18,12 @@ import { effectiveSettingsText, SETTINGS_SCHEME } from './effectiveSettings';
 import { HF_TOKEN_SECRET, knobEnv, readSettings, resolvePackageDir } from './settings';
 import { stopLiveRuns } from './stopRuns';
 import { openReport, startRun } from './runCommands';
+import { redactingOutputChannel, registeringSecretStorage } from './redaction';
+import { registerEnvSecrets } from '../core/security/secrets';
 
 export function activate(context: vscode.ExtensionContext): void {
-  const output = vscode.window.createOutputChannel('fpsweep');
+  registerEnvSecrets(); // the extension host's own environment (HF_TOKEN, API keys), masked in the channel
+  const output = redactingOutputChannel(vscode.window.createOutputChannel('fpsweep'));
   context.subscriptions.push(output);
   let sources: ReportSources = {};
   let ui: ComposedUi | undefined;
@@ -53,7 +56,7 @@ function uiHost(
   return {
     distDir: path.join(context.extensionPath, 'dist'),
     output,
-    secrets: context.secrets,
+    secrets: registeringSecretStorage(context.secrets),
     log: (line) => output.appendLine(line),
     env: () => {
       try {
@@ -126,7 +129,7 @@ function registerRunbook(context: vscode.ExtensionContext, ui: ComposedUi, host:
       distDir: host.distDir,
       env: async (withToken) => {
         const base = host.env();
-        const token = withToken ? await context.secrets.get(HF_TOKEN_SECRET) : undefined;
+        const token = withToken ? await host.secrets.get(HF_TOKEN_SECRET) : undefined;
         return token ? { ...base, HF_TOKEN: token } : base;
       },
       packageFor: (nb) => {

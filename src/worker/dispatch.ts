@@ -5,6 +5,7 @@ import { exitFor } from '../core/errors';
 import type { AnyProtocol, ProtocolRegistry } from '../core/protocols/types';
 import type { JobRunners } from './jobRunners';
 import { parseBoundedJson } from '../core/io/boundedJson';
+import { redactStreams, registerEnvSecrets } from '../core/security/secrets';
 
 export type WorkerCall = { protocol: AnyProtocol; job: unknown } | { usage: string };
 
@@ -51,6 +52,8 @@ export async function runWorker(argv: readonly string[], registry: ProtocolRegis
  */
 export function workerMain(registry: ProtocolRegistry, runners: JobRunners): void {
   process.on('SIGHUP', () => undefined);
+  registerEnvSecrets();
+  redactStreams(); // stdout and stderr are runner.log: no secret reaches it
   runWorker(process.argv.slice(2), registry, runners, (s) => process.stderr.write(s)).then(
     (code) => {
       process.exitCode = code;

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseVerbArgs } from '../options';
 import { RUN_TYPE_VERBS } from '../runTypeVerbs';
-import type { DemoContext, DemoStep } from '../verb';
+import type { DemoContext, DemoService, DemoStep } from '../verb';
 
 export const summary = 'the whole workflow on a generated sample package with the stand-in vLLM (no GPU needed)';
 
@@ -55,6 +55,7 @@ export async function run(args: string[]): Promise<number> {
   }
 
   const fresh = v.fresh === true || !existsSync(path.join(out, 'items'));
+  const services: DemoService[] = [];
   const steps: DemoStep[] = [
     ...(fresh ? [{ title: 'make a sample package', argv: ['sample', '--out', out, '--no-extract', '--planted', ...(v.fresh ? ['--force'] : [])] }] : []),
     { title: 'prepare: verify shards, extract videos', argv: ['prepare', '--package', out] },
@@ -70,17 +71,27 @@ export async function run(args: string[]): Promise<number> {
   ];
   if (v['fp-only'] !== true) {
     // Each run type's part, in the registry's order (runTypeVerbs.ts): the verbs a user would type next.
-    const ctx: DemoContext = { out, fresh: v.fresh === true, standIn: noVllm || path.basename(env.VLLM_BIN ?? '') === 'fake-vllm', env };
+    const ctx: DemoContext = { out, fresh: v.fresh === true, standIn: noVllm || path.basename(env.VLLM_BIN ?? '') === 'fake-vllm', env, repoRoot };
+    for (const load of Object.values(RUN_TYPE_VERBS)) {
+      const service = await load().demoService?.(ctx);
+      if (!service) continue;
+      services.push(service);
+      Object.assign(env, service.env);
+    }
     for (const load of Object.values(RUN_TYPE_VERBS)) steps.push(...(load().demoSteps?.(ctx) ?? []));
   }
-  for (const [i, step] of steps.entries()) {
-    process.stderr.write(`\n== demo ${i + 1}/${steps.length}: ${step.title}\n$ fpsweep ${step.argv.join(' ')}\n`);
-    const r = spawnSync(process.execPath, [cli, ...step.argv], { stdio: 'inherit', env });
-    const code = r.status ?? 1;
-    if (!(step.okCodes ?? [0]).includes(code)) {
-      process.stderr.write(`fpsweep demo: step '${step.title}' exited ${code}; the package is at ${out}\n`);
-      return code === 2 ? 2 : 1;
+  try {
+    for (const [i, step] of steps.entries()) {
+      process.stderr.write(`\n== demo ${i + 1}/${steps.length}: ${step.title}\n$ fpsweep ${step.argv.join(' ')}\n`);
+      const r = spawnSync(process.execPath, [cli, ...step.argv], { stdio: 'inherit', env });
+      const code = r.status ?? 1;
+      if (!(step.okCodes ?? [0]).includes(code)) {
+        process.stderr.write(`fpsweep demo: step '${step.title}' exited ${code}; the package is at ${out}\n`);
+        return code === 2 ? 2 : 1;
+      }
     }
+  } finally {
+    for (const s of services) s.stop();
   }
   const more = steps.flatMap((s) => (s.doneLine ? [`; ${s.doneLine}`] : [])).join('');
   process.stdout.write(`demo done: package ${out}; report ${path.join(out, '.fpsweep', 'reports', 'report.md')}${more}\n`);

@@ -9,8 +9,10 @@ const HELP = `usage: fpsweep prepare --package DIR [--delete-shards] [--jobs N] 
 
 Verifies every videos/videos_*.tar against videos/videos_manifest.json (sha256, streamed; a shard
 verified before is not hashed again unless its size or mtime changed), checks free disk, extracts
-into data/store/normalized (refusing absolute paths, '..' and links leaving the folder), and counts
-the videos against n_videos.
+into data/store/normalized through a staging folder (a shard holds files and folders only, SPEC §1:
+absolute paths, '..' and every link are refused, and a refused shard leaves nothing in the store),
+and counts the videos against n_videos.
+Exit: 0 prepared; 1 not prepared (a shard missing, damaged or refused, each named with why); 2 bad usage.
 --delete-shards  delete the shards that were verified and extracted
 --jobs N         shards hashed at once (default min(4, cores))`;
 

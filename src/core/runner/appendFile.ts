@@ -1,20 +1,24 @@
 // Append-only files written one whole line per write(2): with O_APPEND and a single write of the
 // complete line, a crash leaves the line whole or absent at the end of the file (a torn tail is
 // only possible if the process dies inside that one write; resume sets such a tail aside).
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
+// The file is under a run's root and opened through the containment module: never through a link, never a file
+// with a second name. Logs and records are where a server's or a hub's echo of a request would land: every line
+// passes the redactor (security/secrets.ts).
+import type { promises as fs } from 'node:fs';
+import { openAppendUnder } from '../containment/rootFs';
+import { redactSecrets } from '../security/secrets';
 
 export class AppendFile {
   private handle: fs.FileHandle | null = null;
   private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly root: string,
+    readonly file: string,
+  ) {}
 
   private async open(): Promise<fs.FileHandle> {
-    if (!this.handle) {
-      await fs.mkdir(path.dirname(this.file), { recursive: true });
-      this.handle = await fs.open(this.file, 'a');
-    }
+    this.handle ??= await openAppendUnder(this.root, this.file);
     return this.handle;
   }
 
@@ -23,7 +27,7 @@ export class AppendFile {
     if (!text.endsWith('\n')) throw new Error(`AppendFile(${this.file}): a line must end with a newline`);
     const p = this.chain.then(async () => {
       const h = await this.open();
-      const buf = Buffer.from(text, 'utf8');
+      const buf = Buffer.from(redactSecrets(text), 'utf8');
       let off = 0;
       // Regular files take the whole buffer in one write; the loop only guards the theoretical short write.
       while (off < buf.length) {
@@ -47,9 +51,10 @@ export class AppendFile {
 /** A set of AppendFiles by path, opened on first use (raw files are one per condition × benchmark). */
 export class AppendFiles {
   private readonly files = new Map<string, AppendFile>();
+  constructor(readonly root: string) {}
   get(file: string): AppendFile {
     let f = this.files.get(file);
-    if (!f) this.files.set(file, (f = new AppendFile(file)));
+    if (!f) this.files.set(file, (f = new AppendFile(this.root, file)));
     return f;
   }
   async closeAll(): Promise<void> {

@@ -1,12 +1,15 @@
 // Whole-file writes that land all at once: a temp file beside the target (same directory, so the rename is
 // atomic), written, fsynced, renamed over the target, then the directory fsynced so the rename itself survives a
 // power cut. A reader sees the old file or the new one, never half of one; a failed write leaves no temp behind.
+// The target is under a run's root and its folder is made and checked through the containment module (no link on
+// the way); the temp is made with O_EXCL, which never follows a link, and the rename replaces a link planted at the
+// target itself rather than writing through it.
 import * as nodeFs from 'node:fs';
 import * as path from 'node:path';
+import { mkdirUnder, mkdirUnderSync } from '../containment/rootFs';
 
 /** The file operations a write uses; tests pass their own to fail a step or watch the fsyncs. */
 export interface AtomicFileSystem {
-  mkdir(dir: string, opts: { recursive: true }): Promise<unknown>;
   open(file: string, flags: string): Promise<AtomicFileHandle>;
   rename(from: string, to: string): Promise<void>;
   rm(file: string, opts: { force: true }): Promise<void>;
@@ -52,39 +55,42 @@ async function syncDir(fs: AtomicFileSystem, dir: string): Promise<void> {
   }
 }
 
-/** Replaces `file` with `data` in one rename (its directory made first); the bytes are exactly `data`. */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+/** Replaces `file` (under `root`) with `data` in one rename, its folders made first; the bytes are exactly `data`. */
+export async function writeFileAtomic(root: string, file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
   const fs = opts.fs ?? realFs;
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = tempName(file);
+  const dir = await mkdirUnder(root, path.dirname(file));
+  const target = path.join(dir, path.basename(file));
+  const tmp = tempName(target);
   try {
     await withHandle(fs, tmp, 'wx', async (fh) => {
       await fh.writeFile(data);
       await fh.sync();
     });
-    await fs.rename(tmp, file);
+    await fs.rename(tmp, target);
   } catch (err) {
     await fs.rm(tmp, { force: true }).catch(() => undefined);
     throw err;
   }
-  await syncDir(fs, path.dirname(file));
+  await syncDir(fs, dir);
 }
 
 /**
- * For a file written some other way (a stream): fsyncs `tmp`, renames it to `file` (same directory), fsyncs the
- * directory. `tmp` is the caller's to remove if this throws.
+ * For a file written some other way (a stream): fsyncs `tmp`, renames it to `file` (same directory, under `root`),
+ * fsyncs the directory. `tmp` is the caller's to remove if this throws.
  */
-export async function commitFileAtomic(tmp: string, file: string, opts: AtomicWriteOptions = {}): Promise<void> {
+export async function commitFileAtomic(root: string, tmp: string, file: string, opts: AtomicWriteOptions = {}): Promise<void> {
   const fs = opts.fs ?? realFs;
+  const dir = await mkdirUnder(root, path.dirname(file));
   await withHandle(fs, tmp, 'r', (fh) => fh.sync());
-  await fs.rename(tmp, file);
-  await syncDir(fs, path.dirname(file));
+  await fs.rename(tmp, path.join(dir, path.basename(file)));
+  await syncDir(fs, dir);
 }
 
 /** `writeFileAtomic` for callers that cannot wait (a child's exit handler): the same steps, synchronous. */
-export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
-  nodeFs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = tempName(file);
+export function writeFileAtomicSync(root: string, file: string, data: string | Uint8Array): void {
+  const dir = mkdirUnderSync(root, path.dirname(file));
+  const target = path.join(dir, path.basename(file));
+  const tmp = tempName(target);
   try {
     const fd = nodeFs.openSync(tmp, 'wx');
     try {
@@ -93,14 +99,14 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
     } finally {
       nodeFs.closeSync(fd);
     }
-    nodeFs.renameSync(tmp, file);
+    nodeFs.renameSync(tmp, target);
   } catch (err) {
     nodeFs.rmSync(tmp, { force: true });
     throw err;
   }
   let dirFd: number | null = null;
   try {
-    dirFd = nodeFs.openSync(path.dirname(file), 'r');
+    dirFd = nodeFs.openSync(dir, 'r');
     nodeFs.fsyncSync(dirFd);
   } catch (err) {
     if (!DIR_SYNC_REFUSED.has((err as NodeJS.ErrnoException).code ?? '')) throw err;

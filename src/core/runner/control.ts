@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sizeThreadPool } from './threadPool';
 import { stopFile, type RunRoot } from './runRoot';
-import { liveLockHolder, readLock } from './lock';
+import { InputError } from '../errors';
+import { liveLockHolder, LockHeldError, readLock } from './lock';
 
 export { stopFile };
 
@@ -115,13 +116,18 @@ export async function spawnDetached(j: DetachedJob): Promise<DetachedWorker> {
       const code = await Promise.race([exited, new Promise<undefined>((r) => setTimeout(r, 50, undefined))]);
       if (code === undefined) continue;
       if (code === 0) break; // a run with nothing to do can take and release the lock between two looks
+      // Another worker took the lock between our look and this one's start (two `run --detach` at once): the root is
+      // busy, exit 2 naming the holder, as when the look had seen it.
+      const holder = await liveLockHolder(j.root);
+      if (holder && holder.pid !== pid) throw new LockHeldError(holder, j.root.lockFile);
       const said = await fs.readFile(logFile, 'utf8').then(
         (t) => t.slice(logStart).trim(),
         () => '',
       );
-      throw new Error(
-        `the worker (pid ${pid}) exited with code ${code} before taking the ${j.lockName}` + `${said ? `: ${said.split('\n').slice(-5).join(' | ')}` : ''}`,
-      );
+      const why =
+        `the worker (pid ${pid}) exited with code ${code} before taking the ${j.lockName}` + `${said ? `: ${said.split('\n').slice(-5).join(' | ')}` : ''}`;
+      // Its exit 2 is the user's input refused (errors.ts), so ours is too; anything else is a failure.
+      throw code === 2 ? new InputError(why) : new Error(why);
     }
   } finally {
     child.unref();

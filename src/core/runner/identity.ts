@@ -90,6 +90,7 @@ export function makeRunIdentity(runId: string, options: Record<string, unknown>,
 
 /** Where a run type keeps its logs (Frames × Pixels: the package's logs/); run_identity.jsonl goes there. */
 export interface LogsPlace {
+  readonly root: string;
   readonly logsDir: string;
 }
 
@@ -98,7 +99,7 @@ export function runIdentityFile(layout: LogsPlace): string {
 }
 
 export async function writeRunIdentity(layout: LogsPlace, id: RunIdentity): Promise<void> {
-  const f = new AppendFile(runIdentityFile(layout));
+  const f = new AppendFile(layout.root, runIdentityFile(layout));
   await f.append(JSON.stringify(runIdentitySchema.parse(id)) + '\n', true);
   await f.close();
 }

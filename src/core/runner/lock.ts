@@ -1,9 +1,12 @@
-// One worker per run root: `.fpsweep/worker.lock`, created with O_EXCL and holding pid, hostname and
-// start time. A lock whose pid is not alive on this host is stale and taken over (with a message);
+// One worker per run root: `.fpsweep/worker.lock`, holding pid, hostname and start time, written whole before it
+// appears (a temporary file linked into place). A lock whose pid is not alive on this host (gone, or a zombie), or
+// one torn by a crash of an older writer (empty, not a lock record), is stale and taken over (with a message);
 // a live one refuses the second run, naming the pid. A lock from another host is never taken over
 // silently: the package may be on shared storage with a worker running there.
-import { promises as fs, constants as fsc } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { promises as fs, constants as fsc, readFileSync } from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import { z } from 'zod';
 import type { RunRoot } from './runRoot';
 import { InputError } from '../errors';
@@ -31,29 +34,57 @@ export class LockHeldError extends InputError {
   }
 }
 
+/**
+ * Whether `pid` is a running process. A zombie (killed, its parent has not reaped it yet) still answers signal 0
+ * but will never release its lock: on Linux its /proc state `Z` counts as dead.
+ */
 export function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return processState(pid) !== 'Z';
+}
+
+/** The one-letter state of /proc/<pid>/stat (after the parenthesised name, which may hold spaces), or null. */
+export function processState(pid: number): string | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null; // not Linux, or gone
+  }
+  const m = /\) (\S)/.exec(stat.slice(stat.lastIndexOf(')')));
+  return m ? m[1] : null;
+}
+
+/** The lock as it lies on disk: none, a holder, or torn (empty or not a lock: no holder can be found in it). */
+type LockState = { kind: 'free' } | { kind: 'held'; info: LockInfo; text: string } | { kind: 'torn'; text: string };
+
+/** What readLock reports for a torn lock: a holder that is not alive, so every reader sees the root free. */
+const TORN_HOLDER: Omit<LockInfo, 'hostname'> = { pid: -1, startedAt: 'unknown' };
+
+async function readLockState(file: string): Promise<LockState> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'free' };
+    throw new InputError(`cannot read the lock ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); remove it if no worker runs`);
+  }
+  try {
+    return { kind: 'held', info: lockInfoSchema.parse(parseBoundedJson(text)), text };
+  } catch {
+    return { kind: 'torn', text };
   }
 }
 
 export async function readLock(layout: Pick<RunRoot, 'lockFile'>): Promise<LockInfo | null> {
-  let text: string;
-  try {
-    text = await fs.readFile(layout.lockFile, 'utf8');
-  } catch {
-    return null;
-  }
-  try {
-    return lockInfoSchema.parse(parseBoundedJson(text));
-  } catch {
-    // a lock cut short by a crash while it was being written: treated as stale
-    return { pid: -1, hostname: os.hostname(), startedAt: 'unknown' };
-  }
+  const found = await readLockState(layout.lockFile).catch(() => ({ kind: 'free' }) as const);
+  if (found.kind === 'free') return null;
+  return found.kind === 'held' ? found.info : { ...TORN_HOLDER, hostname: os.hostname() };
 }
 
 /** The holder, when the lock is held by a live process (on this host; another host's lock counts as held). */
@@ -69,46 +100,89 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
+/** `text` in a new file, flushed to disk before anyone can see it under the lock's name. */
+async function writeWhole(file: string, text: string): Promise<void> {
+  const fh = await fs.open(file, fsc.O_CREAT | fsc.O_EXCL | fsc.O_WRONLY, 0o644);
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+const TEMP_LOCK = /\.(\d+)\.[0-9a-f]+\.tmp$/;
+
+/** Temporary locks of starters that died before linking theirs (a crash between write and link). */
+async function removeDeadTempLocks(lockFile: string): Promise<void> {
+  const dir = path.dirname(lockFile);
+  const prefix = path.basename(lockFile) + '.';
+  for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+    const m = name.startsWith(prefix) ? TEMP_LOCK.exec(name) : null;
+    if (m && !pidAlive(Number(m[1]))) await fs.rm(path.join(dir, name), { force: true });
+  }
+}
+
+/**
+ * Moves the lock aside when it still holds `judged` (what was found stale). Renaming first means two starters
+ * racing for the same stale lock cannot both delete-and-create; a fresh lock moved by mistake is put back (link
+ * never clobbers).
+ */
+async function moveAsideIfUnchanged(lockFile: string, judged: string): Promise<void> {
+  const aside = `${lockFile}.stale-${process.pid}`;
+  try {
+    await fs.rename(lockFile, aside);
+    const moved = await fs.readFile(aside, 'utf8').catch(() => null);
+    if (moved !== judged) await fs.link(aside, lockFile).catch(() => undefined);
+    await fs.rm(aside, { force: true });
+  } catch {
+    /* another starter moved it: try again */
+  }
+}
+
+function staleMessage(file: string, found: Exclude<LockState, { kind: 'free' }>): string {
+  if (found.kind === 'torn') {
+    const what = found.text.trim() === '' ? 'empty' : 'not a lock record';
+    return `taking over a torn lock ${file} (${what}: cut short by a crash; no holder can be found in it)`;
+  }
+  return `taking over a stale lock: pid ${found.info.pid} (started ${found.info.startedAt}) is not running on this host`;
+}
+
+/**
+ * Takes the root's lock. The record is written whole to a temporary file first and then linked into place:
+ * link fails with EEXIST atomically when the lock exists, and the lock is never seen without its pid.
+ */
 export async function acquireLock(layout: Pick<RunRoot, 'stateDir' | 'lockFile'>, runId?: string, onMessage?: (m: string) => void): Promise<HeldLock> {
   await fs.mkdir(layout.stateDir, { recursive: true });
+  await removeDeadTempLocks(layout.lockFile);
   const info: LockInfo = { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString(), runId };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fh = await fs.open(layout.lockFile, fsc.O_CREAT | fsc.O_EXCL | fsc.O_WRONLY, 0o644);
+  const temp = `${layout.lockFile}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeWhole(temp, JSON.stringify(info) + '\n');
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        await fh.writeFile(JSON.stringify(info) + '\n');
-        await fh.sync();
-      } finally {
-        await fh.close();
+        await fs.link(temp, layout.lockFile);
+        return {
+          info,
+          release: async () => {
+            const now = await readLock(layout);
+            if (now && now.pid === info.pid && now.startedAt === info.startedAt) await fs.rm(layout.lockFile, { force: true });
+          },
+        };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
-      return {
-        info,
-        release: async () => {
-          const now = await readLock(layout);
-          if (now && now.pid === info.pid && now.startedAt === info.startedAt) await fs.rm(layout.lockFile, { force: true });
-        },
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    const holder = await readLock(layout);
-    if (!holder) continue; // released between our open and our read
-    if (holder.hostname !== os.hostname() || pidAlive(holder.pid)) throw new LockHeldError(holder, layout.lockFile);
-    onMessage?.(`taking over a stale lock: pid ${holder.pid} (started ${holder.startedAt}) is not running on this host`);
-    // Rename first so two starters racing for the same stale lock cannot both delete-and-create.
-    const aside = `${layout.lockFile}.stale-${process.pid}`;
-    try {
-      await fs.rename(layout.lockFile, aside);
-      const moved = await fs.readFile(aside, 'utf8').catch(() => '');
-      if (!moved.includes(`"pid":${holder.pid},`)) {
-        // We moved a fresh lock another starter had just taken: put it back (link never clobbers).
-        await fs.link(aside, layout.lockFile).catch(() => undefined);
+      const found = await readLockState(layout.lockFile);
+      if (found.kind === 'free') continue; // released between our link and our read
+      if (found.kind === 'held' && (found.info.hostname !== os.hostname() || pidAlive(found.info.pid))) {
+        throw new LockHeldError(found.info, layout.lockFile);
       }
-      await fs.rm(aside, { force: true });
-    } catch {
-      /* another starter moved it: try again */
+      onMessage?.(staleMessage(layout.lockFile, found));
+      await moveAsideIfUnchanged(layout.lockFile, found.text);
     }
+  } finally {
+    await fs.rm(temp, { force: true });
   }
   const holder = await readLock(layout);
-  throw new LockHeldError(holder ?? { pid: -1, hostname: os.hostname(), startedAt: 'unknown' }, layout.lockFile);
+  throw new LockHeldError(holder ?? { ...TORN_HOLDER, hostname: os.hostname() }, layout.lockFile);
 }

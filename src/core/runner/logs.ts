@@ -7,11 +7,11 @@ import { AppendFile } from './appendFile';
 export class RunnerLog {
   private readonly file: AppendFile;
   constructor(
-    root: Pick<RunRoot, 'runnerLog'>,
+    root: Pick<RunRoot, 'root' | 'runnerLog'>,
     public runId: string,
     private readonly echo?: (line: string) => void,
   ) {
-    this.file = new AppendFile(root.runnerLog);
+    this.file = new AppendFile(root.root, root.runnerLog);
   }
   info(msg: string): Promise<void> {
     return this.line('info', msg);

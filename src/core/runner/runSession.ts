@@ -112,7 +112,7 @@ export class RunSession {
    */
   status<S>(schema: StatusSchema<S>, make: (summary: string | null) => S, onStatus?: (s: S) => void): StatusReporter<S> {
     if (this.reporter) throw new Error('a run session has one status file');
-    const reporter = new StatusReporter(this.root.statusFile, schema, make, onStatus);
+    const reporter = new StatusReporter(this.root.root, this.root.statusFile, schema, make, onStatus);
     this.reporter = reporter as StatusReporter<unknown>;
     this.startTicking();
     return reporter;

@@ -2,15 +2,17 @@
 // half a file; read back through the same schema, so a file we do not understand reads as none.
 import { promises as fs } from 'node:fs';
 import { writeFileAtomic } from './atomicFile';
+import { redactSecrets } from '../security/secrets';
 import type { z } from 'zod';
 import { parseBoundedJson } from '../io/boundedJson';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a schema may default or transform on input
 export type StatusSchema<S> = z.ZodType<S, z.ZodTypeDef, any>;
 
-/** Checks `value` with `schema` and replaces `file` with it in one rename. */
-export async function writeStatusAtomic<S>(file: string, schema: StatusSchema<S>, value: S): Promise<void> {
-  await writeFileAtomic(file, JSON.stringify(schema.parse(value), null, 1) + '\n');
+/** Checks `value` with `schema` and replaces `file` (under `root`) with it in one rename. */
+export async function writeStatusAtomic<S>(root: string, file: string, schema: StatusSchema<S>, value: S): Promise<void> {
+  // A status carries messages (a server's error, a hub's answer): the redactor sees it before the disk does.
+  await writeFileAtomic(root, file, redactSecrets(JSON.stringify(schema.parse(value), null, 1)) + '\n');
 }
 
 /** The last status written to `file`, or null (none yet, or not one `schema` accepts). */

@@ -9,6 +9,7 @@ export class StatusReporter<S> {
   private summary: string | null = null;
 
   constructor(
+    readonly root: string,
     readonly file: string,
     private readonly schema: StatusSchema<S>,
     private readonly make: (summary: string | null) => S,
@@ -46,7 +47,7 @@ export class StatusReporter<S> {
     const next = this.chain.then(async () => {
       const v = value();
       if (v === null) return;
-      await writeStatusAtomic(this.file, this.schema, v);
+      await writeStatusAtomic(this.root, this.file, this.schema, v);
       this.current = v;
       this.onStatus?.(v);
     });

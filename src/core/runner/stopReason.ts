@@ -7,7 +7,7 @@ import { z } from 'zod';
  * likely mean, what to do. Null while running and after a run that ended normally or on request.
  */
 export const stopReasonSchema = z.object({
-  rule: z.enum(['same_in_a_row', 'first_requests', 'decode', 'preflight', 'servers_down']),
+  rule: z.enum(['same_in_a_row', 'first_requests', 'decode', 'preflight', 'servers_down', 'key_refused']),
   kind: z.string(),
   message: z.string(),
   meaning: z.string(),

@@ -6,6 +6,8 @@
 const MIN_SECRET_CHARS = 8; // shorter values ("1", "none") would mask ordinary words
 
 const secrets = new Map<string, string>(); // spelling → mask
+/** The spellings longest first, kept sorted as secrets are registered (redactSecrets runs on every log line). */
+let longestFirst: [string, string][] = [];
 
 function encoded(encode: (v: string) => string, value: string): string {
   try {
@@ -26,19 +28,58 @@ export function registerSecret(value: string | null | undefined, label = 'secret
   const v = value?.trim();
   if (!v || v.length < MIN_SECRET_CHARS) return;
   for (const s of spellings(v)) secrets.set(s, `<${label}>`);
+  longestFirst = [...secrets].sort((a, b) => b[0].length - a[0].length);
 }
 
 /** Forgets every registered secret (tests; a process that changes keys registers the new one instead). */
 export function clearSecrets(): void {
   secrets.clear();
+  longestFirst = [];
 }
 
 /** The text with every registered secret, in every spelling, replaced by its mask. */
 export function redactSecrets(text: string): string {
   if (secrets.size === 0 || !text) return text;
   let out = text;
-  for (const [spelling, mask] of [...secrets].sort((a, b) => b[0].length - a[0].length)) {
+  for (const [spelling, mask] of longestFirst) {
     if (out.includes(spelling)) out = out.split(spelling).join(mask);
   }
   return out;
+}
+
+/** Environment variables that hold a secret in play: the hub token, the servers' and the judges' API keys. */
+export const SECRET_ENV_VARS: Readonly<Record<string, string>> = {
+  HF_TOKEN: 'hf-token',
+  HUGGING_FACE_HUB_TOKEN: 'hf-token',
+  FPSWEEP_API_KEY: 'api-key',
+  VLLM_API_KEY: 'api-key',
+  OPENAI_API_KEY: 'openai-key',
+  GEMINI_API_KEY: 'gemini-key',
+  GOOGLE_API_KEY: 'gemini-key',
+};
+
+/** Registers every secret the environment holds (a process's start: the CLI, the worker). */
+export function registerEnvSecrets(env: NodeJS.ProcessEnv = process.env): void {
+  for (const [name, label] of Object.entries(SECRET_ENV_VARS)) registerSecret(env[name], label);
+}
+
+type Write = NodeJS.WriteStream['write'];
+
+/**
+ * The terminal's chokepoint: every text written to `streams` (the CLI's and the worker's stdout and stderr; the
+ * worker's are runner.log) passes redactSecrets first, whoever writes it. Returns the undo (the CLI in a test's
+ * process puts the streams back as it found them).
+ */
+export function redactStreams(streams: NodeJS.WriteStream[] = [process.stdout, process.stderr]): () => void {
+  const undo = streams.map((stream) => {
+    const write = stream.write;
+    stream.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
+      const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : chunk;
+      return (write as (...a: unknown[]) => boolean).call(this, typeof text === 'string' ? redactSecrets(text) : text, ...rest);
+    } as Write;
+    return () => {
+      stream.write = write;
+    };
+  });
+  return () => undo.forEach((u) => u());
 }

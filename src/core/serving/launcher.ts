@@ -3,10 +3,12 @@
 // exact launch line, watch the servers, restart a dead one (bounded), and tell the runner about every state change.
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
+import { registerSecret } from '../security/secrets';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import type { ResultPromise } from 'execa';
 import type { RunRoot } from '../runner/runRoot';
+import { appendLineUnder, mkdirUnderSync, openAppendUnderSync } from '../containment/rootFs';
 import { checkHealth } from './health';
 import { fileSize, lastLines, readTail } from './logTail';
 import { stopLeftoverServers, writeServerRecords } from './leftovers';
@@ -91,6 +93,8 @@ export interface ServerSpec {
 
 /** Where a launch writes its bookkeeping: the launch lines, the server logs' folder, servers.json. */
 export interface LaunchPlaces {
+  /** The run's root: every log and state file below is written through the containment module under it. */
+  root: string;
   logsDir: string;
   launchParams: string;
   /** servers.json lives here (leftovers.ts), so a later run can stop what a killed one left. */
@@ -252,8 +256,10 @@ class LaunchedServer extends BaseServer {
   }
 
   private async spawn(what: string): Promise<void> {
-    fs.appendFileSync(this.opts.places.launchParams, `# ${new Date().toISOString()} ${this.id} ${what}\n${this.line}\n`);
+    appendLineUnder(this.opts.places.root, this.opts.places.launchParams, `# ${new Date().toISOString()} ${this.id} ${what}\n${this.line}\n`);
     this.logOffset = fileSize(this.log);
+    // The server's log: made and checked under the root (no link on its path, none at it) before execa opens it to append.
+    fs.closeSync(openAppendUnderSync(this.opts.places.root, this.log));
     this.exited = null;
     const execa = await loadExeca();
     const child = execa(this.bin, [...this.args], {
@@ -434,7 +440,7 @@ class FleetImpl extends EventEmitter implements Fleet {
 
   constructor(
     private readonly logSink?: (line: string) => void,
-    private readonly layout?: Pick<RunRoot, 'stateDir'>,
+    private readonly layout?: Pick<RunRoot, 'root' | 'stateDir'>,
   ) {
     super();
   }
@@ -489,13 +495,15 @@ export async function launchServerGroups(options: GroupLaunchOptions): Promise<F
     oomAdvice: options.oomAdvice ?? '',
   };
   const bin = opts.vllmBin ?? process.env.VLLM_BIN ?? 'vllm';
-  fs.mkdirSync(opts.places.logsDir, { recursive: true });
-  for (const d of opts.mkdirs ?? []) fs.mkdirSync(d, { recursive: true });
-  const stateDir = { stateDir: opts.places.stateDir };
+  mkdirUnderSync(opts.places.root, opts.places.logsDir);
+  // Media folders the servers read (a frame store, a media root): the user's paths, each its own root.
+  for (const d of opts.mkdirs ?? []) mkdirUnderSync(d, d);
+  const stateDir = { root: opts.places.root, stateDir: opts.places.stateDir };
   for (const line of await stopLeftoverServers(stateDir, opts.killGraceMs ?? DEFAULTS.killGraceMs)) opts.log?.(line);
   const fleet = new FleetImpl(opts.log, stateDir);
   for (const spec of opts.servers) {
     const key = randomBytes(24).toString('base64url');
+    registerSecret(key, 'vllm-api-key');
     fleet.servers.push(new LaunchedServer(spec, key, bin, opts, fleet));
   }
   const cut = () => void fleet.stop();
@@ -532,6 +540,7 @@ export async function useEndpoints(
   options: MonitorOptions & { apiKey?: string | null; log?: (line: string) => void } = {},
 ): Promise<Fleet> {
   const apiKey = options.apiKey !== undefined ? options.apiKey : process.env.FPSWEEP_API_KEY || null;
+  registerSecret(apiKey, 'api-key');
   const fleet = new FleetImpl(options.log);
   for (const u of urls) {
     let parsed: URL;

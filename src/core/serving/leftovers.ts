@@ -24,9 +24,9 @@ export function readServerRecords(layout: Pick<RunRoot, 'stateDir'>): ServerReco
   }
 }
 
-export function writeServerRecords(layout: Pick<RunRoot, 'stateDir'>, records: readonly ServerRecord[]): void {
+export function writeServerRecords(layout: Pick<RunRoot, 'root' | 'stateDir'>, records: readonly ServerRecord[]): void {
   // atomic: a crash leaves the old list or the new one
-  writeFileAtomicSync(serversFile(layout), JSON.stringify(records, null, 1) + '\n');
+  writeFileAtomicSync(layout.root, serversFile(layout), JSON.stringify(records, null, 1) + '\n');
 }
 
 function isOurServer(rec: ServerRecord): boolean {
@@ -49,7 +49,7 @@ function alive(pid: number): boolean {
 }
 
 /** Stops recorded servers that still run; returns a line per server stopped. */
-export async function stopLeftoverServers(layout: Pick<RunRoot, 'stateDir'>, graceMs: number): Promise<string[]> {
+export async function stopLeftoverServers(layout: Pick<RunRoot, 'root' | 'stateDir'>, graceMs: number): Promise<string[]> {
   const said: string[] = [];
   for (const rec of readServerRecords(layout)) {
     if (!isOurServer(rec)) continue;

@@ -44,6 +44,12 @@ export interface StandinHubOptions {
   /** Part numbers whose first PUT answers 500 (each fails once; the retry must succeed). */
   failPartOnce?: number[];
   failOnce?: FailOnce[];
+  /**
+   * Hostile hub (issue 33, attack 6): the LFS batch answer's basic upload href carries the caller's token in its
+   * path, `/_lfs/upload/<token>/<oid>`. No real hub does this (presigned URLs sign in the query); it is here so the
+   * client's messages about that URL are proven to mask the token wherever a server puts it.
+   */
+  tokenInUploadPath?: boolean;
 }
 
 export interface HubRequestLog {
@@ -206,7 +212,9 @@ export async function startStandinHub(opts: StandinHubOptions): Promise<StandinH
         if (!OID.test(oid) || !Number.isInteger(size) || size < 0) throw new HttpError(400, `lfs batch: bad object ${oid}`);
         if (objects.has(oid)) return { oid, size, authenticated: true };
         const multipart = size >= multipartThreshold && body.transfers.includes('multipart');
-        if (!multipart) return { oid, size, authenticated: true, actions: { upload: { href: `${base}/_lfs/upload/${oid}?size=${size}&sig=stand-in` } } };
+        const inPath = opts.tokenInUploadPath ? `${tokenOf(req)?.token ?? ''}/` : '';
+        if (!multipart)
+          return { oid, size, authenticated: true, actions: { upload: { href: `${base}/_lfs/upload/${inPath}${oid}?size=${size}&sig=stand-in` } } };
         const nParts = Math.ceil(size / chunkSize);
         const header: Record<string, string> = { chunk_size: String(chunkSize) };
         for (let i = 1; i <= nParts; i++) header[String(i)] = `${base}/_lfs/part/${oid}/${i}?sig=stand-in`;
@@ -217,7 +225,7 @@ export async function startStandinHub(opts: StandinHubOptions): Promise<StandinH
       return 200;
     }
 
-    if (method === 'PUT' && (m = p.match(/^\/_lfs\/upload\/([0-9a-f]{64})$/))) {
+    if (method === 'PUT' && (m = p.match(/^\/_lfs\/upload\/(?:[^/]+\/)?([0-9a-f]{64})$/))) {
       const oid = m[1];
       const data = await readBody(req);
       if (sha256(data) !== oid) throw new HttpError(400, `uploaded bytes do not match oid ${oid}`);

@@ -17,7 +17,6 @@ function watchedFs(dir: string, failAt?: Step, onWrite?: () => void): { fs: Atom
     if (step === failAt) throw Object.assign(new Error(`injected ${step} failure`), { code: 'EIO' });
   };
   const watched: AtomicFileSystem = {
-    mkdir: (d, o) => fs.promises.mkdir(d, o),
     async open(file, flags) {
       log.push(`open ${rel(file)} ${flags}`);
       if (flags !== 'r') fail('open');
@@ -58,7 +57,7 @@ describe('runner atomicFile', () => {
   it('writes the bytes through a temp beside the target: fsync the file, rename, fsync the directory', async () => {
     const file = path.join(dir, 'sub', 'status.json');
     const { fs: watched, log } = watchedFs(dir);
-    await writeFileAtomic(file, '{"a":1}\n', { fs: watched });
+    await writeFileAtomic(dir, file, '{"a":1}\n', { fs: watched });
     assert.equal(fs.readFileSync(file, 'utf8'), '{"a":1}\n');
     assert.deepEqual(log, [
       'open sub/status.json.TMP wx',
@@ -76,7 +75,7 @@ describe('runner atomicFile', () => {
     fs.writeFileSync(file, 'old');
     const seen: string[] = [];
     const { fs: watched } = watchedFs(dir, undefined, () => seen.push(fs.readFileSync(file, 'utf8')));
-    await writeFileAtomic(file, Buffer.from('new bytes'), { fs: watched });
+    await writeFileAtomic(dir, file, Buffer.from('new bytes'), { fs: watched });
     assert.deepEqual(seen, ['old']);
     assert.equal(fs.readFileSync(file, 'utf8'), 'new bytes');
   });
@@ -86,7 +85,7 @@ describe('runner atomicFile', () => {
       const file = path.join(dir, 'cache.json');
       fs.writeFileSync(file, 'old');
       const { fs: watched } = watchedFs(dir, step);
-      await assert.rejects(writeFileAtomic(file, 'new', { fs: watched }), new RegExp(`injected ${step} failure`));
+      await assert.rejects(writeFileAtomic(dir, file, 'new', { fs: watched }), new RegExp(`injected ${step} failure`));
       assert.equal(fs.readFileSync(file, 'utf8'), 'old');
       assert.deepEqual(fs.readdirSync(dir), ['cache.json']);
     });
@@ -96,18 +95,18 @@ describe('runner atomicFile', () => {
     const tmp = path.join(dir, '.out.tar.gz.tmp-1');
     fs.writeFileSync(tmp, 'streamed');
     const { fs: watched, log } = watchedFs(dir);
-    await commitFileAtomic(tmp, path.join(dir, 'out.tar.gz'), { fs: watched });
+    await commitFileAtomic(dir, tmp, path.join(dir, 'out.tar.gz'), { fs: watched });
     assert.deepEqual(log, ['open .out.tar.gz.tmp-1 r', 'fsync .out.tar.gz.tmp-1', 'rename .out.tar.gz.tmp-1 out.tar.gz', 'open . r', 'fsync .']);
     assert.deepEqual(fs.readdirSync(dir), ['out.tar.gz']);
   });
 
   it('the synchronous write: same bytes, no temp after a success or after a rename that fails', () => {
     const file = path.join(dir, 'state', 'servers.json');
-    writeFileAtomicSync(file, '[]\n');
+    writeFileAtomicSync(dir, file, '[]\n');
     assert.equal(fs.readFileSync(file, 'utf8'), '[]\n');
     fs.mkdirSync(path.join(dir, 'state', 'busy'));
     fs.writeFileSync(path.join(dir, 'state', 'busy', 'x'), '');
-    assert.throws(() => writeFileAtomicSync(path.join(dir, 'state', 'busy'), 'no'), /EISDIR|ENOTEMPTY|EEXIST/);
+    assert.throws(() => writeFileAtomicSync(dir, path.join(dir, 'state', 'busy'), 'no'), /EISDIR|ENOTEMPTY|EEXIST/);
     assert.deepEqual(fs.readdirSync(path.join(dir, 'state')).sort(), ['busy', 'servers.json']);
   });
 });

@@ -281,11 +281,11 @@ describe('the status file and StatusReporter<S>', () => {
 
   it('writes by replacing the file (a reader never sees half of one), checked by the schema, leaving no temp file', async () => {
     const file = path.join(dir, 'state', 'status.json');
-    await writeStatusAtomic(file, schema, { state: 'running', rows: 1, note: '' });
+    await writeStatusAtomic(dir, file, schema, { state: 'running', rows: 1, note: '' });
     const ino1 = (await fs.stat(file)).ino;
-    await writeStatusAtomic(file, schema, { state: 'done', rows: 2, note: 'x' });
+    await writeStatusAtomic(dir, file, schema, { state: 'done', rows: 2, note: 'x' });
     assert.notEqual((await fs.stat(file)).ino, ino1, 'a new file renamed over the old one, not the old one rewritten');
-    await assert.rejects(writeStatusAtomic(file, schema, { state: 'done', rows: -1, note: '' }));
+    await assert.rejects(writeStatusAtomic(dir, file, schema, { state: 'done', rows: -1, note: '' }));
     assert.deepEqual(await readStatusFile(file, schema), { state: 'done', rows: 2, note: 'x' }, 'a refused value leaves the file as it was');
     assert.deepEqual(await fs.readdir(path.dirname(file)), ['status.json']);
   });
@@ -304,7 +304,7 @@ describe('the status file and StatusReporter<S>', () => {
   it('StatusReporter: patch before the first write writes nothing; a refused write fails alone; the next ones go on', async () => {
     const file = path.join(dir, 'status.json');
     let rows = 0;
-    const r = new StatusReporter(file, schema, (summary) => ({ state: summary ? 'done' : 'running', rows, note: summary ?? '' }));
+    const r = new StatusReporter(dir, file, schema, (summary) => ({ state: summary ? 'done' : 'running', rows, note: summary ?? '' }));
     await r.patch((last) => ({ ...last, rows: 99 }));
     assert.equal(existsSync(file), false);
     assert.equal(r.last === null, true);

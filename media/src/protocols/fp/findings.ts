@@ -173,7 +173,7 @@ async function showFlips(body: HTMLElement, benchmark: string, contrast: Contras
     scroller(
       table<Flip>(
         [
-          { title: 'item', value: (f) => f.item_id },
+          { title: 'item', value: (f) => inspectLink(benchmark, f.item_id, contrast) },
           { title: 'video', value: (f) => f.video_id ?? '—' },
           { title: 'answer', value: (f) => f.answer },
           { title: 'flip', value: (f) => (f.first_right ? `${first} right` : `${second} right`) },
@@ -184,6 +184,16 @@ async function showFlips(body: HTMLElement, benchmark: string, contrast: Contras
       ),
     ),
   );
+}
+
+/** The item's id, opening the item inspector on it with the contrast's two conditions side by side. */
+function inspectLink(benchmark: string, itemId: string, contrast: ContrastName): HTMLElement {
+  const a = el('a', { class: 'file inspect', href: '#', title: 'Inspect: the frames, prompt and replies of both conditions', 'data-item': itemId }, itemId);
+  a.addEventListener('click', (e) => {
+    e.preventDefault();
+    void request('inspectFlip', { benchmark, itemId, contrast });
+  });
+  return a;
 }
 
 /** A wide table scrolls sideways inside the panel instead of squeezing its cells. */

@@ -234,7 +234,17 @@ function itemLinks(g: FailureGroup): Node {
       e.preventDefault();
       void showItem(g.benchmark, id);
     });
-    span.appendChild(a);
+    // The item inspector: what this condition sent and got back, beside the item's other conditions.
+    const inspect = el(
+      'a',
+      { class: 'file inspect', href: '#', title: `Inspect ${id}: frames, prompt and replies, ${g.condition} first`, 'data-item': id },
+      '⧉',
+    );
+    inspect.addEventListener('click', (e) => {
+      e.preventDefault();
+      void request('inspectItem', { benchmark: g.benchmark, itemId: id, condition: g.condition });
+    });
+    span.append(a, ' ', inspect);
   });
   return span;
 }

@@ -4,7 +4,7 @@
 // any of its requests (its preparation); its outcome is written after its last clip (videoRun.ts). Exit 0 only
 // when every selected video is done; 1 when any failed or is left pending; 2 for the user's errors.
 import * as path from 'node:path';
-import { InputError } from '../../errors';
+import { exitFor, InputError, isUserError } from '../../errors';
 import { RequestRunner, type RunnerJob } from '../../runner/requestRunner';
 import { MAX_REQUEUES, type FailurePolicy } from '../../runner/requestChannel';
 import { fleetServers } from '../../runner/requestServers';
@@ -19,17 +19,21 @@ import { CaptionLayout } from './layout';
 import { planCaptionRun } from './plan';
 import { predictClipCounts, runCaptionPreflight } from './preflight';
 import { captionPrompt } from './prompt';
+import { QWEN_NORMALIZER } from './normalizeGemini';
 import type { CaptionRequestBody } from './request';
 import { captionStatusSchema } from './schemas';
 import { issueText, validateVideoDir, type Segment, sidecarOf } from '../../clips/segments';
 import { captionContextTokens, captionFleet } from './servers';
 import { VideoRun } from './videoRun';
+import { refuseMixedBackends } from './backends';
+import { runGeminiInSession } from './gemini/geminiJob';
 
 const log = stdoutSessionLog;
 
 export async function runCaptionJob(job: CaptionJob): Promise<number> {
   const layout = new CaptionLayout(job.root, job.shard);
-  return runJobInSession({ name: 'caption', root: layout.runRoot, tickMs: job.tickMs }, (s) => runInSession(s, job, layout));
+  const run = job.backend === 'gemini' ? runGeminiInSession : runInSession;
+  return runJobInSession({ name: 'caption', root: layout.runRoot, tickMs: job.tickMs }, (s) => run(s, job, layout));
 }
 
 /** A lost server's clip goes to another server (bounded); with one server, or anything else, it is recorded. */
@@ -41,6 +45,7 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
   const prompt = captionPrompt(job.prompt.text, job.prompt.source);
   const plan = await planCaptionRun(layout, { model: job.model, promptSha256: prompt.sha256, sampling: job.sampling }, job.sourceVideos);
   if (plan.missing?.length) throw new InputError(`--source-video matches no tracked video${layout.shard ? ' of this rank' : ''}: ${plan.missing.join(', ')}`);
+  refuseMixedBackends(plan.backends, 'vllm', job.allowMixed);
   const rank = layout.shard ? layout.shard.index - 1 : null;
   const tally = new RankTally('caption', plan.selected, plan.done.length);
   const running = new Map<string, VideoRun>();
@@ -111,9 +116,10 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
     }
     return p;
   };
-  for (const p of plan.todo) videos.set(p.stem, new VideoRun(p, layout));
+  for (const p of plan.todo) videos.set(p.stem, new VideoRun(p, layout, { backend: 'vllm', model: job.model, normalizer: QWEN_NORMALIZER }));
   const order: VideoRun[] = [...videos.values()];
 
+  let userError = false;
   try {
     if (order.length > 0 && !session.stopRequested) {
       const fleet = await startServers(session, job, layout, order, prepare);
@@ -134,7 +140,7 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
             servers.urls,
             { ...first, body: clipRequestBody(ctx, first.clip) },
             job.sampling,
-            layout.preflightFile,
+            { root: layout.root, file: layout.preflightFile },
             session.cutSignal,
           );
           await log.info(pf.line);
@@ -155,7 +161,10 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
             const v = videos.get(j.key);
             if (v) finish(v);
           },
-          onFatal: (err) => void log.error(`stopping: ${(err as Error)?.stack ?? String(err)}`),
+          onFatal: (err) => {
+            userError ||= isUserError(err);
+            void log.error(`stopping: ${exitFor(err).text}`);
+          },
         },
         {
           slots: fleet.handles.map(() => ({ capacity: perServer })),
@@ -185,10 +194,12 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
     for (const v of [...videos.values()]) if (prepared.has(v.stem)) finish(v);
     await Promise.allSettled(finishing);
     tally.breakOff(err instanceof PreflightFailed ? err.message : `failed: ${(err as Error)?.message ?? String(err)}`);
+    userError ||= isUserError(err);
   }
   await log.info(tally.summary!);
   await status.write(tally.summary);
-  return tally.state === 'done' ? 0 : 1;
+  // The user's error (a link planted where the run's state belongs): 2, as every bad input.
+  return tally.state === 'done' ? 0 : userError ? 2 : 1;
 }
 
 class PreflightFailed extends Error {}
@@ -211,7 +222,7 @@ async function startServers(
   prepare: (v: VideoRun) => Promise<boolean>,
 ): Promise<Fleet> {
   let context = 0;
-  if (job.servers.mode === 'managed') {
+  if (job.servers?.mode === 'managed') {
     // The longest clip by segments.json, probed: its predicted media tokens size --max-model-len.
     let longest: { v: VideoRun; seg: Segment } | null = null;
     for (const v of order) for (const s of v.planned.doc?.segments ?? []) if (!longest || s.duration_sec > longest.seg.duration_sec) longest = { v, seg: s };

@@ -10,7 +10,7 @@ import { parseBoundedJson } from '../../io/boundedJson';
 
 /** The video's outcome, or null when none (or not one the schema accepts); a file that exists but cannot be read
  * is an error, never "none" (stateRead.ts). */
-export async function readVideoOutcome(layout: Pick<CaptionLayout, 'outcomeFile'>, stem: string): Promise<VideoOutcome | null> {
+export async function readVideoOutcome(layout: Pick<CaptionLayout, 'root' | 'outcomeFile'>, stem: string): Promise<VideoOutcome | null> {
   const text = await readTextIfExists(layout.outcomeFile(stem));
   if (text === null) return null;
   try {
@@ -31,8 +31,7 @@ export async function listOutcomeStems(layout: Pick<CaptionLayout, 'outcomeFile'
   return new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)));
 }
 
-export async function writeVideoOutcome(layout: Pick<CaptionLayout, 'outcomeFile'>, outcome: VideoOutcome): Promise<void> {
+export async function writeVideoOutcome(layout: Pick<CaptionLayout, 'root' | 'outcomeFile'>, outcome: VideoOutcome): Promise<void> {
   const file = layout.outcomeFile(outcome.stem);
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await writeFileAtomic(file, JSON.stringify(videoOutcomeSchema.parse(outcome)) + '\n');
+  await writeFileAtomic(layout.root, file, JSON.stringify(videoOutcomeSchema.parse(outcome)) + '\n');
 }

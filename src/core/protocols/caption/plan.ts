@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import { discoverVideoDirs } from './discover';
 import { CaptionLayout, SEGMENTS_FILE } from './layout';
 import { readVideoOutcome } from './outcome';
+import { outcomeBackend } from './schemas';
 import { parseSegmentsDoc, issueText, type SegmentsDoc } from '../../clips/segments';
 import { shardRankOf } from '../../clips/shard';
 import { videoSignature, type RunIdentity } from './videoSignature';
@@ -25,6 +26,8 @@ export interface CaptionPlan {
   done: string[];
   todo: PlannedVideo[];
   untracked: string[];
+  /** Completed videos of this rank by the backend that captioned them (the one-backend rule, backends.ts). */
+  backends: Record<string, number>;
   /** --source-video values that match no tracked video of this rank. */
   missing?: string[];
 }
@@ -36,6 +39,7 @@ export async function planCaptionRun(layout: CaptionLayout, id: RunIdentity, sou
   const found = new Set<string>();
   const done: string[] = [];
   const todo: PlannedVideo[] = [];
+  const backends: Record<string, number> = {};
   for (const stem of mine) {
     const dir = layout.videoDir(stem);
     const text = await fs.readFile(path.join(dir, SEGMENTS_FILE), 'utf8');
@@ -47,6 +51,7 @@ export async function planCaptionRun(layout: CaptionLayout, id: RunIdentity, sou
     }
     const signature = doc ? await videoSignature(dir, text, doc, id) : '';
     const outcome = await readVideoOutcome(layout, stem);
+    if (outcome?.state === 'completed') backends[outcomeBackend(outcome)] = (backends[outcomeBackend(outcome)] ?? 0) + 1;
     const merged = await fs
       .stat(layout.captionsFile(stem))
       .then((s) => s.isFile())
@@ -59,6 +64,7 @@ export async function planCaptionRun(layout: CaptionLayout, id: RunIdentity, sou
     done,
     todo,
     untracked: dirs.untracked,
+    backends,
     ...(wanted.size ? { missing: [...wanted].filter((w) => !found.has(w)) } : {}),
   };
 }

@@ -3,8 +3,6 @@
 // and audio placeholder tokens in the returned prompt are held against the counts predicted for that clip
 // (serving/models/qwen3Omni/counts.ts: the processor's resize of the frames sent, the sidecar resampled to 16 kHz).
 // A mismatch stops the run before any video, with both counts (kept in the rank's logs/preflight.json).
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import type { ChatSender } from '../../runner/requestChannel';
 import {
   audioTokens,
@@ -55,7 +53,7 @@ export async function runCaptionPreflight(
   urls: readonly string[],
   clip: PreflightClip,
   sampling: FrameSampling,
-  recordFile: string,
+  record: { root: string; file: string },
   signal?: AbortSignal,
 ): Promise<{ ok: boolean; line: string; servers: PreflightServerResult[] }> {
   const plan = predictClipCounts(clip.facts, sampling);
@@ -79,8 +77,9 @@ export async function runCaptionPreflight(
   );
   signal?.throwIfAborted();
   const ok = servers.every((s) => s.ok);
-  await fs.mkdir(path.dirname(recordFile), { recursive: true });
+  const recordFile = record.file;
   await writeFileAtomic(
+    record.root,
     recordFile,
     JSON.stringify({ ts: new Date().toISOString(), ok, nframes: plan.nframes, model_size: plan.modelSize, servers }, null, 1) + '\n',
   );

@@ -18,6 +18,11 @@ export interface CaptionVideoEntry {
   reason: string | null;
   /** The 0-based rank that owns it under the run's --shard, or null when not sharded. */
   rank: number | null;
+  /** Which backend made its outcome (`vllm`, `gemini`), and its model; null while it has none. */
+  backend?: string | null;
+  model?: string | null;
+  /** Tokens its backend reported for it (Gemini), or null. */
+  tokens?: number | null;
 }
 
 export interface CaptionRankEntry {
@@ -42,4 +47,8 @@ export interface CaptionProgressDetail {
   /** Every tracked video, by stem. */
   videos: CaptionVideoEntry[];
   ranks: CaptionRankEntry[];
+  /** Videos with an outcome, by the backend that made it. */
+  backends?: Record<string, number>;
+  /** Tokens reported over every video's outcome (Gemini's usageMetadata), summed. */
+  tokens?: { prompt: number; candidates: number; total: number };
 }

@@ -4,6 +4,12 @@
 import { z } from 'zod';
 import { rankStatusFields } from '../../runner/rankStatus';
 
+export const tokenCountsSchema = z.object({ prompt: z.number(), candidates: z.number(), total: z.number() });
+export type TokenCounts = z.infer<typeof tokenCountsSchema>;
+
+/** The backend of an outcome (one written before issue 35 is the vLLM backend's). */
+export const outcomeBackend = (o: Pick<VideoOutcome, 'backend'>) => o.backend ?? 'vllm';
+
 export const videoOutcomeSchema = z.object({
   stem: z.string(),
   state: z.enum(['completed', 'failed']),
@@ -16,6 +22,12 @@ export const videoOutcomeSchema = z.object({
   /** 0-based rank that captioned it, or null when unsharded. */
   rank: z.number().int().nullable(),
   at: z.string(),
+  /** Which backend, model and normalizer made it (issue 35); absent in outcomes written before: the vLLM backend. */
+  backend: z.enum(['vllm', 'gemini']).optional(),
+  model: z.string().optional(),
+  normalizer: z.string().optional(),
+  /** Tokens the backend reported for the video's clips (Gemini's usageMetadata, summed). */
+  tokens: tokenCountsSchema.optional(),
 });
 export type VideoOutcome = z.infer<typeof videoOutcomeSchema>;
 
@@ -45,5 +57,8 @@ export const captionStatusSchema = z.object({
   ...rankStatusFields,
   /** Videos with requests in flight now, with their clips answered so far. */
   running: z.array(z.object({ stem: z.string(), clips: z.number().int(), clipsDone: z.number().int() })),
+  /** The run's backend and the tokens it spent so far (Gemini's usageMetadata; absent for vLLM). */
+  backend: z.enum(['vllm', 'gemini']).optional(),
+  tokens: tokenCountsSchema.optional(),
 });
 export type CaptionStatus = z.infer<typeof captionStatusSchema>;

@@ -48,8 +48,9 @@ export async function captionFleet(
   log: (l: string) => void,
   signal?: AbortSignal,
 ): Promise<Fleet> {
-  if (job.servers.mode === 'endpoints') return useEndpoints(job.servers.urls, { log });
   const m = job.servers;
+  if (!m) throw new Error('internal: a vLLM caption job without servers');
+  if (m.mode === 'endpoints') return useEndpoints(m.urls, { log });
   const logs = layout.runRoot.logsDir;
   const servers: ServerSpec[] = m.gpuGroups.map((gpus, i) => ({
     id: `group${i}`,
@@ -60,7 +61,7 @@ export async function captionFleet(
   }));
   return launchServerGroups({
     servers,
-    places: { logsDir: logs, launchParams: path.join(logs, 'launch_params.txt'), stateDir: layout.runRoot.stateDir },
+    places: { root: layout.root, logsDir: logs, launchParams: path.join(logs, 'launch_params.txt'), stateDir: layout.runRoot.stateDir },
     vllmBin: m.vllmBin,
     contextTokens,
     contextAdvice: 'the longest clip needs this context; use GPU groups with more memory (a larger --tp) or cut shorter clips',

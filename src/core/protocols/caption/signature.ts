@@ -19,6 +19,9 @@ export interface CaptionSignatureInput {
   promptSha256: string;
   /** The request's decoding and frame sampling, as sent. */
   decoding: Readonly<Record<string, number | string | boolean>>;
+  /** A backend other than vLLM and its normalizer (issue 35); absent for vLLM, so the signatures of roots
+   * captioned before stay what they were. */
+  backend?: { name: string; normalizer: string };
 }
 
 /** A canonical JSON (keys sorted) of the input, hashed: equal inputs give equal signatures on any machine. */
@@ -31,6 +34,7 @@ export function captionSignature(input: CaptionSignatureInput): string {
     model: input.model,
     prompt: input.promptSha256,
     decoding,
+    ...(input.backend ? { backend: input.backend.name, normalizer: input.backend.normalizer } : {}),
   });
   return createHash('sha256').update(canonical).digest('hex');
 }

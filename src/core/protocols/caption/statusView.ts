@@ -12,12 +12,20 @@ export function formatCaptionView(v: CaptionView): string {
   const lines = [
     `caption ${d.root}: ${v.state}${v.live ? ' (worker alive)' : ''}`,
     `  total ${d.total}, completed ${d.completed}, running ${d.running}, failed ${d.failed}, pending ${d.pending}, untracked ${d.untracked.length}`,
+    ...(Object.keys(d.backends ?? {}).some((b) => b !== 'vllm')
+      ? [
+          `  backends: ${Object.entries(d.backends ?? {})
+            .map(([b, n]) => `${b} ${n}`)
+            .join(', ')}`,
+        ]
+      : []),
+    ...(d.tokens && d.tokens.total > 0 ? [`  tokens: ${d.tokens.total} (prompt ${d.tokens.prompt}, answers ${d.tokens.candidates})`] : []),
     ...(ranks.length ? [`  ranks: ${ranks.map((r) => `${r.rank + 1}/${r.of}${r.live ? ' live' : ''}`).join(', ')}`] : []),
     ...d.videos.filter((x) => x.state === 'running').map((x) => `  running ${x.stem}: ${x.clipsDone}/${x.clips} clips`),
     ...d.videos
       .filter((x) => x.state === 'failed')
       .slice(0, FAILED_SHOWN)
-      .map((x) => `  failed ${x.stem}: ${x.reason}`),
+      .map((x) => `  failed ${x.stem}${x.backend ? ` [${x.backend}]` : ''}: ${x.reason}`),
   ];
   if (d.failed > FAILED_SHOWN) lines.push(`  … ${d.failed - FAILED_SHOWN} more failed (status --json lists them all)`);
   if (d.untracked.length) lines.push(`  untracked (no segments.json): ${d.untracked.slice(0, 10).join(', ')}${d.untracked.length > 10 ? ', …' : ''}`);

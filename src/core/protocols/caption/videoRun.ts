@@ -11,7 +11,7 @@ import type { CaptionLayout } from './layout';
 import { mergeVideoCaptions } from './normalize';
 import { writeVideoOutcome } from './outcome';
 import type { PlannedVideo } from './plan';
-import type { RawRecord } from './schemas';
+import type { RawRecord, VideoOutcome } from './schemas';
 import { sidecarOf, type Segment } from '../../clips/segments';
 
 export interface ClipInput {
@@ -30,8 +30,10 @@ export class VideoRun {
   constructor(
     readonly planned: PlannedVideo,
     private readonly layout: CaptionLayout,
+    /** Which backend, model and normalizer make its captions (recorded in its outcome). */
+    private readonly provenance: Pick<VideoOutcome, 'backend' | 'model' | 'normalizer'> = {},
   ) {
-    this.raw = new AppendFile(layout.rawFile(planned.stem));
+    this.raw = new AppendFile(layout.root, layout.rawFile(planned.stem));
   }
 
   get stem(): string {
@@ -76,14 +78,14 @@ export class VideoRun {
   /** Writes what the video reached: completed (captions, then the outcome) or failed; nothing when cut short. */
   async finish(runId: string, rank: number | null): Promise<'completed' | 'failed' | 'pending'> {
     await this.raw.close();
-    const base = { stem: this.stem, signature: this.planned.signature, clips: this.clipCount, runId, rank, at: new Date().toISOString() };
+    const base = { stem: this.stem, signature: this.planned.signature, clips: this.clipCount, runId, rank, at: new Date().toISOString(), ...this.provenance };
     if (this.failure !== null) {
       await writeVideoOutcome(this.layout, { ...base, state: 'failed', reason: this.failure });
       return 'failed';
     }
     if (!this.complete) return 'pending';
     const merged = mergeVideoCaptions(this.clips.map((c) => ({ span: c.segment, events: this.answers.get(c.segment.index)! })));
-    await writeFileAtomic(this.layout.captionsFile(this.stem), JSON.stringify(merged, null, 2) + '\n');
+    await writeFileAtomic(this.layout.root, this.layout.captionsFile(this.stem), JSON.stringify(merged, null, 2) + '\n');
     await writeVideoOutcome(this.layout, { ...base, state: 'completed', reason: null });
     return 'completed';
   }

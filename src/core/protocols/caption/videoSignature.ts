@@ -12,6 +12,8 @@ export interface RunIdentity {
   model: string;
   promptSha256: string;
   sampling: FrameSampling;
+  /** A backend other than vLLM (Gemini): its name and normalizer are signed, the frame sampling is not (Gemini gets the mp4). */
+  backend?: { name: string; normalizer: string };
 }
 
 /** What the signature holds of the decoding: the seed's sampling fields and the frame sampling, as sent. */
@@ -32,6 +34,7 @@ export async function videoSignature(videoDir: string, segmentsText: string, doc
     media,
     model: id.model,
     promptSha256: id.promptSha256,
-    decoding: signatureDecoding(id.sampling),
+    decoding: id.backend ? {} : signatureDecoding(id.sampling),
+    ...(id.backend ? { backend: id.backend } : {}),
   });
 }

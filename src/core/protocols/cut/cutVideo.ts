@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { Writable } from 'node:stream';
 import { issueText, validateVideoDir, type MediaProbe } from '../../clips/segments';
 import { logTail, openVideoLog, type Cutter } from './cutter';
+import { ContainmentError, mkdirUnder, removeUnder } from '../../containment/rootFs';
 import { clearCutterRecord, recordCutter } from './cutterRecords';
 import { degradationOf, degradationText } from './degraded';
 import type { CutLayout } from './layout';
@@ -72,15 +73,15 @@ export async function cutVideo(ctx: CutVideoContext, video: PlannedVideo, gpu: s
   await writeVideoState(layout, state({ state: 'running', reason: null, segments: 0, degraded: [] }));
   // Earlier attempts' directories go (a crashed run's, an orphaned cutter's); this attempt cuts into its own.
   const staging = layout.stagingDir(stem, ctx.runId);
-  await fs.rm(layout.stemStagingDir(stem), { recursive: true, force: true });
-  await fs.mkdir(staging, { recursive: true });
+  await removeUnder(layout.root, layout.stemStagingDir(stem), { recursive: true });
+  await mkdirUnder(layout.root, staging);
   const logFile = layout.videoLog(stem);
   let log: Writable | null = null;
   let outcome: VideoState;
   try {
     const blocked = await finalPathProblem(layout, stem);
     if (blocked) throw new CutFailed(blocked);
-    log = await openVideoLog(logFile);
+    log = await openVideoLog(layout.root, logFile);
     log.write(
       `# ${ctx.runId} ${new Date().toISOString()} ${stem} (${video.reason}) cutter ${ctx.cutter.name}${gpu === null ? '' : ` CUDA_VISIBLE_DEVICES=${gpu}`}\n`,
     );
@@ -98,7 +99,9 @@ export async function cutVideo(ctx: CutVideoContext, video: PlannedVideo, gpu: s
     outcome = state({ state: 'completed', reason: null, segments: checked.segments, degraded: checked.degraded });
   } catch (err) {
     if (log) await new Promise<void>((resolve) => log!.end(resolve));
-    await fs.rm(layout.stemStagingDir(stem), { recursive: true, force: true });
+    // A link where the cut's state belongs ends the run (exit 2, the path named), not one video.
+    if (err instanceof ContainmentError) throw err;
+    await removeUnder(layout.root, layout.stemStagingDir(stem), { recursive: true });
     // Cut short by a stop: the state stays 'running', read as interrupted (pending), and the next run cuts it again.
     if (signal.aborted) return state({ state: 'running', reason: null, segments: 0, degraded: [] });
     const reason = err instanceof CutFailed ? err.message : `error: ${(err as Error)?.message ?? String(err)}`;

@@ -1,8 +1,9 @@
 // A cutter as the run sees it: something that writes one video's directory into its staging directory, its words
 // going to the video's log. Two kinds: the user's AVCut (`--cutter CMD`, an argv template) and ours (`builtin`).
-import { createWriteStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Writable } from 'node:stream';
+import { openTruncatedUnder } from '../../containment/rootFs';
 import { endGroup, killGroupAtExit, signalGroup } from '../../runner/processGroup';
 import { fillCutterTemplate } from './cutterCommand';
 
@@ -108,13 +109,8 @@ export async function logTail(file: string, lines = 3): Promise<string> {
     .join(' | ');
 }
 
-export function openVideoLog(file: string): Promise<Writable> {
-  return fs.mkdir(path.dirname(file), { recursive: true }).then(
-    () =>
-      new Promise<Writable>((resolve, reject) => {
-        const s = createWriteStream(file, { flags: 'w' });
-        s.once('open', () => resolve(s));
-        s.once('error', reject);
-      }),
-  );
+/** A video's log under the output root, opened empty through the containment module (never through a link). */
+export async function openVideoLog(root: string, file: string): Promise<Writable> {
+  const fh = await openTruncatedUnder(root, file);
+  return fh.createWriteStream();
 }

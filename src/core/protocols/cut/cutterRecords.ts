@@ -5,6 +5,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { removeUnder } from '../../containment/rootFs';
 import { writeFileAtomic } from '../../runner/atomicFile';
 import { isWorkerAlive } from '../../runner/control';
 import { endGroup, groupRuns, processStartTicks } from '../../runner/processGroup';
@@ -29,12 +30,11 @@ const recordFile = (layout: CutLayout, stem: string) => path.join(recordsDir(lay
 
 export async function recordCutter(layout: CutLayout, stem: string, pgid: number, runId: string): Promise<void> {
   const record: CutterRecord = { stem, pgid, startTicks: await processStartTicks(pgid), runId, shard: layout.shard, at: new Date().toISOString() };
-  await fs.mkdir(recordsDir(layout), { recursive: true });
-  await writeFileAtomic(recordFile(layout, stem), JSON.stringify(record) + '\n');
+  await writeFileAtomic(layout.root, recordFile(layout, stem), JSON.stringify(record) + '\n');
 }
 
 export async function clearCutterRecord(layout: CutLayout, stem: string): Promise<void> {
-  await fs.rm(recordFile(layout, stem), { force: true });
+  await removeUnder(layout.root, recordFile(layout, stem));
 }
 
 /** The records there are (a torn or foreign file is skipped: it names no process we could end safely; one that cannot be read throws). */

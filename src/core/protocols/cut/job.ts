@@ -2,7 +2,7 @@
 // lets the cuts under way finish and be published), discovery and the plan, then this rank's videos through the
 // engine's bounded pool, one slot per lane (its GPU). Exit 0 only when every selected video is completed; 1 when any
 // failed or is left pending; 2 for the user's errors (a shared stem, an unreadable input root).
-import { promises as fs } from 'node:fs';
+import { isUserError } from '../../errors';
 import { ffprobeClipProbe } from '../../clips/clipProbe';
 import { writeFileAtomic } from '../../runner/atomicFile';
 import { mapBounded } from '../../runner/mapBounded';
@@ -29,8 +29,8 @@ async function runInSession(session: RunSession, job: CutJob, layout: CutLayout)
   const cutter = await cutterOf(job);
   await endOrphans(layout, session.runId);
   const plan = planCut(await readCutSources(layout, job.inputRoot), layout.shard);
-  await fs.mkdir(layout.stateBase, { recursive: true });
   await writeFileAtomic(
+    layout.root,
     layout.runFile,
     JSON.stringify(runFileSchema.parse({ inputRoot: job.inputRoot, cutter: cutter.name, at: new Date().toISOString() }), null, 1) + '\n',
   );
@@ -49,6 +49,7 @@ async function runInSession(session: RunSession, job: CutJob, layout: CutLayout)
   const ctx: CutVideoContext = { layout, cutter, allowDegraded: job.allowDegraded, probe: ffprobeClipProbe(), runId: session.runId, rank };
   tally.running();
   await status.write();
+  let userError = false;
   try {
     await mapBounded(plan.todo, job.lanes.length, async (video, _i, lane) => {
       if (session.stopRequested) return;
@@ -70,10 +71,12 @@ async function runInSession(session: RunSession, job: CutJob, layout: CutLayout)
     tally.end(!!session.stopRequested);
   } catch (err) {
     tally.breakOff(`failed: ${(err as Error)?.message ?? String(err)}`);
+    userError = isUserError(err);
   }
   await log.info(tally.summary!);
   await status.write(tally.summary);
-  return tally.state === 'done' ? 0 : 1;
+  // The user's error (a link planted where the run's state belongs): 2, as every bad input.
+  return tally.state === 'done' ? 0 : userError ? 2 : 1;
 }
 
 /** Cutters an earlier run left running when its worker died: ended before this run cuts anything, each said in the log. */

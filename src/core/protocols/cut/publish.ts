@@ -2,8 +2,9 @@
 // rename. A directory cannot be renamed over a non-empty one, so an earlier output is first renamed aside
 // (`.staging/<stem>.previous`), the new one renamed in, then the old one removed. A crash between the two renames
 // leaves the earlier output aside and no final directory: `restoreAside` (at every job's start) puts it back, so an
-// earlier good output survives any failure of a re-cut.
+// earlier good output survives any failure of a re-cut. Every rename and delete goes through the containment module.
 import { promises as fs } from 'node:fs';
+import { removeUnder, renameUnder } from '../../containment/rootFs';
 import type { CutLayout } from './layout';
 
 const exists = (p: string) =>
@@ -16,8 +17,8 @@ const exists = (p: string) =>
 export async function restoreAside(layout: CutLayout, stem: string): Promise<void> {
   const aside = layout.asideDir(stem);
   if (!(await exists(aside))) return;
-  if (await exists(layout.finalDir(stem))) await fs.rm(aside, { recursive: true, force: true });
-  else await fs.rename(aside, layout.finalDir(stem));
+  if (await exists(layout.finalDir(stem))) await removeUnder(layout.root, aside, { recursive: true });
+  else await renameUnder(layout.root, aside, layout.finalDir(stem));
 }
 
 /** Why the final path cannot be replaced by a cut (it is not a directory), or null. */
@@ -32,8 +33,8 @@ export async function publishVideoDir(layout: CutLayout, stem: string, staged: s
   const aside = layout.asideDir(stem);
   await restoreAside(layout, stem);
   const hadEarlier = await exists(final);
-  if (hadEarlier) await fs.rename(final, aside);
-  await fs.rename(staged, final);
-  if (hadEarlier) await fs.rm(aside, { recursive: true, force: true });
-  await fs.rm(layout.stemStagingDir(stem), { recursive: true, force: true });
+  if (hadEarlier) await renameUnder(layout.root, final, aside);
+  await renameUnder(layout.root, staged, final);
+  if (hadEarlier) await removeUnder(layout.root, aside, { recursive: true });
+  await removeUnder(layout.root, layout.stemStagingDir(stem), { recursive: true });
 }

@@ -29,8 +29,7 @@ export async function readVideoState(layout: CutLayout, stem: string): Promise<V
 
 export async function writeVideoState(layout: CutLayout, state: VideoState): Promise<void> {
   const file = layout.stateFile(state.stem);
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await writeFileAtomic(file, JSON.stringify(videoStateSchema.parse(state), null, 1) + '\n');
+  await writeFileAtomic(layout.root, file, JSON.stringify(videoStateSchema.parse(state), null, 1) + '\n');
 }
 
 /** The stems that have a state file, from one listing of the states folder (none yet: empty). */

@@ -7,7 +7,7 @@
 import type * as vscode from 'vscode';
 import { buildFindingsView, flipsOf } from '../../../core/protocols/fp/findings/charts/buildView';
 import type { FindingsView } from '../../../core/protocols/fp/findings/charts/viewModel';
-import type { Findings } from '../../../core/protocols/fp/findings/types';
+import { CONTRASTS, type Findings } from '../../../core/protocols/fp/findings/types';
 import type { ProtocolReportSource } from '../../reports/reportPanel';
 import type { RequestHandlers } from '../../reports/requests';
 import { FindingsChild } from './findingsChild';
@@ -18,6 +18,8 @@ export interface FindingsSourceHost {
   env(): Record<string, string>;
   /** The FP package's report source: its package and its (throttled) change event. */
   fp: Pick<ReportSource, 'packageDir' | 'onDidChange'>;
+  /** Opens the item inspector (a flip's item with its contrast's two conditions first). */
+  inspect(t: { benchmark: string; itemId: string; conditions: string[] }): Promise<void>;
 }
 
 export class CliFindingsSource implements ProtocolReportSource<'fpFindings'>, vscode.Disposable {
@@ -64,6 +66,11 @@ export class CliFindingsSource implements ProtocolReportSource<'fpFindings'>, vs
     findingsFlips: async ({ benchmark, contrast }) => {
       if (!this.last) throw new Error('No findings yet.');
       return flipsOf(this.last.findings, benchmark, contrast);
+    },
+    inspectFlip: async ({ benchmark, itemId, contrast }) => {
+      const [, first, second] = CONTRASTS.find((c) => c[0] === contrast)!;
+      await this.host.inspect({ benchmark, itemId, conditions: [first, second] });
+      return true;
     },
   };
 }

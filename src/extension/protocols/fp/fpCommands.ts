@@ -22,6 +22,8 @@ export interface CommandHost {
   openReport(kind: ReportKind, focus?: { benchmark: string; condition: string }): void;
   /** A new runbook's text (every run type's cells). */
   newRunbook(): string;
+  /** "Inspect an item…" (inspectCommand.ts): a tree cell's node, a target, or nothing (the palette). */
+  inspectItem(arg: unknown): Promise<void>;
 }
 
 interface Ctx {
@@ -51,6 +53,7 @@ export class FpCommands {
       cmd('fpsweep.openRunbook', () => this.openRunbook()),
       cmd('fpsweep.setHfToken', () => this.setToken()),
       cmd('fpsweep.openRawJsonl', (node?: TreeNode) => this.openRaw(cellOf(node))),
+      cmd('fpsweep.inspectItem', (arg?: unknown) => this.host.inspectItem(arg)),
       cmd('fpsweep.openCellFailures', (node?: TreeNode) => {
         const cell = cellOf(node);
         this.host.openReport('failures', cell ? { benchmark: cell.benchmark, condition: cell.condition } : undefined);

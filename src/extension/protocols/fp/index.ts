@@ -12,6 +12,8 @@ import type { ProtocolUi, ProtocolView, RunStart, UiHost } from '../types';
 import { CliFindingsSource } from './findingsSource';
 import { FpCommands } from './fpCommands';
 import { fpSteps } from './fpSteps';
+import { inspectItemCommand } from './inspectCommand';
+import { ItemInspectorPanel } from './inspectorPanel';
 import { fpSection } from './fpTreeRows';
 import { CliReportSource, fpReportSource } from './reportSource';
 import { SweepModel } from './sweepModel';
@@ -41,9 +43,10 @@ class FpView extends Disposable implements ProtocolView {
     const reports = this._register(
       new CliReportSource({ distDir: host.distDir, packageDir: () => this.packageDir(), env: host.env, onDidChangeProgress: this.onDidChange }),
     );
+    const inspect = (t: { benchmark: string; itemId: string; conditions: string[] }) => this.inspect(t);
     this.reportSources = {
-      fp: fpReportSource(reports),
-      fpFindings: this._register(new CliFindingsSource({ distDir: host.distDir, env: host.env, fp: reports })),
+      fp: fpReportSource(reports, inspect),
+      fpFindings: this._register(new CliFindingsSource({ distDir: host.distDir, env: host.env, fp: reports, inspect })),
     };
     this.commands = new FpCommands({
       distDir: host.distDir,
@@ -52,6 +55,7 @@ class FpView extends Disposable implements ProtocolView {
       secrets: host.secrets,
       openReport: (kind, focus) => host.openReport(kind, { focus }),
       newRunbook: host.newRunbook,
+      inspectItem: (arg) => inspectItemCommand({ distDir: host.distDir, env: host.env, model: this.model, inspect }, arg),
     }).commands;
     this.runbook = fpSteps(() => void this.model.refresh(true));
     const command = (id: string) => this.commands.find((c) => c.id === id)!;
@@ -62,6 +66,15 @@ class FpView extends Disposable implements ProtocolView {
     // Remote-SSH: the worker outlives the window. Following the package at once re-attaches to a live
     // worker (its status file) or shows the artifacts.
     this.model.setPackage(this.packageDir());
+  }
+
+  /** The item inspector on one item of the package followed (a flip's, a failure row's, a tree cell's pick). */
+  private async inspect(t: { benchmark: string; itemId: string; conditions: string[] }): Promise<void> {
+    const packageDir = this.packageDir();
+    if (!packageDir) throw new Error('No run package: open the package folder or set fpsweep.packagePath.');
+    // dist/ is the extension's: its parent is the extension's folder, whose dist/media holds the inspector's bundle.
+    const inspector = { extensionUri: vscode.Uri.file(path.dirname(this.host.distDir)), distDir: this.host.distDir, env: this.host.env, log: this.host.log };
+    await ItemInspectorPanel.show(inspector, { packageDir, ...t });
   }
 
   private packagePathSet(): boolean {

@@ -27,12 +27,21 @@ export const findingsFlipsArgsSchema = z
   })
   .strict();
 
+/** Open the item inspector on one item, with `condition` first (a failure row's). */
+export const inspectItemArgsSchema = z.object({ benchmark: name, itemId: name, condition: name.optional() }).strict();
+
+/** Open the item inspector on a flip: the item with the contrast's two conditions first (the host knows which). */
+export const inspectFlipArgsSchema = z
+  .object({ benchmark: name, itemId: name, contrast: z.enum(CONTRAST_NAMES as [ContrastName, ...ContrastName[]]) })
+  .strict();
+
 /** The package's reports (timing, failures, checks): `fpsweep report --json`, and the item lookup. */
 export const fpReports = {
   source: 'fp',
   kinds: { timing: 'Pilot timing', failures: 'Failures', checks: 'Checks' },
   requestSchemas: [
     z.object({ req: z.number().int().nonnegative(), command: z.literal('getItem'), args: z.object({ benchmark: name, itemId: name }).strict() }).strict(),
+    z.object({ req: z.number().int().nonnegative(), command: z.literal('inspectItem'), args: inspectItemArgsSchema }).strict(),
   ],
 } as const satisfies ReportContract;
 
@@ -40,11 +49,26 @@ export const fpReports = {
 export const findingsReports = {
   source: 'fpFindings',
   kinds: { findings: 'Findings' },
-  requestSchemas: [z.object({ req: z.number().int().nonnegative(), command: z.literal('findingsFlips'), args: findingsFlipsArgsSchema }).strict()],
+  requestSchemas: [
+    z.object({ req: z.number().int().nonnegative(), command: z.literal('findingsFlips'), args: findingsFlipsArgsSchema }).strict(),
+    z.object({ req: z.number().int().nonnegative(), command: z.literal('inspectFlip'), args: inspectFlipArgsSchema }).strict(),
+  ],
 } as const satisfies ReportContract;
 
 /** The types each source's model and requests carry (messages.ts composes them). */
 export interface FpReportTypes {
-  fp: { model: Report; requests: { getItem: Request<{ benchmark: string; itemId: string }, ItemView> } };
-  fpFindings: { model: FindingsView; requests: { findingsFlips: Request<{ benchmark: string; contrast: ContrastName }, Flip[]> } };
+  fp: {
+    model: Report;
+    requests: {
+      getItem: Request<{ benchmark: string; itemId: string }, ItemView>;
+      inspectItem: Request<{ benchmark: string; itemId: string; condition?: string }, true>;
+    };
+  };
+  fpFindings: {
+    model: FindingsView;
+    requests: {
+      findingsFlips: Request<{ benchmark: string; contrast: ContrastName }, Flip[]>;
+      inspectFlip: Request<{ benchmark: string; itemId: string; contrast: ContrastName }, true>;
+    };
+  };
 }

@@ -20,11 +20,23 @@ export interface ReportSource {
   onDidChange: vscode.Event<void>;
 }
 
-/** The Frames × Pixels package's reports as a panel's source (one package: the configured one). */
-export function fpReportSource(s: ReportSource): ProtocolReportSource<'fp'> {
+/**
+ * The Frames × Pixels package's reports as a panel's source (one package: the configured one); `inspect` opens the
+ * item inspector (a failure row's item, its condition first).
+ */
+export function fpReportSource(
+  s: ReportSource,
+  inspect: (t: { benchmark: string; itemId: string; conditions: string[] }) => Promise<void>,
+): ProtocolReportSource<'fp'> {
   return {
     report: () => s.load(),
-    requests: { getItem: (a) => s.item(a.benchmark, a.itemId) },
+    requests: {
+      getItem: (a) => s.item(a.benchmark, a.itemId),
+      inspectItem: async (a) => {
+        await inspect({ benchmark: a.benchmark, itemId: a.itemId, conditions: a.condition ? [a.condition] : [] });
+        return true;
+      },
+    },
     rootOf: async () => s.packageDir(),
     onDidChange: (listener, thisArg, disposables) => s.onDidChange(() => listener.call(thisArg, undefined), undefined, disposables),
   };

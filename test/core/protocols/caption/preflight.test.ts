@@ -72,8 +72,8 @@ describe('caption pre-flight (runCaptionPreflight)', () => {
   const urls = ['http://127.0.0.1:8001', 'http://127.0.0.1:8002'];
   beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-caption-preflight-'))));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const record = () => path.join(dir, 'logs', 'preflight.json');
-  const readRecord = () => JSON.parse(fs.readFileSync(record(), 'utf8'));
+  const record = () => ({ root: dir, file: path.join(dir, 'logs', 'preflight.json') });
+  const readRecord = () => JSON.parse(fs.readFileSync(record().file, 'utf8'));
 
   it('counts that match on every server: ok, the clip sent as its video sends it plus return_token_ids, the record kept', async () => {
     const servers = [fakeSender(answered(promptIds(PREDICTED))), fakeSender(answered(promptIds(PREDICTED)))];
@@ -107,7 +107,7 @@ describe('caption pre-flight (runCaptionPreflight)', () => {
     assert.ok(r.line.includes(`${urls[0]}: video 880, audio 26 as predicted`), r.line);
     assert.ok(r.line.includes(`${urls[1]}: audio placeholder tokens: server 13, reference 26`), r.line);
     assert.ok(r.line.includes('video placeholder tokens: server 3520, reference 880 (8 frames of 640x352)'), r.line);
-    assert.ok(r.line.endsWith(`(kept in ${record()})`), r.line);
+    assert.ok(r.line.endsWith(`(kept in ${record().file})`), r.line);
     assert.deepEqual(
       r.servers.map((s) => [s.ok, s.got]),
       [
@@ -153,6 +153,6 @@ describe('caption pre-flight (runCaptionPreflight)', () => {
       },
     };
     await assert.rejects(runCaptionPreflight([aborting], [urls[0]], CLIP, DEFAULT_FRAME_SAMPLING, record(), ac.signal), /stopped/);
-    assert.equal(fs.existsSync(record()), false);
+    assert.equal(fs.existsSync(record().file), false);
   });
 });

@@ -136,6 +136,7 @@ export async function runInference(options: InferOptions): Promise<InferResult> 
   );
   for (const r of withCoverage) {
     await writeFileAtomic(
+      opts.layout.root,
       opts.layout.shardSummary(r.shard),
       JSON.stringify(shardSummarySchema.parse({ expected: r.expected, written: r.written, failed: r.failed, errors: r.errors }), null, 1) + '\n',
     );
@@ -177,7 +178,7 @@ async function openShard(k: number, rows: readonly TargetInput[], opts: InferOpt
   ) {
     throw new Error(`${file} exists: a canonical target shard never resumes (start a new run, or one started with --resume --keep-going)`);
   }
-  return { k, todo, out: new AppendFile(file), expected: rows.length, written: rows.length - todo.length, errors: [] };
+  return { k, todo, out: new AppendFile(opts.layout.root, file), expected: rows.length, written: rows.length - todo.length, errors: [] };
 }
 
 /**

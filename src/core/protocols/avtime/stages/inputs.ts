@@ -183,10 +183,11 @@ async function readInput(file: string): Promise<string> {
   }
 }
 
-/** Writes the built inputs: target_inputs first, then each report (so a report never names an absent output). */
+/** Writes the built inputs: target_inputs first, then each report (so a report never names an absent output).
+ * Paths the user named (--output, the bench root): each in its own folder, the folder being the root. */
 export async function writeTargetInputs(built: BuiltTargetInputs, outputPath: string, reportPaths: readonly string[]): Promise<void> {
-  await writeFileAtomic(outputPath, built.text);
-  for (const r of reportPaths) await writeFileAtomic(r, JSON.stringify(built.report, null, 1) + '\n');
+  await writeFileAtomic(path.dirname(outputPath), outputPath, built.text);
+  for (const r of reportPaths) await writeFileAtomic(path.dirname(r), r, JSON.stringify(built.report, null, 1) + '\n');
 }
 
 export { sha256File };

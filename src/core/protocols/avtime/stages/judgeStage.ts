@@ -179,9 +179,9 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
   const storedFailures = await readStored(L.semanticFailures, judgeFailureLineSchema, o.log);
   const storedRequests = await readStored(L.semanticRequests, requestLineSchema, o.log);
   const haveRequest = new Set(storedRequests.map((r) => `${r.query_id}\0${r.pass}\0${r.request_sha256}`));
-  const responses = new AppendFile(L.semanticResponses);
-  const failures = new AppendFile(L.semanticFailures);
-  const requests = new AppendFile(L.semanticRequests);
+  const responses = new AppendFile(L.root, L.semanticResponses);
+  const failures = new AppendFile(L.root, L.semanticFailures);
+  const requests = new AppendFile(L.root, L.semanticRequests);
   await fs.mkdir(L.root, { recursive: true });
   for (const f of [L.semanticResponses, L.semanticFailures, L.semanticRequests]) await fs.writeFile(f, '', { flag: 'a' });
   const counted = countedResponses(planned, stored);
@@ -291,7 +291,7 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
     ),
     complete: left.length === 0,
   };
-  await writeFileAtomic(L.semanticReport, JSON.stringify(report, null, 1) + '\n');
+  await writeFileAtomic(L.root, L.semanticReport, JSON.stringify(report, null, 1) + '\n');
   const ok = left.length === 0;
   const passText = passes.map((p) => `pass ${p.pass} (${p.maxTokens} tokens) ${p.done}/${p.requests} valid, ${p.failed} failed`).join('; ');
   return {

@@ -87,8 +87,8 @@ export async function runNormalize(o: {
   const { raw } = await readRawPredictions(o.layout, o.shards);
   const outcomes = normalizeAll(o.inputs, raw);
   const t = normalizedTexts(outcomes, { modelId: o.modelId, modelPath: o.modelPath, decoding: { ...TARGET_DECODING, use_audio_in_video: o.audioInVideo } });
-  await writeFileAtomic(o.layout.predictions, t.predictions);
-  await writeFileAtomic(o.layout.predictionFailures, t.failures);
-  await writeFileAtomic(o.layout.predictionReport, t.reportText);
+  await writeFileAtomic(o.layout.root, o.layout.predictions, t.predictions);
+  await writeFileAtomic(o.layout.root, o.layout.predictionFailures, t.failures);
+  await writeFileAtomic(o.layout.root, o.layout.predictionReport, t.reportText);
   return { outcomes, line: normalizedLine(t.report.counts) };
 }

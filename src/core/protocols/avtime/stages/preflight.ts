@@ -54,7 +54,7 @@ export async function runTargetPreflight(o: PreflightOptions): Promise<{ ok: boo
     servers,
   };
   await fs.mkdir(o.layout.logsDir, { recursive: true });
-  await writeFileAtomic(o.layout.preflight, JSON.stringify(preflightRecordSchema.parse(record), null, 1) + '\n');
+  await writeFileAtomic(o.layout.root, o.layout.preflight, JSON.stringify(preflightRecordSchema.parse(record), null, 1) + '\n');
   const show = (c: PlaceholderCounts | null) => (c ? `video ${c.video}, audio ${c.audio}` : 'none');
   const parts = servers.map((s) => `${s.endpoint} (${s.input_id}): ${s.ok ? `counts ${show(s.got)} as the reference` : `${s.problem}`}`);
   const line = ok

@@ -20,7 +20,7 @@ export const runStartSchema = z.object({
 export type RunStart = z.infer<typeof runStartSchema>;
 
 /** The run's start record, or null when there is none (or not one this schema reads). */
-export async function readRunStart(root: Pick<AvtimeOutputRoot, 'runStart'>): Promise<RunStart | null> {
+export async function readRunStart(root: Pick<AvtimeOutputRoot, 'root' | 'runStart'>): Promise<RunStart | null> {
   try {
     const r = runStartSchema.safeParse(parseBoundedJson(await fs.readFile(root.runStart, 'utf8')));
     return r.success ? r.data : null;
@@ -29,8 +29,8 @@ export async function readRunStart(root: Pick<AvtimeOutputRoot, 'runStart'>): Pr
   }
 }
 
-export async function writeRunStart(root: Pick<AvtimeOutputRoot, 'runStart'>, start: RunStart): Promise<void> {
-  await writeFileAtomic(root.runStart, JSON.stringify(start, null, 1) + '\n');
+export async function writeRunStart(root: Pick<AvtimeOutputRoot, 'root' | 'runStart'>, start: RunStart): Promise<void> {
+  await writeFileAtomic(root.root, root.runStart, JSON.stringify(start, null, 1) + '\n');
 }
 
 /** The bench root's files a run is computed from (the target inputs are checked by their own rules). */

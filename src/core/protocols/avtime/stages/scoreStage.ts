@@ -35,9 +35,9 @@ export function scoreAll(
 }
 
 export async function writeScores(layout: AvtimeRunLayout, traces: readonly QueryTrace[], summary: Summary, ci: SummaryCi): Promise<void> {
-  for (const d of ['t2e', 'e2t', 'e2e'] as const) await writeFileAtomic(layout.trace(d), jsonlText(traces.filter((t) => t.direction === d)));
-  await writeFileAtomic(layout.summary, JSON.stringify(summary, null, 1) + '\n');
-  await writeFileAtomic(layout.summaryCi, JSON.stringify(ci, null, 1) + '\n');
+  for (const d of ['t2e', 'e2t', 'e2e'] as const) await writeFileAtomic(layout.root, layout.trace(d), jsonlText(traces.filter((t) => t.direction === d)));
+  await writeFileAtomic(layout.root, layout.summary, JSON.stringify(summary, null, 1) + '\n');
+  await writeFileAtomic(layout.root, layout.summaryCi, JSON.stringify(ci, null, 1) + '\n');
 }
 
 export function scoreLine(s: Summary): string {

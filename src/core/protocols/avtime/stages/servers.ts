@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { launchServerGroups, useEndpoints, type Fleet, type ServerSpec } from '../../../serving/launcher';
 import { VllmClient, type Endpoint } from '../../../serving/client';
 import { UsageError } from '../../../errors';
+import { AppendFile } from '../../../runner/appendFile';
 import type { AvtimeOutputRoot } from './layout';
 import { assertInPin, runningVllmVersion, servedModels } from '../../../serving/serverProbe';
 import { roleLaunch } from './roleLaunch';
@@ -42,7 +43,7 @@ export interface AvtimeServers {
 }
 
 /** Where a role's servers keep their logs and record (an AVTime run's output root, or a direct DVC run's folder). */
-export type ServerPlaces = Pick<AvtimeOutputRoot, 'vllmLog' | 'logsDir' | 'launchParams' | 'stateDir' | 'serversLog'>;
+export type ServerPlaces = Pick<AvtimeOutputRoot, 'root' | 'vllmLog' | 'logsDir' | 'launchParams' | 'stateDir' | 'serversLog'>;
 
 export interface StartServersOptions {
   role: ServerRole;
@@ -116,7 +117,7 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
     }));
     fleet = await launchServerGroups({
       servers: specs,
-      places: { logsDir: o.layout.logsDir, launchParams: o.layout.launchParams, stateDir: o.layout.stateDir },
+      places: { root: o.layout.root, logsDir: o.layout.logsDir, launchParams: o.layout.launchParams, stateDir: o.layout.stateDir },
       vllmBin: o.vllmBin,
       mkdirs: o.mediaRoot ? [o.mediaRoot] : [],
       contextTokens: plan.maxModelLen,
@@ -171,8 +172,8 @@ export async function startServers(o: StartServersOptions): Promise<AvtimeServer
     max_model_len: maxModelLen,
     at: new Date().toISOString(),
   };
-  await fs.mkdir(o.layout.stateDir, { recursive: true });
-  await fs.appendFile(o.layout.serversLog, JSON.stringify(record) + '\n');
+  const serversLog = new AppendFile(o.layout.root, o.layout.serversLog);
+  await serversLog.append(JSON.stringify(record) + '\n').finally(() => serversLog.close());
   const endpoints = handles.map((h) => ({
     url: h.url,
     apiKey: h.apiKey,

@@ -10,10 +10,14 @@ import { captionJobSchema, type CaptionJob } from '../jobSchema';
 import { captionRunRoot } from '../layout';
 import { CAPTION_PROMPT_V1, CAPTION_PROMPT_VERSION } from '../prompt';
 import { rankShardOption } from '../../../../cli/rankShard';
+import { refuseMixedBackends } from '../backends';
+import { completedBackends } from '../progress';
+import { geminiKeyFromEnv, NO_KEY_WORDS } from '../gemini/geminiKey';
 
 export const DEFAULT_CAPTION_MODEL = 'Qwen/Qwen3-Omni-30B-A3B-Thinking';
 
-const HELP = `usage: fpsweep avtime caption VIDEOS_ROOT (--base-url URL[,URL…] | --model-path DIR [--gpus "0,1;2,3"] [--tp N])
+const HELP = `usage: fpsweep avtime caption VIDEOS_ROOT (--base-url URL[,URL…] | --model-path DIR [--gpus "0,1;2,3"] [--tp N]
+                                          | --backend gemini --model gemini-… [--max-rpm N] [--gemini-base-url URL])
          [--model NAME] [--source-video PATH]… [--max-jobs 8] [--max-inflight-clips 64] [--retries 5] [--timeout 300]
          [--video-fps 4] [--video-min-frames 4] [--video-max-frames 768] [--prompt-file F] [--keep-going | --fail-fast]
          [--shard K/N|auto] [--no-preflight] [--detach]
@@ -27,7 +31,14 @@ and decoding). Exit 0 only when every selected video is done, 1 when any failed 
                        --gpus's list split in groups of N; --base-port (default 8011)
   --model NAME         the served model name (default: the checkpoint's basename, else ${DEFAULT_CAPTION_MODEL})
   --shard K/N|auto     caption only rank K's videos (auto: Slurm, Kubernetes, torchrun); state per rank
-  --no-preflight       skip the placeholder-count check on the first clip per server`;
+  --no-preflight       skip the placeholder-count check on the first clip per server
+  --backend gemini     caption through Gemini's Files API instead (seed §3 "Gemini fallback"): each clip's mp4 uploaded,
+                       <video>/captions/clip_NNNN.json per clip (resume per clip), the looser Gemini normalizer.
+                       Key: GEMINI_API_KEY or GOOGLE_API_KEY (environment only). --model names the Gemini model;
+                       --max-rpm N bounds generateContent calls a minute; --max-inflight-clips (default 1: one at a
+                       time, as the seed); --active-timeout S (default 600) for an upload to become ACTIVE;
+                       --gemini-base-url URL (or GOOGLE_GEMINI_BASE_URL): another endpoint (the stand-in)
+  --allow-mixed        caption a root another backend captioned before (the seed advises one backend per dataset)`;
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
@@ -51,6 +62,13 @@ const OPTIONS = {
   shard: { type: 'string' },
   'no-preflight': { type: 'boolean' },
   detach: { type: 'boolean' },
+  backend: { type: 'string' },
+  'gemini-base-url': { type: 'string' },
+  'max-rpm': { type: 'string' },
+  'active-timeout': { type: 'string' },
+  'allow-mixed': { type: 'boolean' },
+  // Tests: the pause between looks at an upload's state.
+  'poll-ms': { type: 'string' },
   // Tests: the client's first backoff before a retry, and the status tick.
   'retry-delay-ms': { type: 'string' },
   'tick-ms': { type: 'string' },
@@ -72,7 +90,15 @@ export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv 
   if (parsed.positionals.length !== 1) throw new UsageError(`give exactly one VIDEOS_ROOT (got ${parsed.positionals.length})\n\n${HELP}`);
   const root = path.resolve(parsed.positionals[0]);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new InputError(`VIDEOS_ROOT ${root} is not a directory`);
-  if (!!v['base-url'] === !!v['model-path']) throw new UsageError(`give one of --base-url or --model-path\n\n${HELP}`);
+  const backend = v.backend ?? 'vllm';
+  if (backend !== 'vllm' && backend !== 'gemini') throw new UsageError(`--backend is vllm or gemini, not '${backend}'`);
+  if (backend === 'gemini') {
+    if (v['base-url'] || v['model-path'])
+      throw new UsageError(`--backend gemini takes no --base-url or --model-path (its endpoint: --gemini-base-url)\n\n${HELP}`);
+    if (!v.model) throw new UsageError(`--backend gemini needs --model (a Gemini model, e.g. gemini-2.5-pro)\n\n${HELP}`);
+    if (!geminiKeyFromEnv(env)) throw new UsageError(NO_KEY_WORDS);
+  } else if (!!v['base-url'] === !!v['model-path']) throw new UsageError(`give one of --base-url or --model-path\n\n${HELP}`);
+  else if (v['max-rpm'] || v['gemini-base-url']) throw new UsageError('--max-rpm and --gemini-base-url are for --backend gemini');
   if (v['keep-going'] && v['fail-fast']) throw new UsageError('--keep-going and --fail-fast exclude each other');
   let prompt = { text: CAPTION_PROMPT_V1, source: CAPTION_PROMPT_VERSION };
   if (v['prompt-file']) {
@@ -89,16 +115,19 @@ export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv 
     .filter(Boolean);
   const modelPath = v['model-path'] ? path.resolve(v['model-path']) : undefined;
   const model = v.model ?? (modelPath ? path.basename(modelPath) : DEFAULT_CAPTION_MODEL);
-  const servers: CaptionJob['servers'] = urls
-    ? { mode: 'endpoints', urls }
-    : {
-        mode: 'managed',
-        modelPath: modelPath!,
-        gpuGroups: gpuGroupsOf(v.gpus, intOption(v.tp, '--tp', undefined)),
-        basePort: intOption(v['base-port'], '--base-port', 8011, 1024)!,
-        vllmBin: env.VLLM_BIN || 'vllm',
-        startTimeoutS: 1800,
-      };
+  const servers: CaptionJob['servers'] =
+    backend === 'gemini'
+      ? null
+      : urls
+        ? { mode: 'endpoints', urls }
+        : {
+            mode: 'managed',
+            modelPath: modelPath!,
+            gpuGroups: gpuGroupsOf(v.gpus, intOption(v.tp, '--tp', undefined)),
+            basePort: intOption(v['base-port'], '--base-port', 8011, 1024)!,
+            vllmBin: env.VLLM_BIN || 'vllm',
+            startTimeoutS: 1800,
+          };
   const sampling = {
     fps: numberOption(v['video-fps'], '--video-fps', 4, 0.01, 120),
     minFrames: intOption(v['video-min-frames'], '--video-min-frames', 4)!,
@@ -110,11 +139,22 @@ export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv 
     root,
     shard: rankShardOption(v.shard, env),
     sourceVideos: v['source-video'] ?? [],
+    backend,
+    gemini:
+      backend === 'gemini'
+        ? {
+            baseUrl: v['gemini-base-url'] ?? env.GOOGLE_GEMINI_BASE_URL ?? null,
+            maxRpm: intOption(v['max-rpm'], '--max-rpm', undefined) ?? null,
+            activeTimeoutS: numberOption(v['active-timeout'], '--active-timeout', 600, 0.01, 86_400),
+            pollMs: intOption(v['poll-ms'], '--poll-ms', 2000, 1)!,
+          }
+        : null,
+    allowMixed: v['allow-mixed'] === true,
     servers,
     model,
     prompt,
     maxJobs: intOption(v['max-jobs'], '--max-jobs', 8),
-    maxInflightClips: intOption(v['max-inflight-clips'], '--max-inflight-clips', 64),
+    maxInflightClips: intOption(v['max-inflight-clips'], '--max-inflight-clips', backend === 'gemini' ? 1 : 64),
     retries: intOption(v.retries, '--retries', 5, 0),
     timeoutS: numberOption(v.timeout, '--timeout', 300, 1, 86_400),
     sampling,
@@ -123,10 +163,11 @@ export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv 
     retryBaseDelayMs: intOption(v['retry-delay-ms'], '--retry-delay-ms', 500, 0),
     tickMs: intOption(v['tick-ms'], '--tick-ms', 1000, 50),
   });
+  refuseMixedBackends(await completedBackends(root), job.backend, job.allowMixed);
   return { job, detach: v.detach === true };
 }
 
-export const summary = 'AVTime caption: Qwen3-Omni captions per clip, merged onto each video (avtime caption VIDEOS_ROOT …)';
+export const summary = 'AVTime caption: Qwen3-Omni (vLLM) or Gemini captions per clip, merged onto each video (avtime caption VIDEOS_ROOT …)';
 
 export async function run(args: string[]): Promise<number> {
   const { job, detach } = await captionJobFromArgs(args);

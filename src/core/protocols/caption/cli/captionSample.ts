@@ -5,6 +5,7 @@ import { UsageError } from '../../../errors';
 import { parseVerbArgs } from '../../../../cli/options';
 import type { DemoContext, DemoStep } from '../../../../cli/verb';
 import { makeCaptionSample } from '../sample';
+import { startDemoGemini } from './geminiDemo';
 
 export const summary = 'make a small videos root for captioning with ffmpeg (clips with audio, mp3 sidecars, one invalid and one untracked directory)';
 
@@ -67,5 +68,33 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
           },
         ]
       : []),
+    // The seed's Gemini fallback on the same root (the stand-in Gemini, demoService below): --allow-mixed, as the
+    // root holds the vLLM backend's captions; each clip's JSON in <video>/captions/, then the merged captions.
+    ...(ctx.standIn && ctx.env.GOOGLE_GEMINI_BASE_URL
+      ? [
+          {
+            title: 'Captioning with Gemini: the same sample through the stand-in Gemini (Files API upload, per-clip JSON; the invalid directory fails: exit 1)',
+            argv: [
+              ...CAPTION_SAMPLE_VERB.split(' ').slice(0, 1),
+              'caption',
+              root,
+              '--backend',
+              'gemini',
+              '--model',
+              'gemini-2.5-flash',
+              '--allow-mixed',
+              '--max-inflight-clips',
+              '4',
+              '--poll-ms',
+              '100',
+            ],
+            okCodes: [1],
+            doneLine: `Gemini's per-clip captions: ${path.join(root, '<video>', 'captions', 'clip_NNNN.json')}`,
+          },
+        ]
+      : []),
   ];
 }
+
+/** The stand-in Gemini the Gemini step talks to (only where the stand-in vLLM serves the demo too). */
+export const demoService = startDemoGemini;

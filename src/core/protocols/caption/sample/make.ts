@@ -108,6 +108,6 @@ export async function makeCaptionSample(opts: { out: string; fresh?: boolean; co
     throw err;
   }
   const videos = plan.map(stateOf);
-  await writeFileAtomic(path.join(root, CAPTION_SAMPLE_MARKER), JSON.stringify({ schema: 'fpsweep_caption_sample_v1', videos }, null, 2) + '\n');
+  await writeFileAtomic(root, path.join(root, CAPTION_SAMPLE_MARKER), JSON.stringify({ schema: 'fpsweep_caption_sample_v1', videos }, null, 2) + '\n');
   return { root, kept: false, videos, seconds: (performance.now() - t0) / 1000 };
 }

@@ -61,6 +61,6 @@ export async function cutBuiltin(opts: {
     log(`removed ${name}, left by an earlier cut into ${opts.videoDir}`);
   }
   const doc = builtinSegmentsDoc({ inputVideo: input, durationSec, config, detectors: { ...BUILTIN_DETECTORS }, fused });
-  await writeFileAtomic(path.join(opts.videoDir, 'segments.json'), JSON.stringify(doc, null, 2) + '\n');
+  await writeFileAtomic(opts.videoDir, path.join(opts.videoDir, 'segments.json'), JSON.stringify(doc, null, 2) + '\n');
   return { segments: fused.segments.length, durationSec };
 }

@@ -27,6 +27,6 @@ export function findingsFile(packageDir: string): string {
 export async function writeFindingsFile(packageDir: string, opts: FindingsOptions = {}): Promise<{ file: string; findings: Findings }> {
   const findings = await packageFindings(packageDir, opts);
   const file = findingsFile(packageDir);
-  await writeFileAtomic(file, JSON.stringify(findings, null, 1) + '\n');
+  await writeFileAtomic(packageDir, file, JSON.stringify(findings, null, 1) + '\n');
   return { file, findings };
 }

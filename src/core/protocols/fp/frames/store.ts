@@ -13,6 +13,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isPlainName } from '../../../package/names';
 import type { Dims } from './jpeg';
+import { pidAlive } from '../../../runner/lock';
 
 const FRAME_FILE = /^(\d+)_(\d+)x(\d+)\.jpg$/;
 const TEMP_PREFIX = '.tmp-';
@@ -33,15 +34,6 @@ export interface StoreStats {
   evictedBytes: number;
   /** How far above the cap the store was after the last eviction pass (all the rest pinned). */
   overCapBytes: number;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export class FrameStore {

@@ -124,7 +124,7 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
   const mergeId = `merge-${newRunId()}`;
   const lock = await acquireLock(layout, mergeId, (m) => say(m));
   let closeWriter: (() => Promise<void>) | null = null;
-  const raws = new AppendFiles();
+  const raws = new AppendFiles(layout.root);
   try {
     // Same repair as a run's start: torn tails aside, rows completed from raw records that lost theirs.
     const resumed = await resumeResults(layout);
@@ -224,7 +224,7 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
       runs: 0,
     }));
     const haveRuns = new Set((await readIdentities(layout)).map((i) => i.run_id));
-    const identityFile = new AppendFile(runIdentityFile(layout));
+    const identityFile = new AppendFile(layout.root, runIdentityFile(layout));
     for (const [i, x] of shardInfo.entries()) {
       for (const id of x.ids) {
         if (haveRuns.has(id.run_id)) continue;
@@ -248,19 +248,21 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
       st.rows++;
     }
     await appendNewLines(
+      layout.root,
       layout.failuresLog,
       shardInfo.map((x) => x.layout.failuresLog),
       (l) => failureRecordSchema.safeParse(l).success,
       (i) => stats[i].failures++,
     );
     await appendNewLines(
+      layout.root,
       layout.timingLog,
       shardInfo.map((x) => x.layout.timingLog),
       (l) => timingRecordSchema.safeParse(l).success,
       (i) => stats[i].timing++,
     );
     for (const x of shardInfo) await copyLogs(x.layout, path.join(layout.logsDir, 'shards', x.name));
-    const mergesLog = new AppendFile(path.join(layout.logsDir, 'merges.jsonl'));
+    const mergesLog = new AppendFile(layout.root, path.join(layout.logsDir, 'merges.jsonl'));
     await mergesLog.append(JSON.stringify({ merge_id: mergeId, at: new Date().toISOString(), inputs: pkgInputs.digest, shards: stats }) + '\n', true);
     await mergesLog.close();
     for (const x of stats) {
@@ -278,9 +280,15 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
 }
 
 /** Appends each valid line of the sources that the target does not hold already (same text), fsynced. */
-async function appendNewLines(target: string, sources: string[], valid: (v: unknown) => boolean, counted: (source: number) => void): Promise<void> {
+async function appendNewLines(
+  root: string,
+  target: string,
+  sources: string[],
+  valid: (v: unknown) => boolean,
+  counted: (source: number) => void,
+): Promise<void> {
   const have = new Set((await readLines(target)).map((l) => l.trim()));
-  const out = new AppendFile(target);
+  const out = new AppendFile(root, target);
   try {
     for (const [i, src] of sources.entries()) {
       for (const line of await readLines(src)) {

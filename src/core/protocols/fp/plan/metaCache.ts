@@ -95,7 +95,7 @@ export class MetaSummaryCache {
     if (!this.dirty) return true;
     const file = metaCacheFile(this.layout);
     try {
-      await writeFileAtomic(file, JSON.stringify({ version: CACHE_VERSION, entries: Object.fromEntries(this.entries) }));
+      await writeFileAtomic(this.layout.root, file, JSON.stringify({ version: CACHE_VERSION, entries: Object.fromEntries(this.entries) }));
       this.dirty = false;
       return true;
     } catch {

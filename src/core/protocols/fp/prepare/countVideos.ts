@@ -25,9 +25,10 @@ export interface VideoCount {
   problems: LineProblem[];
 }
 
+// lstat: a link in the store is not a video (SPEC §1: a shard holds files and folders only).
 async function isFile(p: string): Promise<boolean> {
   try {
-    return (await fs.stat(p)).isFile();
+    return (await fs.lstat(p)).isFile();
   } catch {
     return false;
   }

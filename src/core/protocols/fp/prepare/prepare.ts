@@ -196,7 +196,7 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
       outcomes.set(t.file, { ...base, status: 'verified', message: null });
     });
     meter.finish();
-    await saveVerifiedCache(layout.stateDir, cache);
+    await saveVerifiedCache(layout, cache);
   }
 
   // Disk: everything still to extract must fit, with a block of slack per file.
@@ -225,14 +225,14 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
         await extractShard(layout.shardFile(v.file), v.file, layout.storeDir, (n) => meter.add(n));
         v.extractedAt = new Date().toISOString();
         o.extracted = 'now';
-        await saveVerifiedCache(layout.stateDir, cache);
+        await saveVerifiedCache(layout, cache);
       } catch (err) {
         const message = err instanceof RefusedEntryError ? err.message : `${v.file}: extraction failed: ${(err as Error).message}`;
         errors.push(message);
         o.message = message;
         o.status = err instanceof RefusedEntryError ? 'refused' : o.status;
         delete cache.shards[v.file];
-        await saveVerifiedCache(layout.stateDir, cache);
+        await saveVerifiedCache(layout, cache);
       }
     }
     meter.finish();
@@ -252,7 +252,7 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
       cache.shards[d.file].deletedAt = new Date().toISOString();
       outcomes.get(d.file)!.deleted = true;
     }
-    await saveVerifiedCache(layout.stateDir, cache);
+    await saveVerifiedCache(layout, cache);
   }
 
   const count = diskOk ? await countVideos(layout) : null;

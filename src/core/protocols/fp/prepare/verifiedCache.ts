@@ -43,8 +43,8 @@ export async function loadVerifiedCache(stateDir: string): Promise<VerifiedCache
   return { version: 1, shards: {} };
 }
 
-export async function saveVerifiedCache(stateDir: string, cache: VerifiedCache): Promise<void> {
-  await writeFileAtomic(cacheFile(stateDir), JSON.stringify(cache, null, 1) + '\n');
+export async function saveVerifiedCache(layout: { root: string; stateDir: string }, cache: VerifiedCache): Promise<void> {
+  await writeFileAtomic(layout.root, cacheFile(layout.stateDir), JSON.stringify(cache, null, 1) + '\n');
 }
 
 /** The cached verification if it still holds for this file's size, mtime and expected sha256. */

@@ -227,7 +227,7 @@ export async function writeReport(packageDir: string, report: Report, markdown: 
     [json, JSON.stringify(report, null, 1) + '\n'],
     [md, markdown],
   ] as const) {
-    await writeFileAtomic(file, text);
+    await writeFileAtomic(layout.root, file, text);
   }
   return { json, md };
 }

@@ -140,8 +140,8 @@ export async function makeReturnsTarball(packageDir: string | PackageLayout, opt
     await pipeline(pack, countIn, createGzip(), hashOut, createWriteStream(tmpTar, { flags: 'wx' }));
     meter.finish();
     const hex = hash.digest('hex');
-    await commitFileAtomic(tmpTar, tarballPath);
-    await writeFileAtomic(sha256Path, sha256sumLine(hex, names.tarball));
+    await commitFileAtomic(layout.root, tmpTar, tarballPath);
+    await writeFileAtomic(layout.root, sha256Path, sha256sumLine(hex, names.tarball));
     return { tarballPath, sha256Path, names, sha256: hex, bytes, inputBytes, files };
   } catch (err) {
     await fs.rm(tmpTar, { force: true });

@@ -5,6 +5,7 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { registerSecret } from '../../../security/secrets';
 
 export interface ResolvedToken {
   token: string;
@@ -22,21 +23,21 @@ export function tokenFilePath(env: NodeJS.ProcessEnv = process.env): string {
   return env.HF_TOKEN_PATH || path.join(hfHome(env), 'token');
 }
 
+/** Where it is read, the token joins the redactor's secrets: masked in every log, status and terminal line. */
+function registered(t: ResolvedToken): ResolvedToken {
+  registerSecret(t.token, 'hf-token');
+  return t;
+}
+
 export async function resolveToken(explicit?: string | null, env: NodeJS.ProcessEnv = process.env): Promise<ResolvedToken | null> {
-  if (explicit && explicit.trim()) return { token: explicit.trim(), source: 'the extension' };
-  if (env.HF_TOKEN && env.HF_TOKEN.trim()) return { token: env.HF_TOKEN.trim(), source: 'HF_TOKEN' };
+  if (explicit && explicit.trim()) return registered({ token: explicit.trim(), source: 'the extension' });
+  if (env.HF_TOKEN && env.HF_TOKEN.trim()) return registered({ token: env.HF_TOKEN.trim(), source: 'HF_TOKEN' });
   const file = tokenFilePath(env);
   try {
     const text = (await fs.readFile(file, 'utf8')).trim();
-    if (text) return { token: text, source: file };
+    if (text) return registered({ token: text, source: file });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   return null;
-}
-
-/** Replaces every occurrence of the token in a message (errors may echo request details). */
-export function redact(message: string, token: string | undefined): string {
-  if (!token) return message;
-  return message.split(token).join('hf_***');
 }

@@ -2,12 +2,12 @@
 // returns/<tarball> and returns/<stem>.sha256 to the dataset repo. `useXet: false` keeps to the
 // LFS protocol (basic or multipart, as the hub decides); the library retries nothing, so its
 // fetch is ours (retryFetch.ts). The token is only passed to the library, never printed: every
-// message that could echo a request goes through `redact`.
+// message that could echo a request goes through the redactor (security/secrets.ts; resolveToken registered it).
 import { promises as fs, openAsBlob } from 'node:fs';
 import * as path from 'node:path';
 import { commitIter, whoAmI, HubApiError, type CommitOutput } from '@huggingface/hub';
 import { makeRetryingFetch, type RetryOptions } from './retryFetch';
-import { redact } from './token';
+import { redactSecrets } from '../../../security/secrets';
 import { ProgressMeter, type ProgressListener } from '../prepare/progressMeter';
 
 export const DEFAULT_REPO = 'GMLRVigil/BenchCheck-FramesPixels';
@@ -68,11 +68,11 @@ async function identify(token: string, hubUrl: string, fetchFn: typeof fetch): P
     const orgs = 'orgs' in me && Array.isArray(me.orgs) ? me.orgs.map((o) => o.name) : [];
     return { name: me.name, orgs, role: me.auth?.accessToken?.role ?? null };
   } catch (err) {
-    throw classify(err, token, null, '');
+    throw classify(err, null, '');
   }
 }
 
-function classify(err: unknown, token: string, who: Identity | null, repo: string): UploadError {
+function classify(err: unknown, who: Identity | null, repo: string): UploadError {
   if (err instanceof UploadError) return err;
   if (err instanceof TypeError && /must start with 'hf_'/.test(err.message)) {
     return new UploadError(
@@ -81,7 +81,7 @@ function classify(err: unknown, token: string, who: Identity | null, repo: strin
     );
   }
   if (err instanceof HubApiError) {
-    const detail = redact(err.message, token);
+    const detail = redactSecrets(err.message);
     if (err.statusCode === 401) {
       return new UploadError(
         `the hub refused the token (401): it is invalid, revoked or expired. ` +
@@ -103,7 +103,7 @@ function classify(err: unknown, token: string, who: Identity | null, repo: strin
     }
     return new UploadError(`the hub answered ${err.statusCode}: ${detail}`, 'failed', err.statusCode);
   }
-  return new UploadError(redact((err as Error)?.message ?? String(err), token), 'failed');
+  return new UploadError(redactSecrets((err as Error)?.message ?? String(err)), 'failed');
 }
 
 export async function uploadReturns(opts: UploadOptions): Promise<UploadResult> {
@@ -162,7 +162,7 @@ export async function uploadReturns(opts: UploadOptions): Promise<UploadResult> 
       if (step.value.event === 'phase') say(`phase: ${step.value.phase}`);
     }
   } catch (err) {
-    throw classify(err, opts.token, who, repo);
+    throw classify(err, who, repo);
   }
   // Regular (non-LFS) files travel inside the commit call; count what was not counted by PUTs.
   const left = total - meter.snapshot().doneBytes;

@@ -98,7 +98,7 @@ export async function launchServers(options: LaunchOptions): Promise<Fleet> {
     ...options,
     env: { ...frontEndEnv, ...options.env },
     servers,
-    places: { logsDir: layout.logsDir, launchParams: layout.launchParams, stateDir: layout.stateDir },
+    places: { root: layout.root, logsDir: layout.logsDir, launchParams: layout.launchParams, stateDir: layout.stateDir },
     mkdirs: options.mediaDirs,
     contextTokens: options.model.maxModelLen,
     oomAdvice: `; if it recurs, lower MAX_SEQS (now ${options.maxSeqs})`,

@@ -6,8 +6,8 @@ import type { PackageLayout } from '../package/layout';
 import { readStatusFile, writeStatusAtomic as writeAtomic } from '../../../runner/statusFile';
 import { workerStatusSchema, type WorkerStatus } from './statusSchema';
 
-export async function writeStatusAtomic(layout: Pick<PackageLayout, 'statusFile'>, status: WorkerStatus): Promise<void> {
-  await writeAtomic(layout.statusFile, workerStatusSchema, status);
+export async function writeStatusAtomic(layout: Pick<PackageLayout, 'root' | 'statusFile'>, status: WorkerStatus): Promise<void> {
+  await writeAtomic(layout.root, layout.statusFile, workerStatusSchema, status);
 }
 
 /** The last status the worker wrote, or null (none yet, or not a status file we understand). */

@@ -10,7 +10,7 @@ export class FailureLog {
   private readonly file: AppendFile;
   count = 0;
   constructor(layout: PackageLayout) {
-    this.file = new AppendFile(layout.failuresLog);
+    this.file = new AppendFile(layout.root, layout.failuresLog);
   }
   write(rec: FailureRecord): Promise<void> {
     this.count++;
@@ -26,7 +26,7 @@ export class FailureLog {
 export class TimingLog {
   private readonly file: AppendFile;
   constructor(layout: PackageLayout) {
-    this.file = new AppendFile(layout.timingLog);
+    this.file = new AppendFile(layout.root, layout.timingLog);
   }
   write(rec: TimingRecord & Record<string, unknown>): Promise<void> {
     timingRecordSchema.parse(rec);

@@ -36,12 +36,12 @@ export class FpStatusReporter {
   private readonly reporter: StatusReporter<WorkerStatus>;
 
   constructor(
-    layout: Pick<PackageLayout, 'statusFile'>,
+    layout: Pick<PackageLayout, 'root' | 'statusFile'>,
     private readonly id: StatusIdentity,
     private readonly sources: StatusSources,
     onStatus?: (s: WorkerStatus) => void,
   ) {
-    this.reporter = new StatusReporter(layout.statusFile, workerStatusSchema, (summary) => this.make(summary), onStatus);
+    this.reporter = new StatusReporter(layout.root, layout.statusFile, workerStatusSchema, (summary) => this.make(summary), onStatus);
   }
 
   /** The last status written (null before the first). */

@@ -128,7 +128,7 @@ export function preflightFile(layout: PackageLayout): string {
 /** The run's pre-flight, written whole (atomically): the last run's is the one on disk. */
 export async function writePreflight(layout: PackageLayout, rec: PreflightRecord): Promise<void> {
   const f = preflightFile(layout);
-  await writeFileAtomic(f, JSON.stringify(rec, null, 2) + '\n');
+  await writeFileAtomic(layout.root, f, JSON.stringify(rec, null, 2) + '\n');
 }
 
 /** The pre-flight on disk, or null when no run has made one yet (a malformed file is an error). */

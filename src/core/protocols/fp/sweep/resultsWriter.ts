@@ -14,7 +14,7 @@ import { csvHeaderLine, csvLine } from './csvRow';
 export class DuplicateRowError extends Error {}
 
 export class ResultsWriter {
-  private readonly raw = new AppendFiles();
+  private readonly raw: AppendFiles;
   private readonly csv: AppendFile;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly written = new Set<string>();
@@ -26,7 +26,8 @@ export class ResultsWriter {
     readonly header: readonly string[],
     private readonly done: DoneSet,
   ) {
-    this.csv = new AppendFile(layout.resultsCsv);
+    this.csv = new AppendFile(layout.root, layout.resultsCsv);
+    this.raw = new AppendFiles(layout.root);
   }
 
   /**

@@ -127,10 +127,14 @@ describe('prepare', () => {
         { path: 'h9/video.mp4', body: 'ok' },
         { path: 'h9/link', type: 'SymbolicLink', linkpath: '../../outside' },
       ],
-      /'h9\/link' \(symbolic link leaves the folder/,
+      /'h9\/link' \(symbolic link -> \.\.\/\.\.\/outside: a shard holds only files and folders/,
     ],
-    ['an absolute symlink', [{ path: 'h9/link', type: 'SymbolicLink', linkpath: '/etc/passwd' }], /symbolic link to an absolute path/],
-    ['a hard link outside', [{ path: 'h9/hard', type: 'Link', linkpath: '../x' }], /'h9\/hard' \(hard link leaves the folder/],
+    [
+      'an absolute symlink',
+      [{ path: 'h9/link', type: 'SymbolicLink', linkpath: '/etc/passwd' }],
+      /'h9\/link' \(symbolic link -> \/etc\/passwd: a shard holds only files and folders/,
+    ],
+    ['a hard link outside', [{ path: 'h9/hard', type: 'Link', linkpath: '../x' }], /'h9\/hard' \(hard link -> \.\.\/x: a shard holds only files and folders/],
   ];
   for (const [what, entries, re] of bad) {
     it(`refuses a shard with ${what}: error names shard and entry, nothing of it extracted`, async () => {
@@ -170,8 +174,13 @@ describe('prepare', () => {
         { path: 'h9/link/passwd', body: 'x' },
       ]),
     );
-    await assert.rejects(extractShard(shard, 'evil.tar', store), /evil\.tar: entry 'h9\/link' refused: symbolic link leaves the folder/);
+    await assert.rejects(
+      extractShard(shard, 'evil.tar', store),
+      /evil\.tar: entry 'h9\/link' refused: symbolic link -> \.\.\/\.\.\/\.\.\/etc: a shard holds only files and folders/,
+    );
     assert.equal(await exists(path.join(store, 'h9/link')), false);
+    assert.deepEqual(await fs.readdir(store), [], 'nothing of a refused shard in the store (it was extracted into a staging folder)');
+    assert.deepEqual(await fs.readdir(path.join(root, '.staging')), [], 'and its staging folder is gone');
   });
 
   it('checks free disk before extracting: too little → error, nothing extracted', async () => {
@@ -207,12 +216,12 @@ describe('prepare', () => {
     await assert.rejects(prepare({ packageDir: dir, freeBytes: plenty }), /videos_manifest\.json: shards\.0\.file: must be a plain name/);
   });
 
-  it('entry policy: in-folder links and ordinary files pass', () => {
+  it('entry policy: files and folders pass; every link is refused, even one inside the folder by its text (issue 33)', () => {
     assert.equal(entryProblem('h1/video.mp4', 'File'), null);
     assert.equal(entryProblem('h1/', 'Directory'), null);
-    assert.equal(entryProblem('h1/alias.mp4', 'SymbolicLink', 'video.mp4'), null);
-    assert.equal(entryProblem('h1/alias.mp4', 'SymbolicLink', '../h2/video.mp4'), null);
-    assert.equal(entryProblem('h1/hard.mp4', 'Link', 'h2/video.mp4'), null);
+    assert.match(entryProblem('h1/alias.mp4', 'SymbolicLink', 'video.mp4')!, /^symbolic link -> video\.mp4: a shard holds only files and folders \(SPEC §1\)$/);
+    assert.match(entryProblem('h1/alias.mp4', 'SymbolicLink', '../h2/video.mp4')!, /^symbolic link/);
+    assert.match(entryProblem('h1/hard.mp4', 'Link', 'h2/video.mp4')!, /^hard link -> h2\/video\.mp4: a shard holds only files and folders/);
     assert.match(entryProblem('h1/dev', 'CharacterDevice')!, /not allowed/);
   });
 });

@@ -116,7 +116,7 @@ export async function runDvc(o: DvcOptions, hooks: DvcHooks = {}): Promise<DvcRe
     async (session) => {
       let servers: AvtimeServers | null = null;
       let sent: { written: number; errors: RowError[] } = { written: 0, errors: [] };
-      const out = new AppendFile(layout.rawPredictions);
+      const out = new AppendFile(layout.root, layout.rawPredictions);
       try {
         await fs.mkdir(path.dirname(layout.rawPredictions), { recursive: true });
         await fs.writeFile(layout.rawPredictions, '', { flag: 'a' }); // the raw file exists from the start, empty or not
@@ -170,7 +170,7 @@ export async function runDvc(o: DvcOptions, hooks: DvcHooks = {}): Promise<DvcRe
         },
         outputs: { raw_predictions: { path: layout.rawPredictions, sha256: await sha256File(layout.rawPredictions) } },
       };
-      await writeFileAtomic(layout.summary, JSON.stringify(summary, null, 1) + '\n');
+      await writeFileAtomic(layout.root, layout.summary, JSON.stringify(summary, null, 1) + '\n');
       const stopped = session.stopRequested;
       const line = `dvc: ${have}/${expected} written (${done.size} resumed), ${errors.length} failed${stopped ? `; stopped (${stopped})` : ''}`;
       // The seed's direct CLI: any failed row makes the run exit 2, whether or not it went on with the others.

@@ -37,7 +37,7 @@ export async function scoreStage(c: StageContext, outcomes: readonly NormalizeOu
     templates: c.run.templates,
     shards: c.run.groups,
   });
-  await writeFileAtomic(layout.runConfig, JSON.stringify(config, null, 1) + '\n');
+  await writeFileAtomic(layout.root, layout.runConfig, JSON.stringify(config, null, 1) + '\n');
   st.state = 'done';
   st.done = traces.length;
   const line = `${canonical ? '' : 'NON-CANONICAL '}${scoreLine(summary)} → ${layout.evalDir}`;

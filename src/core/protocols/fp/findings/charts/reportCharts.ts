@@ -50,11 +50,11 @@ export async function writeReportCharts(packageDir: string, f: Findings): Promis
       () => false,
     );
     if (present && old[c.file] === hash) continue;
-    await writeFileAtomic(target, await renderSvg(c.spec));
+    await writeFileAtomic(layout.root, target, await renderSvg(c.spec));
     drawn++;
   }
   const keep = new Set(charts.map((c) => c.file));
   for (const name of await fs.readdir(dir)) if (CHART_FILE.test(name) && !keep.has(name)) await fs.rm(path.join(dir, name), { force: true });
-  await writeFileAtomic(path.join(dir, MANIFEST), JSON.stringify(next, null, 1) + '\n');
+  await writeFileAtomic(layout.root, path.join(dir, MANIFEST), JSON.stringify(next, null, 1) + '\n');
   return { files: charts.map(({ file, title }) => ({ file, title })), drawn };
 }

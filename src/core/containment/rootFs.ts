@@ -1,0 +1,178 @@
+// Every write, append, rename, mkdir and delete a run makes under its root goes through here (issue 33). A path is
+// resolved on disk one component at a time (resolve.ts): a link anywhere below the root is refused with its path,
+// `..` never climbs above the root. Files are opened with O_NOFOLLOW, so a link put in place after the check is not
+// followed either; on Linux the opened descriptor's real path (/proc/self/fd) is checked inside the root as well, so
+// a folder swapped for a link between the check and the open is caught. A file opened to be appended to or
+// truncated must have no other name (a hard link would carry the write to a file elsewhere).
+// What is left: a rename or a delete has no descriptor to check; between the component check and the call, a folder
+// of the path swapped for a link by someone who can write in the root is not seen (docs/SECURITY.md).
+import { closeSync, constants as C, fstatSync, lstatSync, mkdirSync, openSync, promises as fs, readlinkSync, writeSync } from 'node:fs';
+import * as path from 'node:path';
+import { ContainmentError } from './containmentError';
+import { resolveInside, resolveInsideSync, type InsidePath } from './resolve';
+
+/** 0 where the system has no O_NOFOLLOW (Windows): the component check is then the only guard. */
+const NOFOLLOW = C.O_NOFOLLOW ?? 0;
+const APPEND = C.O_WRONLY | C.O_APPEND | C.O_CREAT | NOFOLLOW;
+// No O_TRUNC: a file with a second name must be refused before a byte of it is cut (truncated after the check).
+const TRUNCATE = C.O_WRONLY | C.O_CREAT | NOFOLLOW;
+const FRESH = C.O_WRONLY | C.O_CREAT | C.O_EXCL | NOFOLLOW;
+const READ_WRITE = C.O_RDWR | NOFOLLOW;
+
+function isInside(realRoot: string, p: string): boolean {
+  return p === realRoot || p.startsWith(realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep);
+}
+
+/** The folders of `inside` that do not exist yet, made one by one; one made meanwhile as a link is refused. */
+function missingDirs(inside: InsidePath): string[] {
+  const out: string[] = [];
+  for (let i = inside.existing; i < inside.parts.length; i++) out.push(path.join(inside.realRoot, ...inside.parts.slice(0, i + 1)));
+  return out;
+}
+
+function existsAlready(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException).code === 'EEXIST';
+}
+
+/** Makes `dir` and the folders above it up to `root` (the root too); returns its real path. */
+export async function mkdirUnder(root: string, dir: string): Promise<string> {
+  await fs.mkdir(path.resolve(root), { recursive: true }); // the root itself is the user's: made as named
+  const inside = await resolveInside(root, dir);
+  for (const d of missingDirs(inside)) {
+    await fs.mkdir(d).catch((err: unknown) => (existsAlready(err) ? undefined : Promise.reject(err)));
+    if ((await fs.lstat(d)).isSymbolicLink()) throw new ContainmentError(d, 'is a symbolic link');
+  }
+  if (inside.leaf && !inside.leaf.isDirectory()) throw new ContainmentError(inside.real, 'is not a folder');
+  return inside.real;
+}
+
+export function mkdirUnderSync(root: string, dir: string): string {
+  mkdirSync(path.resolve(root), { recursive: true });
+  const inside = resolveInsideSync(root, dir);
+  for (const d of missingDirs(inside)) {
+    try {
+      mkdirSync(d);
+    } catch (err) {
+      if (!existsAlready(err)) throw err;
+    }
+    if (lstatSync(d).isSymbolicLink()) throw new ContainmentError(d, 'is a symbolic link');
+  }
+  if (inside.leaf && !inside.leaf.isDirectory()) throw new ContainmentError(inside.real, 'is not a folder');
+  return inside.real;
+}
+
+/** The real path of `file` under `root`, its folder made; `file` itself may be missing, never a link. */
+async function fileUnder(root: string, file: string): Promise<{ real: string; realRoot: string }> {
+  const dir = await mkdirUnder(root, path.dirname(file));
+  const inside = await resolveInside(root, path.join(dir, path.basename(file)));
+  return { real: inside.real, realRoot: inside.realRoot };
+}
+
+/** Refuses a descriptor that is not where it was asked for (Linux): its real path outside, or a second name. */
+function checkOpened(fd: number, realRoot: string, file: string, fresh: boolean): void {
+  let where: string | null = null;
+  try {
+    where = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    where = null; // no /proc: the component check and O_NOFOLLOW are the guards
+  }
+  if (where !== null && where.startsWith('/') && !isInside(realRoot, where))
+    throw new ContainmentError(file, `was opened outside the root (at ${where}): a folder of its path was swapped for a link`);
+  if (!fresh && fstatSync(fd).nlink > 1) throw new ContainmentError(file, 'has another name (a hard link): a write would reach that file too');
+}
+
+function refusedLink(err: unknown, file: string): Error {
+  // O_NOFOLLOW on a link: ELOOP (Linux, macOS); O_EXCL on a link: EEXIST, which the caller's own code expects.
+  return (err as NodeJS.ErrnoException).code === 'ELOOP' ? new ContainmentError(file, 'is a symbolic link') : (err as Error);
+}
+
+async function openChecked(root: string, file: string, flags: number, fresh: boolean): Promise<fs.FileHandle> {
+  const { real, realRoot } = await fileUnder(root, file);
+  const fh = await fs.open(real, flags, 0o644).catch((err: unknown) => Promise.reject(refusedLink(err, real)));
+  try {
+    checkOpened(fh.fd, realRoot, real, fresh);
+  } catch (err) {
+    await fh.close();
+    throw err;
+  }
+  return fh;
+}
+
+/** `file` opened to append to (made if missing, with its folders). */
+export function openAppendUnder(root: string, file: string): Promise<fs.FileHandle> {
+  return openChecked(root, file, APPEND, false);
+}
+
+/** `file` opened empty to be written from the start (made if missing). */
+export async function openTruncatedUnder(root: string, file: string): Promise<fs.FileHandle> {
+  const fh = await openChecked(root, file, TRUNCATE, false);
+  await fh.truncate(0);
+  return fh;
+}
+
+/** A new file that must not exist yet (a temp, a staged output): EEXIST if anything is there, a link included. */
+export function openFreshUnder(root: string, file: string): Promise<fs.FileHandle> {
+  return openChecked(root, file, FRESH, true);
+}
+
+/** An existing file opened to be read and rewritten in place (a torn tail cut off). */
+export function openReadWriteUnder(root: string, file: string): Promise<fs.FileHandle> {
+  return openChecked(root, file, READ_WRITE, false);
+}
+
+/** `openAppendUnder` for callers that cannot wait (a child's stdio, an exit handler): a descriptor. */
+export function openAppendUnderSync(root: string, file: string): number {
+  const dir = mkdirUnderSync(root, path.dirname(file));
+  const { real, realRoot } = resolveInsideSync(root, path.join(dir, path.basename(file)));
+  let fd: number;
+  try {
+    fd = openSync(real, APPEND, 0o644);
+  } catch (err) {
+    throw refusedLink(err, real);
+  }
+  try {
+    checkOpened(fd, realRoot, real, false);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  return fd;
+}
+
+/** Appends `text` to `file` in one write, synchronously (a launch line before a child starts). */
+export function appendLineUnder(root: string, file: string, text: string): void {
+  const fd = openAppendUnderSync(root, file);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Renames `from` to `to`, both under `root` (`to`'s folder made); neither may be or pass through a link. */
+export async function renameUnder(root: string, from: string, to: string): Promise<void> {
+  const src = await resolveInside(root, from);
+  const dir = await mkdirUnder(root, path.dirname(to));
+  const dest = await resolveInside(root, path.join(dir, path.basename(to)));
+  await fs.rename(src.real, dest.real);
+}
+
+/**
+ * Deletes `target` under `root` (a folder with `recursive`); nothing there is not an error. No link on its path is
+ * followed; inside a folder deleted recursively, Node's rm unlinks a link and does not follow it.
+ */
+export async function removeUnder(root: string, target: string, opts: { recursive?: boolean } = {}): Promise<void> {
+  const inside = await resolveInside(root, target);
+  if (inside.parts.length === 0) throw new ContainmentError(inside.real, 'is the root itself, which a run never deletes');
+  if (!inside.leaf) return;
+  await fs.rm(inside.real, { recursive: opts.recursive ?? false, force: true });
+}
+
+/** Deletes an empty folder under `root`; ENOTEMPTY when it is not empty, nothing when it is gone. */
+export async function removeEmptyDirUnder(root: string, dir: string): Promise<void> {
+  const inside = await resolveInside(root, dir);
+  if (inside.leaf) await fs.rmdir(inside.real);
+}
+
+export { resolveInside, resolveInsideSync, realRootOf } from './resolve';
+export { ContainmentError } from './containmentError';

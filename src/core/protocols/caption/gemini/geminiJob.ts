@@ -1,0 +1,221 @@
+// The caption run with the Gemini backend (issue 35; SPEC-AVTIME-DATA §3b; seed §3 "Gemini fallback") on the same
+// run type: the same rank state, plan, outcome files, status and views as the vLLM path (job.ts), with no servers.
+// Per video: validated as the vLLM path does it, then each clip whose JSON is missing or stale goes through
+// clipCaption.ts (at most --max-inflight-clips clips of the run at once, --max-rpm generateContent calls a minute);
+// captions_merged.json once every clip has its JSON. Before anything, the uploads a crashed run left are deleted.
+// A refused key stops the run through the engine's stop machinery (RunStopper.stopFor: the reason, what to do).
+// Every line passes the redactor: the key (registered in geminiKey.ts) never reaches a log.
+import * as path from 'node:path';
+import { InputError, UsageError } from '../../../errors';
+import { RankTally } from '../../../runner/rankStatus';
+import { stdoutSessionLog, type RunSession, type SessionLog } from '../../../runner/runSession';
+import { stopReasonLines } from '../../../runner/stopReason';
+import { writeFileAtomic } from '../../../runner/atomicFile';
+import { mapBounded } from '../../../runner/mapBounded';
+import { redactSecrets } from '../../../security/secrets';
+import { ffprobeClipProbe } from '../../../clips/clipProbe';
+import { issueText, validateVideoDir } from '../../../clips/segments';
+import { refuseMixedBackends } from '../backends';
+import type { CaptionJob } from '../jobSchema';
+import type { CaptionLayout } from '../layout';
+import { GEMINI_NORMALIZER } from '../normalizeGemini';
+import { writeVideoOutcome } from '../outcome';
+import { planCaptionRun, type PlannedVideo } from '../plan';
+import { captionPrompt } from '../prompt';
+import { captionStatusSchema, type TokenCounts, type VideoOutcome } from '../schemas';
+import { captionClipWithGemini, deleteUpload, type GeminiClipContext } from './clipCaption';
+import { clipIdentity, reusableClipCaptions, writeClipCaptions, type ClipCaptions } from './clipFile';
+import { geminiApi, type GeminiApi } from './client';
+import { addUsage, NO_USAGE } from './geminiAnswer';
+import { googleErrorText, type GoogleError } from './googleError';
+import { geminiKeyFromEnv, NO_KEY_WORDS } from './geminiKey';
+import { RpmLimiter, type Clock } from './rateLimit';
+import { Slots } from './slots';
+import { UploadLedger } from './uploadLedger';
+
+const redacted: SessionLog = {
+  info: (l) => stdoutSessionLog.info(redactSecrets(l)),
+  warn: (l) => stdoutSessionLog.warn(redactSecrets(l)),
+  error: (l) => stdoutSessionLog.error(redactSecrets(l)),
+};
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const t = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = () => {
+        clearTimeout(t);
+        reject(signal!.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+/** Where this rank lists the files it has uploaded and not deleted yet. */
+export const uploadLedgerOf = (layout: CaptionLayout) => new UploadLedger(layout.root, path.join(layout.runRoot.stateDir, 'gemini-uploads'));
+
+interface VideoProgress {
+  stem: string;
+  clips: number;
+  clipsDone: number;
+}
+
+export async function runGeminiInSession(session: RunSession, job: CaptionJob, layout: CaptionLayout, api?: GeminiApi): Promise<number> {
+  const log = redacted;
+  const key = geminiKeyFromEnv();
+  if (!key) throw new UsageError(NO_KEY_WORDS);
+  const g = job.gemini;
+  if (!g) throw new Error('internal: a Gemini caption job without its settings');
+  const client = api ?? geminiApi(key, g.baseUrl);
+  const prompt = captionPrompt(job.prompt.text, job.prompt.source);
+  const provenance: Pick<VideoOutcome, 'backend' | 'model' | 'normalizer'> = { backend: 'gemini', model: job.model, normalizer: GEMINI_NORMALIZER };
+  const plan = await planCaptionRun(
+    layout,
+    { model: job.model, promptSha256: prompt.sha256, sampling: job.sampling, backend: { name: 'gemini', normalizer: GEMINI_NORMALIZER } },
+    job.sourceVideos,
+  );
+  if (plan.missing?.length) throw new InputError(`--source-video matches no tracked video${layout.shard ? ' of this rank' : ''}: ${plan.missing.join(', ')}`);
+  refuseMixedBackends(plan.backends, 'gemini', job.allowMixed);
+
+  const tally = new RankTally('caption', plan.selected, plan.done.length);
+  const running = new Map<string, VideoProgress>();
+  let runTokens: TokenCounts = NO_USAGE;
+  const status = session.status(captionStatusSchema, (s) => ({
+    ...tally.fields(session, layout.shard, s),
+    running: [...running.values()].map((v) => ({ ...v })),
+    backend: 'gemini' as const,
+    tokens: runTokens,
+  }));
+  await status.write();
+  await log.info(
+    `run ${session.runId}: ${plan.selected} videos selected, ${plan.done.length} done before, ${plan.todo.length} to caption, ` +
+      `${plan.untracked.length} untracked directories; backend gemini, model ${job.model}, normalizer ${GEMINI_NORMALIZER}, ` +
+      `prompt ${prompt.source} (${prompt.sha256.slice(0, 12)})`,
+  );
+
+  const ledger = uploadLedgerOf(layout);
+  const clipLog = (l: string) => void log.info(l);
+  // A crash's leftovers first: every file the ledger names is deleted (and said), before anything is uploaded.
+  for (const e of await ledger.list()) {
+    if (await deleteUpload({ api: client, ledger, log: clipLog }, e.name))
+      await log.info(`deleted ${e.name} (${e.clip}), uploaded by an earlier run that ended before deleting it`);
+  }
+
+  const abort = new AbortController();
+  session.cutSignal.addEventListener('abort', () => abort.abort(session.cutSignal.reason), { once: true });
+  const keyRefused = (e: GoogleError) => {
+    session.stopper.stopFor({
+      rule: 'key_refused',
+      kind: 'key',
+      message: googleErrorText(e),
+      meaning: 'Gemini refused the API key (wrong, revoked, or without access to this model or the Files API)',
+      action:
+        'set GEMINI_API_KEY (or GOOGLE_API_KEY) to a valid key from https://aistudio.google.com/app/apikey (in VS Code: "fpsweep: Set Gemini API key"), then run the same command again: finished clips are kept',
+      server: g.baseUrl,
+      detail: 'the Gemini API key was refused',
+    });
+    abort.abort(new Error('key refused'));
+  };
+  const ctx: GeminiClipContext = {
+    api: client,
+    model: job.model,
+    prompt: prompt.text,
+    retries: job.retries,
+    baseDelayMs: job.retryBaseDelayMs,
+    activeTimeoutS: g.activeTimeoutS,
+    pollMs: g.pollMs,
+    limiter: new RpmLimiter(g.maxRpm, realClock),
+    clock: realClock,
+    ledger,
+    signal: abort.signal,
+    log: clipLog,
+  };
+  const slots = new Slots(job.maxInflightClips);
+  const stopped = () => session.stopRequested !== null || abort.signal.aborted;
+
+  async function captionVideo(p: PlannedVideo): Promise<void> {
+    if (stopped()) return;
+    let failure: string | null = p.problem;
+    let tokens: TokenCounts = NO_USAGE;
+    const clips: (ClipCaptions | null)[] = [];
+    if (failure === null) {
+      const { issues } = await validateVideoDir(p.dir, ffprobeClipProbe());
+      if (issues.length) failure = `invalid video directory: ${issues.map(issueText).join('; ')}`;
+    }
+    if (failure === null && p.doc) {
+      const segs = p.doc.segments;
+      const progress: VideoProgress = { stem: p.stem, clips: segs.length, clipsDone: 0 };
+      running.set(p.stem, progress);
+      await Promise.all(
+        segs.map(async (seg, i) => {
+          const id = await clipIdentity(p.dir, seg, { model: job.model, normalizer: GEMINI_NORMALIZER, prompt_sha256: prompt.sha256 });
+          const kept = await reusableClipCaptions(p.dir, id);
+          if (kept) {
+            clips[i] = kept;
+            tokens = addUsage(tokens, kept.tokens);
+            progress.clipsDone++;
+            return;
+          }
+          await slots.take();
+          try {
+            if (failure !== null || stopped()) return;
+            const key = `${p.stem}/clip_${String(seg.index).padStart(4, '0')}`;
+            const r = await captionClipWithGemini(ctx, { key, path: path.join(p.dir, seg.clip_path), span: seg });
+            tokens = addUsage(tokens, r.tokens);
+            runTokens = addUsage(runTokens, r.tokens);
+            if (r.kind === 'ok') {
+              const c: ClipCaptions = { ...id, backend: 'gemini', events: r.events, content: r.content, tokens: r.tokens, at: new Date().toISOString() };
+              await writeClipCaptions(p.dir, c);
+              clips[i] = c;
+              progress.clipsDone++;
+            } else if (r.kind === 'failed') failure ??= `clip ${seg.index}: ${r.reason}`;
+            else if (r.kind === 'key') keyRefused(r.error);
+          } finally {
+            slots.give();
+          }
+        }),
+      );
+    }
+    const base = {
+      stem: p.stem,
+      signature: p.signature,
+      clips: p.doc?.segments.length ?? 0,
+      runId: session.runId,
+      rank: layout.shard ? layout.shard.index - 1 : null,
+      ...provenance,
+      tokens,
+    };
+    if (failure !== null) {
+      await writeVideoOutcome(layout, { ...base, state: 'failed', reason: redactSecrets(failure), at: new Date().toISOString() });
+      tally.failed++;
+      await log.error(`${p.stem}: failed: ${failure}`);
+      if (job.failFast) session.drain.request(`--fail-fast: ${p.stem} failed`);
+    } else if (p.doc && clips.length === p.doc.segments.length && clips.every((c) => c)) {
+      const merged = clips.flatMap((c) => c!.events.map((e) => ({ ...e, backend: 'gemini', model: job.model, normalizer: GEMINI_NORMALIZER })));
+      await writeFileAtomic(layout.root, layout.captionsFile(p.stem), JSON.stringify(merged, null, 2) + '\n');
+      await writeVideoOutcome(layout, { ...base, state: 'completed', reason: null, at: new Date().toISOString() });
+      tally.completed++;
+    }
+    running.delete(p.stem);
+  }
+
+  try {
+    tally.running();
+    await status.write();
+    await mapBounded(plan.todo, job.maxJobs, captionVideo);
+    const fatal = session.stopper.stopReason;
+    if (fatal) tally.breakOff(stopReasonLines(fatal).join('\n'));
+    else tally.end(session.stopRequested !== null);
+  } catch (err) {
+    tally.breakOff(`failed: ${redactSecrets((err as Error)?.message ?? String(err))}`);
+  }
+  await log.info(`tokens this run: ${runTokens.total} (prompt ${runTokens.prompt}, answers ${runTokens.candidates})`);
+  await log.info(tally.summary!);
+  await status.write(tally.summary);
+  return tally.state === 'done' ? 0 : 1;
+}
