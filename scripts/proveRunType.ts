@@ -109,6 +109,8 @@ export function checkCopy(proved: ProvedCopy): void {
   run([bin('typescript', 'bin/tsc'), '-p', dir, '--noEmit']);
   const linted = [...Object.values(proved.manifest.folders), ...proved.outside.map((t) => t.file).filter((f) => f.endsWith('.ts'))];
   run([bin('eslint', 'bin/eslint.js'), ...linted]);
+  // The layers and the cycles (the run type imports no other, the engine does not import it): the whole graph.
+  run([bin('dependency-cruiser', 'bin/dependency-cruise.mjs'), 'src', 'media/src', '--config', '.dependency-cruiser.cjs']);
   run(['esbuild.js']);
 }
 

@@ -57,6 +57,19 @@ export function parseOptionsOrUsage<S extends z.ZodTypeAny>(schema: S, help: str
   return parsed.data;
 }
 
+/** A string flag the verb cannot go without: its value, or a usage error naming the flag, then the help. */
+export function requiredFlag(values: Readonly<Record<string, unknown>>, name: string, help: string): string {
+  const value = stringFlag(values, name);
+  if (value === undefined) throw new UsageError(`--${name} is required\n\n${help}`);
+  return value;
+}
+
+/** A string flag's value; undefined when it is absent or empty. */
+export function stringFlag(values: Readonly<Record<string, unknown>>, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 export function requirePackage(values: Record<string, unknown>, help: string): string {
   const dir = values.package ?? process.env.FPSWEEP_PACKAGE;
   if (typeof dir !== 'string' || dir === '') throw new UsageError(`--package DIR is required\n\n${help}`);

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
 import { main } from '../../src/cli/main';
-import { HelpRequested, parseCommandArgs, parseOptionsOrUsage, parseVerbArgs } from '../../src/cli/options';
+import { HelpRequested, parseCommandArgs, parseOptionsOrUsage, parseVerbArgs, requiredFlag, stringFlag } from '../../src/cli/options';
 import { UsageError } from '../../src/core/errors';
 
 const HELP = 'usage: thing [--n N] ROOT';
@@ -91,5 +91,23 @@ describe('parseOptionsOrUsage', () => {
         return true;
       },
     );
+  });
+});
+
+describe('requiredFlag and stringFlag (the verbs’ string flags)', () => {
+  it('gives a string flag’s value, absent or empty as undefined', () => {
+    assert.equal(stringFlag({ out: 'a.jsonl' }, 'out'), 'a.jsonl');
+    assert.equal(stringFlag({ out: '' }, 'out'), undefined);
+    assert.equal(stringFlag({}, 'out'), undefined);
+    assert.equal(stringFlag({ out: true }, 'out'), undefined);
+  });
+
+  it('refuses a missing or empty required flag with a usage error naming it, then the help', () => {
+    assert.equal(requiredFlag({ out: 'a.jsonl' }, 'out', HELP), 'a.jsonl');
+    for (const values of [{}, { out: '' }])
+      assert.throws(
+        () => requiredFlag(values, 'out', HELP),
+        (e: unknown) => e instanceof UsageError && e.message === `--out is required\n\n${HELP}`,
+      );
   });
 });

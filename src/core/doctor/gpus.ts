@@ -1,6 +1,6 @@
 // GPUs from `nvidia-smi --query-gpu=name,memory.total --format=csv,noheader` (memory in MiB).
 import type { DoctorLine } from './schema';
-import { probe } from './probe';
+import { probe } from '../runner/probe';
 
 export interface Gpu {
   name: string;

@@ -1,6 +1,6 @@
 // vLLM executables against the pins the run types give (one line per check), and ffmpeg.
 import type { DoctorLine } from './schema';
-import { probe } from './probe';
+import { probe } from '../runner/probe';
 import { describePin, pinAccepts, type VllmPin } from '../serving/vllmVersion';
 import { vllmVersionOf } from '../serving/serverProbe';
 

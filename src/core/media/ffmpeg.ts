@@ -21,35 +21,35 @@ export async function runFfmpeg(args: readonly string[], what: string): Promise<
   }
 }
 
+/** The start of every ffmpeg command line of the sample makers: errors only, never reading stdin, overwriting. */
+export const FFMPEG_QUIET: readonly string[] = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y'];
+
+/** No metadata (no encoder version, no date) and bit-exact muxing: with the streams' flags below, the same inputs
+ * give the same bytes on every machine. */
+export const BITEXACT_MUX: readonly string[] = ['-map_metadata', '-1', '-fflags', '+bitexact'];
+export const BITEXACT_VIDEO: readonly string[] = ['-flags:v', '+bitexact'];
+export const BITEXACT_AUDIO: readonly string[] = ['-flags:a', '+bitexact'];
+
+/** H.264 4:2:0 on one x264 thread: with frame threads the bytes would depend on the core count. */
+export function x264OneThread(crf: number): string[] {
+  return ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', String(crf), '-threads', '1', '-pix_fmt', 'yuv420p'];
+}
+
+/** Mono audio at 32 kb/s. */
+const MONO_32K = ['-b:a', '32k', '-ac', '1'];
+
 /** The bit-exact output options: H.264 (one thread, a keyframe every `gop` frames) and mono AAC at 32k. */
 export function bitexactAvOutput(gop: number): string[] {
   return [
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-crf',
-    '30',
-    '-threads',
-    '1',
-    '-pix_fmt',
-    'yuv420p',
+    ...x264OneThread(30),
     '-g',
     String(gop),
     '-c:a',
     'aac',
-    '-b:a',
-    '32k',
-    '-ac',
-    '1',
-    '-map_metadata',
-    '-1',
-    '-fflags',
-    '+bitexact',
-    '-flags:v',
-    '+bitexact',
-    '-flags:a',
-    '+bitexact',
+    ...MONO_32K,
+    ...BITEXACT_MUX,
+    ...BITEXACT_VIDEO,
+    ...BITEXACT_AUDIO,
     '-movflags',
     '+faststart',
   ];
@@ -77,23 +77,7 @@ export interface AvCut {
 }
 
 /** The mp3 sidecar's output options (mono, 32k, no metadata, no Xing header: the same bytes every time). */
-const MP3_OUTPUT = [
-  '-vn',
-  '-c:a',
-  'libmp3lame',
-  '-b:a',
-  '32k',
-  '-ac',
-  '1',
-  '-map_metadata',
-  '-1',
-  '-fflags',
-  '+bitexact',
-  '-flags:a',
-  '+bitexact',
-  '-write_xing',
-  '0',
-];
+const MP3_OUTPUT = ['-vn', '-c:a', 'libmp3lame', ...MONO_32K, ...BITEXACT_MUX, ...BITEXACT_AUDIO, '-write_xing', '0'];
 
 /**
  * Encodes a video with audio from lavfi sources: a black frame under `videoFilter`, and `audioExpression`; each cut
@@ -101,11 +85,7 @@ const MP3_OUTPUT = [
  */
 export async function encodeLavfiAv(spec: LavfiAv, file: string, what: string, cuts: readonly AvCut[] = []): Promise<void> {
   const args = [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-nostdin',
-    '-y',
+    ...FFMPEG_QUIET,
     '-f',
     'lavfi',
     '-i',

@@ -34,3 +34,22 @@ export function defaultRunRoot(root: string, statusName = 'status.json'): RunRoo
     runnerLog: path.join(stateDir, 'logs', 'runner.log'),
   };
 }
+
+/** A layout class's engine half: the paths of defaultRunRoot (everything under `<root>/.fpsweep/`) as its fields. */
+export class RunRootPaths implements RunRoot {
+  readonly root: string;
+  readonly stateDir: string;
+  readonly lockFile: string;
+  readonly statusFile: string;
+  readonly logsDir: string;
+  readonly runnerLog: string;
+  constructor(root: string, statusName: string) {
+    const r = defaultRunRoot(root, statusName);
+    this.root = r.root;
+    this.stateDir = r.stateDir;
+    this.lockFile = r.lockFile;
+    this.statusFile = r.statusFile;
+    this.logsDir = r.logsDir;
+    this.runnerLog = r.runnerLog;
+  }
+}

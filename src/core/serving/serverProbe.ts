@@ -2,7 +2,7 @@
 // (GET /version, else the executable's `--version`), and that version held against a run type's pin. One probe
 // for the runs' pre-flights and for doctor; what a run type requires of the answers (a context, a model) is its own.
 import { z } from 'zod';
-import { probe } from '../doctor/probe';
+import { probe } from '../runner/probe';
 import type { VllmClient } from './client';
 import { UsageError } from '../errors';
 import { parseVllmVersion, pinAccepts, pinRefusal, type VllmPin } from './vllmVersion';

@@ -48,7 +48,11 @@ function eventAt(value: unknown, i: number): ClipEvent | string {
   return { start_sec: e.start_sec as number, end_sec: e.end_sec as number, caption };
 }
 
-export function parseCaptionAnswer(content: string): ParsedAnswer {
+/**
+ * The JSON of an answer (answerJsonText's, parsed within the bounds) and its list of events: the value itself when
+ * it is an array, an object's `events` array, else null (what to make of that is the reader's call).
+ */
+export function answerEventList(content: string): { ok: true; value: unknown; list: unknown[] | null } | { ok: false; reason: string } {
   const json = answerJsonText(content);
   if (json === null) return { ok: false, reason: 'no JSON array or object in the answer' };
   let value: unknown;
@@ -62,6 +66,13 @@ export function parseCaptionAnswer(content: string): ParsedAnswer {
     : typeof value === 'object' && value !== null && Array.isArray((value as { events?: unknown }).events)
       ? (value as { events: unknown[] }).events
       : null;
+  return { ok: true, value, list };
+}
+
+export function parseCaptionAnswer(content: string): ParsedAnswer {
+  const read = answerEventList(content);
+  if (!read.ok) return read;
+  const list = read.list;
   if (!list) return { ok: false, reason: 'the answer is neither an array nor an object with an "events" array' };
   if (list.length === 0) return { ok: false, reason: 'the answer has no events' };
   const events: ClipEvent[] = [];

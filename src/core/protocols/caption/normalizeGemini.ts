@@ -9,8 +9,7 @@
 //   normalizing (per clip of length d): clamp into [0, d]; a reversed pair is swapped; an event of zero length is
 //     dropped unless it is the only one (then the whole clip); no pinning of the first start or the last end, no
 //     folding; shift by the clip's start and round to milliseconds (normalize.ts's roundMs).
-import { parseBoundedJson } from '../../io/boundedJson';
-import { answerJsonText, cleanCaption, type ClipEvent, type ParsedAnswer } from './answer';
+import { answerEventList, cleanCaption, type ClipEvent, type ParsedAnswer } from './answer';
 import { roundMs, type ClipSpan } from './normalize';
 import { parseBoundedJson } from '../../io/boundedJson';
 
@@ -41,19 +40,10 @@ function looseEvent(value: unknown): ClipEvent | null {
 
 /** The events of a Gemini answer, read loosely; invalid only when no event can be read. */
 export function parseGeminiAnswer(content: string): ParsedAnswer {
-  const json = answerJsonText(content);
-  if (json === null) return { ok: false, reason: 'no JSON array or object in the answer' };
-  let value: unknown;
-  try {
-    value = parseBoundedJson(json);
-  } catch (err) {
-    return { ok: false, reason: `the answer's JSON does not parse: ${(err as Error).message}` };
-  }
-  const list = Array.isArray(value)
-    ? value
-    : typeof value === 'object' && value !== null && Array.isArray((value as { events?: unknown }).events)
-      ? (value as { events: unknown[] }).events
-      : [value];
+  const read = answerEventList(content);
+  if (!read.ok) return read;
+  // One event object on its own is read as a list of one.
+  const list = read.list ?? [read.value];
   const events = list.map(looseEvent).filter((e): e is ClipEvent => e !== null);
   if (events.length === 0) return { ok: false, reason: 'no event of the answer has a time span and a caption' };
   return { ok: true, events };

@@ -5,7 +5,7 @@
 // so a host that only sweeps or benchmarks is not failed by the cut's needs.
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { probe } from '../../doctor/probe';
+import { probe } from '../../runner/probe';
 import type { DoctorLine } from '../../doctor/schema';
 import type { DoctorHookOptions } from '../types';
 

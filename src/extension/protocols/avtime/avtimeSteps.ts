@@ -6,8 +6,7 @@
 // No vscode import: the host gives what the step needs.
 import * as path from 'node:path';
 import { readAvtimeProgress, type AvtimeRunView } from '../../../core/protocols/avtime/progress';
-import { startCli } from '../../cli';
-import { runCliStep, type RunbookSteps, type StepIo } from '../../runbook/steps';
+import { runCliInCell, runCliStep, type RunbookSteps, type StepIo } from '../../runbook/steps';
 import { avtimeRunbook } from './avtimeRunbook';
 import { isDataStep } from './data/dataRunbook';
 import { runDataStep, type DataStepHost } from './data/dataSteps';
@@ -72,19 +71,13 @@ export async function runAvtimeStep(host: AvtimeStepHost, stepArgs: string[], io
 
 /** Follows a detached run with `fpsweep status --wait` until it has ended; interrupting stops following only. */
 async function followRun(root: string, io: StepIo, env: Record<string, string>, cwd: string): Promise<boolean> {
-  const follow = startCli({ distDir: io.distDir, verb: 'status', args: ['--wait', '--package', root], env, cwd, onOutput: (t, s) => io.write(t, s) });
-  const sub = io.token.onCancellationRequested(() => follow.interrupt());
-  try {
-    const r = await follow.done;
-    if (io.token.isCancellationRequested) {
-      io.write('\nStopped following; the worker is still running (see the progress tree).\n', 'stdout');
-      return false;
-    }
-    io.write(`\n${formatAvtimeStatus(await readAvtimeProgress(root))}`, 'stdout');
-    return r.code === 0;
-  } finally {
-    sub.dispose();
+  const r = await runCliInCell(io, 'status', ['--wait', '--package', root], env, cwd);
+  if (io.token.isCancellationRequested) {
+    io.write('\nStopped following; the worker is still running (see the progress tree).\n', 'stdout');
+    return false;
   }
+  io.write(`\n${formatAvtimeStatus(await readAvtimeProgress(root))}`, 'stdout');
+  return r.code === 0;
 }
 
 /** AVTime's runbook steps with their runner (the host gives settings, runs and the report panel). */

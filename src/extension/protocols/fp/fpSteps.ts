@@ -3,29 +3,20 @@
 // staleness check included); interrupting that cell stops the worker (`fpsweep stop`). Other steps stop on SIGINT.
 // No vscode import: the controller gives what a step needs.
 import * as path from 'node:path';
-import { startCli, type CliResult } from '../../cli';
-import type { RunbookSteps, StepIo } from '../../runbook/steps';
+import { startCli, type CliResult, type CliRun } from '../../cli';
+import { runCliInCell, writeCliExit, type RunbookSteps, type StepIo } from '../../runbook/steps';
 import { fpRunbook } from './fpRunbook';
 
 /** Runs one verb; on interrupt either SIGINTs it (`ownInterrupt`) or asks the worker to stop. */
 async function follow(io: StepIo, verb: string, args: string[], env: Record<string, string>, pkg: string, ownInterrupt: boolean): Promise<CliResult> {
-  const run = startCli({ distDir: io.distDir, verb, args, env, cwd: path.resolve(pkg), onOutput: (t, s) => io.write(t, s) });
-  const sub = io.token.onCancellationRequested(() => {
-    if (ownInterrupt) {
-      run.interrupt();
-      return;
-    }
+  const askWorkerToStop = (run: CliRun) => {
     io.write('\nStopping the worker…\n', 'stdout');
     const stop = startCli({ distDir: io.distDir, verb: 'stop', args: ['--package', pkg], env, onOutput: (t, s) => io.write(t, s) });
     void stop.done.then(() => run.interrupt());
-  });
-  try {
-    const r = await run.done;
-    if (r.code !== 0 && !io.token.isCancellationRequested) io.write(`\n(exit ${r.code ?? r.signal})\n`, 'stderr');
-    return r;
-  } finally {
-    sub.dispose();
-  }
+  };
+  const r = await runCliInCell(io, verb, args, env, path.resolve(pkg), ownInterrupt ? undefined : askWorkerToStop);
+  writeCliExit(io, r);
+  return r;
 }
 
 export function fpSteps(onWorkerStarted: () => void): RunbookSteps {

@@ -3,9 +3,7 @@
 // is the default and --judge-thinking turns thinking on. The mode is part of each template's prompt_version,
 // so it is in every response's identity: a stored answer of the other mode is never reused.
 import type { JudgeKind } from './schemas';
-import type { JudgeTemplate } from './prompts';
-
-export type JudgeMode = 'non-thinking' | 'thinking';
+import type { JudgeMode, JudgeTemplate } from './template';
 
 export function judgeMode(thinking: boolean): JudgeMode {
   return thinking ? 'thinking' : 'non-thinking';

@@ -5,7 +5,7 @@
 import type { Axis } from '../queries';
 import { sha256Hex } from './canonicalJson';
 import { JUDGE_KINDS, type JudgeKind } from './schemas';
-import type { JudgeMode } from './mode';
+import type { JudgeTemplate } from './template';
 
 export const AXIS_RUBRICS: Readonly<Record<Axis, string>> = {
   A:
@@ -66,16 +66,6 @@ export const DEFAULT_JUDGE_TEMPLATES: Readonly<Record<JudgeKind, string>> = {
 const PLACEHOLDERS = ['axis_rubric', 'reference', 'predictions'] as const;
 type Placeholder = (typeof PLACEHOLDERS)[number];
 const PLACEHOLDER_RE = /\{\{([A-Za-z0-9_]+)\}\}/g;
-
-export interface JudgeTemplate {
-  kind: JudgeKind;
-  text: string;
-  prompt_version: string;
-  /** sha256 of the template text (UTF-8): what `sha256sum prompts/judge_<kind>.txt` prints for the file. */
-  prompt_sha256: string;
-  /** The judge's mode (./mode.ts withJudgeMode): sent as chat_template_kwargs; absent = non-thinking. */
-  mode?: JudgeMode;
-}
 
 /**
  * The template for a kind: the default when `text` is undefined, else the bench root's text, checked to hold

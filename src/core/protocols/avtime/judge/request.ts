@@ -4,7 +4,8 @@ import { JUDGE_MAX_TOKENS, JUDGE_TEMPERATURE, type JudgePass } from '../constant
 import type { Prediction } from '../normalize';
 import type { Axis, Query } from '../queries';
 import { canonicalSha256 } from './canonicalJson';
-import { AXIS_RUBRICS, type JudgeTemplate, renderPredictions, renderReference, renderTemplate } from './prompts';
+import { AXIS_RUBRICS, renderPredictions, renderReference, renderTemplate } from './prompts';
+import type { JudgeTemplate } from './template';
 import { type JudgeKind, responseFormat } from './schemas';
 import { chatTemplateKwargs } from './mode';
 

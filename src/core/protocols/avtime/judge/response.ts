@@ -2,7 +2,7 @@
 // response may be reused (SPEC-AVTIME §6).
 
 import type { Axis } from '../queries';
-import type { JudgeTemplate } from './prompts';
+import type { JudgeTemplate } from './template';
 import type { JudgeBranch, JudgeRequestLine } from './request';
 import { JUDGE_SCHEMAS, type JudgeKind } from './schemas';
 import { parseBoundedJson } from '../../../io/boundedJson';

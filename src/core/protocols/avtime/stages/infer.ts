@@ -16,20 +16,9 @@ import type { TargetInput } from './inputSchemas';
 import type { AvtimeRunLayout } from './layout';
 import { splitShards } from './shards';
 import { askTarget } from './targetRow';
+import { rawPredictionSchema } from './rawPrediction';
 import type { TargetPlan } from '../../../serving/models/qwen3Omni/videoPlan';
 import { makeTargetPlanner } from './preflight';
-
-export const rawPredictionSchema = z.object({
-  id: z.string(),
-  video_id: z.string(),
-  response: z.string(),
-  finish_reason: z.string().nullable(),
-  usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() }),
-  latency_s: z.number(),
-  endpoint: z.string(),
-  ts: z.string(),
-});
-export type RawPrediction = z.infer<typeof rawPredictionSchema>;
 
 export const shardSummarySchema = z.object({
   expected: z.number().int(),

@@ -17,7 +17,7 @@ import type { Query } from '../queries';
 import { buildJudgeRequest, needsJudge, shownEventIds, type JudgeRequestLine } from '../judge/request';
 import { parseJudgeResponse, responseMatches, type JudgeResponseIdentity } from '../judge/response';
 import { JUDGE_KINDS, JUDGE_SCHEMAS, type JudgeKind } from '../judge/schemas';
-import type { JudgeTemplate } from '../judge/prompts';
+import type { JudgeTemplate } from '../judge/template';
 import type { AvtimeRunLayout } from './layout';
 import { writeFileAtomic } from './files';
 

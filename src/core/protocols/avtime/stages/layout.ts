@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import { isPlainName } from '../../../package/names';
 import { InputError } from '../../../errors';
-import type { RunRoot } from '../../../runner/runRoot';
+import { RunRootPaths } from '../../../runner/runRoot';
 
 export class BenchRoot {
   readonly root: string;
@@ -54,10 +54,10 @@ export function checkRunId(runId: string): string {
  * state under `.fpsweep/` (RunRoot: lock, status, runner log; the stop file is the engine's `stopFile`).
  * Readers that do not know the run id yet (progress, report, `stop`) use this; a run uses AvtimeRunLayout.
  */
-export class AvtimeOutputRoot implements RunRoot {
-  readonly root: string;
+export class AvtimeOutputRoot extends RunRootPaths {
   constructor(root: string) {
-    this.root = path.resolve(root);
+    // The engine's state (.fpsweep/: lock, status, logs) is not part of the seed's tree.
+    super(root, 'avtime-status.json');
   }
   get targetInputsReport() {
     return path.join(this.root, 'target_inputs_report.json');
@@ -115,16 +115,6 @@ export class AvtimeOutputRoot implements RunRoot {
   traceOf(runId: string, direction: 't2e' | 'e2t' | 'e2e') {
     return path.join(this.evalDirOf(runId), `${direction}_trace.jsonl`);
   }
-  /** The engine's state: not part of the seed's tree. */
-  get stateDir() {
-    return path.join(this.root, '.fpsweep');
-  }
-  get lockFile() {
-    return path.join(this.stateDir, 'worker.lock');
-  }
-  get statusFile() {
-    return path.join(this.stateDir, 'avtime-status.json');
-  }
   /** What this run was started with (options, canonical or not), read back by a resume (./runStart.ts). */
   get runStart() {
     return path.join(this.stateDir, 'avtime-run.json');
@@ -133,18 +123,12 @@ export class AvtimeOutputRoot implements RunRoot {
   get serversLog() {
     return path.join(this.stateDir, 'avtime-servers.jsonl');
   }
-  get logsDir() {
-    return path.join(this.stateDir, 'logs');
-  }
   get launchParams() {
     return path.join(this.logsDir, 'launch_params.txt');
   }
   /** The target pre-flight's counts (SPEC-AVTIME §3). */
   get preflight() {
     return path.join(this.logsDir, 'preflight.json');
-  }
-  get runnerLog() {
-    return path.join(this.logsDir, 'runner.log');
   }
   vllmLog(id: string) {
     return path.join(this.logsDir, `vllm_${id}.log`);

@@ -5,7 +5,7 @@
 import { readJsonl } from '../../../package/jsonl';
 import { normalizePrediction, predictionReport, type NormalizeOutcome, type PredictionReportCounts } from '../normalize';
 import { TARGET_DECODING } from '../constants';
-import { rawPredictionSchema, type RawPrediction } from './infer';
+import { rawPredictionSchema, type RawPrediction } from './rawPrediction';
 import type { TargetInput } from './inputSchemas';
 import type { AvtimeRunLayout } from './layout';
 import { jsonlText, sha256Text, writeFileAtomic } from './files';

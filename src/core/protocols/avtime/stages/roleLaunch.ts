@@ -5,7 +5,9 @@ import { AVTIME_JUDGE_VLLM_PIN, AVTIME_TARGET_VLLM_PIN, JUDGE_REASONING_PARSER }
 import { JUDGE_MAX_MODEL_LEN } from '../judge/context';
 import { TARGET_MAX_MODEL_LEN } from './targetRequest';
 import { QWEN3_OMNI_SERVE_FLAGS } from '../../../serving/models/qwen3Omni/serveFlags';
-import type { ServerRole } from './servers';
+
+/** The two kinds of server a run starts. */
+export type ServerRole = 'target' | 'judge';
 
 export interface RoleLaunch {
   pin: VllmPin;

@@ -8,7 +8,7 @@ import { gitCommit, packageVersion } from '../../../runner/identity';
 import { checkGpus } from '../../../doctor/gpus';
 import { JUDGE_MAX_TOKENS, JUDGE_TEMPERATURE, PROTOCOL_NAME, TARGET_DECODING } from '../constants';
 import { JUDGE_KINDS, JUDGE_SCHEMAS, type JudgeKind } from '../judge/schemas';
-import type { JudgeTemplate } from '../judge/prompts';
+import type { JudgeTemplate } from '../judge/template';
 import type { AvtimeRunLayout } from './layout';
 import { nonDefaultOptions, type AvtimeOptions } from './options';
 import type { ServerRecord } from './servers';

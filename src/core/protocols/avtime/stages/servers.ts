@@ -9,12 +9,10 @@ import { UsageError } from '../../../errors';
 import { AppendFile } from '../../../runner/appendFile';
 import type { AvtimeOutputRoot } from './layout';
 import { assertInPin, runningVllmVersion, servedModels } from '../../../serving/serverProbe';
-import { roleLaunch } from './roleLaunch';
+import { roleLaunch, type ServerRole } from './roleLaunch';
 import { checkTopology } from './topology';
 import { waitUntilUp } from '../../../serving/waitUntilUp';
 import { parseBoundedJson } from '../../../io/boundedJson';
-
-export type ServerRole = 'target' | 'judge';
 
 export const serverRecordSchema = z.object({
   role: z.enum(['target', 'judge']),

@@ -4,7 +4,7 @@
 import type { SchedServerInfo } from '../../../runner/scheduler';
 import type { TaskChannel } from '../../../runner/requestRunner';
 import type { TargetPlan } from '../../../serving/models/qwen3Omni/videoPlan';
-import type { RawPrediction } from './infer';
+import type { RawPrediction } from './rawPrediction';
 import { buildTargetRequest, type TargetRequestBody } from './targetRequest';
 
 export interface TargetRow {

@@ -10,7 +10,6 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../../../runner/atomicFile';
 import { readTextIfExists } from '../../../runner/stateRead';
 import { tokenCountsSchema } from '../schemas';
-import { parseBoundedJson } from '../../../io/boundedJson';
 
 export const CLIP_CAPTIONS_DIR = 'captions';
 

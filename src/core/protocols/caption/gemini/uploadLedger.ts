@@ -7,7 +7,6 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../../runner/atomicFile';
 import { removeUnder } from '../../../containment/rootFs';
-import { parseBoundedJson } from '../../../io/boundedJson';
 
 export interface LedgerEntry {
   /** `files/<id>`. */

@@ -3,6 +3,7 @@
 // (accurate_seek, on by default when re-encoding); `-t` after `-i` bounds each output, so a clip lasts its segment
 // to within a frame (the validator allows 0.25 s). One thread for decoding, filtering and x264: the run type runs many
 // videos at once, so jobs × cores holds. Bit-exact flags and no metadata: the same source gives the same bytes.
+import { BITEXACT_AUDIO, BITEXACT_MUX, BITEXACT_VIDEO } from '../../../media/ffmpeg';
 import { runFfmpegLog } from './exec';
 
 export interface ClipSpan {
@@ -13,7 +14,7 @@ export interface ClipSpan {
   mp3: string | null;
 }
 
-const BITEXACT = ['-map_metadata', '-1', '-fflags', '+bitexact', '-flags:a', '+bitexact'];
+const BITEXACT = [...BITEXACT_MUX, ...BITEXACT_AUDIO];
 
 /** Pure: the arguments that cut one clip (and its sidecar when `mp3` is set) from `input`. */
 export function clipArgs(input: string, span: ClipSpan): string[] {
@@ -44,8 +45,7 @@ export function clipArgs(input: string, span: ClipSpan): string[] {
     '-b:a',
     '128k',
     ...BITEXACT,
-    '-flags:v',
-    '+bitexact',
+    ...BITEXACT_VIDEO,
     '-movflags',
     '+faststart',
     span.mp4,

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { InputError, UsageError } from '../../../errors';
 import { intOption, parseCommandArgs, parseOptionsOrUsage } from '../../../../cli/options';
 import { rankShardOption } from '../../../../cli/rankShard';
-import { probe } from '../../../doctor/probe';
+import { probe } from '../../../runner/probe';
 import { parseCutterTemplate, usesPlaceholder } from '../cutterCommand';
 import { discoverSources } from '../discover';
 import { cutJobSchema, type CutJob } from '../jobSchema';

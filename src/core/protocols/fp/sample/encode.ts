@@ -4,11 +4,10 @@ import { z } from 'zod';
 import { codeRows } from './frameCode';
 import { plannedTimestamp, type SampleVideo } from './plan';
 import type { VideoMeta } from '../package/schemas';
+import { BITEXACT_MUX, FFMPEG_QUIET, ffmpegBin, ffprobeBin, x264OneThread } from '../../../media/ffmpeg';
 import { parseBoundedJson } from '../../../io/boundedJson';
 
-// Read at each call so a test (or a user) can point them elsewhere.
-const ffmpegBin = () => process.env.FFMPEG_BIN || 'ffmpeg';
-const ffprobeBin = () => process.env.FFPROBE_BIN || 'ffprobe';
+// FFMPEG_BIN / FFPROBE_BIN are read at each call so a test (or a user) can point them elsewhere.
 
 // execa 9 is ESM-only: a dynamic import loads it natively both under tsx (mocha) and in the esbuild
 // bundle, where a static import would be turned into a require of its ESM-only dependencies.
@@ -25,11 +24,7 @@ const loadExeca = () => import('execa').then((m) => m.execa);
 export async function encodeSampleVideo(v: SampleVideo, file: string): Promise<void> {
   const filters = [`scale=${v.width}:${v.height}:flags=neighbor`, `settb=1/1000,setpts=${v.startMs}+N*${v.spacingMs}+${v.jitterMs}*mod(N\\,3)`].join(',');
   const args = [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-nostdin',
-    '-y',
+    ...FFMPEG_QUIET,
     '-f',
     'rawvideo',
     '-pix_fmt',
@@ -42,26 +37,14 @@ export async function encodeSampleVideo(v: SampleVideo, file: string): Promise<v
     'pipe:0',
     '-vf',
     filters,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-crf',
-    '23',
-    '-threads',
-    '1',
-    '-pix_fmt',
-    'yuv420p',
+    ...x264OneThread(23),
     '-fps_mode',
     'passthrough',
     '-r',
     '1000',
     '-video_track_timescale',
     '1000',
-    '-map_metadata',
-    '-1',
-    '-fflags',
-    '+bitexact',
+    ...BITEXACT_MUX,
     '-movflags',
     '+faststart',
     file,

@@ -82,85 +82,25 @@ interface VideoRecipe {
   existing?: Array<{ condition: string; n: number }>;
 }
 
+/** An MVBench clip (short, 2 fps, never capped) whose every question already has its v_blind and v_32 rows. */
+function mvbenchClip(width: number, height: number, nFrames: number, questions: number, more: Partial<VideoRecipe> = {}): VideoRecipe {
+  const existing = [
+    { condition: 'v_blind', n: questions },
+    { condition: 'v_32', n: questions },
+  ];
+  return { benchmark: 'MVBench', width, height, nFrames, spacingMs: 500, questions, existing, ...more };
+}
+
 // Stored videos are "2 fps or 1024 frames max": short videos at 2 fps (500 ms), long ones 1024 frames.
 const RECIPES: VideoRecipe[] = [
   // MVBench: short clips, never capped; one too_short, one late start, one portrait, one 4:3.
-  {
-    benchmark: 'MVBench',
-    width: 1280,
-    height: 720,
-    nFrames: 40,
-    spacingMs: 500,
-    questions: 3,
-    existing: [
-      { condition: 'v_blind', n: 3 },
-      { condition: 'v_32', n: 3 },
-    ],
-  },
-  {
-    benchmark: 'MVBench',
-    width: 960,
-    height: 720,
-    nFrames: 60,
-    spacingMs: 500,
-    questions: 3,
-    existing: [
-      { condition: 'v_blind', n: 3 },
-      { condition: 'v_32', n: 3 },
-    ],
-  },
-  {
-    benchmark: 'MVBench',
-    width: 720,
-    height: 1280,
-    nFrames: 36,
-    spacingMs: 500,
-    questions: 2,
-    existing: [
-      { condition: 'v_blind', n: 2 },
-      { condition: 'v_32', n: 2 },
-    ],
-  },
-  {
-    benchmark: 'MVBench',
-    width: 1280,
-    height: 720,
-    nFrames: 24,
-    spacingMs: 500,
-    questions: 2,
-    existing: [
-      { condition: 'v_blind', n: 2 },
-      { condition: 'v_32', n: 2 },
-    ],
-  },
-  {
-    benchmark: 'MVBench',
-    width: 1280,
-    height: 720,
-    nFrames: 50,
-    spacingMs: 500,
-    startMs: 1500,
-    questions: 2,
-    existing: [
-      { condition: 'v_blind', n: 2 },
-      { condition: 'v_32', n: 2 },
-    ],
-  },
+  mvbenchClip(1280, 720, 40, 3),
+  mvbenchClip(960, 720, 60, 3),
+  mvbenchClip(720, 1280, 36, 2),
+  mvbenchClip(1280, 720, 24, 2),
+  mvbenchClip(1280, 720, 50, 2, { startMs: 1500 }),
   // Shared by MVBench and NExTQA (MVBench reuses NExTQA clips), with irregular frame spacing.
-  {
-    benchmark: 'MVBench',
-    width: 960,
-    height: 720,
-    nFrames: 80,
-    spacingMs: 500,
-    jitterMs: 100,
-    questions: 2,
-    alsoIn: { benchmark: 'NExTQA', questions: 3 },
-    existing: [
-      { condition: 'v_blind', n: 2 },
-      { condition: 'v_32', n: 2 },
-    ],
-  },
+  mvbenchClip(960, 720, 80, 2, { jitterMs: 100, alsoIn: { benchmark: 'NExTQA', questions: 3 } }),
   { benchmark: 'NExTQA', width: 1280, height: 720, nFrames: 90, spacingMs: 500, questions: 3 },
   // EgoSchema: 3-minute clips at 2 fps.
   { benchmark: 'EgoSchema', width: 1280, height: 720, nFrames: 360, spacingMs: 500, questions: 3 },

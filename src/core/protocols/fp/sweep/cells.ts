@@ -33,6 +33,31 @@ export interface Cell {
   timingWritten: boolean;
 }
 
+/** A cell with nothing counted yet. */
+function emptyCell(benchmark: string, condition: string): Cell {
+  return {
+    benchmark,
+    condition,
+    total: 0,
+    done: 0,
+    pending: 0,
+    na: 0,
+    reuse: 0,
+    failed: 0,
+    noVideo: 0,
+    failedBefore: 0,
+    remainingTokens: 0,
+    infer: 0,
+    infer_s: 0,
+    decode_s: 0,
+    prompt_tokens: 0,
+    naWritten: 0,
+    reuseWritten: 0,
+    firstAt: null,
+    timingWritten: false,
+  };
+}
+
 export class CellBook {
   readonly cells = new Map<string, Cell>();
   /** unitKey()s of the pending units that failed before (failedKeys ∩ todo/reuse units), until resolved. */
@@ -51,25 +76,11 @@ export class CellBook {
       for (const c of plan.conditions) {
         const n = plan.counts.get(b)?.get(c);
         this.cells.set(key(b, c), {
-          benchmark: b,
-          condition: c,
+          ...emptyCell(b, c),
           total: itemCounts.get(b) ?? 0,
           done: n?.done ?? 0,
-          pending: 0,
           na: n?.NA ?? 0,
           reuse: n?.reuse ?? 0,
-          failed: 0,
-          noVideo: 0,
-          failedBefore: 0,
-          remainingTokens: 0,
-          infer: 0,
-          infer_s: 0,
-          decode_s: 0,
-          prompt_tokens: 0,
-          naWritten: 0,
-          reuseWritten: 0,
-          firstAt: null,
-          timingWritten: false,
         });
       }
     }
@@ -95,27 +106,7 @@ export class CellBook {
     let c = this.cells.get(key(u.benchmark, u.condition));
     if (!c) {
       // v_32 added for reuse rows only (the plan lists it among its conditions too, but be safe)
-      c = {
-        benchmark: u.benchmark,
-        condition: u.condition,
-        total: 0,
-        done: 0,
-        pending: 0,
-        na: 0,
-        reuse: 0,
-        failed: 0,
-        noVideo: 0,
-        failedBefore: 0,
-        remainingTokens: 0,
-        infer: 0,
-        infer_s: 0,
-        decode_s: 0,
-        prompt_tokens: 0,
-        naWritten: 0,
-        reuseWritten: 0,
-        firstAt: null,
-        timingWritten: false,
-      };
+      c = emptyCell(u.benchmark, u.condition);
       this.cells.set(key(u.benchmark, u.condition), c);
     }
     return c;

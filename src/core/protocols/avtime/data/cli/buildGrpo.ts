@@ -1,6 +1,6 @@
 // `fpsweep avtime build-grpo`: flags → GrpoOptions (SPEC-AVTIME-DATA §5, the seed's defaults).
 import { UsageError } from '../../../../errors';
-import { parseVerbArgs } from '../../../../../cli/options';
+import { parseVerbArgs, requiredFlag } from '../../../../../cli/options';
 import { runBuildGrpo } from '../grpo/run';
 
 export const summary = 'pure-BiTSC GRPO rows (schema avtime_btsc_grpo_v1, task bitsc) from one-round SFT rows';
@@ -30,10 +30,7 @@ export async function run(args: string[]): Promise<number> {
     },
     HELP,
   );
-  const need = (k: string): string => {
-    if (typeof v[k] !== 'string' || v[k] === '') throw new UsageError(`--${k} is required\n\n${HELP}`);
-    return v[k] as string;
-  };
+  const need = (k: string): string => requiredFlag(v, k, HELP);
   const check = v['check-media'] === true;
   if (check !== (typeof v['media-root'] === 'string')) throw new UsageError('--check-media and --media-root DIR go together');
   const r = await runBuildGrpo({

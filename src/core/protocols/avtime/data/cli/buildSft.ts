@@ -1,6 +1,5 @@
 // `fpsweep avtime build-sft`: flags → SftOptions (SPEC-AVTIME-DATA §4, the seed's defaults).
-import { UsageError } from '../../../../errors';
-import { intOption, parseVerbArgs } from '../../../../../cli/options';
+import { intOption, parseVerbArgs, requiredFlag, stringFlag } from '../../../../../cli/options';
 import { runBuildSft } from '../sft/run';
 
 export const summary = 'one-round SFT rows (From XX to YY answers) from AVTime and LongVALE rows';
@@ -33,13 +32,8 @@ export async function run(args: string[]): Promise<number> {
     },
     HELP,
   );
-  const optional = (k: string, env?: string): string | undefined =>
-    (typeof v[k] === 'string' && v[k] !== '' ? (v[k] as string) : env ? process.env[env] : undefined) || undefined;
-  const need = (k: string): string => {
-    const s = optional(k);
-    if (!s) throw new UsageError(`--${k} is required\n\n${HELP}`);
-    return s;
-  };
+  const optional = (k: string, env?: string): string | undefined => stringFlag(v, k) ?? ((env && process.env[env]) || undefined);
+  const need = (k: string): string => requiredFlag(v, k, HELP);
   const { build } = await runBuildSft({
     avtimeJsonl: need('avtime-jsonl'),
     longvaleJsonl: typeof v['longvale-jsonl'] === 'string' ? v['longvale-jsonl'] : undefined,

@@ -1,7 +1,7 @@
 // `fpsweep avtime dvc`: flags → DvcOptions (SPEC-AVTIME-DATA §6, the seed's direct inference CLI and defaults).
 import * as path from 'node:path';
 import { UsageError } from '../../../../errors';
-import { intOption, parseVerbArgs } from '../../../../../cli/options';
+import { intOption, parseVerbArgs, requiredFlag, stringFlag } from '../../../../../cli/options';
 import { parseGpuGroups } from '../../stages/options';
 import { runDvc } from '../dvc/run';
 
@@ -55,11 +55,8 @@ export async function run(args: string[]): Promise<number> {
     },
     HELP,
   );
-  const need = (k: string): string => {
-    if (typeof v[k] !== 'string' || v[k] === '') throw new UsageError(`--${k} is required\n\n${HELP}`);
-    return v[k] as string;
-  };
-  const str = (k: string): string | undefined => (typeof v[k] === 'string' && v[k] !== '' ? (v[k] as string) : undefined);
+  const need = (k: string): string => requiredFlag(v, k, HELP);
+  const str = (k: string): string | undefined => stringFlag(v, k);
   const style = str('prompt-style') ?? 'train';
   if (style !== 'train' && style !== 'jsonl') throw new UsageError(`--prompt-style is train or jsonl, got '${style}'`);
   const baseUrls = str('base-url')

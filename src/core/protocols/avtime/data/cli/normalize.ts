@@ -1,7 +1,6 @@
 // `fpsweep avtime normalize` in the seed's argument form (SPEC-AVTIME-DATA §6): flags → SeedNormalizeOptions.
 // `avtime normalize` with --raw comes here; without it, it is AVTime-Bench's stage on a bench root (../../cli/avtime.ts).
-import { UsageError } from '../../../../errors';
-import { parseVerbArgs } from '../../../../../cli/options';
+import { parseVerbArgs, requiredFlag } from '../../../../../cli/options';
 import { runSeedNormalize } from '../dvc/normalize';
 
 export const summary = "LongVALE lines → predictions (AVTime-Bench's normalizer), the seed's argument form";
@@ -40,10 +39,7 @@ export async function run(args: string[]): Promise<number> {
     },
     HELP,
   );
-  const need = (k: string): string => {
-    if (typeof v[k] !== 'string' || v[k] === '') throw new UsageError(`--${k} is required\n\n${HELP}`);
-    return v[k] as string;
-  };
+  const need = (k: string): string => requiredFlag(v, k, HELP);
   const r = await runSeedNormalize({
     targetInputs: need('target-inputs'),
     raw: need('raw'),

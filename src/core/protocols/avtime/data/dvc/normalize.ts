@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { InputError, UsageError } from '../../../../errors';
 import { PROTOCOL_NAME } from '../../constants';
-import { rawPredictionSchema } from '../../stages/infer';
+import { rawPredictionSchema } from '../../stages/rawPrediction';
 import { normalizeAll, normalizedLine, normalizedTexts } from '../../stages/normalizeStage';
 import { sha256Text } from '../../stages/files';
 import { publishFiles, refuseNonEmpty } from '../outputs';

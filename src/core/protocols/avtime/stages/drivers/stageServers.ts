@@ -1,6 +1,7 @@
 // A stage's servers: the role's options (model, revision, GPU groups, TP, ports, given endpoints, executable)
 // read from the run's options in one place, started with the stage's log, timeout and stop.
-import { startServers, type AvtimeServers, type ServerRole } from '../servers';
+import { startServers, type AvtimeServers } from '../servers';
+import type { ServerRole } from '../roleLaunch';
 import type { AvtimeOptions } from '../options';
 import type { StageContext } from './context';
 
