@@ -13,6 +13,8 @@ export interface DetachedStart {
   verb: string;
   args: string[];
   cwd: string;
+  /** More environment for the CLI and the worker it starts (a key from SecretStorage: never an argument). */
+  env?: Record<string, string>;
 }
 
 /** The CLI's last stdout line once it started the worker, or null when it failed (said to the user). */
@@ -21,7 +23,9 @@ export async function startDetached(s: DetachedStart): Promise<string | null> {
   out.appendLine(`\n$ fpsweep ${s.verb} ${s.args.join(' ')}`);
   const r = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: s.title },
-    () => startCli({ distDir: s.distDir, verb: s.verb, args: s.args, env: knobEnv(readSettings()), cwd: s.cwd, onOutput: (t) => out.append(t) }).done,
+    () =>
+      startCli({ distDir: s.distDir, verb: s.verb, args: s.args, env: { ...knobEnv(readSettings()), ...s.env }, cwd: s.cwd, onOutput: (t) => out.append(t) })
+        .done,
   );
   if (r.code !== 0) {
     void vscode.window

@@ -13,8 +13,7 @@ export function redactingOutputChannel(channel: vscode.OutputChannel): vscode.Ou
         const write = (target as unknown as Record<PropertyKey, (text: string) => void>)[prop];
         return (text: string) => write.call(target, redactSecrets(text));
       }
-      const v = Reflect.get(target, prop, target) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      return unchanged(target, prop);
     },
   });
 }
@@ -36,8 +35,13 @@ export function registeringSecretStorage(storage: vscode.SecretStorage): vscode.
           return target.store(key, value);
         };
       }
-      const v = Reflect.get(target, prop, target) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      return unchanged(target, prop);
     },
   });
+}
+
+/** What the proxied object has under `prop`, as it is (a method bound to the object). */
+function unchanged(target: object, prop: PropertyKey): unknown {
+  const v = Reflect.get(target, prop, target) as unknown;
+  return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
 }

@@ -33,9 +33,10 @@ export function cutDegradedText(cut: Pick<ViewerCut, 'unavailable' | 'degraded' 
   return `Cut ${said}${cut.degradedReason ? `: ${cut.degradedReason}` : ''}`;
 }
 
-/** A picker option: the stem, and its state when the run type has read it. */
+/** A picker option: the stem, and its state (and the backend that made it) when the run type has read it. */
 export function videoOptionText(v: PickerVideo): string {
-  return v.state ? `${v.stem} — ${v.state}${v.state === 'failed' && v.reason ? `: ${v.reason}` : ''}` : v.stem;
+  const by = v.backend ? ` [${v.backend}]` : '';
+  return v.state ? `${v.stem} — ${v.state}${by}${v.state === 'failed' && v.reason ? `: ${v.reason}` : ''}` : v.stem;
 }
 
 /** `[start, end]` as left and width in percent of `duration`, clamped to the timeline. */

@@ -11,7 +11,6 @@
 //     folding; shift by the clip's start and round to milliseconds (normalize.ts's roundMs).
 import { answerEventList, cleanCaption, type ClipEvent, type ParsedAnswer } from './answer';
 import { roundMs, type ClipSpan } from './normalize';
-import { parseBoundedJson } from '../../io/boundedJson';
 
 export const QWEN_NORMALIZER = 'qwen-seed-v1';
 export const GEMINI_NORMALIZER = 'gemini-loose-v1';

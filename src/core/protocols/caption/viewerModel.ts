@@ -80,6 +80,6 @@ export function pickerVideos(stems: readonly string[], detail: Pick<CaptionProgr
   const byStem = new Map((detail?.videos ?? []).map((v) => [v.stem, v]));
   return [...new Set(stems)].sort().map((stem) => {
     const v = byStem.get(stem);
-    return { stem, state: v?.state ?? null, reason: v?.reason ?? null };
+    return { stem, state: v?.state ?? null, reason: v?.reason ?? null, ...(v?.backend ? { backend: v.backend } : {}) };
   });
 }

@@ -57,4 +57,6 @@ export interface PickerVideo {
   stem: string;
   state: CaptionVideoState | null;
   reason: string | null;
+  /** The backend that made its outcome (`gemini`, `vllm`) when its outcome names one (issue 35). */
+  backend?: string | null;
 }

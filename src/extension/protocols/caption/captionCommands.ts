@@ -8,7 +8,18 @@ import type { TreeNode } from '../../progressNodes';
 import type { UiCommand } from '../types';
 import type { CaptionModel } from './captionModel';
 import { configuredVideosRoot, readCaptionSettings } from './captionSettings';
-import { CAPTION_VERB, captionCliArgs, parseServersAnswer, settingsServers } from './captionSettingsModel';
+import {
+  BACKEND_PICKS,
+  CAPTION_VERB,
+  captionCliArgs,
+  GEMINI_KEY_SECRET,
+  geminiCliArgs,
+  geminiKeyEnv,
+  geminiModelDefault,
+  parseServersAnswer,
+  settingsServers,
+  type CaptionSettings,
+} from './captionSettingsModel';
 import { openInSystemPlayer } from './systemPlayer';
 import { listVideoStems } from './viewerFiles';
 import { OPEN_IN_SYSTEM_PLAYER } from './viewerPanel';
@@ -17,12 +28,14 @@ export interface CaptionCommandHost {
   distDir: string;
   model: CaptionModel;
   output: vscode.OutputChannel;
+  secrets: vscode.SecretStorage;
   openViewer(root: string, stem?: string): Promise<void>;
 }
 
 export class CaptionCommands {
   readonly commands: UiCommand[] = [
     { id: 'fpsweep.caption.start', run: () => this.start() },
+    { id: 'fpsweep.caption.setGeminiKey', run: () => this.setGeminiKey() },
     { id: 'fpsweep.caption.viewer', run: (node?: unknown) => this.viewer(node as TreeNode | undefined) },
     { id: OPEN_IN_SYSTEM_PLAYER, run: (uri?: unknown) => openInSystemPlayer(uri) },
   ];
@@ -43,6 +56,12 @@ export class CaptionCommands {
     const s = readCaptionSettings();
     const root = (await this.askRoot('fpsweep: Start captioning', configuredVideosRoot(s)))?.trim();
     if (!root) return;
+    const pick = await vscode.window.showQuickPick(
+      BACKEND_PICKS.map((b) => ({ ...b })),
+      { title: 'fpsweep: Start captioning — which backend?', ignoreFocusOut: true },
+    );
+    if (!pick) return;
+    if (pick.backend === 'gemini') return this.startGemini(root, s);
     let servers = settingsServers(s);
     if (!servers) {
       const answer = await vscode.window.showInputBox({
@@ -66,6 +85,66 @@ export class CaptionCommands {
     await this.host.model.add(root);
     await vscode.commands.executeCommand('fpsweep.progress.focus');
     void vscode.window.showInformationMessage(`fpsweep: captioning ${root} in the background worker. ${said}`);
+  }
+
+  /** Gemini: the model (asked, the setting's Gemini model offered), the key from SecretStorage (asked once). */
+  private async startGemini(root: string, s: CaptionSettings): Promise<void> {
+    const model = await vscode.window.showInputBox({
+      title: 'fpsweep: Start captioning with Gemini',
+      prompt: 'The Gemini model',
+      value: geminiModelDefault(s),
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : 'name a Gemini model'),
+    });
+    if (!model?.trim()) return;
+    const key = (await this.host.secrets.get(GEMINI_KEY_SECRET)) ?? (await this.askGeminiKey());
+    if (!key) return;
+    const [verb, ...sub] = CAPTION_VERB.split(' ');
+    const args = [...sub, ...geminiCliArgs(root, model)];
+    const said = await startDetached({
+      distDir: this.host.distDir,
+      output: this.host.output,
+      title: 'fpsweep: Start captioning',
+      verb,
+      args,
+      cwd: root,
+      env: geminiKeyEnv(key),
+    });
+    if (said === null) return;
+    await this.host.model.add(root);
+    await vscode.commands.executeCommand('fpsweep.progress.focus');
+    void vscode.window.showInformationMessage(`fpsweep: captioning ${root} with Gemini in the background worker. ${said}`);
+  }
+
+  /** Asks for the key and keeps it in SecretStorage; undefined when none was given. */
+  private async askGeminiKey(): Promise<string | undefined> {
+    const value = await vscode.window.showInputBox({
+      title: 'fpsweep: Gemini API key',
+      prompt: 'From https://aistudio.google.com/app/apikey. Kept in VS Code SecretStorage only, passed to the worker by its environment.',
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (!value?.trim()) return undefined;
+    await this.host.secrets.store(GEMINI_KEY_SECRET, value.trim());
+    return value.trim();
+  }
+
+  /** "Set Gemini API key": replaces the kept key; an empty answer removes it. */
+  private async setGeminiKey(): Promise<void> {
+    const value = await vscode.window.showInputBox({
+      title: 'fpsweep: Gemini API key',
+      prompt: 'Kept in VS Code SecretStorage only. Leave empty to remove it.',
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (value === undefined) return;
+    if (value.trim() === '') {
+      await this.host.secrets.delete(GEMINI_KEY_SECRET);
+      void vscode.window.showInformationMessage('fpsweep: Gemini API key removed.');
+    } else {
+      await this.host.secrets.store(GEMINI_KEY_SECRET, value.trim());
+      void vscode.window.showInformationMessage('fpsweep: Gemini API key stored in SecretStorage.');
+    }
   }
 
   /** From a row of the tree: its root (and its video); else the one root known, a pick of several, or asked. */

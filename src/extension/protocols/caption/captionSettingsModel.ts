@@ -50,3 +50,32 @@ export function captionCliArgs(root: string, servers: CaptionServers, s: Caption
   args.push('--detach');
   return args;
 }
+
+/** The caption backends "Start captioning" offers (issue 35): vLLM serving Qwen3-Omni, or Gemini's Files API. */
+export type CaptionBackendChoice = 'vllm' | 'gemini';
+
+export const BACKEND_PICKS: readonly { backend: CaptionBackendChoice; label: string; detail: string }[] = [
+  { backend: 'vllm', label: 'vLLM (Qwen3-Omni)', detail: 'endpoints already serving, or a checkpoint the engine serves on this host' },
+  {
+    backend: 'gemini',
+    label: 'Gemini (Files API)',
+    detail: "the seed's fallback with no GPU: each clip's mp4 uploaded to Google; the key is asked once and kept in SecretStorage",
+  },
+];
+
+/** Where the extension keeps the Gemini key (VS Code SecretStorage; never a setting, a file or a launch line). */
+export const GEMINI_KEY_SECRET = 'fpsweep.geminiApiKey';
+export const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
+
+/** The Gemini model to offer: the `fpsweep.caption.model` setting when it names a Gemini model, else the default. */
+export function geminiModelDefault(s: CaptionSettings): string {
+  return /^(models\/)?gemini-/.test(s.model.trim()) ? s.model.trim() : DEFAULT_GEMINI_MODEL;
+}
+
+/** `fpsweep avtime caption ROOT --backend gemini --model M --detach`: the arguments after the verb's two words (no key). */
+export function geminiCliArgs(root: string, model: string): string[] {
+  return [root, '--backend', 'gemini', '--model', model.trim(), '--detach'];
+}
+
+/** The key reaches the CLI, and through it the detached worker, by the environment only. */
+export const geminiKeyEnv = (key: string): Record<string, string> => ({ GEMINI_API_KEY: key });

@@ -17,7 +17,9 @@ export function countsText(d: CaptionProgressDetail): string {
 
 function videoRow(root: string, v: CaptionVideoEntry, icon: ProgressState): TreeRow {
   const clips = v.clips === null ? 'not started' : v.state === 'running' ? `${v.clipsDone}/${v.clips} clips` : `${v.clips} clip${v.clips === 1 ? '' : 's'}`;
-  const description = v.state === 'failed' && v.reason ? v.reason : clips;
+  // The backend that made it (issue 35), said once an outcome names one: "gemini · 3 clips".
+  const by = v.backend ? `${v.backend}${v.model ? ` ${v.model}` : ''} · ` : '';
+  const description = by + (v.state === 'failed' && v.reason ? v.reason : clips);
   return {
     id: `caption:${root}:video:${v.stem}`,
     label: v.stem,
@@ -39,12 +41,17 @@ export function captionRootRow(s: ProgressSnapshot<CaptionProgressDetail>): Tree
   const base = `caption:${s.root}`;
   const groups = videoStateGroups(base, d.videos, (v, icon) => videoRow(s.root, v, icon));
   const counts = countsText(d);
+  const backends = Object.entries(d.backends ?? {});
+  // A root some backend other than vLLM touched says its backends (and Gemini's tokens) in the tooltip.
+  const made = backends.some(([b]) => b !== 'vllm')
+    ? `\nbackends: ${backends.map(([b, n]) => `${b} ${n}`).join(', ')}${d.tokens?.total ? `; tokens ${d.tokens.total}` : ''}`
+    : '';
   return {
     id: base,
     label: `Captions ${path.basename(s.root)}`,
     description: `${s.state}${s.live ? ' (live)' : ''} · ${counts}`,
     aria: `Captions of ${path.basename(s.root)} ${s.state}: ${counts}`,
-    tooltip: `${s.root}${d.untracked.length ? `\nuntracked: ${d.untracked.slice(0, 20).join(', ')}` : ''}${s.summary ? `\n${s.summary}` : ''}`,
+    tooltip: `${s.root}${made}${d.untracked.length ? `\nuntracked: ${d.untracked.slice(0, 20).join(', ')}` : ''}${s.summary ? `\n${s.summary}` : ''}`,
     icon: s.state,
     collapsible: 'expanded',
     // A live root's row offers Stop; every root's row the caption viewer.

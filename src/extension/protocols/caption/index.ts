@@ -36,7 +36,7 @@ class CaptionView extends RunRootsView<CaptionProgressDetail> {
         },
       }),
     );
-    this.commands = new CaptionCommands({ distDir: host.distDir, model: this.model, output: host.output, openViewer }).commands;
+    this.commands = new CaptionCommands({ distDir: host.distDir, model: this.model, output: host.output, secrets: host.secrets, openViewer }).commands;
   }
 
   section() {
