@@ -1,0 +1,204 @@
+// End-to-end check of the item inspector in code-server (issue 36 point 1): the CLI makes the sample package and runs
+// v_1 on MVBench against a stand-in vLLM (so the temporal contrast v_32 − v_1 has flips: v_32 from the origin's rows,
+// whose frames no run here wrote, v_1 from this run's frame store); the packaged VSIX opens the package; "Open
+// findings" → the temporal flips → an item's link opens the inspector with the frames of both conditions, loaded, at
+// the size sent (v_1 the run's JPEGs, v_32 made again but for the frame v_1 also sent); then "Inspect an item…" from
+// the palette opens the item whose question holds markup, shown as text.
+// Run after `npm run package:vsix`: `tsx test/e2e/itemInspector.ts`. Bounded: E2E_TIMEOUT_S (default 480 s).
+// Screenshots of the inspector in the light and dark themes go to docs/screenshots/ only with FPSWEEP_SCREENSHOTS=1
+// (scripts/screenshots.sh): a test run leaves the tree as it found it.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Browser, Frame } from 'playwright-core';
+import { XSS_QUESTION } from '../../src/core/protocols/fp/sample/questions';
+import { startStandin } from '../core/protocols/fp/sweep/helpers';
+import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
+import { E2eScript } from './harness';
+import { launchBrowser, Workbench } from './workbench';
+
+const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 480);
+const OUT = path.join(REPO, 'test-output', 'e2e-inspector');
+const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
+const CLI = path.join(REPO, 'dist', 'cli.js');
+const SHOTS = process.env.FPSWEEP_SCREENSHOTS === '1' ? path.join(REPO, 'docs', 'screenshots') : null;
+const [FIRST, SECOND] = ['v_32', 'v_1']; // the temporal contrast (core/protocols/fp/findings/types.ts CONTRASTS)
+
+let wb: Workbench | undefined;
+const script = new E2eScript('e2e-inspector', () => wb);
+const log = (msg: string) => script.log(msg);
+const check = (name: string, fn: () => Promise<void>) => script.check(name, fn);
+
+function cli(args: string[], env: NodeJS.ProcessEnv = process.env): string {
+  return execFileSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, maxBuffer: 64 << 20 });
+}
+
+/** What the inspector webview shows of each condition: its frames' sources and whether each image has decoded. */
+interface ShownCondition {
+  condition: string;
+  frames: number;
+  sources: string[];
+  /** Stored indices of the frames shown from the run's own store. */
+  runIndices: number[];
+  firstLoaded: boolean;
+  firstSize: [number, number];
+  sentSize: [number, number];
+}
+
+async function shownConditions(frame: Frame): Promise<ShownCondition[]> {
+  return frame.evaluate<ShownCondition[]>(`[...document.querySelectorAll('article.condition')].map((a) => {
+    const figs = [...a.querySelectorAll('figure.frame')];
+    const img = a.querySelector('figure.frame img');
+    return {
+      condition: a.getAttribute('data-condition'),
+      frames: figs.length,
+      sources: [...new Set(figs.map((f) => f.getAttribute('data-source')))],
+      runIndices: figs.filter((f) => f.getAttribute('data-source') === 'run').map((f) => Number(f.getAttribute('data-index'))),
+      firstLoaded: !!img && img.complete && img.naturalWidth > 0,
+      firstSize: img ? [img.naturalWidth, img.naturalHeight] : [0, 0],
+      sentSize: img ? [Number(img.getAttribute('width')), Number(img.getAttribute('height'))] : [0, 0],
+    };
+  })`);
+}
+
+/** The inspector's frame once it shows `itemId` with both conditions' first frames decoded. */
+async function inspectorShowing(itemId: string, conditions: string[]): Promise<{ frame: Frame; shown: ShownCondition[] }> {
+  const frame = await wb!.webviewFrame(`body[data-view="item-inspector"] section.inspection[data-item="${itemId}"]`, 120_000);
+  const shown = await wb!.until(
+    `${itemId}'s frames of ${conditions.join(' and ')} decoded in the inspector`,
+    60_000,
+    async () => {
+      const s = await shownConditions(frame);
+      return conditions.every((c) => s.find((x) => x.condition === c)?.firstLoaded) ? s : undefined;
+    },
+    async () => JSON.stringify(await shownConditions(frame)),
+  );
+  return { frame, shown };
+}
+
+async function screenshotThemes(dirs: ReturnType<typeof makeDirs>, frame: Frame): Promise<void> {
+  if (!SHOTS) return;
+  const settingsFile = path.join(dirs.userDataDir, 'User', 'settings.json');
+  for (const [theme, name, cls] of [
+    ['Default Light Modern', 'light', 'vscode-light'],
+    ['Default Dark Modern', 'dark', 'vscode-dark'],
+  ] as const) {
+    const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': theme }, null, 2));
+    // The webview's body takes the theme's class once VS Code has passed the new colors to it.
+    await wb!.until(
+      `the inspector in the ${name} theme`,
+      60_000,
+      async () => (await frame.evaluate<boolean>(`document.body.classList.contains(${JSON.stringify(cls)})`)) || undefined,
+      async () => frame.evaluate<string>('document.body.className'),
+    );
+    fs.mkdirSync(SHOTS, { recursive: true });
+    fs.copyFileSync(await wb!.screenshot(`inspector-${name}`), path.join(SHOTS, `item-inspector-${name}.png`));
+    log(`screenshot: docs/screenshots/item-inspector-${name}.png`);
+  }
+}
+
+async function main(): Promise<void> {
+  fs.rmSync(OUT, { recursive: true, force: true });
+  fs.mkdirSync(OUT, { recursive: true });
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-e2e-inspector-'));
+  const pkg = path.join(work, 'fp');
+  const dirs = makeDirs(path.join(work, 'code-server'));
+  let server: RunningCodeServer | undefined;
+  let browser: Browser | undefined;
+  let flipItem = '';
+  let inspector: Frame | undefined;
+  try {
+    await check('the CLI makes the sample package and runs v_1 on MVBench on a stand-in vLLM', async () => {
+      if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: npm run package:vsix`);
+      if (process.env.E2E_SAMPLE_FROM) fs.cpSync(process.env.E2E_SAMPLE_FROM, pkg, { recursive: true });
+      else cli(['sample', '--out', pkg]);
+      const standin = await startStandin();
+      try {
+        log(cli(['run', '--package', pkg, '--endpoints', standin.url, '--bench', 'MVBench', '--conds', SECOND]).trim().split('\n').pop()!);
+      } finally {
+        await standin.stop();
+      }
+      // The test's own oracle: which items flip between v_32 and v_1 (the findings the panel shows).
+      const findings = JSON.parse(cli(['findings', '--package', pkg, '--json', '--flips'])) as {
+        benchmarks: { benchmark: string; flips?: { item_id: string; contrast: string }[] }[];
+      };
+      const flips = findings.benchmarks.find((b) => b.benchmark === 'MVBench')?.flips?.filter((f) => f.contrast === 'temporal') ?? [];
+      if (!flips.length) throw new Error('no MVBench item flips between v_32 and v_1: nothing to open the inspector from');
+      flipItem = flips[0].item_id;
+      log(`${flips.length} temporal flip(s); opening ${flipItem}`);
+    });
+
+    await check('install the VSIX and start code-server', async () => {
+      log(await installExtension(dirs, VSIX));
+      server = await startCodeServer(dirs, path.join(OUT, 'code-server.log'));
+    });
+
+    await check('a findings flip opens the inspector with the frames of both conditions, at the size sent', async () => {
+      browser = await launchBrowser();
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      wb = new Workbench(page, OUT);
+      await wb.open(`${server!.url}/?folder=${encodeURIComponent(pkg)}`);
+      await wb.runCommand('fpsweep: Open findings');
+      // The card's drill-down (its ladder chart has no step to draw: only v_blind, v_1 and v_32 have rows).
+      const findings = await wb.webviewFrame('body[data-kind="findings"] #findings-card[data-benchmark="MVBench"] #findings-drill', 120_000);
+      await findings.locator('#findings-drill vscode-button[data-contrast="temporal"]').click();
+      const link = findings.locator(`#findings-drill a.inspect[data-item="${flipItem}"]`);
+      await link.waitFor({ timeout: 30_000 });
+      await link.click();
+      const { frame, shown } = await inspectorShowing(flipItem, [FIRST, SECOND]);
+      fs.writeFileSync(path.join(OUT, 'inspector-flip.json'), JSON.stringify(shown, null, 2));
+      const [first, second] = [FIRST, SECOND].map((c) => shown.find((x) => x.condition === c)!);
+      if (shown[0].condition !== FIRST || shown[1].condition !== SECOND) throw new Error(`the flip's pair is not first: ${shown.map((x) => x.condition)}`);
+      if (first.frames !== 32 || second.frames !== 1) throw new Error(`frames shown: ${FIRST} ${first.frames}, ${SECOND} ${second.frames} (want 32 and 1)`);
+      // v_1 was sent by this run (its JPEG is in the run's store); v_32's frames were sent on the origin's cluster and
+      // are made again, except a frame this run also sent at the same size (v_1's, both at storage size): that file is
+      // the run's (the store is keyed by index and size).
+      if (second.sources.join() !== 'run') throw new Error(`${SECOND}'s frames came from ${second.sources}, not the run's store`);
+      if (!first.sources.includes('rebuilt') || first.sources.some((x) => x !== 'rebuilt' && x !== 'run'))
+        throw new Error(`${FIRST}'s frames came from ${first.sources}, not made again`);
+      if (first.runIndices.some((i) => !second.runIndices.includes(i)))
+        throw new Error(`${FIRST}'s frames ${first.runIndices} shown as the run's, but this run sent only ${second.runIndices}`);
+      for (const c of [first, second]) {
+        if (c.firstSize.join('x') !== c.sentSize.join('x'))
+          throw new Error(`${c.condition}: the image is ${c.firstSize.join('x')}, sent ${c.sentSize.join('x')}`);
+      }
+      const text = await frame.evaluate<string>('document.body.innerText');
+      for (const want of ['Prompt text', 'reply', 'tokens', 'latency', 'server', '#']) {
+        if (!text.includes(want)) throw new Error(`the inspector lacks "${want}"; it shows:\n${text.slice(0, 1200)}`);
+      }
+      await wb.screenshot('inspector-flip');
+    });
+
+    await check('"Inspect an item…" (MVBench × v_1): an item whose question holds markup shows it as text', async () => {
+      // The test's own oracle: the package's item whose question is the sample's markup question.
+      const items = fs
+        .readFileSync(path.join(pkg, 'items', 'samples', 'MVBench.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean);
+      const xss = items.map((l) => JSON.parse(l) as { item_id: string; question: string }).find((i) => i.question === XSS_QUESTION)?.item_id;
+      if (!xss) throw new Error('the sample package has no MVBench item whose question holds the markup');
+      await wb!.runCommand('fpsweep: Inspect an item…');
+      await wb!.pickQuick(`MVBench × ${SECOND}`);
+      await wb!.pickQuick(xss);
+      const { frame } = await inspectorShowing(xss, [SECOND]);
+      const prompt = await frame.evaluate<string>("document.querySelector('details.prompt pre').textContent");
+      if (!prompt.includes(XSS_QUESTION)) throw new Error(`the prompt text lost its markup characters: ${prompt}`);
+      const stray = await frame.evaluate<number>("[...document.querySelectorAll('img')].filter((i) => !i.closest('figure.frame')).length");
+      if (stray !== 0) throw new Error(`the inspector made ${stray} <img> element(s) from data`);
+      inspector = frame;
+    });
+
+    if (SHOTS) await check('screenshots of the inspector in the light and dark themes', () => screenshotThemes(dirs, inspector!));
+  } catch (err) {
+    await script.failed(err);
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
+    else log(`kept ${work}`);
+  }
+}
+
+script.run(main, TIMEOUT_S);
