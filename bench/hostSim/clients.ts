@@ -8,7 +8,7 @@
 import type { SimClock } from './clock';
 import type { SimPlan, SimRequest, SimVideo } from './workload';
 import type { ImageBook, SimServer } from './server';
-import { perRequestCpuS, pipelineCpuS } from './ourFrames';
+import { CPU_FRAMES, perRequestCpuS, pipelineCpuS, type FrameCostModel } from './ourFrames';
 import { MediaPool } from '../../src/standins/vllm/cost/frontEnd';
 import { Scheduler } from '../../src/core/runner/scheduler';
 import { longestFirstWithinWindows } from '../../src/core/protocols/fp/sweep/videoOrder';
@@ -18,6 +18,8 @@ import { DEFAULT_CONDITIONS } from '../../src/core/protocols/fp/rules/conditions
 export interface FrameCpu {
   /** CPU seconds our frames took. */
   cpuS: number;
+  /** GPU seconds our frames took from the model's kernels (GPU frames only). */
+  gpuS?: number;
 }
 
 export interface SeedOptions {
@@ -75,12 +77,16 @@ export interface EngineOptions {
   tokenBudget?: number;
   warmVideos?: boolean;
   maxOpenVideos?: number;
+  /** Where the frames are made (--frames-on): their CPU, slot wall and GPU cost per video. Default: the CPU path. */
+  frames?: FrameCostModel;
 }
 
 export async function engineRunner(clock: SimClock, plan: SimPlan, servers: SimServer[], book: ImageBook, opts: EngineOptions): Promise<FrameCpu> {
   const byJob = new Map<VideoJob, { v: SimVideo; reqs: Map<string, SimRequest> }>();
   for (const v of plan.videos) byJob.set(v.job, { v, reqs: new Map(v.requests.map((r) => [r.key, r])) });
   let cpuS = 0;
+  let gpuS = 0;
+  const frames = opts.frames ?? CPU_FRAMES;
   // Each preparation gets its share of the cores (the pool runs prepConcurrency decodes, ffmpeg threads = cores / pool).
   const coresEach = opts.cores / opts.prepConcurrency;
   const sched = new Scheduler<VideoJob>(
@@ -95,9 +101,11 @@ export async function engineRunner(clock: SimClock, plan: SimPlan, servers: SimS
     {
       prepare: (job) => {
         const { v } = byJob.get(job)!;
-        const c = pipelineCpuS(v).cpuS;
-        cpuS += c;
-        return clock.when(clock.now + c / coresEach, true);
+        const c = pipelineCpuS(v, frames);
+        cpuS += c.cpuS;
+        gpuS += c.gpuS;
+        // A GPU preparation holds its slot at least as long as the device takes (NVDEC, nvJPEG), whatever the cores.
+        return clock.when(clock.now + Math.max(c.cpuS / coresEach, c.minWallS), true);
       },
       execute: async (task, job, server) => {
         const { v, reqs } = byJob.get(job)!;
@@ -112,5 +120,5 @@ export async function engineRunner(clock: SimClock, plan: SimPlan, servers: SimS
   const jobs = plan.videos.map((v) => v.job);
   const done = sched.run(longestFirstWithinWindows(jobs, 64, 2 * opts.prepConcurrency));
   await Promise.all([done, clock.run()]);
-  return { cpuS };
+  return { cpuS, gpuS };
 }

@@ -3,6 +3,7 @@
 // (src/standins/vllm/cost/) on simulated time — a discrete-event simulation, no sleeps, no servers.
 //   npx tsx bench/hostSim/main.ts [--keep DIR] [--gpu b200|h200] [--ram-gib 512] [--cores 16] [--sample K]
 //                                 [--ablation-sample K (default 4)] [--no-ablations]
+//                                 [--gpu-frames FILE (default bench/hostSim/measured/gpu-frames.json)] [--also-cores 32]
 // Host: 4 GPUs, one server each, `--cores` cores. Prints, for (a) a seed-like runner, (b) today's
 // engine (the scheduler as runSweep drove it before issue 17: WORKERS 6, vLLM's default caches) and (c) the tuned
 // engine (what runSweep does now): makespan, GPU busy %, front-end (API thread) busy %, our frames' CPU (hours of
@@ -12,7 +13,13 @@
 // from frontEndSizing.processorThreads); the rest of the host's CPU (API threads, media loading, engine cores) is
 // not simulated as contention but summed after the run: `host CPU%` = all of it / (cores × makespan), and the host
 // CPU floor = all of (c)'s CPU / cores. Above 100 % the makespan is optimistic and the host's cores bind.
-// --sample K plays every K-th video only. Columns: makespan in simulated hours; ×LB = makespan / GPU lower bound.
+// The honest makespan (issue 34; src/core/runner/hostCpu.ts, the rule the pilot's bottleneck line uses too): no
+// makespan below its host CPU floor (all its CPU / cores), and GPU frames' GPU time (measured interference) added
+// to the GPU side: honest = max(simulated + GPU frames' GPU s / GPUs, CPU floor). Rows "(c) GPU frames" play (c)
+// with the GPU frame path's measured costs (--gpu-frames; bench/gpuFrames makes the file on the device);
+// --also-cores N plays (c) with CPU and GPU frames on N cores too.
+// --sample K plays every K-th video only. Columns: makespan in simulated hours; ×LB = makespan / GPU lower bound;
+// honest, ×LB honest: the same for the honest makespan.
 // About 20 s of CPU to plan, 15–20 s a client on the full plan, ~5 s an ablation line (bundled by esbuild first).
 import * as os from 'node:os';
 import { SimClock } from './clock';
@@ -32,6 +39,10 @@ import {
 } from '../../src/core/serving/frontEndSizing';
 import { OPEN_VIDEOS_PER_SERVER, fpInflightTokenBudget, fpKvTokens } from '../../src/core/protocols/fp/sweep/kvBudget';
 import { bundleSelf } from '../bundleSelf';
+import { honestMakespan } from '../../src/core/runner/hostCpu';
+import { gpuFrameCosts, readMeasuredGpuFrames, type MeasuredGpuFrames } from './gpuFrameCosts';
+import * as path from 'node:path';
+import { existsSync } from 'node:fs';
 
 const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,13 +57,22 @@ const CORES = Number(arg('cores', '16'));
 const SAMPLE = Number(arg('sample', '1'));
 const ABLATION_SAMPLE = Number(arg('ablation-sample', '4'));
 const NO_ABLATIONS = process.argv.includes('--no-ablations');
+const ALSO_CORES = process.argv.includes('--also-cores') ? Number(arg('also-cores', '32')) : null;
+const GPU_FRAMES_FILE = arg(
+  'gpu-frames',
+  path.join(__dirname.endsWith('hostSim') ? __dirname : path.join(process.cwd(), 'bench', 'hostSim'), 'measured', 'gpu-frames.json'),
+);
 const MAX_SEQS = 32; // the seed's and the launcher's MAX_SEQS
 const GPU_UTIL = 0.85;
 const OUTPUT_TOKENS = 2;
 
 interface Outcome {
   name: string;
+  /** The cores this outcome was played on. */
+  cores: number;
   makespanS: number;
+  /** GPU seconds our frames took from the model (GPU frames only). */
+  framesGpuS: number;
   gpuBusy: number;
   apiBusy: number;
   framesCpuS: number;
@@ -83,7 +103,13 @@ function serverConfig(over: Partial<ServerConfig>): ServerConfig {
   };
 }
 
-async function play(name: string, plan: SimPlan, cfg: ServerConfig, client: { seed: 'seed' | 'pipeline' } | { engine: EngineOptions }): Promise<Outcome> {
+async function play(
+  name: string,
+  plan: SimPlan,
+  cfg: ServerConfig,
+  client: { seed: 'seed' | 'pipeline' } | { engine: EngineOptions },
+  cores = CORES,
+): Promise<Outcome> {
   const t = performance.now();
   const cpu0 = process.cpuUsage();
   const clock = new SimClock();
@@ -91,13 +117,15 @@ async function play(name: string, plan: SimPlan, cfg: ServerConfig, client: { se
   const servers = Array.from({ length: GPUS }, () => new SimServer(clock, cfg, book));
   const r =
     'seed' in client
-      ? await seedRunner(clock, plan, servers, book, { cores: CORES, workersPerServer: 6, frames: client.seed })
+      ? await seedRunner(clock, plan, servers, book, { cores, workersPerServer: 6, frames: client.seed })
       : await engineRunner(clock, plan, servers, book, client.engine);
   const span = clock.now;
   const sum = (f: (s: SimServer) => number) => servers.reduce((a, s) => a + f(s), 0);
   const o: Outcome = {
     name,
+    cores,
     makespanS: span,
+    framesGpuS: r.gpuS ?? 0,
     gpuBusy: sum((s) => s.gpuBusyS) / (GPUS * span),
     apiBusy: sum((s) => s.apiBusyS) / (GPUS * span),
     framesCpuS: r.cpuS,
@@ -125,12 +153,19 @@ const cpuS = (since: NodeJS.CpuUsage) => {
 const h = (s: number) => `${(s / 3600).toFixed(2)} h`;
 const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
 
+/** The honest makespan (runner/hostCpu.ts): the simulated one plus GPU frames' GPU time, never below the CPU floor. */
+function honest(o: Outcome) {
+  return honestMakespan(o.makespanS + o.framesGpuS / GPUS, { frames: o.framesCpuS, api: o.apiCpuS, media: o.mediaCpuS, engine: o.engineCpuS }, o.cores);
+}
+
 function line(o: Outcome, lb: number): string {
+  const hm = honest(o);
   return (
     `${o.name.padEnd(44)} ${h(o.makespanS).padStart(9)} ${pct(o.gpuBusy).padStart(6)} ${pct(o.apiBusy).padStart(6)} ` +
-    `${h(o.framesCpuS).padStart(10)} ${pct(o.framesCpuS / (CORES * o.makespanS)).padStart(6)} ` +
+    `${h(o.framesCpuS).padStart(10)} ${pct(o.framesCpuS / (o.cores * o.makespanS)).padStart(6)} ` +
     `${(o.sent / Math.max(1, o.processed)).toFixed(2).padStart(6)} ${pct(o.prefixHit / o.promptTokens).padStart(6)} ` +
-    `${(o.makespanS / lb).toFixed(2).padStart(6)} ${pct(o.hostCpuS / (CORES * o.makespanS)).padStart(6)}`
+    `${(o.makespanS / lb).toFixed(2).padStart(6)} ${pct(o.hostCpuS / (o.cores * o.makespanS)).padStart(6)} ` +
+    `${h(hm.honestS).padStart(9)} ${(hm.honestS / lb).toFixed(2).padStart(6)}${hm.cpuBound ? ' cpu' : ''}`
   );
 }
 
@@ -150,28 +185,44 @@ async function main(): Promise<void> {
   const feFloor1 = frontEndFloorS(plan, new ImageBook({ uuid: false, transport: 'file' }), GPUS);
   const kv = fpKvTokens(GPU_MIB, GPU_UTIL);
   const base: EngineOptions = { cores: CORES, prepConcurrency: 4, capacity: 6 };
-  const threads = processorThreads(CORES, GPUS, base.prepConcurrency);
-  const tunedServer: Partial<ServerConfig> = {
-    processorCacheGb: processorCacheGb(RAM, GPUS),
-    mediaThreads: mediaLoadingThreads(CORES, GPUS),
-    processorThreads: threads,
-  };
-  // The processors' extra torch threads take their cores from our frames' share (no free cores assumed).
-  const framesCores = CORES - GPUS * (threads - 1);
-  const feFloor = frontEndFloorS(plan, new ImageBook({ uuid: false, transport: 'file' }), GPUS, threads);
   // (c) is what runSweep now does on launched servers (fpServerSlot, OPEN_VIDEOS_PER_SERVER); the warm-up gate is
-  // an option it leaves off (its ablation line says why).
-  const tunedEngine: EngineOptions = {
-    ...base,
-    cores: framesCores,
-    capacity: MAX_SEQS,
-    tokenBudget: fpInflightTokenBudget(kv),
-    maxOpenVideos: OPEN_VIDEOS_PER_SERVER,
+  // an option it leaves off (its ablation line says why). Since issue 34 its image parts carry a content uuid.
+  const tunedFor = (cores: number) => {
+    const threads = processorThreads(cores, GPUS, base.prepConcurrency);
+    const server: Partial<ServerConfig> = {
+      processorCacheGb: processorCacheGb(RAM, GPUS),
+      mediaThreads: mediaLoadingThreads(cores, GPUS),
+      processorThreads: threads,
+      uuid: true,
+    };
+    // The processors' extra torch threads take their cores from our frames' share (no free cores assumed).
+    const engine: EngineOptions = {
+      ...base,
+      cores: cores - GPUS * (threads - 1),
+      capacity: MAX_SEQS,
+      tokenBudget: fpInflightTokenBudget(kv),
+      maxOpenVideos: OPEN_VIDEOS_PER_SERVER,
+    };
+    return { threads, server, engine };
   };
+  const { threads, server: tunedServer, engine: tunedEngine } = tunedFor(CORES);
+  const framesCores = tunedEngine.cores;
+  const feFloor = frontEndFloorS(plan, new ImageBook({ uuid: false, transport: 'file' }), GPUS, threads);
+  const measured: MeasuredGpuFrames | null = existsSync(GPU_FRAMES_FILE) ? readMeasuredGpuFrames(GPU_FRAMES_FILE) : null;
+  const gpuFrames = measured ? gpuFrameCosts(measured) : null;
   const runs: Outcome[] = [];
   runs.push(await play('(a) seed-like runner', plan, serverConfig({ transport: 'data' }), { seed: 'seed' }));
   runs.push(await play("(b) today's engine", plan, serverConfig({}), { engine: base }));
   runs.push(await play('(c) tuned engine', plan, serverConfig(tunedServer), { engine: tunedEngine }));
+  // (c) with the frames on the GPU (measured costs), and both on ALSO_CORES cores.
+  const more: Outcome[] = [];
+  if (gpuFrames) more.push(await play(`(c) GPU frames, ${CORES} cores`, plan, serverConfig(tunedServer), { engine: { ...tunedEngine, frames: gpuFrames } }));
+  if (ALSO_CORES) {
+    const t = tunedFor(ALSO_CORES);
+    more.push(await play(`(c) CPU frames, ${ALSO_CORES} cores`, plan, serverConfig(t.server), { engine: t.engine }, ALSO_CORES));
+    if (gpuFrames)
+      more.push(await play(`(c) GPU frames, ${ALSO_CORES} cores`, plan, serverConfig(t.server), { engine: { ...t.engine, frames: gpuFrames } }, ALSO_CORES));
+  }
   const ablations: Outcome[] = [];
   // The ablations play every ABLATION_SAMPLE-th video of the plan (the same subset for each line and its own (c)).
   const abPlan: SimPlan = ABLATION_SAMPLE > 1 ? { ...plan, videos: plan.videos.filter((_, i) => i % ABLATION_SAMPLE === 0) } : plan;
@@ -206,9 +257,7 @@ async function main(): Promise<void> {
       }),
     );
     ablations.push(await play('(c) with data: URLs', abPlan, serverConfig({ ...tunedServer, transport: 'data' }), { engine: tunedEngine }));
-    ablations.push(
-      await play('(c) + uuid parts (not sent: unverified in 0.11.0)', abPlan, serverConfig({ ...tunedServer, uuid: true }), { engine: tunedEngine }),
-    );
+    ablations.push(await play('(c) without uuid parts (hashed by vLLM)', abPlan, serverConfig({ ...tunedServer, uuid: false }), { engine: tunedEngine }));
   }
   const c = runs[2];
   console.log(
@@ -221,11 +270,16 @@ async function main(): Promise<void> {
     `tuned: --mm-processor-cache-gb ${tunedServer.processorCacheGb}, VLLM_MEDIA_LOADING_THREAD_COUNT=${tunedServer.mediaThreads}, OMP_NUM_THREADS=${threads} ` +
       `(our frames: ${framesCores} cores), ` +
       `in flight ≤ ${MAX_SEQS} requests and ≤ ${fpInflightTokenBudget(kv)} predicted tokens a server (KV ${kv} tokens), ` +
-      `≤ ${tunedEngine.maxOpenVideos} videos open a server, file:// frames, no uuid`,
+      `≤ ${tunedEngine.maxOpenVideos} videos open a server, file:// frames, content uuids on image parts`,
   );
-  console.log(`${'client'.padEnd(44)}  makespan   GPU%  front%  frames CPU  cores% sends/  prefix  ×LB   host`);
-  console.log(`${''.padEnd(44)}                                                      proc.   hit         CPU%`);
-  for (const o of runs) console.log(line(o, lb));
+  console.log(
+    measured
+      ? `GPU frames: ${GPU_FRAMES_FILE} (${measured.device}, ${measured.measuredAt}; modelled, not measured: ${measured.modelled.join('; ') || 'none'})`
+      : `GPU frames: no measured costs (${GPU_FRAMES_FILE} missing): no GPU-frames rows`,
+  );
+  console.log(`${'client'.padEnd(44)}  makespan   GPU%  front%  frames CPU  cores% sends/  prefix  ×LB   host    honest  ×LB`);
+  console.log(`${''.padEnd(44)}                                                      proc.   hit         CPU%            honest`);
+  for (const o of [...runs, ...more]) console.log(line(o, lb));
   console.log(`${'GPU-bound lower bound'.padEnd(44)} ${h(lb).padStart(9)}`);
   console.log(`${'front-end floor (each distinct image once)'.padEnd(44)} ${h(feFloor1).padStart(9)}   (one API thread a server, file://, no uuid, OMP 1)`);
   console.log(`${'  the same with OMP_NUM_THREADS=' + threads}`.padEnd(44) + ` ${h(feFloor).padStart(9)}`);
@@ -239,6 +293,14 @@ async function main(): Promise<void> {
     `(a)/(c) ${(runs[0].makespanS / c.makespanS).toFixed(2)}   (b)/(c) ${(runs[1].makespanS / c.makespanS).toFixed(2)}   ` +
       `(c)/lower bound ${(c.makespanS / lb).toFixed(3)}   (c)/front-end floor ${(c.makespanS / feFloor).toFixed(3)}`,
   );
+  for (const o of [c, ...more]) {
+    const hm = honest(o);
+    console.log(
+      `honest ${o.name === c.name ? `(c) CPU frames, ${CORES} cores` : o.name}: ${h(hm.honestS)} = max(simulated ${h(o.makespanS)}` +
+        `${o.framesGpuS ? ` + frames' GPU ${h(o.framesGpuS / GPUS)}` : ''}, CPU floor ${h(hm.floorS)}); ` +
+        `(c)/bound ${(hm.honestS / lb).toFixed(3)}${hm.cpuBound ? ' (the cores bind)' : ''}`,
+    );
+  }
   const bound = Math.max(lb, feFloor, cpuFloor);
   console.log(
     feFloor > lb && feFloor >= cpuFloor

@@ -45,3 +45,33 @@ export function videoStateGroups<V extends { state: VideoState }>(
     ];
   });
 }
+
+/**
+ * Children of a root refused as video directories (issue 33: a symbolic link), as one expanded group row whose rows
+ * say why each was refused; none when there are none.
+ */
+export function refusedDirsGroup(base: string, refused: readonly { name: string; reason: string }[]): TreeRow[] {
+  if (!refused.length) return [];
+  const rows: TreeRow[] = refused.slice(0, MAX_VIDEO_ROWS).map((r) => ({
+    id: `${base}:refused:${r.name}`,
+    label: r.name,
+    description: r.reason,
+    aria: `Directory ${r.name} refused: ${r.reason}`,
+    tooltip: `${r.name}: ${r.reason}`,
+    icon: 'failed',
+    collapsible: 'none',
+    children: [],
+  }));
+  if (refused.length > rows.length)
+    rows.push({ id: `${base}:refused:more`, label: `… and ${refused.length - rows.length} more`, icon: 'info', collapsible: 'none', children: [] });
+  return [
+    {
+      id: `${base}:refused`,
+      label: `${refused.length} refused`,
+      aria: `${refused.length} director${refused.length === 1 ? 'y' : 'ies'} refused`,
+      icon: 'failed',
+      collapsible: 'expanded',
+      children: rows,
+    },
+  ];
+}

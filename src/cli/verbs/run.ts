@@ -12,6 +12,17 @@ import { DEFAULT_FAIL_FAST } from '../../core/runner/failFast';
 import { statusLine } from '../../core/protocols/fp/status/formatStatus';
 import { stopReasonLines } from '../../core/runner/stopReason';
 import { intOption, listOption, numberOption, parseOptionsOrUsage, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../options';
+import { parseFramesOn, type FramesOn } from '../../core/protocols/fp/frames/gpu/framesOn';
+import { UsageError } from '../../core/errors';
+
+/** --frames-on / FRAMES_ON: cpu, gpu or auto (exit 2 with the choices otherwise). */
+function framesOnOption(text: string | undefined): FramesOn {
+  try {
+    return parseFramesOn(text);
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}: use --frames-on cpu, gpu or auto`);
+  }
+}
 
 export const summary = 'the sweep (foreground; --detach for a background worker); --pilot, --bench, --conds, --endpoints';
 
@@ -39,6 +50,9 @@ results/conditions_results.csv are skipped; re-running continues where it stoppe
   --max-seqs N      vLLM --max-num-seqs (MAX_SEQS; default 32)
   --gpu-util X      vLLM --gpu-memory-utilization (GPU_UTIL; default 0.85)
   --decode-workers N  videos decoded in parallel (default: min(cores - 1, max(4, cores/4)))
+  --frames-on W     where frames are made (FRAMES_ON): cpu (default), gpu (NVDEC + GPU resize, where
+                    ffmpeg has the cuda hwaccel and PYTHON has CUDA torch; else the CPU, with the reason),
+                    auto (gpu only when the pilot found the host's CPU the bound)
   --fail-same K     stop when K requests in a row on one server fail the same way
                     (FPSWEEP_FAIL_SAME; default ${DEFAULT_FAIL_FAST.sameInARow}; 0 = off)
   --fail-first N    stop when most of the run's first N requests fail (FPSWEEP_FAIL_FIRST; default ${DEFAULT_FAIL_FAST.firstRequests})
@@ -72,6 +86,7 @@ export function parseRunArgs(args: string[]): { options: RunOptions; detach: boo
       'max-seqs': { type: 'string' },
       'gpu-util': { type: 'string' },
       'decode-workers': { type: 'string' },
+      'frames-on': { type: 'string' },
       'fail-same': { type: 'string' },
       'fail-first': { type: 'string' },
       'fail-videos': { type: 'string' },
@@ -99,6 +114,7 @@ export function parseRunArgs(args: string[]): { options: RunOptions; detach: boo
     gpuUtil: numberOption(v['gpu-util'], 'GPU_UTIL', 0.85, 0.01, 1),
     vllmBin: process.env.VLLM_BIN || 'vllm',
     decodeWorkers: intOption(v['decode-workers'], 'DECODE_WORKERS', undefined),
+    framesOn: framesOnOption((v['frames-on'] as string | undefined) ?? (process.env.FRAMES_ON || undefined)),
     failSameInARow: intOption(v['fail-same'], 'FPSWEEP_FAIL_SAME', DEFAULT_FAIL_FAST.sameInARow, 0),
     failFirstRequests: intOption(v['fail-first'], 'FPSWEEP_FAIL_FIRST', DEFAULT_FAIL_FAST.firstRequests, 0),
     failFirstVideos: intOption(v['fail-videos'], 'FPSWEEP_FAIL_VIDEOS', DEFAULT_FAIL_FAST.firstPrepared, 0),

@@ -2,7 +2,7 @@
 // alive. The worker is its own session (detached), its output goes to logs/runner.log, and the parent
 // does not wait for it — it survives the shell, a closed VS Code window and a dropped SSH connection.
 import { spawn } from 'node:child_process';
-import { existsSync, openSync, closeSync, mkdirSync, promises as fs } from 'node:fs';
+import { existsSync, closeSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +10,8 @@ import { sizeThreadPool } from './threadPool';
 import { stopFile, type RunRoot } from './runRoot';
 import { InputError } from '../errors';
 import { liveLockHolder, LockHeldError, readLock } from './lock';
+import { openAppendUnderSync } from '../containment/rootFs';
+import { writeFileAtomic } from './atomicFile';
 
 export { stopFile };
 
@@ -74,7 +76,7 @@ export interface DetachedJob {
   protocol: string;
   job: unknown;
   /** The worker's log is root.runnerLog; it must take root.lockFile. */
-  root: Pick<RunRoot, 'lockFile' | 'runnerLog'>;
+  root: Pick<RunRoot, 'root' | 'lockFile' | 'runnerLog'>;
   /** For the error when the worker exits before taking it, e.g. 'package lock'. */
   lockName: string;
   cwd: string;
@@ -88,12 +90,11 @@ export interface DetachedJob {
 export async function spawnDetached(j: DetachedJob): Promise<DetachedWorker> {
   const { command, args } = workerCommand(j.entry);
   const logFile = j.root.runnerLog;
-  mkdirSync(path.dirname(logFile), { recursive: true });
   const logStart = await fs.stat(logFile).then(
     (st) => st.size,
     () => 0,
   );
-  const fd = openSync(logFile, 'a');
+  const fd = openAppendUnderSync(j.root.root, logFile); // its folder made; never through a link (issue 33)
   let child: ReturnType<typeof spawn>;
   try {
     child = spawn(command, [...args, ...workerJobArgs(j.protocol, j.job)], {
@@ -150,11 +151,10 @@ export interface StopRequest {
  * storage) and sends SIGTERM when the worker runs on this host. It finishes in-flight requests, writes
  * their rows, releases the lock and exits.
  */
-export async function requestStop(layout: Pick<RunRoot, 'lockFile' | 'stateDir'>): Promise<StopRequest> {
+export async function requestStop(layout: Pick<RunRoot, 'root' | 'lockFile' | 'stateDir'>): Promise<StopRequest> {
   const holder = await liveLockHolder(layout);
   if (!holder) return { pid: null, signalled: false };
-  await fs.mkdir(layout.stateDir, { recursive: true });
-  await fs.writeFile(stopFile(layout), `${new Date().toISOString()} stop requested by pid ${process.pid}\n`);
+  await writeFileAtomic(layout.root, stopFile(layout), `${new Date().toISOString()} stop requested by pid ${process.pid}\n`);
   let signalled = false;
   if (holder.hostname === os.hostname()) {
     try {

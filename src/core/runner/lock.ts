@@ -4,13 +4,14 @@
 // a live one refuses the second run, naming the pid. A lock from another host is never taken over
 // silently: the package may be on shared storage with a worker running there.
 import { randomBytes } from 'node:crypto';
-import { promises as fs, constants as fsc, readFileSync } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { RunRoot } from './runRoot';
 import { InputError } from '../errors';
 import { parseBoundedJson } from '../io/boundedJson';
+import { ContainmentError, mkdirUnder, openFreshUnder, removeUnder, renameUnder } from '../containment/rootFs';
 
 export const lockInfoSchema = z.object({
   pid: z.number().int(),
@@ -100,9 +101,9 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
-/** `text` in a new file, flushed to disk before anyone can see it under the lock's name. */
-async function writeWhole(file: string, text: string): Promise<void> {
-  const fh = await fs.open(file, fsc.O_CREAT | fsc.O_EXCL | fsc.O_WRONLY, 0o644);
+/** `text` in a new file under `root` (never through a link), flushed to disk before anyone sees it as the lock. */
+async function writeWhole(root: string, file: string, text: string): Promise<void> {
+  const fh = await openFreshUnder(root, file);
   try {
     await fh.writeFile(text);
     await fh.sync();
@@ -114,12 +115,12 @@ async function writeWhole(file: string, text: string): Promise<void> {
 const TEMP_LOCK = /\.(\d+)\.[0-9a-f]+\.tmp$/;
 
 /** Temporary locks of starters that died before linking theirs (a crash between write and link). */
-async function removeDeadTempLocks(lockFile: string): Promise<void> {
+async function removeDeadTempLocks(root: string, lockFile: string): Promise<void> {
   const dir = path.dirname(lockFile);
   const prefix = path.basename(lockFile) + '.';
   for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
     const m = name.startsWith(prefix) ? TEMP_LOCK.exec(name) : null;
-    if (m && !pidAlive(Number(m[1]))) await fs.rm(path.join(dir, name), { force: true });
+    if (m && !pidAlive(Number(m[1]))) await removeUnder(root, path.join(dir, name));
   }
 }
 
@@ -128,16 +129,17 @@ async function removeDeadTempLocks(lockFile: string): Promise<void> {
  * racing for the same stale lock cannot both delete-and-create; a fresh lock moved by mistake is put back (link
  * never clobbers).
  */
-async function moveAsideIfUnchanged(lockFile: string, judged: string): Promise<void> {
+async function moveAsideIfUnchanged(root: string, lockFile: string, judged: string): Promise<void> {
   const aside = `${lockFile}.stale-${process.pid}`;
   try {
-    await fs.rename(lockFile, aside);
-    const moved = await fs.readFile(aside, 'utf8').catch(() => null);
-    if (moved !== judged) await fs.link(aside, lockFile).catch(() => undefined);
-    await fs.rm(aside, { force: true });
-  } catch {
-    /* another starter moved it: try again */
+    await renameUnder(root, lockFile, aside);
+  } catch (err) {
+    if (err instanceof ContainmentError) throw err; // a link planted as the lock: refused, never moved
+    return; // another starter moved it: try again
   }
+  const moved = await fs.readFile(aside, 'utf8').catch(() => null);
+  if (moved !== judged) await fs.link(aside, lockFile).catch(() => undefined);
+  await removeUnder(root, aside);
 }
 
 function staleMessage(file: string, found: Exclude<LockState, { kind: 'free' }>): string {
@@ -152,12 +154,13 @@ function staleMessage(file: string, found: Exclude<LockState, { kind: 'free' }>)
  * Takes the root's lock. The record is written whole to a temporary file first and then linked into place:
  * link fails with EEXIST atomically when the lock exists, and the lock is never seen without its pid.
  */
-export async function acquireLock(layout: Pick<RunRoot, 'stateDir' | 'lockFile'>, runId?: string, onMessage?: (m: string) => void): Promise<HeldLock> {
-  await fs.mkdir(layout.stateDir, { recursive: true });
-  await removeDeadTempLocks(layout.lockFile);
+export async function acquireLock(layout: Pick<RunRoot, 'root' | 'stateDir' | 'lockFile'>, runId?: string, onMessage?: (m: string) => void): Promise<HeldLock> {
+  // Under the root and never through a link (containment): a `.fpsweep` planted as a link is refused, exit 2.
+  await mkdirUnder(layout.root, layout.stateDir);
+  await removeDeadTempLocks(layout.root, layout.lockFile);
   const info: LockInfo = { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString(), runId };
   const temp = `${layout.lockFile}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeWhole(temp, JSON.stringify(info) + '\n');
+  await writeWhole(layout.root, temp, JSON.stringify(info) + '\n');
   try {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
@@ -166,7 +169,7 @@ export async function acquireLock(layout: Pick<RunRoot, 'stateDir' | 'lockFile'>
           info,
           release: async () => {
             const now = await readLock(layout);
-            if (now && now.pid === info.pid && now.startedAt === info.startedAt) await fs.rm(layout.lockFile, { force: true });
+            if (now && now.pid === info.pid && now.startedAt === info.startedAt) await removeUnder(layout.root, layout.lockFile);
           },
         };
       } catch (err) {
@@ -178,10 +181,10 @@ export async function acquireLock(layout: Pick<RunRoot, 'stateDir' | 'lockFile'>
         throw new LockHeldError(found.info, layout.lockFile);
       }
       onMessage?.(staleMessage(layout.lockFile, found));
-      await moveAsideIfUnchanged(layout.lockFile, found.text);
+      await moveAsideIfUnchanged(layout.root, layout.lockFile, found.text);
     }
   } finally {
-    await fs.rm(temp, { force: true });
+    await removeUnder(layout.root, temp);
   }
   const holder = await readLock(layout);
   throw new LockHeldError(holder ?? { ...TORN_HOLDER, hostname: os.hostname() }, layout.lockFile);

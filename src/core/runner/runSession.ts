@@ -8,13 +8,13 @@
 //   - 'drain': no new request; the in-flight ones finish and are written (Frames × Pixels: rows are kept one by one);
 //   - 'fail-closed': in-flight work is cut at once and the run ends failed (AVTime: a stage's artifacts are
 //     whole or absent, so a stopped stage is resumed or restarted, never patched).
-import { promises as fs } from 'node:fs';
 import { DrainControl, type SignalHost } from './drainControl';
 import { acquireLock, type HeldLock } from './lock';
 import { RunStopper, STOP_GRACE_MS } from './runStopper';
 import { stopFile, type RunRoot } from './runRoot';
 import { StatusReporter } from './statusReporter';
 import type { StatusSchema } from './statusFile';
+import { removeUnder } from '../containment/rootFs';
 
 export type StopPolicy = 'drain' | 'fail-closed';
 
@@ -77,7 +77,7 @@ export class RunSession {
     const held = await acquireLock(options.root, options.runId, (m) => void options.log.warn(m));
     const session = new RunSession(options, held);
     try {
-      await fs.rm(stopFile(options.root), { force: true });
+      await removeUnder(options.root.root, stopFile(options.root));
     } catch (err) {
       await held.release();
       throw err;

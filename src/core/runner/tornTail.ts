@@ -1,8 +1,10 @@
 // A torn last line of an append-only JSONL file (the process died inside a write, or the disk kept
 // only part of it) is moved, as it was, to `<file>.torn` (appended) and cut from the file, so the
 // file ends with a whole line again and resume appends after it (SPEC §4).
+import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { parseBoundedJson } from '../io/boundedJson';
+import { openAppendUnder, openReadWriteUnder } from '../containment/rootFs';
 
 const NL = 0x0a;
 /** Lines of our records stay well under this (1024 indices + 1024 timestamps ≈ 30 kB). */
@@ -27,9 +29,12 @@ async function readTail(fh: fs.FileHandle, size: number, max = TAIL_BYTES): Prom
   return { buf: buf.subarray(0, off), start };
 }
 
-/** Moves `bytes` to the side file (appended, fsynced) and truncates `file` at byte `keep`. */
+/**
+ * Moves `bytes` to the side file (appended, fsynced) and truncates `file` at byte `keep`, both through the containment
+ * module with the file's own folder as the root (neither may be a link or have a second name).
+ */
 export async function moveTail(file: string, sideFile: string, keep: number, bytes: Buffer): Promise<void> {
-  const side = await fs.open(sideFile, 'a');
+  const side = await openAppendUnder(path.dirname(file), sideFile);
   try {
     await side.write(bytes);
     // A side-file entry ends with a newline so two set-aside tails never run together.
@@ -38,7 +43,8 @@ export async function moveTail(file: string, sideFile: string, keep: number, byt
   } finally {
     await side.close();
   }
-  await fs.truncate(file, keep);
+  const cut = await openReadWriteUnder(path.dirname(file), file);
+  await cut.truncate(keep).finally(() => cut.close());
 }
 
 /**

@@ -1,11 +1,21 @@
 // An image chat-completions body: images in the given order as image_url parts, then the prompt text,
 // with the caller's decoding (Frames × Pixels passes SPEC §3's: protocols/fp/serving/fpServing.ts).
+//
+// A part's `uuid` (issue 34): vLLM 0.11's chat parser takes it from an image part (vllm/entrypoints/chat_utils.py,
+// PRs #23394 and #23449, in since 0.10.2: its docs' "Stable UUIDs for Caching") and uses it in place of the item's
+// content hash (blake3 over the decoded pixels on the API thread), as the processor cache's and the prefix cache's
+// key. So it must name the bytes exactly: ours is a digest of the JPEG's bytes (contentUuid), never a frame's
+// (video, index, size), whose bytes differ between the CPU and the GPU frame paths. The URL is always sent too:
+// 0.11 still loads every image (a uuid-only part, PR #23950, is served only from the cache and fails on a miss).
+import { createHash } from 'node:crypto';
 
-export type FrameRef = { jpeg: Buffer } | { fileUrl: string };
+export type FrameRef = ({ jpeg: Buffer } | { fileUrl: string }) & { uuid?: string };
+
+export type ImagePart = { type: 'image_url'; image_url: { url: string }; uuid?: string };
 
 export interface ChatRequestBody {
   model: string;
-  messages: [{ role: 'user'; content: Array<{ type: 'image_url'; image_url: { url: string } } | { type: 'text'; text: string }> }];
+  messages: [{ role: 'user'; content: Array<ImagePart | { type: 'text'; text: string }> }];
   temperature: number;
   max_tokens: number;
 }
@@ -14,6 +24,11 @@ export function frameUrl(f: FrameRef): string {
   if ('jpeg' in f) return `data:image/jpeg;base64,${f.jpeg.toString('base64')}`;
   if (!f.fileUrl.startsWith('file://')) throw new Error(`frame URL must be a file:// URL, got '${f.fileUrl.slice(0, 40)}'`);
   return f.fileUrl;
+}
+
+/** A uuid that names these exact bytes: 128 bits of their SHA-256. */
+export function contentUuid(bytes: Buffer): string {
+  return `sha256-${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}`;
 }
 
 /** The decoding parameters a protocol fixes for its requests. */
@@ -29,7 +44,9 @@ export function buildChatRequest(input: { model: string; promptText: string; ima
       {
         role: 'user',
         content: [
-          ...input.images.map((f) => ({ type: 'image_url' as const, image_url: { url: frameUrl(f) } })),
+          ...input.images.map((f): ImagePart =>
+            f.uuid ? { type: 'image_url', image_url: { url: frameUrl(f) }, uuid: f.uuid } : { type: 'image_url', image_url: { url: frameUrl(f) } },
+          ),
           { type: 'text' as const, text: input.promptText },
         ],
       },

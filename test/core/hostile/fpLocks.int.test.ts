@@ -2,7 +2,8 @@
 // the second with exit 2 and the first's pid, no stack trace; a torn `worker.lock` (attack 8) does not block a run.
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { promises as fs, watch } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS } from '../protocols/fp/sample/fixture';
 import { REPO, startStandin, type Standin } from '../protocols/fp/sweep/helpers';
@@ -54,6 +55,27 @@ describe('hostile roots: FP package locks (issue 33, attacks 7 and 8)', function
       assert.equal(await waitForWorkerExit(layout, 60_000, 100), true, 'the worker stopped');
       await gate.close();
     }
+  });
+
+  it('`.fpsweep` planted as a link to a folder outside: the lock is refused with the path (exit 2), nothing ever written there', async () => {
+    const sample = await copySamplePackage();
+    const layout = new PackageLayout(sample.root);
+    const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'hostile-statedir-'));
+    await fs.rm(layout.stateDir, { recursive: true, force: true });
+    await fs.symlink(outside, layout.stateDir);
+    // Every entry made in the outside folder, even one removed again (a lock taken and released), is seen.
+    const events: string[] = [];
+    const watcher = watch(outside, (_, name) => events.push(String(name)));
+    try {
+      const r = await runCli(['run', '--package', sample.root, '--bench', 'EgoSchema', '--conds', 'v_1', '--endpoints', server.url]);
+      assert.equal(r.code, 2, r.err.slice(-2000));
+      assert.ok(r.err.includes(`${layout.stateDir}: is a symbolic link`), r.err.slice(-2000));
+      assert.doesNotMatch(r.err, NO_STACK);
+    } finally {
+      watcher.close();
+    }
+    assert.deepEqual(events, [], 'nothing was written outside');
+    assert.deepEqual(await fs.readdir(outside), []);
   });
 
   it('an empty worker.lock with no worker alive does not block `run` (attack 8)', async () => {

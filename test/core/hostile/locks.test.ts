@@ -73,7 +73,7 @@ describe('hostile roots: locks (issue 33, point 5)', function () {
 
   it('a live holder: the run and `--detach` both exit 2 naming its pid, with no stack trace', async () => {
     const root = emptyRoot();
-    const held = await acquireLock({ stateDir: stateDir(root), lockFile: lockOf(root) });
+    const held = await acquireLock({ root, stateDir: stateDir(root), lockFile: lockOf(root) });
     try {
       const fg = await caption(root);
       assert.equal(fg.code, 2, fg.err);
@@ -91,7 +91,7 @@ describe('hostile roots: locks (issue 33, point 5)', function () {
 
   it('a lock is never seen without its pid: the record is whole as soon as the file exists', async () => {
     const root = emptyRoot();
-    const lock = { stateDir: stateDir(root), lockFile: lockOf(root) };
+    const lock = { root, stateDir: stateDir(root), lockFile: lockOf(root) };
     fs.mkdirSync(lock.stateDir);
     // Watch the folder while the lock is taken: every time the lock exists, it parses and names this process.
     const seen: string[] = [];

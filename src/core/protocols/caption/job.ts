@@ -59,6 +59,8 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
     `run ${session.runId}${rankWords}: ${plan.selected} videos selected, ${plan.done.length} done before, ${plan.todo.length} to caption, ` +
       `${plan.untracked.length} untracked directories; model ${job.model}, prompt ${prompt.source} (${prompt.sha256.slice(0, 12)})`,
   );
+  // A refused directory (a link) is neither a job nor untracked: said with its reason (issue 33).
+  for (const r of plan.refused) await log.warn(`refused ${r.name}: ${r.reason}`);
 
   let runner: RequestRunner<RunnerJob, CaptionRequestBody> | null = null;
   const videos = new Map<string, VideoRun>();

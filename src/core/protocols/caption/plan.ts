@@ -2,7 +2,7 @@
 // rank (shard.ts), those --source-video selects (by the exact input_video), and of them the ones not done — a
 // video is done when its outcome says completed, its captions_merged.json exists and its signature still matches.
 import { promises as fs } from 'node:fs';
-import { discoverVideoDirs } from './discover';
+import { discoverVideoDirs, type RefusedDir } from './discover';
 import { CaptionLayout, SEGMENTS_FILE } from './layout';
 import { readVideoOutcome } from './outcome';
 import { outcomeBackend } from './schemas';
@@ -26,6 +26,8 @@ export interface CaptionPlan {
   done: string[];
   todo: PlannedVideo[];
   untracked: string[];
+  /** Children of the root refused as video directories (a link), with why. */
+  refused: RefusedDir[];
   /** Completed videos of this rank by the backend that captioned them (the one-backend rule, backends.ts). */
   backends: Record<string, number>;
   /** --source-video values that match no tracked video of this rank. */
@@ -64,6 +66,7 @@ export async function planCaptionRun(layout: CaptionLayout, id: RunIdentity, sou
     done,
     todo,
     untracked: dirs.untracked,
+    refused: dirs.refused,
     backends,
     ...(wanted.size ? { missing: [...wanted].filter((w) => !found.has(w)) } : {}),
   };

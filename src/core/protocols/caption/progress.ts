@@ -61,6 +61,7 @@ export async function readCaptionView(root: string): Promise<CaptionView> {
     failed: n('failed'),
     pending: n('pending'),
     untracked: dirs.untracked,
+    refused: dirs.refused,
     videos,
     ranks: rankEntries,
     backends: backendCounts(outcomes),

@@ -44,6 +44,8 @@ export interface CaptionProgressDetail {
   pending: number;
   /** Direct child directories without a segments.json, by name. */
   untracked: string[];
+  /** Children refused as video directories (a symbolic link), with why (issue 33); absent before it. */
+  refused?: { name: string; reason: string }[];
   /** Every tracked video, by stem. */
   videos: CaptionVideoEntry[];
   ranks: CaptionRankEntry[];

@@ -29,6 +29,7 @@ export function formatCaptionView(v: CaptionView): string {
   ];
   if (d.failed > FAILED_SHOWN) lines.push(`  … ${d.failed - FAILED_SHOWN} more failed (status --json lists them all)`);
   if (d.untracked.length) lines.push(`  untracked (no segments.json): ${d.untracked.slice(0, 10).join(', ')}${d.untracked.length > 10 ? ', …' : ''}`);
+  for (const r of d.refused ?? []) lines.push(`  refused ${r.name}: ${r.reason}`);
   if (v.summary) lines.push(`  last: ${v.summary.split('\n').pop()}`);
   return lines.join('\n');
 }

@@ -5,14 +5,14 @@ import * as path from 'node:path';
 import type { CaptionProgressDetail, CaptionVideoEntry } from '../../../core/protocols/caption/progressTypes';
 import type { ProgressSnapshot, ProgressState } from '../../../core/protocols/types';
 import type { ProtocolSection, TreeRow } from '../../progressNodes';
-import { videoStateGroups } from '../../videoStateRows';
+import { refusedDirsGroup, videoStateGroups } from '../../videoStateRows';
 
 export { MAX_VIDEO_ROWS } from '../../videoStateRows';
 
-/** The root's counts in words: "2 completed, 1 running, 1 failed, 3 pending (2 untracked)". */
+/** The root's counts in words: "2 completed, 1 running, 1 failed, 3 pending (2 untracked, 1 refused)". */
 export function countsText(d: CaptionProgressDetail): string {
-  const untracked = d.untracked.length ? ` (${d.untracked.length} untracked)` : '';
-  return `${d.completed} completed, ${d.running} running, ${d.failed} failed, ${d.pending} pending${untracked}`;
+  const aside = [d.untracked.length ? `${d.untracked.length} untracked` : '', d.refused?.length ? `${d.refused.length} refused` : ''].filter(Boolean);
+  return `${d.completed} completed, ${d.running} running, ${d.failed} failed, ${d.pending} pending${aside.length ? ` (${aside.join(', ')})` : ''}`;
 }
 
 function videoRow(root: string, v: CaptionVideoEntry, icon: ProgressState): TreeRow {
@@ -39,7 +39,7 @@ function videoRow(root: string, v: CaptionVideoEntry, icon: ProgressState): Tree
 export function captionRootRow(s: ProgressSnapshot<CaptionProgressDetail>): TreeRow {
   const d = s.detail;
   const base = `caption:${s.root}`;
-  const groups = videoStateGroups(base, d.videos, (v, icon) => videoRow(s.root, v, icon));
+  const groups = [...refusedDirsGroup(base, d.refused ?? []), ...videoStateGroups(base, d.videos, (v, icon) => videoRow(s.root, v, icon))];
   const counts = countsText(d);
   const backends = Object.entries(d.backends ?? {});
   // A root some backend other than vLLM touched says its backends (and Gemini's tokens) in the tooltip.

@@ -15,7 +15,7 @@ const video = (stem: string, state: CaptionVideoEntry['state'], extra: Partial<C
   ...extra,
 });
 
-function snapshot(videos: CaptionVideoEntry[], live = false): ProgressSnapshot<CaptionProgressDetail> {
+function snapshot(videos: CaptionVideoEntry[], live = false, refused: CaptionProgressDetail['refused'] = undefined): ProgressSnapshot<CaptionProgressDetail> {
   const count = (s: string) => videos.filter((v) => v.state === s).length;
   return {
     protocol: 'caption',
@@ -33,6 +33,7 @@ function snapshot(videos: CaptionVideoEntry[], live = false): ProgressSnapshot<C
       failed: count('failed'),
       pending: count('pending'),
       untracked: ['notes'],
+      ...(refused ? { refused } : {}),
       videos,
       ranks: [],
     },
@@ -46,6 +47,18 @@ describe('caption tree rows (issue 25 point 8)', () => {
     video('c', 'running', { clipsDone: 1 }),
     video('d', 'pending', { clips: null }),
   ];
+
+  it('a refused directory (a symbolic link, issue 33) is a group of its own, first, each with its reason', () => {
+    const reason = 'a symbolic link (-> /elsewhere): a video directory must be a folder of the root itself, never a link; replace it by the folder';
+    const row = captionRootRow(snapshot(videos, false, [{ name: 'linked', reason }]));
+    assert.equal(row.description, 'failed · 1 completed, 1 running, 1 failed, 1 pending (1 untracked, 1 refused)');
+    const group = row.children[0];
+    assert.deepEqual([group.label, group.icon, group.collapsible], ['1 refused', 'failed', 'expanded']);
+    assert.deepEqual(
+      group.children.map((r) => [r.label, r.description]),
+      [['linked', reason]],
+    );
+  });
 
   it('shows the root with its counts and its videos grouped by state, failed first with the reason', () => {
     const row = captionRootRow(snapshot(videos));

@@ -1,7 +1,9 @@
 // Where the data stages write (SPEC-AVTIME-DATA "Common rules"): an existing non-empty output is refused
-// (artifacts are immutable), and outputs land whole: written beside their place, fsynced, then renamed.
+// (artifacts are immutable), and outputs land whole: written beside their place, fsynced, then renamed. An output's
+// folder (the one the user named it in) is its root: every write goes through the containment module under it.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { mkdirUnder, openFreshUnder, removeEmptyDirUnder, removeUnder, renameUnder } from '../../../containment/rootFs';
 import { InputError } from '../../../errors';
 import { sha256Text } from '../stages/files';
 
@@ -13,8 +15,8 @@ export async function refuseNonEmpty(target: string, flag: string): Promise<void
   if (!empty) throw new InputError(`${flag} ${target} already exists and is not empty: outputs are never overwritten; choose a new path`);
 }
 
-async function writeSynced(file: string, data: string | Buffer): Promise<void> {
-  const fh = await fs.open(file, 'wx');
+async function writeSynced(root: string, file: string, data: string | Buffer): Promise<void> {
+  const fh = await openFreshUnder(root, file);
   try {
     await fh.writeFile(data);
     await fh.sync();
@@ -27,34 +29,34 @@ const stagingName = (p: string) => path.join(path.dirname(p), `.${path.basename(
 
 /** The files of an output folder, written in a staging folder beside it and renamed into place in one step. */
 export async function publishFolder(dir: string, files: ReadonlyArray<{ name: string; data: string | Buffer }>): Promise<void> {
-  await fs.mkdir(path.dirname(dir), { recursive: true });
+  const root = path.dirname(dir);
   const staging = stagingName(dir);
-  await fs.rm(staging, { recursive: true, force: true });
-  await fs.mkdir(staging);
+  await removeUnder(root, staging, { recursive: true });
+  await mkdirUnder(root, staging);
   try {
-    for (const f of files) await writeSynced(path.join(staging, f.name), f.data);
-    await fs.rmdir(dir).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
-    await fs.rename(staging, dir);
+    for (const f of files) await writeSynced(root, path.join(staging, f.name), f.data);
+    await removeEmptyDirUnder(root, dir);
+    await renameUnder(root, staging, dir);
   } catch (err) {
-    await fs.rm(staging, { recursive: true, force: true });
+    await removeUnder(root, staging, { recursive: true });
     throw err;
   }
 }
 
 /** Several single files: each staged beside its place, renamed only once every one is written. */
 export async function publishFiles(files: ReadonlyArray<{ file: string; data: string | Buffer }>): Promise<void> {
-  const staged: { tmp: string; file: string }[] = [];
+  const staged: { root: string; tmp: string; file: string }[] = [];
   try {
     for (const f of files) {
-      await fs.mkdir(path.dirname(f.file), { recursive: true });
+      const root = path.dirname(f.file);
       const tmp = stagingName(f.file);
-      await fs.rm(tmp, { force: true });
-      await writeSynced(tmp, f.data);
-      staged.push({ tmp, file: f.file });
+      await removeUnder(root, tmp);
+      await writeSynced(root, tmp, f.data);
+      staged.push({ root, tmp, file: f.file });
     }
-    for (const s of staged) await fs.rename(s.tmp, s.file);
+    for (const s of staged) await renameUnder(s.root, s.tmp, s.file);
   } catch (err) {
-    await Promise.all(staged.map((s) => fs.rm(s.tmp, { force: true })));
+    await Promise.all(staged.map((s) => removeUnder(s.root, s.tmp)));
     throw err;
   }
 }

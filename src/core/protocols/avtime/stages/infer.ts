@@ -19,6 +19,7 @@ import { askTarget } from './targetRow';
 import { rawPredictionSchema } from './rawPrediction';
 import type { TargetPlan } from '../../../serving/models/qwen3Omni/videoPlan';
 import { makeTargetPlanner } from './preflight';
+import { openAppendUnder } from '../../../containment/rootFs';
 
 export const shardSummarySchema = z.object({
   expected: z.number().int(),
@@ -179,9 +180,8 @@ async function sendShards(shards: OpenShard[], opts: InferOptions & Required<Pic
   const progress = (s: OpenShard, state: ShardProgress['state']) =>
     opts.onProgress?.({ shard: s.k, endpoint: opts.endpoints[s.k].url, expected: s.expected, written: s.written, failed: s.errors.length, state });
   for (const s of shards) {
-    await fs.mkdir(opts.layout.shardDir(s.k), { recursive: true });
     progress(s, 'running');
-    await fs.writeFile(opts.layout.rawPredictions(s.k), '', { flag: 'a' }); // the shard's file exists from its start, empty or not
+    await (await openAppendUnder(opts.layout.root, opts.layout.rawPredictions(s.k))).close(); // the shard's file exists from its start, empty or not
   }
   const servers = clientServers<object>(opts.endpoints, { connections: opts.concurrency, ...opts.clientOptions });
   const jobs: RowJob[] = shards.flatMap((shard) =>

@@ -3,7 +3,6 @@
 // Every valid answer is appended (one write + fsync) to semantic_responses.jsonl the moment it arrives, so a
 // crash loses at most what was in flight: a resumed stage re-asks only the queries with no stored response
 // under the full identity match (responseMatches), and a query that already failed pass 1 goes to the retry.
-import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import type { ChatResult, Endpoint, VllmClient } from '../../../serving/client';
 import { runRequests } from '../../../runner/requestRunner';
@@ -20,6 +19,7 @@ import { JUDGE_KINDS, JUDGE_SCHEMAS, type JudgeKind } from '../judge/schemas';
 import type { JudgeTemplate } from '../judge/template';
 import type { AvtimeRunLayout } from './layout';
 import { writeFileAtomic } from './files';
+import { openAppendUnder } from '../../../containment/rootFs';
 
 const identityShape = {
   query_id: z.string(),
@@ -182,8 +182,7 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
   const responses = new AppendFile(L.root, L.semanticResponses);
   const failures = new AppendFile(L.root, L.semanticFailures);
   const requests = new AppendFile(L.root, L.semanticRequests);
-  await fs.mkdir(L.root, { recursive: true });
-  for (const f of [L.semanticResponses, L.semanticFailures, L.semanticRequests]) await fs.writeFile(f, '', { flag: 'a' });
+  for (const f of [L.semanticResponses, L.semanticFailures, L.semanticRequests]) await (await openAppendUnder(L.root, f)).close();
   const counted = countedResponses(planned, stored);
   const reused = counted.size;
   const servers = clientServers<object>(o.endpoints, { connections: Math.max(o.batch[1], o.batch[2]), ...o.clientOptions });

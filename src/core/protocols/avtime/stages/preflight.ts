@@ -53,7 +53,6 @@ export async function runTargetPreflight(o: PreflightOptions): Promise<{ ok: boo
     token_ids: { video: OMNI_VIDEO_TOKEN_ID, audio: OMNI_AUDIO_TOKEN_ID },
     servers,
   };
-  await fs.mkdir(o.layout.logsDir, { recursive: true });
   await writeFileAtomic(o.layout.root, o.layout.preflight, JSON.stringify(preflightRecordSchema.parse(record), null, 1) + '\n');
   const show = (c: PlaceholderCounts | null) => (c ? `video ${c.video}, audio ${c.audio}` : 'none');
   const parts = servers.map((s) => `${s.endpoint} (${s.input_id}): ${s.ok ? `counts ${show(s.got)} as the reference` : `${s.problem}`}`);

@@ -4,7 +4,7 @@
 // engine's RunSession with the fail-closed policy: the session holds the root's lock, writes the status file
 // each second, and on a stop (SIGTERM, SIGINT, the stop file) cuts in-flight requests at once; the run ends
 // "failed" with what stopped it and what to do next (./stopAdvice.ts), and the session releases the lock.
-import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { InputError, isUserError } from '../../../errors';
 import { withRunSession, type RunSession, type SessionLog } from '../../../runner/runSession';
 import { assignShards } from './infer';
@@ -23,6 +23,7 @@ import { inferStage } from './drivers/infer';
 import { normalizeStage } from './drivers/normalize';
 import { judgeStage } from './drivers/judge';
 import { scoreStage } from './drivers/score';
+import { mkdirUnder, removeUnder } from '../../../containment/rootFs';
 
 export type { AvtimeHooks };
 
@@ -74,7 +75,7 @@ async function checkEarlierStages(plan: RunPlan, run: RunInputs): Promise<void> 
 
 async function runInSession(plan: RunPlan, run: RunInputs, hooks: AvtimeHooks, log: (l: string) => void): Promise<AvtimeResult> {
   const { layout } = plan;
-  await fs.mkdir(layout.root, { recursive: true });
+  await mkdirUnder(layout.root, layout.root);
   const sessionLog: SessionLog = { info: log, warn: log, error: log };
   const options = { root: layout, runId: layout.runId, policy: 'fail-closed' as const, log: sessionLog, stopSignal: hooks.stopSignal, signals: hooks.signals };
   let opened = false;
@@ -85,7 +86,7 @@ async function runInSession(plan: RunPlan, run: RunInputs, hooks: AvtimeHooks, l
     });
   } catch (err) {
     // The lock was not ours (another run holds it): a root this verb made for it goes, untouched otherwise.
-    if (!opened && !plan.rootExisted) await fs.rm(layout.root, { recursive: true, force: true });
+    if (!opened && !plan.rootExisted) await removeUnder(path.dirname(layout.root), layout.root, { recursive: true });
     throw err;
   }
 }

@@ -97,6 +97,8 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
       `${plan.untracked.length} untracked directories; backend gemini, model ${job.model}, normalizer ${GEMINI_NORMALIZER}, ` +
       `prompt ${prompt.source} (${prompt.sha256.slice(0, 12)})`,
   );
+  // A refused directory (a link) is neither a job nor untracked: said with its reason (issue 33).
+  for (const r of plan.refused) await log.warn(`refused ${r.name}: ${r.reason}`);
 
   const ledger = uploadLedgerOf(layout);
   const clipLog = (l: string) => void log.info(l);

@@ -10,6 +10,7 @@ import { fuseBoundaries } from './fuse';
 import { renderClip } from './render';
 import { BUILTIN_DEGRADED_REASON, builtinSegmentsDoc, clipName, staleClips } from './segmentsDoc';
 import { readSignals } from './signals';
+import { mkdirUnder, removeUnder } from '../../../containment/rootFs';
 
 export { BUILTIN_DEFAULTS, builtinConfigFrom, configToJson, type BuiltinCutConfig } from './config';
 export { BUILTIN_CUTTER_NAME, BUILTIN_DEGRADED, BUILTIN_DEGRADED_REASON } from './segmentsDoc';
@@ -48,7 +49,7 @@ export async function cutBuiltin(opts: {
   if (!config.writeMp3Sidecar) log('warning: render.write_mp3_sidecar is false: no mp3 sidecars, so the cut will not pass the validator');
 
   const clips = path.join(opts.videoDir, 'clips');
-  await fs.mkdir(clips, { recursive: true });
+  await mkdirUnder(opts.videoDir, clips);
   const t1 = performance.now();
   for (const [i, s] of fused.segments.entries()) {
     const mp4 = path.join(clips, `${clipName(i + 1)}.mp4`);
@@ -57,7 +58,7 @@ export async function cutBuiltin(opts: {
   log(`${fused.segments.length} clips in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
   // A directory cut before (a retry into the same staging path) may hold clips this cut does not make.
   for (const name of staleClips(await fs.readdir(clips), fused.segments.length, config.writeMp3Sidecar)) {
-    await fs.rm(path.join(clips, name), { force: true });
+    await removeUnder(opts.videoDir, path.join(clips, name));
     log(`removed ${name}, left by an earlier cut into ${opts.videoDir}`);
   }
   const doc = builtinSegmentsDoc({ inputVideo: input, durationSec, config, detectors: { ...BUILTIN_DETECTORS }, fused });

@@ -14,6 +14,7 @@ import { cutJobSchema, type CutJob } from '../jobSchema';
 import { cutLanes, visibleGpus } from '../lanes';
 import { CutLayout } from '../layout';
 import { dryRunText, dryRunView } from '../dryRun';
+import { mkdirUnder } from '../../../containment/rootFs';
 
 const HELP = `usage: fpsweep avtime cut --input-root DIR --output-root DIR --cutter CMD|builtin [--config YAML]
          [--max-jobs N] [--jobs-per-gpu 4] [--shard K/N|auto] [--allow-degraded] [--dry-run [--json]] [--detach]
@@ -114,7 +115,7 @@ export async function run(args: string[]): Promise<number> {
   }
   // Refused before any work: two files with one stem (the job reads the same list again, under its lock).
   await discoverSources(job.inputRoot);
-  await fs.mkdir(job.root, { recursive: true });
+  await mkdirUnder(job.root, job.root);
   if (!detach) {
     const { runCutJob } = require('../job') as typeof import('../job');
     return runCutJob(job);

@@ -6,9 +6,11 @@ import { pathToFileURL } from 'node:url';
 import type { VideoMeta } from '../package/schemas';
 import { decodeSelectedFrames, DecodeError } from './ffmpegDecode';
 import { encodeJpegFile, type Dims } from './jpeg';
+import type { GpuFrameMaker } from './gpu/gpuMaker';
 import { ByteBudget, KeyedMutex, Limiter } from './limits';
 import { resolveOptions, type FramePipelineOptions, type FramePipelineSettings } from './options';
 import { FrameStore, type StoreStats } from './store';
+import { mkdirUnder } from '../../../containment/rootFs';
 
 /** One pending (item, condition) request of a video, as planFrames gave it. */
 export interface FrameRequest {
@@ -127,8 +129,12 @@ export class FramePipeline {
     decodeSeconds: 0,
   };
 
-  constructor(opts: FramePipelineOptions) {
+  /** Frames on the GPU (issue 34: --frames-on), or null for the CPU path (ffmpeg + sharp). */
+  private readonly gpu: GpuFrameMaker | null;
+
+  constructor(opts: FramePipelineOptions, gpu: GpuFrameMaker | null = null) {
     this.settings = resolveOptions(opts);
+    this.gpu = gpu;
     this.pool = new Limiter(this.settings.poolSize);
     this.budget = new ByteBudget(this.settings.maxBufferedBytes);
   }
@@ -213,9 +219,10 @@ export class FramePipeline {
     missing: Map<number, Map<string, Dims>>,
     onDecoderExit: () => void,
   ): Promise<{ failure: string | null; seconds: number; frames: number }> {
-    await fs.mkdir(store.videoDir(job.hash), { recursive: true });
+    await mkdirUnder(store.dir, store.videoDir(job.hash));
     const temps: Array<{ temp: string; final: string; bytes: number }> = [];
     const started = process.hrtime.bigint();
+    if (this.gpu) return this.makeOnGpu(this.gpu, job, store, stored, missing, onDecoderExit, temps, started);
     try {
       const r = await decodeSelectedFrames({
         videoPath: job.videoPath,
@@ -248,6 +255,42 @@ export class FramePipeline {
       if (err instanceof DecodeError) {
         return { failure: err.message, seconds: Number(process.hrtime.bigint() - started) / 1e9, frames: 0 };
       }
+      throw err;
+    }
+  }
+
+  /** The same contract on the GPU path: every missing JPEG to a temp file, committed only when all were made. */
+  private async makeOnGpu(
+    gpu: GpuFrameMaker,
+    job: VideoJob,
+    store: FrameStore,
+    stored: Dims,
+    missing: Map<number, Map<string, Dims>>,
+    onDecoderExit: () => void,
+    temps: Array<{ temp: string; final: string; bytes: number }>,
+    started: bigint,
+  ): Promise<{ failure: string | null; seconds: number; frames: number }> {
+    const frames = [...missing].map(([index, sizes]) => ({
+      index,
+      outputs: [...sizes].map(([final, dims]) => {
+        const temp = store.tempPath(final);
+        temps.push({ temp, final, bytes: 0 });
+        return { width: dims.width, height: dims.height, path: temp };
+      }),
+    }));
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    try {
+      const r = await gpu.make({ video: job.videoPath, width: stored.width, height: stored.height, frames }).finally(onDecoderExit);
+      if (!r.ok || r.jpegs !== temps.length) {
+        await store.discard(temps.map((t) => t.temp));
+        return { failure: r.ok ? `GPU frames: ${r.jpegs} of ${temps.length} JPEGs made` : `GPU frames: ${r.error}`, seconds: seconds(), frames: 0 };
+      }
+      for (const t of temps) t.bytes = (await fs.stat(t.temp)).size;
+      await store.commit(temps);
+      // The helper decodes up to the last frame asked (ffmpeg's select); meta.n_frames is not re-counted there.
+      return { failure: null, seconds: seconds(), frames: r.frames };
+    } catch (err) {
+      await store.discard(temps.map((t) => t.temp));
       throw err;
     }
   }
@@ -348,6 +391,7 @@ export class FramePipeline {
   /** Kills running decodes (their prepare() calls reject) and refuses new jobs. */
   close(): void {
     this.abort.abort(new Error('frame pipeline closed'));
+    this.gpu?.close();
   }
 }
 

@@ -1,5 +1,6 @@
 // The frame store as vLLM must be told about it: by its real path.
 import * as fs from 'node:fs';
+import { mkdirUnderSync } from '../../../containment/rootFs';
 
 /**
  * The store's real path (made first if missing). vLLM 0.11 resolves each `file://` path but takes
@@ -7,6 +8,6 @@ import * as fs from 'node:fs';
  * a package reached through a symlink works only when the flag and every URL name the real path.
  */
 export function realFrameStoreDir(storeDir: string): string {
-  fs.mkdirSync(storeDir, { recursive: true });
+  mkdirUnderSync(storeDir, storeDir);
   return fs.realpathSync(storeDir);
 }

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { isPlainName } from '../../../package/names';
 import type { Dims } from './jpeg';
 import { pidAlive } from '../../../runner/lock';
+import { mkdirUnder, removeUnder, renameUnder } from '../../../containment/rootFs';
 
 const FRAME_FILE = /^(\d+)_(\d+)x(\d+)\.jpg$/;
 const TEMP_PREFIX = '.tmp-';
@@ -56,7 +57,7 @@ export class FrameStore {
   static async open(dir: string, capBytes: number): Promise<FrameStore> {
     if (!Number.isFinite(capBytes) || capBytes < 0) throw new RangeError(`store cap must be ≥ 0 bytes, got ${capBytes}`);
     const store = new FrameStore(path.resolve(dir), capBytes);
-    await fs.mkdir(store.dir, { recursive: true });
+    await mkdirUnder(store.dir, store.dir);
     const found: Array<{ file: string; size: number; mtimeMs: number }> = [];
     for (const d of await fs.readdir(store.dir, { withFileTypes: true })) {
       if (!d.isDirectory() || !isPlainName(d.name)) continue;
@@ -65,7 +66,7 @@ export class FrameStore {
         const file = path.join(videoDir, name);
         if (name.startsWith(TEMP_PREFIX)) {
           const pid = Number(name.slice(TEMP_PREFIX.length).split('-')[0]);
-          if (!(pid === process.pid || (Number.isInteger(pid) && pidAlive(pid)))) await fs.rm(file, { force: true });
+          if (!(pid === process.pid || (Number.isInteger(pid) && pidAlive(pid)))) await removeUnder(store.dir, file);
           continue;
         }
         if (!FRAME_FILE.test(name)) continue;
@@ -150,7 +151,7 @@ export class FrameStore {
     await this.evictionSettled();
     await Promise.all(
       entries.map(async (e) => {
-        await fs.rename(e.temp, e.final);
+        await renameUnder(this.dir, e.temp, e.final);
         this.remove(e.final); // a re-write replaces the old entry's size
         this.add(e.final, e.bytes);
       }),
@@ -159,7 +160,7 @@ export class FrameStore {
   }
 
   async discard(temps: Iterable<string>): Promise<void> {
-    await Promise.all([...temps].map((t) => fs.rm(t, { force: true })));
+    await Promise.all([...temps].map((t) => removeUnder(this.dir, t)));
   }
 
   /** Deletes least recently used unpinned files while over the cap. Concurrent calls share one pass. */
@@ -198,7 +199,7 @@ export class FrameStore {
       excess -= size;
     }
     for (const [file] of victims) this.remove(file);
-    await Promise.all(victims.map(([file]) => fs.rm(file, { force: true })));
+    await Promise.all(victims.map(([file]) => removeUnder(this.dir, file)));
     this.evictedFiles += victims.length;
     this.evictedBytes += victims.reduce((a, [, s]) => a + s, 0);
     this.overCap = Math.max(0, this.total - this.capBytes);

@@ -25,6 +25,7 @@ import { formatShard, shardSpecSchema } from '../shard/shard';
 import { at, readPackageResults, rowMatchesRecord, sameRow, type RawAt, type Where } from './artifacts';
 import { describeInputDifference, inputsFingerprint } from './inputs';
 import { parseBoundedJson } from '../../../io/boundedJson';
+import { mkdirUnder } from '../../../containment/rootFs';
 
 export interface MergeOptions {
   into: string;
@@ -261,7 +262,7 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
       (l) => timingRecordSchema.safeParse(l).success,
       (i) => stats[i].timing++,
     );
-    for (const x of shardInfo) await copyLogs(x.layout, path.join(layout.logsDir, 'shards', x.name));
+    for (const x of shardInfo) await copyLogs(x.layout, layout.root, path.join(layout.logsDir, 'shards', x.name));
     const mergesLog = new AppendFile(layout.root, path.join(layout.logsDir, 'merges.jsonl'));
     await mergesLog.append(JSON.stringify({ merge_id: mergeId, at: new Date().toISOString(), inputs: pkgInputs.digest, shards: stats }) + '\n', true);
     await mergesLog.close();
@@ -312,10 +313,12 @@ async function appendNewLines(
 }
 
 /** The shard's logs/ (runner.log, vllm_gpu*.log, launch_params.txt, run_identity.jsonl) into `dest`, newest copy wins. */
-async function copyLogs(shard: PackageLayout, dest: string): Promise<void> {
+async function copyLogs(shard: PackageLayout, root: string, dest: string): Promise<void> {
   const src = shard.logsDir;
   if (!(await fs.stat(src).catch(() => null))) return;
-  await fs.mkdir(dest, { recursive: true });
+  // The target's logs folder checked and made through the containment module; the copy itself is Node's (links copied
+  // as links, never followed: fs.cp's default).
+  await mkdirUnder(root, dest);
   await fs.cp(src, dest, { recursive: true, force: true, filter: (p) => p !== path.join(src, 'shards') });
 }
 

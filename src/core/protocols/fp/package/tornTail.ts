@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import type { PackageLayout } from './layout';
 import { scanResultsCsv, type TornTail } from './resultsCsv';
+import { openAppendUnder, openReadWriteUnder } from '../../../containment/rootFs';
 
 export interface SetAsideResult {
   /** The torn bytes moved, or null when the CSV ended on a complete line. */
@@ -50,7 +51,7 @@ export async function setAsideTornTail(layout: PackageLayout): Promise<SetAsideR
   const record = torn.bytes[torn.bytes.length - 1] === 0x0a ? torn.bytes : Buffer.concat([torn.bytes, Buffer.from('\n')]);
   const alreadyThere = await endsWith(layout.resultsCsvTorn, record);
   if (!alreadyThere) {
-    const out = await fs.open(layout.resultsCsvTorn, 'a');
+    const out = await openAppendUnder(layout.root, layout.resultsCsvTorn);
     try {
       await out.write(record);
       await out.sync();
@@ -58,7 +59,7 @@ export async function setAsideTornTail(layout: PackageLayout): Promise<SetAsideR
       await out.close();
     }
   }
-  const csv = await fs.open(layout.resultsCsv, 'r+');
+  const csv = await openReadWriteUnder(layout.root, layout.resultsCsv);
   try {
     await csv.truncate(torn.offset);
     await csv.sync();

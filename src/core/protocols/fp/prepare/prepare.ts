@@ -18,6 +18,7 @@ import { countVideos, type VideoCount } from './countVideos';
 import { cachedVerification, loadVerifiedCache, saveVerifiedCache, type VerifiedShard } from './verifiedCache';
 import { ProgressMeter, formatBytes, type ProgressListener } from './progressMeter';
 import { describeJsonError, parseBoundedJson } from '../../../io/boundedJson';
+import { removeUnder } from '../../../containment/rootFs';
 
 export type ShardStatus = 'verified' | 'cached' | 'missing' | 'size_mismatch' | 'sha_mismatch' | 'refused' | 'deleted_after_extract';
 
@@ -248,7 +249,7 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
   }
   if (opts.deleteShards) {
     for (const d of deletable.splice(0)) {
-      await fs.rm(layout.shardFile(d.file), { force: true });
+      await removeUnder(layout.root, layout.shardFile(d.file));
       cache.shards[d.file].deletedAt = new Date().toISOString();
       outcomes.get(d.file)!.deleted = true;
     }

@@ -3,7 +3,6 @@
 // plus the dry run's todo counts for the extrapolation. Returns the typed object of schema.ts.
 import { writeFileAtomic } from '../../../runner/atomicFile';
 import * as path from 'node:path';
-import { promises as fs } from 'node:fs';
 import type { LineProblem } from '../../../errors';
 import { PackageLayout } from '../package/layout';
 import { readOptionalJsonl } from '../../../package/jsonl';
@@ -23,6 +22,7 @@ import { scanRawRecords } from './rawChecks';
 import { extrapolate, type TodoRow } from './extrapolate';
 import { reportSchema, type Report } from './schema';
 import { packageFindings } from '../findings';
+import { mkdirUnder } from '../../../containment/rootFs';
 
 export interface BuildReportOptions {
   /** Todo counts per benchmark × condition; default: the dry run over every benchmark and the default conditions. */
@@ -220,7 +220,7 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
 /** Writes .fpsweep/reports/report.json and report.md (each atomically). */
 export async function writeReport(packageDir: string, report: Report, markdown: string): Promise<{ json: string; md: string }> {
   const layout = new PackageLayout(packageDir);
-  await fs.mkdir(layout.reportsDir, { recursive: true });
+  await mkdirUnder(layout.root, layout.reportsDir);
   const json = path.join(layout.reportsDir, 'report.json');
   const md = path.join(layout.reportsDir, 'report.md');
   for (const [file, text] of [

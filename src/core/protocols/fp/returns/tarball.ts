@@ -5,7 +5,7 @@
 // under the final name. The tarball is streamed (tar → gzip → hash + file), never held in memory.
 import { commitFileAtomic, writeFileAtomic } from '../../../runner/atomicFile';
 import { createHash } from 'node:crypto';
-import { createWriteStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Transform } from 'node:stream';
@@ -16,6 +16,7 @@ import { InputError } from '../../../errors';
 import { PackageLayout } from '../package/layout';
 import { isPlainName } from '../../../package/names';
 import { ProgressMeter, type ProgressListener } from '../prepare/progressMeter';
+import { openFreshUnder, removeUnder } from '../../../containment/rootFs';
 
 /** What goes into the tarball, in this order (the seed's command line). */
 export const RETURNS_PATHS = ['results/conditions_results.csv', 'results/p1_raw', 'logs', 'data/logs'] as const;
@@ -137,14 +138,14 @@ export async function makeReturnsTarball(packageDir: string | PackageLayout, opt
       },
     });
     const pack = tar.c({ cwd: layout.root, portable: true }, [...RETURNS_PATHS]);
-    await pipeline(pack, countIn, createGzip(), hashOut, createWriteStream(tmpTar, { flags: 'wx' }));
+    await pipeline(pack, countIn, createGzip(), hashOut, (await openFreshUnder(layout.root, tmpTar)).createWriteStream());
     meter.finish();
     const hex = hash.digest('hex');
     await commitFileAtomic(layout.root, tmpTar, tarballPath);
     await writeFileAtomic(layout.root, sha256Path, sha256sumLine(hex, names.tarball));
     return { tarballPath, sha256Path, names, sha256: hex, bytes, inputBytes, files };
   } catch (err) {
-    await fs.rm(tmpTar, { force: true });
+    await removeUnder(layout.root, tmpTar);
     throw err;
   }
 }

@@ -8,7 +8,10 @@ import { realFrameStoreDir } from '../frames/realStore';
 import { fpLaunchOptions } from '../serving/fpServing';
 import { useEndpoints, type Fleet, type ServerStateEvent } from '../../../serving/launcher';
 import { launchServers } from '../serving/launchServers';
-import type { FrameRef } from '../../../serving/chatRequest';
+import { contentUuid, type FrameRef } from '../../../serving/chatRequest';
+import { GpuFrameMaker } from '../frames/gpu/gpuMaker';
+import { chooseFramesOn } from '../frames/gpu/framesOn';
+import { defaultGpuHelperPath, probeGpuFrames } from '../frames/gpu/probe';
 import type { Endpoint } from '../../../serving/client';
 import { VllmClient } from '../../../serving/client';
 import type { FrameSource, FrameRequestSpec, PreparedRequestFrames, PreparedVideoFrames } from './frameSource';
@@ -119,12 +122,15 @@ export class PipelineFrames implements FrameSource {
   readonly pipeline: FramePipeline;
   readonly concurrency: number;
 
-  constructor(layout: PackageLayout, opts: { poolSize?: number; fileUrls: boolean }) {
+  constructor(layout: PackageLayout, opts: { poolSize?: number; fileUrls: boolean; gpu?: GpuFrameMaker | null }) {
     // The store by its real path, so every file:// URL names the path vLLM resolves it to (realStore.ts).
-    this.pipeline = new FramePipeline({
-      storeDir: realFrameStoreDir(layout.frameStoreDir),
-      poolSize: opts.poolSize ?? Math.max(1, os.availableParallelism() - 1),
-    });
+    this.pipeline = new FramePipeline(
+      {
+        storeDir: realFrameStoreDir(layout.frameStoreDir),
+        poolSize: opts.poolSize ?? Math.max(1, os.availableParallelism() - 1),
+      },
+      opts.gpu ?? null,
+    );
     this.concurrency = this.pipeline.settings.poolSize;
     this.fileUrls = opts.fileUrls;
     this.layout = layout;
@@ -153,8 +159,12 @@ export class PipelineFrames implements FrameSource {
           ok: true,
           decodeS: r.decodeSeconds,
           nFrames: paths.length,
-          images: async (): Promise<FrameRef[]> =>
-            fileUrls ? jpegFileUrls(paths).map((fileUrl) => ({ fileUrl })) : (await Promise.all(paths.map((p) => fs.readFile(p)))).map((jpeg) => ({ jpeg })),
+          // Each part carries its bytes' digest as vLLM's uuid (chatRequest.ts says why that is safe in 0.11).
+          images: async (): Promise<FrameRef[]> => {
+            const bytes = await Promise.all(paths.map((p) => fs.readFile(p)));
+            if (!fileUrls) return bytes.map((jpeg) => ({ jpeg, uuid: contentUuid(jpeg) }));
+            return jpegFileUrls(paths).map((fileUrl, k) => ({ fileUrl, uuid: contentUuid(bytes[k]) }));
+          },
         };
       },
       release: (key?: string) => {
@@ -175,7 +185,26 @@ export function framesAsFileUrls(opts: Pick<RunOptions, 'endpoints' | 'endpointF
   return !opts.endpoints?.length || opts.endpointFrames === 'file';
 }
 
+/**
+ * The frame source --frames-on asks for (frames/gpu/framesOn.ts): the GPU path only where the host has it (probed
+ * here: ffmpeg's cuda hwaccel, PYTHON's CUDA torch and pillow), else the CPU path; the choice and why go to `log`.
+ * `auto` has no pilot measurement of the host's CPU to go on yet (the status file does not carry one): CPU.
+ */
+export async function framesFor(opts: RunOptions, layout: PackageLayout, log: (line: string) => void = () => undefined): Promise<PipelineFrames> {
+  let gpu: GpuFrameMaker | null = null;
+  if (opts.framesOn !== 'cpu') {
+    const tools = { ffmpegPath: process.env.FFMPEG_BIN ?? 'ffmpeg', pythonPath: process.env.PYTHON || 'python3', helperPath: defaultGpuHelperPath() };
+    const choice = chooseFramesOn(opts.framesOn, await probeGpuFrames(tools), null);
+    log(choice.reason);
+    if (choice.use === 'gpu') gpu = new GpuFrameMaker(tools, opts.decodeWorkers ?? GPU_HELPERS);
+  }
+  return new PipelineFrames(layout, { poolSize: opts.decodeWorkers, fileUrls: framesAsFileUrls(opts), gpu });
+}
+
+/** GPU frame helpers at once: the device bench's pool (bench/gpuFrames: 4 helpers, 16 cores). */
+const GPU_HELPERS = 4;
+
 export const defaultSweepDeps: SweepDeps = {
   servers: (opts, layout, log) => startServers(opts, layout, log),
-  frames: async (opts, layout) => new PipelineFrames(layout, { poolSize: opts.decodeWorkers, fileUrls: framesAsFileUrls(opts) }),
+  frames: async (opts, layout) => framesFor(opts, layout, (l) => process.stderr.write(`fpsweep: ${l}\n`)),
 };

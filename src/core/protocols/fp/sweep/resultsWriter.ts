@@ -3,13 +3,13 @@
 // its CSV row after a crash, and resume (resume.ts) completes that row from the raw record instead
 // of running the item again — no row lost, no raw line doubled.
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import type { PackageLayout } from '../package/layout';
 import { CSV_HEADER, rawRecordSchema, type RawRecord } from '../package/schemas';
 import type { DoneSet } from '../package/resultsCsv';
 import { unitKey } from '../package/unitKey';
 import { AppendFile, AppendFiles } from '../../../runner/appendFile';
 import { csvHeaderLine, csvLine } from './csvRow';
+import { mkdirUnder } from '../../../containment/rootFs';
 
 export class DuplicateRowError extends Error {}
 
@@ -36,7 +36,7 @@ export class ResultsWriter {
    * already there is refused (a scheduler bug must never double a row).
    */
   static async open(layout: PackageLayout, header: readonly string[] | null, done: DoneSet): Promise<ResultsWriter> {
-    await fs.mkdir(layout.resultsDir, { recursive: true });
+    await mkdirUnder(layout.root, layout.resultsDir);
     const w = new ResultsWriter(layout, header ?? CSV_HEADER, done);
     if (!header) {
       let size = 0;
@@ -64,7 +64,6 @@ export class ResultsWriter {
     this.written.add(key);
     const p = this.chain.then(async () => {
       const rawFile = this.layout.rawFile(rec.condition, rec.benchmark);
-      await fs.mkdir(path.dirname(rawFile), { recursive: true });
       await this.raw.get(rawFile).append(JSON.stringify(rec) + '\n', true);
       await this.csv.append(csvLine(this.header, rec));
       this.added[rec.status]++;

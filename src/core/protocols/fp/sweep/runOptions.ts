@@ -33,6 +33,8 @@ export const runOptionsSchema = z.object({
   basePort: z.number().int().min(1).max(65535).default(8011),
   /** Parallel video decodes (default: defaultPoolSize: cores − 1, at least 1, capped at max(4, ⌈cores / 4⌉)). */
   decodeWorkers: z.number().int().positive().optional(),
+  /** Where frames are made (issue 34, frames/gpu/framesOn.ts): cpu (default), gpu where the host has the GPU path, auto. */
+  framesOn: z.enum(['cpu', 'gpu', 'auto']).default('cpu'),
   /**
    * Fail-fast (failFast.ts; 0 turns a rule off): stop when K requests in a row on one server fail the
    * same way, when most of the first N requests fail, or when the first M videos all fail to decode.

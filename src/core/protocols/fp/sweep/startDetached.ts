@@ -1,9 +1,9 @@
 // The sweep's detached start: its options checked, the stop file of a previous run removed, then the
 // engine's worker (runner/control.ts spawnDetached) started on fp's job, the RunOptions.
-import { mkdirSync, promises as fs } from 'node:fs';
 import { PackageLayout } from '../package/layout';
 import { spawnDetached, stopFile, type DetachedWorker } from '../../../runner/control';
 import { runOptionsSchema, type RunOptionsInput } from './runOptions';
+import { mkdirUnder, removeUnder } from '../../../containment/rootFs';
 
 /**
  * Starts the sweep in a detached worker and returns once it holds the package lock (well under a
@@ -16,8 +16,8 @@ export async function startDetachedWorker(opts: RunOptionsInput, env: NodeJS.Pro
   const options = runOptionsSchema.parse(opts);
   const layout = new PackageLayout(options.package);
   options.package = layout.root;
-  mkdirSync(layout.logsDir, { recursive: true });
-  await fs.rm(stopFile(layout), { force: true });
+  await mkdirUnder(layout.root, layout.logsDir);
+  await removeUnder(layout.root, stopFile(layout));
   return spawnDetached({
     protocol: 'fp',
     job: options,

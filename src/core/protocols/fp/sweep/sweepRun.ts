@@ -2,7 +2,7 @@
 // requests, tick), the data logs, and what the steps start along the way (status, servers, health,
 // metrics, frames, the results writer), each closed at the end in the order the run needs (health before
 // the servers it watches stop, so our own shutdown is not news).
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { InputError } from '../../../errors';
 import type { Bottleneck } from '../../../runner/bottleneck';
 import { RunnerLog } from '../../../runner/logs';
@@ -17,6 +17,7 @@ import type { FpStatusReporter } from './fpStatus';
 import type { FrameSource } from './frameSource';
 import type { ResultsWriter } from './resultsWriter';
 import type { RunOptions } from './runOptions';
+import { mkdirUnder } from '../../../containment/rootFs';
 
 export class SweepRun {
   readonly failures: FailureLog;
@@ -56,7 +57,7 @@ export class SweepRun {
     const layout = new PackageLayout(opts.package);
     if (!existsSync(layout.samplesDir)) throw new InputError(`${layout.root} is not a run package (no items/samples/)`);
     const runId = newRunId();
-    await fs.mkdir(layout.logsDir, { recursive: true });
+    await mkdirUnder(layout.root, layout.logsDir);
     const log = new RunnerLog(layout, runId, hooks.onLine);
     try {
       return await withRunSession({ root: layout, runId, policy: 'drain', log, stopSignal: hooks.stopSignal }, async (session) => {

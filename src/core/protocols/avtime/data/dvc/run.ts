@@ -3,7 +3,6 @@
 // resume (ids already in the raw file are skipped) and continue on error, and still exit 2 when any row failed;
 // --no-continue-on-error stops at the first failed row (exit 2); --no-resume refuses an existing raw file.
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import { InputError, UsageError, type LineProblem } from '../../../../errors';
 import { withRunSession, type SessionLog } from '../../../../runner/runSession';
 import type { SignalHost } from '../../../../runner/drainControl';
@@ -24,6 +23,7 @@ import { DataInputError } from '../sourceLines';
 import { DvcLayout } from './layout';
 import { sendRows } from './send';
 import { readDvcRows, type DvcRow, type PromptStyle } from './rows';
+import { mkdirUnder, openAppendUnder } from '../../../../containment/rootFs';
 
 export interface DvcOptions {
   jsonl: string;
@@ -109,7 +109,7 @@ export async function runDvc(o: DvcOptions, hooks: DvcHooks = {}): Promise<DvcRe
   const layout = new DvcLayout(o.outputDir, o.predictionsJsonl);
   const done = await alreadyWritten(layout, rows, o.resume, log);
   const todo = rows.filter((r) => !done.has(r.id));
-  await fs.mkdir(layout.root, { recursive: true });
+  await mkdirUnder(layout.root, layout.root);
   const sessionLog: SessionLog = { info: log, warn: log, error: log };
   return withRunSession(
     { root: layout, runId: 'dvc', policy: 'drain', log: sessionLog, stopSignal: hooks.stopSignal, signals: hooks.signals },
@@ -118,8 +118,7 @@ export async function runDvc(o: DvcOptions, hooks: DvcHooks = {}): Promise<DvcRe
       let sent: { written: number; errors: RowError[] } = { written: 0, errors: [] };
       const out = new AppendFile(layout.root, layout.rawPredictions);
       try {
-        await fs.mkdir(path.dirname(layout.rawPredictions), { recursive: true });
-        await fs.writeFile(layout.rawPredictions, '', { flag: 'a' }); // the raw file exists from the start, empty or not
+        await (await openAppendUnder(layout.root, layout.rawPredictions)).close(); // the raw file exists from the start, empty or not
         if (todo.length) {
           servers = await startServers({
             role: 'target',

@@ -15,6 +15,7 @@ import { ladderPoints } from './ladders';
 import { ladderSpec, overviewSpec } from './specs';
 import { chartFileName, renderSvg, type ChartFile } from './svg';
 import { parseBoundedJson } from '../../../../io/boundedJson';
+import { mkdirUnder, removeUnder } from '../../../../containment/rootFs';
 
 const MANIFEST = 'findings-charts.json';
 const CHART_FILE = /^findings-[A-Za-z0-9._-]+\.svg$/;
@@ -32,7 +33,7 @@ async function readManifest(file: string): Promise<Record<string, string>> {
 export async function writeReportCharts(packageDir: string, f: Findings): Promise<{ files: ChartFile[]; drawn: number }> {
   const layout = new PackageLayout(packageDir);
   const dir = layout.reportsDir;
-  await fs.mkdir(dir, { recursive: true });
+  await mkdirUnder(layout.root, dir);
   const frames = await meanFramesByCell(layout.resultsCsv);
   const charts: (ChartFile & { spec: TopLevelSpec })[] = [{ file: 'findings-overview.svg', title: 'Pixels or frames: the overview', spec: overviewSpec(f) }];
   f.benchmarks.forEach((b, i) =>
@@ -54,7 +55,7 @@ export async function writeReportCharts(packageDir: string, f: Findings): Promis
     drawn++;
   }
   const keep = new Set(charts.map((c) => c.file));
-  for (const name of await fs.readdir(dir)) if (CHART_FILE.test(name) && !keep.has(name)) await fs.rm(path.join(dir, name), { force: true });
+  for (const name of await fs.readdir(dir)) if (CHART_FILE.test(name) && !keep.has(name)) await removeUnder(layout.root, path.join(dir, name));
   await writeFileAtomic(layout.root, path.join(dir, MANIFEST), JSON.stringify(next, null, 1) + '\n');
   return { files: charts.map(({ file, title }) => ({ file, title })), drawn };
 }

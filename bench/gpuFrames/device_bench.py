@@ -1,0 +1,386 @@
+#!/usr/bin/env python3
+"""Frames on the GPU, measured on the device machine (issue 34). Not a test.
+
+  python3 bench/gpuFrames/device_bench.py CARRY_DIR OUT_DIR [DEADLINE_S]
+CARRY_DIR holds bin/ffmpeg (bench/gpuFrames/prepare-ffmpeg.sh), workload.json (bench/gpuFrames/workload.ts) and
+fp_gpu_frames.py (resources/python). Writes OUT_DIR/results.json after every phase, so a cut run keeps its figures.
+
+Phases (each on both video classes: 1280x720 and 854x480 H.264, 1024 stored frames, testsrc2 + temporal noise,
+libx264 veryfast crf 28 g 20: the bench's natural recipe, testsrc2 at rate 2 so every frame differs, decode cost
+like real footage; run 1 used rate 30, ~7 KB a frame, far cheaper to decode):
+  env      nvidia-smi, torch / torchvision, ffmpeg -hwaccels
+  equal    every decoded frame's MD5 (framemd5), CPU decode vs NVDEC downloaded as yuv420p
+  decode   ffmpeg -f null: CPU (4 threads) vs NVDEC, one video alone and P at once: wall, CPU s, frames/s
+  frames   the whole path per video (every distinct JPEG of the default conditions, workload.json):
+           gpu-nvjpeg (NVDEC + GPU Lanczos-3 + nvJPEG), gpu-cpujpeg (NVDEC + GPU Lanczos-3 + pillow's libjpeg),
+           cpu (ffmpeg CPU decode to rgb24 + OpenCV INTER_AREA + cv2.imencode q85): P helpers at once
+  jpeg     nvJPEG vs pillow JPEGs/s at short side 224-448 (encode only, from GPU / host tensors)
+  interf   a model-shaped bf16 matmul (8192 tokens x 3584 -> 18944, Qwen2.5-7B's MLP up-projection) alone,
+           then beside the gpu-cpujpeg frames path (the one the product uses): the GPU time the frames take from it
+  sample   8 frames of each class: NVDEC's NV12 and the GPU path's JPEGs, for PSNR against sharp here
+"""
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tarfile
+import threading
+import time
+
+CARRY, OUT = sys.argv[1], sys.argv[2]
+DEADLINE = time.time() + float(sys.argv[3] if len(sys.argv) > 3 else 520)
+FFMPEG = os.path.join(CARRY, "bin", "ffmpeg")
+HELPER = os.path.join(CARRY, "fp_gpu_frames.py")
+WORK = "/tmp/gpuframes"
+os.makedirs(WORK, exist_ok=True)
+sys.path.insert(0, CARRY)
+from fp_gpu_frames import select_expression  # noqa: E402
+WORKLOAD = json.load(open(os.path.join(CARRY, "workload.json")))["classes"]
+R = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "phases": {}}
+
+
+def save():
+    with open(os.path.join(OUT, "results.json"), "w") as f:
+        json.dump(R, f, indent=1)
+
+
+def log(*a):
+    print(f"[{time.strftime('%H:%M:%S')}]", *a, flush=True)
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, shell=isinstance(cmd, str), capture_output=True, text=True, **kw)
+
+
+def kids_cpu():
+    k = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return k.ru_utime + k.ru_stime
+
+
+def timed(fn):
+    t, c = time.perf_counter(), kids_cpu()
+    out = fn()
+    return time.perf_counter() - t, kids_cpu() - c, out
+
+
+def phase(name, fn, need_s=30):
+    if time.time() + need_s > DEADLINE:
+        log(f"skip {name}: deadline")
+        R["phases"][name] = {"skipped": "deadline"}
+        save()
+        return
+    log(f"phase {name}")
+    t = time.perf_counter()
+    try:
+        R["phases"][name] = fn()
+    except Exception as e:
+        import traceback
+
+        R["phases"][name] = {"error": f"{type(e).__name__}: {e}", "trace": traceback.format_exc()[-1500:]}
+    R["phases"][name] = R["phases"][name] or {}
+    R["phases"][name]["phase_s"] = round(time.perf_counter() - t, 2)
+    save()
+    log(f"  {name}: {json.dumps(R['phases'][name])[:1500]}")
+
+
+def video(c):
+    return os.path.join(WORK, f"{c['name']}.mp4")
+
+
+def env():
+    import torch
+    import torchvision
+
+    return {
+        "nvidia_smi": sh("nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader").stdout.strip(),
+        "cpus": os.cpu_count(),
+        "cpu_model": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), None),
+        "os": sh(". /etc/os-release; echo $PRETTY_NAME").stdout.strip(),
+        "torch": torch.__version__, "torchvision": torchvision.__version__, "cuda": torch.version.cuda,
+        "ffmpeg": sh([FFMPEG, "-hide_banner", "-version"]).stdout.splitlines()[0],
+        "hwaccels": sh([FFMPEG, "-hide_banner", "-hwaccels"]).stdout.split()[3:],
+        "libnvcuvid": sh("ldconfig -p | grep -E 'libnvcuvid|libcuda.so'").stdout.strip(),
+        "probe": json.loads(sh([sys.executable, HELPER, "--probe", "--ffmpeg", FFMPEG]).stdout or "{}"),
+    }
+
+
+def make_videos():
+    procs = []
+    for c in WORKLOAD:
+        args = [FFMPEG, "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                f"testsrc2=size={c['width']}x{c['height']}:rate=2,noise=alls=5:allf=t", "-frames:v", str(c["frames"]),
+                "-c:v", "libx264", "-preset", "veryfast", "-crf", "28", "-g", "20", "-threads", "8", "-pix_fmt", "yuv420p",
+                "-movflags", "+faststart", video(c)]
+        procs.append(subprocess.Popen(args))
+    rcs = [p.wait() for p in procs]
+    return {"rc": rcs, "bytes": {c["name"]: os.path.getsize(video(c)) for c in WORKLOAD},
+            "md5": {c["name"]: sh(["md5sum", video(c)]).stdout.split()[0] for c in WORKLOAD}}
+
+
+def framemd5(args):
+    out = sh([FFMPEG, "-hide_banner", "-loglevel", "error", "-nostdin"] + args + ["-f", "framemd5", "-"]).stdout
+    return [l.split(",")[-1].strip() for l in out.splitlines() if l and not l.startswith("#")]
+
+
+def equal():
+    res = {}
+    for c in WORKLOAD:
+        cpu = framemd5(["-i", video(c), "-an", "-fps_mode", "passthrough", "-pix_fmt", "yuv420p"])
+        gpu = framemd5(["-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-i", video(c), "-an",
+                        "-vf", "hwdownload,format=nv12,format=yuv420p", "-fps_mode", "passthrough"])
+        res[c["name"]] = {"cpu_frames": len(cpu), "nvdec_frames": len(gpu),
+                          "identical": len(cpu) == len(gpu) == c["frames"] and cpu == gpu,
+                          "first_diff": next((i for i, (a, b) in enumerate(zip(cpu, gpu)) if a != b), None)}
+    return res
+
+
+def run_pool(cmds):
+    procs = [subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for c in cmds]
+    errs = [p.stderr.read().decode(errors="replace")[-300:] for p in procs]
+    return [p.wait() for p in procs], errs
+
+
+def decode():
+    res = {}
+    for c in WORKLOAD:
+        n = c["frames"]
+        for mode, pre, threads in (("cpu", [], 4), ("nvdec", ["-hwaccel", "cuda", "-hwaccel_output_format", "cuda"], 1)):
+            cmd = [FFMPEG, "-hide_banner", "-loglevel", "error", "-nostdin", "-threads", str(threads)] + pre + ["-i", video(c), "-an", "-f", "null", "-"]
+            one = timed(lambda: run_pool([cmd]))
+            row = {"one": {"wall_s": one[0], "cpu_s": one[1], "fps": n / one[0], "rc": one[2][0], "err": one[2][1][0][-200:]}}
+            for p in (4, 8):
+                w, cpu, (rcs, _) = timed(lambda: run_pool([cmd] * p))
+                row[f"pool{p}"] = {"wall_s": w, "cpu_s": cpu, "cpu_s_per_video": cpu / p, "fps": p * n / w, "rc": rcs}
+            res[f"{c['name']}_{mode}"] = row
+    return res
+
+
+def jobs_for(c, outdir, encoder):
+    by = {}
+    for i, w, h in c["jpegs"]:
+        by.setdefault(i, []).append({"width": w, "height": h, "path": os.path.join(outdir, f"{i}_{w}x{h}.jpg")})
+    return {"ffmpeg": FFMPEG, "video": video(c), "width": c["width"], "height": c["height"], "quality": 85,
+            "encoder": encoder, "frames": [{"index": i, "outputs": o} for i, o in sorted(by.items())]}
+
+
+def helper_pool(c, encoder, p, videos_each, tag, env=None):
+    """p helper processes (--serve), each making videos_each videos' JPEGs: wall, all CPU (helpers + ffmpeg)."""
+    def go():
+        procs = []
+        for k in range(p):
+            proc = subprocess.Popen([sys.executable, HELPER, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                    env={**os.environ, **(env or {})})
+            lines = []
+            for v in range(videos_each):
+                d = os.path.join(WORK, f"{tag}_{c['name']}_{encoder}_{k}_{v}")
+                shutil.rmtree(d, ignore_errors=True)
+                os.makedirs(d)
+                lines.append(json.dumps(jobs_for(c, d, encoder)))
+            # Written from a thread: the jobs (~40 KB each) can outgrow the pipe while the helper works.
+            feed = threading.Thread(target=lambda p=proc, data="\n".join(lines) + "\n": (p.stdin.write(data), p.stdin.close()))
+            feed.start()
+            procs.append(proc)
+        results = [[json.loads(l) for l in proc.stdout] for proc in procs]
+        for proc in procs:
+            proc.wait()
+        return results
+    # A warm helper's first video pays CUDA's start: measured apart below (start_s).
+    w, cpu, results = timed(go)
+    flat = [r for rs in results for r in rs]
+    ok = all(r.get("ok") for r in flat)
+    jpegs = sum(r.get("jpegs", 0) for r in flat)
+    return {"wall_s": w, "cpu_s": cpu, "videos": len(flat), "ok": ok, "helpers": p, "jpegs": jpegs, "jpegs_per_s": jpegs / w,
+            "cpu_s_per_video": cpu / max(1, len(flat)),
+            "job_cpu_s_per_video": sum((r.get("cpu_s") or 0) + (r.get("ffmpeg_cpu_s") or 0) for r in flat) / max(1, len(flat)),
+            "per_video": [{k: r.get(k) for k in ("seconds", "cpu_s", "ffmpeg_cpu_s", "error")} for r in flat[:4]]}
+
+
+CPU_PATH = r'''
+import json, subprocess, sys, cv2, numpy as np
+cv2.setNumThreads(1)
+job = json.loads(sys.argv[1])
+w, h = job["width"], job["height"]
+idx = [f["index"] for f in job["frames"]]
+sys.path.insert(0, job["carry"]); from fp_gpu_frames import select_expression
+sel = select_expression(idx)
+p = subprocess.Popen([job["ffmpeg"], "-hide_banner", "-loglevel", "error", "-nostdin", "-threads", "4", "-i", job["video"], "-an",
+    "-vf", f"select='{sel}'", "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "bgr24", "pipe:1"], stdout=subprocess.PIPE)
+n = w * h * 3
+for f in job["frames"]:
+    buf = p.stdout.read(n)
+    img = np.frombuffer(buf, np.uint8).reshape(h, w, 3)
+    for o in f["outputs"]:
+        r = img if (o["width"], o["height"]) == (w, h) else cv2.resize(img, (o["width"], o["height"]), interpolation=cv2.INTER_AREA)
+        ok, data = cv2.imencode(".jpg", r, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        open(o["path"], "wb").write(data.tobytes())
+p.wait()
+'''
+
+
+def cpu_pool(c, p, videos_each):
+    def go():
+        cmds = []
+        for k in range(p * videos_each):
+            d = os.path.join(WORK, f"cpu_{c['name']}_{k}")
+            shutil.rmtree(d, ignore_errors=True)
+            os.makedirs(d)
+            cmds.append([sys.executable, "-c", CPU_PATH, json.dumps({**jobs_for(c, d, "cpu"), "carry": CARRY})])
+        # p at a time
+        running, rcs = [], []
+        for cmd in cmds:
+            if len(running) >= p:
+                rcs.append(running.pop(0).wait())
+            running.append(subprocess.Popen(cmd))
+        rcs += [r.wait() for r in running]
+        return rcs
+    w, cpu, rcs = timed(go)
+    n = p * videos_each
+    jpegs = n * len(c["jpegs"])
+    return {"wall_s": w, "cpu_s": cpu, "videos": n, "rc": rcs, "jpegs_per_s": jpegs / w, "cpu_s_per_video": cpu / n}
+
+
+def frames():
+    res = R["phases"]["frames"] = {}
+    # CUDA's start in a helper: one probe's wall and CPU (paid once per helper process, not per video).
+    w, cpu, _ = timed(lambda: sh([sys.executable, HELPER, "--probe", "--ffmpeg", FFMPEG]))
+    res["helper_start"] = {"wall_s": w, "cpu_s": cpu}
+    for c in WORKLOAD:
+        res[f"{c['name']}_jpegs_per_video"] = len(c["jpegs"])
+        res[f"{c['name']}_gpu-cpujpeg_p1"] = helper_pool(c, "pillow", 1, 2, "p1")
+        res[f"{c['name']}_gpu-nvjpeg_p4"] = helper_pool(c, "nvjpeg", 4, 2, "p4")
+        if c["name"] == "v720":  # CUDA's default spinning waits, for comparison (the helper sleeps in them by default)
+            res[f"{c['name']}_gpu-cpujpeg_p4_spin"] = helper_pool(c, "pillow", 4, 2, "p4spin", {"FP_GPU_SPIN": "1"})
+        res[f"{c['name']}_gpu-cpujpeg_p4"] = helper_pool(c, "pillow", 4, 2, "p4")
+        res[f"{c['name']}_cpu_p4"] = cpu_pool(c, 4, 2)
+        save()
+    return res
+
+
+def jpeg_rates():
+    import io
+
+    import torch
+    from PIL import Image
+    from torchvision.io import encode_jpeg
+
+    torch.manual_seed(0)
+    res = {}
+    base = torch.randint(0, 256, (3, 90, 160), dtype=torch.uint8, device="cuda").float()
+    for s in (224, 336, 448):
+        w = (16 * s + 4) // 9
+        img = torch.nn.functional.interpolate(base[None], size=(s, w), mode="bicubic", align_corners=False)[0].clamp(0, 255).to(torch.uint8)
+        batch = [img.clone() for _ in range(64)]
+        encode_jpeg(batch[:4], quality=85)
+        torch.cuda.synchronize()
+        t = time.perf_counter()
+        c0 = time.process_time()
+        for _ in range(4):
+            out = encode_jpeg(batch, quality=85)
+        torch.cuda.synchronize()
+        gw, gc = time.perf_counter() - t, time.process_time() - c0
+        one = [img.clone() for _ in range(64)]
+        t = time.perf_counter()
+        for im in one:
+            encode_jpeg(im, quality=85)
+        torch.cuda.synchronize()
+        gw1 = time.perf_counter() - t
+        arr = img.permute(1, 2, 0).contiguous().cpu().numpy()
+        pil = Image.fromarray(arr)
+        c0 = time.process_time()
+        t = time.perf_counter()
+        for _ in range(128):
+            b = io.BytesIO()
+            pil.save(b, format="JPEG", quality=85, subsampling=2)
+        pw, pc = time.perf_counter() - t, time.process_time() - c0
+        res[f"{w}x{s}"] = {"nvjpeg_batch64_per_s": 256 / gw, "nvjpeg_batch64_cpu_ms": 1000 * gc / 256,
+                           "nvjpeg_single_per_s": 64 / gw1, "pillow_per_s": 128 / pw, "pillow_cpu_ms": 1000 * pc / 128,
+                           "bytes_nvjpeg": int(out[0].numel())}
+    return res
+
+
+MATMUL = r'''
+import sys, time, json, torch
+dur = float(sys.argv[1])
+x = torch.randn(8192, 3584, device="cuda", dtype=torch.bfloat16)
+w = torch.randn(3584, 18944, device="cuda", dtype=torch.bfloat16)
+for _ in range(5): x @ w
+torch.cuda.synchronize()
+end = time.time() + dur
+while time.time() < end:
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s.record()
+    for _ in range(10): x @ w
+    e.record(); e.synchronize()
+    print(f"{time.time()} {s.elapsed_time(e) / 10}", flush=True)
+'''
+
+
+def interference():
+    def matmul(dur):
+        return subprocess.Popen([sys.executable, "-c", MATMUL, str(dur)], stdout=subprocess.PIPE, text=True)
+    def parse(text):
+        return [(float(a), float(b)) for a, b in (l.split() for l in text.splitlines() if l.strip())]
+    alone = parse(matmul(8).communicate()[0])
+    med = sorted(t for _, t in alone)[len(alone) // 2]
+    flop = 2 * 8192 * 3584 * 18944
+    res = {"matmul_alone_ms": med, "matmul_alone_tflops": flop / (med / 1000) / 1e12}
+    for c in WORKLOAD:
+        mm = matmul(40)
+        time.sleep(3)
+        t0 = time.time()
+        fr = helper_pool(c, "pillow", 4, 2, "interf")
+        t1 = time.time()
+        mm.terminate()
+        times = parse(mm.communicate()[0])
+        during = [t for ts, t in times if t0 <= ts <= t1]
+        if not during:  # terminated before printing: rerun shorter
+            res[c["name"]] = {"error": "no matmul timings", "frames": fr}
+            continue
+        mean = sum(during) / len(during)
+        stolen_ms = sum(t - med for t in during) * 10
+        res[c["name"]] = {"matmul_during_mean_ms": mean, "slowdown": mean / med - 1, "iterations_during": len(during),
+                          "frames_wall_s": fr["wall_s"], "videos": fr["videos"], "jpegs": fr["jpegs"],
+                          "gpu_s_taken_per_video": stolen_ms / 1000 / fr["videos"], "frames": fr}
+    return res
+
+
+def sample():
+    """8 frames of each class: NVDEC's NV12 (raw) and the GPU path's JPEGs, for PSNR against sharp off the device."""
+    res = {}
+    tar = tarfile.open(os.path.join(OUT, "gpu_jpegs.tar"), "w")
+    for c in WORKLOAD:
+        idx = sorted({i for i, _, _ in c["jpegs"]})
+        pick = [idx[(k * len(idx)) // 8] for k in range(8)]
+        d = os.path.join(WORK, f"sample_{c['name']}")
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        job = jobs_for(c, d, "pillow")
+        job["frames"] = [f for f in job["frames"] if f["index"] in pick]
+        sizes = sorted({(w, h) for _, w, h in c["jpegs"]})
+        for f in job["frames"]:
+            f["outputs"] = [{"width": w, "height": h, "path": os.path.join(d, f"{f['index']}_{w}x{h}.jpg")} for w, h in sizes]
+        r = json.loads(sh([sys.executable, HELPER, "--job"], input=json.dumps(job)).stdout)
+        for name in sorted(os.listdir(d)):
+            tar.add(os.path.join(d, name), arcname=f"{c['name']}/{name}")
+        raw = sh([FFMPEG, "-hide_banner", "-loglevel", "error", "-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-i", video(c), "-an",
+                  "-vf", f"select='{select_expression(pick)}',hwdownload,format=nv12", "-fps_mode", "passthrough",
+                  "-f", "rawvideo", "-pix_fmt", "nv12", os.path.join(OUT, f"frames_{c['name']}.nv12")])
+        res[c["name"]] = {"indices": pick, "sizes": sizes, "job": r, "raw_rc": raw.returncode, "raw_err": raw.stderr[-300:]}
+    tar.close()
+    return res
+
+
+if __name__ == "__main__":
+    phase("env", env, 10)
+    phase("videos", make_videos, 60)
+    phase("equal", equal, 40)
+    phase("sample", sample, 20)
+    phase("jpeg", jpeg_rates, 20)
+    phase("decode", decode, 60)
+    phase("frames", frames, 90)
+    phase("interference", interference, 60)
+    R["ended"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    save()
+    log("done")

@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""FP's frames on the GPU (issue 34): NVDEC decode (ffmpeg -hwaccel cuda), GPU resize, JPEG (libjpeg via pillow).
+
+Runs in vLLM's Python environment (CUDA torch and torchvision are vLLM's own dependencies).
+  python3 fp_gpu_frames.py --probe [--ffmpeg PATH]       one JSON line: what this host can do
+  python3 fp_gpu_frames.py --job < job.json              one JSON line: what was made
+  python3 fp_gpu_frames.py --serve                       a job a line in, a result a line out
+
+A job: {"ffmpeg": path, "video": path, "width": W, "height": H, "quality": 85, "encoder": "pillow"|"nvjpeg",
+        "frames": [{"index": i, "outputs": [{"width": w, "height": h, "path": p}, ...]}, ...]}
+Each output is written to p + ".part" and renamed to p, so a crash leaves no half JPEG under its name.
+
+What stays as the CPU path makes it (SPEC section 2.3): the frames are the stored frames, one per index
+(ffmpeg's select on the decoded frame number, -fps_mode passthrough); sizes come from the caller (planFrames);
+the downscale is Lanczos-3 (the weights libvips' reduce uses: support 3 x the scale, centres at
+(x + 0.5) * scale - 0.5); JPEG quality 85 on the IJG scale, 4:2:0, baseline. Colour: BT.601 limited range,
+chroma repeated 2 x 2, as ffmpeg's own yuv420p -> rgb24 conversion the CPU path asks for.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+QUALITY = 85
+BATCH = 16
+
+
+def blocking_sync():
+    """Make CUDA's waits sleep instead of spin (CU_CTX_SCHED_BLOCKING_SYNC on the primary context, set before torch
+    creates it): a spinning wait is host CPU, the resource this path exists to spare. Best effort."""
+    try:
+        import ctypes
+
+        cu = ctypes.CDLL("libcuda.so.1")
+        if cu.cuInit(0) != 0:
+            return False
+        dev = ctypes.c_int()
+        if cu.cuDeviceGet(ctypes.byref(dev), 0) != 0:
+            return False
+        set_flags = getattr(cu, "cuDevicePrimaryCtxSetFlags_v2", None) or cu.cuDevicePrimaryCtxSetFlags
+        return set_flags(dev, 0x4) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def lanczos3_weights(n_in, n_out):
+    """(n_out, n_in) float64 rows of Lanczos-3 weights, each row summing to 1 (antialiased downscale)."""
+    import numpy as np
+
+    scale = n_in / n_out
+    support = 3.0 * max(scale, 1.0)
+    w = np.zeros((n_out, n_in), dtype=np.float64)
+    for o in range(n_out):
+        centre = (o + 0.5) * scale - 0.5
+        lo = max(0, int(math.floor(centre - support)))
+        hi = min(n_in - 1, int(math.ceil(centre + support)))
+        xs = np.arange(lo, hi + 1, dtype=np.float64)
+        t = (xs - centre) / max(scale, 1.0)
+        k = np.sinc(t) * np.sinc(t / 3.0)
+        k[np.abs(t) >= 3.0] = 0.0
+        w[o, lo : hi + 1] = k / k.sum()
+    return w
+
+
+class GpuFrames:
+    """NV12 frames (uint8, on the GPU) -> RGB -> resized -> JPEG bytes."""
+
+    def __init__(self, width, height, encoder="pillow", quality=QUALITY, device="cuda"):
+        import torch
+
+        self.torch = torch
+        self.width, self.height = width, height
+        self.encoder, self.quality, self.device = encoder, quality, device
+        self._weights = {}
+
+    def _w(self, n_in, n_out):
+        key = (n_in, n_out)
+        if key not in self._weights:
+            self._weights[key] = self.torch.from_numpy(lanczos3_weights(n_in, n_out)).to(self.device, self.torch.float32)
+        return self._weights[key]
+
+    def rgb(self, nv12):
+        """(B, H*3/2, W) uint8 NV12 on the GPU -> (B, 3, H, W) float32 RGB 0..255 (not rounded)."""
+        torch = self.torch
+        h, w = self.height, self.width
+        b_ = nv12.shape[0]
+        y = nv12[:, :h].float()
+        uv = nv12[:, h : h + h // 2].reshape(b_, h // 2, w // 2, 2).float()
+        u = uv[..., 0].repeat_interleave(2, 1).repeat_interleave(2, 2)[:, :h, :w] - 128.0
+        v = uv[..., 1].repeat_interleave(2, 1).repeat_interleave(2, 2)[:, :h, :w] - 128.0
+        c = (y - 16.0) * (255.0 / 219.0)
+        r = c + (255.0 / 224.0) * 1.402 * v
+        g = c - (255.0 / 224.0) * (1.772 * 0.114 / 0.587) * u - (255.0 / 224.0) * (1.402 * 0.299 / 0.587) * v
+        b = c + (255.0 / 224.0) * 1.772 * u
+        return torch.stack((r, g, b), dim=1).clamp_(0.0, 255.0)
+
+    def resized(self, rgb, width, height):
+        """(..., 3, H, W) float -> (..., 3, height, width) uint8, Lanczos-3 (never up)."""
+        torch = self.torch
+        h, w = rgb.shape[-2:]
+        if width > w or height > h:
+            raise ValueError(f"frames are never upscaled: {w}x{h} -> {width}x{height}")
+        out = rgb
+        if (width, height) != (w, h):
+            out = torch.matmul(self._w(h, height), torch.matmul(rgb, self._w(w, width).t()))
+        return out.round().clamp(0.0, 255.0).to(torch.uint8)  # not in place: `rgb` serves every size
+
+    def encode(self, batches):
+        """uint8 (m, 3, h, w) GPU batches -> JPEG bytes of each image, in order.
+
+        "pillow" (the default): one copy of each batch to the host, then libjpeg(-turbo) through pillow: IJG tables at
+        the quality, 4:2:0 (subsampling=2), baseline, standard Huffman tables: the SPEC's JPEG, as sharp writes it.
+        "nvjpeg": torchvision's encode_jpeg on the GPU. Measured (bench/gpuFrames, run 1): torchvision 0.26 writes
+        4:4:4 (every component 1x1 in SOF0) with no way to ask for 4:2:0, so it breaks the SPEC: kept for benches only.
+        """
+        if self.encoder == "nvjpeg":
+            from torchvision.io import encode_jpeg
+
+            images = [t for b in batches for t in b.unbind(0)]
+            return [bytes(t.cpu().numpy()) for t in encode_jpeg(images, quality=self.quality)]
+        import io
+
+        from PIL import Image
+
+        out = []
+        for b in batches:
+            for arr in b.permute(0, 2, 3, 1).contiguous().cpu().numpy():
+                buf = io.BytesIO()
+                Image.fromarray(arr).save(buf, format="JPEG", quality=self.quality, subsampling=2, optimize=False, progressive=False)
+                out.append(buf.getvalue())
+        return out
+
+
+def select_expression(indices):
+    """ffmpeg select: between() for runs, eq() for lone frames, summed as a balanced tree (ffmpeg's parser
+    refuses a flat sum of ~128 terms); quoted in the filtergraph, so commas need no escaping."""
+    idx = sorted(set(indices))
+    terms, start = [], idx[0]
+    for prev, cur in zip(idx, idx[1:] + [None]):
+        if cur != prev + 1 if cur is not None else True:
+            terms.append(f"eq(n,{start})" if start == prev else f"between(n,{start},{prev})")
+            start = cur
+
+    def tree(ts):
+        if len(ts) <= 16:
+            return "+".join(ts)
+        half = len(ts) // 2
+        return f"({tree(ts[:half])})+({tree(ts[half:])})"
+
+    return tree(terms)
+
+
+def nvdec_command(ffmpeg, video, indices):
+    """ffmpeg: NVDEC decode, select the stored frames asked for, download them as NV12 raw on stdout."""
+    vf = f"select='{select_expression(indices)}',hwdownload,format=nv12"
+    # -xerror and -noautorotate as the CPU path (ffmpegDecode.ts): a damaged frame fails; frames exactly as stored.
+    return [ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-xerror", "-noautorotate", "-hwaccel", "cuda",
+            "-hwaccel_output_format", "cuda", "-i", video, "-an", "-vf", vf, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "nv12", "pipe:1"]
+
+
+def read_exact(stream, n):
+    chunks, got = [], 0
+    while got < n:
+        b = stream.read(n - got)
+        if not b:
+            break
+        chunks.append(b)
+        got += len(b)
+    return b"".join(chunks)
+
+
+def run_job(job):
+    import resource
+
+    import numpy as np
+    import torch
+
+    t0 = time.perf_counter()
+    cpu0 = time.process_time()
+    kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    w, h = job["width"], job["height"]
+    frames = sorted(job["frames"], key=lambda f: f["index"])
+    maker = GpuFrames(w, h, job.get("encoder", "pillow"), job.get("quality", QUALITY))
+    proc = subprocess.Popen(nvdec_command(job["ffmpeg"], job["video"], [f["index"] for f in frames]),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=1 << 22)
+    frame_bytes = w * h * 3 // 2
+    # BATCH frames a step: one upload, one colour conversion, one resize per size, one nvJPEG call, one sync
+    # (each sync and launch costs CPU; a GPU shared with vLLM makes each wait longer).
+    pinned = torch.empty((BATCH, frame_bytes), dtype=torch.uint8).pin_memory()
+    made = 0
+    delivered = 0
+    for start in range(0, len(frames), BATCH):
+        chunk = frames[start : start + BATCH]
+        n = 0
+        for _ in chunk:
+            raw = read_exact(proc.stdout, frame_bytes)
+            if len(raw) < frame_bytes:
+                break
+            pinned[n].numpy()[:] = np.frombuffer(raw, dtype=np.uint8)
+            n += 1
+        delivered += n
+        if n < len(chunk):
+            break
+        rgb = maker.rgb(pinned[:n].to("cuda", non_blocking=True).view(n, h * 3 // 2, w))
+        by_size = {}
+        for k, f in enumerate(chunk):
+            for o in f["outputs"]:
+                by_size.setdefault((o["width"], o["height"]), []).append((k, o))
+        batches, targets = [], []
+        for (ow, oh), items in by_size.items():
+            pick = torch.tensor([k for k, _ in items], device="cuda")
+            batches.append(maker.resized(rgb.index_select(0, pick), ow, oh))
+            targets.extend(o for _, o in items)
+        for o, data in zip(targets, maker.encode(batches)):
+            part = o["path"] + ".part"
+            with open(part, "wb") as fh:
+                fh.write(data)
+            os.replace(part, o["path"])
+            made += 1
+    proc.stdout.close()
+    err = proc.stderr.read().decode(errors="replace")
+    rc = proc.wait()
+    if rc != 0 or delivered != len(frames):
+        return {"ok": False, "error": f"ffmpeg exit {rc}, {delivered} of {len(frames)} frames: {err.strip()[-600:]}"}
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    ffmpeg_cpu = (kids.ru_utime - kids0.ru_utime) + (kids.ru_stime - kids0.ru_stime)
+    return {"ok": True, "frames": delivered, "jpegs": made, "seconds": time.perf_counter() - t0,
+            "cpu_s": time.process_time() - cpu0, "ffmpeg_cpu_s": ffmpeg_cpu}
+
+
+def probe(ffmpeg):
+    out = {"torch": None, "torchvision": None, "cuda": False, "gpu": None, "nvjpeg": False, "pillow": None, "ffmpeg_cuda_hwaccel": False, "errors": []}
+    try:
+        import PIL
+
+        out["pillow"] = PIL.__version__
+    except ImportError as e:
+        out["errors"].append(f"pillow: {e}")
+    try:
+        hw = subprocess.run([ffmpeg, "-hide_banner", "-hwaccels"], capture_output=True, text=True, timeout=30)
+        out["ffmpeg_cuda_hwaccel"] = hw.returncode == 0 and "cuda" in hw.stdout.split()
+    except (OSError, subprocess.SubprocessError) as e:
+        out["errors"].append(f"ffmpeg: {e}")
+    try:
+        import torch
+        import torchvision
+        from torchvision.io import encode_jpeg
+
+        out["torch"], out["torchvision"] = torch.__version__, torchvision.__version__
+        out["cuda"] = bool(torch.cuda.is_available())
+        if out["cuda"]:
+            out["gpu"] = torch.cuda.get_device_name(0)
+            data = encode_jpeg(torch.zeros((3, 16, 16), dtype=torch.uint8, device="cuda"), quality=QUALITY)
+            out["nvjpeg"] = bytes(data.cpu().numpy())[:2] == b"\xff\xd8"
+    except Exception as e:  # a missing or broken torch is an answer here, not a crash
+        out["errors"].append(f"torch: {e}")
+    return out
+
+
+def main(argv):
+    ffmpeg = argv[argv.index("--ffmpeg") + 1] if "--ffmpeg" in argv else "ffmpeg"
+    if "--probe" in argv:
+        print(json.dumps(probe(ffmpeg)))
+        return 0
+    if os.environ.get("FP_GPU_SPIN") != "1":
+        blocking_sync()
+    if "--job" in argv:
+        print(json.dumps(run_job(json.load(sys.stdin))))
+        return 0
+    if "--serve" in argv:  # one job a line on stdin, one result a line on stdout: CUDA starts once
+        for line in sys.stdin:
+            if line.strip():
+                try:
+                    result = run_job(json.loads(line))
+                except Exception as e:  # one bad job fails that job, not the helper
+                    result = {"ok": False, "error": f"{type(e).__name__}: {e}"}
+                print(json.dumps(result), flush=True)
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,89 @@
+// --frames-on (issue 34): the GPU path is used only where the host has it, asked of the host itself. A fake ffmpeg
+// lists or leaves out `cuda` in `-hwaccels`; a fake Python answers the helper's probe, or the real python3 runs the
+// real helper (no CUDA torch here: the CPU path stays, with the reason).
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chooseFramesOn, parseFramesOn } from '../../../../../src/core/protocols/fp/frames/gpu/framesOn';
+import { defaultGpuHelperPath, hwaccelsListCuda, probeGpuFrames } from '../../../../../src/core/protocols/fp/frames/gpu/probe';
+
+const HWACCELS_HEADER = 'Hardware acceleration methods:';
+
+describe('fp/frames/gpu: --frames-on and the probe', () => {
+  let dir: string;
+  const script = (name: string, body: string) => {
+    const p = path.join(dir, name);
+    writeFileSync(p, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+    return p;
+  };
+  const helperPath = defaultGpuHelperPath();
+  before(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'fpsweep-gpuframes-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const withCuda = () => script('ffmpeg-cuda', `printf '${HWACCELS_HEADER}\\nvdpau\\ncuda\\nvaapi\\n\\n'`);
+  const withoutCuda = () => script('ffmpeg-nocuda', `printf '${HWACCELS_HEADER}\\nvdpau\\nvaapi\\n\\n'`);
+  const okPython = () =>
+    script(
+      'python-ok',
+      `echo '{"torch": "2.11.0", "torchvision": "0.26.0", "cuda": true, "gpu": "NVIDIA H100", "nvjpeg": true, "pillow": "11.3.0", "errors": []}'`,
+    );
+
+  it('reads cuda from the -hwaccels list only (its header line is not a method)', () => {
+    assert.equal(hwaccelsListCuda(`${HWACCELS_HEADER}\nvdpau\ncuda\n`), true);
+    assert.equal(hwaccelsListCuda(`${HWACCELS_HEADER}\nvdpau\ncuda_extra\n`), false);
+    assert.equal(hwaccelsListCuda('cuda\n'), false);
+  });
+
+  it('the helper ships under resources/python', () => {
+    assert.match(helperPath, /resources[\\/]python[\\/]fp_gpu_frames\.py$/);
+  });
+
+  it('an ffmpeg without cuda keeps the CPU path, even asked for gpu, and says why', async () => {
+    const found = await probeGpuFrames({ ffmpegPath: withoutCuda(), pythonPath: okPython(), helperPath });
+    assert.equal(found.ok, false);
+    assert.equal(found.ffmpegCuda, false);
+    assert.match(found.reasons.join(' '), /no cuda hwaccel/);
+    const choice = chooseFramesOn('gpu', found, true);
+    assert.equal(choice.use, 'cpu');
+    assert.match(choice.reason, /no GPU path on this host.*cuda/);
+  });
+
+  it('cuda in ffmpeg and CUDA torch: gpu uses it; auto follows the pilot; cpu stays cpu', async () => {
+    const found = await probeGpuFrames({ ffmpegPath: withCuda(), pythonPath: okPython(), helperPath });
+    assert.deepEqual(found.reasons, []);
+    assert.equal(found.ok, true);
+    assert.equal(found.gpu, 'NVIDIA H100');
+    assert.equal(chooseFramesOn('gpu', found, null).use, 'gpu');
+    assert.equal(chooseFramesOn('auto', found, true).use, 'gpu');
+    assert.equal(chooseFramesOn('auto', found, false).use, 'cpu');
+    assert.match(chooseFramesOn('auto', found, null).reason, /no pilot/);
+    assert.equal(chooseFramesOn('cpu', found, true).use, 'cpu');
+  });
+
+  it("cuda in ffmpeg but no CUDA torch (this machine's python3 runs the real helper): CPU, with the reason", async function () {
+    this.timeout(60_000);
+    const found = await probeGpuFrames({ ffmpegPath: withCuda(), pythonPath: 'python3', helperPath });
+    assert.equal(found.ffmpegCuda, true);
+    assert.equal(found.ok, false);
+    assert.match(found.reasons.join(' '), /no torch|sees no CUDA|no pillow/);
+    assert.equal(chooseFramesOn('auto', found, true).use, 'cpu');
+  });
+
+  it('a missing ffmpeg or helper, or a Python that answers nonsense, is a reason, never a throw', async () => {
+    const missing = await probeGpuFrames({ ffmpegPath: path.join(dir, 'no-such-ffmpeg'), pythonPath: okPython(), helperPath: path.join(dir, 'nope.py') });
+    assert.equal(missing.ok, false);
+    assert.match(missing.reasons.join(' '), /not found/);
+    assert.match(missing.reasons.join(' '), /helper .* is missing/);
+    const babble = await probeGpuFrames({ ffmpegPath: withCuda(), pythonPath: script('python-babble', 'echo hello'), helperPath });
+    assert.match(babble.reasons.join(' '), /did not answer one JSON line/);
+  });
+
+  it('--frames-on takes cpu, gpu or auto (default cpu) and refuses anything else', () => {
+    assert.equal(parseFramesOn(undefined), 'cpu');
+    assert.equal(parseFramesOn('GPU'), 'gpu');
+    assert.throws(() => parseFramesOn('tpu'), /must be one of cpu, gpu, auto/);
+  });
+});
