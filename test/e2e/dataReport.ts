@@ -1,6 +1,8 @@
 // End-to-end check of AVTime's data report panel in code-server (issue 26 point 6): a split made by the CLI on the
 // generated corpus, opened with "fpsweep: Open AVTime data report" → Split; the webview draws the 5 × 5 strata
-// heatmap and the bins with vega under the strict CSP. Screenshot: docs/screenshots/data-split-report.png.
+// heatmap and the bins with vega under the strict CSP. In the light, dark and high-contrast themes (issue 36 point 5)
+// the charts are drawn again in the theme's colors: every axis label in the body's --vscode-foreground. Screenshots
+// go to test-output/ (docs/screenshots/ only through `npm run screenshots`).
 // Run after `npm run package:vsix`: `tsx test/e2e/dataReport.ts`. Bounded: E2E_TIMEOUT_S (default 420 s).
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -10,12 +12,12 @@ import type { Browser } from 'playwright-core';
 import { makeCorpus } from '../core/protocols/avtime/data/corpus';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
 import { E2eScript } from './harness';
+import { themeShots } from './themes';
 import { launchBrowser, Workbench } from './workbench';
 
 const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 420);
 const OUT = path.join(REPO, 'test-output', 'e2e-data');
 const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
-const SHOT = path.join(REPO, 'docs', 'screenshots', 'data-split-report.png');
 
 let wb: Workbench | undefined;
 const script = new E2eScript('e2e-data', () => wb);
@@ -64,8 +66,19 @@ async function main(): Promise<void> {
       if (cells !== 25) throw new Error(`the strata heatmap drew ${cells} cell(s), not 25`);
       const errors = await frame.evaluate<number>("document.querySelectorAll('.chart.error, p.error').length");
       if (errors !== 0) throw new Error(`the split report shows ${errors} error(s):\n${text.slice(0, 1500)}`);
-      fs.mkdirSync(path.dirname(SHOT), { recursive: true });
-      fs.copyFileSync(await wb.screenshot('data-split-report'), SHOT);
+      // Each theme: the charts drawn again, every axis and legend label in the theme's foreground.
+      await themeShots(wb, frame, 'data-split-report', async (theme) => {
+        const seen = await wb!.until(
+          `the charts' labels in the ${theme} theme's foreground`,
+          30_000,
+          async () => {
+            const v = await frame.evaluate<{ fg: string; fills: string[] }>(LABEL_FILLS);
+            return v.fills.length > 0 && v.fills.every((f) => f === v.fg) ? v : undefined;
+          },
+          async () => JSON.stringify(await frame.evaluate(LABEL_FILLS)),
+        );
+        log(`${theme}: ${seen.fills.length} labels in ${seen.fg}`);
+      });
     });
   } catch (err) {
     await script.failed(err);
@@ -77,5 +90,12 @@ async function main(): Promise<void> {
     else log(`kept ${work}`);
   }
 }
+
+/** Webview code: the theme's foreground and the fill of every axis and legend label the charts drew. */
+const LABEL_FILLS = `(() => ({
+  fg: getComputedStyle(document.body).getPropertyValue('--vscode-foreground').trim(),
+  fills: [...document.querySelectorAll(${JSON.stringify('.chart[data-drawn] svg .role-axis-label text, .chart[data-drawn] svg .role-legend-label text')})]
+    .map((t) => t.getAttribute('fill')),
+}))()`;
 
 script.run(main, TIMEOUT_S);

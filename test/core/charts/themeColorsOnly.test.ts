@@ -8,6 +8,7 @@ import { ladderPoints } from '../../../src/core/protocols/fp/findings/charts/lad
 import { ladderSpec, overviewSpec, verdictColors } from '../../../src/core/protocols/fp/findings/charts/specs';
 import { binsSpec, eventsSpec, strataSpec } from '../../../src/extension/protocols/avtime/data/dataCharts';
 import type { BinBar, StratumCell } from '../../../src/extension/protocols/avtime/data/dataReportTypes';
+import { renderSvg } from '../../../src/core/protocols/fp/findings/charts/svg';
 import { loadFindingsFixture } from '../protocols/fp/findings/fixture';
 
 const MARKED: ChartTheme = {
@@ -52,5 +53,15 @@ describe('charts: the theme colors only (issue 36 point 5)', () => {
     // The strong cells' numbers in the surface's color, the faint ones' in the foreground.
     const ink = (strataSpec(cells, MARKED).data as { values: { rows: number; ink: string }[] }).values.map((c) => c.ink);
     assert.deepEqual(ink, ['var(--fg)', 'var(--surface)']);
+  });
+
+  it('each data chart draws: vega-lite compiles it and vega renders it (the strata heatmap did not)', async () => {
+    const cells: StratumCell[] = [
+      { duration_bin: 0, event_count_bin: 0, rows: 3 },
+      { duration_bin: 1, event_count_bin: 2, rows: 9 },
+    ];
+    const bars: BinBar[] = [{ axis: 'event count', bin: 1, split: 'test', rows: 2 }];
+    for (const spec of [strataSpec(cells, MARKED), binsSpec(bars, MARKED), eventsSpec([{ events: 2, rows: 1 }], MARKED)])
+      assert.match(await renderSvg(spec), /^<svg/);
   });
 });

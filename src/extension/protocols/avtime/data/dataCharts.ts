@@ -22,6 +22,9 @@ export function strataSpec(cells: readonly StratumCell[], theme: ChartTheme = RE
     // The number's ink in the data, not an expression: the surface's color on the strong half of the scale (surface →
     // the theme's blue), the foreground on the faint half, so it reads in light, dark and high-contrast themes.
     data: { values: cells.map((c) => ({ ...c, ink: c.rows > max / 2 ? theme.surface : theme.foreground })) },
+    // The cells' color scale and the numbers' ink (its colors as they are, scale null) are two scales: shared, as
+    // vega-lite resolves layers by default, the null one broke the compile ("reading 'type'") and nothing drew.
+    resolve: { scale: { color: 'independent' } },
     layer: [
       {
         mark: { type: 'rect', stroke: theme.muted, strokeWidth: 0.5 },
