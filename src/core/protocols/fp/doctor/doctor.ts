@@ -14,16 +14,18 @@ import { checkFrameStoreDisk, estimatePlanJpegs } from './frameDisk';
 import { checkProcessorCache } from './processorCache';
 import * as os from 'node:os';
 import { checkPaths } from './paths';
+import { checkGpuFrames } from './gpuFrames';
 
 /** The sweep's lines: GPUs, its vLLM on VLLM_BIN, the model, ffmpeg, context, MAX_SEQS, cores, disk, and with a package its own checks. */
 export async function fpDoctorLines(packageDir: string | null, opts: DoctorHookOptions): Promise<DoctorLine[]> {
   const env = opts.env;
   const gpuUtil = env.GPU_UTIL ? Number(env.GPU_UTIL) : 0.85;
-  const [{ line: gpuLine, gpus }, vllms, model, ffmpeg] = await Promise.all([
+  const [{ line: gpuLine, gpus }, vllms, model, ffmpeg, gpuFrames] = await Promise.all([
     checkGpus(env),
     checkVllms([fpVllmCheck(env.VLLM_BIN || 'vllm')], opts.vllmVersion),
     checkModel(env),
     checkFfmpeg(env),
+    checkGpuFrames(env),
   ]);
   const ngpuEnv = env.NGPU ? Number(env.NGPU) : NaN;
   const used = Number.isInteger(ngpuEnv) && ngpuEnv > 0 ? gpus.slice(0, ngpuEnv) : gpus;
@@ -35,6 +37,7 @@ export async function fpDoctorLines(packageDir: string | null, opts: DoctorHookO
     checkContext(used, gpuUtil),
     checkMaxSeqs(used, gpuUtil, env.MAX_SEQS, env.WORKERS),
     checkCores(opts.cores ?? machineCores(), used.length || 1),
+    gpuFrames,
   ];
   lines.push(await checkDisk(packageDir, opts.freeBytes));
   if (packageDir) {

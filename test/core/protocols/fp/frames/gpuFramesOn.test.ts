@@ -7,6 +7,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chooseFramesOn, parseFramesOn } from '../../../../../src/core/protocols/fp/frames/gpu/framesOn';
 import { defaultGpuHelperPath, hwaccelsListCuda, probeGpuFrames } from '../../../../../src/core/protocols/fp/frames/gpu/probe';
+import { FP_BOTTLENECK_WORDS } from '../../../../../src/core/protocols/fp/sweep/fpBottleneckWords';
+import { checkGpuFrames, CPU_PATH_S_PER_720P_VIDEO, GPU_PATH_S_PER_720P_VIDEO } from '../../../../../src/core/protocols/fp/doctor/gpuFrames';
 
 const HWACCELS_HEADER = 'Hardware acceleration methods:';
 
@@ -85,5 +87,21 @@ describe('fp/frames/gpu: --frames-on and the probe', () => {
     assert.equal(parseFramesOn(undefined), 'cpu');
     assert.equal(parseFramesOn('GPU'), 'gpu');
     assert.throws(() => parseFramesOn('tpu'), /must be one of cpu, gpu, auto/);
+  });
+
+  it('doctor: says whether the host has the GPU path, why not, and the saving the model predicts', async () => {
+    const yes = await checkGpuFrames({ ...process.env, FFMPEG_BIN: withCuda(), PYTHON: okPython() });
+    assert.equal(yes.id, 'gpu-frames');
+    assert.match(yes.detail, /^available \(NVIDIA H100/);
+    assert.match(yes.detail, /predicts 7\d % less CPU for our frames \(16\.\d → 4\.1 CPU-s/);
+    assert.match(yes.action ?? '', /--frames-on gpu/);
+    const no = await checkGpuFrames({ ...process.env, FFMPEG_BIN: withoutCuda(), PYTHON: okPython() });
+    assert.equal(no.status, 'ok');
+    assert.match(no.detail, /^not available, frames stay on the CPU: .*no cuda hwaccel/);
+    assert.ok(GPU_PATH_S_PER_720P_VIDEO < CPU_PATH_S_PER_720P_VIDEO);
+  });
+
+  it("the pilot's verdict 'bound by our frames' names frames on the GPU when the cores are full", () => {
+    assert.match(FP_BOTTLENECK_WORDS.prepareKnob, /cores are full, frames on the GPU \(--frames-on gpu/);
   });
 });
