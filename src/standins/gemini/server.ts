@@ -16,7 +16,7 @@
 //          FAILED_PRECONDITION (SPEC-AVTIME-DATA §3b)
 // The key is `x-goog-api-key` (the SDK's header) or `?key=`; a wrong one is 400 API_KEY_INVALID (googleErrors.ts).
 // Faults per file by displayName (faults.ts). Requests are logged without headers or bodies: the key never is.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { badKey, GoogleHttpError, invalid, notActive, notFound, overloaded, rateLimited } from './googleErrors';
@@ -50,7 +50,8 @@ interface StoredFile {
 
 interface PendingUpload {
   file: Omit<StoredFile, 'sha256' | 'state' | 'gets'>;
-  received: Buffer[];
+  /** The bytes are hashed as they come, not kept: a test may upload a big clip. */
+  hash: Hash;
   offset: number;
 }
 
@@ -136,7 +137,11 @@ export async function startStandinGemini(opts: StandinGeminiOptions): Promise<St
     const mimeType = meta.mimeType ?? String(req.headers['x-goog-upload-header-content-type'] ?? '');
     const uploadId = randomBytes(12).toString('hex');
     const displayName = meta.displayName ?? '';
-    uploads.set(uploadId, { file: { name, displayName, mimeType, sizeBytes: size, createTime: new Date().toISOString() }, received: [], offset: 0 });
+    uploads.set(uploadId, {
+      file: { name, displayName, mimeType, sizeBytes: size, createTime: new Date().toISOString() },
+      hash: createHash('sha256'),
+      offset: 0,
+    });
     res.setHeader('X-Goog-Upload-URL', `${base}/upload/v1beta/files?upload_id=${uploadId}&upload_protocol=resumable`);
     res.setHeader('X-Goog-Upload-Status', 'active');
     res.setHeader('content-type', 'application/json');
@@ -150,7 +155,7 @@ export async function startStandinGemini(opts: StandinGeminiOptions): Promise<St
     const command = String(req.headers['x-goog-upload-command'] ?? '');
     const offset = Number(req.headers['x-goog-upload-offset']);
     if (offset !== up.offset) throw invalid(`X-Goog-Upload-Offset ${offset} is not the ${up.offset} bytes received so far.`);
-    up.received.push(body);
+    up.hash.update(body);
     up.offset += body.length;
     const commands = command.split(',').map((c) => c.trim());
     if (!commands.includes('upload')) throw invalid(`Unknown X-Goog-Upload-Command ${command}.`);
@@ -161,8 +166,7 @@ export async function startStandinGemini(opts: StandinGeminiOptions): Promise<St
     }
     if (up.offset !== up.file.sizeBytes) throw invalid(`Finalized after ${up.offset} bytes; the start announced ${up.file.sizeBytes}.`);
     uploads.delete(url.searchParams.get('upload_id')!);
-    const all = Buffer.concat(up.received);
-    const stored: StoredFile = { ...up.file, sha256: createHash('sha256').update(all).digest('hex'), state: 'PROCESSING', gets: 0 };
+    const stored: StoredFile = { ...up.file, sha256: up.hash.digest('hex'), state: 'PROCESSING', gets: 0 };
     files.set(stored.name, stored);
     created.push(stored.name);
     res.setHeader('X-Goog-Upload-Status', 'final');

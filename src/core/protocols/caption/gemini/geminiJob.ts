@@ -153,10 +153,16 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
       const segs = p.doc.segments;
       const progress: VideoProgress = { stem: p.stem, clips: segs.length, clipsDone: 0 };
       running.set(p.stem, progress);
+      // Every clip's identity and reusable JSON first; then the clips to ask take their slots in segment order (a
+      // take() is queued synchronously, so clip n is asked before clip n+1 of the same video).
+      const ids = await Promise.all(
+        segs.map((seg) => clipIdentity(p.dir, seg, { model: job.model, normalizer: GEMINI_NORMALIZER, prompt_sha256: prompt.sha256 })),
+      );
+      const reused = await Promise.all(ids.map((id) => reusableClipCaptions(p.dir, id)));
       await Promise.all(
         segs.map(async (seg, i) => {
-          const id = await clipIdentity(p.dir, seg, { model: job.model, normalizer: GEMINI_NORMALIZER, prompt_sha256: prompt.sha256 });
-          const kept = await reusableClipCaptions(p.dir, id);
+          const id = ids[i];
+          const kept = reused[i];
           if (kept) {
             clips[i] = kept;
             tokens = addUsage(tokens, kept.tokens);
