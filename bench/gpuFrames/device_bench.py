@@ -18,6 +18,7 @@ like real footage; run 1 used rate 30, ~7 KB a frame, far cheaper to decode):
   interf   a model-shaped bf16 matmul (8192 tokens x 3584 -> 18944, Qwen2.5-7B's MLP up-projection) alone,
            then beside the gpu-cpujpeg frames path (the one the product uses): the GPU time the frames take from it
   sample   8 frames of each class: NVDEC's NV12 and the GPU path's JPEGs, for PSNR against sharp here
+PHASES=videos,helpers runs only those (helpers: 8 and 12 helpers, 3 videos each, beside the matmul).
 """
 import json
 import os
@@ -371,6 +372,30 @@ def sample():
     tar.close()
     return res
 
+
+def helpers():
+    """More helpers than the 4 of `frames`, beside the matmul (what bounds (c) with GPU frames in the host model)."""
+    res = {}
+    c = next(k for k in WORKLOAD if k["name"] == "v720")
+    w, cpu, _ = timed(lambda: sh([sys.executable, HELPER, "--probe", "--ffmpeg", FFMPEG]))
+    res["helper_start"] = {"wall_s": w, "cpu_s": cpu}
+    mm_code = MATMUL
+    for p in (8, 12):
+        mm = subprocess.Popen([sys.executable, "-c", mm_code, "60"], stdout=subprocess.DEVNULL)
+        time.sleep(3)
+        fr = helper_pool(c, "pillow", p, 3, f"h{p}")
+        mm.terminate()
+        mm.communicate()
+        res[f"v720_pool{p}_busy"] = fr
+        save()
+    return res
+
+
+if __name__ == "__main__" and os.environ.get("PHASES"):
+    for name in os.environ["PHASES"].split(","):
+        phase(name, {"env": env, "videos": make_videos, "helpers": helpers}[name], 10)
+    save()
+    sys.exit(0)
 
 if __name__ == "__main__":
     phase("env", env, 10)
