@@ -255,7 +255,8 @@ describe('runner: the background worker', function () {
     try {
       await assert.rejects(
         startDetachedWorker({ package: sample.root, benchmarks: ['EgoSchema'], conditions: ['v_blind'], endpoints: servers.map((s) => s.url) }),
-        new RegExp(`exited with code 2 before taking the package lock.*pid ${process.pid}`),
+        // Refused before a worker is spawned (issue 33, attack 7): the holder's pid, the verb's exit 2.
+        new RegExp(`another fpsweep worker is running on this run root: pid ${process.pid} `),
       );
     } finally {
       await held.release();
