@@ -9,7 +9,6 @@ import { parseBoundedJson } from '../../../io/boundedJson';
 // refused key stops the run (401, 403, or 400 with reason API_KEY_INVALID: a wrong key is 400, not 401), anything
 // else (400 INVALID_ARGUMENT, FAILED_PRECONDITION, 404) is final for the clip.
 
-
 export interface GoogleError {
   /** The HTTP status, or null when no answer came (connection refused, reset, timeout). */
   httpStatus: number | null;
