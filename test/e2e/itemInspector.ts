@@ -5,7 +5,8 @@
 // the size sent (v_1 the run's JPEGs, v_32 made again but for the frame v_1 also sent); then "Inspect an item…" from
 // the palette opens the item whose question holds markup, shown as text.
 // Run after `npm run package:vsix`: `tsx test/e2e/itemInspector.ts`. Bounded: E2E_TIMEOUT_S (default 480 s).
-// Screenshots of the inspector in the light and dark themes go to docs/screenshots/ only with FPSWEEP_SCREENSHOTS=1
+// Screenshots of the inspector in the light, dark and high-contrast themes go to docs/screenshots/ only from
+// `npm run screenshots` (FPSWEEP_SCREENSHOTS_DIR, themes.ts: the theme picked as a user picks it)
 // (scripts/screenshots.sh): a test run leaves the tree as it found it.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -16,13 +17,13 @@ import { XSS_QUESTION } from '../../src/core/protocols/fp/sample/questions';
 import { startStandin } from '../core/protocols/fp/sweep/helpers';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
 import { E2eScript } from './harness';
+import { docsScreenshotsDir, themeShots } from './themes';
 import { launchBrowser, Workbench } from './workbench';
 
 const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 480);
 const OUT = path.join(REPO, 'test-output', 'e2e-inspector');
 const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
 const CLI = path.join(REPO, 'dist', 'cli.js');
-const SHOTS = process.env.FPSWEEP_SCREENSHOTS === '1' ? path.join(REPO, 'docs', 'screenshots') : null;
 const [FIRST, SECOND] = ['v_32', 'v_1']; // the temporal contrast (core/protocols/fp/findings/types.ts CONTRASTS)
 
 let wb: Workbench | undefined;
@@ -75,28 +76,6 @@ async function inspectorShowing(itemId: string, conditions: string[]): Promise<{
     async () => JSON.stringify(await shownConditions(frame)),
   );
   return { frame, shown };
-}
-
-async function screenshotThemes(dirs: ReturnType<typeof makeDirs>, frame: Frame): Promise<void> {
-  if (!SHOTS) return;
-  const settingsFile = path.join(dirs.userDataDir, 'User', 'settings.json');
-  for (const [theme, name, cls] of [
-    ['Default Light Modern', 'light', 'vscode-light'],
-    ['Default Dark Modern', 'dark', 'vscode-dark'],
-  ] as const) {
-    const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
-    fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': theme }, null, 2));
-    // The webview's body takes the theme's class once VS Code has passed the new colors to it.
-    await wb!.until(
-      `the inspector in the ${name} theme`,
-      60_000,
-      async () => (await frame.evaluate<boolean>(`document.body.classList.contains(${JSON.stringify(cls)})`)) || undefined,
-      async () => frame.evaluate<string>('document.body.className'),
-    );
-    fs.mkdirSync(SHOTS, { recursive: true });
-    fs.copyFileSync(await wb!.screenshot(`inspector-${name}`), path.join(SHOTS, `item-inspector-${name}.png`));
-    log(`screenshot: docs/screenshots/item-inspector-${name}.png`);
-  }
 }
 
 async function main(): Promise<void> {
@@ -190,7 +169,7 @@ async function main(): Promise<void> {
       inspector = frame;
     });
 
-    if (SHOTS) await check('screenshots of the inspector in the light and dark themes', () => screenshotThemes(dirs, inspector!));
+    if (docsScreenshotsDir()) await check('screenshots of the inspector in each theme', async () => void (await themeShots(wb!, inspector!, 'item-inspector')));
   } catch (err) {
     await script.failed(err);
   } finally {
