@@ -21,6 +21,7 @@ import { inspectItem } from '../src/core/protocols/fp/inspect';
 import { frameFileName } from '../src/core/protocols/fp/frames';
 import { PackageLayout } from '../src/core/protocols/fp/package/layout';
 import { parseCondition, planFrames } from '../src/core/protocols/fp/rules';
+import { sendMeta } from '../src/core/protocols/fp/sweep/records';
 import { medianSeconds } from './timing';
 
 const REPO = path.resolve(__dirname, '..');
@@ -81,20 +82,7 @@ async function makePackage(root: string): Promise<void> {
       latency_s: 9.5,
       endpoint: 'http://127.0.0.1:8011',
       ts: '2026-12-06T00:00:00Z',
-      meta: {
-        n_frames_used: plan.indices.length,
-        frame_indices: plan.indices,
-        timestamps: plan.timestamps,
-        short_side: plan.shortSide,
-        width: plan.width,
-        height: plan.height,
-        tokens_per_frame: plan.tokensPerFrame,
-        capped: plan.capped,
-        capped_ctx: plan.cappedCtx,
-        n_grid: plan.nGrid,
-        n_max: plan.nMax,
-        reused_from: null,
-      },
+      meta: sendMeta(plan, 50000),
     };
     await fs.writeFile(layout.rawFile(cond, BENCH), JSON.stringify(raw) + '\n');
     csv.push(`${BENCH},${ITEM},${cond},ok,B,B,1,${plan.indices.length},50000,9.5,2026-12-06T00:00:00Z`);
