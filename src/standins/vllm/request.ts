@@ -10,7 +10,8 @@ import { contentKey } from './prefixCache';
 import { jpegHeader } from './jpegHeader';
 
 // `uuid` on a part: accepted by vLLM 0.11's chat parser (vllm/entrypoints/chat_utils.py, PRs #23394/#23449, both
-// before v0.11.0); it replaces the item's pixel hash (vllm/multimodal/processing.py).
+// merged before v0.11.0); it replaces the item's pixel hash (vllm/multimodal/processing.py). Read in those PRs and
+// the v0.10.2 docs, not yet in the files at the v0.11.0 tag (the snapshot was over the fetch limit): check there.
 const ImagePart = z.object({
   type: z.literal('image_url'),
   image_url: z.object({ url: z.string() }).passthrough(),
