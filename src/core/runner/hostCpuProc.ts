@@ -134,7 +134,8 @@ export function procCpuReader(opts: ProcReaderOptions = {}): CpuReader {
       const statText = await fs.readFile(path.join(procDir, 'stat'), 'utf8').catch(() => null);
       const host = statText !== null ? parseProcStat(statText) : opts.procDir ? null : cpusHost();
       if (!host) return null;
-      const tree = statText !== null && opts.tree !== false ? treeCpu(await readProcTable(procDir), opts.rootPid ?? process.pid, opts.serverPids?.() ?? []) : null;
+      const tree =
+        statText !== null && opts.tree !== false ? treeCpu(await readProcTable(procDir), opts.rootPid ?? process.pid, opts.serverPids?.() ?? []) : null;
       return { atMs, cores: host.cores, hostBusyS: host.busyS, hostTotalS: host.totalS, oursS: tree?.oursS ?? null, vllmS: tree?.vllmS ?? null };
     },
   };

@@ -71,9 +71,7 @@ const pct = (x: number) => `${Math.round(100 * x)}%`;
 export function hostCpuText(s: HostCpuStatus): string {
   const ours = oursShareOfBusy(s);
   const parts =
-    ours === null
-      ? []
-      : [`ours ${pct(ours)}`, ...(s.vllmCoreS !== null && s.busyCoreS > 0 ? [`vLLM ${pct(Math.min(1, s.vllmCoreS / s.busyCoreS))}`] : [])];
+    ours === null ? [] : [`ours ${pct(ours)}`, ...(s.vllmCoreS !== null && s.busyCoreS > 0 ? [`vLLM ${pct(Math.min(1, s.vllmCoreS / s.busyCoreS))}`] : [])];
   const split = parts.length ? `${parts.join(', ')} of the busy CPU` : '';
   const last = s.last ? `last ${Math.round(s.last.wallS)} s ${pct(s.last.busyShare)}` : '';
   const inner = [split, last].filter(Boolean).join('; ');

@@ -128,7 +128,12 @@ export async function sendPlan(run: SweepRun, opts: RunOptions, deps: SweepServi
   await poller.startWindow();
   // The host's CPU over the same window as the verdicts (the servers' loading left out).
   run.placement = frames.placement ?? null;
-  const sampler = fpHostCpuSampler(layout, { runId: run.runId, mode: todo.status.mode }, () => set.serverPids?.() ?? [], (m) => void log.warn(m));
+  const sampler = fpHostCpuSampler(
+    layout,
+    { runId: run.runId, mode: todo.status.mode },
+    () => set.serverPids?.() ?? [],
+    (m) => void log.warn(m),
+  );
   await sampler.start();
   run.hostCpu = sampler;
   const bottleneckSources = {

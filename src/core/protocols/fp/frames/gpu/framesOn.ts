@@ -42,6 +42,9 @@ export function chooseFramesOn(mode: FramesOn, found: GpuFramesProbe | null, pil
   if (pilotCpuBound === null) return { use: 'cpu', reason: 'frames on the CPU: --frames-on auto, and no pilot has measured the host yet' };
   const why = measured ? ` (${measured})` : '';
   return pilotCpuBound
-    ? { use: 'gpu', reason: `frames on the GPU: --frames-on auto, and the pilot found the host's CPU the bound${why}; ${found.gpu ?? 'GPU'}: NVDEC + GPU resize` }
+    ? {
+        use: 'gpu',
+        reason: `frames on the GPU: --frames-on auto, and the pilot found the host's CPU the bound${why}; ${found.gpu ?? 'GPU'}: NVDEC + GPU resize`,
+      }
     : { use: 'cpu', reason: `frames on the CPU: --frames-on auto, and the pilot found the host's CPU not the bound${why}` };
 }
