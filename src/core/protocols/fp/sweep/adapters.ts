@@ -10,6 +10,7 @@ import { useEndpoints, type Fleet, type ServerStateEvent } from '../../../servin
 import { launchServers } from '../serving/launchServers';
 import { contentUuid, type FrameRef } from '../../../serving/chatRequest';
 import { GpuFrameMaker } from '../frames/gpu/gpuMaker';
+import { gpuHelperCount, helperGpus } from '../frames/gpu/helperGpus';
 import { chooseFramesOn, type FramesPlacement } from '../frames/gpu/framesOn';
 import { probeGpuFrames } from '../frames/gpu/probe';
 import { gpuFrameTools, pilotHostCpu } from './fpHostCpu';
@@ -209,13 +210,15 @@ export async function framesFor(opts: RunOptions, layout: PackageLayout, log: (l
     const choice = chooseFramesOn(opts.framesOn, found, pilot?.bound ?? null, pilot?.text);
     log(choice.reason);
     placement = { use: choice.use, probe: found };
-    if (choice.use === 'gpu') gpu = new GpuFrameMaker(tools, opts.decodeWorkers ?? GPU_HELPERS);
+    if (choice.use === 'gpu') {
+      const gpus = await helperGpus(process.env, opts.ngpu);
+      gpu = new GpuFrameMaker(tools, gpuHelperCount(gpus, opts.decodeWorkers), gpus);
+      log(`GPU frames: ${gpu.helpers} helpers over GPU(s) ${gpus.join(', ') || "(the environment's)"}`);
+    }
   }
-  return new PipelineFrames(layout, { poolSize: opts.decodeWorkers, fileUrls: framesAsFileUrls(opts), gpu, placement });
+  // On the GPU path the pool feeds every helper: one video a helper.
+  return new PipelineFrames(layout, { poolSize: gpu ? gpu.helpers : opts.decodeWorkers, fileUrls: framesAsFileUrls(opts), gpu, placement });
 }
-
-/** GPU frame helpers at once: the device bench's pool (bench/gpuFrames: 4 helpers, 16 cores). */
-const GPU_HELPERS = 4;
 
 export const defaultSweepDeps: SweepDeps = {
   servers: (opts, layout, log) => startServers(opts, layout, log),
