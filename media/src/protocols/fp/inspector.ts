@@ -1,8 +1,8 @@
 // The item inspector's page (issue 36 point 1): says `ready`, then draws what the host sends (inspectorPanel.ts): the
 // item being read, the item (inspectorView.ts), the frames made again for it, or why it cannot be shown. It keeps the
 // item's state for a window reload (setState: the panel serializer gets it back). Nothing here reads a file or
-// computes. The section marks when it was drawn and when its first frame decoded (epoch ms; the e2e records them as
-// the open time), and whether its frames are all there (`data-frames`: making, complete, failed).
+// computes. The section marks when it was drawn, when its first frame decoded and when its frames were all there
+// (epoch ms; the e2e records them as the open time), and where its frames are (`data-frames`: making, complete, failed).
 import type { InspectorHostMessage, InspectorState } from '../../../../src/extension/protocols/fp/inspectorMessages';
 import { clear, el } from '../../dom';
 import { FIRST_SCREEN_FRAMES, fillFrames, renderInspection } from './inspectorView';
@@ -18,6 +18,7 @@ function framesState(state: 'making' | 'complete' | 'failed', note?: string): vo
   const s = section();
   if (!s) return;
   s.dataset.frames = state;
+  if (state === 'complete') s.dataset.completeAt = String(Date.now());
   const line = document.getElementById('inspector-making');
   if (state === 'complete') line?.remove();
   else if (line && note !== undefined) {
