@@ -71,8 +71,14 @@ export class Workbench {
           // The exact title must be the one picked: refuse a near match.
           const label = (await row.getAttribute('aria-label')) ?? (await row.innerText());
           if (!label.includes(title)) throw new Error(`palette offered "${label}" for "${title}"`);
-          await row.click();
-          return;
+          // A webview drawing (a walkthrough step's SVG) can take the focus and close the palette between the row
+          // being found and clicked: then the click finds it hidden, and the palette is opened again.
+          const clicked = await row.click({ timeout: 5000 }).then(
+            () => true,
+            () => false,
+          );
+          if (clicked) return;
+          process.stderr.write(`[workbench] the palette closed before "${title}" was clicked; opening it again\n`);
         }
         lastSeen = await this.page
           .locator('.quick-input-list')
