@@ -107,9 +107,22 @@ async function completeByCommand(walkthrough: string, palette: string, finish: (
   log(`"${palette}" checked ${JSON.stringify(checked(after))} of "${walkthrough}"`);
 }
 
-/** The notebook `file` in the front tab (the runbook a command opened). */
+/**
+ * The notebook `file` in the front tab and its cells in the DOM (a webview-backed markdown row counts as hidden): the notebook editor made, so the command's
+ * showNotebookDocument has its editor. Moving on before that (opening the walkthrough over the notebook) made VS Code
+ * answer the command with "Notebook Editor creation failure for document …" (mainThreadNotebookEditors: the editor
+ * it opened was replaced before it was made).
+ */
 async function notebookInFront(file: string): Promise<void> {
   await wb!.page.locator('.tabs-container .tab.active', { hasText: file }).first().waitFor({ timeout: 60_000 });
+  await wb!.page.locator('.notebookOverlay .cell-list-container .monaco-list-row').first().waitFor({ state: 'attached', timeout: 60_000 });
+}
+
+/** No notification of ours: nothing went wrong on the way (e.g. "fpsweep: Notebook Editor creation failure…" when
+ * the runbook commands used showNotebookDocument), and no error toast stands in the screenshots. */
+async function nothingFromUs(): Promise<void> {
+  const ours = (await wb!.notificationsText()).split('\n').filter((t) => t.startsWith('fpsweep:'));
+  if (ours.length) throw new Error(`fpsweep said: ${ours.join(' | ')}`);
 }
 
 type SvgInk = { label: string; bodyClass: string; fgVar: string; fg: string; fills: string[] };
@@ -195,6 +208,7 @@ async function main(): Promise<void> {
       if (JSON.stringify(done) !== JSON.stringify(['runbook'])) throw new Error(`"${fp.title}" checked: ${JSON.stringify(done)}`);
       // Each theme: the selected step's SVG drawn again in it (VS Code re-renders it on a theme change), its text in
       // the theme's foreground (the SVGs draw in theme variables only), before the shot.
+      await nothingFromUs();
       await themeShots(wb!, null, 'walkthrough', async (theme) => {
         const bodyClass = THEMES.find((t) => t.key === theme)!.bodyClass;
         const seen = await wb!.until(
@@ -212,6 +226,7 @@ async function main(): Promise<void> {
         );
         log(`${theme}: "${seen.label}" drawn, ${seen.fills.length} heading(s) in ${seen.fg}`);
       });
+      await nothingFromUs();
     });
   } catch (err) {
     await script.failed(err);
