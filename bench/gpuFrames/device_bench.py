@@ -19,6 +19,13 @@ like real footage; run 1 used rate 30, ~7 KB a frame, far cheaper to decode):
            then beside the gpu-cpujpeg frames path (the one the product uses): the GPU time the frames take from it
   sample   8 frames of each class: NVDEC's NV12 and the GPU path's JPEGs, for PSNR against sharp here
 PHASES=videos,helpers runs only those (helpers: 8 and 12 helpers, 3 videos each, beside the matmul).
+PHASES=env,videos,same,ffthreads,profile,pools (run 3): the helper as landed in session 14 (fp_gpu_frames_v1.py,
+prepare-carry.sh takes it from git) against today's:
+  same       v1 and v2 make the same JPEG bytes for one 720p video's job
+  ffthreads  the helper's own ffmpeg command (NVDEC, select, hwdownload, NV12 on a pipe) at -threads 0/1/2/4, 8 at once
+  profile    one warm v2 helper: CPU per stage (read, gpu, encode, write) and cProfile's top functions
+  pools      v1 and v2 helper pools of 4 to 16 helpers beside the matmul: CPU and slot wall per video (a helper's
+             first video, which pays cuBLAS' and the weights' start, left out), GPU time taken
 """
 import json
 import os
@@ -34,6 +41,7 @@ CARRY, OUT = sys.argv[1], sys.argv[2]
 DEADLINE = time.time() + float(sys.argv[3] if len(sys.argv) > 3 else 520)
 FFMPEG = os.path.join(CARRY, "bin", "ffmpeg")
 HELPER = os.path.join(CARRY, "fp_gpu_frames.py")
+HELPER_V1 = os.path.join(CARRY, "fp_gpu_frames_v1.py")
 WORK = "/tmp/gpuframes"
 os.makedirs(WORK, exist_ok=True)
 sys.path.insert(0, CARRY)
@@ -166,12 +174,12 @@ def jobs_for(c, outdir, encoder):
             "encoder": encoder, "frames": [{"index": i, "outputs": o} for i, o in sorted(by.items())]}
 
 
-def helper_pool(c, encoder, p, videos_each, tag, env=None):
+def helper_pool(c, encoder, p, videos_each, tag, env=None, helper=HELPER):
     """p helper processes (--serve), each making videos_each videos' JPEGs: wall, all CPU (helpers + ffmpeg)."""
     def go():
         procs = []
         for k in range(p):
-            proc = subprocess.Popen([sys.executable, HELPER, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            proc = subprocess.Popen([sys.executable, helper, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                     env={**os.environ, **(env or {})})
             lines = []
             for v in range(videos_each):
@@ -187,6 +195,22 @@ def helper_pool(c, encoder, p, videos_each, tag, env=None):
         for proc in procs:
             proc.wait()
         return results
+    if WARM_ONLY.get("on"):
+        w, cpu, results = timed(go)
+        warm = [r for rs in results for r in rs[1:]]
+        flat = [r for rs in results for r in rs]
+        mean = lambda xs: sum(xs) / max(1, len(xs))
+        return {"wall_s": w, "cpu_s_all": cpu, "videos": len(flat), "helpers": p, "ok": all(r.get("ok") for r in flat),
+                "errors": [r.get("error") for r in flat if not r.get("ok")][:3],
+                "warm_videos": len(warm),
+                "slot_wall_s": mean([r["seconds"] for r in warm if r.get("ok")]),
+                "cpu_s_per_video": mean([r["cpu_s"] + r["ffmpeg_cpu_s"] for r in warm if r.get("ok")]),
+                "helper_cpu_s_per_video": mean([r["cpu_s"] for r in warm if r.get("ok")]),
+                "ffmpeg_cpu_s_per_video": mean([r["ffmpeg_cpu_s"] for r in warm if r.get("ok")]),
+                "stages_cpu_s": {k: mean([r["stages_cpu_s"][k] for r in warm if r.get("stages_cpu_s")])
+                                 for k in ("read", "gpu", "encode", "write")} if any(r.get("stages_cpu_s") for r in warm) else None,
+                "first_video_s": mean([rs[0]["seconds"] for rs in results if rs and rs[0].get("ok")]),
+                "jpegs_per_s_warm": sum(r.get("jpegs", 0) for r in warm) / max(1e-9, sum(r["seconds"] for r in warm if r.get("ok"))) * p}
     # A warm helper's first video pays CUDA's start: measured apart below (start_s).
     w, cpu, results = timed(go)
     flat = [r for rs in results for r in rs]
@@ -196,6 +220,9 @@ def helper_pool(c, encoder, p, videos_each, tag, env=None):
             "cpu_s_per_video": cpu / max(1, len(flat)),
             "job_cpu_s_per_video": sum((r.get("cpu_s") or 0) + (r.get("ffmpeg_cpu_s") or 0) for r in flat) / max(1, len(flat)),
             "per_video": [{k: r.get(k) for k in ("seconds", "cpu_s", "ffmpeg_cpu_s", "error")} for r in flat[:4]]}
+
+
+WARM_ONLY = {}
 
 
 CPU_PATH = r'''
@@ -391,9 +418,123 @@ def helpers():
     return res
 
 
+def same():
+    """v1 and v2 helpers on one job: every JPEG byte for byte (v2 only moves work, never changes a pixel)."""
+    import hashlib
+
+    c = next(k for k in WORKLOAD if k["name"] == "v720")
+    digests = {}
+    for tag, helper in (("v1", HELPER_V1), ("v2", HELPER)):
+        d = os.path.join(WORK, f"same_{tag}")
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        r = json.loads(sh([sys.executable, helper, "--job"], input=json.dumps(jobs_for(c, d, "pillow"))).stdout or "{}")
+        digests[tag] = ({n: hashlib.md5(open(os.path.join(d, n), "rb").read()).hexdigest() for n in sorted(os.listdir(d))}, r)
+    a, b = digests["v1"][0], digests["v2"][0]
+    return {"files": [len(a), len(b)], "identical": len(a) == len(c["jpegs"]) and a == b,
+            "differ": [n for n in a if a.get(n) != b.get(n)][:5], "v1": digests["v1"][1], "v2": digests["v2"][1]}
+
+
+def ffthreads():
+    """The helper's ffmpeg command alone (NVDEC + select + hwdownload + NV12 down a pipe), 8 at once, per -threads."""
+    sys.path.insert(0, CARRY)
+    from fp_gpu_frames import nvdec_command
+
+    res = {}
+    for c in WORKLOAD:
+        idx = sorted({i for i, _, _ in c["jpegs"]})
+        for t in (0, 1, 2, 4):
+            cmd = nvdec_command(FFMPEG, video(c), idx, t)
+            w, cpu, (rcs, errs) = timed(lambda: run_pool([cmd] * 8))
+            res[f"{c['name']}_threads{t}"] = {"wall_s": w, "cpu_s_per_video": cpu / 8, "rc": rcs, "err": errs[0][-200:]}
+    return res
+
+
+PROFILE = r'''
+import cProfile, io, json, pstats, sys, time
+sys.path.insert(0, sys.argv[1])
+import fp_gpu_frames as g
+g.blocking_sync()
+jobs = json.load(open(sys.argv[2]))
+out = {"jobs": []}
+for j in jobs[:-1]:
+    out["jobs"].append(g.run_job(j))
+pr = cProfile.Profile()
+pr.enable()
+out["profiled"] = g.run_job(jobs[-1])
+pr.disable()
+s = io.StringIO()
+pstats.Stats(pr, stream=s).sort_stats("tottime").print_stats(25)
+out["tottime"] = s.getvalue()[-6000:]
+print(json.dumps(out))
+'''
+
+
+def profile():
+    res = {}
+    for c in WORKLOAD:
+        jobs = []
+        for v in range(4):
+            d = os.path.join(WORK, f"prof_{c['name']}_{v}")
+            shutil.rmtree(d, ignore_errors=True)
+            os.makedirs(d)
+            jobs.append(jobs_for(c, d, "pillow"))
+        jobs_file = os.path.join(WORK, f"prof_{c['name']}.json")
+        with open(jobs_file, "w") as f:
+            json.dump(jobs, f)
+        r = sh([sys.executable, "-c", PROFILE, CARRY, jobs_file])
+        res[c["name"]] = json.loads(r.stdout) if r.returncode == 0 else {"rc": r.returncode, "err": r.stderr[-1500:]}
+        log(res[c["name"]].get("tottime", "")[:3000])
+    return res
+
+
+def busy(c, p, helper, tag, each=3):
+    """A helper pool beside the model-shaped matmul: the pool's figures and the GPU time it took from the matmul."""
+    alone = R["phases"].get("pools", {}).get("matmul_alone_ms")
+    mm = subprocess.Popen([sys.executable, "-c", MATMUL, "150"], stdout=subprocess.PIPE, text=True)
+    lines = [mm.stdout.readline()]  # the matmul runs: its first timing is out
+    # Drained all along: a full pipe would stop the matmul, and with it the load the pool is measured beside.
+    drain = threading.Thread(target=lambda: lines.extend(mm.stdout), daemon=True)
+    drain.start()
+    t0 = time.time()
+    fr = helper_pool(c, "pillow", p, each, tag, helper=helper)
+    t1 = time.time()
+    mm.terminate()
+    mm.wait()
+    drain.join(5)
+    during = [float(b) for a, b in (l.split() for l in lines if l.strip()) if t0 <= float(a) <= t1]
+    if during and alone:
+        fr["matmul_slowdown"] = sum(during) / len(during) / alone - 1
+        fr["gpu_s_taken_per_video"] = sum(t - alone for t in during) * 10 / 1000 / fr["videos"]
+    return fr
+
+
+def pools():
+    WARM_ONLY["on"] = True
+    res = R["phases"]["pools"] = {}
+    out = subprocess.run([sys.executable, "-c", MATMUL, "6"], capture_output=True, text=True).stdout
+    times = sorted(float(l.split()[1]) for l in out.splitlines() if l.strip())
+    res["matmul_alone_ms"] = times[len(times) // 2]
+    by = {k["name"]: k for k in WORKLOAD}
+    plan = [("v2", "v720", 8), ("v2", "v720", 12), ("v1", "v720", 4), ("v2", "v720", 4), ("v2", "v480", 12), ("v2", "v720", 16),
+            ("v1", "v720", 8), ("v2", "v480", 8)]
+    if os.environ.get("POOLS"):  # e.g. POOLS=v2:v720:4,v2:v480:4 (run 4)
+        plan = [(t, n, int(p)) for t, n, p in (x.split(":") for x in os.environ["POOLS"].split(","))]
+    each = int(os.environ.get("EACH", "3"))
+    for tag, name, p in plan:
+        if time.time() + 45 > DEADLINE:
+            res[f"{tag}_{name}_p{p}"] = {"skipped": "deadline"}
+            continue
+        res[f"{tag}_{name}_p{p}"] = busy(by[name], p, HELPER_V1 if tag == "v1" else HELPER, f"{tag}p{p}", each)
+        log(f"  pool {tag} {name} p{p}: {json.dumps(res[f'{tag}_{name}_p{p}'])[:600]}")
+        save()
+    return res
+
+
 if __name__ == "__main__" and os.environ.get("PHASES"):
+    table = {"env": env, "videos": make_videos, "helpers": helpers, "same": same, "ffthreads": ffthreads, "profile": profile, "pools": pools}
     for name in os.environ["PHASES"].split(","):
-        phase(name, {"env": env, "videos": make_videos, "helpers": helpers}[name], 10)
+        phase(name, table[name], 10)
     save()
     sys.exit(0)
 

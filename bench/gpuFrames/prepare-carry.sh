@@ -12,6 +12,8 @@ FF=${FF:-/tmp/gpuff/out}
 mkdir -p "$CARRY/bin"
 cp "$FF/bin/ffmpeg" "$CARRY/bin/"
 cp "$REPO/resources/python/fp_gpu_frames.py" "$REPO/bench/gpuFrames/device_bench.py" "$REPO/bench/gpuFrames/run-on-device.sh" "$CARRY/"
+# The helper as it landed in session 14 (before run 3's changes), for the bench's v1-against-v2 phases.
+git -C "$REPO" show "${V1_REF:-5c476ee}:resources/python/fp_gpu_frames.py" > "$CARRY/fp_gpu_frames_v1.py"
 (cd "$REPO" && node_modules/.bin/tsx bench/gpuFrames/workload.ts "$CARRY/workload.json")
 (cd "$REPO" && echo "$(git rev-parse --abbrev-ref HEAD) $(git rev-parse --short HEAD)$(git diff --quiet || echo +dirty) $(date -u +%FT%TZ)") > "$CARRY/BUILD"
 du -sh "$CARRY"/*

@@ -17,6 +17,7 @@ export const measuredClassSchema = z.object({
   decodeCpuSPerVideo: z.number().nonnegative(),
   /** Wall s a video holds one of `pool` preparation slots (pool helpers at once). */
   wallSPerVideo: z.number().positive(),
+  /** Helpers at once on the one GPU measured: the host runs as many on each of its GPUs (helperGpus.ts). */
   pool: z.number().int().positive(),
   /** GPU s the frames took from a model-shaped matmul beside them, per video (interference). */
   gpuSTakenPerVideo: z.number().nonnegative(),
@@ -36,11 +37,16 @@ export function readMeasuredGpuFrames(file: string): MeasuredGpuFrames {
   return measuredGpuFramesSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
 }
 
+/** Helpers a GPU the costs were measured at (the largest pool of the classes). */
+export function gpuFramesPool(m: MeasuredGpuFrames): number {
+  return Math.max(...Object.values(m.classes).map((c) => c.pool));
+}
+
 export function gpuFrameCosts(m: MeasuredGpuFrames): FrameCostModel {
   const classes = Object.values(m.classes);
   if (!classes.length) throw new Error('measured GPU frame costs: no video class');
   return {
-    name: `gpu (NVDEC + nvJPEG, measured on ${m.device})`,
+    name: `gpu (NVDEC + GPU Lanczos-3 + libjpeg, measured on ${m.device})`,
     video(v, decoded, jpegs) {
       const px = v.width * v.height;
       const c = classes.reduce((best, k) => (Math.abs(k.width * k.height - px) < Math.abs(best.width * best.height - px) ? k : best));

@@ -40,7 +40,7 @@ import {
 import { OPEN_VIDEOS_PER_SERVER, fpInflightTokenBudget, fpKvTokens } from '../../src/core/protocols/fp/sweep/kvBudget';
 import { bundleSelf } from '../bundleSelf';
 import { honestMakespan } from '../../src/core/runner/hostCpu';
-import { gpuFrameCosts, readMeasuredGpuFrames, type MeasuredGpuFrames } from './gpuFrameCosts';
+import { gpuFrameCosts, gpuFramesPool, readMeasuredGpuFrames, type MeasuredGpuFrames } from './gpuFrameCosts';
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
 
@@ -216,12 +216,14 @@ async function main(): Promise<void> {
   runs.push(await play('(c) tuned engine', plan, serverConfig(tunedServer), { engine: tunedEngine }));
   // (c) with the frames on the GPU (measured costs), and both on ALSO_CORES cores.
   const more: Outcome[] = [];
-  if (gpuFrames) more.push(await play(`(c) GPU frames, ${CORES} cores`, plan, serverConfig(tunedServer), { engine: { ...tunedEngine, frames: gpuFrames } }));
+  // GPU frames: the measured helpers-a-GPU on each GPU (frames/gpu/helperGpus.ts), one video a helper.
+  const gpuEngine = (e: EngineOptions): EngineOptions =>
+    gpuFrames && measured ? { ...e, frames: gpuFrames, prepConcurrency: gpuFramesPool(measured) * GPUS } : e;
+  if (gpuFrames) more.push(await play(`(c) GPU frames, ${CORES} cores`, plan, serverConfig(tunedServer), { engine: gpuEngine(tunedEngine) }));
   if (ALSO_CORES) {
     const t = tunedFor(ALSO_CORES);
     more.push(await play(`(c) CPU frames, ${ALSO_CORES} cores`, plan, serverConfig(t.server), { engine: t.engine }, ALSO_CORES));
-    if (gpuFrames)
-      more.push(await play(`(c) GPU frames, ${ALSO_CORES} cores`, plan, serverConfig(t.server), { engine: { ...t.engine, frames: gpuFrames } }, ALSO_CORES));
+    if (gpuFrames) more.push(await play(`(c) GPU frames, ${ALSO_CORES} cores`, plan, serverConfig(t.server), { engine: gpuEngine(t.engine) }, ALSO_CORES));
   }
   const ablations: Outcome[] = [];
   // The ablations play every ABLATION_SAMPLE-th video of the plan (the same subset for each line and its own (c)).

@@ -25,6 +25,11 @@ import time
 
 QUALITY = 85
 BATCH = 16
+# A helper serves many videos of a few shapes: the resize weights and the pinned upload buffer are made once per
+# shape, not once per video (bench/gpuFrames: remade per job they cost host CPU every video).
+_WEIGHTS = {}
+_PINNED = {}
+F_SETPIPE_SZ = 1031  # fcntl.h: a 1 MiB pipe (Linux's default pipe-max-size) instead of 64 KiB: 16x fewer reads
 
 
 def blocking_sync():
@@ -73,13 +78,12 @@ class GpuFrames:
         self.torch = torch
         self.width, self.height = width, height
         self.encoder, self.quality, self.device = encoder, quality, device
-        self._weights = {}
 
     def _w(self, n_in, n_out):
-        key = (n_in, n_out)
-        if key not in self._weights:
-            self._weights[key] = self.torch.from_numpy(lanczos3_weights(n_in, n_out)).to(self.device, self.torch.float32)
-        return self._weights[key]
+        key = (n_in, n_out, self.device)
+        if key not in _WEIGHTS:
+            _WEIGHTS[key] = self.torch.from_numpy(lanczos3_weights(n_in, n_out)).to(self.device, self.torch.float32)
+        return _WEIGHTS[key]
 
     def rgb(self, nv12):
         """(B, H*3/2, W) uint8 NV12 on the GPU -> (B, 3, H, W) float32 RGB 0..255 (not rounded)."""
@@ -152,29 +156,44 @@ def select_expression(indices):
     return tree(terms)
 
 
-def nvdec_command(ffmpeg, video, indices):
+def ffmpeg_threads():
+    """ffmpeg's decoder threads for an NVDEC decode (FP_GPU_FFMPEG_THREADS; 0 = ffmpeg's own choice, cores + 1
+    frame threads that mostly wait on the one NVDEC session). bench/gpuFrames run 3 (H100, 8 decodes at once, this
+    command): 1 thread cost 0.93 CPU-s a 720p video, 2: 1.00, 4: 1.02, ffmpeg's choice 1.08, each in the same wall."""
+    return int(os.environ.get("FP_GPU_FFMPEG_THREADS", "1"))
+
+
+def nvdec_command(ffmpeg, video, indices, threads=None):
     """ffmpeg: NVDEC decode, select the stored frames asked for, download them as NV12 raw on stdout."""
     vf = f"select='{select_expression(indices)}',hwdownload,format=nv12"
+    threads = ffmpeg_threads() if threads is None else threads
     # -xerror and -noautorotate as the CPU path (ffmpegDecode.ts): a damaged frame fails; frames exactly as stored.
-    return [ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-xerror", "-noautorotate", "-hwaccel", "cuda",
-            "-hwaccel_output_format", "cuda", "-i", video, "-an", "-vf", vf, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "nv12", "pipe:1"]
+    return [ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-xerror", "-noautorotate", "-filter_threads", "1",
+            "-threads", str(threads), "-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-i", video, "-an", "-vf", vf,
+            "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "nv12", "pipe:1"]
 
 
-def read_exact(stream, n):
-    chunks, got = [], 0
-    while got < n:
-        b = stream.read(n - got)
-        if not b:
+def read_into(stream, view):
+    """Fill `view` (a writable byte memoryview) from a raw stream: the bytes land in place, with no copy between."""
+    got = 0
+    while got < len(view):
+        n = stream.readinto(view[got:])
+        if not n:
             break
-        chunks.append(b)
-        got += len(b)
-    return b"".join(chunks)
+        got += n
+    return got
+
+
+def pinned_buffer(torch, frame_bytes):
+    if frame_bytes not in _PINNED:
+        _PINNED[frame_bytes] = torch.empty((BATCH, frame_bytes), dtype=torch.uint8).pin_memory()
+    return _PINNED[frame_bytes]
 
 
 def run_job(job):
+    import fcntl
     import resource
 
-    import numpy as np
     import torch
 
     t0 = time.perf_counter()
@@ -184,26 +203,38 @@ def run_job(job):
     frames = sorted(job["frames"], key=lambda f: f["index"])
     maker = GpuFrames(w, h, job.get("encoder", "pillow"), job.get("quality", QUALITY))
     proc = subprocess.Popen(nvdec_command(job["ffmpeg"], job["video"], [f["index"] for f in frames]),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=1 << 22)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+    try:
+        fcntl.fcntl(proc.stdout.fileno(), F_SETPIPE_SZ, 1 << 20)
+    except OSError:  # a smaller pipe-max-size: the default pipe works, only with more reads
+        pass
     frame_bytes = w * h * 3 // 2
-    # BATCH frames a step: one upload, one colour conversion, one resize per size, one nvJPEG call, one sync
+    # BATCH frames a step: one upload, one colour conversion, one resize per size, one copy down, one sync
     # (each sync and launch costs CPU; a GPU shared with vLLM makes each wait longer).
-    pinned = torch.empty((BATCH, frame_bytes), dtype=torch.uint8).pin_memory()
+    pinned = pinned_buffer(torch, frame_bytes)
+    # The upload of the step before must be done before its buffer is read into again.
+    uploaded = None
+    stages = {"read": 0.0, "gpu": 0.0, "encode": 0.0, "write": 0.0}
     made = 0
     delivered = 0
     for start in range(0, len(frames), BATCH):
         chunk = frames[start : start + BATCH]
+        t = time.thread_time()
+        if uploaded is not None:
+            uploaded.synchronize()
         n = 0
         for _ in chunk:
-            raw = read_exact(proc.stdout, frame_bytes)
-            if len(raw) < frame_bytes:
+            if read_into(proc.stdout, memoryview(pinned[n].numpy())) < frame_bytes:
                 break
-            pinned[n].numpy()[:] = np.frombuffer(raw, dtype=np.uint8)
             n += 1
         delivered += n
+        stages["read"] += time.thread_time() - t
         if n < len(chunk):
             break
+        t = time.thread_time()
         rgb = maker.rgb(pinned[:n].to("cuda", non_blocking=True).view(n, h * 3 // 2, w))
+        uploaded = torch.cuda.Event()
+        uploaded.record()
         by_size = {}
         for k, f in enumerate(chunk):
             for o in f["outputs"]:
@@ -213,12 +244,18 @@ def run_job(job):
             pick = torch.tensor([k for k, _ in items], device="cuda")
             batches.append(maker.resized(rgb.index_select(0, pick), ow, oh))
             targets.extend(o for _, o in items)
-        for o, data in zip(targets, maker.encode(batches)):
+        stages["gpu"] += time.thread_time() - t
+        t = time.thread_time()
+        encoded = maker.encode(batches)
+        stages["encode"] += time.thread_time() - t
+        t = time.thread_time()
+        for o, data in zip(targets, encoded):
             part = o["path"] + ".part"
             with open(part, "wb") as fh:
                 fh.write(data)
             os.replace(part, o["path"])
             made += 1
+        stages["write"] += time.thread_time() - t
     proc.stdout.close()
     err = proc.stderr.read().decode(errors="replace")
     rc = proc.wait()
@@ -227,7 +264,7 @@ def run_job(job):
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     ffmpeg_cpu = (kids.ru_utime - kids0.ru_utime) + (kids.ru_stime - kids0.ru_stime)
     return {"ok": True, "frames": delivered, "jpegs": made, "seconds": time.perf_counter() - t0,
-            "cpu_s": time.process_time() - cpu0, "ffmpeg_cpu_s": ffmpeg_cpu}
+            "cpu_s": time.process_time() - cpu0, "ffmpeg_cpu_s": ffmpeg_cpu, "stages_cpu_s": stages}
 
 
 def probe(ffmpeg):

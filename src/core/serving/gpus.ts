@@ -38,6 +38,21 @@ export async function chooseGpus(ngpu: number | undefined, detect: () => Promise
   return { gpus: [0], warning: 'nvidia-smi not found or failed: assuming one GPU (index 0); set NGPU to override' };
 }
 
+/** The GPUs a job may use (the cut's lanes, FP's GPU frame helpers): CUDA_VISIBLE_DEVICES when set (its entries as given), else nvidia-smi's indices. */
+export function visibleGpus(env: Readonly<Record<string, string | undefined>>, smiIndices: readonly number[]): string[] {
+  const cvd = env.CUDA_VISIBLE_DEVICES;
+  if (cvd !== undefined) {
+    const list = cvd
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    // CUDA's own rule: "-1" (or any invalid id) hides every GPU from the first invalid one on.
+    const cut = list.findIndex((s) => s.startsWith('-'));
+    return cut === -1 ? list : list.slice(0, cut);
+  }
+  return smiIndices.map(String);
+}
+
 /** `--gpus "0,1;2,3"`: GPU groups, one server each (a group's size is its tensor parallelism). */
 export function parseGpuGroups(raw: string, flag: string): number[][] {
   const groups = raw.split(';').map((g) =>

@@ -15,6 +15,11 @@ const rl = require('readline').createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   const job = JSON.parse(line);
   if (job.video.endsWith('die')) process.exit(3);
+  if (job.video.endsWith('whichgpu')) {
+    for (const o of job.frames.flatMap((f) => f.outputs)) fs.writeFileSync(o.path, String(process.env.CUDA_VISIBLE_DEVICES));
+    process.stdout.write(JSON.stringify({ ok: true, frames: 1, jpegs: 1, seconds: 0, cpu_s: 0 }) + '\\n');
+    return;
+  }
   let jpegs = 0;
   const outs = job.frames.flatMap((f) => f.outputs);
   for (const o of job.video.endsWith('short') ? outs.slice(1) : outs) {
@@ -52,6 +57,25 @@ describe('fp/frames/gpu: the maker and the pipeline on the GPU path (stand-in he
       assert.match(!dead.ok ? dead.error : '', /helper exited/);
       const after = await maker.make({ video: 'v4', width: 20, height: 16, frames: [{ index: 4, outputs: [out(4)] }] });
       assert.equal(after.ok, true);
+    } finally {
+      maker.close();
+    }
+  });
+
+  it('spreads its helpers over the GPUs it is given, a replacement going where one is missing', async () => {
+    const maker = new GpuFrameMaker(tools(), 4, ['1', '3']);
+    const gpuOf = async (n: number) => {
+      const p = path.join(dir, `g${n}.txt`);
+      const outputs = [{ width: 2, height: 2, path: p }];
+      const r = await maker.make({ video: n === 9 ? 'die' : 'whichgpu', width: 2, height: 2, frames: [{ index: 0, outputs }] });
+      return r.ok ? readFileSync(p, 'utf8') : 'died';
+    };
+    try {
+      // Four jobs at once hold four helpers at once: two on each GPU.
+      assert.deepEqual((await Promise.all([1, 2, 3, 4].map(gpuOf))).sort(), ['1', '1', '3', '3']);
+      assert.equal(await gpuOf(9), 'died');
+      const again = await Promise.all([5, 6, 7, 8].map(gpuOf));
+      assert.deepEqual(again.sort(), ['1', '1', '3', '3']);
     } finally {
       maker.close();
     }

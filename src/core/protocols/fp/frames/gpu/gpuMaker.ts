@@ -36,6 +36,8 @@ export interface GpuMakerTools {
 
 interface Helper {
   proc: ChildProcess;
+  /** The GPU it decodes and resizes on (its CUDA_VISIBLE_DEVICES), or null: the environment's own. */
+  gpu: string | null;
   /** The answer the helper owes for the job in hand. */
   pending: ((line: string | null) => void) | null;
   exited: boolean;
@@ -47,16 +49,31 @@ export class GpuFrameMaker {
   private readonly all: Helper[] = [];
   private closed = false;
 
+  /**
+   * `gpus`: the GPUs the helpers are spread over (CUDA ids as CUDA_VISIBLE_DEVICES names them), each helper on the
+   * one with the fewest live helpers: every server's GPU shares the frames' NVDEC and resize work (and their cost to
+   * its model) instead of GPU 0 taking it all. Empty: every helper gets the environment as it is.
+   */
   constructor(
     private readonly tools: GpuMakerTools,
     readonly helpers: number,
+    readonly gpus: readonly string[] = [],
   ) {
     if (!(helpers >= 1)) throw new RangeError(`helpers must be ≥ 1, got ${helpers}`);
   }
 
+  private leastUsedGpu(): string | null {
+    if (!this.gpus.length) return null;
+    const live = (g: string) => this.all.filter((h) => !h.exited && h.gpu === g).length;
+    return this.gpus.reduce((best, g) => (live(g) < live(best) ? g : best));
+  }
+
   private start(): Helper {
-    const proc = spawn(this.tools.pythonPath, [this.tools.helperPath, '--serve'], { env: this.tools.env ?? process.env, stdio: ['pipe', 'pipe', 'inherit'] });
-    const h: Helper = { proc, pending: null, exited: false };
+    const gpu = this.leastUsedGpu();
+    const base = this.tools.env ?? process.env;
+    const env = gpu === null ? base : { ...base, CUDA_VISIBLE_DEVICES: gpu };
+    const proc = spawn(this.tools.pythonPath, [this.tools.helperPath, '--serve'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+    const h: Helper = { proc, pending: null, exited: false, gpu };
     createInterface({ input: proc.stdout! }).on('line', (line) => {
       const answer = h.pending;
       h.pending = null;
