@@ -186,6 +186,37 @@ export class Workbench {
     );
   }
 
+  /**
+   * Whether the workbench has stored a webview panel's state naming `needle`: any of its IndexedDB stores
+   * (BrowserStorageService's ItemTable) holds a value naming the panel's view type and `needle` (the editor memento
+   * with the webview's saved state). The workbench saves it about once a minute when idle: a reload before that loses
+   * the panel, so a reload test waits for this first.
+   */
+  async webviewStateStored(viewType: string, needle: string): Promise<boolean> {
+    return this.page.evaluate<boolean>(`(async () => {
+      const wanted = ${JSON.stringify([viewType, needle])};
+      for (const { name } of await indexedDB.databases()) {
+        if (!name) continue;
+        const found = await new Promise((resolve) => {
+          const open = indexedDB.open(name);
+          open.onerror = () => resolve(false);
+          open.onsuccess = () => {
+            const db = open.result;
+            if (![...db.objectStoreNames].includes('ItemTable')) { db.close(); return resolve(false); }
+            const all = db.transaction('ItemTable').objectStore('ItemTable').getAll();
+            all.onerror = () => { db.close(); resolve(false); };
+            all.onsuccess = () => {
+              db.close();
+              resolve(all.result.some((v) => typeof v === 'string' && wanted.every((w) => v.includes(w))));
+            };
+          };
+        });
+        if (found) return true;
+      }
+      return false;
+    })()`);
+  }
+
   /** Picks the row of the open quick pick whose text has `label`. */
   async pickQuick(label: string, timeoutMs = 30_000): Promise<void> {
     const row = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label }).first();
