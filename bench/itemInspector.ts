@@ -1,13 +1,17 @@
 // The item inspector on a 582-frame item (issue 36 point 1: "opens in under a second"), not a test:
-//   npx tsx bench/itemInspector.ts [--repeat 3]            (npm run build first to time the CLI's child as well)
-// A synthetic package holds one item whose v_fps2_s224 row sent 582 frames (SPEC §2.2's cap for 16:9) and whose
+//   npm run build && npx tsx bench/itemInspector.ts [--repeat 3]     (the old path's CLI child needs dist/cli.js)
+// A synthetic package as large as a full sweep's files (results CSV of 13 benchmarks × 300 items × 13 conditions,
+// raw files of 300 records) holds one item whose v_fps2_s224 row sent 582 frames (SPEC §2.2's cap for 16:9) and whose
 // v_8_s224 row sent 8, with every JPEG (398×224, noisy like a real frame) in the run's frame store. It times:
-//   model   inspectItem() in this process (the core: item, manifest, CSV, raw records, frame files)
-//   cli     `node dist/cli.js inspect --json` as the panel runs it (Node's start included), when dist/ is built
+//   host    readInspection() without a frame maker: the panel's first step now, in the extension host
+//   cli     `node dist/cli.js inspect --json`: the panel's model before (a child per open, Node's start included)
 //   page    the inspector's own view (media/src/protocols/fp/inspectorView.ts, bundled by esbuild) in Chromium, from
-//           navigation to every frame inside the first screen decoded (the panel's "open"), and to the load event:
-//           eager (every <img> given its src at once: the baseline) against lazy (src set as a frame nears the view)
-// It prints medians and the lazy/eager ratio, measured in the same run. The machine is shared: run twice.
+//           the draw call to every frame inside the first screen decoded, and to every image asked for loaded:
+//           eager (every <img> given its src at once), lazy (src set as a frame nears the view: the panel before),
+//           first (lazy, and the first screen's frames drawn before the rest: the panel now)
+//   open    old = cli + page lazy's first screen; new = host + page first's first screen (the postMessage between
+//           them is not timed; the e2e records the whole open in code-server)
+// It prints medians and the new/old ratio, measured in the same run. The machine is shared: run twice.
 import { execFileSync } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -17,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import * as esbuild from 'esbuild';
 import sharp from 'sharp';
 import { chromium } from 'playwright-core';
-import { inspectItem } from '../src/core/protocols/fp/inspect';
+import { readInspection } from '../src/core/protocols/fp/inspect';
 import { frameFileName } from '../src/core/protocols/fp/frames';
 import { PackageLayout } from '../src/core/protocols/fp/package/layout';
 import { parseCondition, planFrames } from '../src/core/protocols/fp/rules';
@@ -30,9 +34,12 @@ const arg = (name: string, def: string) => {
   return i > 0 ? process.argv[i + 1] : def;
 };
 const REPEAT = Number(arg('repeat', '3'));
+const ms = (x: number) => `${x.toFixed(0)} ms`;
 const BENCH = 'LongBench';
 const ITEM = 'LongBench_0001';
 const HASH = 'longvideo0001';
+/** A full sweep's size around the item: benchmarks, items per benchmark, conditions (SPEC's ladder). */
+const FILL = { benchmarks: 13, items: 300, conditions: 13 };
 
 /** A 30-min 1280×720 video at 2 fps stored timestamps: its fps2 plan is capped at 582 frames. */
 function meta() {
@@ -84,13 +91,19 @@ async function makePackage(root: string): Promise<void> {
       ts: '2026-12-06T00:00:00Z',
       meta: sendMeta(plan, 50000),
     };
-    await fs.writeFile(layout.rawFile(cond, BENCH), JSON.stringify(raw) + '\n');
+    // The item's record among a benchmark's 300 (the reader scans them all).
+    const others = Array.from({ length: FILL.items - 1 }, (_, k) => JSON.stringify({ ...raw, item_id: `${BENCH}_${String(k + 2).padStart(4, '0')}` }));
+    await fs.writeFile(layout.rawFile(cond, BENCH), [...others.slice(0, 150), JSON.stringify(raw), ...others.slice(150)].join('\n') + '\n');
     csv.push(`${BENCH},${ITEM},${cond},ok,B,B,1,${plan.indices.length},50000,9.5,2026-12-06T00:00:00Z`);
     const dir = path.join(layout.frameStoreDir, HASH);
     await fs.mkdir(dir, { recursive: true });
     for (const i of plan.indices)
       await fs.writeFile(path.join(dir, frameFileName(i, plan as { width: number; height: number })), await noisyJpeg(i, plan.width!, plan.height!));
   }
+  for (let b = 0; b < FILL.benchmarks; b++)
+    for (let i = 0; i < FILL.items; i++)
+      for (let c = 0; c < FILL.conditions; c++)
+        csv.push(`Bench${b},Bench${b}_${String(i).padStart(4, '0')},v_${c + 1},ok,A,B,0,${c + 1},1200,0.8,2026-12-06T00:00:00Z`);
   await fs.mkdir(layout.resultsDir, { recursive: true });
   await fs.writeFile(layout.resultsCsv, csv.join('\n') + '\n');
 }
@@ -100,9 +113,10 @@ async function makePage(dir: string): Promise<string> {
   const entry = path.join(dir, 'entry.ts');
   await fs.writeFile(
     entry,
-    `import { renderInspection } from ${JSON.stringify(path.join(REPO, 'media/src/protocols/fp/inspectorView'))};\n` +
+    `import { FIRST_SCREEN_FRAMES, renderInspection } from ${JSON.stringify(path.join(REPO, 'media/src/protocols/fp/inspectorView'))};\n` +
       `import ${JSON.stringify(path.join(REPO, 'media/src/protocols/fp/inspector.css'))};\n` +
-      `(window as any).__draw = (m: any, uris: any, lazy: boolean) => document.getElementById('app')!.appendChild(renderInspection(m, uris, { lazy }));\n`,
+      '(window as any).__draw = (m: any, uris: any, o: { lazy: boolean; first: boolean }) =>\n' +
+      "  document.getElementById('app')!.appendChild(renderInspection(m, uris, { lazy: o.lazy, firstScreen: o.first ? FIRST_SCREEN_FRAMES : undefined }));\n",
   );
   await esbuild.build({ entryPoints: [entry], bundle: true, outfile: path.join(dir, 'page.js'), platform: 'browser', format: 'iife', logLevel: 'error' });
   await fs.copyFile(path.join(REPO, 'media/src/theme.css'), path.join(dir, 'theme.css'));
@@ -124,36 +138,41 @@ async function main(): Promise<void> {
   try {
     const root = path.join(work, 'pkg');
     await makePackage(root);
-    const model = await inspectItem(root, { benchmark: BENCH, itemId: ITEM, rebuild: false });
+    const ask = { benchmark: BENCH, itemId: ITEM };
+    const model = await readInspection(root, ask, null);
     const frames = model.conditions.map((c) => c.frames.length);
-    if (frames[frames.length - 1] !== 582 && !frames.includes(582)) throw new Error(`expected a 582-frame condition, got ${frames.join(', ')}`);
+    if (!frames.includes(582)) throw new Error(`expected a 582-frame condition, got ${frames.join(', ')}`);
     console.log(`item ${BENCH} ${ITEM}: ${model.conditions.map((c) => `${c.condition} ${c.frames.length} frames (${c.frames[0]?.source})`).join(', ')}`);
 
-    const modelS = await medianSeconds(REPEAT, () => inspectItem(root, { benchmark: BENCH, itemId: ITEM, rebuild: false }).then(() => undefined));
-    console.log(`model   inspectItem: ${(modelS * 1000).toFixed(0)} ms (median of ${REPEAT})`);
+    const hostS = await medianSeconds(REPEAT, () => readInspection(root, ask, null).then(() => undefined));
+    console.log(`host    readInspection (the panel now): ${ms(hostS * 1000)} (median of ${REPEAT})`);
     const cli = path.join(REPO, 'dist', 'cli.js');
-    if (existsSync(cli)) {
-      const cliS = await medianSeconds(REPEAT, () => {
-        execFileSync(process.execPath, [cli, 'inspect', '--json', '--package', root, '--benchmark', BENCH, '--item', ITEM], { maxBuffer: 64 << 20 });
-      });
-      console.log(`cli     node dist/cli.js inspect --json: ${(cliS * 1000).toFixed(0)} ms (median of ${REPEAT}; Node's start included)`);
-    } else console.log('cli     skipped: dist/cli.js is not built (npm run build)');
+    if (!existsSync(cli)) throw new Error('dist/cli.js is not built: npm run build (the old path is the CLI child)');
+    const cliS = await medianSeconds(REPEAT, () => {
+      execFileSync(process.execPath, [cli, 'inspect', '--json', '--package', root, '--benchmark', BENCH, '--item', ITEM], { maxBuffer: 64 << 20 });
+    });
+    console.log(`cli     node dist/cli.js inspect --json (the panel before): ${ms(cliS * 1000)} (median of ${REPEAT}; Node's start included)`);
 
     const url = await makePage(work);
     const uris = model.conditions.map((c) => c.frames.map((f) => (f.file ? pathToFileURL(f.file).href : null)));
-    const times: Record<'eager' | 'lazy', { drawn: number[]; screen: number[]; load: number[]; requested: number[] }> = {
-      eager: { drawn: [], screen: [], load: [], requested: [] },
-      lazy: { drawn: [], screen: [], load: [], requested: [] },
-    };
+    const MODES = {
+      eager: { lazy: false, first: false },
+      lazy: { lazy: true, first: false },
+      first: { lazy: true, first: true },
+    } as const;
+    type Mode = keyof typeof MODES;
+    const modes = Object.keys(MODES) as Mode[];
+    const times = Object.fromEntries(modes.map((m) => [m, { drawn: [] as number[], screen: [] as number[], load: [] as number[], requested: [] as number[] }]));
     for (let k = 0; k < REPEAT; k++) {
-      for (const mode of k % 2 ? (['lazy', 'eager'] as const) : (['eager', 'lazy'] as const)) {
+      // Each round in another order, so that none always goes first on a loaded machine.
+      for (const mode of modes.map((_, i) => modes[(i + k) % modes.length])) {
         const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
         let requested = 0;
         page.on('request', (r) => r.url().endsWith('.jpg') && requested++);
         await page.goto(url);
         const t0 = performance.now();
         // The page's own script draws (window.__draw, page.html); the model travels as JSON.
-        await page.evaluate(`window.__draw(${JSON.stringify(model)}, ${JSON.stringify(uris)}, ${mode === 'lazy'})`);
+        await page.evaluate(`window.__draw(${JSON.stringify(model)}, ${JSON.stringify(uris)}, ${JSON.stringify(MODES[mode])})`);
         times[mode].drawn.push(performance.now() - t0);
         // Every frame whose box is inside the first screen has decoded (what the reader sees as "open").
         await page.waitForFunction(
@@ -163,20 +182,28 @@ async function main(): Promise<void> {
         await page.waitForFunction("[...document.querySelectorAll('img')].every((i) => !i.src || i.complete)");
         times[mode].load.push(performance.now() - t0);
         times[mode].requested.push(requested);
+        // Scrolled to the end, the page draws every frame (the first-screen mode draws the rest as they are reached).
+        const all = model.conditions.reduce((n, c) => n + c.frames.length, 0);
+        for (let tries = 0; tries < 30 && (await page.evaluate("document.querySelectorAll('figure.frame').length")) !== all; tries++)
+          await page.evaluate('window.scrollTo(0, document.body.scrollHeight)').then(() => page.waitForTimeout(100));
+        const figures = await page.evaluate("document.querySelectorAll('figure.frame').length");
+        if (figures !== all) throw new Error(`${mode}: ${figures} of ${all} frames drawn after scrolling to the end`);
         await page.close();
       }
     }
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    for (const mode of ['eager', 'lazy'] as const) {
+    for (const mode of modes) {
       const t = times[mode];
-      const line = `drawn ${med(t.drawn).toFixed(0)} ms · first screen ${med(t.screen).toFixed(0)} ms · settled ${med(t.load).toFixed(0)} ms`;
+      const line = `drawn ${ms(med(t.drawn))} · first screen ${ms(med(t.screen))} · settled ${ms(med(t.load))}`;
       console.log(`page    ${mode.padEnd(5)}: ${line} · ${med(t.requested)} JPEGs requested`);
     }
-    console.log(
-      `ratio   lazy/eager, first screen: ${(med(times.lazy.screen) / med(times.eager.screen)).toFixed(2)} · JPEGs requested: ${(
-        med(times.lazy.requested) / med(times.eager.requested)
-      ).toFixed(2)}`,
-    );
+    const before = cliS * 1000 + med(times.lazy.screen);
+    const now = hostS * 1000 + med(times.first.screen);
+    console.log(`open    before (cli + lazy page): ${ms(before)} · now (host + first-screen page): ${ms(now)}`);
+    const ratio = (a: number, b: number) => (a / b).toFixed(2);
+    const screen = ratio(med(times.first.screen), med(times.lazy.screen));
+    const requested = ratio(med(times.lazy.requested), med(times.eager.requested));
+    console.log(`ratio   open now/before: ${ratio(now, before)} · first screen first/lazy: ${screen} · lazy/eager JPEGs requested: ${requested}`);
   } finally {
     await browser.close();
     await fs.rm(work, { recursive: true, force: true });

@@ -213,7 +213,7 @@ async function main(): Promise<void> {
       await wb!.until(
         "the workbench's stored editors holding the viewer's state on video_b",
         150_000,
-        async () => ((await wb!.page.evaluate<boolean>(STORED_VIEWER_STATE)) ? true : undefined),
+        async () => ((await wb!.webviewStateStored('fpsweep.captionViewer', 'video_b')) ? true : undefined),
         async () => 'no stored editor state names fpsweep.captionViewer with video_b',
       );
       await wb!.page.reload({ waitUntil: 'domcontentloaded' });
@@ -276,33 +276,6 @@ const MEASURE_DRIFT = `(async () => {
     const error = String(err && err.message) + ' (audio refused: ' + (a.dataset.refused || 'no') + ')';
     return { error, playing: [], paused: { v: 0, a: 0, audioPaused: false }, rate: 0 };
   }
-})()`;
-
-/**
- * Page code: whether any of the workbench's IndexedDB stores (BrowserStorageService's ItemTable) holds a value
- * naming the caption viewer's view type and video_b (the editor memento with the webview's saved state).
- */
-const STORED_VIEWER_STATE = `(async () => {
-  const dbs = await indexedDB.databases();
-  for (const { name } of dbs) {
-    if (!name) continue;
-    const found = await new Promise((resolve) => {
-      const open = indexedDB.open(name);
-      open.onerror = () => resolve(false);
-      open.onsuccess = () => {
-        const db = open.result;
-        if (![...db.objectStoreNames].includes('ItemTable')) { db.close(); return resolve(false); }
-        const all = db.transaction('ItemTable').objectStore('ItemTable').getAll();
-        all.onerror = () => { db.close(); resolve(false); };
-        all.onsuccess = () => {
-          db.close();
-          resolve(all.result.some((v) => typeof v === 'string' && v.includes('fpsweep.captionViewer') && v.includes('video_b')));
-        };
-      };
-    });
-    if (found) return true;
-  }
-  return false;
 })()`;
 
 script.run(main, TIMEOUT_S);

@@ -2,9 +2,12 @@
 // v_1 on MVBench against a stand-in vLLM (so the temporal contrast v_32 − v_1 has flips: v_32 from the origin's rows,
 // whose frames no run here wrote, v_1 from this run's frame store); the packaged VSIX opens the package; "Open
 // findings" → the temporal flips → an item's link opens the inspector with the frames of both conditions, loaded, at
-// the size sent (v_1 the run's JPEGs, v_32 made again but for the frame v_1 also sent); then "Inspect an item…" from
-// the palette opens the item whose question holds markup, shown as text.
-// Run after `npm run package:vsix`: `tsx test/e2e/itemInspector.ts`. Bounded: E2E_TIMEOUT_S (default 480 s).
+// the size sent (v_1 the run's JPEGs, v_32 made again but for the frame v_1 also sent); the tree's context menu on
+// MVBench × v_1 ("Inspect an item…") opens the same item with v_1 first; "Inspect an item…" from the palette opens the
+// item whose question holds markup, shown as text; after a window reload the inspector comes back on that item.
+// Each open's time (the last click → the item drawn, its first frame decoded, every frame there) goes to
+// test-output/e2e-inspector/open-times.json: recorded, not asserted (bench/itemInspector.ts measures the open).
+// Run after `npm run package:vsix`: `tsx test/e2e/itemInspector.ts`. Bounded: E2E_TIMEOUT_S (default 600 s).
 // Screenshots of the inspector in the light, dark and high-contrast themes go to docs/screenshots/ only from
 // `npm run screenshots` (FPSWEEP_SCREENSHOTS_DIR, themes.ts: the theme picked as a user picks it)
 // (scripts/screenshots.sh): a test run leaves the tree as it found it.
@@ -20,7 +23,7 @@ import { E2eScript } from './harness';
 import { docsScreenshotsDir, themeShots } from './themes';
 import { launchBrowser, Workbench } from './workbench';
 
-const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 480);
+const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 600);
 const OUT = path.join(REPO, 'test-output', 'e2e-inspector');
 const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -63,19 +66,50 @@ async function shownConditions(frame: Frame): Promise<ShownCondition[]> {
   })`);
 }
 
-/** The inspector's frame once it shows `itemId` with both conditions' first frames decoded. */
-async function inspectorShowing(itemId: string, conditions: string[]): Promise<{ frame: Frame; shown: ShownCondition[] }> {
-  const frame = await wb!.webviewFrame(`body[data-view="item-inspector"] section.inspection[data-item="${itemId}"]`, 120_000);
+/** What the page marked (epoch ms, inspector.ts): the item drawn, its first frame decoded, every frame there. */
+interface OpenMarks {
+  drawnAt: number;
+  firstFrameAt: number;
+  completeAt: number;
+}
+
+/**
+ * The inspector's frame once it shows `itemId` with `conditions` first (in this order), every frame there (made
+ * again where the run's were gone), and the first frame of each of them decoded.
+ */
+async function inspectorShowing(itemId: string, conditions: string[]): Promise<{ frame: Frame; shown: ShownCondition[]; marks: OpenMarks }> {
+  const section = `body[data-view="item-inspector"] section.inspection[data-item="${itemId}"]`;
+  const first = `${section} .conditions > article.condition:first-child[data-condition="${conditions[0]}"]`;
+  const frame = await wb!.webviewFrame(first, 120_000);
+  const state = () => frame.evaluate<string>(`document.querySelector('section.inspection')?.dataset.frames ?? 'none'`);
   const shown = await wb!.until(
-    `${itemId}'s frames of ${conditions.join(' and ')} decoded in the inspector`,
-    60_000,
+    `${itemId}'s frames of ${conditions.join(' and ')} all there and decoded in the inspector`,
+    120_000,
     async () => {
+      if ((await state()) === 'failed') throw new Error(await frame.evaluate<string>("document.getElementById('inspector-making').textContent"));
       const s = await shownConditions(frame);
-      return conditions.every((c) => s.find((x) => x.condition === c)?.firstLoaded) ? s : undefined;
+      const ready = (await state()) === 'complete' && conditions.every((c) => s.find((x) => x.condition === c)?.firstLoaded);
+      return ready ? s : undefined;
     },
-    async () => JSON.stringify(await shownConditions(frame)),
+    async () => `${await state()}: ${JSON.stringify(await shownConditions(frame))}`,
   );
-  return { frame, shown };
+  if (shown.slice(0, conditions.length).some((c, k) => c.condition !== conditions[k]))
+    throw new Error(`not first: ${conditions.join(', ')} (shown: ${shown.map((x) => x.condition).join(', ')})`);
+  const marks = await frame.evaluate<OpenMarks>(
+    '(({ drawnAt, firstFrameAt, completeAt }) => ({ drawnAt: +drawnAt, firstFrameAt: +firstFrameAt, completeAt: +completeAt }))' +
+      "(document.querySelector('section.inspection').dataset)",
+  );
+  return { frame, shown, marks };
+}
+
+/** Each open's times from the last click, written as they come (test-output/e2e-inspector/open-times.json). */
+const openTimes: Record<string, unknown>[] = [];
+function recordOpen(route: string, itemId: string, clickedAt: number, m: OpenMarks): void {
+  const since = (t: number) => (Number.isFinite(t) && t > 0 ? t - clickedAt : null);
+  const entry = { route, itemId, drawnMs: since(m.drawnAt), firstFrameMs: since(m.firstFrameAt), allFramesMs: since(m.completeAt) };
+  openTimes.push(entry);
+  fs.writeFileSync(path.join(OUT, 'open-times.json'), JSON.stringify(openTimes, null, 2) + '\n');
+  log(`open time (${route}): ${JSON.stringify(entry)}`);
 }
 
 async function main(): Promise<void> {
@@ -125,11 +159,12 @@ async function main(): Promise<void> {
       await findings.locator('#findings-drill vscode-button[data-contrast="temporal"]').click();
       const link = findings.locator(`#findings-drill a.inspect[data-item="${flipItem}"]`);
       await link.waitFor({ timeout: 30_000 });
+      const clickedAt = Date.now();
       await link.click();
-      const { frame, shown } = await inspectorShowing(flipItem, [FIRST, SECOND]);
+      const { frame, shown, marks } = await inspectorShowing(flipItem, [FIRST, SECOND]);
+      recordOpen('findings flip', flipItem, clickedAt, marks);
       fs.writeFileSync(path.join(OUT, 'inspector-flip.json'), JSON.stringify(shown, null, 2));
       const [first, second] = [FIRST, SECOND].map((c) => shown.find((x) => x.condition === c)!);
-      if (shown[0].condition !== FIRST || shown[1].condition !== SECOND) throw new Error(`the flip's pair is not first: ${shown.map((x) => x.condition)}`);
       if (first.frames !== 32 || second.frames !== 1) throw new Error(`frames shown: ${FIRST} ${first.frames}, ${SECOND} ${second.frames} (want 32 and 1)`);
       // v_1 was sent by this run (its JPEG is in the run's store); v_32's frames were sent on the origin's cluster and
       // are made again, except a frame this run also sent at the same size (v_1's, both at storage size): that file is
@@ -150,22 +185,56 @@ async function main(): Promise<void> {
       await wb.screenshot('inspector-flip');
     });
 
+    await check(`the tree's context menu on MVBench × ${SECOND} ("Inspect an item…") opens the flip's item with ${SECOND} first`, async () => {
+      await wb!.runCommand('fpsweep: Attach to running sweep');
+      await wb!.treeRow(/^MVBench: /);
+      // The benchmark's row is collapsed: open it, then the cell's context menu.
+      await wb!.page.locator('.monaco-list-row[aria-label^="MVBench: "]').first().click();
+      const cell = wb!.page.locator(`.monaco-list-row[aria-label^="MVBench × ${SECOND}: "]`).first();
+      await cell.waitFor({ timeout: 30_000 });
+      await wb!.contextMenuItem(cell, 'Inspect an item…');
+      const clickedAt = Date.now();
+      await wb!.pickQuick(flipItem);
+      const { shown, marks } = await inspectorShowing(flipItem, [SECOND]);
+      recordOpen('tree context menu', flipItem, clickedAt, marks);
+      if (shown.find((x) => x.condition === SECOND)?.sources.join() !== 'run')
+        throw new Error(`${SECOND}'s frames are not the run's: ${JSON.stringify(shown)}`);
+    });
+
+    let xss = '';
     await check('"Inspect an item…" (MVBench × v_1): an item whose question holds markup shows it as text', async () => {
       // The test's own oracle: the package's item whose question is the sample's markup question.
       const items = fs
         .readFileSync(path.join(pkg, 'items', 'samples', 'MVBench.jsonl'), 'utf8')
         .split('\n')
         .filter(Boolean);
-      const xss = items.map((l) => JSON.parse(l) as { item_id: string; question: string }).find((i) => i.question === XSS_QUESTION)?.item_id;
+      xss = items.map((l) => JSON.parse(l) as { item_id: string; question: string }).find((i) => i.question === XSS_QUESTION)?.item_id ?? '';
       if (!xss) throw new Error('the sample package has no MVBench item whose question holds the markup');
       await wb!.runCommand('fpsweep: Inspect an item…');
       await wb!.pickQuick(`MVBench × ${SECOND}`);
+      const clickedAt = Date.now();
       await wb!.pickQuick(xss);
-      const { frame } = await inspectorShowing(xss, [SECOND]);
+      const { frame, marks } = await inspectorShowing(xss, [SECOND]);
+      recordOpen('palette', xss, clickedAt, marks);
       const prompt = await frame.evaluate<string>("document.querySelector('details.prompt pre').textContent");
       if (!prompt.includes(XSS_QUESTION)) throw new Error(`the prompt text lost its markup characters: ${prompt}`);
       const stray = await frame.evaluate<number>("[...document.querySelectorAll('img')].filter((i) => !i.closest('figure.frame')).length");
       if (stray !== 0) throw new Error(`the inspector made ${stray} <img> element(s) from data`);
+      inspector = frame;
+    });
+
+    await check('after a window reload the inspector comes back on the item it showed (its state, read again by the host)', async () => {
+      await wb!.until(
+        "the workbench's stored editors holding the inspector's state",
+        150_000,
+        async () => ((await wb!.webviewStateStored('fpsweep.itemInspector', xss)) ? true : undefined),
+        async () => `no stored editor state names fpsweep.itemInspector with ${xss}`,
+      );
+      await wb!.page.reload({ waitUntil: 'domcontentloaded' });
+      await wb!.waitReady();
+      const { frame } = await inspectorShowing(xss, [SECOND]);
+      const prompt = await frame.evaluate<string>("document.querySelector('details.prompt pre').textContent");
+      if (!prompt.includes(XSS_QUESTION)) throw new Error(`the restored inspector's prompt text: ${prompt}`);
       inspector = frame;
     });
 

@@ -46,7 +46,10 @@ export class Workbench {
     const end = Date.now() + timeoutMs;
     let lastSeen = '';
     for (;;) {
-      await this.page.keyboard.press('Escape');
+      // Escape closes a palette left open. With none open and the walkthrough in front it would be "Welcome: Go Back"
+      // (welcome.goBack, bound to Escape), which takes the walkthrough away: not pressed there.
+      const walkthroughInFront = (await this.page.locator('.tabs-container .tab.active', { hasText: /^\s*(Welcome|Walkthrough\b)/ }).count()) > 0;
+      if (!walkthroughInFront || (await input.isVisible())) await this.page.keyboard.press('Escape');
       await this.page.keyboard.press('F1');
       const opened = await input.waitFor({ state: 'visible', timeout: 5000 }).then(
         () => true,
@@ -71,8 +74,14 @@ export class Workbench {
           // The exact title must be the one picked: refuse a near match.
           const label = (await row.getAttribute('aria-label')) ?? (await row.innerText());
           if (!label.includes(title)) throw new Error(`palette offered "${label}" for "${title}"`);
-          await row.click();
-          return;
+          // A webview drawing (a walkthrough step's SVG) can take the focus and close the palette between the row
+          // being found and clicked: then the click finds it hidden, and the palette is opened again.
+          const clicked = await row.click({ timeout: 5000 }).then(
+            () => true,
+            () => false,
+          );
+          if (clicked) return;
+          process.stderr.write(`[workbench] the palette closed before "${title}" was clicked; opening it again\n`);
         }
         lastSeen = await this.page
           .locator('.quick-input-list')
@@ -175,6 +184,37 @@ export class Workbench {
           .map((f) => f.url())
           .join(', '),
     );
+  }
+
+  /**
+   * Whether the workbench has stored a webview panel's state naming `needle`: any of its IndexedDB stores
+   * (BrowserStorageService's ItemTable) holds a value naming the panel's view type and `needle` (the editor memento
+   * with the webview's saved state). The workbench saves it about once a minute when idle: a reload before that loses
+   * the panel, so a reload test waits for this first.
+   */
+  async webviewStateStored(viewType: string, needle: string): Promise<boolean> {
+    return this.page.evaluate<boolean>(`(async () => {
+      const wanted = ${JSON.stringify([viewType, needle])};
+      for (const { name } of await indexedDB.databases()) {
+        if (!name) continue;
+        const found = await new Promise((resolve) => {
+          const open = indexedDB.open(name);
+          open.onerror = () => resolve(false);
+          open.onsuccess = () => {
+            const db = open.result;
+            if (![...db.objectStoreNames].includes('ItemTable')) { db.close(); return resolve(false); }
+            const all = db.transaction('ItemTable').objectStore('ItemTable').getAll();
+            all.onerror = () => { db.close(); resolve(false); };
+            all.onsuccess = () => {
+              db.close();
+              resolve(all.result.some((v) => typeof v === 'string' && wanted.every((w) => v.includes(w))));
+            };
+          };
+        });
+        if (found) return true;
+      }
+      return false;
+    })()`);
   }
 
   /** Picks the row of the open quick pick whose text has `label`. */

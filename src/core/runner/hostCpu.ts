@@ -57,3 +57,29 @@ export function hostCpuBound(w: HostCpuWindow): boolean {
   const share = hostCpuShare(w);
   return share !== null && share >= CPU_BOUND_SHARE;
 }
+
+/** A measured window with our own tree's part of it (null where /proc could not say). */
+export interface HostCpuMeasure extends HostCpuWindow {
+  /** Our worker's tree outside vLLM's servers: its frames (sharp, ffmpeg decodes, GPU frame helpers) and HTTP. */
+  oursCoreS: number | null;
+  /** The vLLM servers we launched, their whole trees (API processes, engine cores, workers). */
+  vllmCoreS: number | null;
+}
+
+/** Windows one after another as one: their core-seconds and walls add up; null when there are none. */
+export function sumWindows(windows: readonly HostCpuMeasure[]): HostCpuMeasure | null {
+  if (!windows.length) return null;
+  const add = (k: 'oursCoreS' | 'vllmCoreS') => (windows.every((w) => w[k] !== null) ? windows.reduce((s, w) => s + w[k]!, 0) : null);
+  return {
+    busyCoreS: windows.reduce((s, w) => s + w.busyCoreS, 0),
+    cores: Math.max(...windows.map((w) => w.cores)),
+    wallS: windows.reduce((s, w) => s + w.wallS, 0),
+    oursCoreS: add('oursCoreS'),
+    vllmCoreS: add('vllmCoreS'),
+  };
+}
+
+/** Share of the host's busy core-seconds that were ours (null: unknown, or an idle host). */
+export function oursShareOfBusy(m: HostCpuMeasure): number | null {
+  return m.oursCoreS !== null && m.busyCoreS > 0 ? Math.min(1, m.oursCoreS / m.busyCoreS) : null;
+}

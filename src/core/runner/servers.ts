@@ -25,6 +25,8 @@ export interface ServerSet {
   upSignal?(index: number): AbortSignal;
   /** The state at hand-over (a given endpoint may be down from the start). */
   initialState?(index: number): ServerState;
+  /** The processes of the servers this run launched (none for given endpoints): the host CPU's split (hostCpuProc.ts). */
+  serverPids?(): number[];
   /** Tokens the server's KV cache holds, when known (its GPU's memory): the run's in-flight budget. */
   kvTokens?(index: number): number | null;
   close(): Promise<void>;

@@ -1,8 +1,10 @@
 // Lays out one item across its conditions, side by side: per condition its answer (raw reply, parsed letter, right or
 // wrong, tokens, latency, server) and the frames it sent, at the size sent, with their stored index and time. Frames
-// are thumbnails whose image is asked for only as they come near the view (an IntersectionObserver sets `src`), so a
-// 582-frame condition opens at once; a click shows a frame at the size it was sent. Every string from the data is a
-// text node (dom.ts); no Node and no vscode here, so bench/ draws the same view in a plain page.
+// are thumbnails whose image is asked for only as they come near the view (an IntersectionObserver sets `src`), and
+// a condition draws its first screen of frames at once, the rest a chunk at a time as they are scrolled to: a
+// 582-frame condition opens at once. A click shows a frame at the size it was sent. Frames made again after the item
+// is shown are filled in where they were missing (fillFrames). Every string from the data is a text node (dom.ts); no
+// Node and no vscode here, so bench/ draws the same view in a plain page.
 import type { ConditionInspection, InspectedFrame, ItemInspection } from '../../../../src/core/protocols/fp/inspect/types';
 import { el, fmt } from '../../dom';
 
@@ -11,13 +13,36 @@ export interface InspectorViewOptions {
   lazy: boolean;
   /** How far outside the view a frame starts loading. */
   rootMargin?: string;
+  /** Frames a condition draws at once (the rest as they are scrolled to); all of them when absent (bench/'s baseline). */
+  firstScreen?: number;
 }
+
+/** Frames drawn at once per condition: more than a tall window's first screen of 120 px thumbnails holds. */
+export const FIRST_SCREEN_FRAMES = 60;
+/** Frames drawn each time the line after the drawn ones nears the view. */
+const FRAMES_PER_TASK = 120;
 
 /** Frames not yet near the view, and the observer that loads them (one per drawn item). */
 let observer: IntersectionObserver | undefined;
 
+/** A drawn condition: its data (replaced when frames are made again), its parts, how many frames are drawn. */
+interface DrawnColumn {
+  c: ConditionInspection;
+  uris: (string | null)[];
+  head: HTMLElement;
+  grid: HTMLElement | null;
+  drawn: number;
+  /** The line after the drawn frames while some are still to draw. */
+  more?: HTMLElement;
+}
+/** The item drawn now; a new drawing replaces it. */
+let drawn: { section: HTMLElement; columns: DrawnColumn[]; note: HTMLElement } | undefined;
+/** Watches each condition's "more frames" line (one per drawn item). */
+let moreObserver: IntersectionObserver | undefined;
+
 export function renderInspection(m: ItemInspection, frameUris: (string | null)[][], opts: InspectorViewOptions): HTMLElement {
   observer?.disconnect();
+  moreObserver?.disconnect();
   observer = opts.lazy ? new IntersectionObserver(loadVisible, { rootMargin: opts.rootMargin ?? '300px' }) : undefined;
   const out = el('section', { class: 'inspection', 'data-benchmark': m.benchmark, 'data-item': m.item.item_id });
   out.appendChild(el('h1', {}, `${m.benchmark} · ${m.item.item_id}`));
@@ -32,12 +57,79 @@ export function renderInspection(m: ItemInspection, frameUris: (string | null)[]
     ),
   );
   if (!m.conditions.length) out.appendChild(el('p', { class: 'muted' }, 'No condition has a row, a raw record or a failure for this item yet.'));
-  const columns = el('div', { class: 'conditions' });
-  m.conditions.forEach((c, k) => columns.appendChild(conditionColumn(c, frameUris[k] ?? [])));
-  out.appendChild(columns);
-  if (m.rebuiltFrames)
-    out.appendChild(el('p', { class: 'muted' }, `${m.rebuiltFrames} frame(s) were made again by the frame pipeline: the run's JPEGs were gone.`));
+  const row = el('div', { class: 'conditions' });
+  const columns = m.conditions.map((c, k) => conditionColumn(c, frameUris[k] ?? []));
+  for (const col of columns) {
+    row.appendChild(col.article);
+    drawFrames(col.column, opts.firstScreen ?? Infinity);
+  }
+  out.appendChild(row);
+  const note = el('p', { class: 'muted', id: 'inspector-rebuilt' }, rebuiltText(m));
+  out.appendChild(note);
+  drawn = { section: out, columns: columns.map((c) => c.column), note };
+  // The rest of a condition's frames as they are scrolled to: a chunk each time the line after its last drawn frame
+  // comes near the view (drawing them all at once would compete with the first screen's images).
+  if (opts.firstScreen !== undefined) {
+    const more = new IntersectionObserver(drawMore, { rootMargin: '600px' });
+    moreObserver = more;
+    for (const col of drawn.columns) {
+      if (col.drawn >= col.c.frames.length) continue;
+      col.more = el('p', { class: 'muted frames-more' });
+      col.more.textContent = moreText(col);
+      col.grid!.after(col.more);
+      more.observe(col.more);
+    }
+  }
   return out;
+}
+
+function moreText(col: DrawnColumn): string {
+  return `${col.c.frames.length - col.drawn} more frame(s) below…`;
+}
+
+function drawMore(entries: IntersectionObserverEntry[], obs: IntersectionObserver): void {
+  for (const e of entries) {
+    const col = drawn?.columns.find((c) => c.more === e.target);
+    if (!e.isIntersecting || !col?.more) continue;
+    drawFrames(col, col.drawn + FRAMES_PER_TASK);
+    obs.unobserve(col.more);
+    if (col.drawn >= col.c.frames.length) {
+      col.more.remove();
+      col.more = undefined;
+    } else {
+      col.more.textContent = moreText(col);
+      obs.observe(col.more); // observed again: told at once whether it is still near the view
+    }
+  }
+}
+
+function rebuiltText(m: ItemInspection): string {
+  return m.rebuiltFrames ? `${m.rebuiltFrames} frame(s) were made again by the frame pipeline: the run's JPEGs were gone.` : '';
+}
+
+/**
+ * The item drawn now, with the frames made again since (the same item's model, read again): each condition's facts
+ * and problems are replaced, its frames drawn missing get their image, the frames still to draw come from the new
+ * model. False when the item drawn is another one.
+ */
+export function fillFrames(m: ItemInspection, frameUris: (string | null)[][]): boolean {
+  if (!drawn || drawn.section.dataset.benchmark !== m.benchmark || drawn.section.dataset.item !== m.item.item_id) return false;
+  m.conditions.forEach((c, k) => {
+    const col = drawn!.columns.find((x) => x.c.condition === c.condition);
+    if (!col || col.c.frames.length !== c.frames.length) return;
+    const uris = frameUris[k] ?? [];
+    const head = conditionHead(c);
+    col.head.replaceWith(head);
+    col.head = head;
+    const figures = col.grid ? [...col.grid.children] : [];
+    figures.forEach((fig, i) => {
+      if (fig.getAttribute('data-source') === 'missing' && uris[i]) fig.replaceWith(frameFigure(c.frames[i], uris[i], c));
+    });
+    col.c = c;
+    col.uris = uris;
+  });
+  drawn.note.textContent = rebuiltText(m);
+  return true;
 }
 
 function videoLine(m: ItemInspection): string {
@@ -82,19 +174,32 @@ function framesText(c: ConditionInspection): string {
   return `${c.frames.length} at ${c.width}×${c.height} (short side ${orDash(c.shortSide)})${flags.length ? ` · ${flags.join(' · ')}` : ''}`;
 }
 
-function conditionColumn(c: ConditionInspection, uris: (string | null)[]): HTMLElement {
-  const col = el('article', { class: 'condition', 'data-condition': c.condition, 'data-state': c.state });
-  col.appendChild(el('h2', {}, c.condition));
-  col.appendChild(facts(c));
+/** A condition's answer, its failures and problems: what a model read again replaces. */
+function conditionHead(c: ConditionInspection): HTMLElement {
+  const head = el('div', { class: 'condition-head' }, facts(c));
   for (const f of c.failures)
-    col.appendChild(el('p', { class: 'fail' }, `${f.kind} after ${f.attempts} attempt(s) (${f.endpoint ?? 'no server'}): ${f.message}`));
-  for (const p of c.problems) col.appendChild(el('p', { class: 'warning' }, p));
+    head.appendChild(el('p', { class: 'fail' }, `${f.kind} after ${f.attempts} attempt(s) (${f.endpoint ?? 'no server'}): ${f.message}`));
+  for (const p of c.problems) head.appendChild(el('p', { class: 'warning' }, p));
+  return head;
+}
+
+function conditionColumn(c: ConditionInspection, uris: (string | null)[]): { article: HTMLElement; column: DrawnColumn } {
+  const article = el('article', { class: 'condition', 'data-condition': c.condition, 'data-state': c.state, 'data-frames': c.frames.length });
+  article.appendChild(el('h2', {}, c.condition));
+  const head = conditionHead(c);
+  article.appendChild(head);
+  let grid: HTMLElement | null = null;
   if (c.frames.length) {
-    const grid = el('div', { class: 'frames', role: 'list', 'aria-label': `${c.condition}: ${c.frames.length} frames sent` });
-    c.frames.forEach((f, k) => grid.appendChild(frameFigure(f, uris[k] ?? null, c)));
-    col.appendChild(grid);
+    grid = el('div', { class: 'frames', role: 'list', 'aria-label': `${c.condition}: ${c.frames.length} frames sent` });
+    article.appendChild(grid);
   }
-  return col;
+  return { article, column: { c, uris, head, grid, drawn: 0 } };
+}
+
+/** Draws the column's frames up to `upTo` (those already drawn stay). */
+function drawFrames(col: DrawnColumn, upTo: number): void {
+  const end = Math.min(upTo, col.c.frames.length);
+  for (; col.drawn < end; col.drawn++) col.grid!.appendChild(frameFigure(col.c.frames[col.drawn], col.uris[col.drawn] ?? null, col.c));
 }
 
 function frameFigure(f: InspectedFrame, uri: string | null, c: ConditionInspection): HTMLElement {

@@ -13,7 +13,7 @@ import { CliFindingsSource } from './findingsSource';
 import { FpCommands } from './fpCommands';
 import { fpSteps } from './fpSteps';
 import { inspectItemCommand } from './inspectCommand';
-import { ItemInspectorPanel } from './inspectorPanel';
+import { ITEM_INSPECTOR_VIEW_TYPE, ItemInspectorPanel, type InspectorHost } from './inspectorPanel';
 import { fpSection } from './fpTreeRows';
 import { CliReportSource, fpReportSource } from './reportSource';
 import { SweepModel } from './sweepModel';
@@ -63,6 +63,13 @@ class FpView extends Disposable implements ProtocolView {
       { label: 'Pilot', detail: 'MVBench, LVBench, TimeScope at every condition: the timing report', run: () => command('fpsweep.startPilot').run() },
       { label: 'Full run', detail: 'every benchmark and condition; skips what the pilot did', run: () => command('fpsweep.startFull').run() },
     ];
+    // After a window reload VS Code brings the inspector back on the item its webview kept (package.json:
+    // onWebviewPanel:fpsweep.itemInspector), in the package followed now.
+    this._register(
+      vscode.window.registerWebviewPanelSerializer(ITEM_INSPECTOR_VIEW_TYPE, {
+        deserializeWebviewPanel: (panel, state) => ItemInspectorPanel.revive(panel, this.inspectorHost(), state, this.packageDir()),
+      }),
+    );
     // Remote-SSH: the worker outlives the window. Following the package at once re-attaches to a live
     // worker (its status file) or shows the artifacts.
     this.model.setPackage(this.packageDir());
@@ -72,9 +79,12 @@ class FpView extends Disposable implements ProtocolView {
   private async inspect(t: { benchmark: string; itemId: string; conditions: string[] }): Promise<void> {
     const packageDir = this.packageDir();
     if (!packageDir) throw new Error('No run package: open the package folder or set fpsweep.packagePath.');
+    await ItemInspectorPanel.show(this.inspectorHost(), { packageDir, ...t });
+  }
+
+  private inspectorHost(): InspectorHost {
     // dist/ is the extension's: its parent is the extension's folder, whose dist/media holds the inspector's bundle.
-    const inspector = { extensionUri: vscode.Uri.file(path.dirname(this.host.distDir)), distDir: this.host.distDir, env: this.host.env, log: this.host.log };
-    await ItemInspectorPanel.show(inspector, { packageDir, ...t });
+    return { extensionUri: vscode.Uri.file(path.dirname(this.host.distDir)), distDir: this.host.distDir, env: this.host.env, log: this.host.log };
   }
 
   private packagePathSet(): boolean {

@@ -1,13 +1,19 @@
-// Where the item inspector gets its model: `fpsweep inspect --json` in a child process (the seam every computed FP
-// view goes through: a 582-frame rebuild never runs on the extension host), checked with the core's schema. The frame
-// files it names become webview URIs only when their real path lies in one of the package's two frame stores (the
-// run's and the inspector's): a path in a printed model is data, never trusted as a place. No vscode here (mocha).
+// Where the item inspector gets its model, in two steps (issue 36 point 1: a 582-frame item opens in under a second).
+// First the item as the package's files have it, read in the extension host (`inspectItem` with the rebuild left for
+// later: it reads one item's lines and stats its frame files, writes nothing; a CLI child per open cost 2.4 s of
+// Node start here, bench/itemInspector.ts), like AVTime's query browser answers a click in the host
+// (ARCHITECTURE.md, the seam). Then, only when frames the run sent are no longer in its store, `fpsweep inspect
+// --json` in a child makes them again: decoding and writing stay out of the host. The child's model is checked with
+// the core's schema. Frame files become webview URIs only when their real path lies in one of the package's two
+// frame stores (the run's and the inspector's): a path in a model is data, never trusted as a place. No vscode here.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseBoundedJson } from '../../../core/io/boundedJson';
 import { isInside } from '../../../core/package/paths';
+import { readInspection } from '../../../core/protocols/fp/inspect/itemModel';
 import { itemInspectionSchema, itemListSchema, type ItemInspection, type ItemList } from '../../../core/protocols/fp/inspect/types';
 import { errorLine, startCli } from '../../cli';
+import { inspectorStateSchema, type InspectorState } from './inspectorMessages';
 
 /** Which item to show, and the conditions to put first (a flip's pair, a failure row's condition). */
 export interface InspectTarget {
@@ -17,6 +23,31 @@ export interface InspectTarget {
   conditions: readonly string[];
 }
 
+/** What the webview keeps of a target across a reload (the package is the one followed then). */
+export function inspectorState(t: InspectTarget): InspectorState {
+  return { benchmark: t.benchmark, itemId: t.itemId, conditions: [...t.conditions] };
+}
+
+/** The target a reloaded panel shows again: its saved state, checked, in the package followed now; or why not. */
+export function restoredInspectTarget(state: unknown, packageDir: string | undefined): InspectTarget | { refused: string } {
+  const s = inspectorStateSchema.safeParse(state);
+  if (!s.success) return { refused: 'its saved state is not an item inspector state' };
+  if (!packageDir) return { refused: 'no run package is followed (open the package folder or set fpsweep.packagePath)' };
+  return { packageDir, ...s.data };
+}
+
+/** The item at once, from the package's files in this process; frames the run no longer has stay `missing`. */
+export function readInspectionHere(t: InspectTarget): Promise<ItemInspection> {
+  return readInspection(t.packageDir, { benchmark: t.benchmark, itemId: t.itemId, conditions: t.conditions }, null);
+}
+
+/** How many frames of `model` the CLI would make again: missing ones of a video whose meta is known. */
+export function framesToMake(model: ItemInspection): number {
+  if (model.video === null) return 0;
+  return model.conditions.reduce((n, c) => n + c.frames.filter((f) => f.source === 'missing').length, 0);
+}
+
+/** The item with its missing frames made again: `fpsweep inspect --json` in a child (the frame pipeline's work). */
 export async function loadInspection(distDir: string, env: Record<string, string>, t: InspectTarget): Promise<ItemInspection> {
   const args = ['--json', '--package', t.packageDir, '--benchmark', t.benchmark, '--item', t.itemId];
   if (t.conditions.length) args.push('--conditions', t.conditions.join(','));

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ItemInspection } from '../../../../src/core/protocols/fp/inspect/types';
 import { CliFindingsSource } from '../../../../src/extension/protocols/fp/findingsSource';
-import { checkedFrameFiles, frameStoreRoots } from '../../../../src/extension/protocols/fp/inspectorSource';
+import { checkedFrameFiles, frameStoreRoots, inspectorState, restoredInspectTarget } from '../../../../src/extension/protocols/fp/inspectorSource';
 import { checkWebviewRequest } from '../../../../src/extension/reports/requests';
 
 describe('item inspector: host side', () => {
@@ -81,6 +81,28 @@ describe('item inspector: host side', () => {
       assert.equal(model.conditions[0].problems.length, 3, model.conditions[0].problems.join('\n'));
     } finally {
       await fs.rm(top, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps {benchmark, itemId, conditions} across a window reload and shows that item again in the package followed', () => {
+    const target = { packageDir: '/pkg', benchmark: 'MVBench', itemId: 'MVBench_0007', conditions: ['v_32', 'v_1'] };
+    // VS Code keeps the webview's state as JSON and hands it to the serializer.
+    const kept: unknown = JSON.parse(JSON.stringify(inspectorState(target)));
+    assert.deepEqual(kept, { benchmark: 'MVBench', itemId: 'MVBench_0007', conditions: ['v_32', 'v_1'] });
+    assert.deepEqual(restoredInspectTarget(kept, '/pkg'), target);
+    assert.deepEqual(restoredInspectTarget(kept, '/other'), { ...target, packageDir: '/other' }, 'the package followed now');
+    const refused: [unknown, string | undefined, RegExp][] = [
+      [kept, undefined, /no run package/],
+      [undefined, '/pkg', /not an item inspector state/],
+      [{ benchmark: 'MVBench', conditions: [] }, '/pkg', /not an item inspector state/],
+      [{ benchmark: 'MVBench', itemId: '', conditions: [] }, '/pkg', /not an item inspector state/],
+      [{ benchmark: 'MVBench', itemId: 'x', conditions: 'v_1' }, '/pkg', /not an item inspector state/],
+      [{ benchmark: 'MVBench', itemId: 'x', conditions: [], packageDir: '/etc' }, '/pkg', /not an item inspector state/],
+    ];
+    for (const [state, pkg, why] of refused) {
+      const r = restoredInspectTarget(state, pkg);
+      assert.ok('refused' in r, JSON.stringify(state));
+      assert.match(r.refused, why);
     }
   });
 });

@@ -5,7 +5,11 @@
 // so a rebuilt frame is the frame that was sent.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { FramePipeline, frameFileName, MiB, type Dims, type FrameRequest } from '../frames';
+// The store's naming and units only: the pipeline (and sharp with it) is rebuildFrames.ts's, so that the extension
+// host can locate frames without loading it.
+import type { Dims } from '../frames/jpeg';
+import { MiB } from '../frames/options';
+import { frameFileName } from '../frames/store';
 import type { PackageLayout } from '../package/layout';
 import type { VideoMeta } from '../package/schemas';
 
@@ -51,28 +55,5 @@ export function sentFramesProblem(sent: SentFrames, meta: Pick<VideoMeta, 'width
   return bad === undefined ? null : `frame ${bad} is not one of the video's ${meta.n_frames}`;
 }
 
+/** The frames of one ask made again (their files, in send order), or why the video could not give them. */
 export type RebuildResult = { ok: true; paths: string[] } | { ok: false; message: string };
-
-/**
- * Makes the frames of `asks` (one per condition, checked with sentFramesProblem first) with the frame pipeline into
- * the inspector's store: one decode of the video for all of them. A data problem (no video, undecodable) comes back
- * per ask; the machine's failures (disk, no ffmpeg) throw.
- */
-export async function rebuildFrames(
-  layout: PackageLayout,
-  video: { hash: string; meta: Pick<VideoMeta, 'width' | 'height' | 'n_frames'> },
-  asks: readonly SentFrames[],
-): Promise<Map<string, RebuildResult>> {
-  const out = new Map<string, RebuildResult>();
-  if (!asks.length) return out;
-  const pipeline = new FramePipeline({ storeDir: inspectFrameStoreDir(layout), poolSize: 1, storeCapBytes: INSPECT_STORE_CAP_BYTES });
-  try {
-    const requests: FrameRequest[] = asks.map((a) => ({ key: a.key, indices: a.indices, width: a.width, height: a.height }));
-    const prepared = await pipeline.prepare({ hash: video.hash, videoPath: layout.videoFile(video.hash), meta: video.meta, requests });
-    for (const r of prepared.requests) out.set(r.key, r.ok ? { ok: true, paths: r.paths } : { ok: false, message: `${r.kind}: ${r.message}` });
-    prepared.release();
-  } finally {
-    pipeline.close();
-  }
-  return out;
-}

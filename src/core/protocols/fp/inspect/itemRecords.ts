@@ -9,7 +9,7 @@ import { describeJsonError, parseBoundedJson } from '../../../io/boundedJson';
 import { describeZodError } from '../../../package/jsonl';
 import { isPlainName } from '../../../package/names';
 import type { PackageLayout } from '../package/layout';
-import { readResultsCsv } from '../package/resultsCsv';
+import { readResultsCsv, REQUIRED_COLUMNS, scanResultsCsv } from '../package/resultsCsv';
 import { failureRecordSchema, rawRecordSchema, type FailureRecord, type RawRecord } from '../package/schemas';
 
 /** One CSV row as column → value (the CSV keeps its own header). */
@@ -91,9 +91,37 @@ export async function benchmarkRows(layout: PackageLayout, benchmark: string): P
   return out;
 }
 
+/**
+ * One item's CSV rows by condition, as benchmarkRows gives them. A CSV without a quote character holds one record a
+ * line (the writer quotes any field with a comma, quote or newline): then only the header and the lines naming the
+ * item are parsed, by the same parser (a full sweep's CSV is ~50k rows: parsing it whole cost half a second in
+ * bench/itemInspector.ts). A CSV with quotes is parsed whole.
+ */
+export async function itemRows(layout: PackageLayout, benchmark: string, itemId: string): Promise<Map<string, CsvRow>> {
+  const buf = await fs.readFile(layout.resultsCsv).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  });
+  if (buf === null) return new Map();
+  if (buf.includes(0x22)) return (await benchmarkRows(layout, benchmark)).get(itemId) ?? new Map();
+  const lines = buf.toString('utf8').split('\n');
+  // Each line keeps its own end: a last line without one stays torn, for the parser to set aside as it always does.
+  const kept = lines.map((l, i) => (i === 0 || l.includes(itemId) ? l + (i < lines.length - 1 ? '\n' : '') : '')).join('');
+  const out = new Map<string, CsvRow>();
+  const { header } = scanResultsCsv(Buffer.from(kept, 'utf8'), layout.resultsCsv, false, (r, _line, head) => {
+    const [b, i, c] = ['benchmark', 'item_id', 'condition'].map((k) => head.indexOf(k));
+    // The first row of a key is the one that counts, as in benchmarkRows.
+    if (r[b] !== benchmark || r[i] !== itemId || !r[c] || out.has(r[c])) return;
+    out.set(r[c], Object.fromEntries(head.map((h, k) => [h, r[k] ?? ''])));
+  });
+  // A header without the key columns: the whole read says so (an InputError with the file).
+  if (header && REQUIRED_COLUMNS.some((k) => !header.includes(k))) return (await benchmarkRows(layout, benchmark)).get(itemId) ?? new Map();
+  return out;
+}
+
 export async function readItemRecords(layout: PackageLayout, benchmark: string, itemId: string): Promise<ItemRecords> {
   const problems: string[] = [];
-  const rows = (await benchmarkRows(layout, benchmark)).get(itemId) ?? new Map<string, CsvRow>();
+  const rows = await itemRows(layout, benchmark, itemId);
   const raws = new Map<string, RawRecord>();
   for (const cond of await rawConditions(layout)) {
     const file = layout.rawFile(cond, benchmark);

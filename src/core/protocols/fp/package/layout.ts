@@ -92,6 +92,10 @@ export class PackageLayout {
   get statusFile() {
     return path.join(this.stateDir, 'status.json');
   }
+  /** The host's CPU over each run's requests, a line a window (runner/hostCpuRecord.ts; bounded, set aside when large). */
+  get hostCpuRecord() {
+    return path.join(this.stateDir, 'host_cpu.jsonl');
+  }
   get frameStoreDir() {
     return path.join(this.stateDir, 'frames');
   }

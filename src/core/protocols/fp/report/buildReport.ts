@@ -50,7 +50,7 @@ async function defaultTodo(root: string): Promise<TodoRow[]> {
 function reportBottleneck(st: WorkerStatus | null): Report['bottleneck'] {
   if (!st?.bottleneck) return null;
   const servers = st.servers.flatMap((s) => (s.bottleneck ? [{ ...s.bottleneck, index: s.index, endpoint: s.endpoint }] : []));
-  return { runId: st.runId, kind: st.bottleneck.kind, line: st.bottleneck.line, servers };
+  return { runId: st.runId, kind: st.bottleneck.kind, line: st.bottleneck.line, servers, hostCpu: st.hostCpu ?? null };
 }
 
 export async function buildReport(packageDir: string, opts: BuildReportOptions = {}): Promise<Report> {

@@ -5,6 +5,7 @@ import { preflightRecordSchema } from '../sweep/preflightSchema';
 import { stopReasonSchema } from '../../../runner/stopReason';
 import { tokenPredictionSchema } from './tokenPrediction';
 import { BOTTLENECK_KINDS, bottleneckSchema } from '../../../runner/bottleneck';
+import { hostCpuStatusSchema } from '../../../runner/hostCpuRecord';
 import { findingsSchema } from '../findings/types';
 
 export const lineProblemSchema = z.object({ file: z.string(), line: z.number().int(), message: z.string() });
@@ -77,6 +78,8 @@ export const reportBottleneckSchema = z.object({
   kind: z.enum(BOTTLENECK_KINDS),
   line: z.string(),
   servers: z.array(bottleneckSchema.extend({ index: z.number().int(), endpoint: z.string() })),
+  /** The host's CPU over that run's requests (runner/hostCpuSampler.ts); null in status files without it. */
+  hostCpu: hostCpuStatusSchema.nullable().default(null),
 });
 
 export const runSpanSchema = z.object({

@@ -1,6 +1,7 @@
 // The status as text: one line for the whole run plus a table of the benchmark × condition cells
 // that still have work or failures (a full sweep has ~1,100 cells; finished ones are counted, not listed).
 import { stopReasonLines } from '../../../runner/stopReason';
+import { hostCpuText } from '../../../runner/hostCpuRecord';
 import type { WorkerStatus } from './statusSchema';
 
 function dur(s: number | null): string {
@@ -35,6 +36,7 @@ export function formatStatus(s: WorkerStatus, alive: boolean): string {
     );
     if (sv.bottleneck && sv.bottleneck.kind !== 'unknown') lines.push(`    ${sv.bottleneck.reason}; turn: ${sv.bottleneck.knob}`);
   }
+  if (s.hostCpu) lines.push(hostCpuText(s.hostCpu));
   if (s.bottleneck) lines.push(s.bottleneck.line);
   const open = s.cells.filter((c) => c.todo > 0 || c.failed > 0 || c.noVideo > 0);
   if (open.length) {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { BOTTLENECK_KINDS } from '../../../runner/bottleneck';
 import { serverStatusSchema } from '../../../runner/serverStatus';
 import { stopReasonSchema } from '../../../runner/stopReason';
+import { hostCpuStatusSchema } from '../../../runner/hostCpuRecord';
 
 export const cellProgressSchema = z.object({
   benchmark: z.string(),
@@ -61,6 +62,15 @@ export const workerStatusSchema = z.object({
   /** Why the run stopped on its own judgement; absent or null otherwise. */
   stopReason: stopReasonSchema.nullish(),
   /** The run's bottleneck: the kind most servers have, and its line as `status` prints it; absent before any verdict. */
-  bottleneck: z.object({ kind: z.enum(BOTTLENECK_KINDS), line: z.string() }).nullish(),
+  bottleneck: z
+    .object({
+      kind: z.enum(BOTTLENECK_KINDS),
+      line: z.string(),
+      /** The host's cores bound the run (its line then says so first, with the measured share); absent in older files. */
+      hostCpuBound: z.boolean().optional(),
+    })
+    .nullish(),
+  /** The host's CPU over the requests so far (runner/hostCpuSampler.ts); absent before the first window and in older files. */
+  hostCpu: hostCpuStatusSchema.nullish(),
 });
 export type WorkerStatus = z.infer<typeof workerStatusSchema>;

@@ -11,8 +11,9 @@ import { launchServers } from '../serving/launchServers';
 import { contentUuid, type FrameRef } from '../../../serving/chatRequest';
 import { GpuFrameMaker } from '../frames/gpu/gpuMaker';
 import { gpuHelperCount, helperGpus } from '../frames/gpu/helperGpus';
-import { chooseFramesOn } from '../frames/gpu/framesOn';
-import { defaultGpuHelperPath, probeGpuFrames } from '../frames/gpu/probe';
+import { chooseFramesOn, type FramesPlacement } from '../frames/gpu/framesOn';
+import { probeGpuFrames } from '../frames/gpu/probe';
+import { gpuFrameTools, pilotHostCpu } from './fpHostCpu';
 import type { Endpoint } from '../../../serving/client';
 import { VllmClient } from '../../../serving/client';
 import type { FrameSource, FrameRequestSpec, PreparedRequestFrames, PreparedVideoFrames } from './frameSource';
@@ -65,6 +66,11 @@ export class FleetServers implements ServerSet {
 
   restarts(index: number): number {
     return this.fleet.handles[index]?.restarts ?? 0;
+  }
+
+  /** The processes of the servers we launched (none for --endpoints): their trees are vLLM's in the host CPU's split. */
+  serverPids(): number[] {
+    return this.fleet.handles.flatMap((h) => (h.pid === null ? [] : [h.pid]));
   }
 
   async close(): Promise<void> {
@@ -123,7 +129,10 @@ export class PipelineFrames implements FrameSource {
   readonly pipeline: FramePipeline;
   readonly concurrency: number;
 
-  constructor(layout: PackageLayout, opts: { poolSize?: number; fileUrls: boolean; gpu?: GpuFrameMaker | null }) {
+  readonly placement: FramesPlacement;
+
+  constructor(layout: PackageLayout, opts: { poolSize?: number; fileUrls: boolean; gpu?: GpuFrameMaker | null; placement?: FramesPlacement }) {
+    this.placement = opts.placement ?? { use: opts.gpu ? 'gpu' : 'cpu', probe: null };
     // The store by its real path, so every file:// URL names the path vLLM resolves it to (realStore.ts).
     this.pipeline = new FramePipeline(
       {
@@ -189,14 +198,18 @@ export function framesAsFileUrls(opts: Pick<RunOptions, 'endpoints' | 'endpointF
 /**
  * The frame source --frames-on asks for (frames/gpu/framesOn.ts): the GPU path only where the host has it (probed
  * here: ffmpeg's cuda hwaccel, PYTHON's CUDA torch and pillow), else the CPU path; the choice and why go to `log`.
- * `auto` has no pilot measurement of the host's CPU to go on yet (the status file does not carry one): CPU.
+ * `auto` goes by what the last pilot on this package measured of the host's CPU (.fpsweep/host_cpu.jsonl).
  */
 export async function framesFor(opts: RunOptions, layout: PackageLayout, log: (line: string) => void = () => undefined): Promise<PipelineFrames> {
   let gpu: GpuFrameMaker | null = null;
+  let placement: FramesPlacement = { use: 'cpu', probe: null };
   if (opts.framesOn !== 'cpu') {
-    const tools = { ffmpegPath: process.env.FFMPEG_BIN ?? 'ffmpeg', pythonPath: process.env.PYTHON || 'python3', helperPath: defaultGpuHelperPath() };
-    const choice = chooseFramesOn(opts.framesOn, await probeGpuFrames(tools), null);
+    const tools = gpuFrameTools();
+    const found = await probeGpuFrames(tools);
+    const pilot = opts.framesOn === 'auto' ? await pilotHostCpu(layout) : null;
+    const choice = chooseFramesOn(opts.framesOn, found, pilot?.bound ?? null, pilot?.text);
     log(choice.reason);
+    placement = { use: choice.use, probe: found };
     if (choice.use === 'gpu') {
       const gpus = await helperGpus(process.env, opts.ngpu);
       gpu = new GpuFrameMaker(tools, gpuHelperCount(gpus, opts.decodeWorkers), gpus);
@@ -204,7 +217,7 @@ export async function framesFor(opts: RunOptions, layout: PackageLayout, log: (l
     }
   }
   // On the GPU path the pool feeds every helper: one video a helper.
-  return new PipelineFrames(layout, { poolSize: gpu ? gpu.helpers : opts.decodeWorkers, fileUrls: framesAsFileUrls(opts), gpu });
+  return new PipelineFrames(layout, { poolSize: gpu ? gpu.helpers : opts.decodeWorkers, fileUrls: framesAsFileUrls(opts), gpu, placement });
 }
 
 export const defaultSweepDeps: SweepDeps = {

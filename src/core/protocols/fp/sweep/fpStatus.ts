@@ -7,6 +7,7 @@ import { runBottleneck, runBottleneckLine, type Bottleneck } from '../../../runn
 import { FP_BOTTLENECK_WORDS } from './fpBottleneckWords';
 import type { ServerStatus } from '../../../runner/serverStatus';
 import type { StopReason } from '../../../runner/stopReason';
+import { hostCpuBottleneckLine, type HostCpuStatus } from '../../../runner/hostCpuRecord';
 import { workerStatusSchema, type CellProgress, type WorkerState, type WorkerStatus } from '../status/statusSchema';
 
 /** What the status file says about the run as a whole (fixed at start). */
@@ -27,6 +28,9 @@ export interface StatusSources {
   addedThisRun(): number;
   servers(): ServerStatus[];
   stopReason(): StopReason | null;
+  /** The host's CPU so far, and what to turn when the cores bind (fpHostCpu.ts); absent: not measured. */
+  hostCpu?(): HostCpuStatus | null;
+  hostCpuKnob?(s: HostCpuStatus): string;
 }
 
 export class FpStatusReporter {
@@ -42,6 +46,11 @@ export class FpStatusReporter {
     onStatus?: (s: WorkerStatus) => void,
   ) {
     this.reporter = new StatusReporter(layout.root, layout.statusFile, workerStatusSchema, (summary) => this.make(summary), onStatus);
+  }
+
+  /** The run's mode (pilot, full, custom). */
+  get mode(): WorkerStatus['mode'] {
+    return this.id.mode;
   }
 
   /** The last status written (null before the first). */
@@ -73,6 +82,7 @@ export class FpStatusReporter {
     };
     const servers = this.sources.servers();
     const verdicts = servers.map((s) => s.bottleneck).filter((b): b is Bottleneck => !!b);
+    const hostCpu = this.sources.hostCpu?.() ?? null;
     return {
       version: 1,
       pid: this.id.pid,
@@ -97,7 +107,19 @@ export class FpStatusReporter {
       servers,
       summary,
       stopReason: this.sources.stopReason(),
-      bottleneck: verdicts.length ? { kind: runBottleneck(verdicts), line: runBottleneckLine(verdicts, FP_BOTTLENECK_WORDS) } : null,
+      bottleneck: this.bottleneck(verdicts, hostCpu),
+      hostCpu,
     };
+  }
+
+  /** The servers' verdicts, with the host's cores first when they bind. */
+  private bottleneck(verdicts: Bottleneck[], hostCpu: HostCpuStatus | null): WorkerStatus['bottleneck'] {
+    const serversLine = verdicts.length ? runBottleneckLine(verdicts, FP_BOTTLENECK_WORDS) : null;
+    const kind = runBottleneck(verdicts);
+    if (hostCpu?.bound) {
+      const knob = this.sources.hostCpuKnob?.(hostCpu) ?? 'more cores for the GPUs';
+      return { kind, line: hostCpuBottleneckLine(hostCpu, knob, serversLine), hostCpuBound: true };
+    }
+    return serversLine ? { kind, line: serversLine } : null;
   }
 }

@@ -4,6 +4,7 @@
 import type { VideoMeta } from '../package/schemas';
 import type { SendPlan } from '../rules/plan';
 import type { FrameRef } from '../../../serving/chatRequest';
+import type { FramesPlacement } from '../frames/gpu/framesOn';
 
 export interface FrameRequestSpec {
   key: string;
@@ -24,5 +25,7 @@ export interface FrameSource {
   prepare(hash: string, meta: VideoMeta, requests: FrameRequestSpec[]): Promise<PreparedVideoFrames>;
   /** Parallel preparations the source can do (the decode pool's size). */
   readonly concurrency: number;
+  /** Where its frames are made and what the GPU probe found (absent: a source that does not say). */
+  readonly placement?: FramesPlacement;
   close(): Promise<void>;
 }

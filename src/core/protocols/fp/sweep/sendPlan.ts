@@ -6,6 +6,7 @@ import { VllmClient } from '../../../serving/client';
 import { MetricsPoller } from '../../../runner/metricsPoller';
 import { serverVerdicts } from '../../../runner/bottleneckWindows';
 import { FP_BOTTLENECK_WORDS } from './fpBottleneckWords';
+import { fpHostCpuSampler, placementForKnob } from './fpHostCpu';
 import { RequestRunner } from '../../../runner/requestRunner';
 import { longestFirstWithinWindows } from './videoOrder';
 import { ServerHealth } from '../../../runner/serverHealth';
@@ -125,6 +126,16 @@ export async function sendPlan(run: SweepRun, opts: RunOptions, deps: SweepServi
   run.inFlight = () => requests.stats().inFlight;
   const poller = run.metrics!;
   await poller.startWindow();
+  // The host's CPU over the same window as the verdicts (the servers' loading left out).
+  run.placement = frames.placement ?? null;
+  const sampler = fpHostCpuSampler(
+    layout,
+    { runId: run.runId, mode: todo.status.mode },
+    () => set.serverPids?.() ?? [],
+    (m) => void log.warn(m),
+  );
+  await sampler.start();
+  run.hostCpu = sampler;
   const bottleneckSources = {
     engineWindows: () => poller.engineWindows(),
     timeAccounts: () => requests.timeAccounts(),
@@ -141,6 +152,8 @@ export async function sendPlan(run: SweepRun, opts: RunOptions, deps: SweepServi
   // work after the shortest preparation instead of waiting on the costliest videos.
   await requests.run(longestFirstWithinWindows(videoJobs(todo.plan.videos), VIDEO_WINDOW, 2 * prepConcurrency));
   await poller.poll();
+  await sampler.stop();
+  run.placement = await placementForKnob(sampler.status(), run.placement);
   const final = serverVerdicts(bottleneckSources);
   run.verdicts = () => final;
   await Promise.all(clients.map((c) => c.close()));

@@ -15,6 +15,8 @@ import { PackageLayout } from '../package/layout';
 import { FailureLog, TimingLog } from './dataLogs';
 import type { FpStatusReporter } from './fpStatus';
 import type { FrameSource } from './frameSource';
+import type { HostCpuSampler } from '../../../runner/hostCpuSampler';
+import type { FramesPlacement } from '../frames/gpu/framesOn';
 import type { ResultsWriter } from './resultsWriter';
 import type { RunOptions } from './runOptions';
 import { mkdirUnder } from '../../../containment/rootFs';
@@ -28,6 +30,10 @@ export class SweepRun {
   health: ServerHealth | null = null;
   metrics: MetricsPoller | null = null;
   frames: FrameSource | null = null;
+  /** The host's CPU over the requests (fpHostCpu.ts), once they start. */
+  hostCpu: HostCpuSampler | null = null;
+  /** Where the frames are made and what the GPU probe found, for the host CPU's knob (probed at the end if needed). */
+  placement: FramesPlacement | null = null;
   /** Requests in flight (the request runner's, once it runs). */
   inFlight: () => number = () => 0;
   /** Each server's bottleneck verdict since the requests started; frozen once they have finished. */
@@ -84,6 +90,7 @@ export class SweepRun {
     await this.failures.close().catch(() => undefined);
     await this.timing.close().catch(() => undefined);
     this.health?.close();
+    await this.hostCpu?.stop().catch(() => undefined);
     await this.frames?.close().catch(() => undefined);
     await this.servers?.close().catch(() => undefined);
   }

@@ -5,6 +5,7 @@ import type { WorkPlan } from '../plan';
 import type { WorkerStatus } from '../status/statusSchema';
 import type { CellBook } from './cells';
 import { FpStatusReporter } from './fpStatus';
+import { fpHostCpuKnob } from './fpHostCpu';
 import type { ResultsWriter } from './resultsWriter';
 import type { RunOptions } from './runOptions';
 import type { SweepRun } from './sweepRun';
@@ -36,6 +37,8 @@ export function sweepStatus(
         return (run.health?.status((i) => run.servers?.restarts(i) ?? 0) ?? []).map((sv, i) => ({ ...sv, bottleneck: v[i] ?? null }));
       },
       stopReason: () => session.stopper.stopReason,
+      hostCpu: () => run.hostCpu?.status() ?? null,
+      hostCpuKnob: (s) => fpHostCpuKnob(s, run.placement),
     },
     onStatus,
   );
@@ -43,6 +46,7 @@ export function sweepStatus(
   session.onTick(() => {
     run.health?.tick();
     run.metrics?.tick();
+    run.hostCpu?.tick(performance.now());
     status.write().catch((err) => void log.error(`status file: ${(err as Error).message}`));
   });
   return status;

@@ -9,6 +9,7 @@ import {
   inspectFrameStoreDir,
   inspectItem,
   itemInspectionSchema,
+  readInspection,
   itemListSchema,
   listItems,
   type ItemInspection,
@@ -100,6 +101,28 @@ describe('item inspector model (fpsweep inspect)', function () {
     assert.match(c.problems.join('\n'), /--no-rebuild/);
     assert.equal(byCondition(m, 'v_blind').frames.length, 0);
     await assert.rejects(fs.stat(inspectFrameStoreDir(layout)), 'rebuild: false writes nothing');
+  });
+
+  it("read without a frame maker (the panel's first step, in its host): writes nothing, leaves the missing frames to the maker in silence", async () => {
+    const mine = await copySamplePackage();
+    const layout = new PackageLayout(mine.root);
+    const row = sample.plan.existing.find((r) => r.condition === 'v_32')!;
+    const ask = { benchmark: row.benchmark, itemId: row.item_id, conditions: ['v_32'] };
+    const first = await readInspection(mine.root, ask, null);
+    const c = byCondition(first, 'v_32');
+    assert.deepEqual([...new Set(c.frames.map((f) => f.source))], ['missing']);
+    assert.deepEqual(c.problems, [], 'nothing said: the frames are being made');
+    assert.equal(first.rebuiltFrames, 0);
+    await assert.rejects(fs.stat(inspectFrameStoreDir(layout)), 'the host wrote nothing');
+    // The second step (the CLI's model): the same item, its frames made; all but the frames is the first step's.
+    const made = await inspectItem(mine.root, ask);
+    assert.equal(made.rebuiltFrames, c.frames.length);
+    const withoutFrames = (m: ItemInspection) => ({ ...m, rebuiltFrames: 0, conditions: m.conditions.map((x) => ({ ...x, frames: [] })) });
+    assert.deepEqual(withoutFrames(made), withoutFrames(first));
+    assert.deepEqual(
+      byCondition(made, 'v_32').frames.map((f) => [f.index, f.timestamp]),
+      c.frames.map((f) => [f.index, f.timestamp]),
+    );
   });
 
   it("makes an origin row's frames again with the frame pipeline: each JPEG is the stored frame the record names", async () => {

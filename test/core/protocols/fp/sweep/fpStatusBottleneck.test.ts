@@ -53,3 +53,55 @@ describe('runner unit: the bottleneck in the status', () => {
     assert.doesNotMatch(formatStatus(st, true), /bottleneck/);
   });
 });
+
+describe('runner unit: the host CPU in the status (issue 34)', () => {
+  const hostCpu = (busyShare: number) => ({
+    cores: 16,
+    wallS: 300,
+    busyCoreS: busyShare * 16 * 300,
+    oursCoreS: 0.5 * busyShare * 16 * 300,
+    vllmCoreS: 0.4 * busyShare * 16 * 300,
+    busyShare,
+    bound: busyShare >= 0.9,
+    last: { wallS: 10, busyShare },
+  });
+  const reporter = (h: ReturnType<typeof hostCpu> | null) =>
+    new StatusReporter(
+      new PackageLayout('/nonexistent'),
+      { runId: 'r1', pid: 1, startedAt: 0, mode: 'pilot', shard: null, benchmarks: ['b'], conditions: ['v_32'] },
+      {
+        cells: () => [],
+        inFlight: () => 0,
+        addedThisRun: () => 0,
+        servers: () => [server(0, frames)],
+        stopReason: () => null,
+        hostCpu: () => h,
+        hostCpuKnob: () => 'frames on the GPU: --frames-on gpu',
+      },
+    );
+
+  it('cores busy ≥ 90 %: the run line says the host CPU binds, with the share, its knob, then the servers', () => {
+    const st = workerStatusSchema.parse(reporter(hostCpu(0.96)).make(null, 1000));
+    assert.equal(st.bottleneck?.hostCpuBound, true);
+    assert.equal(st.bottleneck?.kind, 'frames');
+    assert.match(st.bottleneck!.line, /^bottleneck: host CPU-bound \(96% of 16 cores busy over 300 s, ours 50% of it\); /);
+    assert.match(st.bottleneck!.line, /; turn: frames on the GPU: --frames-on gpu; servers: bound by our frames on 1 of 1/);
+    assert.equal(st.hostCpu?.busyShare, 0.96);
+    const text = formatStatus(st, false);
+    assert.match(text, /\nhost CPU: 96% of 16 cores busy over 300 s \(ours 50%, vLLM 40% of the busy CPU; last 10 s 96%\) — the cores bind/);
+  });
+
+  it("below 90 %: the servers' line as before, the host CPU shown beside it", () => {
+    const st = workerStatusSchema.parse(reporter(hostCpu(0.7)).make(null, 1000));
+    assert.equal(st.bottleneck?.hostCpuBound, undefined);
+    assert.match(st.bottleneck!.line, /^bottleneck: bound by our frames on 1 of 1/);
+    assert.match(formatStatus(st, false), /\nhost CPU: 70% of 16 cores busy over 300 s .*\)\n/);
+    assert.doesNotMatch(formatStatus(st, false), /cores bind/);
+  });
+
+  it('no measurement: no host CPU field, no line', () => {
+    const st = workerStatusSchema.parse(reporter(null).make(null, 1000));
+    assert.equal(st.hostCpu, null);
+    assert.doesNotMatch(formatStatus(st, false), /host CPU/);
+  });
+});

@@ -19,6 +19,7 @@ import { runOptionsSchema, type RunOptionsInput } from '../../../../../src/core/
 import { acquireLock } from '../../../../../src/core/runner/lock';
 import { readStatus } from '../../../../../src/core/protocols/fp/status/status';
 import type { WorkerStatus } from '../../../../../src/core/protocols/fp/status/statusSchema';
+import { readHostCpuLines } from '../../../../../src/core/runner/hostCpuRecord';
 import { main as cliMain } from '../../../../../src/cli/main';
 import { FAKE_VLLM, assertConsistent, freePortRange, readArtifacts, rowKeySet, startStandin, withEnv, artifactKey } from './helpers';
 
@@ -80,6 +81,19 @@ describe('runner: the sweep on the sample package', function () {
         assert.ok(b.latencyS > 0 && b.meanInFlight > 0, JSON.stringify(b));
       }
       assert.match(st.bottleneck!.line, /^bottleneck: /);
+    });
+
+    it("records the host's CPU over the requests (issue 34): a line a window for this run, summed in the status", async () => {
+      const st = (await readStatus(layout))!;
+      const lines = (await readHostCpuLines(layout.hostCpuRecord)).filter((l) => l.runId === st.runId);
+      assert.ok(lines.length >= 1, 'at least the last window');
+      assert.ok(lines.every((l) => l.mode === st.mode && l.cores >= 1));
+      const h = st.hostCpu!;
+      assert.ok(h && h.wallS > 0 && h.busyShare > 0, JSON.stringify(h));
+      assert.ok(Math.abs(h.wallS - lines.reduce((x, l) => x + l.wallS, 0)) < 0.01 * lines.length, JSON.stringify({ h, lines }));
+      // Our tree (the sweep's process: sharp, ffmpeg) did work; the stand-in servers we launched are vLLM's share.
+      assert.ok(h.oursCoreS! > 0 && h.vllmCoreS !== null, JSON.stringify(h));
+      assert.equal(h.bound, h.busyShare >= 0.9);
     });
 
     it('every request carried the planned frames at the planned size, read back from the pixels', async () => {

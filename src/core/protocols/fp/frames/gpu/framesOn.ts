@@ -16,6 +16,13 @@ export interface FramesOnChoice {
   reason: string;
 }
 
+/** Where the frames are made, once the run has chosen (sweep/adapters.ts framesFor), with what the probe found. */
+export interface FramesPlacement {
+  use: 'cpu' | 'gpu';
+  /** Null: not probed (`--frames-on cpu`). */
+  probe: GpuFramesProbe | null;
+}
+
 export function parseFramesOn(value: string | undefined): FramesOn {
   const v = (value ?? 'cpu').trim().toLowerCase();
   if ((FRAMES_ON as readonly string[]).includes(v)) return v as FramesOn;
@@ -25,14 +32,21 @@ export function parseFramesOn(value: string | undefined): FramesOn {
 /**
  * @param pilotCpuBound the pilot's measurement: true when the host's cores bound it, false when not, null when
  * there is none (no pilot run yet).
+ * @param measured the measurement in words (sweep/fpHostCpu.ts's pilotHostCpu), for the reason.
  */
-export function chooseFramesOn(mode: FramesOn, found: GpuFramesProbe | null, pilotCpuBound: boolean | null): FramesOnChoice {
+export function chooseFramesOn(mode: FramesOn, found: GpuFramesProbe | null, pilotCpuBound: boolean | null, measured?: string): FramesOnChoice {
   if (mode === 'cpu') return { use: 'cpu', reason: 'frames on the CPU (--frames-on cpu)' };
   const missing = !found ? 'not probed' : found.reasons.join('; ');
-  if (!found?.ok) return { use: 'cpu', reason: `frames on the CPU: no GPU path on this host (${missing})` };
+  // auto says what the pilot measured even here: the cores may bind with no GPU path to move the frames to.
+  const pilotSaid = mode === 'auto' && measured ? `; ${measured}` : '';
+  if (!found?.ok) return { use: 'cpu', reason: `frames on the CPU: no GPU path on this host (${missing})${pilotSaid}` };
   if (mode === 'gpu') return { use: 'gpu', reason: `frames on the GPU (--frames-on gpu; ${found.gpu ?? 'GPU'}: NVDEC + GPU resize)` };
   if (pilotCpuBound === null) return { use: 'cpu', reason: 'frames on the CPU: --frames-on auto, and no pilot has measured the host yet' };
+  const why = measured ? ` (${measured})` : '';
   return pilotCpuBound
-    ? { use: 'gpu', reason: `frames on the GPU: --frames-on auto, and the pilot found the host's CPU the bound (${found.gpu ?? 'GPU'})` }
-    : { use: 'cpu', reason: "frames on the CPU: --frames-on auto, and the pilot found the host's CPU not the bound" };
+    ? {
+        use: 'gpu',
+        reason: `frames on the GPU: --frames-on auto, and the pilot found the host's CPU the bound${why}; ${found.gpu ?? 'GPU'}: NVDEC + GPU resize`,
+      }
+    : { use: 'cpu', reason: `frames on the CPU: --frames-on auto, and the pilot found the host's CPU not the bound${why}` };
 }

@@ -1,0 +1,83 @@
+// Frames × Pixels and the host's CPU (issue 34): the sampler in the sweep, the knob its bottleneck line names when
+// the cores bind, and what a pilot measured, for `--frames-on auto`. The rule (runner/hostCpu.ts): the cores bind when
+// busy CPU_BOUND_SHARE of cores × wall over the requests' window. Our own share decides the knob: where our tree
+// (sharp, ffmpeg decodes) is a large share of the busy CPU, frames on the GPU take most of it off the host
+// (doctor/gpuFrames.ts: the device bench's figures); else the CPU goes to vLLM's processes and only more cores help.
+import { hostCpuBound, oursShareOfBusy } from '../../../runner/hostCpu';
+import { procCpuReader } from '../../../runner/hostCpuProc';
+import { hostCpuText, lastRunHostCpu, hostCpuStatus, type HostCpuStatus } from '../../../runner/hostCpuRecord';
+import { HostCpuSampler } from '../../../runner/hostCpuSampler';
+import { CPU_PATH_S_PER_720P_VIDEO, GPU_PATH_S_PER_720P_VIDEO } from '../doctor/gpuFrames';
+import type { FramesPlacement } from '../frames/gpu/framesOn';
+import { defaultGpuHelperPath, probeGpuFrames, type GpuFramesTools } from '../frames/gpu/probe';
+import type { PackageLayout } from '../package/layout';
+
+/** Our tree counts as a large share of the busy CPU from here: frames on the GPU would free enough to matter. */
+export const OURS_LARGE_SHARE = 0.3;
+
+/** The tools the GPU path needs, from the environment (FFMPEG_BIN, PYTHON: vLLM's environment). */
+export function gpuFrameTools(env: NodeJS.ProcessEnv = process.env): GpuFramesTools {
+  return { ffmpegPath: env.FFMPEG_BIN || 'ffmpeg', pythonPath: env.PYTHON || 'python3', helperPath: defaultGpuHelperPath(), env };
+}
+
+const pct = (x: number) => `${Math.round(100 * x)}%`;
+
+/** What to turn when the cores bind, in FP's words. */
+export function fpHostCpuKnob(s: HostCpuStatus, placement: FramesPlacement | null): string {
+  const ours = oursShareOfBusy(s);
+  if (ours !== null && ours < OURS_LARGE_SHARE) {
+    return `more cores for the GPUs: our frames and requests are ${pct(ours)} of the busy CPU, the rest is vLLM's processes and others`;
+  }
+  const share = ours === null ? 'our share unknown' : `ours ${pct(ours)} of the busy CPU`;
+  if (placement?.use === 'gpu') return `more cores for the GPUs (frames are already on the GPU; ${share})`;
+  const saving = Math.round(100 * (1 - GPU_PATH_S_PER_720P_VIDEO / CPU_PATH_S_PER_720P_VIDEO));
+  if (placement?.probe?.ok) {
+    return (
+      `frames on the GPU: --frames-on gpu (or auto); this host has the GPU path (${placement.probe.gpu ?? 'GPU'}: ` +
+      `NVDEC, CUDA torch), the host model predicts ${saving} % less CPU for our frames (${share})`
+    );
+  }
+  if (placement?.probe) return `more cores for the GPUs: frames cannot go on the GPU here (${placement.probe.reasons.join('; ')}; ${share})`;
+  return `frames on the GPU (--frames-on gpu, where \`fpsweep doctor\` finds NVDEC and a CUDA torch), or more cores (${share})`;
+}
+
+/**
+ * The GPU path asked of the host when the knob needs it and the run did not probe (`--frames-on cpu`): once, at the
+ * end of a run whose cores bound it with our frames a large share. Never throws (the probe gives reasons).
+ */
+export async function placementForKnob(s: HostCpuStatus | null, placement: FramesPlacement | null): Promise<FramesPlacement | null> {
+  if (!s?.bound || placement?.probe || placement?.use === 'gpu') return placement;
+  const ours = oursShareOfBusy(s);
+  if (ours !== null && ours < OURS_LARGE_SHARE) return placement;
+  return { use: placement?.use ?? 'cpu', probe: await probeGpuFrames(gpuFrameTools()) };
+}
+
+/** The sampler for a sweep's requests: the host, our tree, the servers we launched as vLLM's. */
+export function fpHostCpuSampler(
+  layout: PackageLayout,
+  id: { runId: string; mode: string },
+  serverPids: () => readonly number[],
+  log: (line: string) => void,
+): HostCpuSampler {
+  return new HostCpuSampler({
+    reader: procCpuReader({ serverPids }),
+    root: layout.root,
+    file: layout.hostCpuRecord,
+    runId: id.runId,
+    mode: id.mode,
+    log,
+  });
+}
+
+/** What the last pilot measured on this package: whether the cores bound it, and the words for the log. */
+export interface PilotHostCpu {
+  bound: boolean;
+  text: string;
+}
+
+export async function pilotHostCpu(layout: PackageLayout): Promise<PilotHostCpu | null> {
+  const run = await lastRunHostCpu(layout.hostCpuRecord, 'pilot');
+  const s = run ? hostCpuStatus(run.measure, null) : null;
+  if (!run || !s) return null;
+  return { bound: hostCpuBound(run.measure), text: `pilot ${run.runId}: ${hostCpuText(s)}` };
+}
