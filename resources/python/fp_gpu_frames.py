@@ -24,7 +24,8 @@ import sys
 import time
 
 QUALITY = 85
-BATCH = 16
+# Frames a GPU step (FP_GPU_BATCH for the bench): one upload, one colour conversion, one resize per size, one copy down.
+BATCH = int(os.environ.get("FP_GPU_BATCH", "16"))
 # A helper serves many videos of a few shapes: the resize weights and the pinned upload buffer are made once per
 # shape, not once per video (bench/gpuFrames: remade per job they cost host CPU every video).
 _WEIGHTS = {}

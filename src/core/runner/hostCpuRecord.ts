@@ -67,11 +67,14 @@ export function hostCpuStatus(total: HostCpuMeasure, last: HostCpuMeasure | null
 
 const pct = (x: number) => `${Math.round(100 * x)}%`;
 
-/** One line: "host CPU: 96% of 16 cores busy over 312 s (ours 48%, vLLM 40% of the busy CPU; last 10 s 97%) — the cores bind". */
+/** One line: "host CPU: 96% of 16 cores busy over 312 s (ours 48%, vLLM 40%, others 12% of the busy CPU; last 10 s 97%) — the cores bind". */
 export function hostCpuText(s: HostCpuStatus): string {
   const ours = oursShareOfBusy(s);
-  const parts =
-    ours === null ? [] : [`ours ${pct(ours)}`, ...(s.vllmCoreS !== null && s.busyCoreS > 0 ? [`vLLM ${pct(Math.min(1, s.vllmCoreS / s.busyCoreS))}`] : [])];
+  const vllm = s.vllmCoreS !== null && s.busyCoreS > 0 ? Math.min(1, s.vllmCoreS / s.busyCoreS) : null;
+  // Others: every process outside our tree (another user's, a server we did not launch).
+  const others = ours !== null && vllm !== null ? Math.max(0, 1 - ours - vllm) : null;
+  const named = [vllm === null ? null : `vLLM ${pct(vllm)}`, others === null ? null : `others ${pct(others)}`].filter(Boolean);
+  const parts = ours === null ? [] : [`ours ${pct(ours)}`, ...named];
   const split = parts.length ? `${parts.join(', ')} of the busy CPU` : '';
   const last = s.last ? `last ${Math.round(s.last.wallS)} s ${pct(s.last.busyShare)}` : '';
   const inner = [split, last].filter(Boolean).join('; ');
