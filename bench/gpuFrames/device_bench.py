@@ -502,6 +502,9 @@ def beside_matmul(work):
     mm.wait()
     drain.join(5)
     during = [float(b) for a, b in (l.split() for l in lines if l.strip()) if t0 <= float(a) <= t1]
+    if not during:  # the matmul printed nothing while the work ran: say what it did instead of dividing by zero
+        log(f"  no matmul timings during the work: rc {mm.returncode}, {len(lines)} lines, last {lines[-1:]}")
+        return out, None, None
     return out, sum(during) / len(during) / alone - 1, sum(t - alone for t in during) * 10
 
 
@@ -520,7 +523,10 @@ def split():
                    "-hwaccel_output_format", "cuda", "-i", video(c), "-an", "-f", "null", "-"]
     def cmd_pool(cmd):
         return lambda: [run_pool([cmd] * 4) for _ in range(4)]
+    parts = os.environ.get("SPLIT_PARTS", "ffmpeg,helpers").split(",")
     for name, work in (("ffmpeg_decode_only", cmd_pool(decode_only)), ("ffmpeg_helper_command", cmd_pool(nvdec_command(FFMPEG, video(c), idx, 1)))):
+        if "ffmpeg" not in parts:
+            break
         if time.time() + 40 > DEADLINE:
             break
         w, cpu, (out, slow, taken_ms) = timed(lambda: beside_matmul(work))
@@ -531,8 +537,10 @@ def split():
     for batch in (16, 64):
         if time.time() + 45 > DEADLINE:
             break
+        if "helpers" not in parts:
+            break
         out, slow, taken_ms = beside_matmul(lambda: helper_pool(c, "pillow", 4, 4, f"split{batch}", {"FP_GPU_BATCH": str(batch)}))
-        out.update({"matmul_slowdown": slow, "gpu_s_taken_per_video": taken_ms / 1000 / out["videos"]})
+        out.update({"matmul_slowdown": slow, "gpu_s_taken_per_video": taken_ms / 1000 / out["videos"] if taken_ms is not None else None})
         res[f"helpers_batch{batch}"] = out
         log(f"  split helpers batch {batch}: {json.dumps(out)[:700]}")
         save()

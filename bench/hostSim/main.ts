@@ -4,6 +4,7 @@
 //   npx tsx bench/hostSim/main.ts [--keep DIR] [--gpu b200|h200] [--ram-gib 512] [--cores 16] [--sample K]
 //                                 [--ablation-sample K (default 4)] [--no-ablations]
 //                                 [--gpu-frames FILE (default bench/hostSim/measured/gpu-frames.json)] [--also-cores 32]
+//                                 [--gpu-frames-also FILE=LABEL,…]
 // Host: 4 GPUs, one server each, `--cores` cores. Prints, for (a) a seed-like runner, (b) today's
 // engine (the scheduler as runSweep drove it before issue 17: WORKERS 6, vLLM's default caches) and (c) the tuned
 // engine (what runSweep does now): makespan, GPU busy %, front-end (API thread) busy %, our frames' CPU (hours of
@@ -62,6 +63,15 @@ const GPU_FRAMES_FILE = arg(
   'gpu-frames',
   path.join(__dirname.endsWith('hostSim') ? __dirname : path.join(process.cwd(), 'bench', 'hostSim'), 'measured', 'gpu-frames.json'),
 );
+// More GPU-frames rows on CORES cores, one a measured file: --gpu-frames-also FILE=LABEL[,FILE=LABEL…]
+// (e.g. bench/hostSim/measured/gpu-frames-mps.json=MPS on). Each row names its file's device in the header.
+const GPU_FRAMES_ALSO = (process.argv.includes('--gpu-frames-also') ? arg('gpu-frames-also', '') : '')
+  .split(',')
+  .filter(Boolean)
+  .map((spec) => {
+    const [file, label] = spec.split('=');
+    return { file, label: label || path.basename(file) };
+  });
 const MAX_SEQS = 32; // the seed's and the launcher's MAX_SEQS
 const GPU_UTIL = 0.85;
 const OUTPUT_TOKENS = 2;
@@ -217,9 +227,16 @@ async function main(): Promise<void> {
   // (c) with the frames on the GPU (measured costs), and both on ALSO_CORES cores.
   const more: Outcome[] = [];
   // GPU frames: the measured helpers-a-GPU on each GPU (frames/gpu/helperGpus.ts), one video a helper.
-  const gpuEngine = (e: EngineOptions): EngineOptions =>
-    gpuFrames && measured ? { ...e, frames: gpuFrames, prepConcurrency: gpuFramesPool(measured) * GPUS } : e;
+  const gpuEngineFrom = (m: MeasuredGpuFrames, e: EngineOptions): EngineOptions => ({
+    ...e,
+    frames: gpuFrameCosts(m),
+    prepConcurrency: gpuFramesPool(m) * GPUS,
+  });
+  const gpuEngine = (e: EngineOptions): EngineOptions => (measured ? gpuEngineFrom(measured, e) : e);
   if (gpuFrames) more.push(await play(`(c) GPU frames, ${CORES} cores`, plan, serverConfig(tunedServer), { engine: gpuEngine(tunedEngine) }));
+  const also = GPU_FRAMES_ALSO.map((a) => ({ ...a, m: readMeasuredGpuFrames(a.file) }));
+  for (const a of also)
+    more.push(await play(`(c) GPU frames (${a.label}), ${CORES} cores`, plan, serverConfig(tunedServer), { engine: gpuEngineFrom(a.m, tunedEngine) }));
   if (ALSO_CORES) {
     const t = tunedFor(ALSO_CORES);
     more.push(await play(`(c) CPU frames, ${ALSO_CORES} cores`, plan, serverConfig(t.server), { engine: t.engine }, ALSO_CORES));
@@ -279,6 +296,7 @@ async function main(): Promise<void> {
       ? `GPU frames: ${GPU_FRAMES_FILE} (${measured.device}, ${measured.measuredAt}; modelled, not measured: ${measured.modelled.join('; ') || 'none'})`
       : `GPU frames: no measured costs (${GPU_FRAMES_FILE} missing): no GPU-frames rows`,
   );
+  for (const a of also) console.log(`GPU frames (${a.label}): ${a.file} (${a.m.device}, ${a.m.measuredAt})`);
   console.log(`${'client'.padEnd(44)}  makespan   GPU%  front%  frames CPU  cores% sends/  prefix  ×LB   host    honest  ×LB`);
   console.log(`${''.padEnd(44)}                                                      proc.   hit         CPU%            honest`);
   for (const o of [...runs, ...more]) console.log(line(o, lb));

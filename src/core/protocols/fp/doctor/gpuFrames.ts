@@ -2,6 +2,8 @@
 // (frames/gpu/probe.ts), and what the host model predicts it saves. The figures are the device bench's
 // (bench/gpuFrames, run 4 on nvidia-h100-x1, 2026-12-06: bench/hostSim/measured/gpu-frames.json) against the CPU
 // path's constants of the host model (bench/hostSim/ourFrames.ts: 12.1 ms a stored 720p frame, 10.9 ms a JPEG).
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
 import type { DoctorLine } from '../../../doctor/schema';
 import { defaultGpuHelperPath, probeGpuFrames, type GpuFramesProbe } from '../frames/gpu/probe';
 
@@ -10,7 +12,33 @@ export const CPU_PATH_S_PER_720P_VIDEO = 1024 * (147.5 / 12_200) + 356 * ((305.9
 /** The same video on the GPU path beside a busy GPU (helper + its ffmpeg, 4 helpers on the GPU), measured. */
 export const GPU_PATH_S_PER_720P_VIDEO = 1.54;
 
-export function gpuFramesLine(found: GpuFramesProbe): DoctorLine {
+/**
+ * GPU seconds a 720p video's frames take from the model beside them (bench/gpuFrames runs 8a and 8b: 4 helpers
+ * beside a model-shaped matmul on one H100, the same machine minutes apart). Without MPS the GPU time-slices
+ * between the helpers' CUDA contexts (ffmpeg's NVDEC, the resize) and the model's; with NVIDIA's Multi-Process
+ * Service their kernels share the SMs instead (run 5/6: the NVDEC decode alone took 0.089 s a video, 0.012 with MPS).
+ */
+export const FRAMES_GPU_S_PER_720P_VIDEO = { mpsOff: 0.2, mpsOn: 0.059 };
+
+/**
+ * Whether NVIDIA's MPS control daemon is up for CUDA processes started from this environment: its pipe directory
+ * (CUDA_MPS_PIPE_DIRECTORY, default /tmp/nvidia-mps: the CUDA MPS documentation) holds its `control` socket.
+ */
+export function mpsPipe(env: NodeJS.ProcessEnv, exists: (p: string) => boolean = existsSync): string | null {
+  const dir = env.CUDA_MPS_PIPE_DIRECTORY || '/tmp/nvidia-mps';
+  return exists(path.join(dir, 'control')) ? dir : null;
+}
+
+function mpsWords(pipe: string | null): string {
+  const { mpsOff, mpsOn } = FRAMES_GPU_S_PER_720P_VIDEO;
+  return pipe
+    ? `MPS is on (${pipe}): the frames take ~${mpsOn} GPU-s a 720p video from the model (${mpsOff} without; measured on an H100)`
+    : `MPS is off: the frames take ~${mpsOff} GPU-s a 720p video from the model by time-slicing, ~${mpsOn} with MPS on ` +
+        '(`nvidia-cuda-mps-control -d` as the user who runs the servers; it is host-wide, and a fatal GPU fault in one ' +
+        'client ends every client on that GPU)';
+}
+
+export function gpuFramesLine(found: GpuFramesProbe, pipe: string | null = null): DoctorLine {
   const base = { id: 'gpu-frames', title: 'frames on the GPU' };
   const saving = 1 - GPU_PATH_S_PER_720P_VIDEO / CPU_PATH_S_PER_720P_VIDEO;
   const predicted =
@@ -22,12 +50,12 @@ export function gpuFramesLine(found: GpuFramesProbe): DoctorLine {
   return {
     ...base,
     status: 'ok',
-    detail: `available (${found.gpu ?? 'GPU'}: ffmpeg's cuda hwaccel, torch ${found.torch}, pillow ${found.pillow}); ${predicted}`,
+    detail: `available (${found.gpu ?? 'GPU'}: ffmpeg's cuda hwaccel, torch ${found.torch}, pillow ${found.pillow}); ${predicted}; ${mpsWords(pipe)}`,
     action: 'when the pilot finds the host CPU-bound, run with --frames-on gpu (or auto)',
   };
 }
 
 export async function checkGpuFrames(env: NodeJS.ProcessEnv): Promise<DoctorLine> {
   const found = await probeGpuFrames({ ffmpegPath: env.FFMPEG_BIN || 'ffmpeg', pythonPath: env.PYTHON || 'python3', helperPath: defaultGpuHelperPath(), env });
-  return gpuFramesLine(found);
+  return gpuFramesLine(found, mpsPipe(env));
 }

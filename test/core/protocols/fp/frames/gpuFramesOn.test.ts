@@ -99,6 +99,16 @@ describe('fp/frames/gpu: --frames-on and the probe', () => {
     const pct = Math.round(100 * (1 - GPU_PATH_S_PER_720P_VIDEO / CPU_PATH_S_PER_720P_VIDEO));
     assert.ok(yes.detail.includes(`predicts ${pct} % less CPU for our frames (16.3 → ${GPU_PATH_S_PER_720P_VIDEO.toFixed(1)} CPU-s`), yes.detail);
     assert.match(yes.action ?? '', /--frames-on gpu/);
+    // MPS: said from its control pipe (CUDA_MPS_PIPE_DIRECTORY), with the GPU time measured either way.
+    assert.match(yes.detail, /MPS is off: the frames take ~0\.2 GPU-s a 720p video .* ~0\.059 with MPS on/);
+    const pipeDir = mkdtempSync(path.join(os.tmpdir(), 'fpsweep-mps-'));
+    try {
+      writeFileSync(path.join(pipeDir, 'control'), '');
+      const mps = await checkGpuFrames({ ...process.env, FFMPEG_BIN: withCuda(), PYTHON: okPython(), CUDA_MPS_PIPE_DIRECTORY: pipeDir });
+      assert.ok(mps.detail.includes(`MPS is on (${pipeDir}): the frames take ~0.059 GPU-s`), mps.detail);
+    } finally {
+      rmSync(pipeDir, { recursive: true, force: true });
+    }
     const no = await checkGpuFrames({ ...process.env, FFMPEG_BIN: withoutCuda(), PYTHON: okPython() });
     assert.equal(no.status, 'ok');
     assert.match(no.detail, /^not available, frames stay on the CPU: .*no cuda hwaccel/);
