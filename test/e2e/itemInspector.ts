@@ -194,7 +194,7 @@ async function main(): Promise<void> {
       await cell.waitFor({ timeout: 30_000 });
       await wb!.contextMenuItem(cell, 'Inspect an item…');
       const clickedAt = Date.now();
-      await wb!.pickQuick(flipItem);
+      await wb!.pickQuickExactly(flipItem);
       const { shown, marks } = await inspectorShowing(flipItem, [SECOND]);
       recordOpen('tree context menu', flipItem, clickedAt, marks);
       if (shown.find((x) => x.condition === SECOND)?.sources.join() !== 'run')
@@ -211,9 +211,9 @@ async function main(): Promise<void> {
       xss = items.map((l) => JSON.parse(l) as { item_id: string; question: string }).find((i) => i.question === XSS_QUESTION)?.item_id ?? '';
       if (!xss) throw new Error('the sample package has no MVBench item whose question holds the markup');
       await wb!.runCommand('fpsweep: Inspect an item…');
-      await wb!.pickQuick(`MVBench × ${SECOND}`);
+      await wb!.pickQuickExactly(`MVBench × ${SECOND}`);
       const clickedAt = Date.now();
-      await wb!.pickQuick(xss);
+      await wb!.pickQuickExactly(xss);
       const { frame, marks } = await inspectorShowing(xss, [SECOND]);
       recordOpen('palette', xss, clickedAt, marks);
       const prompt = await frame.evaluate<string>("document.querySelector('details.prompt pre').textContent");
