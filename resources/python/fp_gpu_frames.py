@@ -77,6 +77,9 @@ class GpuFrames:
         import torch
 
         self.torch = torch
+        # FP32 resize sums, not TF32 (torch's default, said here so nothing upstream changes it); FP_GPU_TF32=1 is
+        # the bench's variant (run 6: its GPU time and its pixels against FP32's).
+        torch.backends.cuda.matmul.allow_tf32 = os.environ.get("FP_GPU_TF32") == "1"
         self.width, self.height = width, height
         self.encoder, self.quality, self.device = encoder, quality, device
 
