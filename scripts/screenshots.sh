@@ -5,13 +5,21 @@
 # the item inspector and the walkthrough in the light, dark and high-contrast themes (FPSWEEP_SCREENSHOTS_DIR,
 # test/e2e/themes.ts). The walkthrough's own images of those panels
 # (resources/walkthrough/) follow. A few minutes on 2 cores.
+# `npm run screenshots -- walkthrough dataReport`: only those scripts' shots (the names of test/e2e/*.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ALL=(captionViewer dataReport itemInspector walkthrough)
+SCRIPTS=("${@:-${ALL[@]}}")
+for script in "${SCRIPTS[@]}"; do
+  [[ " ${ALL[*]} " == *" $script "* ]] || { echo "screenshots: no docs shots from '$script' (one of: ${ALL[*]})" >&2; exit 2; }
+done
 bash scripts/e2e-setup.sh
 npm run package:vsix
-for script in captionViewer dataReport itemInspector walkthrough; do
+for script in "${SCRIPTS[@]}"; do
   FPSWEEP_SCREENSHOTS_DIR=docs/screenshots npx tsx "test/e2e/$script.ts"
+  case "$script" in
+    captionViewer) cp docs/screenshots/caption-viewer-dark.png resources/walkthrough/caption-viewer.png ;;
+    dataReport) cp docs/screenshots/data-split-report-dark.png resources/walkthrough/data-split-report.png ;;
+  esac
 done
-cp docs/screenshots/caption-viewer-dark.png resources/walkthrough/caption-viewer.png
-cp docs/screenshots/data-split-report-dark.png resources/walkthrough/data-split-report.png
 echo "screenshots: docs/screenshots/ and resources/walkthrough/ made again; review them with git diff --stat"

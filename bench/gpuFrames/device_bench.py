@@ -488,6 +488,104 @@ def profile():
     return res
 
 
+def beside_matmul(work):
+    """Run work() beside the model-shaped matmul: (its result, the matmul's mean slowdown, GPU ms taken from it)."""
+    alone = R["phases"].get("pools", {}).get("matmul_alone_ms") or R["phases"].get("split", {}).get("matmul_alone_ms")
+    mm = subprocess.Popen([sys.executable, "-c", MATMUL, "150"], stdout=subprocess.PIPE, text=True)
+    lines = [mm.stdout.readline()]
+    drain = threading.Thread(target=lambda: lines.extend(mm.stdout), daemon=True)
+    drain.start()
+    t0 = time.time()
+    out = work()
+    t1 = time.time()
+    mm.terminate()
+    mm.wait()
+    drain.join(5)
+    during = [float(b) for a, b in (l.split() for l in lines if l.strip()) if t0 <= float(a) <= t1]
+    return out, sum(during) / len(during) / alone - 1, sum(t - alone for t in during) * 10
+
+
+def split():
+    """Where the GPU path's GPU time goes (run 5): each part beside the matmul, 4 at once, 4 videos each."""
+    res = R["phases"]["split"] = {}
+    out = subprocess.run([sys.executable, "-c", MATMUL, "6"], capture_output=True, text=True).stdout
+    times = sorted(float(l.split()[1]) for l in out.splitlines() if l.strip())
+    res["matmul_alone_ms"] = times[len(times) // 2]
+    sys.path.insert(0, CARRY)
+    from fp_gpu_frames import nvdec_command
+
+    c = next(k for k in WORKLOAD if k["name"] == "v720")
+    idx = sorted({i for i, _, _ in c["jpegs"]})
+    decode_only = [FFMPEG, "-hide_banner", "-loglevel", "error", "-nostdin", "-threads", "1", "-hwaccel", "cuda",
+                   "-hwaccel_output_format", "cuda", "-i", video(c), "-an", "-f", "null", "-"]
+    def cmd_pool(cmd):
+        return lambda: [run_pool([cmd] * 4) for _ in range(4)]
+    for name, work in (("ffmpeg_decode_only", cmd_pool(decode_only)), ("ffmpeg_helper_command", cmd_pool(nvdec_command(FFMPEG, video(c), idx, 1)))):
+        if time.time() + 40 > DEADLINE:
+            break
+        w, cpu, (out, slow, taken_ms) = timed(lambda: beside_matmul(work))
+        res[name] = {"wall_s": w, "cpu_s_per_video": cpu / 16, "matmul_slowdown": slow, "gpu_s_taken_per_video": taken_ms / 1000 / 16}
+        log(f"  split {name}: {json.dumps(res[name])}")
+        save()
+    WARM_ONLY["on"] = True
+    for batch in (16, 64):
+        if time.time() + 45 > DEADLINE:
+            break
+        out, slow, taken_ms = beside_matmul(lambda: helper_pool(c, "pillow", 4, 4, f"split{batch}", {"FP_GPU_BATCH": str(batch)}))
+        out.update({"matmul_slowdown": slow, "gpu_s_taken_per_video": taken_ms / 1000 / out["videos"]})
+        res[f"helpers_batch{batch}"] = out
+        log(f"  split helpers batch {batch}: {json.dumps(out)[:700]}")
+        save()
+    return res
+
+
+def tf32():
+    """Run 6: the resize's sums in TF32 (tensor cores) against FP32: the pixels of one 720p job, then the GPU time
+    taken beside the matmul by 4 helpers of each."""
+    import numpy as np
+    from PIL import Image
+
+    res = R["phases"]["tf32"] = {}
+    out = subprocess.run([sys.executable, "-c", MATMUL, "6"], capture_output=True, text=True).stdout
+    times = sorted(float(l.split()[1]) for l in out.splitlines() if l.strip())
+    res["matmul_alone_ms"] = R["phases"].setdefault("split", {})["matmul_alone_ms"] = times[len(times) // 2]
+    c = next(k for k in WORKLOAD if k["name"] == "v720")
+    dirs = {}
+    for tag, tf in (("fp32", "0"), ("tf32", "1")):
+        d = dirs[tag] = os.path.join(WORK, f"tf32_{tag}")
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        sh([sys.executable, HELPER, "--job"], input=json.dumps(jobs_for(c, d, "pillow")), env={**os.environ, "FP_GPU_TF32": tf})
+    same_bytes = differ_px = total_px = 0
+    worst, sq = 0, 0.0
+    for name in sorted(os.listdir(dirs["fp32"])):
+        a_b = open(os.path.join(dirs["fp32"], name), "rb").read()
+        b_b = open(os.path.join(dirs["tf32"], name), "rb").read()
+        same_bytes += a_b == b_b
+        a = np.asarray(Image.open(os.path.join(dirs["fp32"], name)), dtype=np.int16)
+        b = np.asarray(Image.open(os.path.join(dirs["tf32"], name)), dtype=np.int16)
+        diff = np.abs(a - b)
+        differ_px += int((diff > 0).sum())
+        total_px += diff.size
+        worst = max(worst, int(diff.max()))
+        sq += float((diff.astype(np.float64) ** 2).sum())
+    mse = sq / max(1, total_px)
+    res["pixels"] = {"files": len(os.listdir(dirs["fp32"])), "same_bytes": same_bytes, "differing_samples": differ_px / max(1, total_px),
+                     "max_abs": worst, "psnr_db": (10 * np.log10(255 ** 2 / mse)) if mse else None}
+    log(f"  tf32 pixels: {res['pixels']}")
+    save()
+    WARM_ONLY["on"] = True
+    for tag, tf in (("fp32", "0"), ("tf32", "1")):
+        if time.time() + 45 > DEADLINE:
+            break
+        o, slow, taken_ms = beside_matmul(lambda: helper_pool(c, "pillow", 4, 4, f"tf{tag}", {"FP_GPU_TF32": tf}))
+        o.update({"matmul_slowdown": slow, "gpu_s_taken_per_video": taken_ms / 1000 / o["videos"]})
+        res[f"helpers_{tag}"] = o
+        log(f"  tf32 helpers {tag}: {json.dumps(o)[:600]}")
+        save()
+    return res
+
+
 def busy(c, p, helper, tag, each=3):
     """A helper pool beside the model-shaped matmul: the pool's figures and the GPU time it took from the matmul."""
     alone = R["phases"].get("pools", {}).get("matmul_alone_ms")
@@ -532,7 +630,7 @@ def pools():
 
 
 if __name__ == "__main__" and os.environ.get("PHASES"):
-    table = {"env": env, "videos": make_videos, "helpers": helpers, "same": same, "ffthreads": ffthreads, "profile": profile, "pools": pools}
+    table = {"env": env, "videos": make_videos, "helpers": helpers, "same": same, "ffthreads": ffthreads, "profile": profile, "pools": pools, "split": split, "tf32": tf32}
     for name in os.environ["PHASES"].split(","):
         phase(name, table[name], 10)
     save()

@@ -11,7 +11,7 @@ FF=${FF:-/tmp/gpuff/out}
 [ -x "$FF/bin/ffmpeg" ] || bash "$REPO/bench/gpuFrames/prepare-ffmpeg.sh" "$FF"
 mkdir -p "$CARRY/bin"
 cp "$FF/bin/ffmpeg" "$CARRY/bin/"
-cp "$REPO/resources/python/fp_gpu_frames.py" "$REPO/bench/gpuFrames/device_bench.py" "$REPO/bench/gpuFrames/run-on-device.sh" "$CARRY/"
+cp "$REPO/resources/python/fp_gpu_frames.py" "$REPO/bench/gpuFrames/device_bench.py" "$REPO/bench/gpuFrames/run-on-device.sh" "$REPO/bench/gpuFrames/run-with-mps.sh" "$CARRY/"
 # The helper as it landed in session 14 (before run 3's changes), for the bench's v1-against-v2 phases.
 git -C "$REPO" show "${V1_REF:-5c476ee}:resources/python/fp_gpu_frames.py" > "$CARRY/fp_gpu_frames_v1.py"
 (cd "$REPO" && node_modules/.bin/tsx bench/gpuFrames/workload.ts "$CARRY/workload.json")

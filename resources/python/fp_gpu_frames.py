@@ -24,7 +24,8 @@ import sys
 import time
 
 QUALITY = 85
-BATCH = 16
+# Frames a GPU step (FP_GPU_BATCH for the bench): one upload, one colour conversion, one resize per size, one copy down.
+BATCH = int(os.environ.get("FP_GPU_BATCH", "16"))
 # A helper serves many videos of a few shapes: the resize weights and the pinned upload buffer are made once per
 # shape, not once per video (bench/gpuFrames: remade per job they cost host CPU every video).
 _WEIGHTS = {}
@@ -76,6 +77,9 @@ class GpuFrames:
         import torch
 
         self.torch = torch
+        # FP32 resize sums, not TF32 (torch's default, said here so nothing upstream changes it); FP_GPU_TF32=1 is
+        # the bench's variant (run 6: its GPU time and its pixels against FP32's).
+        torch.backends.cuda.matmul.allow_tf32 = os.environ.get("FP_GPU_TF32") == "1"
         self.width, self.height = width, height
         self.encoder, self.quality, self.device = encoder, quality, device
 

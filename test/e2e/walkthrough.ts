@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
 import { E2eScript } from './harness';
-import { themeShots } from './themes';
+import { THEMES, themeShots } from './themes';
 import { launchBrowser, Workbench } from './workbench';
 
 const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 360);
@@ -25,48 +25,125 @@ const script = new E2eScript('e2e-walkthrough', () => wb);
 const log = (msg: string) => script.log(msg);
 const check = (name: string, fn: () => Promise<void>) => script.check(name, fn);
 
-/** Each step shown of the open walkthrough: its id (the end of data-step-id) and whether it is checked. */
-const STEPS = `[...document.querySelectorAll('button.getting-started-step')].map((b) => ({
-  id: (b.getAttribute('data-step-id') || '').split('#').pop(),
-  done: b.getAttribute('aria-checked') === 'true',
-}))`;
+/**
+ * Each step of the walkthrough `title` as the page shows it now: its id (the end of data-step-id) and whether it is
+ * checked (aria-checked, which VS Code's page sets on the step's button when the step is done). Only the details
+ * slide while it is shown and titled `title` counts: the page keeps a stale details slide under its home view
+ * (code-server re-draws the Welcome editor at home when its tab comes back to the front), and that slide's buttons
+ * are never updated — reading them was why this check once timed out with the step done.
+ */
+const stepsShown = (title: string) => `(() => {
+  const slide = document.querySelector('.showDetails .gettingStartedSlideDetails');
+  const heading = slide && slide.querySelector('h2.category-title');
+  if (!heading || heading.textContent.trim() !== ${JSON.stringify(title)}) return [];
+  return [...slide.querySelectorAll('button.getting-started-step')].map((b) => ({
+    id: (b.getAttribute('data-step-id') || '').split('#').pop(),
+    done: b.getAttribute('aria-checked') === 'true',
+  }));
+})()`;
 
-async function openWalkthrough(title: string): Promise<{ id: string; done: boolean }[]> {
+/**
+ * Closes the Welcome editor (a middle click on its tab, as a user closes a tab) and waits until its tab is gone.
+ * Needed because "Welcome: Open Walkthrough…" does nothing while the Welcome editor in front already has a step
+ * selected (VS Code 1.100 workbench.action.openWalkthrough returns early on `selectedCategory && selectedStep` of
+ * the active GettingStartedInput), and VS Code selects the next step by itself once one is checked.
+ */
+async function closeWelcome(): Promise<void> {
+  const tabs = wb!.page.locator('.tabs-container .tab', { hasText: /^\s*(Welcome|Walkthrough\b)/ });
+  for (let i = 0; i < 3 && (await tabs.count()) > 0; i++) {
+    const n = await tabs.count();
+    await tabs.first().click({ button: 'middle' });
+    await wb!.until(
+      'the Welcome tab closed',
+      15_000,
+      async () => ((await tabs.count()) < n ? true : undefined),
+      async () => (await wb!.page.locator('.tabs-container').innerText()).replace(/\s+/g, ' '),
+    );
+  }
+  if ((await tabs.count()) > 0) throw new Error('the Welcome tab stayed open');
+}
+
+/** Opens `title` through "Welcome: Open Walkthrough…" (a fresh draw from the walkthrough service's progress) and
+ * returns its steps once drawn; `ready` says which drawing is awaited (e.g. a step checked). */
+async function openWalkthrough(
+  title: string,
+  what = `the steps of "${title}"`,
+  ready: (steps: { id: string; done: boolean }[]) => boolean = (steps) => steps.length > 0,
+): Promise<{ id: string; done: boolean }[]> {
+  await closeWelcome();
   await wb!.runCommand('Welcome: Open Walkthrough...');
   await wb!.pickQuick(title);
-  await wb!.page.locator('.gettingStartedContainer', { hasText: title }).first().waitFor({ timeout: 60_000 });
   return wb!.until(
-    `the steps of "${title}"`,
+    what,
     30_000,
     async () => {
-      const steps = await wb!.page.evaluate<{ id: string; done: boolean }[]>(STEPS);
-      return steps.length ? steps : undefined;
+      const steps = await wb!.page.evaluate<{ id: string; done: boolean }[]>(stepsShown(title));
+      return ready(steps) ? steps : undefined;
     },
-    async () => wb!.page.locator('.gettingStartedContainer').innerText(),
+    async () => `${JSON.stringify(await wb!.page.evaluate(stepsShown(title)))} in ${await wb!.page.locator('.gettingStartedContainer').innerText()}`,
   );
+}
+
+/** The names of the checked steps. */
+const checked = (steps: { id: string; done: boolean }[]) => steps.filter((s) => s.done).map((s) => s.id);
+
+/**
+ * Runs a step's command from the palette as a user does, with the walkthrough `walkthrough` in front; `finish` waits
+ * for what the command shows (its notebook's tab in front) so that it cannot close the next palette; then the
+ * walkthrough, opened again, shows exactly `want` checked. VS Code checks a step when the command named by its
+ * `onCommand:` completion event runs (gettingStartedService.ts: CommandService.onDidExecuteCommand →
+ * progressByEvent("onCommand:" + the command's id)).
+ */
+async function completeByCommand(walkthrough: string, palette: string, finish: () => Promise<void>, want: string[]): Promise<void> {
+  const before = checked(await openWalkthrough(walkthrough));
+  if (before.some((id) => want.includes(id))) throw new Error(`"${walkthrough}": ${JSON.stringify(before)} checked before "${palette}" ran`);
+  await wb!.runCommand(palette);
+  await finish();
+  const after = await openWalkthrough(walkthrough, `${want.join(', ')} checked in "${walkthrough}" after "${palette}"`, (steps) =>
+    want.every((id) => steps.some((s) => s.id === id && s.done)),
+  );
+  if (JSON.stringify(checked(after)) !== JSON.stringify(want))
+    throw new Error(`"${walkthrough}" checked: ${JSON.stringify(checked(after))}, expected ${JSON.stringify(want)}`);
+  log(`"${palette}" checked ${JSON.stringify(checked(after))} of "${walkthrough}"`);
 }
 
 /**
- * Runs a step's command from the palette (the walkthrough `walkthrough` open before it), then goes back to the
- * walkthrough by its tab (the command's editor took the front) and waits until exactly `want` are checked.
+ * The notebook `file` in the front tab and its cells in the DOM (a webview-backed markdown row counts as hidden): the notebook editor made, so the command's
+ * showNotebookDocument has its editor. Moving on before that (opening the walkthrough over the notebook) made VS Code
+ * answer the command with "Notebook Editor creation failure for document …" (mainThreadNotebookEditors: the editor
+ * it opened was replaced before it was made).
  */
-async function completeByCommand(walkthrough: string, palette: string, want: string[]): Promise<void> {
-  await openWalkthrough(walkthrough);
-  await wb!.runCommand(palette);
-  // The walkthrough's editor tab: "Welcome" or "Walkthrough: …" (VS Code names it either way).
-  const tab = wb!.page.locator('.tabs-container .tab', { hasText: /^\s*(Welcome|Walkthrough\b)/ }).first();
-  await wb!.until(
-    `${want.join(', ')} checked in "${walkthrough}" after "${palette}"`,
-    90_000,
-    async () => {
-      await tab.click({ timeout: 5000 });
-      const steps = await wb!.page.evaluate<{ id: string; done: boolean }[]>(STEPS);
-      const done = steps.filter((x) => x.done).map((x) => x.id);
-      return JSON.stringify(done) === JSON.stringify(want) ? true : undefined;
-    },
-    async () => JSON.stringify(await wb!.page.evaluate(STEPS)),
-  );
+async function notebookInFront(file: string): Promise<void> {
+  await wb!.page.locator('.tabs-container .tab.active', { hasText: file }).first().waitFor({ timeout: 60_000 });
+  await wb!.page.locator('.notebookOverlay .cell-list-container .monaco-list-row').first().waitFor({ state: 'attached', timeout: 60_000 });
 }
+
+/** No notification of ours: nothing went wrong on the way (e.g. "fpsweep: Notebook Editor creation failure…" when
+ * the runbook commands used showNotebookDocument), and no error toast stands in the screenshots. */
+async function nothingFromUs(): Promise<void> {
+  const ours = (await wb!.notificationsText()).split('\n').filter((t) => t.startsWith('fpsweep:'));
+  if (ours.length) throw new Error(`fpsweep said: ${ours.join(' | ')}`);
+}
+
+type SvgInk = { label: string; bodyClass: string; fgVar: string; fg: string; fills: string[] };
+/** Webview code: a walkthrough SVG of ours shown in this frame (its aria-label), the frame's theme class, the
+ * theme's foreground as a computed color, and the computed fill of the SVG's heading texts. */
+const SVG_INK = `(() => {
+  const svg = document.querySelector('svg[role="img"][aria-label]');
+  if (!svg) return null;
+  const probe = document.createElement('span');
+  probe.style.color = 'var(--vscode-foreground)';
+  document.body.appendChild(probe);
+  const fg = getComputedStyle(probe).color;
+  probe.remove();
+  return {
+    label: svg.getAttribute('aria-label'),
+    bodyClass: document.body.className,
+    fgVar: getComputedStyle(document.body).getPropertyValue('--vscode-foreground').trim(),
+    fg,
+    fills: [...svg.querySelectorAll('text.head')].map((t) => getComputedStyle(t).fill),
+  };
+})()`;
 
 async function main(): Promise<void> {
   fs.rmSync(OUT, { recursive: true, force: true });
@@ -115,13 +192,41 @@ async function main(): Promise<void> {
     }
 
     await check('a step is checked when its command runs from the palette, and only that step', async () => {
-      await completeByCommand(fp.title, 'fpsweep: Open runbook', ['runbook']);
-      await completeByCommand(av.title, 'fpsweep: Open AVTime Data runbook', ['dataRunbook']);
+      await completeByCommand(fp.title, 'fpsweep: Open runbook', () => notebookInFront('fpsweep.fpsweep-runbook'), ['runbook']);
+      await completeByCommand(
+        av.title,
+        'fpsweep: Open AVTime Data runbook',
+        async () => {
+          // A new folder has no data runbook yet: the command asks which source the split reads; the configured one.
+          await wb!.pickQuick('fpsweep.avtime.dataSource');
+          await notebookInFront('avtime-data.fpsweep-runbook');
+        },
+        ['dataRunbook'],
+      );
       // The first walkthrough is as it was: one command checks one step of one walkthrough.
-      const steps = await openWalkthrough(fp.title);
-      const done = steps.filter((s) => s.done).map((s) => s.id);
+      const done = checked(await openWalkthrough(fp.title));
       if (JSON.stringify(done) !== JSON.stringify(['runbook'])) throw new Error(`"${fp.title}" checked: ${JSON.stringify(done)}`);
-      await themeShots(wb!, null, 'walkthrough');
+      // Each theme: the selected step's SVG drawn again in it (VS Code re-renders it on a theme change), its text in
+      // the theme's foreground (the SVGs draw in theme variables only), before the shot.
+      await nothingFromUs();
+      await themeShots(wb!, null, 'walkthrough', async (theme) => {
+        const bodyClass = THEMES.find((t) => t.key === theme)!.bodyClass;
+        const seen = await wb!.until(
+          `the step's SVG drawn in the ${theme} theme's foreground`,
+          30_000,
+          async () => {
+            for (const f of wb!.page.frames()) {
+              const v = await f.evaluate<SvgInk | null>(SVG_INK).catch(() => null);
+              // The variable must be set: unset, both fill and probe fall back to black and would match.
+              if (v && v.fgVar && v.bodyClass.split(' ').includes(bodyClass) && v.fills.length > 0 && v.fills.every((x) => x === v.fg)) return v;
+            }
+            return undefined;
+          },
+          async () => JSON.stringify(await Promise.all(wb!.page.frames().map((f) => f.evaluate(SVG_INK).catch(() => null)))),
+        );
+        log(`${theme}: "${seen.label}" drawn, ${seen.fills.length} heading(s) in ${seen.fg}`);
+      });
+      await nothingFromUs();
     });
   } catch (err) {
     await script.failed(err);

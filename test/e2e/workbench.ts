@@ -46,7 +46,10 @@ export class Workbench {
     const end = Date.now() + timeoutMs;
     let lastSeen = '';
     for (;;) {
-      await this.page.keyboard.press('Escape');
+      // Escape closes a palette left open. With none open and the walkthrough in front it would be "Welcome: Go Back"
+      // (welcome.goBack, bound to Escape), which takes the walkthrough away: not pressed there.
+      const walkthroughInFront = (await this.page.locator('.tabs-container .tab.active', { hasText: /^\s*(Welcome|Walkthrough\b)/ }).count()) > 0;
+      if (!walkthroughInFront || (await input.isVisible())) await this.page.keyboard.press('Escape');
       await this.page.keyboard.press('F1');
       const opened = await input.waitFor({ state: 'visible', timeout: 5000 }).then(
         () => true,
@@ -71,8 +74,14 @@ export class Workbench {
           // The exact title must be the one picked: refuse a near match.
           const label = (await row.getAttribute('aria-label')) ?? (await row.innerText());
           if (!label.includes(title)) throw new Error(`palette offered "${label}" for "${title}"`);
-          await row.click();
-          return;
+          // A webview drawing (a walkthrough step's SVG) can take the focus and close the palette between the row
+          // being found and clicked: then the click finds it hidden, and the palette is opened again.
+          const clicked = await row.click({ timeout: 5000 }).then(
+            () => true,
+            () => false,
+          );
+          if (clicked) return;
+          process.stderr.write(`[workbench] the palette closed before "${title}" was clicked; opening it again\n`);
         }
         lastSeen = await this.page
           .locator('.quick-input-list')

@@ -81,8 +81,8 @@ async function readProcTable(procDir: string): Promise<ProcEntry[]> {
   return out;
 }
 
-/** Σ CPU of root's live tree, and of the subtrees of `serverPids` inside it. */
-export function treeCpu(table: readonly ProcEntry[], rootPid: number, serverPids: readonly number[]): { oursS: number; vllmS: number } | null {
+/** Σ CPU of root's live tree, and of the subtrees of `serverPids` inside it (null without servers of ours: --endpoints). */
+export function treeCpu(table: readonly ProcEntry[], rootPid: number, serverPids: readonly number[]): { oursS: number; vllmS: number | null } | null {
   const byPid = new Map(table.map((e) => [e.pid, e]));
   if (!byPid.has(rootPid)) return null;
   const children = new Map<number, number[]>();
@@ -109,7 +109,7 @@ export function treeCpu(table: readonly ProcEntry[], rootPid: number, serverPids
     else oursS += e.cpuS;
     for (const c of children.get(pid) ?? []) stack.push({ pid: c, inServer: server });
   }
-  return { oursS, vllmS };
+  return { oursS, vllmS: servers.size ? vllmS : null };
 }
 
 export interface ProcReaderOptions {

@@ -1,12 +1,13 @@
 // An image chat-completions body: images in the given order as image_url parts, then the prompt text,
 // with the caller's decoding (Frames × Pixels passes SPEC §3's: protocols/fp/serving/fpServing.ts).
 //
-// A part's `uuid` (issue 34): vLLM 0.11's chat parser takes it from an image part (vllm/entrypoints/chat_utils.py,
-// PRs #23394 and #23449, in since 0.10.2: its docs' "Stable UUIDs for Caching") and uses it in place of the item's
-// content hash (blake3 over the decoded pixels on the API thread), as the processor cache's and the prefix cache's
-// key. So it must name the bytes exactly: ours is a digest of the JPEG's bytes (contentUuid), never a frame's
-// (video, index, size), whose bytes differ between the CPU and the GPU frame paths. The URL is always sent too:
-// 0.11 still loads every image (a uuid-only part, PR #23950, is served only from the cache and fails on a miss).
+// A part's `uuid` (issue 34), as read at vLLM's v0.11.0 tag (f71952c1c; docs/VLLM-PINS.md, "FP's per-image uuid"): the chat
+// parser (vllm/entrypoints/chat_utils.py) takes it from an image part, and vllm/multimodal/processing.py
+// `_hash_mm_items` uses it in place of the item's content hash (blake3 over the decoded pixels on the API thread),
+// as the processor cache's and the prefix cache's key. So it must name the bytes exactly: ours is a digest of the
+// JPEG's bytes (contentUuid), never a frame's (video, index, size), whose bytes differ between the CPU and the GPU
+// frame paths. The URL is always sent too: 0.11.0 still fetches and decodes every image with a URL before any cache
+// lookup (MediaConnector), and a uuid-only part is served only from the processor cache, a 400 on a miss.
 import { createHash } from 'node:crypto';
 
 export type FrameRef = ({ jpeg: Buffer } | { fileUrl: string }) & { uuid?: string };

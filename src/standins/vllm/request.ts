@@ -9,9 +9,11 @@ import * as msg from '../../core/serving/vllmMessages';
 import { contentKey } from './prefixCache';
 import { jpegHeader } from './jpegHeader';
 
-// `uuid` on a part: accepted by vLLM 0.11's chat parser (vllm/entrypoints/chat_utils.py, PRs #23394/#23449, both
-// merged before v0.11.0); it replaces the item's pixel hash (vllm/multimodal/processing.py). Read in those PRs and
-// the v0.10.2 docs, not yet in the files at the v0.11.0 tag (the snapshot was over the fetch limit): check there.
+// `uuid` on a part: read at the v0.11.0 tag (commit f71952c1c, through a fork that carries it:
+// docs/VLLM-PINS.md, "FP's per-image uuid"). vllm/entrypoints/chat_utils.py `_parse_chat_message_content_mm_part` takes
+// `part.get("uuid")` beside `image_url.url` and passes `str(uuid)` on as the item's entry of `multi_modal_uuids`;
+// vllm/multimodal/processing.py `_hash_mm_items` then uses it as the item's hash (frontEnd.ts). We always send the
+// URL too; 0.11.0 also takes a uuid with no URL (served from the cache only, a 400 on a miss): never sent by us.
 const ImagePart = z.object({
   type: z.literal('image_url'),
   image_url: z.object({ url: z.string() }).passthrough(),

@@ -56,6 +56,11 @@ describe('runner/hostCpuProc: one reading from /proc', () => {
     const after = await reader.read();
     assert.equal(after!.oursS, 8.1);
     assert.equal(after!.vllmS, 7);
+
+    // Given endpoints (no server of ours): vLLM's share is unknown, not 0; the servers' CPU is someone else's.
+    const noServers = await procCpuReader({ procDir: proc, rootPid: 100 }).read();
+    assert.equal(noServers!.vllmS, null);
+    assert.equal(noServers!.oursS, 8.1 + 7);
   });
 
   it('no /proc/stat under a given proc dir: no reading; a root that is gone: the host only', async () => {

@@ -8,7 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CpuReading } from '../../../src/core/runner/hostCpuProc';
 import { HostCpuSampler } from '../../../src/core/runner/hostCpuSampler';
-import { hostCpuBottleneckLine, hostCpuText, lastRunHostCpu, MAX_RECORD_BYTES, readHostCpuLines } from '../../../src/core/runner/hostCpuRecord';
+import { lastRunHostCpu, MAX_RECORD_BYTES, readHostCpuLines } from '../../../src/core/runner/hostCpuRecord';
+import { hostCpuBottleneckLine, hostCpuText } from '../../../src/core/runner/hostCpuStatus';
 import { waitFor } from '../../helpers/waitFor';
 
 /** Readings on a 4-core host: each step `wallS` later, `busy` core-seconds more, of which ours and vLLM's. */
@@ -66,7 +67,8 @@ describe('runner/hostCpuSampler: windows recorded, summed and judged', () => {
     assert.equal(st.busyShare, 74 / 80);
     assert.equal(st.bound, true);
     assert.deepEqual(st.last, { wallS: 10, busyShare: 0.9 });
-    assert.equal(hostCpuText(st), 'host CPU: 93% of 4 cores busy over 20 s (ours 51%, vLLM 41% of the busy CPU; last 10 s 90%) — the cores bind (≥ 90%)');
+    const text = 'host CPU: 93% of 4 cores busy over 20 s (ours 51%, vLLM 41%, others 8% of the busy CPU; last 10 s 90%)';
+    assert.equal(hostCpuText(st), `${text} — the cores bind (≥ 90%)`);
     assert.match(
       hostCpuBottleneckLine(st, 'KNOB', 'bottleneck: bound by our frames on 1 of 1 server(s); turn: X'),
       /^bottleneck: host CPU-bound \(93% of 4 cores busy over 20 s, ours 51% of it\); turn: KNOB; servers: bound by our frames on 1 of 1/,

@@ -7,6 +7,7 @@ import { PackageLayout } from '../../../core/protocols/fp/package/layout';
 import { errorLine, lastLine, startCli, type CliResult } from '../../cli';
 import type { ReportKind } from '../../reports/messages';
 import type { UiCommand } from '../types';
+import { openRunbookEditor } from '../../runbook/open';
 import { HF_TOKEN_SECRET, knobEnv, readSettings, resolvePackageDir, SettingsError, type Settings } from '../../settings';
 import type { SweepModel } from './sweepModel';
 import type { CellView } from '../../../core/protocols/fp/progress';
@@ -182,8 +183,7 @@ export class FpCommands {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    const doc = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
-    await vscode.window.showNotebookDocument(doc);
+    await openRunbookEditor(file);
   }
 
   private async setToken(): Promise<void> {

@@ -13,8 +13,10 @@
  *  - vllm/v1/engine/async_llm.py `AsyncLLM.add_request` → vllm/v1/engine/processor.py `Processor.process_inputs`
  *    runs on the API server's event-loop thread: one Python thread per API server, one request at a time.
  *  - vllm/multimodal/processing.py `_hash_mm_items` / `_cached_apply_hf_processor`: every item is hashed
- *    (vllm/multimodal/hasher.py, blake3 over the decoded pixels), or takes the part's `uuid` in place of the hash;
- *    items found in the processor cache skip the HF processor; only the misses are processed, then stored.
+ *    (vllm/multimodal/hasher.py, blake3 over the decoded pixels), or takes the part's `uuid` in place of the hash
+ *    (read at the v0.11.0 tag, f71952c1c); items found in the processor cache skip the HF processor; only the misses
+ *    are processed, then stored. (With the processor cache AND prefix caching off, 0.11.0's process_inputs swaps
+ *    every uuid for a request-id one and hashes nothing: not modelled, our launcher keeps prefix caching on.)
  *  - the HF processor's torch ops use the API process's torch threads (`processorThreads`, from OMP_NUM_THREADS;
  *    vLLM 0.11 sets none there: processorThreads.ts). Default 1, the calibration's measurement.
  */

@@ -5,7 +5,7 @@ import type { BottleneckWords } from '../../../runner/bottleneck';
 export const FP_BOTTLENECK_WORDS: BottleneckWords = {
   inputs: 'frames',
   preparation: 'frame preparation',
-  // Issue 34: where the cores are full, frames on the GPU (NVDEC + GPU resize) take ~75 % of their CPU off the host.
+  // Issue 34: where the cores are full, frames on the GPU (NVDEC + GPU resize) take ~90 % of their CPU off the host (doctor/gpuFrames.ts).
   prepareKnob:
     'more decode workers (--decode-workers) if cores are free; if the cores are full, frames on the GPU (--frames-on gpu, ' +
     'where `fpsweep doctor` finds NVDEC and a CUDA torch) or more CPU for the GPUs',

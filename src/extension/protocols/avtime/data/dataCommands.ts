@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { stringifyRunbook } from '../../../runbook/format';
+import { openRunbookEditor } from '../../../runbook/open';
 import type { UiCommand } from '../../types';
 import { readAvtimeSettings, workspaceFolder } from '../avtimeSettings';
 import { resolveIn } from '../avtimeSettingsModel';
@@ -74,7 +75,7 @@ export class DataCommands {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
     }
-    await vscode.window.showNotebookDocument(await vscode.workspace.openNotebookDocument(vscode.Uri.file(file)));
+    await openRunbookEditor(file);
   }
 
   private async openReport(given?: string): Promise<void> {

@@ -2,7 +2,7 @@
 // lists or leaves out `cuda` in `-hwaccels`; a fake Python answers the helper's probe, or the real python3 runs the
 // real helper (no CUDA torch here: the CPU path stays, with the reason).
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chooseFramesOn, parseFramesOn } from '../../../../../src/core/protocols/fp/frames/gpu/framesOn';
@@ -93,7 +93,11 @@ describe('fp/frames/gpu: --frames-on and the probe', () => {
     const yes = await checkGpuFrames({ ...process.env, FFMPEG_BIN: withCuda(), PYTHON: okPython() });
     assert.equal(yes.id, 'gpu-frames');
     assert.match(yes.detail, /^available \(NVIDIA H100/);
-    assert.match(yes.detail, /predicts 7\d % less CPU for our frames \(16\.\d → 4\.1 CPU-s/);
+    // doctor's figure is the device's measurement the host model plays (bench/hostSim/measured/gpu-frames.json).
+    const measured = JSON.parse(readFileSync(path.join(__dirname, '../../../../../bench/hostSim/measured/gpu-frames.json'), 'utf8'));
+    assert.equal(GPU_PATH_S_PER_720P_VIDEO.toFixed(2), measured.classes.v720.cpuSPerVideo.toFixed(2));
+    const pct = Math.round(100 * (1 - GPU_PATH_S_PER_720P_VIDEO / CPU_PATH_S_PER_720P_VIDEO));
+    assert.ok(yes.detail.includes(`predicts ${pct} % less CPU for our frames (16.3 → ${GPU_PATH_S_PER_720P_VIDEO.toFixed(1)} CPU-s`), yes.detail);
     assert.match(yes.action ?? '', /--frames-on gpu/);
     const no = await checkGpuFrames({ ...process.env, FFMPEG_BIN: withoutCuda(), PYTHON: okPython() });
     assert.equal(no.status, 'ok');

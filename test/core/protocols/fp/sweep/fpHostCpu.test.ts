@@ -11,7 +11,7 @@ import { framesFor } from '../../../../../src/core/protocols/fp/sweep/adapters';
 import { fpHostCpuKnob, OURS_LARGE_SHARE, placementForKnob } from '../../../../../src/core/protocols/fp/sweep/fpHostCpu';
 import { runOptionsSchema } from '../../../../../src/core/protocols/fp/sweep/runOptions';
 import type { GpuFramesProbe } from '../../../../../src/core/protocols/fp/frames/gpu/probe';
-import type { HostCpuStatus } from '../../../../../src/core/runner/hostCpuRecord';
+import type { HostCpuStatus } from '../../../../../src/core/runner/hostCpuStatus';
 import { withEnv } from './helpers';
 
 const found: GpuFramesProbe = { ok: true, ffmpegCuda: true, torch: '2.11', torchvision: '0.26', gpu: 'NVIDIA H100', nvjpeg: true, pillow: '12', reasons: [] };
@@ -125,6 +125,17 @@ describe('fp/sweep/fpHostCpu: the host CPU knob and --frames-on auto', () => {
       const c = await choose();
       assert.equal(c.use, 'cpu');
       assert.match(c.logged.join('\n'), /not the bound \(pilot p1: host CPU: 50% of 4 cores/);
+    });
+
+    it('a host without the GPU path: the CPU path, the reason, and what the pilot measured', async () => {
+      record([line('p1', 'pilot', 38)]);
+      const noCuda = script('ffmpeg-nocuda', `printf 'Hardware acceleration methods:\\nvdpau\\n\\n'`);
+      const logged: string[] = [];
+      const opts = runOptionsSchema.parse({ package: pkg, framesOn: 'auto' });
+      const frames = await withEnv({ FFMPEG_BIN: noCuda, PYTHON: okPython }, () => framesFor(opts, layout, (l) => logged.push(l)));
+      await frames.close();
+      assert.equal(frames.placement.use, 'cpu');
+      assert.match(logged.join('\n'), /^frames on the CPU: no GPU path on this host \(.*no cuda hwaccel.*\); pilot p1: host CPU: 95% of 4 cores/);
     });
 
     it('no pilot recorded: the CPU path', async () => {

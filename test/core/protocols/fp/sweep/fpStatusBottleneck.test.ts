@@ -88,7 +88,7 @@ describe('runner unit: the host CPU in the status (issue 34)', () => {
     assert.match(st.bottleneck!.line, /; turn: frames on the GPU: --frames-on gpu; servers: bound by our frames on 1 of 1/);
     assert.equal(st.hostCpu?.busyShare, 0.96);
     const text = formatStatus(st, false);
-    assert.match(text, /\nhost CPU: 96% of 16 cores busy over 300 s \(ours 50%, vLLM 40% of the busy CPU; last 10 s 96%\) — the cores bind/);
+    assert.match(text, /\nhost CPU: 96% of 16 cores busy over 300 s \(ours 50%, vLLM 40%, others 10% of the busy CPU; last 10 s 96%\) — the cores bind/);
   });
 
   it("below 90 %: the servers' line as before, the host CPU shown beside it", () => {

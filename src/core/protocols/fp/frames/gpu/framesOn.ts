@@ -37,7 +37,9 @@ export function parseFramesOn(value: string | undefined): FramesOn {
 export function chooseFramesOn(mode: FramesOn, found: GpuFramesProbe | null, pilotCpuBound: boolean | null, measured?: string): FramesOnChoice {
   if (mode === 'cpu') return { use: 'cpu', reason: 'frames on the CPU (--frames-on cpu)' };
   const missing = !found ? 'not probed' : found.reasons.join('; ');
-  if (!found?.ok) return { use: 'cpu', reason: `frames on the CPU: no GPU path on this host (${missing})` };
+  // auto says what the pilot measured even here: the cores may bind with no GPU path to move the frames to.
+  const pilotSaid = mode === 'auto' && measured ? `; ${measured}` : '';
+  if (!found?.ok) return { use: 'cpu', reason: `frames on the CPU: no GPU path on this host (${missing})${pilotSaid}` };
   if (mode === 'gpu') return { use: 'gpu', reason: `frames on the GPU (--frames-on gpu; ${found.gpu ?? 'GPU'}: NVDEC + GPU resize)` };
   if (pilotCpuBound === null) return { use: 'cpu', reason: 'frames on the CPU: --frames-on auto, and no pilot has measured the host yet' };
   const why = measured ? ` (${measured})` : '';
