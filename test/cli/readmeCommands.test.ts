@@ -7,6 +7,9 @@
 //   npm ci                           → package-lock.json is there;   bash FILE → FILE parses (`bash -n`);
 //   npx tsx FILE                     → FILE is there.
 // Anything else in a README bash block fails this test until it says how that command is checked.
+// The data path's sample commands are also run as written, by the integration tests that make and cut those samples
+// anyway (no extra time): each passes README's exact text to test/helpers/readmeCommand.ts, and this test fails when
+// such a text is no longer a command of README — so editing one of them in README fails until its test runs the new one.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -115,6 +118,19 @@ async function checkCommand(words: string[]): Promise<string> {
   throw new Error(`README runs \`${words.join(' ')}\`: say in test/cli/readmeCommands.test.ts how it is checked`);
 }
 
+/** The README commands an integration test runs as written: each literal passed to readmeCommand('…') in
+ * the *.int.test.ts files under test/, with the file that runs it. */
+function runByIntTests(dir = path.join(REPO, 'test')): { text: string; file: string }[] {
+  const out: { text: string; file: string }[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...runByIntTests(p));
+    else if (e.name.endsWith('.int.test.ts'))
+      for (const m of fs.readFileSync(p, 'utf8').matchAll(/readmeCommand\(\s*'([^']+)'/g)) out.push({ text: m[1], file: path.relative(REPO, p) });
+  }
+  return out;
+}
+
 describe('README: every command it shows is checked (issue 36 point 4)', () => {
   it("is a newcomer's page: at most 200 lines", () => {
     assert.ok(README.split('\n').length <= 200, `${README.split('\n').length} lines`);
@@ -127,10 +143,19 @@ describe('README: every command it shows is checked (issue 36 point 4)', () => {
     assert.ok(all.length >= 20, `only ${all.length} commands found`);
   });
 
-  for (const c of all)
-    it(`README.md:${c.line}: ${c.words.join(' ')}`, async () => {
+  const run = runByIntTests();
+  it('each command an integration test runs as README writes it is a command of README, word for word', () => {
+    const said = new Set(all.map((c) => c.words.join(' ')));
+    assert.ok(run.length >= 4, `only ${run.length} README commands run: ${JSON.stringify(run)}`);
+    for (const r of run) assert.ok(said.has(r.text), `${r.file} runs \`${r.text}\`, which README.md no longer shows: run README's command there`);
+  });
+
+  for (const c of all) {
+    const by = run.find((r) => r.text === c.words.join(' '));
+    it(`README.md:${c.line}: ${c.words.join(' ')}${by ? ` (run as written by ${by.file})` : ''}`, async () => {
       await checkCommand(c.words);
     });
+  }
 
   it('a flag a verb does not have fails the check', async () => {
     await assert.rejects(checkCli(['prepare', '--package', 'fp', '--no-such-flag']), /has no --no-such-flag/);

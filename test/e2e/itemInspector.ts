@@ -66,8 +66,13 @@ async function shownConditions(frame: Frame): Promise<ShownCondition[]> {
   })`);
 }
 
-/** What the page marked (epoch ms, inspector.ts): the item drawn, its first frame decoded, every frame there. */
+/**
+ * What the page marked (inspector.ts): the item arrived, drawn, its first frame decoded, every frame there (epoch ms);
+ * the host's read of the item (ms).
+ */
 interface OpenMarks {
+  readMs: number;
+  receivedAt: number;
   drawnAt: number;
   firstFrameAt: number;
   completeAt: number;
@@ -96,8 +101,7 @@ async function inspectorShowing(itemId: string, conditions: string[]): Promise<{
   if (shown.slice(0, conditions.length).some((c, k) => c.condition !== conditions[k]))
     throw new Error(`not first: ${conditions.join(', ')} (shown: ${shown.map((x) => x.condition).join(', ')})`);
   const marks = await frame.evaluate<OpenMarks>(
-    '(({ drawnAt, firstFrameAt, completeAt }) => ({ drawnAt: +drawnAt, firstFrameAt: +firstFrameAt, completeAt: +completeAt }))' +
-      "(document.querySelector('section.inspection').dataset)",
+    "Object.fromEntries(Object.entries(document.querySelector('section.inspection').dataset).map(([k, v]) => [k, Number(v)]))",
   );
   return { frame, shown, marks };
 }
@@ -106,7 +110,15 @@ async function inspectorShowing(itemId: string, conditions: string[]): Promise<{
 const openTimes: Record<string, unknown>[] = [];
 function recordOpen(route: string, itemId: string, clickedAt: number, m: OpenMarks): void {
   const since = (t: number) => (Number.isFinite(t) && t > 0 ? t - clickedAt : null);
-  const entry = { route, itemId, drawnMs: since(m.drawnAt), firstFrameMs: since(m.firstFrameAt), allFramesMs: since(m.completeAt) };
+  const entry = {
+    route,
+    itemId,
+    hostReadMs: m.readMs,
+    arrivedMs: since(m.receivedAt),
+    drawnMs: since(m.drawnAt),
+    firstFrameMs: since(m.firstFrameAt),
+    allFramesMs: since(m.completeAt),
+  };
   openTimes.push(entry);
   fs.writeFileSync(path.join(OUT, 'open-times.json'), JSON.stringify(openTimes, null, 2) + '\n');
   log(`open time (${route}): ${JSON.stringify(entry)}`);
@@ -194,7 +206,7 @@ async function main(): Promise<void> {
       await cell.waitFor({ timeout: 30_000 });
       await wb!.contextMenuItem(cell, 'Inspect an item…');
       const clickedAt = Date.now();
-      await wb!.pickQuick(flipItem);
+      await wb!.pickQuickExactly(flipItem);
       const { shown, marks } = await inspectorShowing(flipItem, [SECOND]);
       recordOpen('tree context menu', flipItem, clickedAt, marks);
       if (shown.find((x) => x.condition === SECOND)?.sources.join() !== 'run')
@@ -211,9 +223,9 @@ async function main(): Promise<void> {
       xss = items.map((l) => JSON.parse(l) as { item_id: string; question: string }).find((i) => i.question === XSS_QUESTION)?.item_id ?? '';
       if (!xss) throw new Error('the sample package has no MVBench item whose question holds the markup');
       await wb!.runCommand('fpsweep: Inspect an item…');
-      await wb!.pickQuick(`MVBench × ${SECOND}`);
+      await wb!.pickQuickExactly(`MVBench × ${SECOND}`);
       const clickedAt = Date.now();
-      await wb!.pickQuick(xss);
+      await wb!.pickQuickExactly(xss);
       const { frame, marks } = await inspectorShowing(xss, [SECOND]);
       recordOpen('palette', xss, clickedAt, marks);
       const prompt = await frame.evaluate<string>("document.querySelector('details.prompt pre').textContent");

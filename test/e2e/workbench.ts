@@ -217,6 +217,26 @@ export class Workbench {
     })()`);
   }
 
+  /**
+   * Picks the row of the open quick pick whose label is `label` exactly, where one label is the start of another
+   * (v_1 and v_128_s224): a row's aria-label is its label, then ", " and its description and detail (VS Code's
+   * quickInputList), while its text runs label and description together.
+   */
+  async pickQuickExactly(label: string, timeoutMs = 30_000): Promise<void> {
+    const rows = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    const index = await this.until(
+      `a quick pick row labelled ${label}`,
+      timeoutMs,
+      async () => {
+        const labels = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+        const i = labels.findIndex((l) => l === label || l.startsWith(`${label}, `) || l.startsWith(`${label} `));
+        return i >= 0 ? i : undefined;
+      },
+      async () => JSON.stringify(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))),
+    );
+    await rows.nth(index).click();
+  }
+
   /** Picks the row of the open quick pick whose text has `label`. */
   async pickQuick(label: string, timeoutMs = 30_000): Promise<void> {
     const row = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label }).first();

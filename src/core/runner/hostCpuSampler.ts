@@ -5,7 +5,8 @@
 import { AppendFile } from './appendFile';
 import { sumWindows, type HostCpuMeasure } from './hostCpu';
 import type { CpuReader, CpuReading } from './hostCpuProc';
-import { hostCpuStatus, setAsideLargeRecord, type HostCpuLine, type HostCpuStatus } from './hostCpuRecord';
+import { setAsideLargeRecord } from './hostCpuRecord';
+import { hostCpuStatus, type HostCpuLine, type HostCpuStatus } from './hostCpuStatus';
 
 /** The first windows' length: a minute's pilot gets ~6 of them. */
 export const PERIOD_S = 10;

@@ -8,7 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CpuReading } from '../../../src/core/runner/hostCpuProc';
 import { HostCpuSampler } from '../../../src/core/runner/hostCpuSampler';
-import { hostCpuBottleneckLine, hostCpuText, lastRunHostCpu, MAX_RECORD_BYTES, readHostCpuLines } from '../../../src/core/runner/hostCpuRecord';
+import { lastRunHostCpu, MAX_RECORD_BYTES, readHostCpuLines } from '../../../src/core/runner/hostCpuRecord';
+import { hostCpuBottleneckLine, hostCpuText } from '../../../src/core/runner/hostCpuStatus';
 import { waitFor } from '../../helpers/waitFor';
 
 /** Readings on a 4-core host: each step `wallS` later, `busy` core-seconds more, of which ours and vLLM's. */

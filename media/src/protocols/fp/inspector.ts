@@ -1,8 +1,9 @@
 // The item inspector's page (issue 36 point 1): says `ready`, then draws what the host sends (inspectorPanel.ts): the
 // item being read, the item (inspectorView.ts), the frames made again for it, or why it cannot be shown. It keeps the
 // item's state for a window reload (setState: the panel serializer gets it back). Nothing here reads a file or
-// computes. The section marks when it was drawn, when its first frame decoded and when its frames were all there
-// (epoch ms; the e2e records them as the open time), and where its frames are (`data-frames`: making, complete, failed).
+// computes. The section marks when the item arrived, when it was drawn, when its first frame decoded and when its
+// frames were all there (epoch ms), and the host's read time (ms): the e2e records them as the open time; and where
+// its frames are (`data-frames`: making, complete, failed).
 import type { InspectorHostMessage, InspectorState } from '../../../../src/extension/protocols/fp/inspectorMessages';
 import { clear, el } from '../../dom';
 import { FIRST_SCREEN_FRAMES, fillFrames, renderInspection } from './inspectorView';
@@ -33,6 +34,7 @@ window.addEventListener('message', (e: MessageEvent) => {
     clear(app);
     app.appendChild(el('p', { class: 'muted', id: 'inspector-loading' }, `Reading ${m.benchmark} · ${m.itemId}…`));
   } else if (m?.type === 'item') {
+    const receivedAt = Date.now();
     clear(app);
     const view = renderInspection(m.model, m.frameUris, { lazy: true, firstScreen: FIRST_SCREEN_FRAMES });
     if (m.making)
@@ -41,7 +43,7 @@ window.addEventListener('message', (e: MessageEvent) => {
         view.children[1] ?? null,
       );
     app.appendChild(view);
-    view.dataset.drawnAt = String(Date.now());
+    Object.assign(view.dataset, { receivedAt: String(receivedAt), drawnAt: String(Date.now()), readMs: String(m.readMs) });
     framesState(m.making ? 'making' : 'complete');
     window.scrollTo(0, 0);
     api.setState(m.state);

@@ -55,7 +55,7 @@ class FpView extends Disposable implements ProtocolView {
       secrets: host.secrets,
       openReport: (kind, focus) => host.openReport(kind, { focus }),
       newRunbook: host.newRunbook,
-      inspectItem: (arg) => inspectItemCommand({ distDir: host.distDir, env: host.env, model: this.model, inspect }, arg),
+      inspectItem: (arg) => inspectItemCommand({ model: this.model, inspect }, arg),
     }).commands;
     this.runbook = fpSteps(() => void this.model.refresh(true));
     const command = (id: string) => this.commands.find((c) => c.id === id)!;

@@ -1,14 +1,13 @@
 // "fpsweep: Inspect an item…": from a benchmark × condition row of the tree (its items to pick from, with their answer
-// under that condition), from the palette (a benchmark × condition first), or with a target (another view's link).
+// under that condition, read in the extension host), from the palette (a benchmark × condition first), or with a
+// target (another view's link).
 import * as vscode from 'vscode';
 import type { CellView } from '../../../core/protocols/fp/progress';
 import type { TreeNode } from '../../progressNodes';
 import type { SweepModel } from './sweepModel';
-import { loadItemList } from './inspectorSource';
+import { listItems } from '../../../core/protocols/fp/inspect/listItems';
 
 export interface InspectCommandHost {
-  distDir: string;
-  env(): Record<string, string>;
   model: SweepModel;
   inspect(t: { benchmark: string; itemId: string; conditions: string[] }): Promise<void>;
 }
@@ -29,7 +28,8 @@ export async function inspectItemCommand(host: InspectCommandHost, arg: unknown)
   if (!cell) return;
   const pkg = host.model.packageDir;
   if (!pkg) throw new Error('no run package: open the package folder or set fpsweep.packagePath');
-  const list = await loadItemList(host.distDir, host.env(), pkg, cell.benchmark, cell.condition);
+  // Read here, like the item itself (inspectorSource.ts): the benchmark's CSV lines, its items, its failure lines.
+  const list = await listItems(pkg, cell.benchmark, cell.condition);
   const picks = list.items.map((i) => ({
     label: i.item_id,
     description: i.state === 'ok' || i.state === 'reuse' ? `${i.pred || '(no letter)'} ${i.correct ? '✓' : '✗'} · answer ${i.answer}` : i.state,

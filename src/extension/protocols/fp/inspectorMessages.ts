@@ -39,6 +39,8 @@ export interface InspectorItemMessage {
   frameUris: (string | null)[][];
   making: number;
   state: InspectorState;
+  /** How long the host took to read the item and check its frame files (ms): the e2e records it with the open. */
+  readMs: number;
 }
 
 /** The same item with the frames made again: the webview fills them in where they were missing. */

@@ -5,6 +5,7 @@
 // webviews' one shell (webviewShell.ts: strict CSP, nonce, theme); resources only from dist/media and the package's
 // two frame stores (real paths); a frame file is checked to lie in them before it becomes a URI. After a window
 // reload VS Code hands the panel back with the webview's state (revive; package.json onWebviewPanel).
+import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { Disposable } from '../../lifecycle';
 import { webviewHtml, webviewOptions } from '../../webviewShell';
@@ -126,11 +127,13 @@ export class ItemInspectorPanel extends Disposable {
     this.post({ type: 'loading', benchmark: target.benchmark, itemId: target.itemId });
     let making: number;
     try {
+      const started = performance.now();
       const model = await readInspectionHere(target);
       const frameUris = await this.frameUris(model);
       if (!stillShown()) return;
       making = framesToMake(model);
-      this.post({ type: 'item', model, frameUris, making, state: inspectorState(target) });
+      const readMs = Math.round(performance.now() - started);
+      this.post({ type: 'item', model, frameUris, making, state: inspectorState(target), readMs });
     } catch (err) {
       if (stillShown()) this.post({ type: 'error', message: (err as Error).message });
       return;

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { parseBoundedJson } from '../../../core/io/boundedJson';
 import { isInside } from '../../../core/package/paths';
 import { readInspection } from '../../../core/protocols/fp/inspect/itemModel';
-import { itemInspectionSchema, itemListSchema, type ItemInspection, type ItemList } from '../../../core/protocols/fp/inspect/types';
+import { itemInspectionSchema, type ItemInspection } from '../../../core/protocols/fp/inspect/types';
 import { errorLine, startCli } from '../../cli';
 import { inspectorStateSchema, type InspectorState } from './inspectorMessages';
 
@@ -93,14 +93,4 @@ export async function checkedFrameFiles(model: ItemInspection, roots: readonly s
       ),
     ),
   );
-}
-
-/** A benchmark's items with their answer under `condition` (`fpsweep inspect … --condition C --json`), to pick one. */
-export async function loadItemList(distDir: string, env: Record<string, string>, packageDir: string, benchmark: string, condition: string): Promise<ItemList> {
-  const args = ['--json', '--package', packageDir, '--benchmark', benchmark, '--condition', condition];
-  const r = await startCli({ distDir, verb: 'inspect', args, env, cwd: packageDir }).done;
-  if (r.code !== 0) throw new Error(`fpsweep inspect failed (exit ${r.code ?? r.signal}): ${errorLine(r.stderr)}`);
-  const parsed = itemListSchema.safeParse(parseBoundedJson(r.stdout));
-  if (!parsed.success) throw new Error('fpsweep inspect printed an item list this extension does not understand');
-  return parsed.data;
 }

@@ -14,6 +14,7 @@ import { captionDemoRoot, demoSteps } from '../../../../src/core/protocols/capti
 import { makeCaptionSample } from '../../../../src/core/protocols/caption/sample';
 import { validateVideoDir, type MediaProbe } from '../../../../src/core/clips/segments';
 import { captureOutput } from '../../../helpers/captureOutput';
+import { readmeCommand } from '../../../helpers/readmeCommand';
 
 const probe: MediaProbe = async (file) => {
   const p = await probeAv(file);
@@ -41,12 +42,13 @@ describe('fpsweep avtime caption-sample', function () {
 
   before(() => {
     tmp = mkdtempSync(path.join(os.tmpdir(), 'fpsweep-caption-sample-'));
-    root = path.join(tmp, 'videos');
+    root = path.join(tmp, 'cap');
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('makes a videos root: valid directories pass the validator, the invalid one fails with its rule, one is untracked', async () => {
-    const { code, out } = await captureOutput(() => main(['avtime', 'caption-sample', '--out', root]));
+    // README's command as written (test/cli/readmeCommands.test.ts holds README to it).
+    const { code, out } = await captureOutput(() => main(readmeCommand('node dist/cli.js avtime caption-sample --out /tmp/cap', tmp)));
     assert.equal(code, 0, out);
     assert.match(out, /4 valid videos \(11 clips\), invalid: video_gap \(contiguous\), untracked: untracked_extra/);
     const dirs = readdirSync(root, { withFileTypes: true })

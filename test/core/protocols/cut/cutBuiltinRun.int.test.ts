@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../../helpers/captureOutput';
+import { readmeCommand } from '../../../helpers/readmeCommand';
 import { ffprobeClipProbe } from '../../../../src/core/clips/clipProbe';
 import { issueText, validateVideoDir } from '../../../../src/core/clips/segments';
 import { CutLayout } from '../../../../src/core/protocols/cut/layout';
@@ -20,11 +21,11 @@ describe('fpsweep avtime cut --cutter builtin (CLI)', function () {
   after(() => fs.rmSync(work, { recursive: true, force: true }));
 
   it('cuts the sample into valid, degraded video directories; a rerun cuts nothing', async () => {
-    const sources = path.join(work, 'sources');
-    const out = path.join(work, 'clips');
-    const made = await runCli(['avtime', 'cut-sample', '--out', sources]);
+    // README's data-path commands as written (test/cli/readmeCommands.test.ts holds README to them).
+    const out = path.join(work, 'cut-out');
+    const made = await runCli(readmeCommand('node dist/cli.js avtime cut-sample --out /tmp/cut-in', work));
     assert.equal(made.code, 0, made.err);
-    const args = ['avtime', 'cut', '--input-root', sources, '--output-root', out, '--cutter', 'builtin'];
+    const args = readmeCommand('node dist/cli.js avtime cut --input-root /tmp/cut-in --output-root /tmp/cut-out --cutter builtin', work);
     const r = await runCli(args);
     assert.equal(r.code, 0, r.out + r.err);
     const stems = fs.readdirSync(out).filter((d) => !d.startsWith('.'));

@@ -74,49 +74,51 @@ async function rawConditions(layout: PackageLayout): Promise<string[]> {
     .sort();
 }
 
-/** The CSV rows of one benchmark, as column → value, keyed by item then condition. */
-export async function benchmarkRows(layout: PackageLayout, benchmark: string): Promise<Map<string, Map<string, CsvRow>>> {
+/** Adds one CSV record to `out` (item → condition → row) when it is `benchmark`'s; the first row of a key counts. */
+function addRow(out: Map<string, Map<string, CsvRow>>, header: readonly string[], r: readonly string[], benchmark: string): void {
+  const [b, i, c] = ['benchmark', 'item_id', 'condition'].map((k) => header.indexOf(k));
+  if (r[b] !== benchmark || !r[i] || !r[c]) return;
+  let byCond = out.get(r[i]);
+  if (!byCond) out.set(r[i], (byCond = new Map()));
+  // readResultsCsv reports the second row of a key; the first is the one that counts.
+  if (!byCond.has(r[c])) byCond.set(r[c], Object.fromEntries(header.map((h, k) => [h, r[k] ?? ''])));
+}
+
+/** The CSV rows of one benchmark from the whole file, keyed by item then condition (benchmarkRows's oracle). */
+export async function wholeBenchmarkRows(layout: PackageLayout, benchmark: string): Promise<Map<string, Map<string, CsvRow>>> {
   const csv = await readResultsCsv(layout.resultsCsv, { keepRows: true });
   const out = new Map<string, Map<string, CsvRow>>();
-  if (!csv.header) return out;
-  const header = csv.header;
-  const [b, i, c] = ['benchmark', 'item_id', 'condition'].map((k) => header.indexOf(k));
-  for (const r of csv.rows) {
-    if (r[b] !== benchmark) continue;
-    let byCond = out.get(r[i]);
-    if (!byCond) out.set(r[i], (byCond = new Map()));
-    // The first row of a key is the one that counts (readResultsCsv reports the second).
-    if (!byCond.has(r[c])) byCond.set(r[c], Object.fromEntries(header.map((h, k) => [h, r[k] ?? ''])));
-  }
+  for (const r of csv.rows) addRow(out, csv.header!, r, benchmark);
   return out;
 }
 
 /**
- * One item's CSV rows by condition, as benchmarkRows gives them. A CSV without a quote character holds one record a
- * line (the writer quotes any field with a comma, quote or newline): then only the header and the lines naming the
- * item are parsed, by the same parser (a full sweep's CSV is ~50k rows: parsing it whole cost half a second in
- * bench/itemInspector.ts). A CSV with quotes is parsed whole.
+ * The CSV rows of one benchmark (of one item, `needle` its id), keyed by item then condition, as the whole file
+ * gives them. A CSV without a quote character holds one record a line (the writer quotes any field with a comma,
+ * quote or newline): then only the header and the lines holding `needle` are parsed, by the same parser (a full
+ * sweep's CSV is ~50k rows: parsing it whole cost half a second in bench/itemInspector.ts, too long for the extension
+ * host, which reads an item and a list to pick from). A CSV with quotes, or a header without the key columns, is
+ * read whole (the latter an InputError with the file).
  */
-export async function itemRows(layout: PackageLayout, benchmark: string, itemId: string): Promise<Map<string, CsvRow>> {
+export async function benchmarkRows(layout: PackageLayout, benchmark: string, needle = benchmark): Promise<Map<string, Map<string, CsvRow>>> {
   const buf = await fs.readFile(layout.resultsCsv).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return null;
     throw err;
   });
   if (buf === null) return new Map();
-  if (buf.includes(0x22)) return (await benchmarkRows(layout, benchmark)).get(itemId) ?? new Map();
+  if (buf.includes(0x22)) return wholeBenchmarkRows(layout, benchmark);
   const lines = buf.toString('utf8').split('\n');
   // Each line keeps its own end: a last line without one stays torn, for the parser to set aside as it always does.
-  const kept = lines.map((l, i) => (i === 0 || l.includes(itemId) ? l + (i < lines.length - 1 ? '\n' : '') : '')).join('');
-  const out = new Map<string, CsvRow>();
-  const { header } = scanResultsCsv(Buffer.from(kept, 'utf8'), layout.resultsCsv, false, (r, _line, head) => {
-    const [b, i, c] = ['benchmark', 'item_id', 'condition'].map((k) => head.indexOf(k));
-    // The first row of a key is the one that counts, as in benchmarkRows.
-    if (r[b] !== benchmark || r[i] !== itemId || !r[c] || out.has(r[c])) return;
-    out.set(r[c], Object.fromEntries(head.map((h, k) => [h, r[k] ?? ''])));
-  });
-  // A header without the key columns: the whole read says so (an InputError with the file).
-  if (header && REQUIRED_COLUMNS.some((k) => !header.includes(k))) return (await benchmarkRows(layout, benchmark)).get(itemId) ?? new Map();
+  const kept = lines.map((l, i) => (i === 0 || l.includes(needle) ? l + (i < lines.length - 1 ? '\n' : '') : '')).join('');
+  const out = new Map<string, Map<string, CsvRow>>();
+  const { header } = scanResultsCsv(Buffer.from(kept, 'utf8'), layout.resultsCsv, false, (r, _line, head) => addRow(out, head, r, benchmark));
+  if (header && REQUIRED_COLUMNS.some((k) => !header.includes(k))) return wholeBenchmarkRows(layout, benchmark);
   return out;
+}
+
+/** One item's CSV rows by condition (benchmarkRows on the lines naming it). */
+export async function itemRows(layout: PackageLayout, benchmark: string, itemId: string): Promise<Map<string, CsvRow>> {
+  return (await benchmarkRows(layout, benchmark, itemId)).get(itemId) ?? new Map();
 }
 
 export async function readItemRecords(layout: PackageLayout, benchmark: string, itemId: string): Promise<ItemRecords> {

@@ -11,6 +11,7 @@ import { FAILURE_LINE, failureRecordSchema, timingRecordSchema, type FailureReco
 import { runIdentityFile, runIdentitySchema } from '../../../runner/identity';
 import { preflightFile, readPreflight } from '../sweep/preflight';
 import { readStatus } from '../status/status';
+import { hostCpuText } from '../../../runner/hostCpuStatus';
 import type { WorkerStatus } from '../status/statusSchema';
 import { DEFAULT_CONDITIONS } from '../rules';
 import { dryRun } from '../dryrun/dryRun';
@@ -50,7 +51,8 @@ async function defaultTodo(root: string): Promise<TodoRow[]> {
 function reportBottleneck(st: WorkerStatus | null): Report['bottleneck'] {
   if (!st?.bottleneck) return null;
   const servers = st.servers.flatMap((s) => (s.bottleneck ? [{ ...s.bottleneck, index: s.index, endpoint: s.endpoint }] : []));
-  return { runId: st.runId, kind: st.bottleneck.kind, line: st.bottleneck.line, servers, hostCpu: st.hostCpu ?? null };
+  const hostCpu = st.hostCpu ?? null;
+  return { runId: st.runId, kind: st.bottleneck.kind, line: st.bottleneck.line, servers, hostCpu, hostCpuLine: hostCpu ? hostCpuText(hostCpu) : null };
 }
 
 export async function buildReport(packageDir: string, opts: BuildReportOptions = {}): Promise<Report> {

@@ -3,7 +3,6 @@ import { findingsMarkdown } from '../findings/text';
 import { formatDuration } from '../prepare/progressMeter';
 import type { Report } from './schema';
 import { pyFixed } from './pyFormat';
-import { hostCpuText } from '../../../runner/hostCpuRecord';
 
 /** Text from data (item ids, messages) outside code blocks: no HTML. */
 function esc(s: string): string {
@@ -239,7 +238,7 @@ function bottleneckLines(b: Report['bottleneck']): string[] {
   const out = ['## Where the time went', ''];
   if (!b) return [...out, 'No verdict: the last run left no bottleneck in .fpsweep/status.json (too few requests, or no run yet).', ''];
   out.push(`Run ${esc(b.runId)}: **${esc(b.line)}**`, '');
-  if (b.hostCpu) out.push(esc(hostCpuText(b.hostCpu)), '');
+  if (b.hostCpuLine) out.push(esc(b.hostCpuLine), '');
   const share = (x: number | null) => (x === null ? null : `${Math.round(100 * x)}%`);
   out.push(
     ...table(

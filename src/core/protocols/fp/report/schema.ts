@@ -5,7 +5,7 @@ import { preflightRecordSchema } from '../sweep/preflightSchema';
 import { stopReasonSchema } from '../../../runner/stopReason';
 import { tokenPredictionSchema } from './tokenPrediction';
 import { BOTTLENECK_KINDS, bottleneckSchema } from '../../../runner/bottleneck';
-import { hostCpuStatusSchema } from '../../../runner/hostCpuRecord';
+import { hostCpuStatusSchema } from '../../../runner/hostCpuStatus';
 import { findingsSchema } from '../findings/types';
 
 export const lineProblemSchema = z.object({ file: z.string(), line: z.number().int(), message: z.string() });
@@ -80,6 +80,8 @@ export const reportBottleneckSchema = z.object({
   servers: z.array(bottleneckSchema.extend({ index: z.number().int(), endpoint: z.string() })),
   /** The host's CPU over that run's requests (runner/hostCpuSampler.ts); null in status files without it. */
   hostCpu: hostCpuStatusSchema.nullable().default(null),
+  /** The same in words (runner/hostCpuRecord.ts hostCpuText), for report.md and the webview. */
+  hostCpuLine: z.string().nullable().default(null),
 });
 
 export const runSpanSchema = z.object({

@@ -1,7 +1,7 @@
 // The status as text: one line for the whole run plus a table of the benchmark × condition cells
 // that still have work or failures (a full sweep has ~1,100 cells; finished ones are counted, not listed).
 import { stopReasonLines } from '../../../runner/stopReason';
-import { hostCpuText } from '../../../runner/hostCpuRecord';
+import { hostCpuText } from '../../../runner/hostCpuStatus';
 import type { WorkerStatus } from './statusSchema';
 
 function dur(s: number | null): string {

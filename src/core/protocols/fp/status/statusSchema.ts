@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { BOTTLENECK_KINDS } from '../../../runner/bottleneck';
 import { serverStatusSchema } from '../../../runner/serverStatus';
 import { stopReasonSchema } from '../../../runner/stopReason';
-import { hostCpuStatusSchema } from '../../../runner/hostCpuRecord';
+import { hostCpuStatusSchema } from '../../../runner/hostCpuStatus';
 
 export const cellProgressSchema = z.object({
   benchmark: z.string(),

@@ -5,7 +5,8 @@
 // (doctor/gpuFrames.ts: the device bench's figures); else the CPU goes to vLLM's processes and only more cores help.
 import { hostCpuBound, oursShareOfBusy } from '../../../runner/hostCpu';
 import { procCpuReader } from '../../../runner/hostCpuProc';
-import { hostCpuText, lastRunHostCpu, hostCpuStatus, type HostCpuStatus } from '../../../runner/hostCpuRecord';
+import { lastRunHostCpu } from '../../../runner/hostCpuRecord';
+import { hostCpuText, hostCpuStatus, type HostCpuStatus } from '../../../runner/hostCpuStatus';
 import { HostCpuSampler } from '../../../runner/hostCpuSampler';
 import { CPU_PATH_S_PER_720P_VIDEO, GPU_PATH_S_PER_720P_VIDEO } from '../doctor/gpuFrames';
 import type { FramesPlacement } from '../frames/gpu/framesOn';

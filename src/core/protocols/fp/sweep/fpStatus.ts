@@ -7,7 +7,7 @@ import { runBottleneck, runBottleneckLine, type Bottleneck } from '../../../runn
 import { FP_BOTTLENECK_WORDS } from './fpBottleneckWords';
 import type { ServerStatus } from '../../../runner/serverStatus';
 import type { StopReason } from '../../../runner/stopReason';
-import { hostCpuBottleneckLine, type HostCpuStatus } from '../../../runner/hostCpuRecord';
+import { hostCpuBottleneckLine, type HostCpuStatus } from '../../../runner/hostCpuStatus';
 import { workerStatusSchema, type CellProgress, type WorkerState, type WorkerStatus } from '../status/statusSchema';
 
 /** What the status file says about the run as a whole (fixed at start). */

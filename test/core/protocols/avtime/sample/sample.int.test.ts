@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../../../helpers/captureOutput';
+import { readmeCommand } from '../../../../helpers/readmeCommand';
 import { readJsonl } from '../../../../../src/core/package/jsonl';
 import { QuerySchema } from '../../../../../src/core/protocols/avtime/queries';
 import { inventoryRowSchema, targetInputSchema, testRowSchema } from '../../../../../src/core/protocols/avtime/stages/inputSchemas';
@@ -20,10 +21,12 @@ describe('fpsweep avtime sample', function () {
   let b: string;
 
   before(async () => {
-    a = path.join(tmpDir('sample'), 'bench');
-    b = path.join(tmpDir('sample'), 'bench');
-    for (const dir of [a, b]) {
-      const r = await quietMain(['avtime', 'sample', '--out', dir]);
+    // README's command as written, twice (test/cli/readmeCommands.test.ts holds README to it).
+    const [ta, tb] = [tmpDir('sample'), tmpDir('sample')];
+    a = path.join(ta, 'avs');
+    b = path.join(tb, 'avs');
+    for (const tmp of [ta, tb]) {
+      const r = await quietMain(readmeCommand('node dist/cli.js avtime sample --out /tmp/avs', tmp));
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, /AVTime sample bench: .*\n {2}7 videos \([\d.]+ s with audio\), queries: t2e-A \d+/);
     }

@@ -1,10 +1,11 @@
-// One item's CSV rows read from the lines naming it (a quote-free CSV) are the rows the whole-file read gives it.
+// A benchmark's (an item's) CSV rows read from the lines naming it (a quote-free CSV) are the rows the whole-file
+// read gives.
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { InputError } from '../../../../../src/core/errors';
-import { benchmarkRows, itemRows } from '../../../../../src/core/protocols/fp/inspect/itemRecords';
+import { benchmarkRows, itemRows, wholeBenchmarkRows } from '../../../../../src/core/protocols/fp/inspect/itemRecords';
 import { PackageLayout } from '../../../../../src/core/protocols/fp/package/layout';
 
 describe('item inspector: one item’s CSV rows', () => {
@@ -12,7 +13,7 @@ describe('item inspector: one item’s CSV rows', () => {
   const write = async (lines: string[], end = '\n') => fs.writeFile(layout.resultsCsv, lines.join('\n') + end);
   const both = async (b: string, item: string) => [
     Object.fromEntries(await itemRows(layout, b, item)),
-    Object.fromEntries((await benchmarkRows(layout, b)).get(item) ?? new Map()),
+    Object.fromEntries((await wholeBenchmarkRows(layout, b)).get(item) ?? new Map()),
   ];
 
   beforeEach(async () => {
@@ -39,6 +40,13 @@ describe('item inspector: one item’s CSV rows', () => {
     [mine, whole] = await both('MV', 'MV,1');
     assert.deepEqual(mine, whole);
     assert.deepEqual(Object.keys(mine), ['v_1']);
+  });
+
+  it("gives a benchmark's rows, every item, as the whole-file read does (the list to pick an item from)", async () => {
+    await write([HEADER, 'MV,MV_1,v_1,ok,A,A,1', 'MV,MV_10,v_1,ok,B,A,0', 'LV,MV_1,v_1,ok,C,A,0', 'MV,MV_1,v_32,ok,D,A,0', 'LVMV,x,v_1,ok,A,A,1']);
+    const flat = (m: Map<string, Map<string, Record<string, string>>>) => [...m].map(([k, v]) => [k, Object.fromEntries(v)]);
+    assert.deepEqual(flat(await benchmarkRows(layout, 'MV')), flat(await wholeBenchmarkRows(layout, 'MV')));
+    assert.deepEqual([...(await benchmarkRows(layout, 'MV')).keys()], ['MV_1', 'MV_10']);
   });
 
   it('refuses a header without the key columns as the whole-file read does', async () => {

@@ -137,6 +137,7 @@ describe('report: the last run’s bottleneck', () => {
       servers: [{ index: 0, endpoint: 'http://127.0.0.1:8011', state: 'up', running: 0, waiting: 0, restarts: 0, message: null, bottleneck: gpu }],
       summary: 'done',
       bottleneck: { kind: 'gpu', line: 'bottleneck: GPU-bound on 1 of 1 server(s); turn: none on our side' },
+      hostCpu: { cores: 16, wallS: 100, busyCoreS: 1200, oursCoreS: 600, vllmCoreS: 500, busyShare: 0.75, bound: false, last: null },
     };
     await writeStatusAtomic(layout, status);
     const r = await buildReport(dir, { todo: async () => TODO });
@@ -146,5 +147,9 @@ describe('report: the last run’s bottleneck', () => {
     assert.equal(r.extrapolation.bottleneck, 'unknown');
     const md = reportMarkdown(r);
     assert.match(md, /## Where the time went\n\nRun pilot-1: \*\*bottleneck: GPU-bound on 1 of 1 server\(s\)/);
+    // The host's CPU over that run's requests (issue 34), in the JSON and under the run's line.
+    assert.equal(r.bottleneck?.hostCpu?.busyShare, 0.75);
+    assert.equal(r.bottleneck?.hostCpuLine, 'host CPU: 75% of 16 cores busy over 100 s (ours 50%, vLLM 42%, others 8% of the busy CPU)');
+    assert.match(md, /\*\*\n\nhost CPU: 75% of 16 cores busy over 100 s \(ours 50%/);
   });
 });

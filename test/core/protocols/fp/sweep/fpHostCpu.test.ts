@@ -11,7 +11,7 @@ import { framesFor } from '../../../../../src/core/protocols/fp/sweep/adapters';
 import { fpHostCpuKnob, OURS_LARGE_SHARE, placementForKnob } from '../../../../../src/core/protocols/fp/sweep/fpHostCpu';
 import { runOptionsSchema } from '../../../../../src/core/protocols/fp/sweep/runOptions';
 import type { GpuFramesProbe } from '../../../../../src/core/protocols/fp/frames/gpu/probe';
-import type { HostCpuStatus } from '../../../../../src/core/runner/hostCpuRecord';
+import type { HostCpuStatus } from '../../../../../src/core/runner/hostCpuStatus';
 import { withEnv } from './helpers';
 
 const found: GpuFramesProbe = { ok: true, ffmpegCuda: true, torch: '2.11', torchvision: '0.26', gpu: 'NVIDIA H100', nvjpeg: true, pillow: '12', reasons: [] };
