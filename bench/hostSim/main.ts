@@ -63,7 +63,9 @@ const GPU_FRAMES_FILE = arg(
   'gpu-frames',
   path.join(__dirname.endsWith('hostSim') ? __dirname : path.join(process.cwd(), 'bench', 'hostSim'), 'measured', 'gpu-frames.json'),
 );
-// More GPU-frames rows on CORES cores, one a measured file: --gpu-frames-also FILE=LABEL[,FILE=LABEL…]
+// More GPU-frames rows on CORES cores, one a measured file: --gpu-frames-also FILE=LABEL[,FILE=LABEL…] (no comma in
+// a label). bench/hostSim/measured/2026-12-06-full-plan-run8.txt is `--no-ablations --also-cores 32 --gpu-frames-also
+// "bench/hostSim/measured/gpu-frames-mps.json=MPS on,bench/hostSim/measured/gpu-frames-run8-nomps.json=MPS off on the MPS run's machine"`.
 // (e.g. bench/hostSim/measured/gpu-frames-mps.json=MPS on). Each row names its file's device in the header.
 const GPU_FRAMES_ALSO = (process.argv.includes('--gpu-frames-also') ? arg('gpu-frames-also', '') : '')
   .split(',')
