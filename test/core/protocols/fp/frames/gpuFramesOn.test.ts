@@ -8,30 +8,21 @@ import * as path from 'node:path';
 import { chooseFramesOn, parseFramesOn } from '../../../../../src/core/protocols/fp/frames/gpu/framesOn';
 import { defaultGpuHelperPath, hwaccelsListCuda, probeGpuFrames } from '../../../../../src/core/protocols/fp/frames/gpu/probe';
 import { FP_BOTTLENECK_WORDS } from '../../../../../src/core/protocols/fp/sweep/fpBottleneckWords';
+import { fakeFfmpeg, fakeGpuPython, HWACCELS_HEADER, writeShellScript } from '../../../../helpers/fakeGpuTools';
 import { checkGpuFrames, CPU_PATH_S_PER_720P_VIDEO, GPU_PATH_S_PER_720P_VIDEO } from '../../../../../src/core/protocols/fp/doctor/gpuFrames';
-
-const HWACCELS_HEADER = 'Hardware acceleration methods:';
 
 describe('fp/frames/gpu: --frames-on and the probe', () => {
   let dir: string;
-  const script = (name: string, body: string) => {
-    const p = path.join(dir, name);
-    writeFileSync(p, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
-    return p;
-  };
+  const script = (name: string, body: string) => writeShellScript(dir, name, body);
   const helperPath = defaultGpuHelperPath();
   before(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'fpsweep-gpuframes-'));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const withCuda = () => script('ffmpeg-cuda', `printf '${HWACCELS_HEADER}\\nvdpau\\ncuda\\nvaapi\\n\\n'`);
-  const withoutCuda = () => script('ffmpeg-nocuda', `printf '${HWACCELS_HEADER}\\nvdpau\\nvaapi\\n\\n'`);
-  const okPython = () =>
-    script(
-      'python-ok',
-      `echo '{"torch": "2.11.0", "torchvision": "0.26.0", "cuda": true, "gpu": "NVIDIA H100", "nvjpeg": true, "pillow": "11.3.0", "errors": []}'`,
-    );
+  const withCuda = () => fakeFfmpeg(dir, true);
+  const withoutCuda = () => fakeFfmpeg(dir, false);
+  const okPython = () => fakeGpuPython(dir);
 
   it('reads cuda from the -hwaccels list only (its header line is not a method)', () => {
     assert.equal(hwaccelsListCuda(`${HWACCELS_HEADER}\nvdpau\ncuda\n`), true);

@@ -13,6 +13,7 @@ import { runOptionsSchema } from '../../../../../src/core/protocols/fp/sweep/run
 import type { GpuFramesProbe } from '../../../../../src/core/protocols/fp/frames/gpu/probe';
 import type { HostCpuStatus } from '../../../../../src/core/runner/hostCpuStatus';
 import { withEnv } from './helpers';
+import { fakeFfmpeg, fakeGpuPython } from '../../../../helpers/fakeGpuTools';
 
 const found: GpuFramesProbe = { ok: true, ffmpegCuda: true, torch: '2.11', torchvision: '0.26', gpu: 'NVIDIA H100', nvjpeg: true, pillow: '12', reasons: [] };
 const absent: GpuFramesProbe = { ...found, ok: false, ffmpegCuda: false, reasons: ['ffmpeg has no cuda hwaccel'] };
@@ -33,20 +34,12 @@ function status(busyShare: number, oursOfBusy: number | null): HostCpuStatus {
 
 describe('fp/sweep/fpHostCpu: the host CPU knob and --frames-on auto', () => {
   let dir: string;
-  const script = (name: string, body: string) => {
-    const p = path.join(dir, name);
-    writeFileSync(p, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
-    return p;
-  };
   let cudaFfmpeg: string;
   let okPython: string;
   before(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'fpsweep-hostcpu-fp-'));
-    cudaFfmpeg = script('ffmpeg-cuda', `printf 'Hardware acceleration methods:\\nvdpau\\ncuda\\n\\n'`);
-    okPython = script(
-      'python-ok',
-      `echo '{"torch": "2.11.0", "torchvision": "0.26.0", "cuda": true, "gpu": "NVIDIA H100", "nvjpeg": true, "pillow": "11.3.0", "errors": []}'`,
-    );
+    cudaFfmpeg = fakeFfmpeg(dir, true);
+    okPython = fakeGpuPython(dir);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -129,7 +122,7 @@ describe('fp/sweep/fpHostCpu: the host CPU knob and --frames-on auto', () => {
 
     it('a host without the GPU path: the CPU path, the reason, and what the pilot measured', async () => {
       record([line('p1', 'pilot', 38)]);
-      const noCuda = script('ffmpeg-nocuda', `printf 'Hardware acceleration methods:\\nvdpau\\n\\n'`);
+      const noCuda = fakeFfmpeg(dir, false);
       const logged: string[] = [];
       const opts = runOptionsSchema.parse({ package: pkg, framesOn: 'auto' });
       const frames = await withEnv({ FFMPEG_BIN: noCuda, PYTHON: okPython }, () => framesFor(opts, layout, (l) => logged.push(l)));
