@@ -224,17 +224,18 @@ export class Workbench {
    */
   async pickQuickExactly(label: string, timeoutMs = 30_000): Promise<void> {
     const rows = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
-    const index = await this.until(
+    const full = await this.until(
       `a quick pick row labelled ${label}`,
       timeoutMs,
       async () => {
         const labels = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
-        const i = labels.findIndex((l) => l === label || l.startsWith(`${label}, `) || l.startsWith(`${label} `));
-        return i >= 0 ? i : undefined;
+        return labels.find((l) => l === label || l.startsWith(`${label}, `) || l.startsWith(`${label} `));
       },
       async () => JSON.stringify(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))),
     );
-    await rows.nth(index).click();
+    // The row by its whole label, found again when clicked: the list recycles its row elements (a quick pick that
+    // follows another reuses them), so a position read a moment before can be another item's row by then.
+    await rows.and(this.page.locator(`[aria-label=${JSON.stringify(full)}]`)).click();
   }
 
   /** Picks the row of the open quick pick whose text has `label`. */
