@@ -13,6 +13,9 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
 }
 
+/** The quick pick went away before its row was clicked: something else took the focus (a webview loading). */
+export class QuickPickClosedError extends Error {}
+
 export class Workbench {
   private shot = 0;
   constructor(
@@ -235,7 +238,13 @@ export class Workbench {
     );
     // The row by its whole label, found again when clicked: the list recycles its row elements (a quick pick that
     // follows another reuses them), so a position read a moment before can be another item's row by then.
-    await rows.and(this.page.locator(`[aria-label=${JSON.stringify(full)}]`)).click();
+    await rows
+      .and(this.page.locator(`[aria-label=${JSON.stringify(full)}]`))
+      .click({ timeout: 10_000 })
+      .catch(async (e: unknown) => {
+        if (!(await this.page.locator('.quick-input-widget').isVisible())) throw new QuickPickClosedError(`the quick pick closed before ${label} was clicked`);
+        throw e;
+      });
   }
 
   /** Picks the row of the open quick pick whose text has `label`. */
