@@ -20,7 +20,6 @@ import { XSS_QUESTION } from '../../src/core/protocols/fp/sample/questions';
 import { startStandin } from '../core/protocols/fp/sweep/helpers';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
 import { E2eScript } from './harness';
-import { QuickPickClosedError } from './workbench';
 import { docsScreenshotsDir, themeShots } from './themes';
 import { launchBrowser, Workbench } from './workbench';
 
@@ -223,21 +222,12 @@ async function main(): Promise<void> {
         .filter(Boolean);
       xss = items.map((l) => JSON.parse(l) as { item_id: string; question: string }).find((i) => i.question === XSS_QUESTION)?.item_id ?? '';
       if (!xss) throw new Error('the sample package has no MVBench item whose question holds the markup');
-      // A quick pick closes when the focus leaves it; the inspector's webview, loading from the step before, can take
-      // it (seen on fresh clones). Then the command is run again, as a user would: at most three times.
-      let clickedAt = 0;
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await wb!.runCommand('fpsweep: Inspect an item…');
-          await wb!.pickQuickExactly(`MVBench × ${SECOND}`);
-          clickedAt = Date.now();
-          await wb!.pickQuickExactly(xss);
-          break;
-        } catch (e) {
-          if (!(e instanceof QuickPickClosedError) || attempt === 3) throw e;
-          log(`${e.message}: the command again (${attempt + 1} of 3)`);
-        }
-      }
+      // One quick pick for both steps (inspectCommand.ts): a second one used to close under the user when the focus
+      // came back to the inspector's webview (QuickPickClosedError says so if it ever does again).
+      await wb!.runCommand('fpsweep: Inspect an item…');
+      await wb!.pickQuickExactly(`MVBench × ${SECOND}`);
+      const clickedAt = Date.now();
+      await wb!.pickQuickExactly(xss);
       const { frame, marks } = await inspectorShowing(xss, [SECOND]);
       recordOpen('palette', xss, clickedAt, marks);
       const prompt = await frame.evaluate<string>("document.querySelector('details.prompt pre').textContent");
