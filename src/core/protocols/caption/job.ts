@@ -120,6 +120,9 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
   };
   for (const p of plan.todo) videos.set(p.stem, new VideoRun(p, layout, { backend: 'vllm', model: job.model, normalizer: QWEN_NORMALIZER }));
   const order: VideoRun[] = [...videos.values()];
+  // Every video of the run by stem, kept after it finishes: a video prepared before the runner (the pre-flight's
+  // search, the longest clip) may already be finished and out of `videos` when the runner asks for it (issue 43).
+  const byStem = new Map(order.map((v) => [v.stem, v]));
 
   let userError = false;
   try {
@@ -154,7 +157,7 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
         session,
         servers,
         {
-          prepare: (j) => prepare(videos.get(j.key)!),
+          prepare: (j) => prepare(byStem.get(j.key)!),
           execute: (task, j, server, requeues, channel) => {
             const v = videos.get(j.key);
             return v ? executeClip(ctx, v, Number(task.key.slice(task.key.lastIndexOf('#') + 1)), server, requeues, channel) : Promise.resolve('done');
