@@ -8,7 +8,7 @@ import type { VerbModule } from './verb';
 
 // Lazy so that `fpsweep status` does not load sharp, undici, etc. The engine's verbs, Frames × Pixels' (top-level
 // since before run types), then each run type's (runTypeVerbs.ts).
-const verbs: Readonly<Record<string, () => VerbModule>> = {
+export const verbs: Readonly<Record<string, () => VerbModule>> = {
   sample: () => require('./verbs/sample'),
   prepare: () => require('./verbs/prepare'),
   doctor: () => require('./verbs/doctor'),

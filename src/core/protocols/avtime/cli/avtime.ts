@@ -12,7 +12,7 @@ export const summary = 'AVTime-Bench: avtime <sample|inputs|infer|normalize|judg
 type Sub = { summary: string; run(args: string[]): Promise<number> };
 
 /** The stages verb by verb, and `avtime sample`. */
-const subs: Record<string, () => Sub> = {
+export const subs: Readonly<Record<string, () => Sub>> = {
   sample: () => require('./sample') as Sub,
   // The training data (SPEC-AVTIME-DATA §1, §4, §5, §7): each verb parses its own flags.
   split: () => require('../data/cli/split') as Sub,
