@@ -2,9 +2,9 @@
 import { exitFor } from '../core/errors';
 import { redactStreams, registerEnvSecrets } from '../core/security/secrets';
 import { sizeThreadPool } from '../core/runner/threadPool';
-import { HelpRequested } from './options';
+import { HelpRequested } from '../core/cli/options';
 import { RUN_TYPE_VERBS } from './runTypeVerbs';
-import type { VerbModule } from './verb';
+import type { VerbModule } from '../core/cli/verb';
 
 // Lazy so that `fpsweep status` does not load sharp, undici, etc. The engine's verbs, Frames × Pixels' (top-level
 // since before run types), then each run type's (runTypeVerbs.ts).

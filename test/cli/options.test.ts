@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
 import { main } from '../../src/cli/main';
-import { HelpRequested, parseCommandArgs, parseOptionsOrUsage, parseVerbArgs, requiredFlag, stringFlag } from '../../src/cli/options';
+import { HelpRequested, parseCommandArgs, parseOptionsOrUsage, parseVerbArgs, requiredFlag, stringFlag } from '../../src/core/cli/options';
 import { UsageError } from '../../src/core/errors';
 
 const HELP = 'usage: thing [--n N] ROOT';

@@ -5,9 +5,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseVerbArgs } from '../options';
+import { parseVerbArgs } from '../../core/cli/options';
 import { RUN_TYPE_VERBS } from '../runTypeVerbs';
-import type { DemoContext, DemoService, DemoStep } from '../verb';
+import type { DemoContext, DemoService, DemoStep } from '../../core/cli/verb';
 
 export const summary = 'the whole workflow on a generated sample package with the stand-in vLLM (no GPU needed)';
 

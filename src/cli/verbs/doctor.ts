@@ -1,7 +1,7 @@
 // fpsweep doctor [--package DIR] [--json]: every run type's checks (its doctor hook): GPUs, vLLM against each
 // run type's pin, model revision, ffmpeg, cores, disk, context-length feasibility, and the package's dry-run
 // summary. Exit 0 without a fail, else 1.
-import { parseVerbArgs, numberOption } from '../options';
+import { parseVerbArgs, numberOption } from '../../core/cli/options';
 import { doctorReport, formatDoctor } from '../../core/doctor/report';
 import { PROTOCOLS } from '../../core/protocols/registry';
 

@@ -2,7 +2,7 @@
 import { formatLineProblem } from '../../core/errors';
 import { dryRun, dryRunJson, formatDryRunTable } from '../../core/protocols/fp/dryrun/dryRun';
 import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS } from '../../core/protocols/fp/rules/conditions';
-import { listOption, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../options';
+import { listOption, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../../core/cli/options';
 import { formatShard } from '../../core/protocols/fp/shard/shard';
 
 export const summary = 'per benchmark × condition: todo, NA, reuse, done, no_video (--json too)';

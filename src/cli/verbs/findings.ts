@@ -1,5 +1,5 @@
 // fpsweep findings --package DIR [--json] [--delta 3] [--flips] [--follow]: per benchmark, pixels, frames, both or neither.
-import { numberOption, parseVerbArgs, requirePackage } from '../options';
+import { numberOption, parseVerbArgs, requirePackage } from '../../core/cli/options';
 import { computeFindings, findingsTable, loadFindingsInput, DEFAULT_DELTA_PTS, FindingsFollower, type FindingsOptions } from '../../core/protocols/fp/findings';
 import { UsageError } from '../../core/errors';
 import * as readline from 'node:readline';

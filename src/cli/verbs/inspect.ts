@@ -2,7 +2,7 @@
 // its conditions; without --item, the benchmark's items under --condition C.
 import { UsageError } from '../../core/errors';
 import { inspectItem, listItems, type ConditionInspection, type ItemInspection, type ItemList } from '../../core/protocols/fp/inspect';
-import { parseVerbArgs, requirePackage } from '../options';
+import { parseVerbArgs, requirePackage } from '../../core/cli/options';
 
 export const summary = 'one item across its conditions: frames sent, prompt, reply, parsed letter, tokens, latency, server';
 

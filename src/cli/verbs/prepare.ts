@@ -1,5 +1,5 @@
 // fpsweep prepare --package DIR [--delete-shards] [--jobs N]   (seed §3)
-import { parseVerbArgs, requirePackage, intOption } from '../options';
+import { parseVerbArgs, requirePackage, intOption } from '../../core/cli/options';
 import { prepare, type PrepareResult } from '../../core/protocols/fp/prepare/prepare';
 import { formatBytes, formatProgress } from '../../core/protocols/fp/prepare/progressMeter';
 

@@ -1,7 +1,7 @@
 // fpsweep report --package DIR [--json]: pilot timing (seed §4), extrapolation, wall time, rows
 // added, failures, launch line, SPEC §6 checks; written to .fpsweep/reports/report.{md,json}.
 import * as path from 'node:path';
-import { parseVerbArgs, requirePackage } from '../options';
+import { parseVerbArgs, requirePackage } from '../../core/cli/options';
 import { PROTOCOLS } from '../../core/protocols/registry';
 import { fpProtocol } from '../../core/protocols/fp';
 import { buildReport, writeReport } from '../../core/protocols/fp/report/buildReport';

@@ -1,5 +1,5 @@
 // fpsweep return --package DIR [--upload] [--repo R] [--hub-url URL]  (seed §8, SPEC §7)
-import { parseVerbArgs, requirePackage } from '../options';
+import { parseVerbArgs, requirePackage } from '../../core/cli/options';
 import { makeReturns } from '../../core/protocols/fp/returns/returns';
 import { formatProgress } from '../../core/protocols/fp/prepare/progressMeter';
 import { writeFindingsFile } from '../../core/protocols/fp/findings';

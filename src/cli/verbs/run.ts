@@ -11,7 +11,7 @@ import { runSweep } from '../../core/protocols/fp/sweep/sweep';
 import { DEFAULT_FAIL_FAST } from '../../core/runner/failFast';
 import { statusLine } from '../../core/protocols/fp/status/formatStatus';
 import { stopReasonLines } from '../../core/runner/stopReason';
-import { intOption, listOption, numberOption, parseOptionsOrUsage, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../options';
+import { intOption, listOption, numberOption, parseOptionsOrUsage, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../../core/cli/options';
 import { parseFramesOn, type FramesOn } from '../../core/protocols/fp/frames/gpu/framesOn';
 import { UsageError } from '../../core/errors';
 

@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { InputError, UsageError } from '../../core/errors';
-import { intOption, parseVerbArgs } from '../options';
+import { intOption, parseVerbArgs } from '../../core/cli/options';
 import { makeSamplePackage, type SampleSummary } from '../../core/protocols/fp/sample';
 
 export const summary = 'make a small complete run package with ffmpeg (tests, benchmarks, demo)';

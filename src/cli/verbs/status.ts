@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import { UsageError } from '../../core/errors';
 import { PROTOCOLS } from '../../core/protocols/registry';
 import { runRootsOf, type ProtocolRegistry } from '../../core/protocols/types';
-import { intOption, parseVerbArgs, requirePackage } from '../options';
+import { intOption, parseVerbArgs, requirePackage } from '../../core/cli/options';
 import { resolveRunRoots } from '../runRoot';
 import { defaultStatusView } from '../runText';
 

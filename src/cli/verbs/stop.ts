@@ -10,7 +10,7 @@ import { PROTOCOLS } from '../../core/protocols/registry';
 import { runRootsOf, type ProtocolRegistry, type RunRoot, type StopResult, type StopWords } from '../../core/protocols/types';
 import { isWorkerAlive, requestStop, waitForWorkerExit } from '../../core/runner/control';
 import { UsageError } from '../../core/errors';
-import { intOption, parseVerbArgs, requirePackage } from '../options';
+import { intOption, parseVerbArgs, requirePackage } from '../../core/cli/options';
 import { resolveRunRoots } from '../runRoot';
 import { defaultStopWords } from '../runText';
 

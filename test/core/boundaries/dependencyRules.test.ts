@@ -43,6 +43,9 @@ const VIOLATIONS: [string, string, string][] = [
     "export function c(): unknown {\n  return require('../avtime/stages/job');\n}\n",
     'run-type-imports-no-run-type',
   ],
+  // A run type imports nothing of src/cli/ (its verbs parse with src/core/cli/, issue 41): not the flags, not main.
+  ['src/core/protocols/caption/cli/plantedCli1.ts', "import { main } from '../../../../cli/main';\nexport const m = main;\n", 'run-type-imports-no-cli'],
+  ['src/core/protocols/avtime/data/cli/plantedCli2.ts', "export type { VerbModule } from '../../../../../cli/runTypeVerbs';\n", 'run-type-imports-no-cli'],
   // The product imports no stand-in.
   ['src/cli/plantedStandin.ts', "import { readStandinEnv } from '../standins/vllm/config';\nexport const e = readStandinEnv;\n", 'product-imports-no-standin'],
   // src/core/ is plain Node: no vscode, not even its types; no upper layer.
@@ -70,6 +73,8 @@ const ALLOWED: [string, string][] = [
   ['src/core/protocols/avtime/plantedEngine.ts', "import { writeFileAtomic } from '../../runner/atomicFile';\nexport const w = writeFileAtomic;\n"],
   ['src/core/protocols/fp/doctor/plantedBoundary.ts', "import type { DoctorHookOptions } from '../../types';\nexport type O = DoctorHookOptions;\n"],
   ['src/core/runner/plantedTypeBoundary.ts', "import type { ProgressState } from '../protocols/types';\nexport type S = ProgressState;\n"],
+  // The CLI contract is below the run types: a run type's verb parses its flags there.
+  ['src/core/protocols/cut/cli/plantedFlags.ts', "import { parseVerbArgs } from '../../../cli/options';\nexport const p = parseVerbArgs;\n"],
   ['src/core/runner/plantedOwnFolder.ts', "import { acquireLock } from './lock';\nexport const l = acquireLock;\n"],
 ];
 

@@ -50,7 +50,8 @@ describe('module graph measures (npm run graph)', () => {
     assert.equal(layerOf('src/core/errors.ts'), 0);
     assert.equal(layerOf('src/core/protocols/fp/job.ts'), 1);
     assert.equal(layerOf('src/core/protocols/types.ts'), 1);
-    assert.equal(layerOf('src/cli/options.ts'), 2);
+    assert.equal(layerOf('src/core/cli/options.ts'), 0);
+    assert.equal(layerOf('src/cli/main.ts'), 2);
     assert.equal(layerOf('src/worker/dispatch.ts'), 2);
     assert.equal(layerOf('src/extension/webviewShell.ts'), 3);
     assert.equal(layerOf('media/src/report.ts'), 3);

@@ -3,8 +3,8 @@
 import * as path from 'node:path';
 import { UsageError } from '../../../errors';
 import { existsSync, rmSync } from 'node:fs';
-import { intOption, parseVerbArgs, type OptionSpec } from '../../../../cli/options';
-import type { DemoContext, DemoStep } from '../../../../cli/verb';
+import { intOption, parseVerbArgs, type OptionSpec } from '../../../cli/options';
+import type { DemoContext, DemoStep } from '../../../cli/verb';
 import { AVTIME_VERBS, parseGpuGroups, type AvtimeOptionsInput, type AvtimeVerb } from '../stages/options';
 
 export const summary = 'AVTime-Bench: avtime <sample|inputs|infer|normalize|judge|score|run> --bench-root DIR; data: split, build-sft, build-grpo, train, dvc';

@@ -1,6 +1,6 @@
 // fpsweep avtime sample --out DIR: a small complete AVTime bench root made with ffmpeg.
 import { UsageError } from '../../../errors';
-import { parseVerbArgs } from '../../../../cli/options';
+import { parseVerbArgs } from '../../../cli/options';
 import { makeAvtimeSample } from '../sample';
 
 export const summary = 'make a small complete AVTime bench root with ffmpeg (videos with audio, test/inventory/manifest, prompts)';

@@ -4,12 +4,12 @@
 import { existsSync, promises as fs, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { InputError, UsageError } from '../../../errors';
-import { intOption, numberOption, parseCommandArgs, parseOptionsOrUsage } from '../../../../cli/options';
+import { intOption, numberOption, parseCommandArgs, parseOptionsOrUsage } from '../../../cli/options';
 import { parseGpuGroups } from '../../../serving/gpus';
 import { captionJobSchema, type CaptionJob } from '../jobSchema';
 import { captionRunRoot } from '../layout';
 import { CAPTION_PROMPT_V1, CAPTION_PROMPT_VERSION } from '../prompt';
-import { rankShardOption } from '../../../../cli/rankShard';
+import { rankShardOption } from '../../../cli/rankShard';
 import { refuseMixedBackends } from '../backends';
 import { completedBackends } from '../progress';
 import { geminiKeyFromEnv, NO_KEY_WORDS } from '../gemini/geminiKey';

@@ -2,8 +2,8 @@
 // (../sample/), and its part of `fpsweep demo`: the sample, in `<out>-caption`.
 import * as path from 'node:path';
 import { UsageError } from '../../../errors';
-import { parseVerbArgs } from '../../../../cli/options';
-import type { DemoContext, DemoStep } from '../../../../cli/verb';
+import { parseVerbArgs } from '../../../cli/options';
+import type { DemoContext, DemoStep } from '../../../cli/verb';
 import { makeCaptionSample } from '../sample';
 import { startDemoGemini } from './geminiDemo';
 

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import type { DemoContext, DemoService } from '../../../../cli/verb';
+import type { DemoContext, DemoService } from '../../../cli/verb';
 
 const START_TIMEOUT_MS = 60_000;
 

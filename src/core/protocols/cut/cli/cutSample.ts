@@ -3,8 +3,8 @@
 // (builtin) → caption on the stand-in → a videos root the caption viewer opens.
 import * as path from 'node:path';
 import { UsageError } from '../../../errors';
-import { parseVerbArgs } from '../../../../cli/options';
-import type { DemoContext, DemoStep } from '../../../../cli/verb';
+import { parseVerbArgs } from '../../../cli/options';
+import type { DemoContext, DemoStep } from '../../../cli/verb';
 import { makeCutSample } from '../sample';
 
 export const summary = 'make a few short complete videos with ffmpeg (scene changes, silences) for `avtime cut`';

@@ -7,35 +7,14 @@
 // their no_video failure lines are written once; v_blind units belong to their item, hence to its
 // video's shard.
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
-import { UsageError } from '../../../errors';
 import type { LoadedPackage } from '../package/load';
 import { hashOf, loadPackage } from '../package/load';
 import { readResultsCsv } from '../package/resultsCsv';
 import type { Item } from '../package/schemas';
 
-export const shardSpecSchema = z
-  .object({
-    index: z.number().int().positive(),
-    count: z.number().int().positive(),
-  })
-  .refine((s) => s.index <= s.count, { message: 'shard K/N needs 1 ≤ K ≤ N' });
-export type ShardSpec = z.infer<typeof shardSpecSchema>;
+import type { ShardSpec } from '../../../cli/shardSpec';
 
-/** "K/N" → {index: K, count: N}; anything else is a UsageError saying what is expected. */
-export function parseShard(text: string, what = '--shard'): ShardSpec {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  const k = m ? Number(m[1]) : NaN;
-  const n = m ? Number(m[2]) : NaN;
-  if (!m || !Number.isSafeInteger(k) || !Number.isSafeInteger(n) || k < 1 || n < 1 || k > n) {
-    throw new UsageError(`${what} must be K/N with whole numbers 1 ≤ K ≤ N (e.g. 1/2 on the first of two hosts), got '${text}'`);
-  }
-  return { index: k, count: n };
-}
-
-export function formatShard(s: ShardSpec): string {
-  return `${s.index}/${s.count}`;
-}
+export { formatShard, parseShard, shardSpecSchema, type ShardSpec } from '../../../cli/shardSpec';
 
 const SPAN = 2 ** 48;
 

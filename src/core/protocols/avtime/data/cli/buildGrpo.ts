@@ -1,6 +1,6 @@
 // `fpsweep avtime build-grpo`: flags → GrpoOptions (SPEC-AVTIME-DATA §5, the seed's defaults).
 import { UsageError } from '../../../../errors';
-import { parseVerbArgs, requiredFlag } from '../../../../../cli/options';
+import { parseVerbArgs, requiredFlag } from '../../../../cli/options';
 import { runBuildGrpo } from '../grpo/run';
 
 export const summary = 'pure-BiTSC GRPO rows (schema avtime_btsc_grpo_v1, task bitsc) from one-round SFT rows';

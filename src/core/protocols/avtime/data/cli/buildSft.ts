@@ -1,5 +1,5 @@
 // `fpsweep avtime build-sft`: flags → SftOptions (SPEC-AVTIME-DATA §4, the seed's defaults).
-import { intOption, parseVerbArgs, requiredFlag, stringFlag } from '../../../../../cli/options';
+import { intOption, parseVerbArgs, requiredFlag, stringFlag } from '../../../../cli/options';
 import { runBuildSft } from '../sft/run';
 
 export const summary = 'one-round SFT rows (From XX to YY answers) from AVTime and LongVALE rows';

@@ -1,7 +1,7 @@
 // `fpsweep avtime dvc`: flags → DvcOptions (SPEC-AVTIME-DATA §6, the seed's direct inference CLI and defaults).
 import * as path from 'node:path';
 import { UsageError } from '../../../../errors';
-import { intOption, parseVerbArgs, requiredFlag, stringFlag } from '../../../../../cli/options';
+import { intOption, parseVerbArgs, requiredFlag, stringFlag } from '../../../../cli/options';
 import { parseGpuGroups } from '../../stages/options';
 import { runDvc } from '../dvc/run';
 

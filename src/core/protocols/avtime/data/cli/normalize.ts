@@ -1,6 +1,6 @@
 // `fpsweep avtime normalize` in the seed's argument form (SPEC-AVTIME-DATA §6): flags → SeedNormalizeOptions.
 // `avtime normalize` with --raw comes here; without it, it is AVTime-Bench's stage on a bench root (../../cli/avtime.ts).
-import { parseVerbArgs, requiredFlag } from '../../../../../cli/options';
+import { parseVerbArgs, requiredFlag } from '../../../../cli/options';
 import { runSeedNormalize } from '../dvc/normalize';
 
 export const summary = "LongVALE lines → predictions (AVTime-Bench's normalizer), the seed's argument form";

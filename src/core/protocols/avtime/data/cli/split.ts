@@ -1,6 +1,6 @@
 // `fpsweep avtime split`: flags → SplitOptions (SPEC-AVTIME-DATA §1, the seed's defaults).
 import { UsageError } from '../../../../errors';
-import { intOption, parseVerbArgs } from '../../../../../cli/options';
+import { intOption, parseVerbArgs } from '../../../../cli/options';
 import { runSplit } from '../split/run';
 
 export const summary = 'the AVTime-50K split: train.jsonl, test.jsonl, test_ids.jsonl, split_manifest.json';

@@ -1,6 +1,6 @@
 // `fpsweep avtime train sft|grpo --dry-run`: flags → the knobs of planTrain (SPEC-AVTIME-DATA §7).
 import { UsageError } from '../../../../errors';
-import { parseVerbArgs, type OptionSpec } from '../../../../../cli/options';
+import { parseVerbArgs, type OptionSpec } from '../../../../cli/options';
 import type { TrainKind } from '../train/defaults';
 import { shellLine } from '../train/expand';
 import { planTrain } from '../train/plan';

@@ -1,9 +1,9 @@
 // Flags shared by several verbs, with the seed's environment knobs as their defaults.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { z } from 'zod';
-import { UsageError } from '../core/errors';
-import { parseShard, type ShardSpec } from '../core/protocols/fp/shard/shard';
-import { isAutoShard, resolveAutoShard, type Env } from '../core/protocols/fp/shard/autoShard';
+import { UsageError } from '../errors';
+import { parseShard, type ShardSpec } from './shardSpec';
+import { isAutoShard, resolveAutoShard, type Env } from './autoShard';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 

@@ -2,9 +2,9 @@
 // contradictory values are usage errors (exit 2), never a guess.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { UsageError } from '../../../../../src/core/errors';
-import { isAutoShard, resolveAutoShard } from '../../../../../src/core/protocols/fp/shard/autoShard';
-import { shardOption } from '../../../../../src/cli/options';
+import { UsageError } from '../../../src/core/errors';
+import { isAutoShard, resolveAutoShard } from '../../../src/core/cli/autoShard';
+import { shardOption } from '../../../src/core/cli/options';
 
 const usage = (f: () => unknown, re: RegExp) =>
   assert.throws(f, (e: unknown) => e instanceof UsageError && re.test((e as Error).message), `expected a UsageError matching ${re}`);

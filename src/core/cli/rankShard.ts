@@ -1,8 +1,8 @@
 // `--shard K/N|auto` of a run whose ranks each keep their own state (captioning, the cut): K/N as every verb reads it;
 // auto from the cluster as the sweep reads it (Slurm array, Kubernetes indexed Job, NODE_RANK/NNODES: cli/options.ts), else from one task per rank as Slurm
 // (`srun`: SLURM_PROCID/SLURM_NTASKS) or torchrun (RANK/WORLD_SIZE) number them. Pure over the environment.
-import { UsageError } from '../core/errors';
-import type { RankShard } from '../core/clips/shard';
+import { UsageError } from '../errors';
+import type { RankShard } from '../clips/shard';
 import { shardOption } from './options';
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -8,8 +8,8 @@
 //  - torchrun-style launchers: K = NODE_RANK + 1, N = NNODES.
 // Several sources that agree are fine; disagreeing ones, a missing count, or a rank outside the count are
 // usage errors (exit 2) naming the variables, never a guess: a wrong shard runs another host's items.
-import { UsageError } from '../../../errors';
-import type { ShardSpec } from './shard';
+import { UsageError } from '../errors';
+import type { ShardSpec } from './shardSpec';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
