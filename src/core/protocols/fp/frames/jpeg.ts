@@ -41,3 +41,10 @@ export async function encodeJpegFile(rgb: Buffer, from: Dims, to: Dims, file: st
   }
   return info.size;
 }
+
+/** The JPEG's bytes (the store writes them itself, through its folder handle: frames/store.ts). */
+export async function encodeJpeg(rgb: Buffer, from: Dims, to: Dims): Promise<Buffer> {
+  const { data, info } = await jpegPipeline(rgb, from, to).toBuffer({ resolveWithObject: true });
+  if (info.width !== to.width || info.height !== to.height) throw new Error(`sharp made ${info.width}x${info.height}, asked ${to.width}x${to.height}`);
+  return data;
+}

@@ -39,6 +39,11 @@ export const framePipelineOptionsSchema = z
   .object({
     /** The JPEG store (PackageLayout.frameStoreDir for a run package). */
     storeDir: z.string().min(1),
+    /**
+     * The containment root the store is checked from (PackageLayout.root for a run package): nothing on the store's
+     * path below it may be a link (issue 42). Default: the store's parent folder.
+     */
+    root: z.string().min(1).optional(),
     /** Videos decoded at the same time (one ffmpeg each). */
     poolSize: z.number().int().min(1).default(defaultPoolSize),
     /** Videos prepare-ahead() keeps in preparation or ready before the consumer takes them; default 2 × poolSize. */

@@ -5,12 +5,12 @@ import { promises as fs } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { VideoMeta } from '../package/schemas';
 import { decodeSelectedFrames, DecodeError } from './ffmpegDecode';
-import { encodeJpegFile, type Dims } from './jpeg';
+import { encodeJpeg, type Dims } from './jpeg';
 import type { GpuFrameMaker } from './gpu/gpuMaker';
 import { ByteBudget, KeyedMutex, Limiter } from './limits';
 import { resolveOptions, type FramePipelineOptions, type FramePipelineSettings } from './options';
-import { FrameStore, type StoreStats } from './store';
-import { mkdirUnder } from '../../../containment/rootFs';
+import * as path from 'node:path';
+import { FrameStore, sha256Hex, type StagedFrame, type StoreStats, type VideoFolder } from './store';
 
 /** One pending (item, condition) request of a video, as planFrames gave it. */
 export interface FrameRequest {
@@ -141,7 +141,12 @@ export class FramePipeline {
 
   /** The store, indexed on first use. */
   store(): Promise<FrameStore> {
-    this.storePromise ??= FrameStore.open(this.settings.storeDir, this.settings.storeCapBytes);
+    // Checked from the containment root (the package root): a link at the store's own folder is refused too.
+    this.storePromise ??= FrameStore.open(
+      this.settings.root ?? path.dirname(path.resolve(this.settings.storeDir)),
+      this.settings.storeDir,
+      this.settings.storeCapBytes,
+    );
     return this.storePromise;
   }
 
@@ -172,7 +177,17 @@ export class FramePipeline {
     if (!(await isFile(job.videoPath))) {
       return this.result(job, store, requestPaths, { kind: 'no_video', message: `${job.videoPath} is missing` }, 0, 0, 0, 0);
     }
-    await store.syncVideo(job.hash);
+    const video = await store.openVideo(job.hash);
+    try {
+      return await this.prepareInFolder(job, store, video, stored, requestPaths);
+    } finally {
+      await video.close();
+    }
+  }
+
+  private async prepareInFolder(job: VideoJob, store: FrameStore, video: VideoFolder, stored: Dims, requestPaths: string[][]): Promise<PreparedVideo> {
+    // Frames to reuse are read back once and checked against what we recorded (else made again).
+    await store.syncVideo(video, requestPaths.flat());
     // The union of (frame, size) pairs not yet stored: index → sizes (by path, so each is made once).
     const missing = new Map<number, Map<string, Dims>>();
     const distinct = new Set<string>();
@@ -198,7 +213,7 @@ export class FramePipeline {
     // The pool slot is held while ffmpeg runs, not while the last JPEGs are made: the next video's
     // decode starts as this one's ends, and the raw-frame budget still bounds what is held.
     const freeSlot = await this.pool.acquire();
-    const decoded = await this.decodeMissing(job, store, stored, missing, freeSlot).finally(freeSlot);
+    const decoded = await this.decodeMissing(job, video, stored, missing, freeSlot).finally(freeSlot);
     if (decoded.failure) {
       return this.result(job, store, requestPaths, { kind: 'decode', message: decoded.failure }, decoded.seconds, 0, 0, 0);
     }
@@ -214,15 +229,14 @@ export class FramePipeline {
   /** One ffmpeg run; JPEGs go to temp files, renamed only once the frame count has been confirmed. */
   private async decodeMissing(
     job: VideoJob,
-    store: FrameStore,
+    video: VideoFolder,
     stored: Dims,
     missing: Map<number, Map<string, Dims>>,
     onDecoderExit: () => void,
   ): Promise<{ failure: string | null; seconds: number; frames: number }> {
-    await mkdirUnder(store.dir, store.videoDir(job.hash));
-    const temps: Array<{ temp: string; final: string; bytes: number }> = [];
+    const temps: StagedFrame[] = [];
     const started = process.hrtime.bigint();
-    if (this.gpu) return this.makeOnGpu(this.gpu, job, store, stored, missing, onDecoderExit, temps, started);
+    if (this.gpu) return this.makeOnGpu(this.gpu, job, video, stored, missing, onDecoderExit, started);
     try {
       const r = await decodeSelectedFrames({
         videoPath: job.videoPath,
@@ -240,18 +254,17 @@ export class FramePipeline {
         onFrame: async (index, rgb) => {
           await Promise.all(
             [...missing.get(index)!].map(async ([final, dims]) => {
-              const temp = store.tempPath(final);
-              temps.push({ temp, final, bytes: 0 });
-              const entry = temps[temps.length - 1];
-              entry.bytes = await encodeJpegFile(rgb, stored, dims, temp);
+              const jpeg = await encodeJpeg(rgb, stored, dims);
+              const temp = await video.writeTemp(jpeg);
+              temps.push({ from: video.dir, temp, final, bytes: jpeg.length, sha256: sha256Hex(jpeg) });
             }),
           );
         },
       });
-      await store.commit(temps);
+      await video.commit(temps);
       return { failure: null, seconds: Number(process.hrtime.bigint() - started) / 1e9, frames: r.decodedFrames };
     } catch (err) {
-      await store.discard(temps.map((t) => t.temp));
+      await video.discard(temps);
       if (err instanceof DecodeError) {
         return { failure: err.message, seconds: Number(process.hrtime.bigint() - started) / 1e9, frames: 0 };
       }
@@ -259,39 +272,48 @@ export class FramePipeline {
     }
   }
 
-  /** The same contract on the GPU path: every missing JPEG to a temp file, committed only when all were made. */
+  /**
+   * The same contract on the GPU path: the helper writes every missing JPEG into a fresh private staging folder of
+   * ours (0700, an unpredictable name, inside the video's folder); each is checked (a plain file of ours, one name)
+   * and moved into the store through the folders' handles only when all were made.
+   */
   private async makeOnGpu(
     gpu: GpuFrameMaker,
     job: VideoJob,
-    store: FrameStore,
+    video: VideoFolder,
     stored: Dims,
     missing: Map<number, Map<string, Dims>>,
     onDecoderExit: () => void,
-    temps: Array<{ temp: string; final: string; bytes: number }>,
     started: bigint,
   ): Promise<{ failure: string | null; seconds: number; frames: number }> {
-    const frames = [...missing].map(([index, sizes]) => ({
-      index,
-      outputs: [...sizes].map(([final, dims]) => {
-        const temp = store.tempPath(final);
-        temps.push({ temp, final, bytes: 0 });
-        return { width: dims.width, height: dims.height, path: temp };
-      }),
-    }));
-    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    const stage = await video.stage();
     try {
+      const planned: Array<{ temp: string; final: string }> = [];
+      const frames = [...missing].map(([index, sizes]) => ({
+        index,
+        outputs: [...sizes].map(([final, dims]) => {
+          const temp = `${planned.length}.jpg`;
+          planned.push({ temp, final });
+          return { width: dims.width, height: dims.height, path: stage.pathOf(temp) };
+        }),
+      }));
+      const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
       const r = await gpu.make({ video: job.videoPath, width: stored.width, height: stored.height, frames }).finally(onDecoderExit);
-      if (!r.ok || r.jpegs !== temps.length) {
-        await store.discard(temps.map((t) => t.temp));
-        return { failure: r.ok ? `GPU frames: ${r.jpegs} of ${temps.length} JPEGs made` : `GPU frames: ${r.error}`, seconds: seconds(), frames: 0 };
+      if (!r.ok || r.jpegs !== planned.length) {
+        return { failure: r.ok ? `GPU frames: ${r.jpegs} of ${planned.length} JPEGs made` : `GPU frames: ${r.error}`, seconds: seconds(), frames: 0 };
       }
-      for (const t of temps) t.bytes = (await fs.stat(t.temp)).size;
-      await store.commit(temps);
+      const temps: StagedFrame[] = [];
+      for (const p of planned) {
+        const got = await stage.readOwn(p.temp);
+        if (!got || !('bytes' in got))
+          return { failure: `GPU frames: ${stage.pathOf(p.temp)} ${got ? got.refused : 'was not made'}`, seconds: seconds(), frames: 0 };
+        temps.push({ from: stage, temp: p.temp, final: p.final, bytes: got.bytes.length, sha256: sha256Hex(got.bytes) });
+      }
+      await video.commit(temps);
       // The helper decodes up to the last frame asked (ffmpeg's select); meta.n_frames is not re-counted there.
       return { failure: null, seconds: seconds(), frames: r.frames };
-    } catch (err) {
-      await store.discard(temps.map((t) => t.temp));
-      throw err;
+    } finally {
+      await video.unstage(stage);
     }
   }
 
@@ -392,10 +414,15 @@ export class FramePipeline {
   close(): void {
     this.abort.abort(new Error('frame pipeline closed'));
     this.gpu?.close();
+    // The store's folder handle (a store that failed to open has none).
+    void this.storePromise?.then(
+      (store) => store.close(),
+      () => undefined,
+    );
   }
 }
 
-/** The JPEG bytes of a request, in order (for data: URLs). */
+/** The JPEG bytes of a request, in order, read as they are (tests and benches; the runner reads through FrameStore.readFrames). */
 export async function readJpegs(paths: readonly string[]): Promise<Buffer[]> {
   return Promise.all(paths.map((p) => fs.readFile(p)));
 }

@@ -6,25 +6,40 @@
 // either way. Files are written to a temp name in the same folder and renamed (atomic: a crash leaves
 // a whole JPEG or none), reused by later requests and re-runs, and served as file:// URLs.
 //
+// Contained (issue 42): the store is a folder of the containment root (the package root), checked from
+// there and held open; each video's folder is opened through it once (O_DIRECTORY|O_NOFOLLOW) and its
+// files are created (O_CREAT|O_EXCL|O_NOFOLLOW, unpredictable temp names), renamed, read and deleted
+// through that handle (containment/dirHandle.ts), so nothing under the store is followed. A frame is
+// reused only when it is ours: a plain file with one name and our uid, of the size and sha256 recorded in
+// its folder's index (index.jsonl, appended when we wrote it); anything else is made again (the rename
+// replaces whatever was planted under its name). What is sent is read back the same way (readFrames).
+//
 // Size cap: after each commit, while the store is over `capBytes`, the least recently used file that
 // no pending request has pinned is deleted. Pinned files are never deleted, so the store may sit above
 // the cap while the pinned set alone exceeds it (reported in stats.overCapBytes).
-import { promises as fs } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { isPlainName } from '../../../package/names';
 import type { Dims } from './jpeg';
 import { pidAlive } from '../../../runner/lock';
-import { mkdirUnder, removeUnder, renameUnder } from '../../../containment/rootFs';
+import { ContainmentError } from '../../../containment/containmentError';
+import { DirHandle, openDirUnder } from '../../../containment/dirHandle';
+import { parseBoundedJson } from '../../../io/boundedJson';
 
 const FRAME_FILE = /^(\d+)_(\d+)x(\d+)\.jpg$/;
 const TEMP_PREFIX = '.tmp-';
-// One counter per process, not per store: two stores open on one folder in one process (a test, a
-// CLI verb beside the worker's pipeline) must never pick the same temp name.
-let tempCounter = 0;
+/** A child's private staging folder (the GPU helper's): `.stage-<pid>-<random>`. */
+const STAGE_PREFIX = '.stage-';
+/** Each video folder's record of the frames we wrote: one JSON line a frame, `{name, size, sha256}`. */
+export const FRAME_INDEX = 'index.jsonl';
+/** An index line longer than this is not ours (ours are ~110 bytes). */
+const MAX_INDEX_LINE = 1024;
 
 export function frameFileName(index: number, dims: Dims): string {
   return `${String(index).padStart(5, '0')}_${dims.width}x${dims.height}.jpg`;
 }
+
+export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 export interface StoreStats {
   files: number;
@@ -37,9 +52,97 @@ export interface StoreStats {
   overCapBytes: number;
 }
 
+/** What we recorded of a frame when we wrote it; `checked` once its bytes were read back and matched. */
+interface FrameRecord {
+  size: number;
+  sha256: string;
+  checked: boolean;
+}
+
+/** A finished frame to commit: `temp` in `from` (the video's folder, or a child's staging folder) → `final`. */
+export interface StagedFrame {
+  from: DirHandle;
+  temp: string;
+  final: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** The owner's pid of a temp or staging name, or NaN. */
+function ownerPid(name: string, prefix: string): number {
+  return Number(name.slice(prefix.length).split('-')[0]);
+}
+
+/** The index lines of one folder (bad lines, too long lines and entries for other names are skipped). */
+function parseIndex(text: string): Map<string, { size: number; sha256: string }> {
+  const out = new Map<string, { size: number; sha256: string }>();
+  for (const line of text.split('\n')) {
+    if (!line || line.length > MAX_INDEX_LINE) continue;
+    let v: unknown;
+    try {
+      v = parseBoundedJson(line);
+    } catch {
+      continue; // a torn line (a crash mid-append): that frame is made again
+    }
+    const r = v as { name?: unknown; size?: unknown; sha256?: unknown } | null;
+    if (
+      !r ||
+      typeof r.name !== 'string' ||
+      !FRAME_FILE.test(r.name) ||
+      !Number.isSafeInteger(r.size) ||
+      typeof r.sha256 !== 'string' ||
+      !/^[0-9a-f]{64}$/.test(r.sha256)
+    )
+      continue;
+    out.set(r.name, { size: r.size as number, sha256: r.sha256 });
+  }
+  return out;
+}
+
+/** One video's folder, open for a job: temp files, staging folders and commits go through it. */
+export class VideoFolder {
+  constructor(
+    readonly hash: string,
+    readonly dir: DirHandle,
+    private readonly store: FrameStore,
+  ) {}
+
+  /** A new temp file in the folder holding `data` (an unpredictable name, O_EXCL|O_NOFOLLOW); its name. */
+  async writeTemp(data: Uint8Array): Promise<string> {
+    const name = `${TEMP_PREFIX}${process.pid}-${randomBytes(8).toString('hex')}.jpg`;
+    await this.dir.writeFresh(name, data);
+    return name;
+  }
+
+  /** A fresh private folder (0700, unpredictable name) inside the video's folder for a child to write in. */
+  stage(): Promise<DirHandle> {
+    return this.dir.privateSub(`${STAGE_PREFIX}${process.pid}-`);
+  }
+
+  /** Deletes a staging folder and what is in it (through its handles). */
+  async unstage(stage: DirHandle): Promise<void> {
+    await stage.close();
+    await this.dir.removeTree(path.basename(stage.real));
+  }
+
+  commit(entries: readonly StagedFrame[]): Promise<void> {
+    return this.store.commit(this, entries);
+  }
+
+  async discard(entries: ReadonlyArray<{ from: DirHandle; temp: string }>): Promise<void> {
+    for (const e of entries) await e.from.remove(e.temp);
+  }
+
+  close(): Promise<void> {
+    return this.dir.close();
+  }
+}
+
 export class FrameStore {
   /** path → size; Map order is recency order (least recently used first). */
   private readonly files = new Map<string, number>();
+  /** path → what we recorded when we wrote it. */
+  private readonly records = new Map<string, FrameRecord>();
   private readonly pins = new Map<string, number>();
   private total = 0;
   private evicting: Promise<void> | null = null;
@@ -49,34 +152,59 @@ export class FrameStore {
   private overCap = 0;
 
   private constructor(
-    readonly dir: string,
+    private readonly top: DirHandle,
     readonly capBytes: number,
   ) {}
 
-  /** Opens (creating if needed) and indexes the store; removes temp files left by dead processes. */
-  static async open(dir: string, capBytes: number): Promise<FrameStore> {
+  /** The store's real path (checked inside the root). */
+  get dir(): string {
+    return this.top.real;
+  }
+
+  /**
+   * Opens (creating if needed) and indexes the store `dir`, a folder of `root` checked from `root` (a link on its
+   * path is refused); removes temp files and staging folders left by dead processes.
+   */
+  static async open(root: string, dir: string, capBytes: number): Promise<FrameStore> {
     if (!Number.isFinite(capBytes) || capBytes < 0) throw new RangeError(`store cap must be ≥ 0 bytes, got ${capBytes}`);
-    const store = new FrameStore(path.resolve(dir), capBytes);
-    await mkdirUnder(store.dir, store.dir);
-    const found: Array<{ file: string; size: number; mtimeMs: number }> = [];
-    for (const d of await fs.readdir(store.dir, { withFileTypes: true })) {
-      if (!d.isDirectory() || !isPlainName(d.name)) continue;
-      const videoDir = path.join(store.dir, d.name);
-      for (const name of await fs.readdir(videoDir)) {
-        const file = path.join(videoDir, name);
-        if (name.startsWith(TEMP_PREFIX)) {
-          const pid = Number(name.slice(TEMP_PREFIX.length).split('-')[0]);
-          if (!(pid === process.pid || (Number.isInteger(pid) && pidAlive(pid)))) await removeUnder(store.dir, file);
-          continue;
-        }
-        if (!FRAME_FILE.test(name)) continue;
-        const st = await fs.stat(file).catch(() => null);
-        if (st?.isFile()) found.push({ file, size: st.size, mtimeMs: st.mtimeMs });
+    const top = await openDirUnder(root, dir);
+    const store = new FrameStore(top, capBytes);
+    const found: Array<{ file: string; record: FrameRecord; mtimeMs: number }> = [];
+    for (const name of await top.names()) {
+      if (!isPlainName(name)) continue;
+      const st = await top.lstat(name);
+      if (!st?.isDirectory()) continue; // a link in place of a video's folder is refused when the video is asked for
+      const video = await top.sub(name, { create: false });
+      try {
+        found.push(...(await store.scan(video)).map((f) => ({ ...f, file: path.join(video.real, f.name) })));
+      } finally {
+        await video.close();
       }
     }
     found.sort((a, b) => a.mtimeMs - b.mtimeMs);
-    for (const f of found) store.add(f.file, f.size);
+    for (const f of found) store.add(f.file, f.record);
     return store;
+  }
+
+  /** A folder's frames that are ours (index entry, plain file, one name, the recorded size); dead writers' leftovers removed. */
+  private async scan(video: DirHandle): Promise<Array<{ name: string; record: FrameRecord; mtimeMs: number }>> {
+    const index = await video.readOwn(FRAME_INDEX);
+    const recorded = index && 'bytes' in index ? parseIndex(index.bytes.toString('utf8')) : new Map<string, { size: number; sha256: string }>();
+    const out: Array<{ name: string; record: FrameRecord; mtimeMs: number }> = [];
+    for (const name of await video.names()) {
+      for (const prefix of [TEMP_PREFIX, STAGE_PREFIX]) {
+        if (!name.startsWith(prefix)) continue;
+        const pid = ownerPid(name, prefix);
+        if (!(pid === process.pid || (Number.isInteger(pid) && pidAlive(pid)))) await video.removeTree(name);
+      }
+      const r = recorded.get(name);
+      if (!r) continue; // not written by us (or an older fpsweep): made again when asked for
+      const st = await video.lstat(name);
+      if (!st?.isFile() || st.nlink !== 1 || st.size !== r.size) continue;
+      if (typeof process.getuid === 'function' && st.uid !== process.getuid()) continue;
+      out.push({ name, record: { ...r, checked: false }, mtimeMs: st.mtimeMs });
+    }
+    return out;
   }
 
   videoDir(hash: string): string {
@@ -92,26 +220,70 @@ export class FrameStore {
     return this.files.has(file);
   }
 
-  /** Re-reads one video's folder, so files removed or added behind our back are known. */
-  async syncVideo(hash: string): Promise<void> {
-    const dir = this.videoDir(hash);
+  /** The video's folder, made if missing, opened through the store's handle (a link there is refused). */
+  async openVideo(hash: string): Promise<VideoFolder> {
+    this.videoDir(hash);
+    return new VideoFolder(hash, await this.top.sub(hash), this);
+  }
+
+  /**
+   * Re-reads one video's folder, so files removed or added behind our back are known, and checks each frame of
+   * `reuse` that was not read back yet: its bytes must be what we recorded, else it is dropped (and made again).
+   */
+  async syncVideo(video: VideoFolder, reuse: Iterable<string> = []): Promise<void> {
     await this.evictionSettled();
-    let names: string[];
-    try {
-      names = await fs.readdir(dir);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      names = [];
-    }
-    const onDisk = new Set(names.filter((n) => FRAME_FILE.test(n)).map((n) => path.join(dir, n)));
+    const dir = path.join(this.dir, video.hash);
+    const onDisk = new Map((await this.scan(video.dir)).map((f) => [path.join(dir, f.name), f.record]));
     for (const file of [...this.files.keys()]) {
       if (path.dirname(file) === dir && !onDisk.has(file)) this.remove(file);
     }
-    for (const file of onDisk) {
-      if (this.files.has(file)) continue;
-      const st = await fs.stat(file).catch(() => null);
-      if (st?.isFile()) this.add(file, st.size);
+    for (const [file, record] of onDisk) {
+      const known = this.records.get(file);
+      if (known && known.sha256 === record.sha256 && known.size === record.size) continue;
+      this.remove(file);
+      this.add(file, record);
     }
+    for (const file of new Set(reuse)) {
+      const r = this.records.get(file);
+      if (!r || r.checked) continue;
+      const got = await video.dir.readOwn(path.basename(file));
+      if (got && 'bytes' in got && got.bytes.length === r.size && sha256Hex(got.bytes) === r.sha256) r.checked = true;
+      else this.remove(file);
+    }
+  }
+
+  /**
+   * The bytes of frames to send, read through the video's folder handle and checked against what we recorded when
+   * we wrote them (a plain file of ours, one name, its size and sha256); anything else is refused with its path.
+   */
+  async readFrames(paths: readonly string[]): Promise<Array<{ bytes: Buffer; sha256: string }>> {
+    const byVideo = new Map<string, number[]>();
+    paths.forEach((p, k) => {
+      const hash = path.basename(path.dirname(p));
+      if (path.dirname(path.dirname(p)) !== this.dir || !isPlainName(hash)) throw new ContainmentError(p, `is not a frame of the store ${this.dir}`);
+      byVideo.set(hash, [...(byVideo.get(hash) ?? []), k]);
+    });
+    const out: Array<{ bytes: Buffer; sha256: string }> = new Array(paths.length);
+    for (const [hash, ks] of byVideo) {
+      const dir = await this.top.sub(hash, { create: false });
+      try {
+        await Promise.all(
+          ks.map(async (k) => {
+            const p = paths[k];
+            const got = await dir.readOwn(path.basename(p));
+            const r = this.records.get(p);
+            if (!got || !('bytes' in got)) throw new ContainmentError(p, got ? got.refused : 'is gone from the frame store');
+            const sha256 = sha256Hex(got.bytes);
+            if (!r || r.size !== got.bytes.length || r.sha256 !== sha256)
+              throw new ContainmentError(p, 'is not the frame fpsweep wrote there (its size or sha256 differs from the store index)');
+            out[k] = { bytes: got.bytes, sha256 };
+          }),
+        );
+      } finally {
+        await dir.close();
+      }
+    }
+    return out;
   }
 
   pin(files: Iterable<string>): void {
@@ -140,27 +312,28 @@ export class FrameStore {
     }
   }
 
-  /** A temp name next to `finalPath` (same filesystem, so the rename is atomic). */
-  tempPath(finalPath: string): string {
-    return path.join(path.dirname(finalPath), `${TEMP_PREFIX}${process.pid}-${++tempCounter}-${path.basename(finalPath)}`);
-  }
-
-  /** Renames finished temp files to their final names, then enforces the cap. */
-  async commit(entries: ReadonlyArray<{ temp: string; final: string; bytes: number }>): Promise<void> {
+  /** Renames finished temp files to their final names (through the folders' handles), records them, then enforces the cap. */
+  async commit(video: VideoFolder, entries: readonly StagedFrame[]): Promise<void> {
     // An eviction pass may still be deleting an older copy of one of these names.
     await this.evictionSettled();
+    const dir = path.join(this.dir, video.hash);
     await Promise.all(
       entries.map(async (e) => {
-        await renameUnder(this.dir, e.temp, e.final);
-        this.remove(e.final); // a re-write replaces the old entry's size
-        this.add(e.final, e.bytes);
+        const name = path.basename(e.final);
+        if (path.dirname(e.final) !== dir || !FRAME_FILE.test(name)) throw new RangeError(`${e.final} is not a frame of video ${video.hash}`);
+        await e.from.rename(e.temp, name, video.dir);
       }),
     );
+    if (entries.length)
+      await video.dir.append(
+        FRAME_INDEX,
+        entries.map((e) => JSON.stringify({ name: path.basename(e.final), size: e.bytes, sha256: e.sha256 }) + '\n').join(''),
+      );
+    for (const e of entries) {
+      this.remove(e.final); // a re-write replaces the old entry
+      this.add(e.final, { size: e.bytes, sha256: e.sha256, checked: true });
+    }
     await this.enforceCap();
-  }
-
-  async discard(temps: Iterable<string>): Promise<void> {
-    await Promise.all([...temps].map((t) => removeUnder(this.dir, t)));
   }
 
   /** Deletes least recently used unpinned files while over the cap. Concurrent calls share one pass. */
@@ -199,19 +372,42 @@ export class FrameStore {
       excess -= size;
     }
     for (const [file] of victims) this.remove(file);
-    await Promise.all(victims.map(([file]) => removeUnder(this.dir, file)));
+    // One open of each video's folder, every victim in it deleted through that handle.
+    const byVideo = new Map<string, string[]>();
+    for (const [file] of victims) {
+      const hash = path.basename(path.dirname(file));
+      byVideo.set(hash, [...(byVideo.get(hash) ?? []), path.basename(file)]);
+    }
+    await Promise.all(
+      [...byVideo].map(async ([hash, names]) => {
+        let dir: DirHandle;
+        try {
+          dir = await this.top.sub(hash, { create: false });
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+          throw err;
+        }
+        try {
+          await Promise.all(names.map((n) => dir.remove(n)));
+        } finally {
+          await dir.close();
+        }
+      }),
+    );
     this.evictedFiles += victims.length;
     this.evictedBytes += victims.reduce((a, [, s]) => a + s, 0);
     this.overCap = Math.max(0, this.total - this.capBytes);
   }
 
-  private add(file: string, size: number) {
-    this.files.set(file, size);
-    this.total += size;
+  private add(file: string, record: FrameRecord) {
+    this.files.set(file, record.size);
+    this.records.set(file, record);
+    this.total += record.size;
   }
 
   private remove(file: string) {
     const size = this.files.get(file);
+    this.records.delete(file);
     if (size === undefined) return;
     this.files.delete(file);
     this.total -= size;
@@ -227,5 +423,10 @@ export class FrameStore {
       evictedBytes: this.evictedBytes,
       overCapBytes: this.overCap,
     };
+  }
+
+  /** Closes the store's folder handle. */
+  close(): Promise<void> {
+    return this.top.close();
   }
 }

@@ -17,7 +17,7 @@ export async function rebuildFrames(
 ): Promise<Map<string, RebuildResult>> {
   const out = new Map<string, RebuildResult>();
   if (!asks.length) return out;
-  const pipeline = new FramePipeline({ storeDir: inspectFrameStoreDir(layout), poolSize: 1, storeCapBytes: INSPECT_STORE_CAP_BYTES });
+  const pipeline = new FramePipeline({ storeDir: inspectFrameStoreDir(layout), root: layout.root, poolSize: 1, storeCapBytes: INSPECT_STORE_CAP_BYTES });
   try {
     const requests: FrameRequest[] = asks.map((a) => ({ key: a.key, indices: a.indices, width: a.width, height: a.height }));
     const prepared = await pipeline.prepare({ hash: video.hash, videoPath: layout.videoFile(video.hash), meta: video.meta, requests });

@@ -13,7 +13,9 @@ export const FP_DECODING: Decoding = { temperature: TEMPERATURE, maxTokens: MAX_
 /** The launch options FP fixes: its model, and the frame store as the allowed media path. */
 export function fpLaunchOptions(layout: PackageLayout): Pick<LaunchOptions, 'model' | 'allowedMediaPath' | 'mediaDirs'> {
   // The real path: vLLM takes this flag literally but resolves each file (vllm/multimodal/utils.py).
-  return { model: FP_SERVED_MODEL, allowedMediaPath: realFrameStoreDir(layout.frameStoreDir), mediaDirs: [layout.frameStoreDir] };
+  // Checked from the package root: a link at .fpsweep/frames is refused, never given to vLLM (issue 42).
+  const store = realFrameStoreDir(layout.root, layout.frameStoreDir);
+  return { model: FP_SERVED_MODEL, allowedMediaPath: store, mediaDirs: [store] };
 }
 
 /** FP's chat body: the prompt after the frames, with SPEC §3's decoding. */

@@ -1,7 +1,6 @@
 // The real servers and frames behind the sweep: the serving layer's launcher (or --endpoints) and the
 // frame pipeline. Tests and the bench can pass their own SweepDeps instead.
 import * as os from 'node:os';
-import { promises as fs } from 'node:fs';
 import type { PackageLayout } from '../package/layout';
 import { FramePipeline, defaultPoolSize, jpegFileUrls, type FrameRequest } from '../frames';
 import { realFrameStoreDir } from '../frames/realStore';
@@ -136,7 +135,8 @@ export class PipelineFrames implements FrameSource {
     // The store by its real path, so every file:// URL names the path vLLM resolves it to (realStore.ts).
     this.pipeline = new FramePipeline(
       {
-        storeDir: realFrameStoreDir(layout.frameStoreDir),
+        storeDir: realFrameStoreDir(layout.root, layout.frameStoreDir),
+        root: layout.root,
         poolSize: opts.poolSize ?? Math.max(1, os.availableParallelism() - 1),
       },
       opts.gpu ?? null,
@@ -157,6 +157,7 @@ export class PipelineFrames implements FrameSource {
     }
     const video = withFrames.length ? await this.pipeline.prepare({ hash, videoPath: this.layout.videoFile(hash), meta, requests: withFrames }) : null;
     const fileUrls = this.fileUrls;
+    const store = await this.pipeline.store();
     const withKeys = new Set(withFrames.map((r) => r.key));
     return {
       decodeS: video?.decodeSeconds ?? 0,
@@ -170,10 +171,12 @@ export class PipelineFrames implements FrameSource {
           decodeS: r.decodeSeconds,
           nFrames: paths.length,
           // Each part carries its bytes' digest as vLLM's uuid (chatRequest.ts says why that is safe in 0.11).
+          // The bytes are read through the store (a plain file of ours, as recorded when we wrote it, or refused with
+          // its path): nothing is sent that we did not make from the video (issue 42).
           images: async (): Promise<FrameRef[]> => {
-            const bytes = await Promise.all(paths.map((p) => fs.readFile(p)));
-            if (!fileUrls) return bytes.map((jpeg) => ({ jpeg, uuid: contentUuid(jpeg) }));
-            return jpegFileUrls(paths).map((fileUrl, k) => ({ fileUrl, uuid: contentUuid(bytes[k]) }));
+            const frames = await store.readFrames(paths);
+            if (!fileUrls) return frames.map((f) => ({ jpeg: f.bytes, uuid: contentUuid(f.bytes) }));
+            return jpegFileUrls(paths).map((fileUrl, k) => ({ fileUrl, uuid: contentUuid(frames[k].bytes) }));
           },
         };
       },

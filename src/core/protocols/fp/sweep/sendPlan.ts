@@ -2,6 +2,7 @@
 // the pre-flight (a refusal stops the run before any row), then every todo unit through the engine's request
 // runner (servers pull prepared videos; FpUnits turns a unit into its request and its answer into rows), and
 // each server's bottleneck verdict, frozen at the end.
+import { isUserError } from '../../../errors';
 import { VllmClient } from '../../../serving/client';
 import { MetricsPoller } from '../../../runner/metricsPoller';
 import { serverVerdicts } from '../../../runner/bottleneckWindows';
@@ -104,7 +105,7 @@ export async function sendPlan(run: SweepRun, opts: RunOptions, deps: SweepServi
       prepare: (job) => units!.prepare(job),
       execute: (task, job, server, requeues) => units!.execute(task, job, server, requeues),
       jobFinished: (job) => units!.videoFinished(job),
-      onFatal: (err) => void log.error(`stopping: ${(err as Error)?.stack ?? String(err)}`),
+      onFatal: (err) => void log.error(`stopping: ${isUserError(err) ? err.message : ((err as Error)?.stack ?? String(err))}`),
     },
     {
       slots: urls.map((endpoint, i) => fpServerSlot(endpoint, opts, set.kvTokens?.(i) ?? null)),

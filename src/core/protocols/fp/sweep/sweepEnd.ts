@@ -1,6 +1,7 @@
 // How a sweep ends: its state (done, stopped by a request, failed by its own judgement), the summary line
 // (rows added, failures, what is left, wall time, why it failed), the last status write; or, when a step
 // threw, a failed run with a report (an input error is re-thrown: exit 2, never a stack trace).
+import { isUserError } from '../../../errors';
 import type { StopReason } from '../../../runner/stopReason';
 import type { WorkerState } from '../status/statusSchema';
 import type { CellBook } from './cells';
@@ -50,7 +51,8 @@ export async function endSweep(
 /** A step threw: the run failed, with a report. */
 export async function failSweep(run: SweepRun, err: unknown): Promise<SweepResult> {
   const e = err as Error;
-  const usage = e?.name === 'InputError' || e?.name === 'UsageError';
+  // The user's errors (a bad input, a held lock, a containment refusal): exit 2 with the message, never a stack.
+  const usage = isUserError(err);
   await run.log.error(`run ${usage ? 'refused' : 'failed'}: ${usage ? e.message : (e?.stack ?? String(err))}`).catch(() => undefined);
   const summary = `FAILED: ${e?.message ?? String(err)}; wall ${run.wallS().toFixed(1)} s`;
   await run.status?.fail(e?.message ?? String(err), summary).catch(() => undefined);

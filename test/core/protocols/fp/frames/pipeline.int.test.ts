@@ -46,7 +46,7 @@ function ok(prepared: { get(k: string): unknown }, key: string): PreparedFrames 
 
 async function listJpegs(dir: string): Promise<string[]> {
   try {
-    return (await fs.readdir(dir)).sort();
+    return (await fs.readdir(dir)).filter((n) => n.endsWith('.jpg')).sort();
   } catch {
     return [];
   }

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FrameStore, frameFileName } from '../../../../../src/core/protocols/fp/frames';
+import { sha256Hex } from '../../../../../src/core/protocols/fp/frames/store';
 
 async function exists(f: string) {
   return fs.access(f).then(
@@ -16,17 +17,29 @@ describe('frame store', () => {
   beforeEach(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fpsweep-store-'));
   });
+  const open: FrameStore[] = [];
+  /** A store closed after the test (its folder handle). */
+  const opened = async (p: Promise<FrameStore>) => {
+    const s = await p;
+    open.push(s);
+    return s;
+  };
   afterEach(async () => {
+    for (const s of open.splice(0)) await s.close();
     await fs.rm(dir, { recursive: true, force: true });
   });
 
   /** Writes a temp file of `bytes` and commits it as frame `index` of video `hash`. */
   async function put(store: FrameStore, hash: string, index: number, bytes: number): Promise<string> {
     const final = store.framePath(hash, index, { width: 10, height: 10 });
-    await fs.mkdir(path.dirname(final), { recursive: true });
-    const temp = store.tempPath(final);
-    await fs.writeFile(temp, Buffer.alloc(bytes));
-    await store.commit([{ temp, final, bytes }]);
+    const video = await store.openVideo(hash);
+    try {
+      const data = Buffer.alloc(bytes);
+      const temp = await video.writeTemp(data);
+      await video.commit([{ from: video.dir, temp, final, bytes, sha256: sha256Hex(data) }]);
+    } finally {
+      await video.close();
+    }
     return final;
   }
 
@@ -35,12 +48,12 @@ describe('frame store', () => {
   });
 
   it('refuses a hash that is not a plain name', async () => {
-    const store = await FrameStore.open(dir, 1000);
+    const store = await opened(FrameStore.open(dir, dir, 1000));
     assert.throws(() => store.framePath('../x', 0, { width: 1, height: 1 }), /plain name/);
   });
 
   it('evicts least recently used unpinned files first, and re-indexes on open', async () => {
-    const store = await FrameStore.open(dir, 10_000);
+    const store = await opened(FrameStore.open(dir, dir, 10_000));
     const a = await put(store, 'h1', 0, 3000);
     const b = await put(store, 'h1', 1, 3000);
     const c = await put(store, 'h2', 0, 3000);
@@ -50,13 +63,13 @@ describe('frame store', () => {
     assert.equal(await exists(b), false);
     for (const f of [a, c, d]) assert.equal(await exists(f), true, f);
     assert.deepEqual([store.stats().files, store.stats().bytes, store.stats().evictedFiles], [3, 9000, 1]);
-    const again = await FrameStore.open(dir, 10_000);
+    const again = await opened(FrameStore.open(dir, dir, 10_000));
     assert.deepEqual([again.stats().files, again.stats().bytes], [3, 9000]);
     assert.ok(again.has(a) && again.has(c) && again.has(d) && !again.has(b));
   });
 
   it('keeps pinned files above the cap and says by how much', async () => {
-    const store = await FrameStore.open(dir, 1000);
+    const store = await opened(FrameStore.open(dir, dir, 1000));
     const final = store.framePath('h', 0, { width: 10, height: 10 });
     store.pin([final]);
     await put(store, 'h', 0, 4000);
@@ -69,24 +82,25 @@ describe('frame store', () => {
   });
 
   it('leaves no temp file after a commit and removes those of dead processes on open', async () => {
-    const store = await FrameStore.open(dir, 1e9);
+    const store = await opened(FrameStore.open(dir, dir, 1e9));
     const f = await put(store, 'h', 3, 10);
-    assert.deepEqual(await fs.readdir(path.dirname(f)), [path.basename(f)]);
+    assert.deepEqual((await fs.readdir(path.dirname(f))).sort(), [path.basename(f), 'index.jsonl']);
     const stale = path.join(path.dirname(f), '.tmp-999999999-1-00004_10x10.jpg');
     const live = path.join(path.dirname(f), `.tmp-${process.pid}-77-00005_10x10.jpg`);
     await fs.writeFile(stale, 'x');
     await fs.writeFile(live, 'x');
-    await FrameStore.open(dir, 1e9);
+    await opened(FrameStore.open(dir, dir, 1e9));
     assert.equal(await exists(stale), false, "a dead writer's temp file is removed");
     assert.equal(await exists(live), true, "a live writer's temp file is left alone");
   });
 
   it('notices files deleted behind its back when a video is synced', async () => {
-    const store = await FrameStore.open(dir, 1e9);
+    const store = await opened(FrameStore.open(dir, dir, 1e9));
     const f = await put(store, 'h', 0, 10);
     await fs.rm(f);
     assert.equal(store.has(f), true);
-    await store.syncVideo('h');
+    const video = await store.openVideo('h');
+    await store.syncVideo(video).finally(() => video.close());
     assert.equal(store.has(f), false);
   });
 });
