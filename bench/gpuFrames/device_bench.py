@@ -185,7 +185,7 @@ def helper_pool(c, encoder, p, videos_each, tag, env=None, helper=HELPER):
             for v in range(videos_each):
                 d = os.path.join(WORK, f"{tag}_{c['name']}_{encoder}_{k}_{v}")
                 shutil.rmtree(d, ignore_errors=True)
-                os.makedirs(d)
+                os.makedirs(d, mode=0o700)  # the helper writes only into a private folder of ours (issue 42)
                 lines.append(json.dumps(jobs_for(c, d, encoder)))
             # Written from a thread: the jobs (~40 KB each) can outgrow the pipe while the helper works.
             feed = threading.Thread(target=lambda p=proc, data="\n".join(lines) + "\n": (p.stdin.write(data), p.stdin.close()))
@@ -253,7 +253,7 @@ def cpu_pool(c, p, videos_each):
         for k in range(p * videos_each):
             d = os.path.join(WORK, f"cpu_{c['name']}_{k}")
             shutil.rmtree(d, ignore_errors=True)
-            os.makedirs(d)
+            os.makedirs(d, mode=0o700)  # the helper writes only into a private folder of ours (issue 42)
             cmds.append([sys.executable, "-c", CPU_PATH, json.dumps({**jobs_for(c, d, "cpu"), "carry": CARRY})])
         # p at a time
         running, rcs = [], []
@@ -383,7 +383,7 @@ def sample():
         pick = [idx[(k * len(idx)) // 8] for k in range(8)]
         d = os.path.join(WORK, f"sample_{c['name']}")
         shutil.rmtree(d, ignore_errors=True)
-        os.makedirs(d)
+        os.makedirs(d, mode=0o700)  # the helper writes only into a private folder of ours (issue 42)
         job = jobs_for(c, d, "pillow")
         job["frames"] = [f for f in job["frames"] if f["index"] in pick]
         sizes = sorted({(w, h) for _, w, h in c["jpegs"]})
@@ -427,7 +427,7 @@ def same():
     for tag, helper in (("v1", HELPER_V1), ("v2", HELPER)):
         d = os.path.join(WORK, f"same_{tag}")
         shutil.rmtree(d, ignore_errors=True)
-        os.makedirs(d)
+        os.makedirs(d, mode=0o700)  # the helper writes only into a private folder of ours (issue 42)
         r = json.loads(sh([sys.executable, helper, "--job"], input=json.dumps(jobs_for(c, d, "pillow"))).stdout or "{}")
         digests[tag] = ({n: hashlib.md5(open(os.path.join(d, n), "rb").read()).hexdigest() for n in sorted(os.listdir(d))}, r)
     a, b = digests["v1"][0], digests["v2"][0]
@@ -477,7 +477,7 @@ def profile():
         for v in range(4):
             d = os.path.join(WORK, f"prof_{c['name']}_{v}")
             shutil.rmtree(d, ignore_errors=True)
-            os.makedirs(d)
+            os.makedirs(d, mode=0o700)  # the helper writes only into a private folder of ours (issue 42)
             jobs.append(jobs_for(c, d, "pillow"))
         jobs_file = os.path.join(WORK, f"prof_{c['name']}.json")
         with open(jobs_file, "w") as f:
@@ -562,7 +562,7 @@ def tf32():
     for tag, tf in (("fp32", "0"), ("tf32", "1")):
         d = dirs[tag] = os.path.join(WORK, f"tf32_{tag}")
         shutil.rmtree(d, ignore_errors=True)
-        os.makedirs(d)
+        os.makedirs(d, mode=0o700)  # the helper writes only into a private folder of ours (issue 42)
         sh([sys.executable, HELPER, "--job"], input=json.dumps(jobs_for(c, d, "pillow")), env={**os.environ, "FP_GPU_TF32": tf})
     same_bytes = differ_px = total_px = 0
     worst, sq = 0, 0.0

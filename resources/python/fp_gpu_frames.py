@@ -8,7 +8,9 @@ Runs in vLLM's Python environment (CUDA torch and torchvision are vLLM's own dep
 
 A job: {"ffmpeg": path, "video": path, "width": W, "height": H, "quality": 85, "encoder": "pillow"|"nvjpeg",
         "frames": [{"index": i, "outputs": [{"width": w, "height": h, "path": p}, ...]}, ...]}
-Each output is written to p + ".part" and renamed to p, so a crash leaves no half JPEG under its name.
+Each output is written to p + ".part" and renamed to p, so a crash leaves no half JPEG under its name; p's folder
+must be a private folder of ours (the node side makes one for each job, mode 0700) and p + ".part" must not exist
+(O_CREAT|O_EXCL|O_NOFOLLOW): nothing planted there is followed or overwritten (issue 42).
 
 What stays as the CPU path makes it (SPEC section 2.3): the frames are the stored frames, one per index
 (ffmpeg's select on the decoded frame number, -fps_mode passthrough); sizes come from the caller (planFrames);
@@ -194,7 +196,48 @@ def pinned_buffer(torch, frame_bytes):
     return _PINNED[frame_bytes]
 
 
+def private_folder(folder):
+    """The output folder, opened without following a link (O_DIRECTORY|O_NOFOLLOW) and checked: a private folder of
+    ours (our uid, no access for group or others), as the node side makes for each job. Its descriptor."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    st = os.fstat(fd)
+    if st.st_uid != os.geteuid() or st.st_mode & 0o077:
+        os.close(fd)
+        raise PermissionError(f"{folder}: not a private folder of ours (mode {st.st_mode & 0o777:o}, uid {st.st_uid}): nothing is written there")
+    return fd
+
+
+def write_output(path, data, folders=None):
+    """One JPEG to `path` (issue 42): `path.part` made new in the checked folder (O_CREAT|O_EXCL|O_NOFOLLOW: a link
+    or any file planted under that name is an error, never followed or cut), then renamed to `path`, both through
+    the folder's descriptor. `folders` caches the folders' descriptors (the caller closes them)."""
+    folder, name = os.path.split(path)
+    own = folders is None
+    folders = {} if own else folders
+    if folder not in folders:
+        folders[folder] = private_folder(folder)
+    dfd = folders[folder]
+    try:
+        part = name + ".part"
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=dfd)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.rename(part, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+    finally:
+        if own:
+            os.close(dfd)
+
+
 def run_job(job):
+    folders = {}  # each output folder opened once a job (write_output), closed however the job ends
+    try:
+        return _run_job(job, folders)
+    finally:
+        for fd in folders.values():
+            os.close(fd)
+
+
+def _run_job(job, folders):
     import fcntl
     import resource
 
@@ -254,10 +297,7 @@ def run_job(job):
         stages["encode"] += time.thread_time() - t
         t = time.thread_time()
         for o, data in zip(targets, encoded):
-            part = o["path"] + ".part"
-            with open(part, "wb") as fh:
-                fh.write(data)
-            os.replace(part, o["path"])
+            write_output(o["path"], data, folders)
             made += 1
         stages["write"] += time.thread_time() - t
     proc.stdout.close()

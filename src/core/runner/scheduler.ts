@@ -430,8 +430,9 @@ export class Scheduler<V extends SchedJob> {
     this.hooks.execute(task, v.video, info, requeues).then(
       (outcome) => this.settle(server, v, task, group, isLeader, outcome, warmsVideo),
       (err) => {
-        this.settle(server, v, task, group, isLeader, 'done', warmsVideo);
+        // Failed first: settling the last task in flight ends the run, which must then reject, not resolve.
         this.fail(err);
+        this.settle(server, v, task, group, isLeader, 'done', warmsVideo);
       },
     );
   }
