@@ -2,6 +2,7 @@
 // its conditions; without --item, the benchmark's items under --condition C.
 import { UsageError } from '../../core/errors';
 import { inspectItem, listItems, type ConditionInspection, type ItemInspection, type ItemList } from '../../core/protocols/fp/inspect';
+import { terminalSafe, terminalSafeJson } from '../../core/security/terminalText';
 import { parseVerbArgs, requirePackage } from '../../core/cli/options';
 
 export const summary = 'one item across its conditions: frames sent, prompt, reply, parsed letter, tokens, latency, server';
@@ -35,9 +36,9 @@ export async function run(args: string[]): Promise<number> {
   if (typeof v.item !== 'string' || !v.item) {
     if (typeof v.condition !== 'string' || !v.condition) throw new UsageError(`--item ID (or --condition C for the list) is required\n\n${HELP}`);
     const list = await listItems(packageDir, v.benchmark, v.condition);
-    for (const p of list.problems.slice(0, 20)) process.stderr.write(`${p}\n`);
+    for (const p of list.problems.slice(0, 20)) process.stderr.write(`${terminalSafe(p)}\n`);
     const { problems: _problems, ...model } = list;
-    process.stdout.write(v.json ? JSON.stringify(model) + '\n' : listText(model));
+    process.stdout.write(v.json ? terminalSafeJson(JSON.stringify(model)) + '\n' : terminalSafe(listText(model)));
     return 0;
   }
   const model = await inspectItem(packageDir, {
@@ -52,7 +53,8 @@ export async function run(args: string[]): Promise<number> {
         : undefined,
     rebuild: v['no-rebuild'] !== true,
   });
-  process.stdout.write(v.json ? JSON.stringify(model) + '\n' : inspectionText(model));
+  // Text from the package's files is shown with its control characters escaped (issue 42: no OSC 52, no clears).
+  process.stdout.write(v.json ? terminalSafeJson(JSON.stringify(model)) + '\n' : terminalSafe(inspectionText(model)));
   return 0;
 }
 

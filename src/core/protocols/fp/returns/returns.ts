@@ -2,6 +2,7 @@
 // and its .sha256, then (if asked) upload both. Without a token the files stay ready for any
 // transfer and this is not a failure (seed §8). The summary is one line with the numbers.
 import * as path from 'node:path';
+import { ContainmentError, resolveInside } from '../../../containment/rootFs';
 import { makeReturnsTarball, type TarballResult } from './tarball';
 import { resolveToken, tokenFilePath } from './token';
 import { uploadReturns, UploadError, DEFAULT_REPO, DEFAULT_HUB_URL, type UploadResult } from './upload';
@@ -72,6 +73,8 @@ export async function makeReturns(opts: ReturnOptions): Promise<ReturnOutcome> {
   }
   say(`token from ${token.source}`);
   const repo = opts.repo ?? DEFAULT_REPO;
+  // What is uploaded is read through the containment rules (issue 42): our own files, no link on their path.
+  for (const f of [tarball.tarballPath, tarball.sha256Path]) await checkOwnFile(path.dirname(tarball.tarballPath), f);
   try {
     const result = await uploadReturns({
       token: token.token,
@@ -104,4 +107,12 @@ export async function makeReturns(opts: ReturnOptions): Promise<ReturnOutcome> {
         `${tarball.names.tarball} and ${path.basename(tarball.sha256Path)} are ready in ${path.dirname(tarball.tarballPath)} for any file transfer`,
     };
   }
+}
+
+/** `file` under `root`, reached without a link, a plain file with one name: else refused with its path. */
+async function checkOwnFile(root: string, file: string): Promise<void> {
+  const inside = await resolveInside(root, file);
+  const st = inside.leaf;
+  if (!st || !st.isFile()) throw new ContainmentError(file, 'is not a plain file: not uploaded');
+  if (st.nlink > 1) throw new ContainmentError(file, 'has another name (a hard link): not uploaded');
 }

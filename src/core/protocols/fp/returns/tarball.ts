@@ -16,7 +16,7 @@ import { InputError } from '../../../errors';
 import { PackageLayout } from '../package/layout';
 import { isPlainName } from '../../../package/names';
 import { ProgressMeter, type ProgressListener } from '../prepare/progressMeter';
-import { openFreshUnder, removeUnder } from '../../../containment/rootFs';
+import { ContainmentError, openFreshUnder, removeUnder, resolveInside } from '../../../containment/rootFs';
 
 /** What goes into the tarball, in this order (the seed's command line). */
 export const RETURNS_PATHS = ['results/conditions_results.csv', 'results/p1_raw', 'logs', 'data/logs'] as const;
@@ -67,9 +67,16 @@ export interface TarballOptions {
 
 const block = (n: number) => Math.ceil(n / 512) * 512;
 
-/** Files under a path and the size of their tar stream (a 512-byte header each, bodies padded). */
+/**
+ * Files under a path and the size of their tar stream (a 512-byte header each, bodies padded). What leaves the host is
+ * read through the containment rules (issue 42): a link anywhere in it, or a file with a second name (a hard link),
+ * is refused with its path, never packed with its target.
+ */
 async function walkSize(abs: string, rel: string): Promise<{ bytes: number; files: number; tarBytes: number }> {
   const st = await fs.lstat(abs);
+  if (st.isSymbolicLink()) throw new ContainmentError(abs, 'is a symbolic link: the returns never pack a link or what it points at');
+  if (!st.isDirectory() && !st.isFile()) throw new ContainmentError(abs, 'is not a plain file or folder: not packed');
+  if (st.isFile() && st.nlink > 1) throw new ContainmentError(abs, 'has another name (a hard link): not packed');
   // Paths of 100 bytes or more get an extra pax header; counted roughly (progress only).
   const header = rel.length + 1 >= 100 ? 1536 : 512;
   if (!st.isDirectory()) {
@@ -101,6 +108,7 @@ export async function makeReturnsTarball(packageDir: string | PackageLayout, opt
   let tarBytes = 1024; // two zero blocks end the archive
   for (const rel of RETURNS_PATHS) {
     try {
+      await resolveInside(layout.root, path.join(layout.root, rel)); // no link on the way down from the root
       const s = await walkSize(path.join(layout.root, rel), rel);
       inputBytes += s.bytes;
       files += s.files;
@@ -137,7 +145,10 @@ export async function makeReturnsTarball(packageDir: string | PackageLayout, opt
         cb(null, chunk);
       },
     });
-    const pack = tar.c({ cwd: layout.root, portable: true }, [...RETURNS_PATHS]);
+    // Checked above; anything turned into a link or a device since is left out here, never followed.
+    const pack = tar.c({ cwd: layout.root, portable: true, filter: (_p, st) => ('isFile' in st ? st.isFile() || st.isDirectory() : false) }, [
+      ...RETURNS_PATHS,
+    ]);
     await pipeline(pack, countIn, createGzip(), hashOut, (await openFreshUnder(layout.root, tmpTar)).createWriteStream());
     meter.finish();
     const hex = hash.digest('hex');

@@ -1,0 +1,54 @@
+// Issue 42: the returns tarball packed planted links with their absolute targets (and sent them to whoever unpacks
+// it). What leaves the host is read through the containment rules: a link anywhere under the returns paths (a file
+// link, a folder link, the top `logs` itself) or a file with a second name is refused with its path (exit 2 through
+// the CLI), and no tarball is left behind.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { makeReturnsTarball } from '../../../../src/core/protocols/fp/returns/tarball';
+import { ContainmentError } from '../../../../src/core/containment/containmentError';
+import { exitFor } from '../../../../src/core/errors';
+import { makeReturnsPackage } from '../../protocols/fp/returns/fixture';
+import { removeTempDirs } from '../../protocols/fp/returns/tmpDirs';
+import { hostileDir, removeHostileDirs } from './hostileFiles';
+
+describe('hostile returns: links planted under what the tarball packs (issue 42)', () => {
+  after(async () => {
+    removeHostileDirs();
+    await removeTempDirs();
+  });
+
+  const plants: Array<[string, (dir: string, outside: string) => string]> = [
+    ['a file link in logs/', (dir, outside) => link(path.join(outside, 'secret'), path.join(dir, 'logs', 'extra.log'))],
+    ['a folder link in results/p1_raw/', (dir, outside) => link(outside, path.join(dir, 'results', 'p1_raw', 'v_9'))],
+    ['`logs` itself as a link', (dir, outside) => (fs.rmSync(path.join(dir, 'logs'), { recursive: true }), link(outside, path.join(dir, 'logs')))],
+    [
+      'a hard link in data/logs/',
+      (dir, outside) => (fs.linkSync(path.join(outside, 'secret'), path.join(dir, 'data', 'logs', 'h.jsonl')), path.join(dir, 'data', 'logs', 'h.jsonl')),
+    ],
+  ];
+  function link(target: string, at: string): string {
+    fs.symlinkSync(target, at);
+    return at;
+  }
+
+  for (const [what, plant] of plants) {
+    it(`${what}: refused with its path, nothing packed`, async () => {
+      const dir = await makeReturnsPackage();
+      const outside = hostileDir('fp-hostile-returns-');
+      fs.writeFileSync(path.join(outside, 'secret'), 'not for the returns\n');
+      const at = plant(dir, outside);
+      await assert.rejects(makeReturnsTarball(dir, { hostname: 'h', date: new Date(2026, 11, 2) }), (err: unknown) => {
+        assert.ok(err instanceof ContainmentError, String(err));
+        assert.equal(err.refusedPath, at);
+        assert.equal(exitFor(err).code, 2);
+        return true;
+      });
+      assert.deepEqual(
+        fs.readdirSync(dir).filter((n) => n.includes('fp_returns')),
+        [],
+        'no tarball, no temp file',
+      );
+    });
+  }
+});
