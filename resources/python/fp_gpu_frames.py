@@ -4,7 +4,8 @@
 Runs in vLLM's Python environment (CUDA torch and torchvision are vLLM's own dependencies).
   python3 fp_gpu_frames.py --probe [--ffmpeg PATH]       one JSON line: what this host can do
   python3 fp_gpu_frames.py --job < job.json              one JSON line: what was made
-  python3 fp_gpu_frames.py --serve                       a job a line in, a result a line out
+  python3 fp_gpu_frames.py --serve                       warms, says {"ready": true, ...}; then a job a line in,
+                                                         a result a line out
 
 A job: {"ffmpeg": path, "video": path, "width": W, "height": H, "quality": 85, "encoder": "pillow"|"nvjpeg",
         "frames": [{"index": i, "outputs": [{"width": w, "height": h, "path": p}, ...]}, ...]}
@@ -311,6 +312,48 @@ def _run_job(job, folders):
             "cpu_s": time.process_time() - cpu0, "ffmpeg_cpu_s": ffmpeg_cpu, "stages_cpu_s": stages}
 
 
+# Stored frame sizes a helper makes its pinned upload buffer for while it warms (FP_GPU_WARM_SHAPES): the SPEC's
+# stored sizes are 720 or 480 on the short side, and a buffer serves every shape of the same byte count.
+WARM_SHAPES = os.environ.get("FP_GPU_WARM_SHAPES", "1280x720,854x480")
+
+
+def warm():
+    """Everything a first job would otherwise pay: the imports, the CUDA context, cuBLAS (the resize's matmuls),
+    libjpeg through pillow, the pinned upload buffers of the usual stored sizes."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    out = {"ready": True}
+    try:
+        import io
+
+        import numpy as np
+        import torch
+        from PIL import Image
+
+        x = torch.ones((64, 64), device="cuda")
+        float((x @ x).sum().item())
+        Image.fromarray(np.zeros((16, 16, 3), dtype=np.uint8)).save(io.BytesIO(), format="JPEG", quality=QUALITY, subsampling=2)
+        for shape in filter(None, WARM_SHAPES.split(",")):
+            w, h = (int(v) for v in shape.lower().split("x"))
+            pinned_buffer(torch, w * h * 3 // 2)
+    except Exception as e:  # not ready: every job would fail the same way
+        out["ready"] = False
+        out["warm_error"] = f"{type(e).__name__}: {e}"
+    out["warm_s"] = round(time.perf_counter() - t0, 3)
+    out["warm_cpu_s"] = round(time.process_time() - c0, 3)
+    return out
+
+
+def add_totals(totals, result):
+    totals["jobs"] += 1
+    if not result.get("ok"):
+        totals["failed"] += 1
+        return
+    for k in ("frames", "jpegs", "seconds", "cpu_s", "ffmpeg_cpu_s"):
+        totals[k] += result.get(k, 0)
+    for k, v in result.get("stages_cpu_s", {}).items():
+        totals["stages_cpu_s"][k] = totals["stages_cpu_s"].get(k, 0.0) + v
+
+
 def probe(ffmpeg):
     out = {"torch": None, "torchvision": None, "cuda": False, "gpu": None, "nvjpeg": False, "pillow": None, "ffmpeg_cuda_hwaccel": False, "errors": []}
     try:
@@ -351,13 +394,24 @@ def main(argv):
         print(json.dumps(run_job(json.load(sys.stdin))))
         return 0
     if "--serve" in argv:  # one job a line on stdin, one result a line on stdout: CUDA starts once
+        # Warm before the first job and say so (issue 45): the node side sends no video to a helper until it is ready,
+        # and meanwhile makes them on the CPU, so imports and CUDA's start stay off the run's critical path.
+        ready = warm()
+        print(json.dumps(ready), flush=True)
+        if not ready["ready"]:  # never ready: the node side makes this helper's videos on the CPU
+            return 3
+        totals = {"jobs": 0, "failed": 0, "frames": 0, "jpegs": 0, "seconds": 0.0, "cpu_s": 0.0, "ffmpeg_cpu_s": 0.0, "stages_cpu_s": {}}
         for line in sys.stdin:
             if line.strip():
                 try:
                     result = run_job(json.loads(line))
                 except Exception as e:  # one bad job fails that job, not the helper
                     result = {"ok": False, "error": f"{type(e).__name__}: {e}"}
+                add_totals(totals, result)
                 print(json.dumps(result), flush=True)
+        if os.environ.get("FP_GPU_STATS") == "1":  # the bench's per-helper sums (bench/gpuSweep)
+            totals["helper_cpu_s"] = time.process_time()
+            print("fp_gpu_frames stats: " + json.dumps(totals), file=sys.stderr, flush=True)
         return 0
     print(__doc__, file=sys.stderr)
     return 2

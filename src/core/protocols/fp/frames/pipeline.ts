@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { VideoMeta } from '../package/schemas';
 import { decodeSelectedFrames, DecodeError } from './ffmpegDecode';
 import { encodeJpeg, type Dims } from './jpeg';
-import type { GpuFrameMaker } from './gpu/gpuMaker';
+import type { GpuFrameMaker, GpuHelperLease } from './gpu/gpuMaker';
 import { ByteBudget, KeyedMutex, Limiter } from './limits';
 import { resolveOptions, type FramePipelineOptions, type FramePipelineSettings } from './options';
 import * as path from 'node:path';
@@ -82,9 +82,17 @@ export interface PipelineStats {
   jpegsWritten: number;
   jpegsReused: number;
   decodeSeconds: number;
+  /** Videos made on each path and their summed seconds (issue 45: what `--frames-on auto` compares). */
+  byPath: FramesByPath;
   /** Most raw-frame bytes held at once (bounded by maxBufferedBytes). */
   peakBufferedBytes: number;
   store: StoreStats;
+}
+
+/** Per path: videos made there and the seconds they took, each in its pool slot (decode to the last JPEG). */
+export interface FramesByPath {
+  cpu: { videos: number; seconds: number };
+  gpu: { videos: number; seconds: number };
 }
 
 /** A video job that does not fit its meta.json: a bug in the caller, not a data problem. */
@@ -128,15 +136,32 @@ export class FramePipeline {
     jpegsReused: 0,
     decodeSeconds: 0,
   };
+  private readonly byPath: FramesByPath = { cpu: { videos: 0, seconds: 0 }, gpu: { videos: 0, seconds: 0 } };
+  /** Videos begun on each path (the alternation's count). */
+  private readonly started = { cpu: 0, gpu: 0 };
 
-  /** Frames on the GPU (issue 34: --frames-on), or null for the CPU path (ffmpeg + sharp). */
-  private readonly gpu: GpuFrameMaker | null;
+  /**
+   * Frames on the GPU (issue 34: --frames-on), or null for the CPU path (ffmpeg + sharp). A video goes to the GPU
+   * only when a warm helper is idle at its turn (issue 45); otherwise it is made here on the CPU, so no video ever
+   * waits for a helper to start (attachGpu: the maker may come once the probe has answered, after the first videos).
+   */
+  private gpu: GpuFrameMaker | null;
 
   constructor(opts: FramePipelineOptions, gpu: GpuFrameMaker | null = null) {
     this.settings = resolveOptions(opts);
     this.gpu = gpu;
     this.pool = new Limiter(this.settings.poolSize);
     this.budget = new ByteBudget(this.settings.maxBufferedBytes);
+  }
+
+  /** The GPU path from now on (its helpers take videos as they become warm); closed at once if this pipeline is. */
+  attachGpu(gpu: GpuFrameMaker): void {
+    if (this.abort.signal.aborted) {
+      gpu.close();
+      return;
+    }
+    this.gpu?.close();
+    this.gpu = gpu;
   }
 
   /** The store, indexed on first use. */
@@ -236,7 +261,30 @@ export class FramePipeline {
   ): Promise<{ failure: string | null; seconds: number; frames: number }> {
     const temps: StagedFrame[] = [];
     const started = process.hrtime.bigint();
-    if (this.gpu) return this.makeOnGpu(this.gpu, job, video, stored, missing, onDecoderExit, started);
+    const gpu = this.gpu;
+    const gpuTurn = gpu !== null && (gpu.share === 'all' || this.started.gpu <= this.started.cpu);
+    const lease = gpuTurn ? gpu.takeReady() : null;
+    const where: keyof FramesByPath = lease ? 'gpu' : 'cpu';
+    this.started[where]++;
+    const made = lease
+      ? await this.makeOnGpu(gpu!, lease, job, video, stored, missing, onDecoderExit, started)
+      : await this.makeOnCpu(job, video, stored, missing, onDecoderExit, temps, started);
+    if (!made.failure) {
+      this.byPath[where].videos++;
+      this.byPath[where].seconds += made.seconds;
+    }
+    return made;
+  }
+
+  private async makeOnCpu(
+    job: VideoJob,
+    video: VideoFolder,
+    stored: Dims,
+    missing: Map<number, Map<string, Dims>>,
+    onDecoderExit: () => void,
+    temps: StagedFrame[],
+    started: bigint,
+  ): Promise<{ failure: string | null; seconds: number; frames: number }> {
     try {
       const r = await decodeSelectedFrames({
         videoPath: job.videoPath,
@@ -279,6 +327,7 @@ export class FramePipeline {
    */
   private async makeOnGpu(
     gpu: GpuFrameMaker,
+    lease: GpuHelperLease,
     job: VideoJob,
     video: VideoFolder,
     stored: Dims,
@@ -298,7 +347,7 @@ export class FramePipeline {
         }),
       }));
       const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
-      const r = await gpu.make({ video: job.videoPath, width: stored.width, height: stored.height, frames }).finally(onDecoderExit);
+      const r = await gpu.makeWith(lease, { video: job.videoPath, width: stored.width, height: stored.height, frames }).finally(onDecoderExit);
       if (!r.ok || r.jpegs !== planned.length) {
         return { failure: r.ok ? `GPU frames: ${r.jpegs} of ${planned.length} JPEGs made` : `GPU frames: ${r.error}`, seconds: seconds(), frames: 0 };
       }
@@ -407,7 +456,8 @@ export class FramePipeline {
   /** Counters since creation (for the status view, the bench and the tests). */
   async stats(): Promise<PipelineStats> {
     const store = await this.store();
-    return { ...this.counters, peakBufferedBytes: this.budget.peakBytes, store: store.stats() };
+    const byPath = { cpu: { ...this.byPath.cpu }, gpu: { ...this.byPath.gpu } };
+    return { ...this.counters, byPath, peakBufferedBytes: this.budget.peakBytes, store: store.stats() };
   }
 
   /** Kills running decodes (their prepare() calls reject) and refuses new jobs. */

@@ -96,6 +96,10 @@ export class PackageLayout {
   get hostCpuRecord() {
     return path.join(this.stateDir, 'host_cpu.jsonl');
   }
+  /** Where each run's frames were made and what a video took on each path, a line a run (`--frames-on auto`, issue 45). */
+  get framesPathsRecord() {
+    return path.join(this.stateDir, 'frames_paths.jsonl');
+  }
   get frameStoreDir() {
     return path.join(this.stateDir, 'frames');
   }

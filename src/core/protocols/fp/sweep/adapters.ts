@@ -3,6 +3,7 @@
 import * as os from 'node:os';
 import type { PackageLayout } from '../package/layout';
 import { FramePipeline, defaultPoolSize, jpegFileUrls, type FrameRequest } from '../frames';
+import type { FramesByPath } from '../frames/pipeline';
 import { realFrameStoreDir } from '../frames/realStore';
 import { fpLaunchOptions } from '../serving/fpServing';
 import { useEndpoints, type Fleet, type ServerStateEvent } from '../../../serving/launcher';
@@ -11,11 +12,11 @@ import { contentUuid, type FrameRef } from '../../../serving/chatRequest';
 import { GpuFrameMaker } from '../frames/gpu/gpuMaker';
 import { gpuHelperCount, helperGpus } from '../frames/gpu/helperGpus';
 import { chooseFramesOn, type FramesPlacement } from '../frames/gpu/framesOn';
-import { probeGpuFrames } from '../frames/gpu/probe';
-import { gpuFrameTools, pilotHostCpu } from './fpHostCpu';
+import { probeGpuFrames, type GpuFramesProbe } from '../frames/gpu/probe';
+import { gpuFrameTools, pilotFramesMeasure } from './fpHostCpu';
 import type { Endpoint } from '../../../serving/client';
 import { VllmClient } from '../../../serving/client';
-import type { FrameSource, FrameRequestSpec, PreparedRequestFrames, PreparedVideoFrames } from './frameSource';
+import type { FrameSource, FrameRequestSpec, FramesNeed, PreparedRequestFrames, PreparedVideoFrames } from './frameSource';
 import type { RunnerLog } from '../../../runner/logs';
 import type { RunOptions } from './runOptions';
 import type { ServerState } from '../../../serving/serverState';
@@ -128,10 +129,14 @@ export class PipelineFrames implements FrameSource {
   readonly pipeline: FramePipeline;
   readonly concurrency: number;
 
-  readonly placement: FramesPlacement;
+  /** Where the frames are made: the CPU path until the GPU choice has settled (settleWith). */
+  placement: FramesPlacement;
+  /** The final placement, once the probe and the choice are done (at once on the CPU path). */
+  settled: Promise<FramesPlacement>;
 
   constructor(layout: PackageLayout, opts: { poolSize?: number; fileUrls: boolean; gpu?: GpuFrameMaker | null; placement?: FramesPlacement }) {
     this.placement = opts.placement ?? { use: opts.gpu ? 'gpu' : 'cpu', probe: null };
+    this.settled = Promise.resolve(this.placement);
     // The store by its real path, so every file:// URL names the path vLLM resolves it to (realStore.ts).
     this.pipeline = new FramePipeline(
       {
@@ -188,8 +193,27 @@ export class PipelineFrames implements FrameSource {
     };
   }
 
+  /** Videos made on each path so far and their seconds (the run's frames_paths line). */
+  async framesByPath(): Promise<FramesByPath> {
+    return (await this.pipeline.stats()).byPath;
+  }
+
+  /** The GPU choice, made behind the source's back: its maker joins the pipeline when it comes. */
+  settleWith(choice: Promise<{ placement: FramesPlacement; maker: GpuFrameMaker | null }>): void {
+    this.settled = choice.then(
+      ({ placement, maker }) => {
+        this.placement = placement;
+        if (maker) this.pipeline.attachGpu(maker);
+        return placement;
+      },
+      () => this.placement, // a probe that throws leaves the CPU path (probeGpuFrames itself never throws)
+    );
+  }
+
   async close(): Promise<void> {
     this.pipeline.close();
+    // A choice still pending attaches its maker to the closed pipeline, which closes it at once.
+    await this.settled;
   }
 }
 
@@ -199,31 +223,67 @@ export function framesAsFileUrls(opts: Pick<RunOptions, 'endpoints' | 'endpointF
 }
 
 /**
- * The frame source --frames-on asks for (frames/gpu/framesOn.ts): the GPU path only where the host has it (probed
- * here: ffmpeg's cuda hwaccel, PYTHON's CUDA torch and pillow), else the CPU path; the choice and why go to `log`.
- * `auto` goes by what the last pilot on this package measured of the host's CPU (.fpsweep/host_cpu.jsonl).
+ * The frame source --frames-on asks for (frames/gpu/framesOn.ts): the GPU path only where the host has it (probed:
+ * ffmpeg's cuda hwaccel, PYTHON's CUDA torch and pillow), else the CPU path; the choice and why go to `log`.
+ * `auto` goes by what the last pilot on this package measured (.fpsweep/host_cpu.jsonl and frames_paths.jsonl).
+ *
+ * Issue 45: nothing here waits for the GPU. The source comes back at once on the CPU path; the probe, the choice and
+ * the helpers' start and warm-up run behind it (while the servers start), and each video goes to the GPU only once a
+ * warm helper is idle at its turn (pipeline.ts). `settled` resolves with the final placement. A run whose plan sends
+ * no frames (`need.videosWithFrames` 0) starts no helper.
  */
-export async function framesFor(opts: RunOptions, layout: PackageLayout, log: (line: string) => void = () => undefined): Promise<PipelineFrames> {
-  let gpu: GpuFrameMaker | null = null;
-  let placement: FramesPlacement = { use: 'cpu', probe: null };
-  if (opts.framesOn !== 'cpu') {
-    const tools = gpuFrameTools();
-    const found = await probeGpuFrames(tools);
-    const pilot = opts.framesOn === 'auto' ? await pilotHostCpu(layout) : null;
-    const choice = chooseFramesOn(opts.framesOn, found, pilot?.bound ?? null, pilot?.text);
-    log(choice.reason);
-    placement = { use: choice.use, probe: found };
-    if (choice.use === 'gpu') {
-      const gpus = await helperGpus(process.env, opts.ngpu);
-      gpu = new GpuFrameMaker(tools, gpuHelperCount(gpus, opts.decodeWorkers), gpus);
-      log(`GPU frames: ${gpu.helpers} helpers over GPU(s) ${gpus.join(', ') || "(the environment's)"}`);
-    }
+export async function framesFor(
+  opts: RunOptions,
+  layout: PackageLayout,
+  log: (line: string) => void = () => undefined,
+  need: FramesNeed | null = null,
+): Promise<PipelineFrames> {
+  const gpuHelpers = opts.framesOn === 'cpu' ? 0 : gpuHelperCount(await helperGpus(process.env, opts.ngpu), opts.decodeWorkers);
+  // On the GPU path the pool feeds every helper: one video a helper (a video made on the CPU takes the same slot).
+  const frames = new PipelineFrames(layout, { poolSize: gpuHelpers || opts.decodeWorkers, fileUrls: framesAsFileUrls(opts) });
+  if (opts.framesOn === 'cpu') return frames;
+  if (need && need.videosWithFrames === 0) {
+    log('frames: none to make in this run, no GPU frame helper started');
+    return frames;
   }
-  // On the GPU path the pool feeds every helper: one video a helper.
-  return new PipelineFrames(layout, { poolSize: gpu ? gpu.helpers : opts.decodeWorkers, fileUrls: framesAsFileUrls(opts), gpu, placement });
+  frames.settleWith(chooseGpu(opts, layout, gpuHelpers, log));
+  return frames;
 }
+
+async function chooseGpu(
+  opts: RunOptions,
+  layout: PackageLayout,
+  helpers: number,
+  log: (line: string) => void,
+): Promise<{ placement: FramesPlacement; maker: GpuFrameMaker | null }> {
+  const tools = gpuFrameTools();
+  const pilot = opts.framesOn === 'auto' ? await pilotFramesMeasure(layout) : null;
+  // The helpers start with the probe, not after it, where the choice would be the GPU if the probe finds the path
+  // (the probe imports torch and starts CUDA too: seconds); a probe that finds none closes them again.
+  const hoped = chooseFramesOn(opts.framesOn, ASSUMED_FOUND, pilot, opts.pilot);
+  const gpus = hoped.use === 'gpu' ? await helperGpus(process.env, opts.ngpu) : [];
+  let maker: GpuFrameMaker | null = null;
+  if (hoped.use === 'gpu') {
+    maker = new GpuFrameMaker(tools, helpers, gpus);
+    maker.warm();
+  }
+  const found = await probeGpuFrames(tools);
+  const choice = chooseFramesOn(opts.framesOn, found, pilot, opts.pilot);
+  log(choice.reason);
+  const placement: FramesPlacement = { use: choice.use, probe: found, reason: choice.reason };
+  if (choice.use !== 'gpu' || !maker) {
+    maker?.close();
+    return { placement, maker: null };
+  }
+  maker.share = choice.measure ? 'alternate' : 'all';
+  log(`GPU frames: ${maker.helpers} helpers over GPU(s) ${gpus.join(', ') || "(the environment's)"} warming; videos go on the CPU until one is warm`);
+  return { placement, maker };
+}
+
+/** What the choice would be on a host with the GPU path (the helpers start before the probe has answered). */
+const ASSUMED_FOUND: GpuFramesProbe = { ok: true, ffmpegCuda: true, torch: null, torchvision: null, gpu: null, nvjpeg: false, pillow: null, reasons: [] };
 
 export const defaultSweepDeps: SweepDeps = {
   servers: (opts, layout, log) => startServers(opts, layout, log),
-  frames: async (opts, layout) => framesFor(opts, layout, (l) => process.stderr.write(`fpsweep: ${l}\n`)),
+  frames: async (opts, layout, need) => framesFor(opts, layout, (l) => process.stderr.write(`fpsweep: ${l}\n`), need ?? null),
 };

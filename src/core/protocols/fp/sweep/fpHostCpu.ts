@@ -12,6 +12,11 @@ import { CPU_PATH_S_PER_720P_VIDEO, GPU_PATH_S_PER_720P_VIDEO } from '../doctor/
 import type { FramesPlacement } from '../frames/gpu/framesOn';
 import { defaultGpuHelperPath, probeGpuFrames, type GpuFramesTools } from '../frames/gpu/probe';
 import type { PackageLayout } from '../package/layout';
+import { promises as fs } from 'node:fs';
+import { z } from 'zod';
+import { parseBoundedJson } from '../../../io/boundedJson';
+import { setAsideLargeRecord } from '../../../runner/hostCpuRecord';
+import { appendLineUnder, mkdirUnder } from '../../../containment/rootFs';
 
 /** Our tree counts as a large share of the busy CPU from here: frames on the GPU would free enough to matter. */
 export const OURS_LARGE_SHARE = 0.3;
@@ -81,4 +86,62 @@ export async function pilotHostCpu(layout: PackageLayout): Promise<PilotHostCpu 
   const s = run ? hostCpuStatus(run.measure, null) : null;
   if (!run || !s) return null;
   return { bound: hostCpuBound(run.measure), text: `pilot ${run.runId}: ${hostCpuText(s)}` };
+}
+
+const pathSchema = z.object({ videos: z.number().int().nonnegative(), seconds: z.number().nonnegative() });
+/** One run's line in layout.framesPathsRecord: where its videos' frames were made and how long each path took. */
+export const framesPathsLineSchema = z.object({
+  v: z.literal(1),
+  runId: z.string(),
+  mode: z.string(),
+  endedAt: z.string(),
+  use: z.enum(['cpu', 'gpu']),
+  reason: z.string(),
+  cpu: pathSchema,
+  gpu: pathSchema,
+});
+export type FramesPathsLine = z.infer<typeof framesPathsLineSchema>;
+
+/** Appends the run's line (the record is set aside above MAX_RECORD_BYTES, as the host CPU's). */
+export async function recordFramesPaths(layout: PackageLayout, line: FramesPathsLine): Promise<void> {
+  await mkdirUnder(layout.root, layout.stateDir);
+  await setAsideLargeRecord(layout.root, layout.framesPathsRecord);
+  appendLineUnder(layout.root, layout.framesPathsRecord, `${JSON.stringify(line)}\n`);
+}
+
+/** The run's frames in words: "frames: 12 videos on the GPU (1.10 s each), 3 on the CPU (2.40 s each)". */
+export function framesPathsText(l: Pick<FramesPathsLine, 'cpu' | 'gpu'>): string {
+  const each = (p: { videos: number; seconds: number }) => (p.videos ? ` (${(p.seconds / p.videos).toFixed(2)} s each)` : '');
+  return `frames: ${l.gpu.videos} videos on the GPU${each(l.gpu)}, ${l.cpu.videos} on the CPU${each(l.cpu)}`;
+}
+
+/** What `--frames-on auto` decides by: the last pilot's host CPU and, where it made videos on both paths, their times. */
+export interface PilotFramesMeasure {
+  cpuBound: boolean;
+  /** The host CPU in words (the pilot's run id first). */
+  text: string;
+  /** Mean seconds a video took in its pool slot on each path in that pilot; null where it made none there. */
+  cpuSPerVideo: number | null;
+  gpuSPerVideo: number | null;
+}
+
+export async function pilotFramesMeasure(layout: PackageLayout): Promise<PilotFramesMeasure | null> {
+  const host = await pilotHostCpu(layout);
+  if (!host) return null;
+  const lines: FramesPathsLine[] = [];
+  const text = await fs.readFile(layout.framesPathsRecord, 'utf8').catch(() => '');
+  for (const raw of text.split('\n')) {
+    if (!raw.trim()) continue;
+    try {
+      const r = framesPathsLineSchema.safeParse(parseBoundedJson(raw));
+      if (r.success && r.data.mode === 'pilot') lines.push(r.data);
+    } catch {
+      // a torn line is passed over
+    }
+  }
+  const last = lines.pop();
+  const per = (p: { videos: number; seconds: number } | undefined) => (p && p.videos > 0 ? p.seconds / p.videos : null);
+  // The paths' times count only from the pilot whose host CPU is the one read (same run id in both records).
+  const same = last && host.text.startsWith(`pilot ${last.runId}:`) ? last : undefined;
+  return { cpuBound: host.bound, text: host.text, cpuSPerVideo: per(same?.cpu), gpuSPerVideo: per(same?.gpu) };
 }

@@ -5,6 +5,7 @@ import type { VideoMeta } from '../package/schemas';
 import type { SendPlan } from '../rules/plan';
 import type { FrameRef } from '../../../serving/chatRequest';
 import type { FramesPlacement } from '../frames/gpu/framesOn';
+import type { FramesByPath } from '../frames/pipeline';
 
 export interface FrameRequestSpec {
   key: string;
@@ -21,11 +22,19 @@ export interface PreparedVideoFrames {
   release(key?: string): void;
 }
 
+/** What the run will ask of the frame source (sendPlan knows it before the servers start). */
+export interface FramesNeed {
+  /** Videos with at least one request that sends frames (every condition but v_blind). */
+  videosWithFrames: number;
+}
+
 export interface FrameSource {
   prepare(hash: string, meta: VideoMeta, requests: FrameRequestSpec[]): Promise<PreparedVideoFrames>;
   /** Parallel preparations the source can do (the decode pool's size). */
   readonly concurrency: number;
   /** Where its frames are made and what the GPU probe found (absent: a source that does not say). */
   readonly placement?: FramesPlacement;
+  /** Videos made on each path so far and their seconds (absent: a source that does not say). */
+  framesByPath?(): Promise<FramesByPath>;
   close(): Promise<void>;
 }

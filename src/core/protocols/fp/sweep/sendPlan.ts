@@ -7,7 +7,7 @@ import { VllmClient } from '../../../serving/client';
 import { MetricsPoller } from '../../../runner/metricsPoller';
 import { serverVerdicts } from '../../../runner/bottleneckWindows';
 import { FP_BOTTLENECK_WORDS } from './fpBottleneckWords';
-import { fpHostCpuSampler, placementForKnob } from './fpHostCpu';
+import { fpHostCpuSampler, framesPathsText, placementForKnob, recordFramesPaths } from './fpHostCpu';
 import { RequestRunner } from '../../../runner/requestRunner';
 import { longestFirstWithinWindows } from './videoOrder';
 import { ServerHealth } from '../../../runner/serverHealth';
@@ -22,7 +22,7 @@ import { fpAdviseFailure } from './fpAdvice';
 import { fpFailFast } from './fpFailFast';
 import { preflightGate } from './fpPreflight';
 import type { FpStatusReporter } from './fpStatus';
-import type { FrameSource } from './frameSource';
+import type { FrameSource, FramesNeed } from './frameSource';
 import { OPEN_VIDEOS_PER_SERVER, fpServerSlot } from './kvBudget';
 import type { RunnerLog } from '../../../runner/logs';
 import type { RunOptions } from './runOptions';
@@ -33,7 +33,8 @@ const VIDEO_WINDOW = 64;
 
 export interface SweepServing {
   servers(opts: RunOptions, layout: PackageLayout, log: RunnerLog): Promise<ServerSet>;
-  frames(opts: RunOptions, layout: PackageLayout): Promise<FrameSource>;
+  /** `need`: what the run will ask (a run that sends no frames starts no GPU helper). */
+  frames(opts: RunOptions, layout: PackageLayout, need?: FramesNeed): Promise<FrameSource>;
 }
 
 export interface PlanToSend {
@@ -67,16 +68,46 @@ async function startServers(run: SweepRun, opts: RunOptions, deps: SweepServing,
   return set;
 }
 
+/** Where the run's frames were made, in its log and in the package's record (what `--frames-on auto` reads next). */
+async function recordFramesUse(run: SweepRun, mode: string, frames: FrameSource): Promise<void> {
+  const byPath = await frames.framesByPath?.();
+  if (!byPath || byPath.cpu.videos + byPath.gpu.videos === 0) return;
+  const placement = frames.placement;
+  const reason = placement?.reason ?? 'frames on the CPU (--frames-on cpu)';
+  await run.log.info(`${framesPathsText(byPath)}; ${reason}`);
+  await recordFramesPaths(run.layout, {
+    v: 1,
+    runId: run.runId,
+    mode,
+    endedAt: new Date().toISOString(),
+    use: placement?.use ?? 'cpu',
+    reason,
+    ...byPath,
+  }).catch((err: Error) => run.log.warn(`frames record not written: ${err.message}`));
+}
+
 export async function sendPlan(run: SweepRun, opts: RunOptions, deps: SweepServing, todo: PlanToSend): Promise<void> {
   const { session, log, layout } = run;
   const { stopper } = session;
   todo.status.state = 'launching';
   await todo.status.write();
   let runner: RequestRunner<VideoJob, ChatRequestBody> | null = null;
-  const set = await startServers(run, opts, deps, (i, up) => runner?.setServerUp(i, up));
+  // The frame source (and on the GPU path its helpers' start and warm-up) while the servers start (issue 45).
+  const videosWithFrames = todo.plan.videos.filter((v) => v.units.some((u) => u.condition !== 'v_blind')).length;
+  const framesStarting = deps.frames(opts, layout, { videosWithFrames });
+  let set: ServerSet;
+  try {
+    set = await startServers(run, opts, deps, (i, up) => runner?.setServerUp(i, up));
+  } catch (err) {
+    await framesStarting.then(
+      (f) => f.close(),
+      () => undefined,
+    );
+    throw err;
+  }
   const urls = set.endpoints.map((e) => e.url);
   const health = run.health!;
-  const frames = await deps.frames(opts, layout);
+  const frames = await framesStarting;
   run.frames = frames;
   const clients = set.endpoints.map((e) => new VllmClient(e, { connections: opts.workers + 2 }));
 
@@ -154,7 +185,8 @@ export async function sendPlan(run: SweepRun, opts: RunOptions, deps: SweepServi
   await requests.run(longestFirstWithinWindows(videoJobs(todo.plan.videos), VIDEO_WINDOW, 2 * prepConcurrency));
   await poller.poll();
   await sampler.stop();
-  run.placement = await placementForKnob(sampler.status(), run.placement);
+  await recordFramesUse(run, todo.status.mode, frames);
+  run.placement = await placementForKnob(sampler.status(), frames.placement ?? run.placement);
   const final = serverVerdicts(bottleneckSources);
   run.verdicts = () => final;
   await Promise.all(clients.map((c) => c.close()));

@@ -5,11 +5,19 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chooseFramesOn, parseFramesOn } from '../../../../../src/core/protocols/fp/frames/gpu/framesOn';
+import { chooseFramesOn, parseFramesOn, type FramesMeasure } from '../../../../../src/core/protocols/fp/frames/gpu/framesOn';
 import { defaultGpuHelperPath, hwaccelsListCuda, probeGpuFrames } from '../../../../../src/core/protocols/fp/frames/gpu/probe';
 import { FP_BOTTLENECK_WORDS } from '../../../../../src/core/protocols/fp/sweep/fpBottleneckWords';
 import { fakeFfmpeg, fakeGpuPython, HWACCELS_HEADER, writeShellScript } from '../../../../helpers/fakeGpuTools';
 import { checkGpuFrames, CPU_PATH_S_PER_720P_VIDEO, GPU_PATH_S_PER_720P_VIDEO } from '../../../../../src/core/protocols/fp/doctor/gpuFrames';
+
+/** A pilot's measurement: its host CPU bound or not, and each path's seconds a video (null: not timed). */
+const pilotSaw = (cpuBound: boolean, cpuSPerVideo: number | null = null, gpuSPerVideo: number | null = null): FramesMeasure => ({
+  cpuBound,
+  text: `pilot p1: host CPU ${cpuBound ? 'bound' : 'free'}`,
+  cpuSPerVideo,
+  gpuSPerVideo,
+});
 
 describe('fp/frames/gpu: --frames-on and the probe', () => {
   let dir: string;
@@ -39,7 +47,7 @@ describe('fp/frames/gpu: --frames-on and the probe', () => {
     assert.equal(found.ok, false);
     assert.equal(found.ffmpegCuda, false);
     assert.match(found.reasons.join(' '), /no cuda hwaccel/);
-    const choice = chooseFramesOn('gpu', found, true);
+    const choice = chooseFramesOn('gpu', found, pilotSaw(true));
     assert.equal(choice.use, 'cpu');
     assert.match(choice.reason, /no GPU path on this host.*cuda/);
   });
@@ -50,10 +58,31 @@ describe('fp/frames/gpu: --frames-on and the probe', () => {
     assert.equal(found.ok, true);
     assert.equal(found.gpu, 'NVIDIA H100');
     assert.equal(chooseFramesOn('gpu', found, null).use, 'gpu');
-    assert.equal(chooseFramesOn('auto', found, true).use, 'gpu');
-    assert.equal(chooseFramesOn('auto', found, false).use, 'cpu');
+    assert.equal(chooseFramesOn('auto', found, pilotSaw(true)).use, 'gpu');
+    assert.equal(chooseFramesOn('auto', found, pilotSaw(false)).use, 'cpu');
     assert.match(chooseFramesOn('auto', found, null).reason, /no pilot/);
-    assert.equal(chooseFramesOn('cpu', found, true).use, 'cpu');
+    assert.equal(chooseFramesOn('cpu', found, pilotSaw(true)).use, 'cpu');
+  });
+
+  it('auto decides by what the pilot timed: the GPU path only on a CPU-bound host where it was faster a video', async () => {
+    const found = await probeGpuFrames({ ffmpegPath: withCuda(), pythonPath: okPython(), helperPath });
+    // A CPU-bound host where a video took 0.9 s on the GPU path against 2.4 s on the CPU: the GPU, with the figures.
+    const bound = chooseFramesOn('auto', found, pilotSaw(true, 2.4, 0.9));
+    assert.equal(bound.use, 'gpu');
+    assert.match(bound.reason, /CPU the bound \(pilot p1: host CPU bound\); a video took 0\.90 s on the GPU path against 2\.40 s on the CPU; NVIDIA H100/);
+    // The same host where the GPU path was the slower: the CPU, and why.
+    const slower = chooseFramesOn('auto', found, pilotSaw(true, 0.8, 1.1));
+    assert.equal(slower.use, 'cpu');
+    assert.match(slower.reason, /but a video took 1\.10 s on the GPU path against 0\.80 s on the CPU/);
+    // A free host keeps the CPU path, whatever the GPU path's time.
+    const free = chooseFramesOn('auto', found, pilotSaw(false, 2.4, 0.9));
+    assert.equal(free.use, 'cpu');
+    assert.match(free.reason, /not the bound/);
+    // A pilot with no measurement yet times both paths; a full run with none stays on the CPU.
+    const first = chooseFramesOn('auto', found, null, true);
+    assert.deepEqual([first.use, first.measure], ['gpu', true]);
+    assert.match(first.reason, /alternate between the GPU .* and the CPU/);
+    assert.equal(chooseFramesOn('auto', found, null, false).use, 'cpu');
   });
 
   it("cuda in ffmpeg but no CUDA torch (this machine's python3 runs the real helper): CPU, with the reason", async function () {
@@ -62,7 +91,7 @@ describe('fp/frames/gpu: --frames-on and the probe', () => {
     assert.equal(found.ffmpegCuda, true);
     assert.equal(found.ok, false);
     assert.match(found.reasons.join(' '), /no torch|sees no CUDA|no pillow/);
-    assert.equal(chooseFramesOn('auto', found, true).use, 'cpu');
+    assert.equal(chooseFramesOn('auto', found, pilotSaw(true)).use, 'cpu');
   });
 
   it('a missing ffmpeg or helper, or a Python that answers nonsense, is a reason, never a throw', async () => {

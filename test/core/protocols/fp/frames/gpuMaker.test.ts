@@ -7,10 +7,33 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { GpuFrameMaker } from '../../../../../src/core/protocols/fp/frames/gpu/gpuMaker';
 import { FramePipeline } from '../../../../../src/core/protocols/fp/frames/pipeline';
+import { makeCodedVideo } from './codedVideo';
 
+/** Resolves once `ok()` holds (checked every 10 ms): tests wait for the state they caused, never for a time. */
+async function until(ok: () => boolean): Promise<void> {
+  while (!ok()) await new Promise((r) => setTimeout(r, 10));
+}
+
+// Says it is ready first (as fp_gpu_frames.py once warm): at once, or once the file FAKE_GATE names exists (a slow
+// start that a test ends by creating it); FAKE_NEVER_READY=1: says it is not ready and exits (a broken CUDA).
 // Writes `w×h` as each output's bytes; a job whose video is 'die' kills the helper; 'short' makes one JPEG too few.
 const FAKE_HELPER = `
 const fs = require('fs');
+if (process.env.FAKE_NEVER_READY === '1') {
+  process.stdout.write(JSON.stringify({ ready: false, warm_error: 'no CUDA here' }) + '\\n');
+  process.exit(3);
+}
+const say = () => process.stdout.write(JSON.stringify({ ready: true, warm_s: 0 }) + '\\n');
+const gate = process.env.FAKE_GATE;
+if (!gate) say();
+else {
+  const t = setInterval(() => {
+    if (fs.existsSync(gate)) {
+      clearInterval(t);
+      say();
+    }
+  }, 10);
+}
 const rl = require('readline').createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   const job = JSON.parse(line);
@@ -34,7 +57,7 @@ rl.on('line', (line) => {
 describe('fp/frames/gpu: the maker and the pipeline on the GPU path (stand-in helper)', () => {
   let dir: string;
   let helperPath: string;
-  const tools = () => ({ pythonPath: process.execPath, helperPath, ffmpegPath: 'ffmpeg' });
+  const tools = (env: NodeJS.ProcessEnv = {}) => ({ pythonPath: process.execPath, helperPath, ffmpegPath: 'ffmpeg', env: { ...process.env, ...env } });
   before(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'fpsweep-gpumaker-'));
     helperPath = path.join(dir, 'helper.js');
@@ -71,9 +94,13 @@ describe('fp/frames/gpu: the maker and the pipeline on the GPU path (stand-in he
       return r.ok ? readFileSync(p, 'utf8') : 'died';
     };
     try {
-      // Four jobs at once hold four helpers at once: two on each GPU.
+      maker.warm();
+      await until(() => maker.readyCount === 4);
+      // Four jobs at once hold four warm helpers at once: two on each GPU.
       assert.deepEqual((await Promise.all([1, 2, 3, 4].map(gpuOf))).sort(), ['1', '1', '3', '3']);
       assert.equal(await gpuOf(9), 'died');
+      // The warm pool is kept full: a replacement starts at once, on the GPU that lost one.
+      await until(() => maker.readyCount === 4);
       const again = await Promise.all([5, 6, 7, 8].map(gpuOf));
       assert.deepEqual(again.sort(), ['1', '1', '3', '3']);
     } finally {
@@ -86,6 +113,8 @@ describe('fp/frames/gpu: the maker and the pipeline on the GPU path (stand-in he
     const video = path.join(dir, 'video.mp4');
     writeFileSync(video, 'not decoded here: the helper stands in for NVDEC');
     const maker = new GpuFrameMaker(tools(), 1);
+    maker.warm();
+    await until(() => maker.readyCount === 1);
     const pipeline = new FramePipeline({ storeDir: store, poolSize: 1 }, maker);
     try {
       const meta = { width: 1280, height: 720, n_frames: 100 };
@@ -116,6 +145,109 @@ describe('fp/frames/gpu: the maker and the pipeline on the GPU path (stand-in he
         left.filter((f) => f.endsWith('.jpg')),
         [],
       );
+    } finally {
+      pipeline.close();
+    }
+  });
+  it('warm() starts every helper before any job; takeReady hands out only a warm, idle one and never waits', async () => {
+    const gate = path.join(dir, 'gate-warm');
+    const maker = new GpuFrameMaker(tools({ FAKE_GATE: gate }), 2);
+    try {
+      maker.warm();
+      assert.equal(maker.takeReady(), null, 'still warming: no helper to take');
+      writeFileSync(gate, '');
+      await until(() => maker.readyCount === 2);
+      const a = maker.takeReady();
+      const b = maker.takeReady();
+      assert.ok(a && b);
+      assert.equal(maker.takeReady(), null, 'both taken');
+      const out = { width: 4, height: 2, path: path.join(dir, 'w1.jpg') };
+      const r = await maker.makeWith(a, { video: 'v', width: 8, height: 4, frames: [{ index: 0, outputs: [out] }] });
+      assert.equal(r.ok && r.jpegs, 1);
+      assert.ok(maker.takeReady(), 'given back once it answered');
+      assert.equal(maker.warmSeconds.length, 2);
+    } finally {
+      maker.close();
+    }
+  });
+
+  it('a helper that never warms is replaced a bounded number of times, and no video waits for it', async () => {
+    const maker = new GpuFrameMaker(tools({ FAKE_NEVER_READY: '1' }), 2);
+    try {
+      maker.warm();
+      // Each start fails: 2 at first, then up to `helpers` replacements; after that none is alive.
+      await until(() => (maker as unknown as { live(): number }).live() === 0 && (maker as unknown as { warmFailures: number }).warmFailures > 2);
+      assert.equal(maker.readyCount, 0);
+      assert.equal(maker.takeReady(), null);
+    } finally {
+      maker.close();
+    }
+  });
+
+  it('a video whose turn comes while the helpers warm is made on the CPU at once; once one is warm, the next goes to the GPU', async function () {
+    this.timeout(60_000);
+    const gate = path.join(dir, 'gate-pipeline');
+    const store = path.join(dir, 'store-warm');
+    const videos = path.join(dir, 'videos-warm');
+    const [v1, v2] = await Promise.all([
+      makeCodedVideo(videos, 'w1', { width: 320, height: 240, nFrames: 6 }),
+      makeCodedVideo(videos, 'w2', { width: 320, height: 240, nFrames: 6 }),
+    ]);
+    const maker = new GpuFrameMaker(tools({ FAKE_GATE: gate }), 1);
+    maker.warm();
+    const pipeline = new FramePipeline({ storeDir: store, poolSize: 1 }, maker);
+    const job = (v: typeof v1) => ({ hash: v.hash, videoPath: v.videoPath, meta: v.meta, requests: [{ key: 'a', indices: [1, 4], width: 160, height: 120 }] });
+    try {
+      // The helper is not warm (its gate is shut): the first video does not wait for it.
+      const first = await pipeline.prepare(job(v1));
+      const a = first.get('a');
+      assert.ok(a.ok);
+      assert.equal(
+        readFileSync(a.ok ? a.paths[0] : '')
+          .subarray(0, 2)
+          .toString('hex'),
+        'ffd8',
+        'a real JPEG: the CPU path',
+      );
+      first.release();
+      assert.deepEqual((await pipeline.stats()).byPath.gpu.videos, 0);
+      writeFileSync(gate, '');
+      await until(() => maker.readyCount === 1);
+      const second = await pipeline.prepare(job(v2));
+      const b = second.get('a');
+      assert.ok(b.ok);
+      assert.equal(readFileSync(b.ok ? b.paths[0] : '', 'utf8'), '160x120', "the stand-in helper's bytes: the GPU path");
+      second.release();
+      const byPath = (await pipeline.stats()).byPath;
+      assert.deepEqual([byPath.cpu.videos, byPath.gpu.videos], [1, 1]);
+    } finally {
+      pipeline.close();
+    }
+  });
+
+  it("'alternate' (a pilot timing both paths) sends every other video to the GPU", async function () {
+    this.timeout(60_000);
+    const store = path.join(dir, 'store-alt');
+    const videos = path.join(dir, 'videos-alt');
+    const vs = await Promise.all([0, 1, 2, 3].map((k) => makeCodedVideo(videos, `a${k}`, { width: 320, height: 240, nFrames: 4 })));
+    const maker = new GpuFrameMaker(tools(), 1);
+    maker.share = 'alternate';
+    maker.warm();
+    await until(() => maker.readyCount === 1);
+    const pipeline = new FramePipeline({ storeDir: store, poolSize: 1 }, maker);
+    try {
+      for (const v of vs) {
+        const done = await pipeline.prepare({
+          hash: v.hash,
+          videoPath: v.videoPath,
+          meta: v.meta,
+          requests: [{ key: 'a', indices: [2], width: 160, height: 120 }],
+        });
+        done.release();
+      }
+      const byPath = (await pipeline.stats()).byPath;
+      assert.deepEqual([byPath.cpu.videos, byPath.gpu.videos], [2, 2]);
+      assert.ok(byPath.cpu.seconds > 0 && byPath.gpu.seconds > 0);
     } finally {
       pipeline.close();
     }

@@ -1,0 +1,28 @@
+#!/bin/bash
+# On the device machine (issue 45): OUT=$OUT bash .gpusweep/run-on-device.sh   (see prepare-carry.sh)
+# Knobs: SCALES (default 1,4: the sample's 14 and 56 videos), ORDER (default cpu,gpu,gpu,cpu), DEADLINE (seconds
+# for the runs, default 470), WORK (default /tmp/gs). Everything it prints is also in $OUT/log.txt; the figures in
+# $OUT/sweep.json.
+set -u
+C=$(cd "$(dirname "$0")" && pwd)
+WORK=${WORK:-/tmp/gs}
+T0=$(date +%s)
+mkdir -p "$WORK" "$OUT"
+exec > >(tee "$OUT/log.txt") 2>&1
+echo "carry: $(cat "$C/BUILD")"
+python3 -c "import tarfile; tarfile.open('$C/app.tar.xz').extractall('$WORK')" || exit 1
+APP=$WORK/app
+chmod +x "$APP/bin/"*
+export PATH=$APP/bin:$PATH NODE_BIN=$APP/bin/node FFMPEG_BIN=$APP/bin/ffmpeg FFPROBE_BIN=$APP/bin/ffprobe
+export VLLM_BIN=$APP/bin/fake-vllm PYTHON=python3 FP_GPU_STATS=1 NCCL_NVLS_ENABLE=0 PYTHONUNBUFFERED=1
+echo "host: $(nproc) cores, $(awk '/MemTotal/ {print $2/1048576 " GiB"}' /proc/meminfo), $(uname -r)"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
+python3 -c "import torch, PIL; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'pillow', PIL.__version__)"
+node --version; ffmpeg -hide_banner -hwaccels | tr '\n' ' '; echo
+nvidia-smi -q | grep -i -A1 "compute mode" | head -2
+python3 "$C/sweep_bench.py" fixtures --cli "$APP/dist/cli.js" --work "$WORK" --scales "${SCALES:-1,4}" || exit 1
+echo "setup + fixtures: $(( $(date +%s) - T0 )) s"
+python3 "$C/sweep_bench.py" runs --cli "$APP/dist/cli.js" --work "$WORK" --out "$OUT" --scales "${SCALES:-1,4}" \
+  --order "${ORDER:-cpu,gpu,gpu,cpu}" --deadline "${DEADLINE:-470}"
+for f in "$WORK"/run-s1-*.log; do cp "$f" "$OUT/" 2>/dev/null; done
+echo "total: $(( $(date +%s) - T0 )) s"

@@ -1,0 +1,419 @@
+#!/usr/bin/env python3
+"""The whole sweep with frames on the CPU and on the GPU (issue 45): the product's own `fpsweep run` on textured
+fixtures of two sizes, each run sampled through /proc so that its wall and CPU-s split by process.
+
+  python3 sweep_bench.py fixtures --cli APP/dist/cli.js --work DIR [--scales 1,4]
+      Makes DIR/p<scale> for each scale: `fpsweep sample --scale S`, then every video re-encoded from textured
+      content (testsrc2 + temporal noise, the same size, frame count and timestamps: bench/frames.ts's "natural"
+      videos; a replica of scale S reuses the scale-1 encode of its recipe, found by its meta.json).
+  python3 sweep_bench.py runs --cli APP/dist/cli.js --work DIR --out OUT [--scales 1,4] [--order cpu,gpu,gpu,cpu]
+      [--deadline S] [--endpoint URL]
+      For each fixture and each mode in order: a fresh copy of the fixture (videos hard-linked), `fpsweep run
+      --package COPY --frames-on MODE`, sampled every 0.1 s. Results go to OUT/sweep.json as they come.
+  python3 sweep_bench.py summary OUT/sweep.json
+      The table: wall, start-up (first row), CPU-s by process, marginal video between the two sizes.
+
+Processes are told apart by their command line: the run (node .../cli.js), the frame helpers (fp_gpu_frames.py),
+ffmpeg (decodes of either path), the servers (the stand-in vLLM), other. A process's CPU-s is its last sampled
+utime + stime; the run's total is wait4's (every descendant it reaped); 'unseen' is the difference (processes that
+lived less than a sample, and each one's last 0.1 s).
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+TICK = os.sysconf("SC_CLK_TCK")
+SAMPLE_S = 0.1
+CLASSES = ("run", "helpers", "ffmpeg", "servers", "other")
+
+
+def arg(name, default=None):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
+def node_bin():
+    return os.environ.get("NODE_BIN", "node")
+
+
+def ffmpeg_bin():
+    return os.environ.get("FFMPEG_BIN", "ffmpeg")
+
+
+# ---------------------------------------------------------------- fixtures
+
+def meta_key(meta):
+    ts = meta["timestamps"]
+    return (meta["width"], meta["height"], meta["n_frames"], tuple(round(t, 3) for t in ts[:4]))
+
+
+def textured(meta, out):
+    """meta.json's video again from testsrc2 + noise: same size, frame count and timestamps (plan.ts's formula)."""
+    ts = meta["timestamps"]
+    start = round(ts[0] * 1000)
+    spacing = round((ts[3] - ts[0]) * 1000 / 3)
+    jitter = round(ts[1] * 1000) - start - spacing
+    setpts = f"settb=1/1000,setpts={start}+N*{spacing}+{jitter}*mod(N\\,3)"
+    tmp = out + ".textured.mp4"
+    subprocess.run([ffmpeg_bin(), "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                    f"testsrc2=size={meta['width']}x{meta['height']}:rate=2,noise=alls=5:allf=t",
+                    "-frames:v", str(meta["n_frames"]), "-vf", setpts, "-c:v", "libx264", "-preset", "veryfast",
+                    "-crf", "28", "-g", "20", "-threads", "2", "-pix_fmt", "yuv420p", "-fps_mode", "passthrough",
+                    "-r", "1000", "-video_track_timescale", "1000", tmp], check=True)
+    os.replace(tmp, out)
+
+
+def videos_of(pkg):
+    root = os.path.join(pkg, "data", "store", "normalized")
+    for h in sorted(os.listdir(root)):
+        with open(os.path.join(root, h, "meta.json")) as f:
+            yield os.path.join(root, h, "video.mp4"), json.load(f)
+
+
+def fixtures():
+    cli, work = arg("--cli"), arg("--work")
+    scales = [int(s) for s in arg("--scales", "1,4").split(",")]
+    os.makedirs(work, exist_ok=True)
+    t0 = time.time()
+    made = {}
+
+    def sample(s):
+        pkg = os.path.join(work, f"p{s}")
+        if not os.path.isdir(os.path.join(pkg, "items")):
+            subprocess.run([node_bin(), cli, "sample", "--out", pkg, "--scale", str(s)], check=True, stdout=subprocess.DEVNULL)
+        return pkg
+
+    with ThreadPoolExecutor(len(scales)) as ex:
+        pkgs = dict(zip(scales, ex.map(sample, scales)))
+    print(f"fixtures: samples made in {time.time() - t0:.1f} s", flush=True)
+    base = pkgs[min(scales)]
+    todo = list(videos_of(base))
+    with ThreadPoolExecutor(max(1, os.cpu_count() // 2)) as ex:
+        list(ex.map(lambda vm: textured(vm[1], vm[0]), todo))
+    for path, meta in todo:
+        made[meta_key(meta)] = path
+    for s, pkg in pkgs.items():
+        if pkg == base:
+            continue
+        for path, meta in videos_of(pkg):
+            os.remove(path)
+            shutil.copyfile(made[meta_key(meta)], path)
+    info = {s: {"videos": sum(1 for _ in videos_of(p)), "bytes": sum(os.path.getsize(v) for v, _ in videos_of(p))} for s, p in pkgs.items()}
+    print(f"fixtures: textured in {time.time() - t0:.1f} s: {json.dumps(info)}", flush=True)
+    return 0
+
+
+# ---------------------------------------------------------------- sampling
+
+def proc_stat(pid):
+    """(ppid, utime+stime ticks, starttime ticks, comm) or None."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            raw = f.read().decode(errors="replace")
+    except OSError:
+        return None
+    r = raw.rindex(")")
+    fields = raw[r + 2 :].split()
+    return int(fields[1]), int(fields[11]) + int(fields[12]), int(fields[19]), raw[raw.index("(") + 1 : r]
+
+
+def cmdline(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def classify(cmd, comm):
+    if "fp_gpu_frames.py" in cmd:
+        return "helpers"
+    if comm in ("ffmpeg", "ffprobe") or os.path.basename(cmd.split(" ")[0]) in ("ffmpeg", "ffprobe"):
+        return "ffmpeg"
+    if "standin-vllm" in cmd or "fake-vllm" in cmd:
+        return "servers"
+    if "cli.js" in cmd or "worker.js" in cmd:
+        return "run"
+    return "other"
+
+
+def host_busy():
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    idle = v[3] + v[4]
+    return sum(v[:8]) - idle, sum(v[:8])
+
+
+class Sampler:
+    """The run's process tree (the root and every process whose parent is in it, started after `since`, boot
+    ticks): each process's last CPU ticks, by class."""
+
+    def __init__(self, since_ticks, watch_file):
+        self.since = since_ticks
+        self.root = None
+        self.seen = {}  # pid -> [class, ticks, cmd]
+        self.watch = watch_file
+        self.watch_size0 = os.path.getsize(watch_file) if os.path.exists(watch_file) else 0
+        self.first_row_at = None
+        self.t0 = time.perf_counter()
+        self.stop = threading.Event()
+        self.peak_procs = 0
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+
+    def loop(self):
+        while not self.stop.is_set():
+            self.once()
+            time.sleep(SAMPLE_S)
+        self.once()
+
+    def once(self):
+        if self.root is None:
+            return
+        stats = {}
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                st = proc_stat(int(name))
+                if st and st[2] >= self.since:
+                    stats[int(name)] = st
+        live, grew = 0, True
+        while grew:  # a child may come before its parent in the listing
+            grew = False
+            for pid, st in stats.items():
+                if pid in self.seen or not (pid == self.root or st[0] in self.seen):
+                    continue
+                cmd = cmdline(pid)
+                self.seen[pid] = [classify(cmd, st[3]), 0, cmd[:160]]
+                grew = True
+        for pid, st in stats.items():
+            if pid in self.seen:
+                live += 1
+                self.seen[pid][1] = max(self.seen[pid][1], st[1])
+        self.peak_procs = max(self.peak_procs, live)
+        if self.first_row_at is None and os.path.exists(self.watch) and os.path.getsize(self.watch) > self.watch_size0:
+            self.first_row_at = time.perf_counter() - self.t0
+
+    def by_class(self):
+        out = {c: 0.0 for c in CLASSES}
+        counts = {c: 0 for c in CLASSES}
+        for cls, ticks, _ in self.seen.values():
+            out[cls] += ticks / TICK
+            counts[cls] += 1
+        return out, counts
+
+
+def boot_ticks_now():
+    with open("/proc/uptime") as f:
+        return int(float(f.read().split()[0]) * TICK) - 1
+
+
+def copy_fixture(src, dst):
+    """The package again, its videos hard-linked (never written by a run) and everything else copied."""
+    if os.path.exists(dst):
+        shutil.rmtree(dst)
+
+    def cp(s, d):
+        if s.endswith(".mp4"):
+            os.link(s, d)
+        else:
+            shutil.copy2(s, d)
+
+    shutil.copytree(src, dst, copy_function=cp, symlinks=True)
+
+
+def count_files(root, ext=".jpg"):
+    n, b = 0, 0
+    for dp, _, fs in os.walk(root):
+        for f in fs:
+            if f.endswith(ext):
+                n += 1
+                b += os.path.getsize(os.path.join(dp, f))
+    return n, b
+
+
+def one_run(cli, fixture, mode, work, tag, endpoint):
+    pkg = os.path.join(work, f"run-{tag}")
+    copy_fixture(fixture, pkg)
+    env = dict(os.environ)
+    argv = [node_bin(), cli, "run", "--package", pkg, "--frames-on", mode]
+    if endpoint:
+        argv += ["--endpoints", endpoint, "--endpoint-frames", "file"]
+    csv = os.path.join(pkg, "results", "conditions_results.csv")
+    busy0, all0 = host_busy()
+    since = boot_ticks_now()
+    sampler = Sampler(since, csv)
+    sampler.thread.start()
+    t0 = time.perf_counter()
+    log_path = os.path.join(work, f"run-{tag}.log")
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env)
+        sampler.root = proc.pid
+        _, status, ru = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    sampler.stop.set()
+    sampler.thread.join()
+    busy1, all1 = host_busy()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    cls, counts = sampler.by_class()
+    total = ru.ru_utime + ru.ru_stime
+    with open(log_path, errors="replace") as f:
+        text = f.read()
+    lines = text.splitlines()
+    rows = 0
+    with open(csv) as f:
+        rows = sum(1 for _ in f)
+    jpegs, jpeg_bytes = count_files(os.path.join(pkg, ".fpsweep", "frames"))
+    helper_stats = [json.loads(l.split("fp_gpu_frames stats: ", 1)[1]) for l in lines if "fp_gpu_frames stats: " in l]
+    res = {
+        "tag": tag, "mode": mode, "rc": proc.returncode, "wall_s": round(wall, 3),
+        "first_row_s": None if sampler.first_row_at is None else round(sampler.first_row_at, 3),
+        "cpu_s_total": round(total, 2), "cpu_s_by_class": {k: round(v, 2) for k, v in cls.items()},
+        "cpu_s_unseen": round(total - sum(v for k, v in cls.items()), 2), "processes": counts,
+        "peak_processes": sampler.peak_procs, "host_busy_core_s": round((busy1 - busy0) / TICK, 2), "host_cores": os.cpu_count(),
+        "rows_in_csv": rows, "jpegs": jpegs, "jpeg_bytes": jpeg_bytes, "max_rss_kib": ru.ru_maxrss,
+        "frames_lines": [l for l in lines if "frames on" in l or "GPU frames" in l or "helpers" in l][:8],
+        "helper_stats": helper_stats, "log_tail": lines[-6:],
+    }
+    return res, pkg
+
+
+def psnr_compare(a_root, b_root, limit=4000):
+    """JPEGs of the same store name in both runs: identical bytes, and PSNR of the decoded pixels (PIL + numpy)."""
+    try:
+        import numpy as np
+        from PIL import Image
+    except ImportError as e:
+        return {"error": f"no PIL/numpy: {e}"}
+    names = []
+    for dp, _, fs in os.walk(a_root):
+        for f in fs:
+            if f.endswith(".jpg"):
+                rel = os.path.relpath(os.path.join(dp, f), a_root)
+                if os.path.exists(os.path.join(b_root, rel)):
+                    names.append(rel)
+    names.sort()
+    step = max(1, len(names) // limit)
+    same, psnrs, sizes_differ = 0, [], 0
+    for rel in names[::step]:
+        a, b = open(os.path.join(a_root, rel), "rb").read(), open(os.path.join(b_root, rel), "rb").read()
+        if a == b:
+            same += 1
+            continue
+        ia, ib = Image.open(os.path.join(a_root, rel)), Image.open(os.path.join(b_root, rel))
+        if ia.size != ib.size:
+            sizes_differ += 1
+            continue
+        x = np.asarray(ia.convert("RGB"), dtype=np.float64)
+        y = np.asarray(ib.convert("RGB"), dtype=np.float64)
+        mse = float(((x - y) ** 2).mean())
+        psnrs.append(99.0 if mse == 0 else 10 * np.log10(255.0 ** 2 / mse))
+    checked = len(names[::step])
+    return {"common": len(names), "checked": checked, "identical_bytes": same, "sizes_differ": sizes_differ,
+            "psnr_min": round(min(psnrs), 2) if psnrs else None, "psnr_mean": round(sum(psnrs) / len(psnrs), 2) if psnrs else None,
+            "psnr_p01": round(sorted(psnrs)[len(psnrs) // 100], 2) if psnrs else None}
+
+
+def runs():
+    cli, work, out = arg("--cli"), arg("--work"), arg("--out")
+    scales = [int(s) for s in arg("--scales", "1,4").split(",")]
+    order = arg("--order", "cpu,gpu,gpu,cpu").split(",")
+    deadline = time.time() + float(arg("--deadline", "1e9"))
+    endpoint = arg("--endpoint")
+    os.makedirs(out, exist_ok=True)
+    report = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "cores": os.cpu_count(), "order": order, "runs": [], "compare": {}}
+    kept = {}
+    for s in scales:
+        fixture = os.path.join(work, f"p{s}")
+        videos = sum(1 for _ in videos_of(fixture))
+        for k, mode in enumerate(order):
+            # A run of this size took at most this long so far: no start past the deadline.
+            est = max([r["wall_s"] for r in report["runs"] if r["scale"] == s] or [0]) + 20
+            if time.time() + est > deadline:
+                print(f"runs: skip scale {s} {mode} #{k}: {est:.0f} s would pass the deadline", flush=True)
+                report.setdefault("skipped", []).append(f"scale {s} {mode} #{k}")
+                continue
+            tag = f"s{s}-{k}-{mode}"
+            res, pkg = one_run(cli, fixture, mode, work, tag, endpoint)
+            res.update({"scale": s, "videos": videos, "k": k})
+            report["runs"].append(res)
+            print(f"runs: {tag}: rc {res['rc']} wall {res['wall_s']} s first row {res['first_row_s']} s CPU {res['cpu_s_total']} s "
+                  f"{json.dumps(res['cpu_s_by_class'])} unseen {res['cpu_s_unseen']} rows {res['rows_in_csv']} jpegs {res['jpegs']}", flush=True)
+            for l in res["frames_lines"]:
+                print(f"   {l}", flush=True)
+            if res["rc"] != 0:
+                print("   " + "\n   ".join(res["log_tail"]), flush=True)
+            store = os.path.join(pkg, ".fpsweep", "frames")
+            if s == min(scales) and mode not in kept and os.path.isdir(store):
+                kept[mode] = os.path.join(work, f"store-{mode}")
+                if os.path.exists(kept[mode]):
+                    shutil.rmtree(kept[mode])
+                os.rename(store, kept[mode])
+            shutil.rmtree(pkg, ignore_errors=True)
+            with open(os.path.join(out, "sweep.json"), "w") as f:
+                json.dump(report, f, indent=1)
+    if "cpu" in kept and "gpu" in kept:
+        report["compare"] = psnr_compare(kept["cpu"], kept["gpu"])
+        print(f"compare cpu vs gpu JPEGs: {json.dumps(report['compare'])}", flush=True)
+    with open(os.path.join(out, "sweep.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    print(summary_text(report), flush=True)
+    return 0
+
+
+# ---------------------------------------------------------------- summary
+
+def mean(xs):
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
+def summary_text(report):
+    rs = [r for r in report["runs"] if r["rc"] == 0]
+    out = ["| videos | frames on | runs | wall s | first row s | CPU-s total | run | helpers | ffmpeg | servers | other | unseen |",
+           "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    agg = {}
+    for r in rs:
+        agg.setdefault((r["videos"], r["mode"]), []).append(r)
+    for (v, m), g in sorted(agg.items()):
+        c = lambda k: mean([x["cpu_s_by_class"][k] for x in g])
+        out.append(f"| {v} | {m} | {len(g)} | {', '.join('%.2f' % x['wall_s'] for x in g)} | "
+                   f"{', '.join('-' if x['first_row_s'] is None else '%.1f' % x['first_row_s'] for x in g)} | "
+                   f"{', '.join('%.1f' % x['cpu_s_total'] for x in g)} | {c('run'):.1f} | {c('helpers'):.1f} | {c('ffmpeg'):.1f} | "
+                   f"{c('servers'):.1f} | {c('other'):.1f} | {mean([x['cpu_s_unseen'] for x in g]):.1f} |")
+    sizes = sorted({v for v, _ in agg})
+    if len(sizes) >= 2:
+        lo, hi = sizes[0], sizes[-1]
+        out.append("")
+        marg = {}
+        for m in sorted({m for _, m in agg}):
+            if (lo, m) in agg and (hi, m) in agg:
+                dv = hi - lo
+                w = (mean([x["wall_s"] for x in agg[(hi, m)]]) - mean([x["wall_s"] for x in agg[(lo, m)]])) / dv
+                c = (mean([x["cpu_s_total"] for x in agg[(hi, m)]]) - mean([x["cpu_s_total"] for x in agg[(lo, m)]])) / dv
+                w0 = mean([x["wall_s"] for x in agg[(lo, m)]]) - lo * w
+                c0 = mean([x["cpu_s_total"] for x in agg[(lo, m)]]) - lo * c
+                marg[m] = (w, c)
+                out.append(f"marginal video, frames on {m}: {w:.3f} s wall, {c:.2f} CPU-s; fixed part (start-up): {w0:.1f} s wall, {c0:.1f} CPU-s")
+        if "cpu" in marg and "gpu" in marg:
+            out.append(f"GPU/CPU marginal: wall {marg['gpu'][0] / marg['cpu'][0]:.2f}x, CPU-s {marg['gpu'][1] / marg['cpu'][1]:.2f}x")
+    return "\n".join(out)
+
+
+def main():
+    cmd = sys.argv[1] if len(sys.argv) > 1 else ""
+    if cmd == "fixtures":
+        return fixtures()
+    if cmd == "runs":
+        return runs()
+    if cmd == "summary":
+        with open(sys.argv[2]) as f:
+            print(summary_text(json.load(f)))
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
