@@ -11,7 +11,8 @@
 #   app/dist/*.js                this worktree's bundles (esbuild.js --production)
 #   app/node_modules/            sharp 0.34 and what it loads (@img/*, detect-libc, semver)
 #   app/resources/python/fp_gpu_frames.py, app/package.json
-# and beside it sweep_bench.py, run-on-device.sh, BUILD (branch, commit, dirty, date).
+# and beside it sweep_bench.py, run-on-device.sh, fp_gpu_frames.py (replaces the app's: a helper edit needs no new
+# app.tar.xz), BUILD (branch, commit, dirty, date).
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 CARRY=${1:-/work/main/.gpusweep}
@@ -31,7 +32,7 @@ cp -a "$NM/sharp" "$NM/detect-libc" "$NM/semver" "$STAGE/app/node_modules/"
 cp -a "$NM/@img/colour" "$NM/@img/sharp-linux-x64" "$NM/@img/sharp-libvips-linux-x64" "$STAGE/app/node_modules/@img/"
 rm -rf "$STAGE/app/node_modules/sharp/src"
 mkdir -p "$CARRY"
-(cd "$STAGE" && tar cf - app | xz -T2 -6 > "$CARRY/app.tar.xz")
-cp "$REPO/bench/gpuSweep/sweep_bench.py" "$REPO/bench/gpuSweep/run-on-device.sh" "$CARRY/"
+(cd "$STAGE" && tar cf - app | xz -T2 -4 > "$CARRY/app.tar.xz")
+cp "$REPO/bench/gpuSweep/sweep_bench.py" "$REPO/bench/gpuSweep/run-on-device.sh" "$REPO/resources/python/fp_gpu_frames.py" "$CARRY/"
 (cd "$REPO" && echo "$(git rev-parse --abbrev-ref HEAD) $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo +dirty) $(date -u +%FT%TZ)") > "$CARRY/BUILD"
 du -sh "$CARRY"/*

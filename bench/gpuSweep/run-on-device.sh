@@ -12,6 +12,7 @@ exec > >(tee "$OUT/log.txt") 2>&1
 echo "carry: $(cat "$C/BUILD")"
 python3 -c "import tarfile; tarfile.open('$C/app.tar.xz').extractall('$WORK')" || exit 1
 APP=$WORK/app
+[ -f "$C/fp_gpu_frames.py" ] && cp "$C/fp_gpu_frames.py" "$APP/resources/python/fp_gpu_frames.py"
 chmod +x "$APP/bin/"*
 export PATH=$APP/bin:$PATH NODE_BIN=$APP/bin/node FFMPEG_BIN=$APP/bin/ffmpeg FFPROBE_BIN=$APP/bin/ffprobe
 export VLLM_BIN=$APP/bin/fake-vllm PYTHON=python3 FP_GPU_STATS=1 NCCL_NVLS_ENABLE=0 PYTHONUNBUFFERED=1
@@ -23,6 +24,6 @@ nvidia-smi -q | grep -i -A1 "compute mode" | head -2
 python3 "$C/sweep_bench.py" fixtures --cli "$APP/dist/cli.js" --work "$WORK" --scales "${SCALES:-1,4}" || exit 1
 echo "setup + fixtures: $(( $(date +%s) - T0 )) s"
 python3 "$C/sweep_bench.py" runs --cli "$APP/dist/cli.js" --work "$WORK" --out "$OUT" --scales "${SCALES:-1,4}" \
-  --order "${ORDER:-cpu,gpu,gpu,cpu}" --deadline "${DEADLINE:-470}"
+  --order "${ORDER:-cpu,gpu,gpu,cpu}" --extra "${EXTRA:-}" --deadline "${DEADLINE:-470}"
 for f in "$WORK"/run-s1-*.log; do cp "$f" "$OUT/" 2>/dev/null; done
 echo "total: $(( $(date +%s) - T0 )) s"

@@ -101,7 +101,7 @@ def fixtures():
             continue
         for path, meta in videos_of(pkg):
             os.remove(path)
-            shutil.copyfile(made[meta_key(meta)], path)
+            os.link(made[meta_key(meta)], path)  # the runs never write a video
     info = {s: {"videos": sum(1 for _ in videos_of(p)), "bytes": sum(os.path.getsize(v) for v, _ in videos_of(p))} for s, p in pkgs.items()}
     print(f"fixtures: textured in {time.time() - t0:.1f} s: {json.dumps(info)}", flush=True)
     return 0
@@ -186,7 +186,10 @@ class Sampler:
                 if pid in self.seen or not (pid == self.root or st[0] in self.seen):
                     continue
                 cmd = cmdline(pid)
-                self.seen[pid] = [classify(cmd, st[3]), 0, cmd[:160]]
+                cls = classify(cmd, st[3])
+                # ffmpeg: keep its input (the video, whose meta.json gives its class); others: the start of the line
+                keep = cmd.split(" -i ", 1)[1].split(" ", 1)[0] if cls == "ffmpeg" and " -i " in cmd else cmd[:160]
+                self.seen[pid] = [cls, 0, keep]
                 grew = True
         for pid, st in stats.items():
             if pid in self.seen:
@@ -238,7 +241,9 @@ def one_run(cli, fixture, mode, work, tag, endpoint):
     pkg = os.path.join(work, f"run-{tag}")
     copy_fixture(fixture, pkg)
     env = dict(os.environ)
-    argv = [node_bin(), cli, "run", "--package", pkg, "--frames-on", mode]
+    # mode "gpu:8": --frames-on gpu --decode-workers 8 (helpers at once on the GPU path, decode workers on the CPU's)
+    where, _, workers = mode.partition(":")
+    argv = [node_bin(), cli, "run", "--package", pkg, "--frames-on", where] + (["--decode-workers", workers] if workers else [])
     if endpoint:
         argv += ["--endpoints", endpoint, "--endpoint-frames", "file"]
     csv = os.path.join(pkg, "results", "conditions_results.csv")
@@ -258,6 +263,13 @@ def one_run(cli, fixture, mode, work, tag, endpoint):
     busy1, all1 = host_busy()
     proc.returncode = os.waitstatus_to_exitcode(status)
     cls, counts = sampler.by_class()
+    # The CPU path's decodes by video (ffmpeg's input): CPU-s and the video's stored size and frames.
+    ffmpeg_by_video = {}
+    for c, ticks, keep in sampler.seen.values():
+        if c == "ffmpeg" and keep.endswith(".mp4"):
+            e = ffmpeg_by_video.setdefault(os.path.basename(os.path.dirname(keep)), [0.0, 0])
+            e[0] += ticks / TICK
+            e[1] += 1
     total = ru.ru_utime + ru.ru_stime
     with open(log_path, errors="replace") as f:
         text = f.read()
@@ -275,7 +287,8 @@ def one_run(cli, fixture, mode, work, tag, endpoint):
         "peak_processes": sampler.peak_procs, "host_busy_core_s": round((busy1 - busy0) / TICK, 2), "host_cores": os.cpu_count(),
         "rows_in_csv": rows, "jpegs": jpegs, "jpeg_bytes": jpeg_bytes, "max_rss_kib": ru.ru_maxrss,
         "frames_lines": [l for l in lines if "frames on" in l or "GPU frames" in l or "helpers" in l][:8],
-        "helper_stats": helper_stats, "log_tail": lines[-6:],
+        "helper_stats": helper_stats, "log_tail": lines[-6:], "ffmpeg_cpu_s_by_video": ffmpeg_by_video,
+        "run_lines": [l for l in lines if l.startswith("frames:") or "frames: " in l][:6],
     }
     return res, pkg
 
@@ -320,6 +333,8 @@ def runs():
     cli, work, out = arg("--cli"), arg("--work"), arg("--out")
     scales = [int(s) for s in arg("--scales", "1,4").split(",")]
     order = arg("--order", "cpu,gpu,gpu,cpu").split(",")
+    # --extra gpu:8,…: more runs on the largest fixture once the order is done (helpers per GPU by measurement)
+    extra = [m for m in arg("--extra", "").split(",") if m]
     deadline = time.time() + float(arg("--deadline", "1e9"))
     endpoint = arg("--endpoint")
     os.makedirs(out, exist_ok=True)
@@ -328,14 +343,14 @@ def runs():
     for s in scales:
         fixture = os.path.join(work, f"p{s}")
         videos = sum(1 for _ in videos_of(fixture))
-        for k, mode in enumerate(order):
+        for k, mode in enumerate(order + (extra if s == max(scales) else [])):
             # A run of this size took at most this long so far: no start past the deadline.
             est = max([r["wall_s"] for r in report["runs"] if r["scale"] == s] or [0]) + 20
             if time.time() + est > deadline:
                 print(f"runs: skip scale {s} {mode} #{k}: {est:.0f} s would pass the deadline", flush=True)
                 report.setdefault("skipped", []).append(f"scale {s} {mode} #{k}")
                 continue
-            tag = f"s{s}-{k}-{mode}"
+            tag = f"s{s}-{k}-{mode.replace(':', 'w')}"
             res, pkg = one_run(cli, fixture, mode, work, tag, endpoint)
             res.update({"scale": s, "videos": videos, "k": k})
             report["runs"].append(res)

@@ -408,6 +408,11 @@ def main(argv):
                 except Exception as e:  # one bad job fails that job, not the helper
                     result = {"ok": False, "error": f"{type(e).__name__}: {e}"}
                 add_totals(totals, result)
+                if os.environ.get("FP_GPU_STATS") == "1" and result.get("ok"):
+                    job = json.loads(line)
+                    totals.setdefault("per_job", []).append([job["width"], job["height"], result["frames"], result["jpegs"],
+                                                             round(result["seconds"], 3), round(result["cpu_s"], 3),
+                                                             round(result.get("ffmpeg_cpu_s", 0), 3)])
                 print(json.dumps(result), flush=True)
         if os.environ.get("FP_GPU_STATS") == "1":  # the bench's per-helper sums (bench/gpuSweep)
             totals["helper_cpu_s"] = time.process_time()

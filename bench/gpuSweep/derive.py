@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""The host model's GPU frame costs from the whole-sweep bench (issue 45), in bench/hostSim/gpuFrameCosts.ts's schema:
+  python3 bench/gpuSweep/derive.py RESULTS/sweep.json OUT.json "DEVICE WORDS" [HELPERS_MODE]
+
+Every figure comes from the end-to-end GPU runs of sweep_bench.py (the product's own `fpsweep run`):
+  - per class (stored 1280x720 and 854x480, 1024 frames): the helpers' own per-job lines (FP_GPU_STATS=1), taken
+    inside the whole sweep: the helper's CPU-s + its ffmpeg's, ffmpeg's alone (decode), the job's wall in its slot;
+  - plus the run process's (node: requests, JPEG reads and digests, the store) CPU-s a JPEG in the GPU runs, from the
+    marginal between the two fixture sizes, charged on each class by its JPEGs: our tree's whole cost a video, not
+    the helper alone.
+gpuSTakenPerVideo (the frames' GPU time taken from a model beside them) cannot be measured with the instant stand-in
+(no model on the GPU): it stays bench/gpuFrames run 8's measurement and is named in "modelled".
+"""
+import json
+import sys
+
+
+def mean(xs):
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
+def main():
+    src, out, device = sys.argv[1], sys.argv[2], sys.argv[3]
+    mode = sys.argv[4] if len(sys.argv) > 4 else "gpu"
+    rep = json.load(open(src))
+    runs = [r for r in rep["runs"] if r["rc"] == 0 and r["mode"] == mode]
+    jobs = [j for r in runs for h in r["helper_stats"] for j in h.get("per_job", [])]
+    sizes = sorted({r["videos"] for r in runs})
+    lo, hi = sizes[0], sizes[-1]
+    by = lambda v: [r for r in runs if r["videos"] == v]
+    run_cpu = (mean([r["cpu_s_by_class"]["run"] for r in by(hi)]) - mean([r["cpu_s_by_class"]["run"] for r in by(lo)]))
+    jpegs = mean([r["jpegs"] for r in by(hi)]) - mean([r["jpegs"] for r in by(lo)])
+    run_per_jpeg = run_cpu / jpegs
+    helpers = 4 if ":" not in mode else int(mode.split(":")[1])
+    classes = {}
+    for name, (w, h) in {"v720": (1280, 720), "v480": (854, 480)}.items():
+        mine = [j for j in jobs if j[0] * j[1] == w * h and j[3] >= 200]  # the long videos: up to 1024 stored frames
+        if not mine:
+            continue
+        jp = mean([j[3] for j in mine])
+        classes[name] = {
+            "width": w, "height": h, "storedFrames": 1024, "jpegsPerVideo": round(jp),
+            "cpuSPerVideo": mean([j[5] + j[6] for j in mine]) + run_per_jpeg * jp,
+            "decodeCpuSPerVideo": mean([j[6] for j in mine]),
+            "wallSPerVideo": mean([j[4] for j in mine]), "pool": helpers,
+            "gpuSTakenPerVideo": {"v720": 0.19119963139295582, "v480": 0.14169407194852832}[name],
+            "jobs": len(mine),
+        }
+    doc = {
+        "device": device, "measuredAt": rep["started"],
+        "command": f"bench/gpuSweep: run-on-device.sh (sweep_bench.py runs, mode {mode}), then derive.py",
+        "classes": {k: {kk: vv for kk, vv in v.items() if kk != "jobs"} for k, v in classes.items()},
+        "modelled": ["gpuSTakenPerVideo: bench/gpuFrames run 4's interference (a model-shaped matmul beside the helpers); "
+                     "the whole-sweep bench's stand-in puts no model on the GPU"],
+        "runProcessCpuSPerJpeg": run_per_jpeg,
+        "jobsPerClass": {k: v["jobs"] for k, v in classes.items()},
+    }
+    json.dump(doc, open(out, "w"), indent=2)
+    print(json.dumps(doc, indent=2))
+
+
+if __name__ == "__main__":
+    main()
