@@ -3,10 +3,11 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors';
 import { mergeShards } from '../../core/protocols/fp/merge/merge';
+import { completenessLines } from '../../core/protocols/fp/merge/completeness';
 
 export const summary = 'bring the results of `run --shard K/N` copies back into one package (checked, append only)';
 
-const HELP = `usage: fpsweep merge --into DIR SHARD_DIR [SHARD_DIR...]
+const HELP = `usage: fpsweep merge --into DIR [--allow-partial] SHARD_DIR [SHARD_DIR...]
 
 Appends into DIR the new rows and raw records (results/), failure and timing lines (data/logs/)
 of each shard copy, its run identities to logs/run_identity.jsonl, and its logs under
@@ -16,15 +17,22 @@ another package (its items, manifest, scope or videos manifest differ), a key wi
 contents (both places named), a row without its raw record. Merging a shard again adds nothing;
 a merge that was cut short is finished by running it again.
 
-  --into DIR   the package to merge into (the one the shard copies were made from)`;
+Complete or refused: the plan the copies ran (their benchmarks, conditions and shard count, from
+logs/run_identity.jsonl) must be done once they are in, each unit with a row or a failure line.
+Otherwise exit 1, nothing written, naming what each shard still has to do and the command that
+finishes it (a task cut short, a shard no copy ran). \`fpsweep status --package DIR SHARD_DIR...\`
+shows the same without merging.
+
+  --into DIR        the package to merge into (the one the shard copies were made from)
+  --allow-partial   merge what the copies have even when units of the plan are left (said, exit 0)`;
 
 export async function run(args: string[]): Promise<number> {
-  let values: { into?: string; help?: boolean };
+  let values: { into?: string; 'allow-partial'?: boolean; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args,
-      options: { into: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { into: { type: 'string' }, 'allow-partial': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
       strict: true,
     }));
@@ -37,9 +45,30 @@ export async function run(args: string[]): Promise<number> {
   }
   if (!values.into) throw new UsageError(`--into DIR is required\n\n${HELP}`);
   if (positionals.length === 0) throw new UsageError(`name at least one shard copy to merge\n\n${HELP}`);
-  const res = await mergeShards({ into: values.into, shards: positionals, onLine: (l) => process.stderr.write(l + '\n') });
+  const res = await mergeShards({
+    into: values.into,
+    shards: positionals,
+    allowPartial: values['allow-partial'] === true,
+    onLine: (l) => process.stderr.write(l + '\n'),
+  });
   for (const n of res.notes) process.stderr.write(`note: ${n}\n`);
+  const gaps = completenessLines(res.completeness);
+  const failedWords = res.completeness.failed ? `; ${res.completeness.failed} unit(s) failed (data/logs/failures.jsonl; a run asks them again)` : '';
+  if (!res.merged) {
+    process.stderr.write(
+      `merge refused, nothing written: the copies leave ${res.completeness.left} unit(s) of their plan undone${failedWords}:\n` +
+        gaps.map((g) => `  ${g}\n`).join('') +
+        'merge them anyway with --allow-partial\n',
+    );
+    return 1;
+  }
+  if (res.completeness.left > 0) {
+    process.stderr.write(`partial merge (--allow-partial): ${res.completeness.left} unit(s) of the plan left undone:\n` + gaps.map((g) => `  ${g}\n`).join(''));
+  }
   const rows = res.shards.reduce((a, s) => a + s.rows, 0);
-  process.stdout.write(`merged ${res.shards.length} shard(s) into ${res.into}: ${rows} row(s) added\n`);
+  process.stdout.write(
+    `merged ${res.shards.length} shard(s) into ${res.into}: ${rows} row(s) added; ` +
+      `${res.completeness.left === 0 ? 'the plan is complete' : `${res.completeness.left} unit(s) left`}${failedWords}\n`,
+  );
   return 0;
 }

@@ -7,7 +7,8 @@ import { promises as fs } from 'node:fs';
 import { UsageError } from '../../core/errors';
 import { PROTOCOLS } from '../../core/protocols/registry';
 import { runRootsOf, type ProtocolRegistry } from '../../core/protocols/types';
-import { intOption, parseVerbArgs, requirePackage } from '../../core/cli/options';
+import { intOption, packageOption, parseCommandArgs, requirePackage } from '../../core/cli/options';
+import { completenessLines, copiesCompleteness } from '../../core/protocols/fp/merge/completeness';
 import { resolveRunRoots } from '../runRoot';
 import { defaultStatusView } from '../runText';
 
@@ -17,6 +18,7 @@ export const summary = "the worker's progress (--wait until it ends, --json)";
 export const STATUS_STALE_DEFAULT_S = 10 * 60;
 
 const HELP = `usage: fpsweep status --package DIR [--run-type ID] [--wait [--stale SECONDS]] [--json]
+       fpsweep status --package DIR COPY [COPY...] [--json]
 
 Shows the background worker's progress: per benchmark × condition rows done and to do, failures,
 throughput, ETA and server health. With no worker alive, counts are recomputed from the results CSV.
@@ -27,14 +29,25 @@ throughput, ETA and server health. With no worker alive, counts are recomputed f
                   captioning's videos root: without it, the text shows each; --json and --wait need it)
   --wait          follow the progress until the worker ends (exit 0 done, 1 failed); exit 1 as well
                   when its status file has not changed for --stale seconds (default ${STATUS_STALE_DEFAULT_S})
-  --json          print the status object (schema: src/core/protocols/fp/status/statusSchema.ts)`;
+  --json          print the status object (schema: src/core/protocols/fp/status/statusSchema.ts)
+
+fpsweep status --package DIR COPY [COPY...]: the sharded copies of the run package DIR (each
+\`run --shard K/N\` on its own copy, e.g. one per Slurm array task) taken together, as \`merge\` would
+take them: what each shard still has to do (or that its task still runs) and the command that
+finishes it. Exit 0 when the plan is complete, 1 otherwise; nothing is changed.`;
 
 export function run(args: string[]): Promise<number> {
   return statusVerb(args, PROTOCOLS);
 }
 
 export async function statusVerb(args: string[], registry: ProtocolRegistry): Promise<number> {
-  const values = parseVerbArgs(args, { wait: { type: 'boolean' }, json: { type: 'boolean' }, stale: { type: 'string' }, 'run-type': { type: 'string' } }, HELP);
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { ...packageOption, wait: { type: 'boolean' }, json: { type: 'boolean' }, stale: { type: 'string' }, 'run-type': { type: 'string' } },
+    true,
+    HELP,
+  );
+  if (positionals.length > 0) return copiesStatus(requirePackage(values, HELP), positionals, values.json === true);
   const runs = await resolveRunRoots(registry, requirePackage(values, HELP), values['run-type'] as string | undefined);
   if (runs.length > 1) {
     const ids = runs.map((r) => r.protocol.id).join('|');
@@ -88,3 +101,21 @@ export async function statusVerb(args: string[], registry: ProtocolRegistry): Pr
   if (values.wait) return view.ok ? 0 : 1;
   return 0;
 }
+
+/** The copies of a sharded sweep against their plan (what `merge` checks before it writes). */
+async function copiesStatus(into: string, copies: string[], json: boolean): Promise<number> {
+  const c = await copiesCompleteness(into, copies);
+  if (json) process.stdout.write(JSON.stringify(c) + '\n');
+  else {
+    const scope = `${c.count !== null ? `${c.count} shard(s)` : 'unsharded copies'}, ${c.benchmarks ? c.benchmarks.join(',') : 'every benchmark'}`;
+    const head =
+      c.left === 0 && c.shards.length === 0
+        ? `${copiesWord(copies.length)} of ${into} (${scope}): the plan is complete`
+        : `${copiesWord(copies.length)} of ${into} (${scope}): ${c.left} unit(s) of the plan not written yet`;
+    const failed = c.failed ? `\n${c.failed} unit(s) failed (their failure lines; a run asks them again)` : '';
+    process.stdout.write([head, ...completenessLines(c).map((l) => `  ${l}`)].join('\n') + failed + '\n');
+  }
+  return c.left === 0 && c.shards.length === 0 ? 0 : 1;
+}
+
+const copiesWord = (n: number) => `${n} ${n === 1 ? 'copy' : 'copies'}`;

@@ -1,8 +1,9 @@
 // `--shard auto` (or `auto/N`): the shard K/N read from the cluster scheduler that started this host's job,
 // so one job script serves every host. Sources, each 0-based in its own variables, turned into our 1-based K:
 //  - Slurm array job: K = (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP + 1,
-//    N = SLURM_ARRAY_TASK_COUNT. `--array=1-8` numbers tasks from 1, hence the MIN offset; an array with
-//    gaps (`--array=0,3,7`) has no such K and is refused.
+//    N = SLURM_ARRAY_TASK_COUNT. `--array=1-8` numbers tasks from 1, hence the MIN offset. Part of an array (a task
+//    submitted again, an array with gaps) needs N from `auto/N` or FPSWEEP_SHARD_COUNT, and then K = ID + 1;
+//    without N it is refused (issue 43: it would silently run as 1/1, or leave a shard never run).
 //  - Kubernetes indexed Job: K = JOB_COMPLETION_INDEX + 1; N from `auto/N` or FPSWEEP_SHARD_COUNT (a Job
 //    does not tell its pods the completion count).
 //  - torchrun-style launchers: K = NODE_RANK + 1, N = NNODES.
@@ -35,11 +36,19 @@ function whole(env: Env, name: string, min: number): number | undefined {
   return n;
 }
 
-function slurm(env: Env): Found | null {
+/**
+ * The array's own count, or the count the user gave (`auto/N`, FPSWEEP_SHARD_COUNT). A whole array (one evenly spaced
+ * range, SLURM_ARRAY_TASK_MAX where Slurm gives it, of the count given if any) numbers its shards from its first task.
+ * Anything else is part of an array (issue 43): a task submitted again (`--array=2` alone: COUNT=1) or an array with
+ * gaps (`--array=0,2,3`: COUNT=3, MAX=3). Read as a whole array it would run the wrong shard (1/1 is the whole package)
+ * or leave one never run, so it needs the count of the array it belongs to, its task IDs then being the 0-based shard.
+ */
+function slurm(env: Env, given: number | null): Found | null {
   const id = whole(env, 'SLURM_ARRAY_TASK_ID', 0);
   if (id === undefined) return null;
   const count = whole(env, 'SLURM_ARRAY_TASK_COUNT', 1);
   const min = whole(env, 'SLURM_ARRAY_TASK_MIN', 0);
+  const max = whole(env, 'SLURM_ARRAY_TASK_MAX', 0);
   const step = whole(env, 'SLURM_ARRAY_TASK_STEP', 1) ?? 1;
   if (count === undefined || min === undefined) {
     throw new UsageError(
@@ -47,14 +56,37 @@ function slurm(env: Env): Found | null {
         'or give --shard K/N',
     );
   }
-  const offset = id - min;
-  if (offset < 0 || offset % step !== 0 || offset / step >= count) {
+  const maxWords = max !== undefined ? `, SLURM_ARRAY_TASK_MAX=${max}` : '';
+  const seen = `SLURM_ARRAY_TASK_ID=${id}, SLURM_ARRAY_TASK_MIN=${min}${maxWords}, SLURM_ARRAY_TASK_COUNT=${count}`;
+  const oneRange = max === undefined || max - min === (count - 1) * step;
+  if (oneRange && count > 1 && (given === null || given === count)) {
+    const offset = id - min;
+    if (offset < 0 || offset % step !== 0 || offset / step >= count) {
+      throw new UsageError(
+        `the Slurm array task ${id} (min ${min}, step ${step}, count ${count}) is not one of ${count} evenly spaced tasks: ` +
+          `use a plain range such as --array=0-${count - 1}, or give --shard K/N`,
+      );
+    }
+    return { source: `Slurm (${seen})`, rank: offset / step, count };
+  }
+  if (given === null) {
+    const what =
+      count === 1
+        ? `an array of one task (${seen}): as the whole run it would be shard 1/1, the whole package`
+        : `an array that is not one evenly spaced range (${seen}): its tasks would run shards 1..${count} by position, and a shard between would never run`;
     throw new UsageError(
-      `the Slurm array task ${id} (min ${min}, step ${step}, count ${count}) is not one of ${count} evenly spaced tasks: ` +
-        `use a plain range such as --array=0-${count - 1}, or give --shard K/N`,
+      `--shard auto: ${what}. A task submitted again, or an array with gaps, must say how many shards the run has: ` +
+        `FPSWEEP_SHARD_COUNT=N sbatch --array=K-1 … (or --shard auto/N), the array's task IDs then being the 0-based shard (0..N-1); ` +
+        `or give --shard K/N`,
     );
   }
-  return { source: `Slurm (SLURM_ARRAY_TASK_ID=${id}, SLURM_ARRAY_TASK_MIN=${min}, SLURM_ARRAY_TASK_COUNT=${count})`, rank: offset / step, count };
+  if (id >= given) {
+    throw new UsageError(
+      `--shard auto: the Slurm array task ${id} is part of an array (${seen}) of ${given} shards, so its ID is read as the 0-based shard, ` +
+        `and ${id} is not below ${given}: submit it as --array=K-1 (0..${given - 1}), or give --shard K/${given}`,
+    );
+  }
+  return { source: `Slurm (${seen}; task ${id} of ${given} shards, as FPSWEEP_SHARD_COUNT or auto/N says)`, rank: id, count: given };
 }
 
 function kubernetes(env: Env): Found | null {
@@ -81,7 +113,8 @@ export function resolveAutoShard(text: string, env: Env, what = '--shard'): Shar
     given = Number(m[1]);
     if (!/^\d+$/.test(m[1]) || !Number.isSafeInteger(given) || given < 1) throw new UsageError(`${what} auto/N needs a whole number N ≥ 1, got '${text}'`);
   }
-  const found = [slurm(env), kubernetes(env), torchrun(env)].filter((f): f is Found => f !== null);
+  const shardCount = given ?? whole(env, 'FPSWEEP_SHARD_COUNT', 1) ?? null;
+  const found = [slurm(env, shardCount), kubernetes(env), torchrun(env)].filter((f): f is Found => f !== null);
   if (found.length === 0) {
     throw new UsageError(
       `${what} ${text.trim()}: no scheduler told this host its shard (looked for SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, NODE_RANK); ` +

@@ -130,6 +130,9 @@ export class RequestChannel<B = object> {
     if (this.cut) return { action: 'requeue' };
     const serverLost = res.kind === 'server_down' || (res.kind === 'request' && res.status === null);
     const draining = (this.run.drain?.requested ?? null) !== null;
+    // A server lost while the run drains: the stop that drains us most likely reached it too (a scheduler's cancel
+    // signals every process of the job, our servers included): no answer came, so no failure; it stays to do (issue 43).
+    if (draining && serverLost) return { action: 'requeue' };
     const policy = this.run.policy ?? requeueLostServers(this.run.maxRequeues);
     const meaning = policy({ failure: res, requeues, pinned, draining, serverLost });
     if (meaning === 'requeue') return { action: 'requeue' };

@@ -6,13 +6,14 @@ import { UsageError } from '../../../src/core/errors';
 import { isAutoShard, resolveAutoShard } from '../../../src/core/cli/autoShard';
 import { shardOption } from '../../../src/core/cli/options';
 
+const pick = ({ index, count }: { index: number; count: number }) => ({ index, count });
 const usage = (f: () => unknown, re: RegExp) =>
   assert.throws(f, (e: unknown) => e instanceof UsageError && re.test((e as Error).message), `expected a UsageError matching ${re}`);
 
 describe('shard: --shard auto', () => {
   it('reads a Slurm array with any first index and step: every task gets a distinct K in 1..N', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 40 }), (min, step, count) => {
+      fc.property(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 2, max: 40 }), (min, step, count) => {
         const ks = new Set<number>();
         for (let i = 0; i < count; i++) {
           const env = {
@@ -20,6 +21,7 @@ describe('shard: --shard auto', () => {
             SLURM_ARRAY_TASK_MIN: String(min),
             SLURM_ARRAY_TASK_STEP: String(step),
             SLURM_ARRAY_TASK_COUNT: String(count),
+            ...(i % 2 ? { SLURM_ARRAY_TASK_MAX: String(min + (count - 1) * step) } : {}),
           };
           const s = resolveAutoShard('auto', env);
           assert.equal(s.count, count);
@@ -42,6 +44,47 @@ describe('shard: --shard auto', () => {
     usage(() => resolveAutoShard('auto', { SLURM_ARRAY_TASK_ID: '2', SLURM_ARRAY_TASK_MIN: '0' }), /SLURM_ARRAY_TASK_COUNT/);
     usage(() => resolveAutoShard('auto', { SLURM_ARRAY_TASK_ID: '2', SLURM_ARRAY_TASK_COUNT: '4' }), /SLURM_ARRAY_TASK_MIN/);
     usage(() => resolveAutoShard('auto', { SLURM_ARRAY_TASK_ID: 'x', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_COUNT: '4' }), /whole number/);
+  });
+
+  it("refuses part of an array without the run's shard count (issue 43): a task submitted again, an array with gaps", () => {
+    // What Slurm 22.05 sets for `sbatch --array=2` and for `sbatch --array=0,2,3` (seen on a real slurmd).
+    const again = { SLURM_ARRAY_TASK_ID: '2', SLURM_ARRAY_TASK_MIN: '2', SLURM_ARRAY_TASK_MAX: '2', SLURM_ARRAY_TASK_COUNT: '1', SLURM_ARRAY_TASK_STEP: '1' };
+    usage(() => resolveAutoShard('auto', again), /an array of one task .*shard 1\/1.*FPSWEEP_SHARD_COUNT=N/);
+    const gaps = (id: number) => ({
+      SLURM_ARRAY_TASK_ID: String(id),
+      SLURM_ARRAY_TASK_MIN: '0',
+      SLURM_ARRAY_TASK_MAX: '3',
+      SLURM_ARRAY_TASK_COUNT: '3',
+      SLURM_ARRAY_TASK_STEP: '1',
+    });
+    for (const id of [0, 2, 3]) usage(() => resolveAutoShard('auto', gaps(id)), /not one evenly spaced range.*never run.*FPSWEEP_SHARD_COUNT=N/);
+    // With the run's count the task ID is the 0-based shard: the resubmitted task and the gapped array run their own.
+    assert.deepEqual(pick(resolveAutoShard('auto', { ...again, FPSWEEP_SHARD_COUNT: '4' })), { index: 3, count: 4 });
+    assert.deepEqual(pick(resolveAutoShard('auto/4', again)), { index: 3, count: 4 });
+    assert.deepEqual(
+      [0, 2, 3].map((id) => pick(resolveAutoShard('auto', { ...gaps(id), FPSWEEP_SHARD_COUNT: '4' }))),
+      [
+        { index: 1, count: 4 },
+        { index: 3, count: 4 },
+        { index: 4, count: 4 },
+      ],
+    );
+    usage(
+      () => resolveAutoShard('auto', { ...again, SLURM_ARRAY_TASK_ID: '6', SLURM_ARRAY_TASK_MIN: '6', SLURM_ARRAY_TASK_MAX: '6', FPSWEEP_SHARD_COUNT: '4' }),
+      /6 is not below 4.*--shard K\/4/,
+    );
+    // A whole array keeps its first-task offset whether or not the count is given again: --array=4-7 is 1..4.
+    const whole = (id: number) => ({
+      SLURM_ARRAY_TASK_ID: String(id),
+      SLURM_ARRAY_TASK_MIN: '4',
+      SLURM_ARRAY_TASK_MAX: '7',
+      SLURM_ARRAY_TASK_COUNT: '4',
+      FPSWEEP_SHARD_COUNT: '4',
+    });
+    assert.deepEqual(
+      [4, 5, 6, 7].map((id) => resolveAutoShard('auto', whole(id)).index),
+      [1, 2, 3, 4],
+    );
   });
 
   it('reads a Kubernetes indexed Job with the count from auto/N or FPSWEEP_SHARD_COUNT, and needs one of them', () => {

@@ -26,6 +26,7 @@ import type { ByteBudget } from './limits';
 import { defaultRawTransport, openSocketTransport, pipeTransport, type RawTransportKind } from './rawTransport';
 import { selectExpression, sortedUnique } from './selectExpr';
 import { parseBoundedJson } from '../../../io/boundedJson';
+import { killGroupAtExit } from '../../../runner/processGroup';
 
 // execa 9 is ESM-only: a dynamic import loads it natively under tsx and in the esbuild bundle.
 const loadExeca = () => import('execa').then((m) => m.execa);
@@ -36,6 +37,25 @@ export class DecodeError extends Error {
     super(message);
     this.name = 'DecodeError';
   }
+}
+
+/**
+ * ffmpeg was stopped from outside (issue 43): ended by SIGTERM, SIGINT or SIGHUP, or exit 255, ffmpeg's status when
+ * it caught one of them. A scheduler's cancel (Slurm's `scancel` signals every process of the job) or a Ctrl-C
+ * reaches it so: the video is not at fault, and the run is being stopped. Not a DecodeError: nothing is logged.
+ */
+export class DecodeInterrupted extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DecodeInterrupted';
+  }
+}
+
+const STOP_SIGNALS = new Set(['SIGTERM', 'SIGINT', 'SIGHUP']);
+
+/** Whether ffmpeg's end says a stop signal reached it (exit 255 is ffmpeg's status after catching one). */
+export function stoppedBySignal(result: { exitCode?: number; signal?: string }): boolean {
+  return (result.signal !== undefined && STOP_SIGNALS.has(result.signal)) || result.exitCode === 255;
 }
 
 export interface DecodeSpec {
@@ -263,7 +283,11 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
     reject: false,
     cancelSignal: kill.signal,
     forceKillAfterDelay: 2000,
+    // Its own process group: a signal to ours (a Ctrl-C, a scheduler signalling the job's group) reaches the worker,
+    // which decides (a drain lets this decode finish); our own exit still ends it.
+    detached: true,
   });
+  const forgetAtExit = proc.pid !== undefined ? killGroupAtExit(proc.pid) : () => undefined;
   raw.spawned(raw.childStdout === 'pipe' ? (proc.stdout as unknown as Readable | null) : null);
   const stderr = new TailBuffer();
   proc.stderr!.on('data', (c: Buffer) => stderr.push(c));
@@ -276,7 +300,7 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
   const delivered = asm.delivered;
   const extraBytes = asm.extraBytes;
   if (consumerError !== null) kill.abort();
-  const result = await proc;
+  const result = await proc.finally(forgetAtExit);
   spec.onDecoderExit?.();
   await Promise.allSettled([...pending]);
   spec.signal?.removeEventListener('abort', onOuterAbort);
@@ -289,6 +313,12 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
   }
   const decoded = progress.frames();
   const why = stderr.lastLines();
+  if (stoppedBySignal(result)) {
+    throw new DecodeInterrupted(
+      `ffmpeg on ${spec.videoPath} was stopped by a signal from outside (exit ${result.exitCode ?? result.signal}` +
+        `${decoded !== null ? `, after ${decoded} of ${spec.expectedFrames} frames` : ''})`,
+    );
+  }
   if (result.exitCode !== 0 && isSizeCheckFailure(stderr.all())) {
     const size = await probeSize(spec);
     throw new DecodeError(

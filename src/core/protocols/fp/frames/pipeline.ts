@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { VideoMeta } from '../package/schemas';
-import { decodeSelectedFrames, DecodeError } from './ffmpegDecode';
+import { decodeSelectedFrames, DecodeError, DecodeInterrupted } from './ffmpegDecode';
 import { encodeJpeg, type Dims } from './jpeg';
 import type { GpuFrameMaker, GpuHelperLease } from './gpu/gpuMaker';
 import { ByteBudget, KeyedMutex, Limiter } from './limits';
@@ -33,7 +33,8 @@ export interface VideoJob {
   requests: readonly FrameRequest[];
 }
 
-export type FrameFailureKind = 'decode' | 'no_video';
+/** 'interrupted': ffmpeg was stopped by a signal from outside (the run is being stopped): not the video's failure. */
+export type FrameFailureKind = 'decode' | 'no_video' | 'interrupted';
 
 export interface PreparedFrames {
   ok: true;
@@ -240,7 +241,8 @@ export class FramePipeline {
     const freeSlot = await this.pool.acquire();
     const decoded = await this.decodeMissing(job, video, stored, missing, freeSlot).finally(freeSlot);
     if (decoded.failure) {
-      return this.result(job, store, requestPaths, { kind: 'decode', message: decoded.failure }, decoded.seconds, 0, 0, 0);
+      const kind = decoded.interrupted ? 'interrupted' : 'decode';
+      return this.result(job, store, requestPaths, { kind, message: decoded.failure }, decoded.seconds, 0, 0, 0);
     }
     store.touch(distinct);
     this.counters.videosDecoded++;
@@ -258,7 +260,7 @@ export class FramePipeline {
     stored: Dims,
     missing: Map<number, Map<string, Dims>>,
     onDecoderExit: () => void,
-  ): Promise<{ failure: string | null; seconds: number; frames: number }> {
+  ): Promise<{ failure: string | null; interrupted?: boolean; seconds: number; frames: number }> {
     const temps: StagedFrame[] = [];
     const started = process.hrtime.bigint();
     const gpu = this.gpu;
@@ -313,8 +315,8 @@ export class FramePipeline {
       return { failure: null, seconds: Number(process.hrtime.bigint() - started) / 1e9, frames: r.decodedFrames };
     } catch (err) {
       await video.discard(temps);
-      if (err instanceof DecodeError) {
-        return { failure: err.message, seconds: Number(process.hrtime.bigint() - started) / 1e9, frames: 0 };
+      if (err instanceof DecodeError || err instanceof DecodeInterrupted) {
+        return { failure: err.message, interrupted: err instanceof DecodeInterrupted, seconds: Number(process.hrtime.bigint() - started) / 1e9, frames: 0 };
       }
       throw err;
     }

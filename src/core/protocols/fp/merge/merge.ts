@@ -26,12 +26,16 @@ import { at, readPackageResults, rowMatchesRecord, sameRow, type RawAt, type Whe
 import { describeInputDifference, inputsFingerprint } from './inputs';
 import { parseBoundedJson } from '../../../io/boundedJson';
 import { mkdirUnder } from '../../../containment/rootFs';
+import { mergedCompleteness, readCopyRuns, type Completeness } from './completeness';
+import { unitKey } from '../package/unitKey';
 
 export interface MergeOptions {
   into: string;
   shards: string[];
   /** Progress lines (the CLI prints them). */
   onLine?: (line: string) => void;
+  /** Merge even when the copies leave units of their plan undone (default: refuse, nothing written; issue 43). */
+  allowPartial?: boolean;
 }
 
 export interface ShardMerged {
@@ -52,6 +56,10 @@ export interface MergeResult {
   into: string;
   shards: ShardMerged[];
   notes: string[];
+  /** What the plan still has to do once the copies are in (checked before anything is written). */
+  completeness: Completeness;
+  /** false: refused as incomplete (without allowPartial), nothing written. */
+  merged: boolean;
 }
 
 /** The most problems one refusal lists (the rest are counted). */
@@ -212,6 +220,12 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
       throw new InputError(`merge refused, nothing written:\n${listed}${problems.length > MAX_LISTED ? `\n  … and ${problems.length - MAX_LISTED} more` : ''}`);
     }
 
+    // Complete against the plan the copies ran? Otherwise refused (nothing written) unless a partial merge is asked for.
+    const completeness = await mergedCompleteness(layout.root, await Promise.all(shardInfo.map((x) => readCopyRuns(x.layout.root))), (b, i, c) =>
+      newRows.has(unitKey(b, i, c)),
+    );
+    if (completeness.left > 0 && !opts.allowPartial) return { into: layout.root, shards: [], notes, completeness, merged: false };
+
     // Write: run identities first (as a run does), then rows raw-then-CSV, then failure and timing lines, then logs.
     const stats: ShardMerged[] = shardInfo.map((x, i) => ({
       name: x.name,
@@ -272,7 +286,7 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
           `${x.alreadyThere} already here, ${x.failures} failure line(s), ${x.timing} timing line(s), ${x.runs} run identit${x.runs === 1 ? 'y' : 'ies'}`,
       );
     }
-    return { into: layout.root, shards: stats, notes };
+    return { into: layout.root, shards: stats, notes, completeness, merged: true };
   } finally {
     await raws.closeAll().catch(() => undefined);
     await closeWriter?.().catch(() => undefined);

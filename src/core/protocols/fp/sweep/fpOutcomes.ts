@@ -7,6 +7,8 @@ import type { FailureLog, TimingLog } from './dataLogs';
 import type { ResultsWriter } from './resultsWriter';
 import type { WorkPlan, WorkUnit } from '../plan';
 import { naRecord, reuseRecord } from './records';
+import { failureSignature } from '../package/failedKeys';
+import { unitKey } from '../package/unitKey';
 
 export interface RowTiming {
   latency_s: number;
@@ -21,7 +23,15 @@ function isoNow(): string {
 export class FpOutcomes {
   constructor(
     private readonly plan: WorkPlan,
-    private readonly out: { writer: ResultsWriter; failures: FailureLog; timing: TimingLog; book: CellBook; runId: string },
+    private readonly out: {
+      writer: ResultsWriter;
+      failures: FailureLog;
+      timing: TimingLog;
+      book: CellBook;
+      runId: string;
+      /** failures.jsonl's lines as failureSignature: a unit without a video already logged so is not logged again. */
+      loggedFailures?: ReadonlySet<string>;
+    },
   ) {}
 
   private async writeTiming(t: TimingRecord | null): Promise<void> {
@@ -59,7 +69,11 @@ export class FpOutcomes {
       else if (u.status === 'reuse' && u.reuse?.stored) {
         await this.writeRow(u, reuseRecord(u, u.reuse.fromCondition, u.reuse.stored.pred, u.reuse.stored.correct, null));
       } else if (u.status === 'no_video' || u.status === 'bad_meta') {
-        await this.fail(u, u.status, u.message ?? u.status, null, 0);
+        // A fact of the package, not an attempt: logged once (a resumed or requeued run would log it again; issue 43).
+        const message = u.message ?? u.status;
+        if (this.out.loggedFailures?.has(failureSignature(unitKey(u.benchmark, u.item.item_id, u.condition), u.status, message))) {
+          await this.writeTiming(this.out.book.failed(u, u.status));
+        } else await this.fail(u, u.status, message, null, 0);
       }
     }
   }

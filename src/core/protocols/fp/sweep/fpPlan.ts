@@ -18,6 +18,8 @@ export interface FpSweepPlan {
   book: CellBook;
   /** Requests to send. */
   todoCount: number;
+  /** failures.jsonl's lines as failureSignature (a unit without a video logged once, not at every run). */
+  loggedFailures: ReadonlySet<string>;
 }
 
 export async function openFpSweep(
@@ -62,5 +64,5 @@ async function planRest(
       `${plan.units.filter((u) => u.status === 'NA').length} NA, ${plan.units.filter((u) => u.status === 'reuse').length} reuse, ` +
       `${plan.units.filter((u) => u.status === 'no_video' || u.status === 'bad_meta').length} without video`,
   );
-  return { plan, book, todoCount };
+  return { plan, book, todoCount, loggedFailures: failedBefore.signatures };
 }

@@ -21,10 +21,16 @@ export async function preflightGate(
     urls: readonly string[];
     upAtStart: readonly number[];
     log: (line: string) => Promise<void>;
+    /** ffmpeg was stopped by a signal from outside: the run is being stopped (it drains; no pre-flight is recorded). */
+    interrupted: (why: string) => void;
   },
 ): Promise<StopReason | null> {
   const { upAtStart } = run;
   const built = await buildProbe(layout, run.videos, run.frames);
+  if (built.interrupted) {
+    run.interrupted(built.interrupted);
+    return null;
+  }
   const pre: PreflightRecord = {
     run_id: run.runId,
     ts: new Date().toISOString(),

@@ -52,6 +52,8 @@ export class FpUnits {
       videoDecoded(o: PrepOutcome): void;
       /** An answer with its frame count and prompt tokens, for the throughput. */
       answered(frames: number, tokens: number): void;
+      /** ffmpeg was stopped by a signal from outside: the run is being stopped (it drains). */
+      interrupted(why: string): void;
     },
   ) {}
 
@@ -73,6 +75,9 @@ export class FpUnits {
       if (r.ok) {
         kept.push(t);
         if (r.nFrames > 0) decoded = true;
+      } else if (r.kind === 'interrupted') {
+        // Not the video's failure (issue 43): its units stay to do, nothing is logged, and the run drains.
+        this.run.interrupted(r.message);
       } else {
         if (r.kind === 'decode') decodeFailure ??= r.message;
         await this.outcomes.fail(job.units.get(t.key)!, r.kind, r.message, null, 0, r.decodeS);

@@ -13,7 +13,8 @@ export interface FrameRequestSpec {
 }
 
 export type PreparedRequestFrames =
-  { ok: true; decodeS: number; nFrames: number; images(): Promise<FrameRef[]> } | { ok: false; kind: 'decode' | 'no_video'; message: string; decodeS: number };
+  | { ok: true; decodeS: number; nFrames: number; images(): Promise<FrameRef[]> }
+  | { ok: false; kind: 'decode' | 'no_video' | 'interrupted'; message: string; decodeS: number };
 
 export interface PreparedVideoFrames {
   get(key: string): PreparedRequestFrames;

@@ -60,7 +60,7 @@ export async function buildProbe(
   layout: PackageLayout,
   videos: readonly VideoWork[],
   frames: FrameSource,
-): Promise<{ probe: Probe | null; problem: string | null }> {
+): Promise<{ probe: Probe | null; problem: string | null; interrupted?: string }> {
   const sendable = (u: WorkUnit) => u.status === 'todo' && !u.contextRefusal;
   const withFrames = videos.filter((v) => v.units.some((u) => sendable(u) && (u.nFrames ?? 0) > 0));
   const candidates = withFrames.length ? withFrames : videos.filter((v) => v.units.some(sendable));
@@ -78,6 +78,8 @@ export async function buildProbe(
     const r = prepared.get(key);
     if (!r.ok) {
       prepared.release();
+      // ffmpeg stopped by a signal from outside: the run is being stopped, no other video is tried (issue 43).
+      if (r.kind === 'interrupted') return { probe: null, problem: null, interrupted: r.message };
       problem = `${r.kind}: ${r.message}`;
       continue;
     }

@@ -121,6 +121,7 @@ export async function sendPlan(run: SweepRun, opts: RunOptions, deps: SweepServi
     urls,
     upAtStart,
     log: (m) => log.info(m),
+    interrupted: (why) => session.drain.request(`a child was stopped from outside: ${why}`),
   });
   if (refused) stopper.stopFor(refused);
   else await todo.writeNoRequestRows();
@@ -153,6 +154,7 @@ export async function sendPlan(run: SweepRun, opts: RunOptions, deps: SweepServi
     channel: requests.channel,
     videoDecoded: (o) => stopper.trip(monitor.prepared(o)),
     answered: (n, tokens) => todo.status.throughput.answered(n, tokens),
+    interrupted: (why) => session.drain.request(`a child was stopped from outside: ${why}`),
   });
   health.handOver((i) => set.initialState?.(i) ?? 'up');
   run.inFlight = () => requests.stats().inFlight;

@@ -40,10 +40,15 @@ export function runSweep(opts: RunOptions, deps: SweepDeps, hooks: SweepHooks = 
   return SweepRun.run(opts, hooks, Date.now(), async (run) => {
     try {
       const { benchmarks, conditions } = await announceSweep(run, opts);
-      const { resumed, plan, book, todoCount } = await openFpSweep(run.layout, opts, { benchmarks, conditions, log: run.log, startedAt: run.startedAt });
+      const { resumed, plan, book, todoCount, loggedFailures } = await openFpSweep(run.layout, opts, {
+        benchmarks,
+        conditions,
+        log: run.log,
+        startedAt: run.startedAt,
+      });
       const writer = resumed.writer;
       run.writer = writer;
-      const outcomes = new FpOutcomes(plan, { writer, failures: run.failures, timing: run.timing, book, runId: run.runId });
+      const outcomes = new FpOutcomes(plan, { writer, failures: run.failures, timing: run.timing, book, runId: run.runId, loggedFailures });
       const status = sweepStatus(run, opts, { plan, book, writer }, hooks.onStatus);
       await status.write();
       // Rows that need no request, and failures that need no attempt: written once the pre-flight passed

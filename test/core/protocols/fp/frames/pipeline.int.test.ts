@@ -416,6 +416,29 @@ describe('frame pipeline', function () {
     assert.deepEqual(events.slice(3).sort(), ['encoded 0', 'encoded 5']);
   });
 
+  it('ffmpeg runs in its own process group; stopped by a signal from outside, the video is `interrupted`, not a decode failure (issue 43)', async () => {
+    // An ffmpeg that says its pid and reads its input at a tenth of its rate: still decoding when the test signals it.
+    const pidFile = path.join(tmp, 'slow-ffmpeg.pid');
+    const slow = path.join(tmp, 'slow-ffmpeg');
+    await fs.writeFile(slow, `#!/bin/sh\necho $$ > '${pidFile}'\nexec ffmpeg -readrate 0.1 "$@"\n`, { mode: 0o755 });
+    const p = newPipeline('interrupted', { ffmpegPath: slow });
+    const prepared = p.prepare(jobFor(v169, [planned(v169, 'v_8_s224')]));
+    let pid = 0;
+    await waitFor(async () => (pid = Number(await fs.readFile(pidFile, 'utf8').catch(() => '0'))) > 0, 30_000, 'the slow ffmpeg started');
+    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+    const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    assert.equal(pgid, pid, 'ffmpeg leads a process group of its own');
+    assert.notEqual(pgid, Number((await fs.readFile('/proc/self/stat', 'utf8')).split(') ')[1].split(' ')[2]));
+    process.kill(pid, 'SIGTERM'); // as Slurm's scancel does to every process of the job
+    const r = await prepared;
+    assert.deepEqual(
+      r.requests.map((x) => [x.ok, !x.ok && x.kind]),
+      [[false, 'interrupted']],
+    );
+    if (!r.requests[0].ok) assert.match(r.requests[0].message, /stopped by a signal from outside \(exit (255|SIGTERM)/);
+    assert.deepEqual(await listJpegs(path.join(tmp, 'interrupted', v169.hash)), [], 'nothing kept');
+  });
+
   it('rejects (fatal, not a per-video failure) when ffmpeg cannot be started', async () => {
     const noFfmpeg = newPipeline('no-ffmpeg', { ffmpegPath: path.join(tmp, 'no-such-ffmpeg') });
     await assert.rejects(noFfmpeg.prepare(jobFor(v43, [{ key: 'k', indices: [1], width: 299, height: 224 }])), /cannot run ffmpeg/);

@@ -25,6 +25,8 @@ import { runIdentityFile } from '../../../../../src/core/runner/identity';
 import { dryRun, type DryRunReport } from '../../../../../src/core/protocols/fp/dryrun/dryRun';
 import { buildReport } from '../../../../../src/core/protocols/fp/report/buildReport';
 import { mergeShards, type MergeResult } from '../../../../../src/core/protocols/fp/merge/merge';
+import { main as cliMain } from '../../../../../src/cli/main';
+import { captureOutput } from '../../../../helpers/captureOutput';
 import { makeReturnsTarball } from '../../../../../src/core/protocols/fp/returns/tarball';
 import { REPO, assertConsistent, artifactKey, readArtifacts, rowKeySet, startStandin, type Artifacts, type Standin } from '../sweep/helpers';
 
@@ -198,6 +200,54 @@ describe('merge: two shards on two servers equal one host', function () {
       entries.some((e) => e.endsWith('logs/shards/shard-2-of-2/runner.log')),
       entries.join(' '),
     );
+  });
+
+  it('the merge of both shards is complete against their plan; status over the copies says so (issue 43)', async () => {
+    assert.equal(merged.merged, true);
+    assert.equal(merged.completeness.left, 0);
+    assert.deepEqual(merged.completeness.shards, []);
+    assert.equal(merged.completeness.count, 2);
+    const st = await captureOutput(() => cliMain(['status', '--package', single, shard1, shard2]));
+    assert.equal(st.code, 0, st.out + st.err);
+    assert.match(st.out, /2 copies of .*\(2 shard\(s\), MVBench.*\): the plan is complete/);
+  });
+
+  it('refuses a merge that leaves units of the plan undone, naming each shard and its command; --allow-partial merges it (issue 43)', async () => {
+    // A shard no copy ran: shard 2/2 missing altogether.
+    const target = await copyTo(dir, 'partial-target');
+    const before = await resultsDigest(target);
+    const alone = await captureOutput(() => cliMain(['merge', '--into', target, shard1]));
+    assert.equal(alone.code, 1, alone.out + alone.err);
+    assert.match(alone.err, /merge refused, nothing written: the copies leave (\d+) unit\(s\) of their plan undone/);
+    assert.match(
+      alone.err,
+      /shard 2\/2 \(no copy given ran it\): \d+ unit\(s\) still to do .*`cp -a .* COPY && fpsweep run --package COPY --shard 2\/2 --bench /,
+    );
+    assert.match(alone.err, /--allow-partial/);
+    assert.equal(await resultsDigest(target), before, 'nothing written');
+    // A task cut short: shard 2's copy without what it wrote for one condition (rows and raw records alike).
+    const short = await copyShard(shard2, path.join(dir, 'short'));
+    const layout = new PackageLayout(short);
+    const cond = CONDS.find((c) => c !== 'v_blind')!;
+    const csv = (await fs.readFile(layout.resultsCsv, 'utf8')).split('\n');
+    const ci = csv[0].split(',').indexOf('condition');
+    const cut = csv.filter((l, i) => i === 0 || !l || l.split(',')[ci] !== cond || origin.has(artifactKey(l.split(',')[0], l.split(',')[1], cond)));
+    const removed = csv.length - cut.length;
+    assert.ok(removed > 0, `shard 2 wrote rows of ${cond}`);
+    await fs.writeFile(layout.resultsCsv, cut.join('\n'));
+    await fs.rm(path.join(layout.resultsDir, 'p1_raw', cond), { recursive: true, force: true });
+    const res = await captureOutput(() => cliMain(['status', '--package', target, shard1, short]));
+    assert.equal(res.code, 1, res.out);
+    assert.match(res.out, new RegExp(`shard 2/2 \\(${short}\\): ${removed} unit\\(s\\) still to do .*\`fpsweep run --package ${short} --shard 2/2 --bench`));
+    const refused = await captureOutput(() => cliMain(['merge', '--into', target, shard1, short]));
+    assert.equal(refused.code, 1, refused.out + refused.err);
+    assert.match(refused.err, new RegExp(`leave ${removed} unit\\(s\\) of their plan undone`));
+    assert.equal(await resultsDigest(target), before, 'nothing written');
+    const partial = await captureOutput(() => cliMain(['merge', '--into', target, '--allow-partial', shard1, short]));
+    assert.equal(partial.code, 0, partial.out + partial.err);
+    assert.match(partial.err, new RegExp(`partial merge \\(--allow-partial\\): ${removed} unit\\(s\\) of the plan left undone`));
+    assert.match(partial.out, new RegExp(`${removed} unit\\(s\\) left`));
+    assert.notEqual(await resultsDigest(target), before);
   });
 
   it('merging the same shards again adds nothing', async () => {

@@ -108,6 +108,7 @@ describe('fp sweep units', () => {
       channel,
       videoDecoded: () => undefined,
       answered: (_n, t) => seen.push(t),
+      interrupted: () => assert.fail('no interruption'),
     });
     const server = { index: 0, endpoint: 'http://127.0.0.1:1', capacity: 1 };
     assert.equal(await units.execute(job.tasks[0], job, server, 0), 'done');
