@@ -286,7 +286,7 @@ export class FramePipeline {
     onDecoderExit: () => void,
     temps: StagedFrame[],
     started: bigint,
-  ): Promise<{ failure: string | null; seconds: number; frames: number }> {
+  ): Promise<{ failure: string | null; interrupted?: boolean; seconds: number; frames: number }> {
     try {
       const r = await decodeSelectedFrames({
         videoPath: job.videoPath,
