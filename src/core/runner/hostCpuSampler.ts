@@ -3,6 +3,7 @@
 // and our tree's /proc/<pid>/stat) a window, the window PERIOD_S long and doubled every LINES_PER_DOUBLING lines, so
 // a run of any length writes a logarithmic number of lines; the run's session tick asks (tick()), no timer of its own.
 import { AppendFile } from './appendFile';
+import { resolveInside } from '../containment/resolve';
 import { sumWindows, type HostCpuMeasure } from './hostCpu';
 import type { CpuReader, CpuReading } from './hostCpuProc';
 import { setAsideLargeRecord } from './hostCpuRecord';
@@ -61,6 +62,8 @@ export class HostCpuSampler {
 
   /** The first reading (a record grown past its bound is set aside first). */
   async start(): Promise<void> {
+    // A link at the record is refused here, with its path (exit 2), not left to a later append's warning (issue 42).
+    await resolveInside(this.o.root, this.o.file);
     await setAsideLargeRecord(this.o.root, this.o.file).catch((err) => this.o.log?.(`host CPU record: ${(err as Error).message}`));
     this.prev = await this.read();
   }

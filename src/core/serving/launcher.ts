@@ -1,6 +1,7 @@
 // vLLM servers for any run type: launch the groups it asks for (each its GPUs, port and `serve …` line: the run
 // type's, e.g. Frames × Pixels' one per GPU in protocols/fp/serving/launchServers.ts), wait for /health, record the
 // exact launch line, watch the servers, restart a dead one (bounded), and tell the runner about every state change.
+import { isUserError } from '../errors';
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { registerSecret } from '../security/secrets';
@@ -526,6 +527,9 @@ export async function launchServerGroups(options: GroupLaunchOptions): Promise<F
       .filter((e) => e === first || !/stopped while starting/.test(e.message));
     const ctx = failed.find((e) => e instanceof ContextLengthError);
     if (ctx) throw ctx;
+    // A refusal of the user's input (a link planted at a server's log, issue 42): exit 2 with its message, as is.
+    const refused = failed.find((e) => isUserError(e));
+    if (refused) throw refused;
     throw new LaunchError(failed.map((e) => e.message).join('\n\n'));
   } finally {
     options.signal?.removeEventListener('abort', cut);

@@ -17,6 +17,7 @@ import { readLastLines, setAsideTornJsonlTail, type SetAside } from '../../../ru
 import { firstRunStart } from '../../../runner/identity';
 import { ResultsWriter } from './resultsWriter';
 import { parseBoundedJson } from '../../../io/boundedJson';
+import { resolveInside } from '../../../containment/resolve';
 
 /** Slack on mtimes (coarse filesystem clocks). */
 const MTIME_SLACK_MS = 2000;
@@ -73,8 +74,11 @@ export interface ResumeResult {
 
 /** Repairs the results on start and opens the writer. Call with the lock held. */
 export async function resumeResults(layout: PackageLayout): Promise<ResumeResult> {
-  const csvMtime = await mtimeMs(layout.resultsCsv);
   const raws = await rawFiles(layout);
+  // Our own state is read as it will be written: through the containment rules, a link refused with its path
+  // before a byte of what it points at is read (issue 42).
+  for (const f of [layout.resultsCsv, ...raws.map((r) => r.file)]) await resolveInside(layout.root, f);
+  const csvMtime = await mtimeMs(layout.resultsCsv);
   const report: ResumeReport = { csvTorn: null, rawTorn: [], completed: [], notes: [] };
   const aside = await setAsideTornTail(layout);
   if (aside.torn) report.csvTorn = { bytes: aside.torn.bytes.length, reason: aside.torn.reason };
