@@ -77,6 +77,7 @@ if (process.argv.includes('--probe')) {
   console.log(JSON.stringify({ torch: '2.11.0', torchvision: '0.26.0', cuda: true, gpu: 'NVIDIA H100', nvjpeg: true, pillow: '11.3.0', errors: [] }));
   process.exit(0);
 }
+console.log(JSON.stringify({ ready: true, warm_s: 0 })); // warm at once (issue 45's protocol)
 const rl = require('readline').createInterface({ input: process.stdin });
 let queue = Promise.resolve();
 rl.on('line', (line) => {
@@ -168,12 +169,15 @@ describe('hostile FP package: the frame stores planted (issue 42, attacks 1, 2, 
     const before = snapshot(outside);
     const tools = hostileDir('fp-hostile-gputools-');
     const asked = path.join(tools, 'asked.txt');
-    const env = { PYTHON: fakeGpuHelper(tools, asked), FFMPEG_BIN: fakeFfmpeg(tools, true) };
+    // An ffmpeg that lists cuda among its -hwaccels and is the real one otherwise (videos made on the CPU path while
+    // no helper is warm yet, issue 45).
+    const ffmpeg = writeShellScript(tools, 'ffmpeg', `case "$*" in *-hwaccels*) exec ${JSON.stringify(fakeFfmpeg(tools, true))} ;; esac\nexec ffmpeg "$@"`);
+    const env = { PYTHON: fakeGpuHelper(tools, asked), FFMPEG_BIN: ffmpeg };
     fs.rmSync(inspect, { force: true });
 
     const r = await withEnv(env, () => runCli(['run', '--package', pkg.root, ...RUN, '--endpoints', server.url, '--frames-on', 'gpu']));
     assert.equal(r.code, 0, r.out + r.err);
-    const paths = fs.readFileSync(asked, 'utf8').trim().split('\n');
+    const paths = fs.existsSync(asked) ? fs.readFileSync(asked, 'utf8').trim().split('\n') : [];
     const realStore = fs.realpathSync(layout.frameStoreDir);
     const stage = new RegExp(`^${escaped(realStore)}/[^/]+/\\.stage-${process.pid}-[0-9a-f]{16}/\\d+\\.jpg$`);
     assert.deepEqual(
@@ -181,7 +185,7 @@ describe('hostile FP package: the frame stores planted (issue 42, attacks 1, 2, 
       [],
       'every path the helper was told is in a private staging folder inside the store',
     );
-    assert.ok(paths.length >= [...frames.values()].flat().length, 'the planted frames were made again');
+    assert.ok(paths.length > 0, 'the helper made frames');
     const sent = sentSha1s(inspect);
     assert.deepEqual(
       [...sent].filter((s) => outsideSha1s.has(s)),
