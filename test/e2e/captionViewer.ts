@@ -183,7 +183,7 @@ async function main(): Promise<void> {
         if (!(m.playing[0].v >= 0.2)) throw new Error(`the video did not play from the seek (${m.playing[0].v} s)`);
         log(`drift after seek + play: worst ${worst.toFixed(3)} s over ${m.playing.length} readings; paused ${(m.paused.a - m.paused.v).toFixed(3)} s`);
         fs.writeFileSync(path.join(OUT, 'drift.json'), JSON.stringify({ ...m, worst }, null, 2));
-        await themeShots(wb!, frame!, 'caption-viewer');
+        await themeShots(wb!, frame!, 'caption-viewer', { log });
       },
     );
 

@@ -66,18 +66,31 @@ async function main(): Promise<void> {
       if (cells !== 25) throw new Error(`the strata heatmap drew ${cells} cell(s), not 25`);
       const errors = await frame.evaluate<number>("document.querySelectorAll('.chart.error, p.error').length");
       if (errors !== 0) throw new Error(`the split report shows ${errors} error(s):\n${text.slice(0, 1500)}`);
+      // Every bin with the values it holds, bin 0 and bin 4 too (issue 44: bins 0–4 had no cut points beside them).
+      const bins = await frame.evaluate<string[][]>(`(() => {
+        const t = [...document.querySelectorAll('table.data')].find((x) => x.caption && x.caption.textContent.startsWith('Bins'));
+        return t ? [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent)) : [];
+      })()`);
+      log(`bins: ${JSON.stringify(bins)}`);
+      if (bins.length !== 5 || !bins[0][1].startsWith('< ') || !bins[4][1].startsWith('≥ ') || bins.some((b) => b.slice(1).some((x) => x === '—')))
+        throw new Error(`the bins table: ${JSON.stringify(bins)}`);
+      // The shot shows what the report is about: the bins chart whole, under the strata.
+      await frame.locator('.chart').nth(1).scrollIntoViewIfNeeded();
       // Each theme: the charts drawn again, every axis and legend label in the theme's foreground.
-      await themeShots(wb, frame, 'data-split-report', async (theme) => {
-        const seen = await wb!.until(
-          `the charts' labels in the ${theme} theme's foreground`,
-          30_000,
-          async () => {
-            const v = await frame.evaluate<{ fg: string; fills: string[] }>(LABEL_FILLS);
-            return v.fills.length > 0 && v.fills.every((f) => f === v.fg) ? v : undefined;
-          },
-          async () => JSON.stringify(await frame.evaluate(LABEL_FILLS)),
-        );
-        log(`${theme}: ${seen.fills.length} labels in ${seen.fg}`);
+      await themeShots(wb, frame, 'data-split-report', {
+        log,
+        check: async (theme) => {
+          const seen = await wb!.until(
+            `the charts' labels in the ${theme} theme's foreground`,
+            30_000,
+            async () => {
+              const v = await frame.evaluate<{ fg: string; fills: string[] }>(LABEL_FILLS);
+              return v.fills.length > 0 && v.fills.every((f) => f === v.fg) ? v : undefined;
+            },
+            async () => JSON.stringify(await frame.evaluate(LABEL_FILLS)),
+          );
+          log(`${theme}: ${seen.fills.length} labels in ${seen.fg}`);
+        },
       });
     });
   } catch (err) {

@@ -252,7 +252,8 @@ async function main(): Promise<void> {
       inspector = frame;
     });
 
-    if (docsScreenshotsDir()) await check('screenshots of the inspector in each theme', async () => void (await themeShots(wb!, inspector!, 'item-inspector')));
+    if (docsScreenshotsDir())
+      await check('screenshots of the inspector in each theme', async () => void (await themeShots(wb!, inspector!, 'item-inspector', { log })));
   } catch (err) {
     await script.failed(err);
   } finally {

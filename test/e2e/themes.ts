@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
+import { auditWebview } from './a11y';
 import { REPO } from './codeServer';
 import type { Workbench } from './workbench';
 
@@ -42,17 +43,29 @@ export async function applyTheme(wb: Workbench, frame: Frame | null, theme: (typ
   );
 }
 
+export interface ThemeShotsOptions {
+  /** A readability check of the script's own, run in each theme before its shot. */
+  check?: (theme: ThemeKey) => Promise<void>;
+  log?: (line: string) => void;
+  /** Whether `npm run screenshots` copies these shots into docs/screenshots/ (default true). */
+  docs?: boolean;
+}
+
 /**
  * `name`-light/dark/hc.png of the page in each theme (into the script's shots, and into docs/screenshots/ when
- * `npm run screenshots` asks); `check` runs in each theme before its shot (a readability check of the script's own).
- * Ends in the dark theme, code-server's default, as the scripts found it.
+ * `npm run screenshots` asks); `check` runs in each theme before its shot, and a webview (`frame`) is audited in each
+ * theme before its shot too (a11y.ts: axe's serious and critical violations, and overflow at 1280×800 and 800×600):
+ * no shot is taken of a page that fails it. Ends in the dark theme, code-server's default, as the scripts found it.
  */
-export async function themeShots(wb: Workbench, frame: Frame | null, name: string, check?: (theme: ThemeKey) => Promise<void>): Promise<string[]> {
-  const docs = docsScreenshotsDir();
+export async function themeShots(wb: Workbench, frame: Frame | null, name: string, opts: ThemeShotsOptions = {}): Promise<string[]> {
+  const docs = opts.docs === false ? null : docsScreenshotsDir();
   const written: string[] = [];
   for (const theme of [...THEMES.filter((t) => t.key !== 'dark'), THEMES[1]]) {
     await applyTheme(wb, frame, theme);
-    await check?.(theme.key);
+    await opts.check?.(theme.key);
+    if (frame) opts.log?.(await auditWebview(wb.page, frame, `${name} (${theme.key})`));
+    // No pointer over the page: a tooltip or a hover highlight is not what the shot is about.
+    await wb.page.mouse.move(0, 0);
     const shot = await wb.screenshot(`${name}-${theme.key}`);
     written.push(shot);
     if (docs) {

@@ -209,22 +209,24 @@ async function main(): Promise<void> {
       // Each theme: the selected step's SVG drawn again in it (VS Code re-renders it on a theme change), its text in
       // the theme's foreground (the SVGs draw in theme variables only), before the shot.
       await nothingFromUs();
-      await themeShots(wb!, null, 'walkthrough', async (theme) => {
-        const bodyClass = THEMES.find((t) => t.key === theme)!.bodyClass;
-        const seen = await wb!.until(
-          `the step's SVG drawn in the ${theme} theme's foreground`,
-          30_000,
-          async () => {
-            for (const f of wb!.page.frames()) {
-              const v = await f.evaluate<SvgInk | null>(SVG_INK).catch(() => null);
-              // The variable must be set: unset, both fill and probe fall back to black and would match.
-              if (v && v.fgVar && v.bodyClass.split(' ').includes(bodyClass) && v.fills.length > 0 && v.fills.every((x) => x === v.fg)) return v;
-            }
-            return undefined;
-          },
-          async () => JSON.stringify(await Promise.all(wb!.page.frames().map((f) => f.evaluate(SVG_INK).catch(() => null)))),
-        );
-        log(`${theme}: "${seen.label}" drawn, ${seen.fills.length} heading(s) in ${seen.fg}`);
+      await themeShots(wb!, null, 'walkthrough', {
+        check: async (theme) => {
+          const bodyClass = THEMES.find((t) => t.key === theme)!.bodyClass;
+          const seen = await wb!.until(
+            `the step's SVG drawn in the ${theme} theme's foreground`,
+            30_000,
+            async () => {
+              for (const f of wb!.page.frames()) {
+                const v = await f.evaluate<SvgInk | null>(SVG_INK).catch(() => null);
+                // The variable must be set: unset, both fill and probe fall back to black and would match.
+                if (v && v.fgVar && v.bodyClass.split(' ').includes(bodyClass) && v.fills.length > 0 && v.fills.every((x) => x === v.fg)) return v;
+              }
+              return undefined;
+            },
+            async () => JSON.stringify(await Promise.all(wb!.page.frames().map((f) => f.evaluate(SVG_INK).catch(() => null)))),
+          );
+          log(`${theme}: "${seen.label}" drawn, ${seen.fills.length} heading(s) in ${seen.fg}`);
+        },
       });
       await nothingFromUs();
     });

@@ -247,11 +247,48 @@ export class Workbench {
       });
   }
 
-  /** Picks the row of the open quick pick whose text has `label`. */
+  /**
+   * Picks the first row of the open quick pick whose aria-label (its label, description and detail) has `label`, as
+   * a keyboard user does: the input focused, the active row moved onto that row (Down), its aria-label read again,
+   * then Enter. A click on a row found a moment before can land on a row element the list has recycled or hidden
+   * since (the walkthrough's e2e waited 30 s on a "not visible" row that way); a closed quick pick is said at once
+   * (QuickPickClosedError), never waited on.
+   */
   async pickQuick(label: string, timeoutMs = 30_000): Promise<void> {
-    const row = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label }).first();
-    await row.waitFor({ timeout: timeoutMs });
-    await row.click();
+    const widget = this.page.locator('.quick-input-widget');
+    const rows = widget.locator('.quick-input-list .monaco-list-row');
+    const labels = () => rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent ?? ''));
+    const wanted = await this.until(
+      `a quick pick row with "${label}"`,
+      timeoutMs,
+      async () => ((await widget.isVisible()) ? (await labels()).find((l) => l.includes(label)) : undefined),
+      async () => `${(await widget.isVisible()) ? 'open' : 'closed'}: ${JSON.stringify(await labels())}`,
+    );
+    const active = widget.locator('.quick-input-list .monaco-list-row.focused');
+    const closed = async () => {
+      if (!(await widget.isVisible())) throw new QuickPickClosedError(`the quick pick closed before "${label}" was picked`);
+    };
+    // At most one Down per row (and one more): the active row walks the list once.
+    for (let i = 0; i <= (await rows.count()) + 1; i++) {
+      await closed();
+      await widget.locator('input').focus();
+      const now = (await active.count()) ? await active.first().getAttribute('aria-label') : null;
+      if (now === wanted) {
+        const before = JSON.stringify(await labels());
+        await this.page.keyboard.press('Enter');
+        // Accepted: the quick pick closed, or shows the next step's rows (a command asking a second question).
+        await this.until(
+          `the quick pick accepting "${label}"`,
+          10_000,
+          async () => (!(await widget.isVisible()) || JSON.stringify(await labels()) !== before ? true : undefined),
+          async () => `still open on the same rows, active row: ${await active.first().getAttribute('aria-label')}`,
+        );
+        return;
+      }
+      await this.page.keyboard.press('ArrowDown');
+    }
+    await closed();
+    throw new Error(`the quick pick's active row never reached "${wanted}": ${JSON.stringify(await labels())}`);
   }
 
   /**

@@ -30,7 +30,7 @@ function status(over: Partial<WorkerStatus> = {}): WorkerStatus {
 }
 
 describe('extension progress data', () => {
-  it('groups worker cells by benchmark; finished counts CSV rows, failures include no-video', () => {
+  it('groups worker cells by benchmark; finished counts CSV rows; no-video items are their own count, not failures', () => {
     const v = fromWorkerStatus(status(), true);
     assert.deepEqual(
       v.benchmarks.map((b) => b.benchmark),
@@ -39,8 +39,10 @@ describe('extension progress data', () => {
     const mvb = v.benchmarks[0];
     assert.equal(mvb.total, 20);
     assert.equal(mvb.finished, 12);
-    assert.equal(mvb.failed, 1);
+    assert.equal(mvb.failed, 0);
+    assert.equal(mvb.noVideo, 1);
     assert.equal(v.benchmarks[1].failed, 2);
+    assert.deepEqual([v.failed, v.noVideo], [2, 1]);
     assert.equal(v.total, 40);
     assert.equal(v.finished, 12);
     assert.equal(v.etaSeconds, 125);
@@ -103,7 +105,7 @@ describe('extension progress data', () => {
     );
   });
 
-  it('counts the dry run: NA and reuse rows are still to write, no_video and bad_meta failed', () => {
+  it('counts the dry run: NA and reuse rows are still to write, bad_meta failed, no_video its own count', () => {
     const d = dryRunJsonSchema.parse({
       rows: [
         { benchmark: 'MVBench', condition: 'v_128_s224', todo: 3, NA: 2, reuse: 0, done: 5, no_video: 1, bad_meta: 1, context_refusals: 0 },
@@ -113,8 +115,10 @@ describe('extension progress data', () => {
     });
     const v = fromDryRun(d);
     const [a, b] = v.benchmarks.map((x) => x.cells[0]);
-    assert.deepEqual([a.total, a.done, a.todo, a.failed], [12, 5, 5, 2]);
-    assert.equal(a.done + a.todo + a.failed, a.total);
+    assert.deepEqual([a.total, a.done, a.todo, a.failed, a.noVideo], [12, 5, 5, 1, 1]);
+    assert.equal(a.done + a.todo + a.failed + a.noVideo, a.total);
+    assert.equal(cellState(a, false), 'failed');
+    assert.equal(cellState({ ...a, failed: 0, todo: 0 }, false), 'done');
     assert.deepEqual([b.total, b.done, b.todo, b.reuse], [5, 1, 4, 4]);
     assert.equal(v.live, false);
     assert.equal(v.finished, 6);
@@ -147,7 +151,7 @@ describe('extension progress data', () => {
   });
 
   it('cell state: failures first, then all-NA, then done, then running only when live and moving', () => {
-    const base = { benchmark: 'B', condition: 'c', total: 4, done: 0, todo: 4, na: 0, reuse: 0, failed: 0 };
+    const base = { benchmark: 'B', condition: 'c', total: 4, done: 0, todo: 4, na: 0, reuse: 0, failed: 0, noVideo: 0 };
     assert.equal(cellState({ ...base, failed: 1, todo: 3 }, true), 'failed');
     assert.equal(cellState({ ...base, na: 4, todo: 0, done: 4 }, false), 'na');
     assert.equal(cellState({ ...base, done: 4, todo: 0 }, true), 'done');

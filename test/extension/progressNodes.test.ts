@@ -212,6 +212,27 @@ describe('a third protocol: a folder, one registry line and its worker runner, n
     assert.ok('usage' in parseWorkerArgs([], registry));
   });
 
+  it('items with no video in the package are their own grey count ("12 no video"), not failures: the benchmark is done, not failed', () => {
+    const st = status([
+      { ...cell('MVBench', 'v_1', 8), todo: 0, noVideo: 2 },
+      { ...cell('MVBench', 'v_32', 8), todo: 0, noVideo: 2 },
+      { ...cell('LVBench', 'v_1', 8), todo: 1, failed: 1 },
+    ]);
+    const section = fpSection({ message: undefined, view: fromWorkerStatus(st, false) }, PROTOCOLS.get('fp')!);
+    const mvb = section.rows.find((r) => r.id === 'bench:MVBench')!;
+    assert.equal(mvb.icon, 'done');
+    assert.equal(mvb.description, '80% · 16/20 · 4 no video');
+    assert.match(mvb.aria!, /, 0 failed, 4 no video$/);
+    const v1 = mvb.children.find((r) => r.id === 'cell:MVBench:v_1')!;
+    assert.equal(v1.icon, 'done');
+    assert.equal(v1.contextValue, 'cell');
+    assert.equal(v1.description, '80% · 8 done · 2 no video');
+    // A real failure still reads as one.
+    const lvb = section.rows.find((r) => r.id === 'bench:LVBench')!;
+    assert.equal(lvb.icon, 'failed');
+    assert.match(lvb.description!, / · 1 failed$/);
+  });
+
   it("a server's row names its bottleneck, with the reason and the knob in its tooltip", () => {
     const st = status([cell('MVBench', 'v_1', 2)]);
     const bottleneck = classifyBottleneck({

@@ -59,6 +59,8 @@ export async function run(args: string[]): Promise<number> {
 }
 
 const orDash = (x: unknown) => (x === null || x === undefined || x === '' ? '—' : String(x));
+/** Seconds for people: to the millisecond (a raw record holds 0.053870816000002375), as the inspector panel shows. */
+const secondsText = (s: number | null) => (s === null ? '—' : s.toFixed(3));
 
 function answerText(c: ConditionInspection): string {
   if (c.state === 'none' || c.state === 'NA' || c.state === 'failed') return c.state;
@@ -70,7 +72,7 @@ function videoText(m: ItemInspection): string {
   return m.video ? ` (${m.video.hash}, ${m.video.width}x${m.video.height}, ${m.video.nFrames} frames)` : '';
 }
 
-function inspectionText(m: ItemInspection): string {
+export function inspectionText(m: ItemInspection): string {
   const lines = [
     `${m.benchmark} · ${m.item.item_id} · video ${m.item.video_id}${videoText(m)} · answer ${m.item.answer}`,
     ...(m.videoProblem ? [`video: ${m.videoProblem}`] : []),
@@ -86,7 +88,8 @@ function inspectionText(m: ItemInspection): string {
       : 'no frames';
     lines.push(`${c.condition}: ${answerText(c)} · ${frames}`);
     lines.push(
-      `  tokens ${orDash(c.promptTokens)} / ${orDash(c.completionTokens)} · latency ${orDash(c.latencyS)} s · server ${orDash(c.endpoint)} · ${orDash(c.ts)}`,
+      `  tokens ${orDash(c.promptTokens)} / ${orDash(c.completionTokens)} · latency ${secondsText(c.latencyS)} s` +
+        ` · server ${orDash(c.endpoint)} · ${orDash(c.ts)}`,
     );
     if (c.response !== null) lines.push(`  reply: ${JSON.stringify(c.response)}`);
     for (const f of c.failures) lines.push(`  failure ${f.kind} (${f.attempts} attempt(s), ${orDash(f.endpoint)}): ${f.message}`);

@@ -2,6 +2,7 @@
 // heatmap and bins, events per row) and every file with its sha256. The host made the model from the files
 // (src/extension/protocols/avtime/data/); the chart specs come from dataCharts.ts. Every string from the data is a
 // text node or SVG text.
+import { binRanges, msAsSeconds } from '../../../../src/extension/protocols/avtime/data/binRanges';
 import { binsSpec, eventsSpec, strataSpec } from '../../../../src/extension/protocols/avtime/data/dataCharts';
 import type { BuildReportView, DataReportView, HashedFile, SplitReportView } from '../../../../src/extension/protocols/avtime/data/dataReportTypes';
 import { el, fmt, table } from '../../dom';
@@ -32,6 +33,21 @@ function pairs(rows: readonly { name: string; value: string | number }[], captio
   );
 }
 
+/** Every bin's range on both axes, from the cut points (the lower bounds of bins 1 to 4). */
+function binsTable(cuts: SplitReportView['cutPoints']): Node {
+  const duration = binRanges(cuts.duration_ms, msAsSeconds);
+  const events = binRanges(cuts.event_count, (n) => fmt(n));
+  return table<number>(
+    [
+      { title: 'bin', value: (k) => String(k), numeric: true },
+      { title: 'duration', value: (k) => duration[k] ?? '—' },
+      { title: 'events', value: (k) => events[k] ?? '—' },
+    ],
+    [0, 1, 2, 3, 4],
+    'Bins: the values each holds (cut points from the split)',
+  );
+}
+
 function renderSplit(v: SplitReportView): Node {
   const theme = editorTheme();
   const out = el('section', { class: 'data-report', 'data-report': 'split' });
@@ -53,15 +69,7 @@ function renderSplit(v: SplitReportView): Node {
   out.appendChild(el('h2', {}, 'Strata'));
   out.appendChild(chart(strataSpec(v.strata, theme), 'the test set in its 5 × 5 strata: duration bin by event-count bin'));
   out.appendChild(chart(binsSpec(v.bins, theme), 'train and test rows per bin of duration and of event count'));
-  out.appendChild(
-    pairs(
-      [
-        { name: 'duration cut points (ms)', value: v.cutPoints.duration_ms.map((n) => fmt(n)).join(' · ') },
-        { name: 'event-count cut points', value: v.cutPoints.event_count.map((n) => fmt(n)).join(' · ') },
-      ],
-      'Cut points (the lower bounds of bins 1 to 4)',
-    ),
-  );
+  out.appendChild(binsTable(v.cutPoints));
   out.appendChild(
     table<{ name: string; ok: boolean }>(
       [

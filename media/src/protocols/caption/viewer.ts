@@ -7,12 +7,22 @@
 // (avSync.ts says what the audio does after each event of the video); where the browser cannot play a clip's format
 // (playability.ts, canPlayType; or a load error) the viewer says so and offers the system player.
 import type { PickerVideo, VideoViewerModel } from '../../../../src/core/protocols/caption/viewerTypes';
-import { locate, timelineTime } from '../../../../src/core/protocols/caption/viewerTime';
+import { timelineTime } from '../../../../src/core/protocols/caption/viewerTime';
 import type { ViewerHostMessage, ViewerRequest, ViewerState } from '../../../../src/extension/protocols/caption/viewerMessages';
 import { clear, el } from '../../dom';
 import { followVideo } from './avSync';
 import { clipPlayability, mediaErrorNotice } from './playability';
-import { boundaryItemText, boundaryText, cutDegradedText, detectorsText, secondsText, spanPercent, videoOptionText } from './viewerText';
+import {
+  BOUNDARY_LEGEND,
+  boundaryItemText,
+  boundaryText,
+  cutDegradedText,
+  detectorsText,
+  positionText,
+  secondsText,
+  spanPercent,
+  videoOptionText,
+} from './viewerText';
 import './viewer.css';
 
 interface VsCodeApi {
@@ -45,6 +55,7 @@ let playWhenLoaded = false;
 let states = new Map<string, string | null>();
 let selected: string | null = null;
 let shownRoot: string | null = null;
+let pickerList: PickerVideo[] = [];
 
 app.replaceChildren(
   el('header', {}, el('h1', {}, 'fpsweep: Captions'), rootName),
@@ -65,8 +76,8 @@ function showVideos(root: string, videos: PickerVideo[], sel: string | null): vo
   const again = selected !== null && states.has(selected) && states.get(selected) !== next.get(selected);
   states = next;
   selected = selected ?? sel;
-  clear(picker);
-  for (const v of videos) picker.appendChild(el('option', { value: v.stem, selected: v.stem === selected }, videoOptionText(v)));
+  pickerList = videos;
+  drawPicker();
   clear(failed);
   for (const v of videos.filter((x) => x.state === 'failed'))
     failed.appendChild(el('li', {}, el('strong', {}, v.stem), `: ${v.reason ?? 'failed (no reason recorded)'}`));
@@ -74,11 +85,19 @@ function showVideos(root: string, videos: PickerVideo[], sel: string | null): vo
   if (again && selected) api.postMessage({ type: 'pick', stem: selected });
 }
 
+/** The picker's options; the video shown says what the viewer shows of it (captioned, not pending, beside its captions). */
+function drawPicker(): void {
+  clear(picker);
+  for (const v of pickerList)
+    picker.appendChild(el('option', { value: v.stem, selected: v.stem === selected }, videoOptionText(v, model?.stem === v.stem && model.captions.length > 0)));
+}
+
 function showVideo(m: VideoViewerModel, clipUris: (string | null)[], sidecarUris: (string | null)[]): void {
   model = m;
   uris = clipUris;
   sidecars = sidecarUris;
   selected = m.stem;
+  drawPicker();
   picker.value = m.stem;
   if (shownRoot) api.setState({ root: shownRoot, stem: m.stem });
   current = -1;
@@ -93,6 +112,7 @@ function showVideo(m: VideoViewerModel, clipUris: (string | null)[], sidecarUris
     ),
     el('div', { class: 'player-box' }, player, sound, position, el('div', { class: 'play-notice' }, notice, systemPlayer)),
     drawTimeline(m),
+    legend(),
     m.captions.length
       ? el(
           'ol',
@@ -147,8 +167,20 @@ function drawTimeline(m: VideoViewerModel): HTMLElement {
     captions.appendChild(b);
   });
   clear(timeline);
-  timeline.append(clips, captions, el('div', { class: 'cursor', id: 'cursor', 'aria-hidden': 'true' }));
+  // The playhead first: drawn under the blocks (it shows between and above them, never across their text).
+  timeline.append(el('div', { class: 'cursor', id: 'cursor', 'aria-hidden': 'true' }), clips, captions);
   return timeline;
+}
+
+/** What a clip block says, in words ("scene 0.90 #2"). */
+function legend(): HTMLElement {
+  return el(
+    'p',
+    { id: 'boundary-legend', class: 'legend' },
+    'Clip blocks: the boundary that starts the clip — ',
+    ...BOUNDARY_LEGEND.flatMap(([term, meaning], i) => [i ? '; ' : '', el('strong', {}, term), ` ${meaning}`]),
+    '.',
+  );
 }
 
 /** Each clip with its boundary's source (and confidence) and its span; a click plays the clip. */
@@ -255,8 +287,16 @@ for (const ev of ['timeupdate', 'seeked', 'emptied']) player.addEventListener(ev
 function drawPosition(): void {
   if (!model || current < 0) return;
   const t = timelineTime(model.clips, current, seekTo ?? player.currentTime);
-  const at = locate(model.clips, t);
-  position.textContent = `clip ${at.clip + 1} of ${model.clips.length} · ${secondsText(t)} of ${secondsText(model.duration)}`;
+  // The clip in the player, whose clock the player's controls show.
+  const clip = model.clips[current];
+  position.textContent = positionText({
+    clip: current,
+    clips: model.clips.length,
+    clipTime: t - clip.start,
+    clipDuration: clip.end - clip.start,
+    time: t,
+    duration: model.duration,
+  });
   timeline.dataset.time = t.toFixed(3);
   const cursor = document.getElementById('cursor');
   if (cursor) cursor.style.left = `${spanPercent(t, t, model.duration).left}%`;

@@ -33,11 +33,35 @@ export function cutDegradedText(cut: Pick<ViewerCut, 'unavailable' | 'degraded' 
   return `Cut ${said}${cut.degradedReason ? `: ${cut.degradedReason}` : ''}`;
 }
 
-/** A picker option: the stem, and its state (and the backend that made it) when the run type has read it. */
-export function videoOptionText(v: PickerVideo): string {
+/**
+ * A picker option: the stem, and its state (and the backend that made it) when the run type has read it. `captioned`:
+ * the viewer shows this video's captions (its captions_merged.json is there): a video with no run record here (state
+ * pending, or no progress) then says "captioned", never "pending" beside the captions it shows.
+ */
+export function videoOptionText(v: PickerVideo, captioned = false): string {
   const by = v.backend ? ` [${v.backend}]` : '';
-  return v.state ? `${v.stem} — ${v.state}${by}${v.state === 'failed' && v.reason ? `: ${v.reason}` : ''}` : v.stem;
+  const state = captioned && (v.state === null || v.state === 'pending') ? 'captioned' : v.state;
+  return state ? `${v.stem} — ${state}${by}${state === 'failed' && v.reason ? `: ${v.reason}` : ''}` : v.stem;
 }
+
+/**
+ * The player's position in the words of both clocks: the clip's (what the player's own controls show, "0:01 / 0:02")
+ * and the video's (the timeline's), each labelled, so the two never read as disagreeing.
+ */
+export function positionText(at: { clip: number; clips: number; clipTime: number; clipDuration: number; time: number; duration: number }): string {
+  return (
+    `clip ${at.clip + 1} of ${at.clips}: ${secondsText(at.clipTime)} of ${secondsText(at.clipDuration)} in the clip · ` +
+    `${secondsText(at.time)} of ${secondsText(at.duration)} in the video`
+  );
+}
+
+/** What a clip block on the timeline says ("scene 0.90 #2"), in words: the legend under the timeline. */
+export const BOUNDARY_LEGEND: readonly [term: string, meaning: string][] = [
+  ['start', "the video's start"],
+  ['scene', 'a shot change (its score from 0 to 1)'],
+  ['soft', 'a split of a long segment (at a pause when there is one)'],
+  ['#n', "the clip's number"],
+];
 
 /** `[start, end]` as left and width in percent of `duration`, clamped to the timeline. */
 export function spanPercent(start: number, end: number, duration: number): { left: number; width: number } {

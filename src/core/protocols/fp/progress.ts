@@ -11,8 +11,10 @@ import { showFailedBefore } from './package/failedBefore';
 /**
  * One benchmark × condition. `done` counts rows in the CSV (any status); `todo` what is left to write
  * (requests, and NA/reuse rows not yet written); `na`/`reuse` how many of the cell's rows are (or will
- * be) NA/reuse; `failed` items that failed or cannot run (no video, bad meta). Both sources (the
- * worker's CellBook and the dry run's unit statuses) keep done + todo + failed == total.
+ * be) NA/reuse; `failed` items that failed or cannot run for a fault (a bad meta.json, a request that failed);
+ * `noVideo` items whose video is not in the package: expected (the seed logs them as failures for the origin side),
+ * so shown apart from failures and never as an alarm. Both sources (the worker's CellBook and the dry run's unit
+ * statuses) keep done + todo + failed + noVideo == total.
  */
 export interface CellView {
   benchmark: string;
@@ -23,6 +25,7 @@ export interface CellView {
   na: number;
   reuse: number;
   failed: number;
+  noVideo: number;
   /** Predicted prompt tokens of the requests left (the worker's ETA measure); absent or null when not known. */
   remainingTokens?: number | null;
 }
@@ -34,6 +37,7 @@ export interface BenchmarkView {
   /** Rows in the CSV. */
   finished: number;
   failed: number;
+  noVideo: number;
 }
 
 export interface ProgressView {
@@ -48,6 +52,8 @@ export interface ProgressView {
   total: number;
   finished: number;
   failed: number;
+  /** Items with no video in the package (expected; not failures). */
+  noVideo: number;
   etaSeconds: number | null;
   servers: ServerStatus[];
   summary: string | null;
@@ -71,6 +77,7 @@ function group(cells: CellView[]): BenchmarkView[] {
     total: sum(list, (c) => c.total),
     finished: sum(list, finishedOf),
     failed: sum(list, (c) => c.failed),
+    noVideo: sum(list, (c) => c.noVideo),
   }));
 }
 
@@ -91,7 +98,8 @@ export function fromWorkerStatus(s: WorkerStatus, live: boolean): ProgressView {
     condition: c.condition,
     total: c.total,
     done: c.done,
-    ...showFailedBefore({ todo: c.todo, failed: c.failed + c.noVideo, failedBefore: c.failedBefore }),
+    ...showFailedBefore({ todo: c.todo, failed: c.failed, failedBefore: c.failedBefore }),
+    noVideo: c.noVideo,
     na: c.na,
     reuse: c.reuse,
     remainingTokens: c.remainingTokens ?? null,
@@ -109,6 +117,7 @@ export function fromWorkerStatus(s: WorkerStatus, live: boolean): ProgressView {
     total: sum(benchmarks, (b) => b.total),
     finished: sum(benchmarks, (b) => b.finished),
     failed: sum(benchmarks, (b) => b.failed),
+    noVideo: sum(benchmarks, (b) => b.noVideo),
     etaSeconds: live ? s.etaSeconds : null,
     servers: live ? s.servers : s.servers.map((x) => ({ ...x, state: 'down' as const, running: null, waiting: null })),
     summary: s.summary,
@@ -123,12 +132,13 @@ export function fromDryRun(d: DryRunJson): ProgressView {
     total: r.todo + r.NA + r.reuse + r.done + r.no_video + (r.bad_meta ?? 0),
     done: r.done,
     // Every unit is one of done / NA / reuse / todo / no_video / bad_meta: NA and reuse rows are still to
-    // write; no video or an invalid meta.json is failed. failed_before is a subset of todo + reuse.
+    // write; an invalid meta.json is failed; no video is its own count. failed_before is a subset of todo + reuse.
     ...showFailedBefore({
       todo: r.todo + r.NA + r.reuse,
-      failed: r.no_video + (r.bad_meta ?? 0),
+      failed: r.bad_meta ?? 0,
       failedBefore: Math.min(r.failed_before ?? 0, r.todo + r.reuse),
     }),
+    noVideo: r.no_video,
     na: r.NA,
     reuse: r.reuse,
     remainingTokens: null,
@@ -146,6 +156,7 @@ export function fromDryRun(d: DryRunJson): ProgressView {
     total: sum(benchmarks, (b) => b.total),
     finished: sum(benchmarks, (b) => b.finished),
     failed: sum(benchmarks, (b) => b.failed),
+    noVideo: sum(benchmarks, (b) => b.noVideo),
     etaSeconds: null,
     servers: [],
     summary: null,

@@ -80,11 +80,10 @@ describe('caption UI: the Gemini backend', () => {
     assert.equal(describe('c'), '1 clip', 'an outcome from before names no backend');
     assert.match(row.tooltip!, /backends: gemini 2, vllm 1; tokens 900/);
     const picked = pickerVideos(['a', 'b', 'c'], { videos });
-    assert.deepEqual(picked.map(videoOptionText), [
-      'a — completed [gemini]',
-      'b — failed [gemini]: clip 1: answer blocked: finishReason SAFETY',
-      'c — completed',
-    ]);
+    assert.deepEqual(
+      picked.map((v) => videoOptionText(v)),
+      ['a — completed [gemini]', 'b — failed [gemini]: clip 1: answer blocked: finishReason SAFETY', 'c — completed'],
+    );
   });
 
   it('declares "Set Gemini API key" (package.json), the way to replace a refused key', () => {

@@ -2,7 +2,15 @@
 // boundary source with its confidence, the cut's detectors, and a degraded cut said (issue 27 point 6).
 import * as assert from 'node:assert/strict';
 import { buildViewerModel } from '../../../../src/core/protocols/caption/viewerModel';
-import { boundaryItemText, boundaryText, cutDegradedText, detectorsText } from '../../../../media/src/protocols/caption/viewerText';
+import {
+  BOUNDARY_LEGEND,
+  boundaryItemText,
+  boundaryText,
+  cutDegradedText,
+  detectorsText,
+  positionText,
+  videoOptionText,
+} from '../../../../media/src/protocols/caption/viewerText';
 
 const segments = (detectors: Record<string, string>, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -44,5 +52,29 @@ describe('caption viewer words: boundaries and the cut (issue 27 point 6)', () =
       cutDegradedText(model(segments(full, { degraded: true, degraded_reason: 'PANNs on CPU fallback' })).cut),
       'Cut degraded: PANNs on CPU fallback',
     );
+  });
+});
+
+describe('caption viewer words: the picker, the player and the legend agree with what is shown (issue 44)', () => {
+  it('a video whose captions are shown is "captioned", not "pending", when no run here recorded it', () => {
+    const v = { stem: 'video_a', state: 'pending' as const, reason: null };
+    assert.equal(videoOptionText(v), 'video_a — pending');
+    assert.equal(videoOptionText(v, true), 'video_a — captioned');
+    assert.equal(videoOptionText({ ...v, state: null }, true), 'video_a — captioned');
+    // A run's own record stands: completed (by gemini) stays so.
+    assert.equal(videoOptionText({ ...v, state: 'completed', backend: 'gemini' }, true), 'video_a — completed [gemini]');
+  });
+
+  it("the position names both clocks: the clip's (the player's controls) and the video's (the timeline's)", () => {
+    assert.equal(
+      positionText({ clip: 1, clips: 2, clipTime: 1.69, clipDuration: 2, time: 3.69, duration: 4 }),
+      'clip 2 of 2: 1.69 s of 2.00 s in the clip · 3.69 s of 4.00 s in the video',
+    );
+  });
+
+  it('the legend explains every word a clip block can show', () => {
+    const terms = BOUNDARY_LEGEND.map(([t]) => t);
+    // Every boundary source the builtin cutter writes (core/protocols/cut/builtin/fuse.ts), and the clip number.
+    for (const t of ['start', 'scene', 'soft', '#n']) assert.ok(terms.includes(t), `the legend lacks ${t}`);
   });
 });

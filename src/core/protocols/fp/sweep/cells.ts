@@ -139,7 +139,8 @@ export class CellBook {
     this.resolved(u, c);
     c.pending--;
     c.decode_s += decode_s;
-    if (kind === 'no_video' || kind === 'bad_meta') c.noVideo++;
+    // No video in the package is expected (the seed's origin-side failures); a bad meta.json is a fault.
+    if (kind === 'no_video') c.noVideo++;
     else c.failed++;
     return this.maybeTiming(c);
   }

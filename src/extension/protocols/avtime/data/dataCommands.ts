@@ -56,7 +56,9 @@ export class DataCommands {
           },
           { label: '$(folder-opened) Choose the source JSONL…', description: 'complete-video records, one per line', choose: true },
         ],
-        { title: 'fpsweep: AVTime Data runbook: the source the split reads' },
+        // Kept open when the focus moves: run from the walkthrough, whose page moves on to the next step (and draws its
+        // image in a webview that takes the focus) as the command starts, this pick closed under the user.
+        { title: 'fpsweep: AVTime Data runbook: the source the split reads', ignoreFocusOut: true },
       );
       if (!pick) return;
       if (pick.choose) {

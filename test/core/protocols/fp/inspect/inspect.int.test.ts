@@ -4,6 +4,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../../../../../src/cli/main';
+import { inspectionText } from '../../../../../src/cli/verbs/inspect';
 import { InputError } from '../../../../../src/core/errors';
 import {
   inspectFrameStoreDir,
@@ -219,6 +220,12 @@ describe('item inspector model (fpsweep inspect)', function () {
     assert.deepEqual(model, await inspectItem(sample.root, { benchmark: row.benchmark, itemId: row.item_id, conditions: ['v_32', 'v_blind'], rebuild: false }));
     const text = await cli([...pkg, '--item', row.item_id, '--no-rebuild']);
     assert.match(text.stdout, /^v_32: ok /m);
+    // Times rounded for people: a raw record's float (a stand-in run wrote 0.053870816000002375) to the millisecond.
+    const latencies = [...text.stdout.matchAll(/latency (\S+) s/g)].map((m) => m[1]);
+    assert.ok(latencies.length > 0 && latencies.every((l) => /^(—|\d+\.\d{3})$/.test(l)), `latencies: ${latencies.join(', ')}`);
+    const long = inspectionText({ ...model, conditions: model.conditions.map((c) => ({ ...c, latencyS: 0.053870816000002375 })) });
+    assert.match(long, /latency 0\.054 s/);
+    assert.doesNotMatch(long, /0\.0538/);
     const list = await cli([...pkg, '--condition', 'v_32', '--json']);
     assert.equal(itemListSchema.parse(JSON.parse(list.stdout)).items.length, (await listItems(sample.root, row.benchmark, 'v_32')).items.length);
     assert.equal((await cli(pkg)).code, 2);
