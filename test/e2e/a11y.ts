@@ -137,7 +137,12 @@ export async function auditWebview(page: Page, frame: Frame, label: string): Pro
       await waitForLayout(frame, before);
     }
   }
-  if (findings.length) throw new Error(`${label}: ${findings.length} accessibility or layout problem(s):\n${describe(findings)}`);
+  if (findings.length) {
+    const said = `${label}: ${findings.length} accessibility or layout problem(s):\n${describe(findings)}`;
+    // A developer's survey of every panel in one run (never set in a test run: every finding fails it).
+    if (process.env.A11Y_REPORT_ONLY) return `NOT PASSED (A11Y_REPORT_ONLY) ${said}`;
+    throw new Error(said);
+  }
   return `${label}: axe (serious, critical) and overflow at ${widths.join(', ')}: none`;
 }
 

@@ -271,16 +271,18 @@ export class Workbench {
     // At most one Down per row (and one more): the active row walks the list once.
     for (let i = 0; i <= (await rows.count()) + 1; i++) {
       await closed();
-      await widget.locator('input').focus();
+      await widget.locator('.quick-input-box input').first().focus();
       const now = (await active.count()) ? await active.first().getAttribute('aria-label') : null;
       if (now === wanted) {
-        const before = JSON.stringify(await labels());
+        // What the widget shows (its title, prompt and rows): a second question of the command changes it.
+        const shown = () => widget.innerText().catch(() => '');
+        const before = await shown();
         await this.page.keyboard.press('Enter');
-        // Accepted: the quick pick closed, or shows the next step's rows (a command asking a second question).
+        // Accepted: the quick pick closed, or shows the command's next question (another pick, an input box).
         await this.until(
           `the quick pick accepting "${label}"`,
           10_000,
-          async () => (!(await widget.isVisible()) || JSON.stringify(await labels()) !== before ? true : undefined),
+          async () => (!(await widget.isVisible()) || (await shown()) !== before ? true : undefined),
           async () => `still open on the same rows, active row: ${await active.first().getAttribute('aria-label')}`,
         );
         return;

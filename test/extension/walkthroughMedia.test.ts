@@ -16,6 +16,9 @@ const walkthroughs = (
 ).contributes.walkthroughs;
 const steps = walkthroughs.flatMap((w) => w.steps.map((s) => ({ name: `${w.id}#${s.id}`, media: s.media })));
 
+/** The smallest font-size of an SVG's text (its own units; the walkthrough shows it at about 1:1). */
+const MIN_FONT = 12;
+
 /** Why an SVG would not draw in the walkthrough's webview, or in the theme's colors; [] when it does. */
 export function svgProblems(svg: string): string[] {
   const problems: string[] = [];
@@ -26,6 +29,11 @@ export function svgProblems(svg: string): string[] {
     if (m[2] !== 'none' && !/^var\(--vscode-[\w-]+\)$/.test(m[2])) problems.push(`${m[1]}="${m[2]}" (not a theme variable)`);
   }
   if (!/\sfill="var\(--vscode-/.test(svg)) problems.push('no fill in a theme variable (the text would draw black)');
+  // Readable where the step shows it (the walkthrough draws the SVG at about its width; its e2e measures the text drawn).
+  for (const m of svg.matchAll(/<text\b[^>]*\sfont-size="([\d.]+)"/g)) {
+    if (Number(m[1]) < MIN_FONT) problems.push(`font-size="${m[1]}" (under ${MIN_FONT})`);
+  }
+  if (/<text\b(?![^>]*\sfont-size=)/.test(svg)) problems.push('a <text> without a font-size');
   return problems;
 }
 
@@ -37,6 +45,13 @@ describe('walkthrough media', () => {
         ['firstSweep', 6],
         ['avtimeDataAndBench', 6],
       ],
+    );
+  });
+
+  it('every step shows an SVG drawn at its size, no picture of a panel (a window shrunk into a step drew its text 6 px high)', () => {
+    assert.deepEqual(
+      steps.filter((s) => !s.media.svg).map((s) => `${s.name}: ${s.media.image}`),
+      [],
     );
   });
 
@@ -52,7 +67,15 @@ describe('walkthrough media', () => {
 
   it('refuses what the old SVGs did: a <style> element with classes', () => {
     const old = `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="x"><style>.t { fill: var(--vscode-foreground); }</style><text class="t">x</text></svg>`;
-    assert.deepEqual(svgProblems(old), ['a <style> element (dropped by the webview CSP)', 'no fill in a theme variable (the text would draw black)']);
+    assert.deepEqual(svgProblems(old), [
+      'a <style> element (dropped by the webview CSP)',
+      'no fill in a theme variable (the text would draw black)',
+      'a <text> without a font-size',
+    ]);
+    // Text too small to read where the step shows it.
+    assert.deepEqual(svgProblems('<svg role="img" aria-label="x"><text fill="var(--vscode-foreground)" font-size="6">x</text></svg>'), [
+      'font-size="6" (under 12)',
+    ]);
     assert.deepEqual(svgProblems('<svg role="img" aria-label="x"><rect fill="#fff"/></svg>'), [
       'fill="#fff" (not a theme variable)',
       'no fill in a theme variable (the text would draw black)',
