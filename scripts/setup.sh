@@ -6,8 +6,9 @@ export DEBIAN_FRONTEND=noninteractive
 
 # ffmpeg: sample videos and frame decoding. chromium + libkrb5-dev + ripgrep: the end-to-end test in
 # code-server (VS Code 1.100.3) driven by playwright-core. python3-scipy + python3-statsmodels: the findings' outside
-# reference (test/core/protocols/fp/findings/reference.py, run with /usr/bin/python3).
-apt_packages=(ffmpeg chromium libkrb5-dev ripgrep python3-scipy python3-statsmodels)
+# reference (test/core/protocols/fp/findings/reference.py, run with /usr/bin/python3). slurm-wlm + munge: the real-Slurm
+# integration test of the shipped job scripts (examples/slurm/; test/core/cluster/slurmArray.int.test.ts).
+apt_packages=(ffmpeg chromium libkrb5-dev ripgrep python3-scipy python3-statsmodels slurm-wlm munge)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
