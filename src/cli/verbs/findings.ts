@@ -1,5 +1,5 @@
 // fpsweep findings --package DIR [--json] [--delta 3] [--flips] [--follow]: per benchmark, pixels, frames, both or neither.
-import { numberOption, parseVerbArgs, requirePackage } from '../../core/cli/options';
+import { fpPackageRoot, numberFlag, parseVerbArgs, requirePackage, type OptionSpec } from '../../core/cli/options';
 import { computeFindings, findingsTable, loadFindingsInput, DEFAULT_DELTA_PTS, FindingsFollower, type FindingsOptions } from '../../core/protocols/fp/findings';
 import { UsageError } from '../../core/errors';
 import * as readline from 'node:readline';
@@ -22,10 +22,18 @@ detectable effect, and the verdict. A contrast with fewer than 100 pairs leaves 
             {stamp, unchanged: true} when no input changed; only what changed is read again (the
             findings panel follows a running sweep this way). Ends when stdin ends.`;
 
+export const flags = {
+  package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'FPSWEEP_PACKAGE', root: fpPackageRoot } },
+  json: { type: 'boolean' },
+  delta: { type: 'string', meta: 'PTS', value: { kind: 'number', min: 0.01, max: 100, env: 'FPSWEEP_FINDINGS_DELTA', default: DEFAULT_DELTA_PTS } },
+  flips: { type: 'boolean' },
+  follow: { type: 'boolean' },
+} satisfies OptionSpec;
+
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(args, { json: { type: 'boolean' }, delta: { type: 'string' }, flips: { type: 'boolean' }, follow: { type: 'boolean' } }, HELP);
-  const packageDir = requirePackage(v, HELP);
-  const deltaPts = numberOption(v.delta, 'FPSWEEP_FINDINGS_DELTA', DEFAULT_DELTA_PTS, 0.01, 100);
+  const v = parseVerbArgs(args, flags, HELP);
+  const packageDir = requirePackage(v, HELP, fpPackageRoot);
+  const deltaPts = numberFlag(v, 'delta')!;
   const opts: FindingsOptions = { deltaPts, flips: v.flips === true };
   if (v.follow) {
     if (!v.json) throw new UsageError(`--follow needs --json\n\n${HELP}`);

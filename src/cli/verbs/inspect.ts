@@ -3,7 +3,7 @@
 import { UsageError } from '../../core/errors';
 import { inspectItem, listItems, type ConditionInspection, type ItemInspection, type ItemList } from '../../core/protocols/fp/inspect';
 import { terminalSafe, terminalSafeJson } from '../../core/security/terminalText';
-import { parseVerbArgs, requirePackage } from '../../core/cli/options';
+import { checkBenchmarks, fpPackageRoot, listFlag, parseVerbArgs, requirePackage, type OptionSpec } from '../../core/cli/options';
 
 export const summary = 'one item across its conditions: frames sent, prompt, reply, parsed letter, tokens, latency, server';
 
@@ -18,21 +18,21 @@ reply, the parsed letter, right or wrong, prompt/answer tokens, latency and the 
 Without --item: the benchmark's items with their answer under condition C.
 --json      print the model as JSON (what the extension's item inspector shows)`;
 
+export const flags = {
+  package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'FPSWEEP_PACKAGE', root: fpPackageRoot } },
+  benchmark: { type: 'string' },
+  item: { type: 'string' },
+  condition: { type: 'string' },
+  conditions: { type: 'string', value: { kind: 'list' } },
+  json: { type: 'boolean' },
+  'no-rebuild': { type: 'boolean' },
+} satisfies OptionSpec;
+
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(
-    args,
-    {
-      benchmark: { type: 'string' },
-      item: { type: 'string' },
-      condition: { type: 'string' },
-      conditions: { type: 'string' },
-      json: { type: 'boolean' },
-      'no-rebuild': { type: 'boolean' },
-    },
-    HELP,
-  );
-  const packageDir = requirePackage(v, HELP);
+  const v = parseVerbArgs(args, flags, HELP);
+  const packageDir = requirePackage(v, HELP, fpPackageRoot);
   if (typeof v.benchmark !== 'string' || !v.benchmark) throw new UsageError(`--benchmark B is required\n\n${HELP}`);
+  checkBenchmarks('--benchmark', packageDir, [v.benchmark]);
   if (typeof v.item !== 'string' || !v.item) {
     if (typeof v.condition !== 'string' || !v.condition) throw new UsageError(`--item ID (or --condition C for the list) is required\n\n${HELP}`);
     const list = await listItems(packageDir, v.benchmark, v.condition);
@@ -44,13 +44,7 @@ export async function run(args: string[]): Promise<number> {
   const model = await inspectItem(packageDir, {
     benchmark: v.benchmark,
     itemId: v.item,
-    conditions:
-      typeof v.conditions === 'string'
-        ? v.conditions
-            .split(',')
-            .map((c) => c.trim())
-            .filter(Boolean)
-        : undefined,
+    conditions: listFlag(v, 'conditions'),
     rebuild: v['no-rebuild'] !== true,
   });
   // Text from the package's files is shown with its control characters escaped (issue 42: no OSC 52, no clears).

@@ -1,9 +1,9 @@
 // fpsweep merge --into DIR SHARD_DIR...: the results of `run --shard K/N` copies appended into DIR
 // (src/core/protocols/fp/merge/merge.ts says what is checked and in which order things are written).
-import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors';
 import { mergeShards } from '../../core/protocols/fp/merge/merge';
 import { completenessLines } from '../../core/protocols/fp/merge/completeness';
+import { checkPathValue, fpPackageRoot, parseCommandArgs, stringFlag, type OptionSpec } from '../../core/cli/options';
 
 export const summary = 'bring the results of `run --shard K/N` copies back into one package (checked, append only)';
 
@@ -26,28 +26,23 @@ shows the same without merging.
   --into DIR        the package to merge into (the one the shard copies were made from)
   --allow-partial   merge what the copies have even when units of the plan are left (said, exit 0)`;
 
+export const flags = {
+  into: { type: 'string', meta: 'DIR', value: { kind: 'path', is: 'dir', root: fpPackageRoot } },
+  'allow-partial': { type: 'boolean' },
+} satisfies OptionSpec;
+/** SHARD_DIR…: each an existing run package (a copy `run --shard K/N` ran on). */
+export const positionals = [{ name: 'SHARD_DIR', rule: { kind: 'path', is: 'dir', root: fpPackageRoot } }] as const;
+
 export async function run(args: string[]): Promise<number> {
-  let values: { into?: string; 'allow-partial'?: boolean; help?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args,
-      options: { into: { type: 'string' }, 'allow-partial': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    }));
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${HELP}`);
-  }
-  if (values.help) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
-  if (!values.into) throw new UsageError(`--into DIR is required\n\n${HELP}`);
-  if (positionals.length === 0) throw new UsageError(`name at least one shard copy to merge\n\n${HELP}`);
+  const { values, positionals: given } = parseCommandArgs(args, flags, true, HELP);
+  const into = stringFlag(values, 'into');
+  if (!into) throw new UsageError(`--into DIR is required\n\n${HELP}`);
+  if (given.length === 0) throw new UsageError(`name at least one shard copy to merge\n\n${HELP}`);
+  // Each copy checked (an existing run package) and made absolute here, as the flags are.
+  const shards = given.map((p) => checkPathValue('SHARD_DIR', positionals[0].rule, p));
   const res = await mergeShards({
-    into: values.into,
-    shards: positionals,
+    into,
+    shards,
     allowPartial: values['allow-partial'] === true,
     onLine: (l) => process.stderr.write(l + '\n'),
   });

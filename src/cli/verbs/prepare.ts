@@ -1,5 +1,5 @@
 // fpsweep prepare --package DIR [--delete-shards] [--jobs N]   (seed §3)
-import { parseVerbArgs, requirePackage, intOption } from '../../core/cli/options';
+import { fpPackageRoot, numberFlag, parseVerbArgs, requirePackage, type OptionSpec } from '../../core/cli/options';
 import { prepare, type PrepareResult } from '../../core/protocols/fp/prepare/prepare';
 import { formatBytes, formatProgress } from '../../core/protocols/fp/prepare/progressMeter';
 
@@ -53,14 +53,21 @@ export function formatPrepare(r: PrepareResult, packageDir: string): string {
   return lines.join('\n');
 }
 
+export const flags = {
+  package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'FPSWEEP_PACKAGE', root: fpPackageRoot } },
+  'delete-shards': { type: 'boolean' },
+  jobs: { type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 1024, env: 'PREPARE_JOBS' } },
+  json: { type: 'boolean' },
+} satisfies OptionSpec;
+
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(args, { 'delete-shards': { type: 'boolean' }, jobs: { type: 'string' }, json: { type: 'boolean' } }, HELP);
-  const packageDir = requirePackage(v, HELP);
+  const v = parseVerbArgs(args, flags, HELP);
+  const packageDir = requirePackage(v, HELP, fpPackageRoot);
   const tty = process.stderr.isTTY;
   const r = await prepare({
     packageDir,
     deleteShards: v['delete-shards'] === true,
-    concurrency: intOption(v.jobs, 'PREPARE_JOBS', undefined),
+    concurrency: numberFlag(v, 'jobs'),
     onProgress: (p) => process.stderr.write(tty ? `\r${formatProgress(p)}\x1b[K` : `${formatProgress(p)}\n`),
     onMessage: (l) => process.stderr.write(`${tty ? '\r\x1b[K' : ''}${l}\n`),
   });

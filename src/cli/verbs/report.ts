@@ -1,7 +1,8 @@
 // fpsweep report --package DIR [--json]: pilot timing (seed §4), extrapolation, wall time, rows
 // added, failures, launch line, SPEC §6 checks; written to .fpsweep/reports/report.{md,json}.
 import * as path from 'node:path';
-import { parseVerbArgs, requirePackage } from '../../core/cli/options';
+import { parseVerbArgs, requirePackage, type OptionSpec } from '../../core/cli/options';
+import { InputError } from '../../core/errors';
 import { PROTOCOLS } from '../../core/protocols/registry';
 import { fpProtocol } from '../../core/protocols/fp';
 import { buildReport, writeReport } from '../../core/protocols/fp/report/buildReport';
@@ -20,10 +21,22 @@ Exit 1 when a check of SPEC §6 fails.
 Given the root of another run type's run (an AVTime output root, …), prints that run type's report model as JSON
 (its RunProtocol.report: what its report panel shows); it writes nothing.`;
 
+export const flags = {
+  package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'FPSWEEP_PACKAGE' } },
+  json: { type: 'boolean' },
+} satisfies OptionSpec;
+
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(args, { json: { type: 'boolean' } }, HELP);
+  const v = parseVerbArgs(args, flags, HELP);
   const packageDir = requirePackage(v, HELP);
-  const other = await otherRunType(packageDir);
+  // What DIR is, before anything is written: a run package, another run type's root, or neither (exit 2).
+  const found = await PROTOCOLS.recognising(packageDir);
+  if (found.length === 0)
+    throw new InputError(
+      `--package ${packageDir} is not a run package (no items/samples/ folder nor results/conditions_results.csv) nor the root of another ` +
+        `run type's run (${PROTOCOLS.all.map((p) => p.title).join(', ')}); nothing written`,
+    );
+  const other = found.length === 1 && found[0] !== fpProtocol ? found[0] : undefined;
   if (other) {
     process.stdout.write(JSON.stringify(await other.report(path.resolve(packageDir)), null, v.json ? 1 : 2) + '\n');
     return 0;
@@ -46,10 +59,4 @@ export async function run(args: string[]): Promise<number> {
       `${report.failures.total} failure(s), ${report.rowsAdded.total} row(s) added\n`,
   );
   return failed ? 1 : 0;
-}
-
-/** The run type whose run root `dir` is, when it is one run type's and not a Frames × Pixels package. */
-async function otherRunType(dir: string) {
-  const found = await PROTOCOLS.recognising(dir);
-  return found.length === 1 && found[0] !== fpProtocol ? found[0] : undefined;
 }

@@ -1,5 +1,5 @@
 // fpsweep return --package DIR [--upload] [--repo R] [--hub-url URL]  (seed §8, SPEC §7)
-import { parseVerbArgs, requirePackage } from '../../core/cli/options';
+import { fpPackageRoot, parseVerbArgs, requirePackage, type OptionSpec } from '../../core/cli/options';
 import { makeReturns } from '../../core/protocols/fp/returns/returns';
 import { formatProgress } from '../../core/protocols/fp/prepare/progressMeter';
 import { writeFindingsFile } from '../../core/protocols/fp/findings';
@@ -16,17 +16,16 @@ logs data/logs and fp_returns.sha256 (sha256sum format) in the package root; log
 --hub-url    another hub (default: HF_ENDPOINT, as huggingface_hub reads it, else https://huggingface.co)
 Without a token the files are left ready for any transfer (exit 0).`;
 
+export const flags = {
+  package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'FPSWEEP_PACKAGE', root: fpPackageRoot } },
+  upload: { type: 'boolean' },
+  repo: { type: 'string' },
+  'hub-url': { type: 'string' },
+} satisfies OptionSpec;
+
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(
-    args,
-    {
-      upload: { type: 'boolean' },
-      repo: { type: 'string' },
-      'hub-url': { type: 'string' },
-    },
-    HELP,
-  );
-  const packageDir = requirePackage(v, HELP);
+  const v = parseVerbArgs(args, flags, HELP);
+  const packageDir = requirePackage(v, HELP, fpPackageRoot);
   const tty = process.stderr.isTTY;
   try {
     const { file, findings } = await writeFindingsFile(packageDir);

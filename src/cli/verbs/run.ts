@@ -11,18 +11,21 @@ import { runSweep } from '../../core/protocols/fp/sweep/sweep';
 import { DEFAULT_FAIL_FAST } from '../../core/runner/failFast';
 import { statusLine } from '../../core/protocols/fp/status/formatStatus';
 import { stopReasonLines } from '../../core/runner/stopReason';
-import { intOption, listOption, numberOption, parseOptionsOrUsage, parseVerbArgs, pilotOption, requirePackage, shardOption } from '../../core/cli/options';
-import { parseFramesOn, type FramesOn } from '../../core/protocols/fp/frames/gpu/framesOn';
-import { UsageError } from '../../core/errors';
-
-/** --frames-on / FRAMES_ON: cpu, gpu or auto (exit 2 with the choices otherwise). */
-function framesOnOption(text: string | undefined): FramesOn {
-  try {
-    return parseFramesOn(text);
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}: use --frames-on cpu, gpu or auto`);
-  }
-}
+import {
+  checkBenchmarks,
+  fpPackageRoot,
+  listFlag,
+  listOption,
+  numberFlag,
+  parseOptionsOrUsage,
+  parseVerbArgs,
+  pilotOption,
+  requirePackage,
+  shardOption,
+  stringFlag,
+  type OptionSpec,
+} from '../../core/cli/options';
+import { FRAMES_ON, type FramesOn } from '../../core/protocols/fp/frames/gpu/framesOn';
 
 export const summary = 'the sweep (foreground; --detach for a background worker); --pilot, --bench, --conds, --endpoints';
 
@@ -71,53 +74,53 @@ VLLM_BIN names the vLLM executable (default vllm). Exit: 0 done (failures are lo
 the run: the reason, what it likely means and what to do are printed), 2 bad usage or input, or the
 package is busy with another worker.`;
 
+/** The sweep's flags, each with the rule its value follows (the flag layer checks them before anything starts). */
+export const flags = {
+  package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'FPSWEEP_PACKAGE', root: fpPackageRoot } },
+  pilot: { type: 'boolean' },
+  bench: { type: 'string', value: { kind: 'list' } },
+  conds: { type: 'string', value: { kind: 'list', env: 'CONDS' } },
+  endpoints: { type: 'string', value: { kind: 'list', env: 'FPSWEEP_ENDPOINTS' } },
+  'endpoint-frames': { type: 'string', value: { kind: 'enum', values: ['file', 'data'], env: 'ENDPOINT_FRAMES' } },
+  detach: { type: 'boolean' },
+  ngpu: { type: 'string', value: { kind: 'int', min: 1, max: 4096, env: 'NGPU' } },
+  workers: { type: 'string', value: { kind: 'int', min: 1, max: 100_000, env: 'WORKERS', default: 6 } },
+  'max-seqs': { type: 'string', value: { kind: 'int', min: 1, max: 100_000, env: 'MAX_SEQS', default: 32 } },
+  'gpu-util': { type: 'string', value: { kind: 'number', min: 0.01, max: 1, env: 'GPU_UTIL', default: 0.85 } },
+  'decode-workers': { type: 'string', value: { kind: 'int', min: 1, max: 4096, env: 'DECODE_WORKERS' } },
+  'frames-on': { type: 'string', value: { kind: 'enum', values: FRAMES_ON, env: 'FRAMES_ON', default: 'cpu' } },
+  'fail-same': { type: 'string', value: { kind: 'int', min: 0, max: 1_000_000, env: 'FPSWEEP_FAIL_SAME', default: DEFAULT_FAIL_FAST.sameInARow } },
+  'fail-first': { type: 'string', value: { kind: 'int', min: 0, max: 1_000_000, env: 'FPSWEEP_FAIL_FIRST', default: DEFAULT_FAIL_FAST.firstRequests } },
+  'fail-videos': { type: 'string', value: { kind: 'int', min: 0, max: 1_000_000, env: 'FPSWEEP_FAIL_VIDEOS', default: DEFAULT_FAIL_FAST.firstPrepared } },
+  shard: { type: 'string' },
+} satisfies OptionSpec;
+
 export function parseRunArgs(args: string[]): { options: RunOptions; detach: boolean } {
-  const v = parseVerbArgs(
-    args,
-    {
-      pilot: { type: 'boolean' },
-      bench: { type: 'string' },
-      conds: { type: 'string' },
-      endpoints: { type: 'string' },
-      'endpoint-frames': { type: 'string' },
-      detach: { type: 'boolean' },
-      ngpu: { type: 'string' },
-      workers: { type: 'string' },
-      'max-seqs': { type: 'string' },
-      'gpu-util': { type: 'string' },
-      'decode-workers': { type: 'string' },
-      'frames-on': { type: 'string' },
-      'fail-same': { type: 'string' },
-      'fail-first': { type: 'string' },
-      'fail-videos': { type: 'string' },
-      shard: { type: 'string' },
-    },
-    HELP,
-  );
-  const root = requirePackage(v, HELP);
+  const v = parseVerbArgs(args, flags, HELP);
+  const root = requirePackage(v, HELP, fpPackageRoot);
   const pilot = pilotOption(v.pilot);
   // --bench beats --pilot, which beats the BENCH knob (as dry-run reads them).
-  const benchmarks = typeof v.bench === 'string' ? listOption(v.bench, 'BENCH') : pilot ? undefined : listOption(undefined, 'BENCH');
-  const conditions = listOption(v.conds, 'CONDS');
+  const benchmarks = listFlag(v, 'bench') ?? (pilot ? undefined : listOption(undefined, 'BENCH'));
+  checkBenchmarks(listFlag(v, 'bench') ? '--bench' : 'BENCH', root, benchmarks); // before "starting", the run identity or a server
+  const conditions = listFlag(v, 'conds');
   if (conditions) parseConditions(conditions); // a bad name is an InputError now, before anything starts
-  const endpoints = listOption(v.endpoints, 'FPSWEEP_ENDPOINTS');
   const options = parseOptionsOrUsage(runOptionsSchema, HELP, {
     package: new PackageLayout(root).root,
     pilot,
     benchmarks,
     conditions,
-    endpoints,
-    endpointFrames: (v['endpoint-frames'] as string | undefined) ?? (process.env.ENDPOINT_FRAMES || undefined),
-    ngpu: intOption(v.ngpu, 'NGPU', undefined),
-    workers: intOption(v.workers, 'WORKERS', 6),
-    maxSeqs: intOption(v['max-seqs'], 'MAX_SEQS', 32),
-    gpuUtil: numberOption(v['gpu-util'], 'GPU_UTIL', 0.85, 0.01, 1),
+    endpoints: listFlag(v, 'endpoints'),
+    endpointFrames: stringFlag(v, 'endpoint-frames'),
+    ngpu: numberFlag(v, 'ngpu'),
+    workers: numberFlag(v, 'workers'),
+    maxSeqs: numberFlag(v, 'max-seqs'),
+    gpuUtil: numberFlag(v, 'gpu-util'),
     vllmBin: process.env.VLLM_BIN || 'vllm',
-    decodeWorkers: intOption(v['decode-workers'], 'DECODE_WORKERS', undefined),
-    framesOn: framesOnOption((v['frames-on'] as string | undefined) ?? (process.env.FRAMES_ON || undefined)),
-    failSameInARow: intOption(v['fail-same'], 'FPSWEEP_FAIL_SAME', DEFAULT_FAIL_FAST.sameInARow, 0),
-    failFirstRequests: intOption(v['fail-first'], 'FPSWEEP_FAIL_FIRST', DEFAULT_FAIL_FAST.firstRequests, 0),
-    failFirstVideos: intOption(v['fail-videos'], 'FPSWEEP_FAIL_VIDEOS', DEFAULT_FAIL_FAST.firstPrepared, 0),
+    decodeWorkers: numberFlag(v, 'decode-workers'),
+    framesOn: stringFlag(v, 'frames-on') as FramesOn,
+    failSameInARow: numberFlag(v, 'fail-same'),
+    failFirstRequests: numberFlag(v, 'fail-first'),
+    failFirstVideos: numberFlag(v, 'fail-videos'),
     shard: shardOption(v.shard),
   });
   return { options, detach: v.detach === true };

@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { InputError, UsageError } from '../../core/errors';
-import { intOption, parseVerbArgs } from '../../core/cli/options';
+import { numberFlag, parseVerbArgs, stringFlag, type OptionSpec } from '../../core/cli/options';
 import { makeSamplePackage, type SampleSummary } from '../../core/protocols/fp/sample';
 
 export const summary = 'make a small complete run package with ffmpeg (tests, benchmarks, demo)';
@@ -53,21 +53,20 @@ export function describeSummary(s: SampleSummary): string {
   ].join('\n');
 }
 
+export const flags = {
+  out: { type: 'string', short: 'o', meta: 'DIR', value: { kind: 'path', is: 'out-dir' } },
+  package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'out-dir' } },
+  'no-extract': { type: 'boolean' },
+  scale: { type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 1000, env: 'FPSWEEP_SAMPLE_SCALE', default: 1 } },
+  force: { type: 'boolean' },
+  planted: { type: 'boolean' },
+} satisfies OptionSpec;
+
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(
-    args,
-    {
-      out: { type: 'string', short: 'o' },
-      'no-extract': { type: 'boolean' },
-      scale: { type: 'string' },
-      force: { type: 'boolean' },
-      planted: { type: 'boolean' },
-    },
-    HELP,
-  );
-  const out = typeof v.out === 'string' ? v.out : typeof v.package === 'string' ? v.package : undefined;
+  const v = parseVerbArgs(args, flags, HELP);
+  const out = stringFlag(v, 'out') ?? stringFlag(v, 'package');
   if (!out) throw new UsageError(`--out DIR is required\n\n${HELP}`);
-  const scale = intOption(v.scale, 'FPSWEEP_SAMPLE_SCALE', 1) ?? 1;
+  const scale = numberFlag(v, 'scale')!;
   if (v.force === true) await clearPackage(path.resolve(out));
   const tty = process.stderr.isTTY;
   const made = await makeSamplePackage({

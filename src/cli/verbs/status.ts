@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import { UsageError } from '../../core/errors';
 import { PROTOCOLS } from '../../core/protocols/registry';
 import { runRootsOf, type ProtocolRegistry } from '../../core/protocols/types';
-import { intOption, packageOption, parseCommandArgs, requirePackage } from '../../core/cli/options';
+import { numberFlag, packageOption, parseCommandArgs, requirePackage, stringFlag, type OptionSpec } from '../../core/cli/options';
 import { completenessLines, copiesCompleteness } from '../../core/protocols/fp/merge/completeness';
 import { resolveRunRoots } from '../runRoot';
 import { defaultStatusView } from '../runText';
@@ -36,19 +36,26 @@ fpsweep status --package DIR COPY [COPY...]: the sharded copies of the run packa
 take them: what each shard still has to do (or that its task still runs) and the command that
 finishes it. Exit 0 when the plan is complete, 1 otherwise; nothing is changed.`;
 
+/** Its flags; --run-type names one of the registry's run types. */
+export function statusFlags(registry: ProtocolRegistry = PROTOCOLS) {
+  return {
+    package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'FPSWEEP_PACKAGE' } },
+    wait: { type: 'boolean' },
+    json: { type: 'boolean' },
+    stale: { type: 'string', meta: 'SECONDS', value: { kind: 'int', min: 1, max: 31_536_000, default: STATUS_STALE_DEFAULT_S } },
+    'run-type': { type: 'string', meta: 'ID', value: { kind: 'enum', values: registry.ids } },
+  } satisfies OptionSpec;
+}
+export const flags = statusFlags();
+
 export function run(args: string[]): Promise<number> {
   return statusVerb(args, PROTOCOLS);
 }
 
 export async function statusVerb(args: string[], registry: ProtocolRegistry): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
-    args,
-    { ...packageOption, wait: { type: 'boolean' }, json: { type: 'boolean' }, stale: { type: 'string' }, 'run-type': { type: 'string' } },
-    true,
-    HELP,
-  );
+  const { values, positionals } = parseCommandArgs(args, { ...packageOption, ...statusFlags(registry) }, true, HELP);
   if (positionals.length > 0) return copiesStatus(requirePackage(values, HELP), positionals, values.json === true);
-  const runs = await resolveRunRoots(registry, requirePackage(values, HELP), values['run-type'] as string | undefined);
+  const runs = await resolveRunRoots(registry, requirePackage(values, HELP), stringFlag(values, 'run-type'));
   if (runs.length > 1) {
     const ids = runs.map((r) => r.protocol.id).join('|');
     if (values.json || values.wait)
@@ -58,7 +65,7 @@ export async function statusVerb(args: string[], registry: ProtocolRegistry): Pr
     return 0;
   }
   const [{ protocol, root }] = runs;
-  const staleMs = intOption(values.stale, '--stale', STATUS_STALE_DEFAULT_S)! * 1000;
+  const staleMs = numberFlag(values, 'stale')! * 1000;
   const read = () => (protocol.statusView ? protocol.statusView(root) : defaultStatusView(protocol, root));
   // Every engine state's status file (a sharded run's ranks): the run writes while any of them is written. Listed
   // again at each poll: a rank that starts after the wait began (another node of the array) counts too.

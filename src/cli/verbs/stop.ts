@@ -10,7 +10,7 @@ import { PROTOCOLS } from '../../core/protocols/registry';
 import { runRootsOf, type ProtocolRegistry, type RunRoot, type StopResult, type StopWords } from '../../core/protocols/types';
 import { isWorkerAlive, requestStop, waitForWorkerExit } from '../../core/runner/control';
 import { UsageError } from '../../core/errors';
-import { intOption, parseVerbArgs, requirePackage } from '../../core/cli/options';
+import { numberFlag, parseVerbArgs, requirePackage, stringFlag, type OptionSpec } from '../../core/cli/options';
 import { resolveRunRoots } from '../runRoot';
 import { defaultStopWords } from '../runText';
 
@@ -36,10 +36,21 @@ export function run(args: string[]): Promise<number> {
   return stopVerb(args, PROTOCOLS);
 }
 
+/** Its flags; --run-type names one of the registry's run types. */
+export function stopFlags(registry: ProtocolRegistry = PROTOCOLS) {
+  return {
+    package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'FPSWEEP_PACKAGE' } },
+    wait: { type: 'boolean' },
+    timeout: { type: 'string', meta: 'SECONDS', value: { kind: 'int', min: 1, max: 31_536_000, default: STOP_WAIT_DEFAULT_S } },
+    'run-type': { type: 'string', meta: 'ID', value: { kind: 'enum', values: registry.ids } },
+  } satisfies OptionSpec;
+}
+export const flags = stopFlags();
+
 export async function stopVerb(args: string[], registry: ProtocolRegistry): Promise<number> {
-  const values = parseVerbArgs(args, { wait: { type: 'boolean' }, timeout: { type: 'string' }, 'run-type': { type: 'string' } }, HELP);
-  const { protocol, root } = await oneRunToStop(registry, requirePackage(values, HELP), values['run-type'] as string | undefined);
-  const timeoutS = intOption(values.timeout, '--timeout', STOP_WAIT_DEFAULT_S)!;
+  const values = parseVerbArgs(args, stopFlags(registry), HELP);
+  const { protocol, root } = await oneRunToStop(registry, requirePackage(values, HELP), stringFlag(values, 'run-type'));
+  const timeoutS = numberFlag(values, 'timeout')!;
   // Every engine state of the root (a sharded run's ranks), each asked and reported; one state reads as before.
   const runRoots = await runRootsOf(protocol, root);
   const several = runRoots.length > 1;

@@ -18,9 +18,21 @@ export interface InsidePath {
   leaf: Stats | null;
 }
 
+/**
+ * A relative target is a programming error, not the user's: the CLI resolves every path flag against the cwd once, at
+ * the boundary (src/core/cli/options.ts), so one reaching here was joined wrongly somewhere. Read against the root it
+ * doubled the user's folders (`--output-jsonl data/sft/train.jsonl` wrote data/sft/data/sft/train.jsonl, issue 41).
+ */
+export class RelativeTargetError extends Error {
+  constructor(readonly target: string) {
+    super(`containment: the target '${target}' is relative; pass an absolute path (a path flag is made absolute where it is parsed)`);
+    this.name = 'RelativeTargetError';
+  }
+}
+
 /** The components of `target` below `root` (raw text, `..` kept), or null when `target` is not under it as text. */
 function relativeParts(root: string, realRoot: string, target: string): string[] | null {
-  if (!path.isAbsolute(target)) return target.split(/[\\/]+/);
+  if (!path.isAbsolute(target)) throw new RelativeTargetError(target);
   for (const base of [path.resolve(root), realRoot]) {
     if (target === base) return [];
     const prefix = base.endsWith(path.sep) ? base : base + path.sep;
@@ -85,7 +97,7 @@ export function realRootOfSync(root: string): string {
   }
 }
 
-/** `target` (absolute, or relative to `root`) checked on disk; a link below the root or a climb above it throws. */
+/** `target` (absolute: a relative one throws RelativeTargetError) checked on disk; a link below the root or a climb above it throws. */
 export async function resolveInside(root: string, target: string): Promise<InsidePath> {
   const g = walk(root, await realRootOf(root), target);
   let step = g.next();

@@ -9,7 +9,7 @@
 import { closeSync, constants as C, fstatSync, lstatSync, mkdirSync, openSync, promises as fs, readlinkSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { ContainmentError } from './containmentError';
-import { resolveInside, resolveInsideSync, type InsidePath } from './resolve';
+import { RelativeTargetError, resolveInside, resolveInsideSync, type InsidePath } from './resolve';
 
 /** 0 where the system has no O_NOFOLLOW (Windows): the component check is then the only guard. */
 const NOFOLLOW = C.O_NOFOLLOW ?? 0;
@@ -36,6 +36,7 @@ function existsAlready(err: unknown): boolean {
 
 /** Makes `dir` and the folders above it up to `root` (the root too); returns its real path. */
 export async function mkdirUnder(root: string, dir: string): Promise<string> {
+  if (!path.isAbsolute(dir)) throw new RelativeTargetError(dir); // before the root is made
   await fs.mkdir(path.resolve(root), { recursive: true }); // the root itself is the user's: made as named
   const inside = await resolveInside(root, dir);
   for (const d of missingDirs(inside)) {
@@ -47,6 +48,7 @@ export async function mkdirUnder(root: string, dir: string): Promise<string> {
 }
 
 export function mkdirUnderSync(root: string, dir: string): string {
+  if (!path.isAbsolute(dir)) throw new RelativeTargetError(dir); // before the root is made
   mkdirSync(path.resolve(root), { recursive: true });
   const inside = resolveInsideSync(root, dir);
   for (const d of missingDirs(inside)) {
@@ -174,5 +176,5 @@ export async function removeEmptyDirUnder(root: string, dir: string): Promise<vo
   if (inside.leaf) await fs.rmdir(inside.real);
 }
 
-export { resolveInside, resolveInsideSync, realRootOf } from './resolve';
+export { RelativeTargetError, resolveInside, resolveInsideSync, realRootOf } from './resolve';
 export { ContainmentError } from './containmentError';

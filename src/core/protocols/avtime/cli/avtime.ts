@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import { UsageError } from '../../../errors';
 import { existsSync, rmSync } from 'node:fs';
-import { intOption, parseVerbArgs, type OptionSpec } from '../../../cli/options';
+import { listFlag, numberFlag, parseVerbArgs, stringFlag, type OptionSpec } from '../../../cli/options';
 import type { DemoContext, DemoStep } from '../../../cli/verb';
 import { AVTIME_VERBS, parseGpuGroups, type AvtimeOptionsInput, type AvtimeVerb } from '../stages/options';
 
@@ -82,11 +82,22 @@ LongVALE-compatible inference (each with --help):
 VLLM_BIN names the vLLM executable (default vllm); each server must report a vLLM of its role's pin. Exit: 0 done, 1 a fail-closed stage stopped,
 2 bad usage or input (nothing written). The last line says what happened, in numbers.`;
 
-const FLAGS: OptionSpec = {
-  'bench-root': { type: 'string' },
+/** A bench root holds test.jsonl (with inventory.jsonl, the reference manifest and prompts/ beside it). */
+export function benchRootCheck(abs: string): string | null {
+  return existsSync(path.join(abs, 'test.jsonl'))
+    ? null
+    : 'a bench root (no test.jsonl in it; one holds test.jsonl, inventory.jsonl, benchmark_reference_manifest.jsonl and prompts/: ' +
+        '`fpsweep avtime sample --out DIR` makes a small one)';
+}
+
+const count = (env: string) => ({ type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 1_000_000, env } }) as const;
+const port = { type: 'string', meta: 'N', value: { kind: 'int', min: 1024, max: 65535 } } as const;
+
+export const flags = {
+  'bench-root': { type: 'string', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'BENCH_ROOT', root: benchRootCheck } },
   'run-id': { type: 'string' },
-  'output-root': { type: 'string' },
-  'target-inputs': { type: 'string' },
+  'output-root': { type: 'string', meta: 'DIR', value: { kind: 'path', is: 'out-dir', env: 'OUTPUT_ROOT' } },
+  'target-inputs': { type: 'string', meta: 'PATH', value: { kind: 'path', is: 'out-file', env: 'TARGET_INPUTS' } },
   'target-model': { type: 'string' },
   'target-model-id': { type: 'string' },
   'target-revision': { type: 'string' },
@@ -94,10 +105,10 @@ const FLAGS: OptionSpec = {
   'judge-model-id': { type: 'string' },
   'judge-revision': { type: 'string' },
   'target-gpus': { type: 'string' },
-  'target-tp': { type: 'string' },
+  'target-tp': count('TARGET_TP'),
   'judge-gpus': { type: 'string' },
-  'judge-tp': { type: 'string' },
-  'target-endpoints': { type: 'string' },
+  'judge-tp': count('JUDGE_TP'),
+  'target-endpoints': { type: 'string', value: { kind: 'list', env: 'TARGET_ENDPOINTS' } },
   'judge-endpoint': { type: 'string' },
   'no-audio-in-video': { type: 'boolean' },
   'target-vllm-bin': { type: 'string' },
@@ -105,37 +116,25 @@ const FLAGS: OptionSpec = {
   'judge-thinking': { type: 'boolean' },
   'keep-going': { type: 'boolean' },
   resume: { type: 'boolean' },
-  'target-batch': { type: 'string' },
-  'judge-batch': { type: 'string' },
-  'judge-retry-batch': { type: 'string' },
-  'target-base-port': { type: 'string' },
-  'judge-base-port': { type: 'string' },
+  'target-batch': count('TARGET_BATCH_SIZE'),
+  'judge-batch': count('JUDGE_BATCH_SIZE'),
+  'judge-retry-batch': count('JUDGE_RETRY_BATCH_SIZE'),
+  'target-base-port': port,
+  'judge-base-port': port,
   detach: { type: 'boolean' },
-};
-
-/** A TCP port flag: a whole number in [1024, 65535] (no privileged ports: the servers run as the user). */
-function portOption(flag: unknown, name: string): number | undefined {
-  if (flag === undefined) return undefined;
-  const raw = String(flag);
-  const n = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(n) || n < 1024 || n > 65535) {
-    throw new UsageError(`--${name} must be a whole number from 1024 to 65535 (a TCP port), got '${raw}'`);
-  }
-  return n;
-}
+} satisfies OptionSpec;
 
 const str = (flag: unknown, env: string): string | undefined => (typeof flag === 'string' && flag !== '' ? flag : process.env[env] || undefined);
 
 export function avtimeOptionsFromArgs(args: string[]): { options: AvtimeOptionsInput; detach: boolean } {
-  const v = parseVerbArgs(args, FLAGS, HELP);
-  const benchRoot = str(v['bench-root'], 'BENCH_ROOT');
+  const v = parseVerbArgs(args, flags, HELP);
+  const benchRoot = stringFlag(v, 'bench-root');
   if (!benchRoot) throw new UsageError(`--bench-root DIR is required\n\n${HELP}`);
-  const endpoints = str(v['target-endpoints'], 'TARGET_ENDPOINTS');
   const options: AvtimeOptionsInput = {
-    benchRoot: path.resolve(benchRoot),
-    outputRoot: str(v['output-root'], 'OUTPUT_ROOT'),
+    benchRoot,
+    outputRoot: stringFlag(v, 'output-root'),
     runId: str(v['run-id'], 'RUN_ID'),
-    targetInputs: str(v['target-inputs'], 'TARGET_INPUTS'),
+    targetInputs: stringFlag(v, 'target-inputs'),
     targetModel: str(v['target-model'], 'TARGET_MODEL'),
     targetModelId: str(v['target-model-id'], 'TARGET_MODEL_ID'),
     targetRevision: str(v['target-revision'], 'TARGET_REVISION'),
@@ -143,15 +142,10 @@ export function avtimeOptionsFromArgs(args: string[]): { options: AvtimeOptionsI
     judgeModelId: str(v['judge-model-id'], 'JUDGE_MODEL_ID'),
     judgeRevision: str(v['judge-revision'], 'JUDGE_REVISION'),
     targetGpus: v['target-gpus'] !== undefined ? parseGpuGroups(String(v['target-gpus']), '--target-gpus') : undefined,
-    targetTp: intOption(v['target-tp'], 'TARGET_TP', undefined),
+    targetTp: numberFlag(v, 'target-tp'),
     judgeGpus: v['judge-gpus'] !== undefined ? parseGpuGroups(String(v['judge-gpus']), '--judge-gpus') : undefined,
-    judgeTp: intOption(v['judge-tp'], 'JUDGE_TP', undefined),
-    targetEndpoints: endpoints
-      ? endpoints
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : undefined,
+    judgeTp: numberFlag(v, 'judge-tp'),
+    targetEndpoints: listFlag(v, 'target-endpoints'),
     judgeEndpoint: str(v['judge-endpoint'], 'JUDGE_ENDPOINT'),
     vllmBin: process.env.VLLM_BIN || undefined,
     targetVllmBin: str(v['target-vllm-bin'], 'TARGET_VLLM_BIN'),
@@ -160,11 +154,11 @@ export function avtimeOptionsFromArgs(args: string[]): { options: AvtimeOptionsI
     audioInVideo: v['no-audio-in-video'] ? false : undefined,
     keepGoing: v['keep-going'] === true ? true : undefined,
     resume: v.resume === true ? true : undefined,
-    targetBatch: intOption(v['target-batch'], 'TARGET_BATCH_SIZE', undefined),
-    judgeBatch: intOption(v['judge-batch'], 'JUDGE_BATCH_SIZE', undefined),
-    judgeRetryBatch: intOption(v['judge-retry-batch'], 'JUDGE_RETRY_BATCH_SIZE', undefined),
-    targetBasePort: portOption(v['target-base-port'], 'target-base-port'),
-    judgeBasePort: portOption(v['judge-base-port'], 'judge-base-port'),
+    targetBatch: numberFlag(v, 'target-batch'),
+    judgeBatch: numberFlag(v, 'judge-batch'),
+    judgeRetryBatch: numberFlag(v, 'judge-retry-batch'),
+    targetBasePort: numberFlag(v, 'target-base-port'),
+    judgeBasePort: numberFlag(v, 'judge-base-port'),
   };
   return { options, detach: v.detach === true };
 }

@@ -1,6 +1,6 @@
 // fpsweep avtime sample --out DIR: a small complete AVTime bench root made with ffmpeg.
 import { UsageError } from '../../../errors';
-import { parseVerbArgs } from '../../../cli/options';
+import { parseVerbArgs, type OptionSpec } from '../../../cli/options';
 import { makeAvtimeSample } from '../sample';
 
 export const summary = 'make a small complete AVTime bench root with ffmpeg (videos with audio, test/inventory/manifest, prompts)';
@@ -9,8 +9,12 @@ const HELP = `usage: fpsweep avtime sample --out DIR
 
 Makes a small AVTime bench root in DIR (SPEC-AVTIME §1; DIR must be absent or empty).`;
 
+export const flags = {
+  out: { type: 'string', short: 'o', meta: 'DIR', value: { kind: 'path', is: 'out-dir' } },
+} satisfies OptionSpec;
+
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(args, { out: { type: 'string', short: 'o' } }, HELP);
+  const v = parseVerbArgs(args, flags, HELP);
   if (typeof v.out !== 'string' || v.out === '') throw new UsageError(`--out DIR is required\n\n${HELP}`);
   const s = await makeAvtimeSample({ out: v.out });
   const q = Object.entries(s.queries)

@@ -1,13 +1,13 @@
 // `fpsweep avtime caption VIDEOS_ROOT …` (SPEC-AVTIME-DATA §3): the flags resolved into the caption job, checked
 // in the foreground (a refusal exits 2 and writes nothing), then the job here or, with --detach, in the product's
 // worker (returning once it holds the rank's lock).
-import { existsSync, promises as fs, statSync } from 'node:fs';
+import { existsSync, promises as fs, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { InputError, UsageError } from '../../../errors';
-import { intOption, numberOption, parseCommandArgs, parseOptionsOrUsage } from '../../../cli/options';
+import { checkPathValue, listFlag, numberFlag, parseCommandArgs, parseOptionsOrUsage, stringFlag, type OptionSpec } from '../../../cli/options';
 import { parseGpuGroups } from '../../../serving/gpus';
 import { captionJobSchema, type CaptionJob } from '../jobSchema';
-import { captionRunRoot } from '../layout';
+import { CAPTION_STATE_DIR, captionRunRoot, SEGMENTS_FILE } from '../layout';
 import { CAPTION_PROMPT_V1, CAPTION_PROMPT_VERSION } from '../prompt';
 import { rankShardOption } from '../../../cli/rankShard';
 import { refuseMixedBackends } from '../backends';
@@ -42,37 +42,47 @@ and decoding). Exit 0 only when every selected video is done, 1 when any failed 
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
-  'base-url': { type: 'string' },
-  'model-path': { type: 'string' },
+  'base-url': { type: 'string', value: { kind: 'list' } },
+  'model-path': { type: 'string', meta: 'DIR', value: { kind: 'path', is: 'any' } },
   gpus: { type: 'string' },
-  tp: { type: 'string' },
-  'base-port': { type: 'string' },
+  tp: { type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 1024 } },
+  'base-port': { type: 'string', meta: 'N', value: { kind: 'int', min: 1024, max: 65535, default: 8011 } },
   model: { type: 'string' },
-  'source-video': { type: 'string', multiple: true },
-  'max-jobs': { type: 'string' },
-  'max-inflight-clips': { type: 'string' },
-  retries: { type: 'string' },
-  timeout: { type: 'string' },
-  'video-fps': { type: 'string' },
-  'video-min-frames': { type: 'string' },
-  'video-max-frames': { type: 'string' },
-  'prompt-file': { type: 'string' },
+  'source-video': { type: 'string', multiple: true, meta: 'PATH', value: { kind: 'path', is: 'file' } },
+  'max-jobs': { type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 100_000, default: 8 } },
+  'max-inflight-clips': { type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 100_000 } },
+  retries: { type: 'string', meta: 'N', value: { kind: 'int', min: 0, max: 1000, default: 5 } },
+  timeout: { type: 'string', meta: 'S', value: { kind: 'number', min: 1, max: 86_400, default: 300 } },
+  'video-fps': { type: 'string', meta: 'X', value: { kind: 'number', min: 0.01, max: 120, default: 4 } },
+  'video-min-frames': { type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 100_000, default: 4 } },
+  'video-max-frames': { type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 100_000, default: 768 } },
+  'prompt-file': { type: 'string', meta: 'F', value: { kind: 'path', is: 'file' } },
   'keep-going': { type: 'boolean' },
   'fail-fast': { type: 'boolean' },
   shard: { type: 'string' },
   'no-preflight': { type: 'boolean' },
   detach: { type: 'boolean' },
-  backend: { type: 'string' },
+  backend: { type: 'string', value: { kind: 'enum', values: ['vllm', 'gemini'], default: 'vllm' } },
   'gemini-base-url': { type: 'string' },
-  'max-rpm': { type: 'string' },
-  'active-timeout': { type: 'string' },
+  'max-rpm': { type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 1_000_000 } },
+  'active-timeout': { type: 'string', meta: 'S', value: { kind: 'number', min: 0.01, max: 86_400, default: 600 } },
   'allow-mixed': { type: 'boolean' },
   // Tests: the pause between looks at an upload's state.
-  'poll-ms': { type: 'string' },
+  'poll-ms': { type: 'string', value: { kind: 'int', min: 1, max: 3_600_000, default: 2000 } },
   // Tests: the client's first backoff before a retry, and the status tick.
-  'retry-delay-ms': { type: 'string' },
-  'tick-ms': { type: 'string' },
-} as const;
+  'retry-delay-ms': { type: 'string', value: { kind: 'int', min: 0, max: 3_600_000, default: 500 } },
+  'tick-ms': { type: 'string', value: { kind: 'int', min: 50, max: 3_600_000, default: 1000 } },
+} satisfies OptionSpec;
+export const flags = OPTIONS;
+/** VIDEOS_ROOT: an existing folder holding video directories (checked before anything is made in it). */
+export const positionals = [{ name: 'VIDEOS_ROOT', rule: { kind: 'path', is: 'dir', root: videosRootCheck } }] as const;
+
+/** A folder with at least one video directory (a direct child holding segments.json), or a root captioned before. */
+export function videosRootCheck(abs: string): string | null {
+  if (existsSync(path.join(abs, CAPTION_STATE_DIR))) return null;
+  for (const e of readdirSync(abs, { withFileTypes: true })) if (e.isDirectory() && existsSync(path.join(abs, e.name, SEGMENTS_FILE))) return null;
+  return 'a videos root (no video directory in it: a folder holding segments.json and clips/, as `fpsweep avtime cut` makes)';
+}
 
 function gpuGroupsOf(gpus: string | undefined, tp: number | undefined): number[][] {
   const groups = parseGpuGroups(gpus ?? '0', '--gpus');
@@ -87,11 +97,12 @@ function gpuGroupsOf(gpus: string | undefined, tp: number | undefined): number[]
 export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ job: CaptionJob; detach: boolean }> {
   const parsed = parseCommandArgs(args, OPTIONS, true, HELP);
   const v = parsed.values;
+  const str = (k: keyof typeof OPTIONS) => stringFlag(v, k);
+  const num = (k: keyof typeof OPTIONS) => numberFlag(v, k);
   if (parsed.positionals.length !== 1) throw new UsageError(`give exactly one VIDEOS_ROOT (got ${parsed.positionals.length})\n\n${HELP}`);
-  const root = path.resolve(parsed.positionals[0]);
-  if (!existsSync(root) || !statSync(root).isDirectory()) throw new InputError(`VIDEOS_ROOT ${root} is not a directory`);
-  const backend = v.backend ?? 'vllm';
-  if (backend !== 'vllm' && backend !== 'gemini') throw new UsageError(`--backend is vllm or gemini, not '${backend}'`);
+  // Checked before anything is made in it: an empty or missing folder is no videos root (exit 2, nothing created).
+  const root = checkPathValue('VIDEOS_ROOT', positionals[0].rule, parsed.positionals[0]);
+  const backend = str('backend') as 'vllm' | 'gemini';
   if (backend === 'gemini') {
     if (v['base-url'] || v['model-path'])
       throw new UsageError(`--backend gemini takes no --base-url or --model-path (its endpoint: --gemini-base-url)\n\n${HELP}`);
@@ -101,20 +112,18 @@ export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv 
   else if (v['max-rpm'] || v['gemini-base-url']) throw new UsageError('--max-rpm and --gemini-base-url are for --backend gemini');
   if (v['keep-going'] && v['fail-fast']) throw new UsageError('--keep-going and --fail-fast exclude each other');
   let prompt = { text: CAPTION_PROMPT_V1, source: CAPTION_PROMPT_VERSION };
-  if (v['prompt-file']) {
-    const file = path.resolve(v['prompt-file']);
+  const promptFile = str('prompt-file');
+  if (promptFile) {
+    const file = promptFile;
     const text = await fs.readFile(file, 'utf8').catch((err: Error) => {
       throw new InputError(`--prompt-file ${file}: ${err.message}`);
     });
     if (!text.trim()) throw new InputError(`--prompt-file ${file}:1: the prompt is empty`);
     prompt = { text, source: file };
   }
-  const urls = v['base-url']
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const modelPath = v['model-path'] ? path.resolve(v['model-path']) : undefined;
-  const model = v.model ?? (modelPath ? path.basename(modelPath) : DEFAULT_CAPTION_MODEL);
+  const urls = listFlag(v, 'base-url');
+  const modelPath = str('model-path');
+  const model = str('model') ?? (modelPath ? path.basename(modelPath) : DEFAULT_CAPTION_MODEL);
   const servers: CaptionJob['servers'] =
     backend === 'gemini'
       ? null
@@ -123,45 +132,45 @@ export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv 
         : {
             mode: 'managed',
             modelPath: modelPath!,
-            gpuGroups: gpuGroupsOf(v.gpus, intOption(v.tp, '--tp', undefined)),
-            basePort: intOption(v['base-port'], '--base-port', 8011, 1024)!,
+            gpuGroups: gpuGroupsOf(str('gpus'), num('tp')),
+            basePort: num('base-port')!,
             vllmBin: env.VLLM_BIN || 'vllm',
             startTimeoutS: 1800,
           };
   const sampling = {
-    fps: numberOption(v['video-fps'], '--video-fps', 4, 0.01, 120),
-    minFrames: intOption(v['video-min-frames'], '--video-min-frames', 4)!,
-    maxFrames: intOption(v['video-max-frames'], '--video-max-frames', 768)!,
+    fps: num('video-fps')!,
+    minFrames: num('video-min-frames')!,
+    maxFrames: num('video-max-frames')!,
   };
   if (sampling.minFrames > sampling.maxFrames)
     throw new UsageError(`--video-min-frames ${sampling.minFrames} is above --video-max-frames ${sampling.maxFrames}`);
   const job = parseOptionsOrUsage(captionJobSchema, HELP, {
     root,
     shard: rankShardOption(v.shard, env),
-    sourceVideos: v['source-video'] ?? [],
+    sourceVideos: (v['source-video'] as string[] | undefined) ?? [],
     backend,
     gemini:
       backend === 'gemini'
         ? {
-            baseUrl: v['gemini-base-url'] ?? env.GOOGLE_GEMINI_BASE_URL ?? null,
-            maxRpm: intOption(v['max-rpm'], '--max-rpm', undefined) ?? null,
-            activeTimeoutS: numberOption(v['active-timeout'], '--active-timeout', 600, 0.01, 86_400),
-            pollMs: intOption(v['poll-ms'], '--poll-ms', 2000, 1)!,
+            baseUrl: str('gemini-base-url') ?? env.GOOGLE_GEMINI_BASE_URL ?? null,
+            maxRpm: num('max-rpm') ?? null,
+            activeTimeoutS: num('active-timeout')!,
+            pollMs: num('poll-ms')!,
           }
         : null,
     allowMixed: v['allow-mixed'] === true,
     servers,
     model,
     prompt,
-    maxJobs: intOption(v['max-jobs'], '--max-jobs', 8),
-    maxInflightClips: intOption(v['max-inflight-clips'], '--max-inflight-clips', backend === 'gemini' ? 1 : 64),
-    retries: intOption(v.retries, '--retries', 5, 0),
-    timeoutS: numberOption(v.timeout, '--timeout', 300, 1, 86_400),
+    maxJobs: num('max-jobs'),
+    maxInflightClips: num('max-inflight-clips') ?? (backend === 'gemini' ? 1 : 64),
+    retries: num('retries'),
+    timeoutS: num('timeout'),
     sampling,
     failFast: v['fail-fast'] === true,
     preflight: v['no-preflight'] !== true,
-    retryBaseDelayMs: intOption(v['retry-delay-ms'], '--retry-delay-ms', 500, 0),
-    tickMs: intOption(v['tick-ms'], '--tick-ms', 1000, 50),
+    retryBaseDelayMs: num('retry-delay-ms'),
+    tickMs: num('tick-ms'),
   });
   refuseMixedBackends(await completedBackends(root), job.backend, job.allowMixed);
   return { job, detach: v.detach === true };

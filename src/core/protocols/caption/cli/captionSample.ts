@@ -2,7 +2,7 @@
 // (../sample/), and its part of `fpsweep demo`: the sample, in `<out>-caption`.
 import * as path from 'node:path';
 import { UsageError } from '../../../errors';
-import { parseVerbArgs } from '../../../cli/options';
+import { parseVerbArgs, type OptionSpec } from '../../../cli/options';
 import type { DemoContext, DemoStep } from '../../../cli/verb';
 import { makeCaptionSample } from '../sample';
 import { startDemoGemini } from './geminiDemo';
@@ -15,8 +15,13 @@ Makes a videos root in DIR (SPEC-AVTIME-DATA §2): video directories with segmen
 audio) and their clip_NNNN.mp3 sidecars, one directory whose segments.json is invalid, one without segments.json.
 DIR must be absent or empty, or hold a sample made before: that one is kept, or made again with --fresh.`;
 
+export const flags = {
+  out: { type: 'string', short: 'o', meta: 'DIR', value: { kind: 'path', is: 'out-dir' } },
+  fresh: { type: 'boolean' },
+} satisfies OptionSpec;
+
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(args, { out: { type: 'string', short: 'o' }, fresh: { type: 'boolean' } }, HELP);
+  const v = parseVerbArgs(args, flags, HELP);
   if (typeof v.out !== 'string' || v.out === '') throw new UsageError(`--out DIR is required\n\n${HELP}`);
   const s = await makeCaptionSample({ out: v.out, fresh: v.fresh === true });
   const count = (state: string) => s.videos.filter((x) => x.state === state);

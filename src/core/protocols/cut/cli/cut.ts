@@ -1,11 +1,10 @@
 // `fpsweep avtime cut --input-root DIR --output-root DIR --cutter CMD|builtin …` (SPEC-AVTIME-DATA §2): the flags
 // resolved into the cut job and checked in the foreground (a refusal exits 2 and writes nothing; a shared stem is
 // refused here, before any work), then --dry-run's plan, the job here, or with --detach the product's worker.
-import { existsSync, promises as fs, statSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import { InputError, UsageError } from '../../../errors';
-import { intOption, parseCommandArgs, parseOptionsOrUsage } from '../../../cli/options';
+import { numberFlag, parseCommandArgs, parseOptionsOrUsage, stringFlag, type OptionSpec } from '../../../cli/options';
 import { rankShardOption } from '../../../cli/rankShard';
 import { probe } from '../../../runner/probe';
 import { parseCutterTemplate, usesPlaceholder } from '../cutterCommand';
@@ -41,24 +40,25 @@ or is pending, 2 on bad input (two files with one stem, bad flags).
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
-  'input-root': { type: 'string' },
-  'output-root': { type: 'string' },
+  'input-root': { type: 'string', meta: 'DIR', value: { kind: 'path', is: 'dir' } },
+  'output-root': { type: 'string', meta: 'DIR', value: { kind: 'path', is: 'out-dir' } },
   cutter: { type: 'string' },
-  config: { type: 'string' },
-  'max-jobs': { type: 'string' },
-  'jobs-per-gpu': { type: 'string' },
+  config: { type: 'string', meta: 'YAML', value: { kind: 'path', is: 'file' } },
+  'max-jobs': { type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 100_000 } },
+  'jobs-per-gpu': { type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 1024, default: 4 } },
   shard: { type: 'string' },
   'allow-degraded': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
   detach: { type: 'boolean' },
   // Tests: the status tick.
-  'tick-ms': { type: 'string' },
-} as const;
+  'tick-ms': { type: 'string', value: { kind: 'int', min: 50, max: 3_600_000, default: 1000 } },
+} satisfies OptionSpec;
+export const flags = OPTIONS;
 
 function dirFlag(v: string | undefined, flag: string): string {
   if (!v) throw new UsageError(`${flag} DIR is required\n\n${HELP}`);
-  return path.resolve(v);
+  return v;
 }
 
 /** nvidia-smi's GPU indices (none when it is missing). */
@@ -75,13 +75,13 @@ async function smiIndices(env: NodeJS.ProcessEnv): Promise<number[]> {
 
 export async function cutJobFromArgs(args: string[], env: NodeJS.ProcessEnv = process.env) {
   const v = parseCommandArgs(args, OPTIONS, false, HELP).values;
-  const inputRoot = dirFlag(v['input-root'], '--input-root');
-  const root = dirFlag(v['output-root'], '--output-root');
-  if (!existsSync(inputRoot) || !statSync(inputRoot).isDirectory()) throw new InputError(`--input-root ${inputRoot} is not a directory`);
-  if (existsSync(root) && !statSync(root).isDirectory()) throw new InputError(`--output-root ${root} exists and is not a directory`);
-  if (!v.cutter) throw new UsageError(`--cutter CMD|builtin is required\n\n${HELP}`);
-  const cutter: CutJob['cutter'] = v.cutter.trim() === 'builtin' ? { kind: 'builtin' } : { kind: 'command', argv: parseCutterTemplate(v.cutter) };
-  const configFile = v.config ? path.resolve(v.config) : null;
+  // Absolute, --input-root an existing folder, --output-root not a file (the flag layer).
+  const inputRoot = dirFlag(stringFlag(v, 'input-root'), '--input-root');
+  const root = dirFlag(stringFlag(v, 'output-root'), '--output-root');
+  const cutterText = stringFlag(v, 'cutter');
+  if (!cutterText) throw new UsageError(`--cutter CMD|builtin is required\n\n${HELP}`);
+  const cutter: CutJob['cutter'] = cutterText.trim() === 'builtin' ? { kind: 'builtin' } : { kind: 'command', argv: parseCutterTemplate(cutterText) };
+  const configFile = stringFlag(v, 'config') ?? null;
   if (configFile) await fs.access(configFile).catch(() => Promise.reject(new InputError(`--config ${configFile} cannot be read`)));
   if (cutter.kind === 'command' && usesPlaceholder(cutter.argv, 'config') && !configFile) throw new UsageError('--cutter uses {config}: pass --config FILE');
   const gpus = visibleGpus(env, cutter.kind === 'builtin' ? [] : await smiIndices(env));
@@ -91,14 +91,9 @@ export async function cutJobFromArgs(args: string[], env: NodeJS.ProcessEnv = pr
     cutter,
     configFile,
     allowDegraded: v['allow-degraded'] === true,
-    lanes: cutLanes(
-      cutter.kind === 'builtin' ? [] : gpus,
-      intOption(v['jobs-per-gpu'], '--jobs-per-gpu', 4)!,
-      intOption(v['max-jobs'], '--max-jobs', undefined) ?? null,
-      os.availableParallelism(),
-    ),
+    lanes: cutLanes(cutter.kind === 'builtin' ? [] : gpus, numberFlag(v, 'jobs-per-gpu')!, numberFlag(v, 'max-jobs') ?? null, os.availableParallelism()),
     shard: rankShardOption(v.shard, env),
-    tickMs: intOption(v['tick-ms'], '--tick-ms', 1000, 50),
+    tickMs: numberFlag(v, 'tick-ms'),
   });
   return { job, detach: v.detach === true, dryRun: v['dry-run'] === true, json: v.json === true };
 }

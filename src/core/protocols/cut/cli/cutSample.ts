@@ -3,7 +3,7 @@
 // (builtin) → caption on the stand-in → a videos root the caption viewer opens.
 import * as path from 'node:path';
 import { UsageError } from '../../../errors';
-import { parseVerbArgs } from '../../../cli/options';
+import { parseVerbArgs, type OptionSpec } from '../../../cli/options';
 import type { DemoContext, DemoStep } from '../../../cli/verb';
 import { makeCutSample } from '../sample';
 
@@ -15,8 +15,12 @@ Makes short complete source videos directly in DIR (created; files of the same n
 silences in the audio, one shorter than a minimum segment. Cut them with
   fpsweep avtime cut --input-root DIR --output-root CLIPS --cutter builtin`;
 
+export const flags = {
+  out: { type: 'string', short: 'o', meta: 'DIR', value: { kind: 'path', is: 'out-dir' } },
+} satisfies OptionSpec;
+
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(args, { out: { type: 'string', short: 'o' } }, HELP);
+  const v = parseVerbArgs(args, flags, HELP);
   if (typeof v.out !== 'string' || v.out === '') throw new UsageError(`--out DIR is required\n\n${HELP}`);
   const t0 = Date.now();
   const files = await makeCutSample(v.out);

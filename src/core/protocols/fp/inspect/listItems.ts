@@ -3,7 +3,7 @@
 import { readJsonl } from '../../../package/jsonl';
 import { PackageLayout } from '../package/layout';
 import { failureRecordSchema, itemSchema } from '../package/schemas';
-import { parseCondition } from '../rules';
+import { DEFAULT_CONDITIONS, parseCondition } from '../rules';
 import { benchmarkRows, linesNaming, readText } from './itemRecords';
 import type { ItemList } from './types';
 import { InputError } from '../../../errors';
@@ -30,6 +30,10 @@ export async function listItems(root: string, benchmark: string, condition: stri
           .filter((f) => f.benchmark === benchmark && f.condition === condition)
           .map((f) => f.item_id),
   );
+  // A condition the sweep does not run and no row or failure of this benchmark names is a typo (exit 2), not a list of 'none'.
+  const named = new Set([...DEFAULT_CONDITIONS, ...[...rows.values()].flatMap((byCondition) => [...byCondition.keys()])]);
+  if (!named.has(condition) && failed.size === 0)
+    throw new InputError(`--condition ${condition}: no such condition for ${benchmark} in this package (conditions: ${[...named].join(', ')})`);
   return {
     benchmark,
     condition,

@@ -238,7 +238,7 @@ describe('fpsweep avtime dvc and the seed form of normalize (SPEC-AVTIME-DATA §
     assert.match(again.err, /--output .*predictions\.jsonl already exists and is not empty/);
     const wrong = await cli(seedArgs(path.join(root, 'norm2'), 'other_v1'));
     assert.equal(wrong.code, 2);
-    assert.match(wrong.err, /--protocol must be longvale_train_dvc_v1/);
+    assert.match(wrong.err, /--protocol must be one of longvale_train_dvc_v1, got 'other_v1'/);
     assert.equal(fs.existsSync(path.join(root, 'norm2')), false);
   });
 });

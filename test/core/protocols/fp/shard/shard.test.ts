@@ -8,6 +8,10 @@ import type { LoadedPackage } from '../../../../../src/core/protocols/fp/package
 import { applyShard, itemShardKey, parseShard, shardOf } from '../../../../../src/core/protocols/fp/shard/shard';
 import { parseRunArgs } from '../../../../../src/cli/verbs/run';
 import { knobEnv, settingsSchema } from '../../../../../src/extension/settingsModel';
+import { tinyPackage } from '../../../../helpers/tinyPackage';
+
+/** --package must be an existing run package (the flag layer checks it). */
+const PKG = tinyPackage();
 
 describe('shard: partition by video hash', () => {
   it('puts every key in exactly one shard 1..n, the same on every call', () => {
@@ -99,9 +103,9 @@ describe('shard: partition by video hash', () => {
         bad,
       );
     }
-    assert.deepEqual(parseRunArgs(['--package', '/tmp/x', '--shard', '2/3']).options.shard, { index: 2, count: 3 });
-    assert.equal(parseRunArgs(['--package', '/tmp/x']).options.shard, undefined);
-    assert.throws(() => parseRunArgs(['--package', '/tmp/x', '--shard', '4/3']), UsageError);
+    assert.deepEqual(parseRunArgs(['--package', PKG, '--shard', '2/3']).options.shard, { index: 2, count: 3 });
+    assert.equal(parseRunArgs(['--package', PKG]).options.shard, undefined);
+    assert.throws(() => parseRunArgs(['--package', PKG, '--shard', '4/3']), UsageError);
   });
 
   it('the fpsweep.shard setting reaches the CLI and the worker as SHARD; a bad one is named', () => {
@@ -112,10 +116,10 @@ describe('shard: partition by video hash', () => {
     const old = process.env.SHARD;
     process.env.SHARD = '1/3';
     try {
-      assert.deepEqual(parseRunArgs(['--package', '/tmp/x']).options.shard, { index: 1, count: 3 });
+      assert.deepEqual(parseRunArgs(['--package', PKG]).options.shard, { index: 1, count: 3 });
       process.env.SHARD = '4/3';
       assert.throws(
-        () => parseRunArgs(['--package', '/tmp/x']),
+        () => parseRunArgs(['--package', PKG]),
         (e: unknown) => e instanceof UsageError && /SHARD must be K\/N/.test((e as Error).message),
       );
     } finally {

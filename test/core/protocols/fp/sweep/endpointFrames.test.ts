@@ -3,15 +3,22 @@
 import { strict as assert } from 'node:assert';
 import { parseRunArgs } from '../../../../../src/cli/verbs/run';
 import { framesAsFileUrls } from '../../../../../src/core/protocols/fp/sweep/adapters';
+import { tinyPackage } from '../../../../helpers/tinyPackage';
+
+/** --package must be an existing run package (the flag layer checks it). */
+const PKG = tinyPackage();
 
 describe('fp: how the frames travel', () => {
   it('launched servers read file:// URLs; --endpoints get data: URLs unless --endpoint-frames file', () => {
-    assert.equal(parseRunArgs(['--package', '/tmp/x']).options.endpointFrames, 'data');
-    const viaFlag = parseRunArgs(['--package', '/tmp/x', '--endpoints', 'http://127.0.0.1:8011', '--endpoint-frames', 'file']).options;
+    assert.equal(parseRunArgs(['--package', PKG]).options.endpointFrames, 'data');
+    const viaFlag = parseRunArgs(['--package', PKG, '--endpoints', 'http://127.0.0.1:8011', '--endpoint-frames', 'file']).options;
     assert.equal(viaFlag.endpointFrames, 'file');
     assert.equal(framesAsFileUrls(viaFlag), true);
-    assert.equal(framesAsFileUrls(parseRunArgs(['--package', '/tmp/x', '--endpoints', 'http://10.0.0.5:8011']).options), false);
-    assert.equal(framesAsFileUrls(parseRunArgs(['--package', '/tmp/x']).options), true);
-    assert.throws(() => parseRunArgs(['--package', '/tmp/x', '--endpoint-frames', 'ftp']), /endpointFrames/);
+    assert.equal(framesAsFileUrls(parseRunArgs(['--package', PKG, '--endpoints', 'http://10.0.0.5:8011']).options), false);
+    assert.equal(framesAsFileUrls(parseRunArgs(['--package', PKG]).options), true);
+    assert.throws(
+      () => parseRunArgs(['--package', PKG, '--endpoint-frames', 'ftp']),
+      /--endpoint-frames \(or ENDPOINT_FRAMES\) must be one of file, data, got 'ftp'/,
+    );
   });
 });

@@ -1,6 +1,6 @@
 // `fpsweep avtime build-grpo`: flags → GrpoOptions (SPEC-AVTIME-DATA §5, the seed's defaults).
 import { UsageError } from '../../../../errors';
-import { parseVerbArgs, requiredFlag } from '../../../../cli/options';
+import { parseVerbArgs, requiredFlag, stringFlag, type OptionSpec } from '../../../../cli/options';
 import { runBuildGrpo } from '../grpo/run';
 
 export const summary = 'pure-BiTSC GRPO rows (schema avtime_btsc_grpo_v1, task bitsc) from one-round SFT rows';
@@ -16,20 +16,18 @@ const HELP = `usage: fpsweep avtime build-grpo --input-jsonl FILE --output-jsonl
 Every row is checked: one assistant message, one video, only \`From XX to YY, caption\` lines, chronological.
 Exit: 0 written, 2 bad usage or input (file:line and the rule named, nothing written).`;
 
+export const flags = {
+  'input-jsonl': { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'file' } },
+  'output-jsonl': { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'out-file', fresh: true } },
+  'report-json': { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'out-file', fresh: true } },
+  seed: { type: 'string' },
+  'no-shuffle': { type: 'boolean' },
+  'check-media': { type: 'boolean' },
+  'media-root': { type: 'string', meta: 'DIR', value: { kind: 'path', is: 'dir' } },
+} satisfies OptionSpec;
+
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(
-    args,
-    {
-      'input-jsonl': { type: 'string' },
-      'output-jsonl': { type: 'string' },
-      'report-json': { type: 'string' },
-      seed: { type: 'string' },
-      'no-shuffle': { type: 'boolean' },
-      'check-media': { type: 'boolean' },
-      'media-root': { type: 'string' },
-    },
-    HELP,
-  );
+  const v = parseVerbArgs(args, flags, HELP);
   const need = (k: string): string => requiredFlag(v, k, HELP);
   const check = v['check-media'] === true;
   if (check !== (typeof v['media-root'] === 'string')) throw new UsageError('--check-media and --media-root DIR go together');
@@ -37,9 +35,9 @@ export async function run(args: string[]): Promise<number> {
     inputJsonl: need('input-jsonl'),
     outputJsonl: need('output-jsonl'),
     reportJson: need('report-json'),
-    seed: typeof v.seed === 'string' ? v.seed : '20260729',
+    seed: stringFlag(v, 'seed') ?? '20260729',
     shuffle: v['no-shuffle'] !== true,
-    mediaRoot: check ? (v['media-root'] as string) : undefined,
+    mediaRoot: check ? stringFlag(v, 'media-root') : undefined,
   });
   process.stdout.write(`GRPO rows written: ${r.rows} (${v['no-shuffle'] === true ? 'input order' : 'seeded order'})\n`);
   return 0;

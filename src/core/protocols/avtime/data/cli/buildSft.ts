@@ -1,5 +1,5 @@
 // `fpsweep avtime build-sft`: flags → SftOptions (SPEC-AVTIME-DATA §4, the seed's defaults).
-import { intOption, parseVerbArgs, requiredFlag, stringFlag } from '../../../../cli/options';
+import { numberFlag, parseVerbArgs, requiredFlag, stringFlag, type OptionSpec } from '../../../../cli/options';
 import { runBuildSft } from '../sft/run';
 
 export const summary = 'one-round SFT rows (From XX to YY answers) from AVTime and LongVALE rows';
@@ -18,28 +18,25 @@ const HELP = `usage: fpsweep avtime build-sft --avtime-jsonl FILE [--longvale-js
 
 Exit: 0 written, 2 bad usage or input (file:line named, nothing written).`;
 
+export const flags = {
+  'avtime-jsonl': { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'file' } },
+  'longvale-jsonl': { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'file' } },
+  'bench-root': { type: 'string', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'BENCH_ROOT' } },
+  'avtime-sample-count': { type: 'string', meta: 'N', value: { kind: 'int', min: 0, max: 100_000_000, default: 1500 } },
+  seed: { type: 'string' },
+  'output-jsonl': { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'out-file', fresh: true } },
+  'report-json': { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'out-file', fresh: true } },
+} satisfies OptionSpec;
+
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(
-    args,
-    {
-      'avtime-jsonl': { type: 'string' },
-      'longvale-jsonl': { type: 'string' },
-      'bench-root': { type: 'string' },
-      'avtime-sample-count': { type: 'string' },
-      seed: { type: 'string' },
-      'output-jsonl': { type: 'string' },
-      'report-json': { type: 'string' },
-    },
-    HELP,
-  );
-  const optional = (k: string, env?: string): string | undefined => stringFlag(v, k) ?? ((env && process.env[env]) || undefined);
+  const v = parseVerbArgs(args, flags, HELP);
   const need = (k: string): string => requiredFlag(v, k, HELP);
   const { build } = await runBuildSft({
     avtimeJsonl: need('avtime-jsonl'),
-    longvaleJsonl: typeof v['longvale-jsonl'] === 'string' ? v['longvale-jsonl'] : undefined,
-    benchRoot: optional('bench-root', 'BENCH_ROOT'),
-    sampleCount: intOption(v['avtime-sample-count'], '--avtime-sample-count', 1500, 0)!,
-    seed: typeof v.seed === 'string' ? v.seed : '20260702',
+    longvaleJsonl: stringFlag(v, 'longvale-jsonl'),
+    benchRoot: stringFlag(v, 'bench-root'),
+    sampleCount: numberFlag(v, 'avtime-sample-count')!,
+    seed: stringFlag(v, 'seed') ?? '20260702',
     outputJsonl: need('output-jsonl'),
     reportJson: need('report-json'),
   });

@@ -1,7 +1,6 @@
 // `fpsweep avtime dvc`: flags → DvcOptions (SPEC-AVTIME-DATA §6, the seed's direct inference CLI and defaults).
-import * as path from 'node:path';
 import { UsageError } from '../../../../errors';
-import { intOption, parseVerbArgs, requiredFlag, stringFlag } from '../../../../cli/options';
+import { listFlag, numberFlag, parseVerbArgs, requiredFlag, stringFlag, type OptionSpec } from '../../../../cli/options';
 import { parseGpuGroups } from '../../stages/options';
 import { runDvc } from '../dvc/run';
 
@@ -32,54 +31,47 @@ The request is AVTime-Bench's target request. Exit: 0 every row written, 2 any r
 continuing) or bad usage/input (file:line), 1 stopped or a server failed. --no-resume --no-continue-on-error
 is fail-closed. Then: fpsweep avtime normalize --target-inputs FILE --raw FILE … (see avtime normalize --help).`;
 
+export const flags = {
+  jsonl: { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'file' } },
+  'output-dir': { type: 'string', meta: 'DIR', value: { kind: 'path', is: 'out-dir' } },
+  'predictions-jsonl': { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'out-file' } },
+  'model-name': { type: 'string' },
+  'base-url': { type: 'string', value: { kind: 'list' } },
+  'model-path': { type: 'string' },
+  gpus: { type: 'string' },
+  tp: { type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 1024 } },
+  'base-port': { type: 'string', meta: 'N', value: { kind: 'int', min: 1024, max: 65535 } },
+  'vllm-bin': { type: 'string' },
+  'prompt-style': { type: 'string', value: { kind: 'enum', values: ['train', 'jsonl'], default: 'train' } },
+  'bench-root': { type: 'string', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'BENCH_ROOT' } },
+  'no-resume': { type: 'boolean' },
+  'no-continue-on-error': { type: 'boolean' },
+  'no-audio-in-video': { type: 'boolean' },
+  'batch-size': { type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 100_000, default: 8 } },
+} satisfies OptionSpec;
+
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(
-    args,
-    {
-      jsonl: { type: 'string' },
-      'output-dir': { type: 'string' },
-      'predictions-jsonl': { type: 'string' },
-      'model-name': { type: 'string' },
-      'base-url': { type: 'string' },
-      'model-path': { type: 'string' },
-      gpus: { type: 'string' },
-      tp: { type: 'string' },
-      'base-port': { type: 'string' },
-      'vllm-bin': { type: 'string' },
-      'prompt-style': { type: 'string' },
-      'bench-root': { type: 'string' },
-      'no-resume': { type: 'boolean' },
-      'no-continue-on-error': { type: 'boolean' },
-      'no-audio-in-video': { type: 'boolean' },
-      'batch-size': { type: 'string' },
-    },
-    HELP,
-  );
+  const v = parseVerbArgs(args, flags, HELP);
   const need = (k: string): string => requiredFlag(v, k, HELP);
   const str = (k: string): string | undefined => stringFlag(v, k);
-  const style = str('prompt-style') ?? 'train';
-  if (style !== 'train' && style !== 'jsonl') throw new UsageError(`--prompt-style is train or jsonl, got '${style}'`);
-  const baseUrls = str('base-url')
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const style = str('prompt-style') as 'train' | 'jsonl';
+  const baseUrls = listFlag(v, 'base-url');
   const modelPath = str('model-path');
   if (!baseUrls?.length === !modelPath) throw new UsageError(`give exactly one of --base-url URL[,URL…] and --model-path DIR\n\n${HELP}`);
   if (baseUrls && (v.gpus !== undefined || v.tp !== undefined || v['base-port'] !== undefined))
     throw new UsageError('--gpus, --tp and --base-port go with --model-path');
-  const port = intOption(v['base-port'], '--base-port', 8011, 1024)!;
-  if (port > 65535) throw new UsageError(`--base-port must be a TCP port (1024–65535), got ${port}`);
-  const benchRoot = str('bench-root') ?? (process.env.BENCH_ROOT || undefined);
+  const port = numberFlag(v, 'base-port') ?? 8011;
+  const benchRoot = str('bench-root');
   const r = await runDvc(
     {
-      jsonl: path.resolve(need('jsonl')),
+      jsonl: need('jsonl'),
       outputDir: need('output-dir'),
       predictionsJsonl: str('predictions-jsonl'),
       modelName: need('model-name'),
       baseUrls,
       modelPath,
       gpus: parseGpuGroups(str('gpus') ?? '0,1,2,3', '--gpus'),
-      tp: intOption(v.tp, '--tp', 4)!,
+      tp: numberFlag(v, 'tp') ?? 4,
       basePort: port,
       vllmBin: str('vllm-bin') ?? (process.env.TARGET_VLLM_BIN || undefined),
       promptStyle: style,
@@ -87,7 +79,7 @@ export async function run(args: string[]): Promise<number> {
       resume: v['no-resume'] !== true,
       continueOnError: v['no-continue-on-error'] !== true,
       audioInVideo: v['no-audio-in-video'] !== true,
-      batch: intOption(v['batch-size'], '--batch-size', 8)!,
+      batch: numberFlag(v, 'batch-size')!,
     },
     { log: (l) => process.stderr.write(`${l}\n`) },
   );

@@ -1,6 +1,6 @@
 // `fpsweep avtime normalize` in the seed's argument form (SPEC-AVTIME-DATA §6): flags → SeedNormalizeOptions.
 // `avtime normalize` with --raw comes here; without it, it is AVTime-Bench's stage on a bench root (../../cli/avtime.ts).
-import { parseVerbArgs, requiredFlag } from '../../../../cli/options';
+import { parseVerbArgs, requiredFlag, stringFlag, type OptionSpec } from '../../../../cli/options';
 import { runSeedNormalize } from '../dvc/normalize';
 
 export const summary = "LongVALE lines → predictions (AVTime-Bench's normalizer), the seed's argument form";
@@ -23,22 +23,20 @@ export function isSeedNormalizeForm(args: readonly string[]): boolean {
   return args.some((a) => a === '--raw' || a.startsWith('--raw='));
 }
 
+export const flags = {
+  'target-inputs': { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'file' } },
+  raw: { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'file' } },
+  output: { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'out-file', fresh: true } },
+  failures: { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'out-file', fresh: true } },
+  report: { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'out-file', fresh: true } },
+  'model-id': { type: 'string' },
+  'model-path': { type: 'string' },
+  protocol: { type: 'string', value: { kind: 'enum', values: ['longvale_train_dvc_v1'] } },
+  'decoding-json': { type: 'string' },
+} satisfies OptionSpec;
+
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(
-    args,
-    {
-      'target-inputs': { type: 'string' },
-      raw: { type: 'string' },
-      output: { type: 'string' },
-      failures: { type: 'string' },
-      report: { type: 'string' },
-      'model-id': { type: 'string' },
-      'model-path': { type: 'string' },
-      protocol: { type: 'string' },
-      'decoding-json': { type: 'string' },
-    },
-    HELP,
-  );
+  const v = parseVerbArgs(args, flags, HELP);
   const need = (k: string): string => requiredFlag(v, k, HELP);
   const r = await runSeedNormalize({
     targetInputs: need('target-inputs'),
@@ -47,7 +45,7 @@ export async function run(args: string[]): Promise<number> {
     failures: need('failures'),
     report: need('report'),
     modelId: need('model-id'),
-    modelPath: typeof v['model-path'] === 'string' ? v['model-path'] : undefined,
+    modelPath: stringFlag(v, 'model-path'),
     protocol: need('protocol'),
     decodingJson: need('decoding-json'),
   });

@@ -1,6 +1,6 @@
 // `fpsweep avtime train sft|grpo --dry-run`: flags → the knobs of planTrain (SPEC-AVTIME-DATA §7).
 import { UsageError } from '../../../../errors';
-import { parseVerbArgs, type OptionSpec } from '../../../../cli/options';
+import { parseVerbArgs, type FlagSpec, type OptionSpec } from '../../../../cli/options';
 import type { TrainKind } from '../train/defaults';
 import { shellLine } from '../train/expand';
 import { planTrain } from '../train/plan';
@@ -37,16 +37,27 @@ const KNOB_FLAGS: Record<string, string> = {
   'master-addr': 'MASTER_ADDR',
 };
 
+/** A knob's flag: the sizes are whole numbers ≥ 1 (planTrain checks how they fit together), the dataset a file. */
+function knobFlag(f: string): FlagSpec {
+  if (f === 'dataset') return { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'any' } }; // its existence: planTrain's check
+  if (f === 'model' || f === 'output-dir' || f === 'master-addr') return { type: 'string' };
+  return { type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 1_000_000 } };
+}
+
+export const flags: OptionSpec = {
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
+  ...Object.fromEntries(Object.keys(KNOB_FLAGS).map((f) => [f, knobFlag(f)])),
+};
+
 export async function run(args: string[]): Promise<number> {
   const [kind, ...rest] = args;
   if (kind !== 'sft' && kind !== 'grpo') throw new UsageError(`train needs sft or grpo, got '${kind ?? ''}'\n\n${HELP}`);
-  const spec: OptionSpec = { 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } };
-  for (const f of Object.keys(KNOB_FLAGS)) spec[f] = { type: 'string' };
-  const v = parseVerbArgs(rest, spec, HELP);
+  const v = parseVerbArgs(rest, flags, HELP);
   if (v['dry-run'] !== true) throw new UsageError(`only --dry-run is built: launching for real is not yet\n\n${HELP}`);
   if (kind === 'sft' && v['num-generations'] !== undefined) throw new UsageError('--num-generations goes with train grpo');
   const knobs: Record<string, string | undefined> = {};
-  for (const [f, k] of Object.entries(KNOB_FLAGS)) if (typeof v[f] === 'string') knobs[k || (kind === 'sft' ? 'MODEL' : 'ACTOR_MODEL')] = v[f] as string;
+  for (const [f, k] of Object.entries(KNOB_FLAGS)) if (v[f] !== undefined) knobs[k || (kind === 'sft' ? 'MODEL' : 'ACTOR_MODEL')] = String(v[f]);
   const plan = await planTrain(kind as TrainKind, knobs, process.env);
   if (v.json === true) {
     process.stdout.write(JSON.stringify(plan, null, 2) + '\n');
