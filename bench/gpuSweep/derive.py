@@ -30,6 +30,8 @@ def main():
     by = lambda v: [r for r in runs if r["videos"] == v]
     run_cpu = (mean([r["cpu_s_by_class"]["run"] for r in by(hi)]) - mean([r["cpu_s_by_class"]["run"] for r in by(lo)]))
     jpegs = mean([r["jpegs"] for r in by(hi)]) - mean([r["jpegs"] for r in by(lo)])
+    if hi == lo:  # one size only: the run process's whole CPU a JPEG (start-up included: an upper bound)
+        run_cpu, jpegs = mean([r["cpu_s_by_class"]["run"] for r in by(lo)]), mean([r["jpegs"] for r in by(lo)])
     run_per_jpeg = run_cpu / jpegs
     helpers = 4 if ":" not in mode else int(mode.split(":")[1])
     classes = {}
@@ -46,6 +48,17 @@ def main():
             "gpuSTakenPerVideo": {"v720": 0.19119963139295582, "v480": 0.14169407194852832}[name],
             "jobs": len(mine),
         }
+    # The whole sweep's marginal video and fixed part, each path (every process of the run's tree; doctor's line).
+    ok = [r for r in rep["runs"] if r["rc"] == 0]
+    marginal = {}
+    for m in ("cpu", mode):
+        g = lambda v, k: mean([r[k] for r in ok if r["mode"] == m and r["videos"] == v])
+        if hi == lo or not all(any(r["mode"] == m and r["videos"] == v for r in ok) for v in (lo, hi)):
+            continue
+        dv = hi - lo
+        w, c = (g(hi, "wall_s") - g(lo, "wall_s")) / dv, (g(hi, "cpu_s_total") - g(lo, "cpu_s_total")) / dv
+        marginal[m] = {"wallSPerVideo": w, "cpuSPerVideo": c, "fixedWallS": g(lo, "wall_s") - lo * w,
+                       "fixedCpuS": g(lo, "cpu_s_total") - lo * c, "videos": [lo, hi]}
     doc = {
         "device": device, "measuredAt": rep["started"],
         "command": f"bench/gpuSweep: run-on-device.sh (sweep_bench.py runs, mode {mode}), then derive.py",
@@ -53,6 +66,7 @@ def main():
         "modelled": ["gpuSTakenPerVideo: bench/gpuFrames run 4's interference (a model-shaped matmul beside the helpers); "
                      "the whole-sweep bench's stand-in puts no model on the GPU"],
         "runProcessCpuSPerJpeg": run_per_jpeg,
+        "sweepMarginal": marginal,
         "jobsPerClass": {k: v["jobs"] for k, v in classes.items()},
     }
     json.dump(doc, open(out, "w"), indent=2)

@@ -1,13 +1,20 @@
 // doctor's line for frames on the GPU (issue 34): can this host make FP's frames with NVDEC and a CUDA torch
-// (frames/gpu/probe.ts), and what the host model predicts it saves. The figures are the device bench's
-// (bench/gpuFrames, run 4 on nvidia-h100-x1, 2026-12-06: bench/hostSim/measured/gpu-frames.json) against the CPU
-// path's constants of the host model (bench/hostSim/ourFrames.ts: 12.1 ms a stored 720p frame, 10.9 ms a JPEG).
+// (frames/gpu/probe.ts), and what the whole sweep saved with it, end to end (issue 45: SWEEP_CPU_S_PER_VIDEO; the
+// helper bench's per-video costs, bench/gpuFrames run 4 on nvidia-h100-x1, stay for the host model).
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { DoctorLine } from '../../../doctor/schema';
 import { defaultGpuHelperPath, probeGpuFrames, type GpuFramesProbe } from '../frames/gpu/probe';
 
-/** One 1024-frame 720p video with the default conditions' 356 distinct JPEGs, host CPU seconds. */
+/**
+ * The whole sweep's marginal video, CPU-s of our whole process tree (the run, its helpers, every ffmpeg, the stand-in
+ * servers), each path: measured end to end on one H100 (the product's own `fpsweep run` on textured fixtures of 15
+ * and 60 videos, the difference over 45 videos; bench/gpuSweep/results/2026-12-06-h100-issue45-filed.json, the figures
+ * issue 45 was filed with). doctor's and the knob's saving: these, not the helper alone (issue 45).
+ */
+export const SWEEP_CPU_S_PER_VIDEO = { cpu: (603.55 - 131.0) / 45, gpu: (216.8 - 75.4) / 45 };
+
+/** One 1024-frame 720p video with the default conditions' 356 distinct JPEGs, host CPU seconds (the helper bench). */
 export const CPU_PATH_S_PER_720P_VIDEO = 1024 * (147.5 / 12_200) + 356 * ((305.9 - 147.5) / 14_488);
 /** The same video on the GPU path beside a busy GPU (helper + its ffmpeg, 4 helpers on the GPU), measured. */
 export const GPU_PATH_S_PER_720P_VIDEO = 1.54;
@@ -40,10 +47,10 @@ function mpsWords(pipe: string | null): string {
 
 export function gpuFramesLine(found: GpuFramesProbe, pipe: string | null = null): DoctorLine {
   const base = { id: 'gpu-frames', title: 'frames on the GPU' };
-  const saving = 1 - GPU_PATH_S_PER_720P_VIDEO / CPU_PATH_S_PER_720P_VIDEO;
+  const { cpu, gpu } = SWEEP_CPU_S_PER_VIDEO;
   const predicted =
-    `the host model predicts ${Math.round(100 * saving)} % less CPU for our frames ` +
-    `(${CPU_PATH_S_PER_720P_VIDEO.toFixed(1)} → ${GPU_PATH_S_PER_720P_VIDEO.toFixed(1)} CPU-s a 1024-frame 720p video; measured on an H100)`;
+    `the whole sweep measured end to end on an H100 took ${Math.round(100 * (1 - gpu / cpu))} % less CPU a video ` +
+    `(${cpu.toFixed(1)} → ${gpu.toFixed(1)} CPU-s of our process tree a marginal video: the run, helpers, ffmpeg, servers)`;
   if (!found.ok) {
     return { ...base, status: 'ok', detail: `not available, frames stay on the CPU: ${found.reasons.join('; ')}`, action: null };
   }

@@ -8,7 +8,7 @@ import { procCpuReader } from '../../../runner/hostCpuProc';
 import { lastRunHostCpu } from '../../../runner/hostCpuRecord';
 import { hostCpuText, hostCpuStatus, type HostCpuStatus } from '../../../runner/hostCpuStatus';
 import { HostCpuSampler } from '../../../runner/hostCpuSampler';
-import { CPU_PATH_S_PER_720P_VIDEO, GPU_PATH_S_PER_720P_VIDEO } from '../doctor/gpuFrames';
+import { SWEEP_CPU_S_PER_VIDEO } from '../doctor/gpuFrames';
 import type { FramesPlacement } from '../frames/gpu/framesOn';
 import { defaultGpuHelperPath, probeGpuFrames, type GpuFramesTools } from '../frames/gpu/probe';
 import type { PackageLayout } from '../package/layout';
@@ -36,11 +36,11 @@ export function fpHostCpuKnob(s: HostCpuStatus, placement: FramesPlacement | nul
   }
   const share = ours === null ? 'our share unknown' : `ours ${pct(ours)} of the busy CPU`;
   if (placement?.use === 'gpu') return `more cores for the GPUs (frames are already on the GPU; ${share})`;
-  const saving = Math.round(100 * (1 - GPU_PATH_S_PER_720P_VIDEO / CPU_PATH_S_PER_720P_VIDEO));
+  const saving = Math.round(100 * (1 - SWEEP_CPU_S_PER_VIDEO.gpu / SWEEP_CPU_S_PER_VIDEO.cpu));
   if (placement?.probe?.ok) {
     return (
       `frames on the GPU: --frames-on gpu (or auto); this host has the GPU path (${placement.probe.gpu ?? 'GPU'}: ` +
-      `NVDEC, CUDA torch), the host model predicts ${saving} % less CPU for our frames (${share})`
+      `NVDEC, CUDA torch), the whole sweep took ${saving} % less CPU a video with it on an H100 (${share})`
     );
   }
   if (placement?.probe) return `more cores for the GPUs: frames cannot go on the GPU here (${placement.probe.reasons.join('; ')}; ${share})`;
