@@ -49,6 +49,7 @@ describe('the shipped Slurm job scripts on a real Slurm (issue 43)', function ()
   after(async () => {
     await server?.stop();
     await slurm?.stop();
+    if (slurm) await fs.rm(slurm.dir, { recursive: true, force: true });
   });
 
   /** Waits until every task of `id` has one of `states`, and returns them. */
