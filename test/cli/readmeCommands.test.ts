@@ -96,6 +96,14 @@ async function checkCli(args: string[]): Promise<void> {
 async function checkCommand(words: string[]): Promise<string> {
   // Environment assignments before the command (VLLM_BIN=…) are the command's, not a command.
   const [cmd, ...rest] = words.slice(words.findIndex((y) => !/^[A-Z_][A-Z0-9_]*=/.test(y)));
+  if (cmd === 'export')
+    return (
+      assert.ok(
+        rest.every((w) => /^[A-Z_][A-Z0-9_]*=/.test(w)),
+        `export ${rest.join(' ')}`,
+      ),
+      'env'
+    );
   if (cmd === 'fpsweep') return checkCli(rest).then(() => 'help');
   if (cmd === 'node' && rest[0] === 'dist/cli.js') return checkCli(rest.slice(1)).then(() => 'help');
   if (cmd === 'npm' && rest[0] === 'ci') return (assert.ok(fs.existsSync(path.join(REPO, 'package-lock.json'))), 'lock');

@@ -4,14 +4,16 @@
 // sample bench root and runs it). Each step is the same verb a user would type, run as a child process.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { parseVerbArgs } from '../../core/cli/options';
+import { UsageError } from '../../core/errors';
 import { RUN_TYPE_VERBS } from '../runTypeVerbs';
 import type { DemoContext, DemoService, DemoStep } from '../../core/cli/verb';
 
 export const summary = 'the whole workflow on a generated sample package with the stand-in vLLM (no GPU needed)';
 
-const HELP = `usage: fpsweep demo [--out DIR] [--fresh] [--fp-only]
+const HELP = `usage: fpsweep demo [--out DIR] [--fresh] [--fp-only | --only PART,...]
 
 Makes a sample run package in DIR (default ./demo-package) unless one is there, then runs
 prepare, doctor, dry-run, the pilot, report, the full run, report and return on it, exactly as the
@@ -23,7 +25,43 @@ plays the target and the judge by the served model's name; NGPU, WORKERS, VLLM_B
 FPSWEEP_STANDIN_LATENCY are honoured when set.
   --out DIR   where the sample package lives (default ./demo-package)
   --fresh     make a new sample package (and AVTime bench) even if DIR holds one
-  --fp-only   the Frames × Pixels workflow only (no other run type's part)`;
+  --fp-only   the Frames × Pixels workflow only (no other run type's part)
+  --only P,P  only these parts: fp, avtime, caption, cut (e.g. --only caption: the captioning part alone)
+
+Runs as often as you like in one folder: each step resumes, says it is done, or (AVTime) makes a new output root;
+every server it starts listens on ports that were free when it started (never the fixed 8011+ a vLLM of yours may
+hold).`;
+
+/** A run type's part of the demo by its verb (runTypeVerbs.ts): \`avtime cut-sample\` → cut. */
+export const demoPartOf = (verb: string): string =>
+  verb
+    .split(' ')
+    .pop()!
+    .replace(/-sample$/, '');
+const DEMO_PARTS = ['fp', 'avtime', 'caption', 'cut'];
+
+/** Whether a TCP port on 127.0.0.1 can be listened on now. */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/** The first of `size` consecutive ports free on 127.0.0.1 now (above the ports a user's servers usually take). */
+export async function freePortBlock(size: number, random: () => number = Math.random): Promise<number> {
+  for (let tries = 0; tries < 200; tries++) {
+    const base = 20_000 + Math.floor(random() * (60_000 - 20_000 - size));
+    let ok = true;
+    for (let p = base; ok && p < base + size; p++) ok = await portFree(p);
+    if (ok) return base;
+  }
+  throw new Error(`no ${size} consecutive free ports on 127.0.0.1 between 20000 and 60000`);
+}
+
+/** Ports the demo's servers take: more than its steps need at once, so none waits for another's to close. */
+const DEMO_PORTS = 32;
 
 function onPath(cmd: string): boolean {
   try {
@@ -35,7 +73,12 @@ function onPath(cmd: string): boolean {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const v = parseVerbArgs(args, { out: { type: 'string' }, fresh: { type: 'boolean' }, 'fp-only': { type: 'boolean' } }, HELP);
+  const v = parseVerbArgs(args, { out: { type: 'string' }, fresh: { type: 'boolean' }, 'fp-only': { type: 'boolean' }, only: { type: 'string' } }, HELP);
+  const only = typeof v.only === 'string' ? v.only.split(',').map((s) => s.trim()) : v['fp-only'] === true ? ['fp'] : DEMO_PARTS;
+  const unknown = only.filter((p) => !DEMO_PARTS.includes(p));
+  if (unknown.length || only.length === 0)
+    throw new UsageError(`--only takes ${DEMO_PARTS.join(', ')} (comma-separated), not '${unknown.join(',') || v.only}'\n\n${HELP}`);
+  if (typeof v.only === 'string' && v['fp-only'] === true) throw new UsageError('--fp-only and --only exclude each other');
   const out = path.resolve(typeof v.out === 'string' ? v.out : 'demo-package');
   const cli = process.argv[1];
   const repoRoot = path.resolve(path.dirname(cli), '..');
@@ -55,30 +98,43 @@ export async function run(args: string[]): Promise<number> {
   }
 
   const fresh = v.fresh === true || !existsSync(path.join(out, 'items'));
+  // Free ports for every server the demo starts (a real vLLM of the user's may hold 8011+).
+  let nextPort = await freePortBlock(DEMO_PORTS);
+  const lastPort = nextPort + DEMO_PORTS;
+  const takePorts = (n: number): number => {
+    if (nextPort + n > lastPort) throw new Error(`the demo's ${DEMO_PORTS} ports are all handed out`);
+    nextPort += n;
+    return nextPort - n;
+  };
+  const fpPort = takePorts(16);
   const services: DemoService[] = [];
-  const steps: DemoStep[] = [
+  const fpSteps: DemoStep[] = [
     ...(fresh ? [{ title: 'make a sample package', argv: ['sample', '--out', out, '--no-extract', '--planted', ...(v.fresh ? ['--force'] : [])] }] : []),
     { title: 'prepare: verify shards, extract videos', argv: ['prepare', '--package', out] },
     // doctor fails on a machine without GPUs; the demo goes on and shows what it found.
     { title: 'doctor', argv: ['doctor', '--package', out], okCodes: [0, 1] },
     { title: 'dry run (pilot)', argv: ['dry-run', '--package', out, '--pilot'] },
-    { title: 'pilot: MVBench, LVBench, TimeScope', argv: ['run', '--package', out, '--pilot'] },
+    { title: 'pilot: MVBench, LVBench, TimeScope', argv: ['run', '--package', out, '--pilot', '--base-port', String(fpPort)] },
     { title: 'pilot timing report and checks', argv: ['report', '--package', out] },
-    { title: 'full run (skips what the pilot did)', argv: ['run', '--package', out] },
+    { title: 'full run (skips what the pilot did)', argv: ['run', '--package', out, '--base-port', String(fpPort)] },
     { title: 'final report', argv: ['report', '--package', out] },
     { title: 'findings: pixels, frames, both or neither per benchmark', argv: ['findings', '--package', out] },
     { title: 'returns: tarball + sha256', argv: ['return', '--package', out] },
   ];
-  if (v['fp-only'] !== true) {
+  const steps: DemoStep[] = only.includes('fp') ? fpSteps : [];
+  const parts = Object.entries(RUN_TYPE_VERBS)
+    .filter(([verb]) => only.includes(demoPartOf(verb)))
+    .map(([, load]) => load);
+  if (parts.length) {
     // Each run type's part, in the registry's order (runTypeVerbs.ts): the verbs a user would type next.
-    const ctx: DemoContext = { out, fresh: v.fresh === true, standIn: noVllm || path.basename(env.VLLM_BIN ?? '') === 'fake-vllm', env, repoRoot };
-    for (const load of Object.values(RUN_TYPE_VERBS)) {
+    const ctx: DemoContext = { out, fresh: v.fresh === true, standIn: noVllm || path.basename(env.VLLM_BIN ?? '') === 'fake-vllm', env, repoRoot, takePorts };
+    for (const load of parts) {
       const service = await load().demoService?.(ctx);
       if (!service) continue;
       services.push(service);
       Object.assign(env, service.env);
     }
-    for (const load of Object.values(RUN_TYPE_VERBS)) steps.push(...(load().demoSteps?.(ctx) ?? []));
+    for (const load of parts) steps.push(...(load().demoSteps?.(ctx) ?? []));
   }
   try {
     for (const [i, step] of steps.entries()) {
@@ -94,6 +150,7 @@ export async function run(args: string[]): Promise<number> {
     for (const s of services) s.stop();
   }
   const more = steps.flatMap((s) => (s.doneLine ? [`; ${s.doneLine}`] : [])).join('');
-  process.stdout.write(`demo done: package ${out}; report ${path.join(out, '.fpsweep', 'reports', 'report.md')}${more}\n`);
+  const fpWords = only.includes('fp') ? `package ${out}; report ${path.join(out, '.fpsweep', 'reports', 'report.md')}` : `parts ${only.join(', ')}`;
+  process.stdout.write(`demo done: ${fpWords}${more}\n`);
   return 0;
 }

@@ -6,17 +6,19 @@ import { InputError } from '../../core/errors';
 import { PROTOCOLS } from '../../core/protocols/registry';
 import { fpProtocol } from '../../core/protocols/fp';
 import { buildReport, writeReport } from '../../core/protocols/fp/report/buildReport';
+import type { Report } from '../../core/protocols/fp/report/schema';
 import { reportMarkdown } from '../../core/protocols/fp/report/markdown';
 import { writeReportCharts } from '../../core/protocols/fp/findings/charts/reportCharts';
 import { chartsMarkdown } from '../../core/protocols/fp/findings/charts/svg';
 
 export const summary = 'pilot timing table, checks (§6), failures summary, final report (Markdown + JSON)';
 
-const HELP = `usage: fpsweep report --package DIR [--json]
+const HELP = `usage: fpsweep report --package DIR [--full | --json]
 
 Computes the report from the package's artifacts (data/logs, results, logs) and writes
-.fpsweep/reports/report.md and report.json (and the findings charts, findings-*.svg, beside them). Prints the Markdown (or the JSON with --json).
-Exit 1 when a check of SPEC §6 fails.
+.fpsweep/reports/report.md and report.json (and the findings charts, findings-*.svg, beside them). Prints a short
+summary (the checks, failures, rows, how the last run ended) and the report's path; --full prints the whole Markdown
+report, --json its JSON. Exit 1 when a check of SPEC §6 fails.
 
 Given the root of another run type's run (an AVTime output root, …), prints that run type's report model as JSON
 (its RunProtocol.report: what its report panel shows); it writes nothing.`;
@@ -24,6 +26,7 @@ Given the root of another run type's run (an AVTime output root, …), prints th
 export const flags = {
   package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'FPSWEEP_PACKAGE' } },
   json: { type: 'boolean' },
+  full: { type: 'boolean' },
 } satisfies OptionSpec;
 
 export async function run(args: string[]): Promise<number> {
@@ -52,11 +55,28 @@ export async function run(args: string[]): Promise<number> {
     if (charts) md += `\n${chartsMarkdown(charts.files).join('\n')}`;
   }
   const written = await writeReport(packageDir, report, md);
-  process.stdout.write(v.json ? JSON.stringify(report, null, 1) + '\n' : md + '\n');
+  process.stdout.write(v.json ? JSON.stringify(report, null, 1) + '\n' : v.full ? md + '\n' : reportSummary(report, written.md));
   const failed = report.checks.filter((c) => c.status === 'fail').length;
   process.stderr.write(
     `wrote ${written.md} and ${written.json}; ${report.checks.length - failed} of ${report.checks.length} checks not failing, ` +
       `${report.failures.total} failure(s), ${report.rowsAdded.total} row(s) added\n`,
   );
   return failed ? 1 : 0;
+}
+/** The terminal's summary: what a user reads before opening the report (its path), in a dozen lines. */
+export function reportSummary(report: Report, mdFile: string): string {
+  const failed = report.checks.filter((c) => c.status === 'fail');
+  const lines = [`report: ${mdFile} (--full prints it here, --json its JSON)`];
+  lines.push(`checks: ${report.checks.length - failed.length} of ${report.checks.length} not failing`);
+  for (const c of failed.slice(0, 5)) lines.push(`  FAIL ${c.title}: ${c.detail}`);
+  if (failed.length > 5) lines.push(`  … and ${failed.length - 5} more failing checks (in the report)`);
+  lines.push(`rows added: ${report.rowsAdded.total}; failures: ${report.failures.total}; todo: ${report.extrapolation.todoTotal} items`);
+  if (report.lastRun) lines.push(`last run ${report.lastRun.runId}: ${report.lastRun.state}${report.lastRun.summary ? ` (${report.lastRun.summary})` : ''}`);
+  if (report.lastRun?.stopReason) lines.push(`  stopped on its own: ${report.lastRun.stopReason.detail}`);
+  if (report.findings) {
+    const verdicts = new Map<string, number>();
+    for (const b of report.findings.benchmarks) verdicts.set(b.verdict, (verdicts.get(b.verdict) ?? 0) + 1);
+    lines.push(`findings: ${[...verdicts].map(([k, n]) => `${n} ${k}`).join(', ')} (fpsweep findings --package … for the table)`);
+  }
+  return lines.join('\n') + '\n';
 }

@@ -30,7 +30,7 @@ import { FRAMES_ON, type FramesOn } from '../../core/protocols/fp/frames/gpu/fra
 export const summary = 'the sweep (foreground; --detach for a background worker); --pilot, --bench, --conds, --endpoints';
 
 const HELP = `usage: fpsweep run --package DIR [--pilot] [--bench A,B] [--conds c1,c2] [--endpoints URL,...]
-                   [--detach] [--ngpu N] [--workers N] [--max-seqs N] [--gpu-util X] [--shard K/N]
+                   [--detach] [--ngpu N] [--workers N] [--max-seqs N] [--gpu-util X] [--shard K/N] [--base-port N]
 
 Runs the sweep: launches one vLLM server per GPU (or uses --endpoints), sends every missing
 (benchmark, item, condition) and appends its raw record and CSV row. Resumable: rows already in
@@ -52,6 +52,7 @@ results/conditions_results.csv are skipped; re-running continues where it stoppe
                     nvidia-smi lists take up to MAX_SEQS at once within their KV cache
   --max-seqs N      vLLM --max-num-seqs (MAX_SEQS; default 32)
   --gpu-util X      vLLM --gpu-memory-utilization (GPU_UTIL; default 0.85)
+  --base-port N     the launched servers listen on N, N+1, … one per GPU (default 8011)
   --decode-workers N  videos decoded in parallel (default: min(cores - 1, max(4, cores/4)))
   --frames-on W     where frames are made (FRAMES_ON): cpu (default), gpu (NVDEC + GPU resize, where
                     ffmpeg has the cuda hwaccel and PYTHON has CUDA torch; else the CPU, with the reason),
@@ -93,6 +94,7 @@ export const flags = {
   'fail-first': { type: 'string', value: { kind: 'int', min: 0, max: 1_000_000, env: 'FPSWEEP_FAIL_FIRST', default: DEFAULT_FAIL_FAST.firstRequests } },
   'fail-videos': { type: 'string', value: { kind: 'int', min: 0, max: 1_000_000, env: 'FPSWEEP_FAIL_VIDEOS', default: DEFAULT_FAIL_FAST.firstPrepared } },
   shard: { type: 'string' },
+  'base-port': { type: 'string', value: { kind: 'int', min: 1024, max: 65_535 } },
 } satisfies OptionSpec;
 
 export function parseRunArgs(args: string[]): { options: RunOptions; detach: boolean } {
@@ -122,6 +124,7 @@ export function parseRunArgs(args: string[]): { options: RunOptions; detach: boo
     failFirstRequests: numberFlag(v, 'fail-first'),
     failFirstVideos: numberFlag(v, 'fail-videos'),
     shard: shardOption(v.shard),
+    basePort: numberFlag(v, 'base-port'),
   });
   return { options, detach: v.detach === true };
 }

@@ -26,6 +26,9 @@ export interface DemoContext {
   env: NodeJS.ProcessEnv;
   /** The repository's root (bin/ holds the stand-ins' launchers). */
   repoRoot?: string;
+  /** `n` consecutive ports on 127.0.0.1 that were free when the demo started, none handed out twice: where a step's
+   * servers listen (not the fixed 8011+, where a user's own vLLM may be listening). Absent: the verbs' defaults. */
+  takePorts?(n: number): number;
 }
 
 export interface DemoStep {

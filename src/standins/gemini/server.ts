@@ -65,6 +65,8 @@ export interface StandinGemini {
   deleted: string[];
   /** generateContent calls per displayName. */
   asked: Map<string, number>;
+  /** The text parts of the last generateContent per displayName (the prompt as sent). */
+  prompts: Map<string, string>;
   /** Tokens answered in usageMetadata, summed. */
   tokensAnswered: { prompt: number; candidates: number; total: number };
   close(): Promise<void>;
@@ -98,6 +100,7 @@ export async function startStandinGemini(opts: StandinGeminiOptions): Promise<St
   const created: string[] = [];
   const deleted: string[] = [];
   const asked = new Map<string, number>();
+  const prompts = new Map<string, string>();
   const held = new Set<http.ServerResponse>();
   const tokensAnswered = { prompt: 0, candidates: 0, total: 0 };
   let base = '';
@@ -222,6 +225,7 @@ export async function startStandinGemini(opts: StandinGeminiOptions): Promise<St
     if (afterRate - (faults.unavailable ?? 0) <= (faults.invalidArgument ?? 0)) throw invalid('Request contains an invalid argument.');
     const answered = afterRate - (faults.unavailable ?? 0) - (faults.invalidArgument ?? 0);
     const promptText = parts.map((p) => p.text ?? '').join('');
+    prompts.set(displayName, promptText);
     const out = standinAnswer(model, displayName, faults, answered);
     const usage = standinUsage(promptText, stored.length, out.text);
     tokensAnswered.prompt += usage.promptTokenCount;
@@ -289,6 +293,7 @@ export async function startStandinGemini(opts: StandinGeminiOptions): Promise<St
     created,
     deleted,
     asked,
+    prompts,
     tokensAnswered,
     async close() {
       for (const r of held) r.destroy();

@@ -14,7 +14,9 @@ export function mixedBackendProblem(done: Readonly<Record<string, number>>, back
   const words = others.map(([b, n]) => `${n} video${n === 1 ? '' : 's'} by ${b}`).join(', ');
   return (
     `this videos root was captioned with another backend (${words}); a run with --backend ${backend} would mix two ` +
-    `backends and normalizers in one dataset. Keep --backend ${others[0][0]}, caption into a fresh root, or pass --allow-mixed`
+    `backends and normalizers in one dataset. Keep --backend ${others[0][0]}, caption into a fresh root, or pass --allow-mixed: ` +
+    `it captions only the videos no backend finished and keeps the ${others[0][0]} captions as they are (add --recaption to ` +
+    `caption those videos again with ${backend}, replacing their captions_merged.json)`
   );
 }
 

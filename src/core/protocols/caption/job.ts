@@ -16,7 +16,7 @@ import { executeClip, clipRequestBody, type ClipTaskContext } from './clipTask';
 import { ffprobeClipProbe, type ClipMediaFacts } from '../../clips/clipProbe';
 import type { CaptionJob } from './jobSchema';
 import { CaptionLayout } from './layout';
-import { planCaptionRun } from './plan';
+import { keptWords, planCaptionRun } from './plan';
 import { predictClipCounts, runCaptionPreflight } from './preflight';
 import { captionPrompt } from './prompt';
 import { QWEN_NORMALIZER } from './normalizeGemini';
@@ -43,7 +43,12 @@ function captionPolicy(servers: number): FailurePolicy {
 
 async function runInSession(session: RunSession, job: CaptionJob, layout: CaptionLayout): Promise<number> {
   const prompt = captionPrompt(job.prompt.text, job.prompt.source);
-  const plan = await planCaptionRun(layout, { model: job.model, promptSha256: prompt.sha256, sampling: job.sampling }, job.sourceVideos);
+  const plan = await planCaptionRun(
+    layout,
+    { model: job.model, promptSha256: prompt.sha256, sampling: job.sampling },
+    job.sourceVideos,
+    job.allowMixed && !job.recaption,
+  );
   if (plan.missing?.length) throw new InputError(`--source-video matches no tracked video${layout.shard ? ' of this rank' : ''}: ${plan.missing.join(', ')}`);
   refuseMixedBackends(plan.backends, 'vllm', job.allowMixed);
   const rank = layout.shard ? layout.shard.index - 1 : null;
@@ -56,7 +61,8 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
   await status.write();
   const rankWords = layout.shard ? ` rank ${layout.shard.index}/${layout.shard.count}` : '';
   await log.info(
-    `run ${session.runId}${rankWords}: ${plan.selected} videos selected, ${plan.done.length} done before, ${plan.todo.length} to caption, ` +
+    `run ${session.runId}${rankWords}: ${plan.selected} videos selected, ${plan.done.length} done before${keptWords(plan.kept)}, ` +
+      `${plan.todo.length} to caption, ` +
       `${plan.untracked.length} untracked directories; model ${job.model}, prompt ${prompt.source} (${prompt.sha256.slice(0, 12)})`,
   );
   // A refused directory (a link) is neither a job nor untracked: said with its reason (issue 33).

@@ -25,6 +25,9 @@ export const captionJobSchema = z.object({
     .default(null),
   /** Caption a root that another backend captioned before (the seed advises one backend per dataset). */
   allowMixed: z.boolean().default(false),
+  /** With allowMixed: caption again the videos another backend finished (their captions_merged.json replaced);
+   * without it those are kept as they are. */
+  recaption: z.boolean().default(false),
   /** vLLM's servers; null for the Gemini backend. */
   servers: z
     .discriminatedUnion('mode', [
@@ -54,5 +57,7 @@ export const captionJobSchema = z.object({
   /** The client's first backoff before a retry (ms); tests shorten it. */
   retryBaseDelayMs: z.number().int().nonnegative().default(500),
   tickMs: z.number().int().min(50).max(5000).default(1000),
+  /** The longest the run stays silent (ms): a progress line at least this often while clips are in flight. */
+  progressMs: z.number().int().min(50).max(60_000).default(5000),
 });
 export type CaptionJob = z.infer<typeof captionJobSchema>;

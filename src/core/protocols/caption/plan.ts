@@ -24,6 +24,8 @@ export interface CaptionPlan {
   /** Videos of this run (this rank, the selection). */
   selected: number;
   done: string[];
+  /** Of `done`: videos another backend finished, kept as they are (--allow-mixed without --recaption). */
+  kept: string[];
   todo: PlannedVideo[];
   untracked: string[];
   /** Children of the root refused as video directories (a link), with why. */
@@ -34,12 +36,22 @@ export interface CaptionPlan {
   missing?: string[];
 }
 
-export async function planCaptionRun(layout: CaptionLayout, id: RunIdentity, sourceVideos: readonly string[]): Promise<CaptionPlan> {
+/**
+ * `keepOtherBackends`: a video another backend completed (its outcome and captions_merged.json there) counts as done
+ * and is kept — what --allow-mixed does unless --recaption asks for it again.
+ */
+export async function planCaptionRun(
+  layout: CaptionLayout,
+  id: RunIdentity,
+  sourceVideos: readonly string[],
+  keepOtherBackends = false,
+): Promise<CaptionPlan> {
   const dirs = await discoverVideoDirs(layout.root);
   const mine = layout.shard ? dirs.tracked.filter((s) => shardRankOf(s, layout.shard!.count) === layout.shard!.index - 1) : dirs.tracked;
   const wanted = new Set(sourceVideos);
   const found = new Set<string>();
   const done: string[] = [];
+  const kept: string[] = [];
   const todo: PlannedVideo[] = [];
   const backends: Record<string, number> = {};
   for (const stem of mine) {
@@ -58,16 +70,26 @@ export async function planCaptionRun(layout: CaptionLayout, id: RunIdentity, sou
       .stat(layout.captionsFile(stem))
       .then((s) => s.isFile())
       .catch(() => false);
+    const other = outcome?.state === 'completed' && outcomeBackend(outcome) !== (id.backend?.name ?? 'vllm');
     if (doc && outcome?.state === 'completed' && outcome.signature === signature && merged) done.push(stem);
-    else todo.push({ stem, dir, doc, problem: 'issues' in parsed ? parsed.issues.map(issueText).join('; ') : null, signature });
+    else if (keepOtherBackends && other && merged) {
+      done.push(stem);
+      kept.push(stem);
+    } else todo.push({ stem, dir, doc, problem: 'issues' in parsed ? parsed.issues.map(issueText).join('; ') : null, signature });
   }
   return {
     selected: done.length + todo.length,
     done,
+    kept,
     todo,
     untracked: dirs.untracked,
     refused: dirs.refused,
     backends,
     ...(wanted.size ? { missing: [...wanted].filter((w) => !found.has(w)) } : {}),
   };
+}
+
+/** ` (2 of them by another backend, kept: --recaption captions them again)`, or nothing. */
+export function keptWords(kept: readonly string[]): string {
+  return kept.length ? ` (${kept.length} of them by another backend, kept: --recaption captions them again)` : '';
 }

@@ -15,6 +15,16 @@ export const CAPTION_PROMPT_V1 = [
   '[{"start_sec": <number>, "end_sec": <number>, "caption": "<one or two sentences>"}]',
 ].join('\n');
 
+/**
+ * Gemini's default: the same asks, but Gemini gets only the clip's mp4 (SPEC-AVTIME-DATA §3b), whose own audio track is
+ * the sound — not a separate track as the vLLM request's mp3 sidecar is. Its own version, so its sha256 differs.
+ */
+export const CAPTION_PROMPT_GEMINI_VERSION = 'fpsweep-caption-gemini-v1';
+
+export const CAPTION_PROMPT_GEMINI_V1 = ['You are given one short clip of a longer video, with its sound.', ...CAPTION_PROMPT_V1.split('\n').slice(1)].join(
+  '\n',
+);
+
 export interface CaptionPrompt {
   text: string;
   /** The version's name, or the file it was read from (--prompt-file). */

@@ -1,6 +1,6 @@
 // The demo's Gemini part (issue 35, point 6): the caption verb's demo service starts the stand-in Gemini as a
 // process (bin/fake-gemini), and the demo's Gemini step — the verb a user would type — captions the sample root
-// with it after the vLLM step's captions (--allow-mixed): the valid videos done with per-clip JSON, the invalid one
+// on a sample root of its own (one backend per root): the valid videos done with per-clip JSON, the invalid one
 // failed (exit 1), every upload deleted (the ledger empty).
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';

@@ -216,12 +216,13 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
   const freshBench = ctx.fresh || !existsSync(path.join(avBench, 'test.jsonl'));
   if (freshBench && existsSync(avBench)) rmSync(avBench, { recursive: true, force: true });
   const topology = ctx.standIn ? ['--target-gpus', '0;1', '--target-tp', '1', '--judge-gpus', '0', '--judge-tp', '1'] : [];
+  const ports = ctx.takePorts ? ['--target-base-port', String(ctx.takePorts(2)), '--judge-base-port', String(ctx.takePorts(1))] : [];
   const models = ['--target-model', ctx.env.TARGET_MODEL || 'Qwen/Qwen3-Omni-30B-A3B-Instruct', '--judge-model', ctx.env.JUDGE_MODEL || 'Qwen/Qwen3.6-27B'];
   return [
     ...(freshBench ? [{ title: 'AVTime: make a sample bench root (ffmpeg, videos with audio)', argv: ['avtime', 'sample', '--out', avBench] }] : []),
     {
       title: 'AVTime-Bench run: target inference on 2 shards, normalize, judge, six scores',
-      argv: ['avtime', 'run', '--bench-root', avBench, '--output-root', outputRoot, '--run-id', runId, ...models, ...topology],
+      argv: ['avtime', 'run', '--bench-root', avBench, '--output-root', outputRoot, '--run-id', runId, ...models, ...topology, ...ports],
     },
     {
       title: 'AVTime run status',

@@ -8,7 +8,7 @@ import { checkPathValue, listFlag, numberFlag, parseCommandArgs, parseOptionsOrU
 import { parseGpuGroups } from '../../../serving/gpus';
 import { captionJobSchema, type CaptionJob } from '../jobSchema';
 import { CAPTION_STATE_DIR, captionRunRoot, SEGMENTS_FILE } from '../layout';
-import { CAPTION_PROMPT_V1, CAPTION_PROMPT_VERSION } from '../prompt';
+import { CAPTION_PROMPT_GEMINI_V1, CAPTION_PROMPT_GEMINI_VERSION, CAPTION_PROMPT_V1, CAPTION_PROMPT_VERSION } from '../prompt';
 import { rankShardOption } from '../../../cli/rankShard';
 import { refuseMixedBackends } from '../backends';
 import { completedBackends } from '../progress';
@@ -17,13 +17,16 @@ import { geminiKeyFromEnv, NO_KEY_WORDS } from '../gemini/geminiKey';
 export const DEFAULT_CAPTION_MODEL = 'Qwen/Qwen3-Omni-30B-A3B-Thinking';
 
 const HELP = `usage: fpsweep avtime caption VIDEOS_ROOT (--base-url URL[,URL…] | --model-path DIR [--gpus "0,1;2,3"] [--tp N]
-                                          | --backend gemini --model gemini-… [--max-rpm N] [--gemini-base-url URL])
-         [--model NAME] [--source-video PATH]… [--max-jobs 8] [--max-inflight-clips 64] [--retries 5] [--timeout 300]
-         [--video-fps 4] [--video-min-frames 4] [--video-max-frames 768] [--prompt-file F] [--keep-going | --fail-fast]
-         [--shard K/N|auto] [--no-preflight] [--detach]
+                                          | --backend gemini --model gemini-… [--max-rpm N] [--active-timeout 600]
+                                            [--gemini-base-url URL])
+         [--model NAME] [--source-video PATH]… [--max-jobs 8] [--max-inflight-clips N (vLLM 64, gemini 1)] [--retries 5]
+         [--timeout 300] [--video-fps 4] [--video-min-frames 4] [--video-max-frames 768] [--prompt-file F]
+         [--keep-going | --fail-fast] [--shard K/N|auto] [--no-preflight] [--allow-mixed [--recaption]] [--detach]
 
 Captions every clip of every video directory under VIDEOS_ROOT (a direct child holding segments.json) with
-Qwen3-Omni and writes <video>/captions_merged.json on the full video's timeline once all its clips succeeded.
+Qwen3-Omni on vLLM (the clip's mp4 and its mp3 sidecar as the audio), or with Gemini (--backend gemini: the clip's
+mp4, its own audio track), and writes <video>/captions_merged.json on the full video's timeline once all its clips
+succeeded.
 State, raw records and logs: VIDEOS_ROOT/.fpsweep-caption/. A rerun skips done videos (same clips, model, prompt
 and decoding). Exit 0 only when every selected video is done, 1 when any failed or is pending, 2 on bad input.
   --base-url U,U       running servers (key: FPSWEEP_API_KEY)
@@ -37,8 +40,11 @@ and decoding). Exit 0 only when every selected video is done, 1 when any failed 
                        Key: GEMINI_API_KEY or GOOGLE_API_KEY (environment only). --model names the Gemini model;
                        --max-rpm N bounds generateContent calls a minute; --max-inflight-clips (default 1: one at a
                        time, as the seed); --active-timeout S (default 600) for an upload to become ACTIVE;
-                       --gemini-base-url URL (or GOOGLE_GEMINI_BASE_URL): another endpoint (the stand-in)
-  --allow-mixed        caption a root another backend captioned before (the seed advises one backend per dataset)`;
+                       --gemini-base-url URL (or GOOGLE_GEMINI_BASE_URL): another endpoint (the stand-in,
+                       bin/fake-gemini --help); an endpoint that refuses the connection stops the run at once
+  --allow-mixed        caption a root another backend captioned before (the seed advises one backend per dataset):
+                       only the videos no backend finished; the other backend's captions_merged.json are kept
+  --recaption          with --allow-mixed: caption the other backend's finished videos again too (replacing them)`;
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
@@ -67,11 +73,14 @@ const OPTIONS = {
   'max-rpm': { type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 1_000_000 } },
   'active-timeout': { type: 'string', meta: 'S', value: { kind: 'number', min: 0.01, max: 86_400, default: 600 } },
   'allow-mixed': { type: 'boolean' },
+  recaption: { type: 'boolean' },
   // Tests: the pause between looks at an upload's state.
   'poll-ms': { type: 'string', value: { kind: 'int', min: 1, max: 3_600_000, default: 2000 } },
   // Tests: the client's first backoff before a retry, and the status tick.
   'retry-delay-ms': { type: 'string', value: { kind: 'int', min: 0, max: 3_600_000, default: 500 } },
   'tick-ms': { type: 'string', value: { kind: 'int', min: 50, max: 3_600_000, default: 1000 } },
+  // Tests: the longest silence while clips are in flight (default 5 s).
+  'progress-ms': { type: 'string', value: { kind: 'int', min: 50, max: 60_000, default: 5000 } },
 } satisfies OptionSpec;
 export const flags = OPTIONS;
 /** VIDEOS_ROOT: an existing folder holding video directories (checked before anything is made in it). */
@@ -111,7 +120,12 @@ export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv 
   } else if (!!v['base-url'] === !!v['model-path']) throw new UsageError(`give one of --base-url or --model-path\n\n${HELP}`);
   else if (v['max-rpm'] || v['gemini-base-url']) throw new UsageError('--max-rpm and --gemini-base-url are for --backend gemini');
   if (v['keep-going'] && v['fail-fast']) throw new UsageError('--keep-going and --fail-fast exclude each other');
-  let prompt = { text: CAPTION_PROMPT_V1, source: CAPTION_PROMPT_VERSION };
+  if (v.recaption && !v['allow-mixed']) throw new UsageError('--recaption goes with --allow-mixed (it captions again what another backend finished)');
+  // Gemini gets the mp4 alone (its own sound); vLLM the mp4 and the mp3 sidecar: each its own default prompt (prompt.ts).
+  let prompt =
+    backend === 'gemini'
+      ? { text: CAPTION_PROMPT_GEMINI_V1, source: CAPTION_PROMPT_GEMINI_VERSION }
+      : { text: CAPTION_PROMPT_V1, source: CAPTION_PROMPT_VERSION };
   const promptFile = str('prompt-file');
   if (promptFile) {
     const file = promptFile;
@@ -159,6 +173,7 @@ export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv 
           }
         : null,
     allowMixed: v['allow-mixed'] === true,
+    recaption: v.recaption === true,
     servers,
     model,
     prompt,
@@ -171,6 +186,7 @@ export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv 
     preflight: v['no-preflight'] !== true,
     retryBaseDelayMs: num('retry-delay-ms'),
     tickMs: num('tick-ms'),
+    progressMs: num('progress-ms'),
   });
   refuseMixedBackends(await completedBackends(root), job.backend, job.allowMixed);
   return { job, detach: v.detach === true };

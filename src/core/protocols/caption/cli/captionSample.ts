@@ -47,12 +47,17 @@ export const CAPTION_SAMPLE_VERB = 'avtime caption-sample';
 
 export function demoSteps(ctx: DemoContext): DemoStep[] {
   const root = captionDemoRoot(ctx);
+  // Gemini captions a videos root of its own: one backend per root (the seed's advice, and the caption verb's rule),
+  // so neither step finds the other's captions and the demo runs again in the same folder as often as asked.
+  const geminiRoot = `${root}-gemini`;
+  const sample = (out: string, title: string): DemoStep => ({
+    title,
+    argv: [...CAPTION_SAMPLE_VERB.split(' '), '--out', out, ...(ctx.fresh ? ['--fresh'] : [])],
+    doneLine: `Caption sample videos root: ${out}`,
+  });
+  const caption = CAPTION_SAMPLE_VERB.split(' ')[0];
   return [
-    {
-      title: 'Captioning: make a sample videos root (ffmpeg: clips with audio, mp3 sidecars, one invalid, one untracked directory)',
-      argv: [...CAPTION_SAMPLE_VERB.split(' '), '--out', root, ...(ctx.fresh ? ['--fresh'] : [])],
-      doneLine: `Caption sample videos root: ${root}`,
-    },
+    sample(root, 'Captioning: make a sample videos root (ffmpeg: clips with audio, mp3 sidecars, one invalid, one untracked directory)'),
     // Without a GPU the stand-in serves the checkpoint named here (a Qwen3-Omni name: it plays that model); on a GPU
     // host a real checkpoint is the user's to name, so the demo stops at the sample.
     ...(ctx.standIn
@@ -60,41 +65,30 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
           {
             title: 'Captioning: caption the sample (managed stand-in server, pre-flight counts; the invalid directory fails: exit 1)',
             argv: [
-              CAPTION_SAMPLE_VERB.split(' ')[0],
+              caption,
               'caption',
               root,
               '--model-path',
               path.join(`${root}-model`, 'Qwen3-Omni-30B-A3B-Thinking'),
               '--gpus',
               '0',
+              ...(ctx.takePorts ? ['--base-port', String(ctx.takePorts(1))] : []),
             ],
             okCodes: [1],
             doneLine: `captions: ${path.join(root, '<video>', 'captions_merged.json')} (open them with "fpsweep: Open caption viewer")`,
           },
         ]
       : []),
-    // The seed's Gemini fallback on the same root (the stand-in Gemini, demoService below): --allow-mixed, as the
-    // root holds the vLLM backend's captions; each clip's JSON in <video>/captions/, then the merged captions.
+    // The seed's Gemini fallback (the stand-in Gemini, demoService below) on a sample root of its own; each clip's
+    // JSON in <video>/captions/, then the merged captions.
     ...(ctx.standIn && ctx.env.GOOGLE_GEMINI_BASE_URL
       ? [
+          sample(geminiRoot, 'Captioning with Gemini: a sample videos root for it'),
           {
-            title: 'Captioning with Gemini: the same sample through the stand-in Gemini (Files API upload, per-clip JSON; the invalid directory fails: exit 1)',
-            argv: [
-              ...CAPTION_SAMPLE_VERB.split(' ').slice(0, 1),
-              'caption',
-              root,
-              '--backend',
-              'gemini',
-              '--model',
-              'gemini-2.5-flash',
-              '--allow-mixed',
-              '--max-inflight-clips',
-              '4',
-              '--poll-ms',
-              '100',
-            ],
+            title: 'Captioning with Gemini: the sample through the stand-in Gemini (Files API upload, per-clip JSON; the invalid directory fails: exit 1)',
+            argv: [caption, 'caption', geminiRoot, '--backend', 'gemini', '--model', 'gemini-2.5-flash', '--max-inflight-clips', '4', '--poll-ms', '100'],
             okCodes: [1],
-            doneLine: `Gemini's per-clip captions: ${path.join(root, '<video>', 'captions', 'clip_NNNN.json')}`,
+            doneLine: `Gemini's per-clip captions: ${path.join(geminiRoot, '<video>', 'captions', 'clip_NNNN.json')}`,
           },
         ]
       : []),

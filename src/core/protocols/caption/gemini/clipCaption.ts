@@ -29,6 +29,8 @@ export interface GeminiClipContext {
   ledger: UploadLedger;
   signal: AbortSignal;
   log(line: string): void;
+  /** Each API step a clip starts (`upload`, `files.get`, `generateContent`): the run's progress lines name it. */
+  onStep?(key: string, step: string): void;
 }
 
 export type ClipResult =
@@ -36,6 +38,8 @@ export type ClipResult =
   | { kind: 'failed'; reason: string; tokens: GeminiUsage }
   /** The key was refused: the run stops; the clip stays to do. */
   | { kind: 'key'; error: GoogleError; tokens: GeminiUsage }
+  /** Nothing answers at the endpoint (connection refused, unknown host): the run stops; the clip stays to do. */
+  | { kind: 'unreachable'; error: GoogleError; tokens: GeminiUsage }
   /** The run was stopped while the clip waited: it stays to do. */
   | { kind: 'cut'; tokens: GeminiUsage };
 
@@ -62,6 +66,7 @@ export async function captionClipWithGemini(ctx: GeminiClipContext, clip: { key:
   async function call<T>(step: string, fn: () => Promise<T>): Promise<T> {
     for (;;) {
       if (ctx.signal.aborted) throw new ClipEnd({ kind: 'cut' });
+      ctx.onStep?.(clip.key, step);
       try {
         return await fn();
       } catch (err) {
@@ -69,6 +74,7 @@ export async function captionClipWithGemini(ctx: GeminiClipContext, clip: { key:
         const e = readGoogleError(err);
         const action = errorAction(e);
         if (action === 'key') throw new ClipEnd({ kind: 'key', error: e });
+        if (action === 'unreachable') throw new ClipEnd({ kind: 'unreachable', error: e });
         if (action === 'final' || spent >= ctx.retries) {
           const budget = action === 'final' ? '' : ` (after ${spent} retries)`;
           throw new ClipEnd({ kind: 'failed', reason: redactSecrets(`${step}: ${googleErrorText(e)}${budget}`) });
@@ -90,6 +96,7 @@ export async function captionClipWithGemini(ctx: GeminiClipContext, clip: { key:
       if (f.state === 'FAILED') throw new ClipEnd({ kind: 'failed', reason: `upload ${f.name} ended FAILED: ${f.error ?? 'no reason given'}` });
       if (ctx.clock.now() >= deadline)
         throw new ClipEnd({ kind: 'failed', reason: `upload ${f.name} not ACTIVE after ${ctx.activeTimeoutS} s (still ${f.state})` });
+      ctx.onStep?.(clip.key, `waiting for ${f.name} to be ACTIVE (${f.state})`);
       await ctx.clock.sleep(ctx.pollMs, ctx.signal).catch(() => undefined);
       f = await call('files.get', () => ctx.api.get(f.name, ctx.signal));
     }
@@ -98,6 +105,7 @@ export async function captionClipWithGemini(ctx: GeminiClipContext, clip: { key:
   async function answer(file: GeminiFileInfo): Promise<ClipEndResult> {
     let lastWhy = '';
     for (let ask = 1; ask <= 2; ask++) {
+      ctx.onStep?.(clip.key, 'waiting for --max-rpm');
       await ctx.limiter.take(ctx.signal);
       const reply = readGeminiReply((await call('generateContent', () => ctx.api.generate(ctx.model, file, ctx.prompt, ctx.signal))) as object);
       tokens = addUsage(tokens, reply.usage);

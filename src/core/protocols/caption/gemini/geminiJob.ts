@@ -20,18 +20,21 @@ import type { CaptionJob } from '../jobSchema';
 import type { CaptionLayout } from '../layout';
 import { GEMINI_NORMALIZER } from '../normalizeGemini';
 import { writeVideoOutcome } from '../outcome';
-import { planCaptionRun, type PlannedVideo } from '../plan';
+import { keptWords, planCaptionRun, type PlannedVideo } from '../plan';
 import { captionPrompt } from '../prompt';
 import { captionStatusSchema, type TokenCounts, type VideoOutcome } from '../schemas';
 import { captionClipWithGemini, deleteUpload, type GeminiClipContext } from './clipCaption';
 import { clipIdentity, reusableClipCaptions, writeClipCaptions, type ClipCaptions } from './clipFile';
-import { geminiApi, type GeminiApi } from './client';
+import { endpointRefusal, geminiApi, type GeminiApi } from './client';
 import { addUsage, NO_USAGE } from './geminiAnswer';
 import { googleErrorText, type GoogleError } from './googleError';
 import { geminiKeyFromEnv, NO_KEY_WORDS } from './geminiKey';
 import { RpmLimiter, type Clock } from './rateLimit';
 import { Slots } from './slots';
 import { UploadLedger } from './uploadLedger';
+
+/** Where the SDK sends requests when no --gemini-base-url is given. */
+const GOOGLE_ENDPOINT = 'https://generativelanguage.googleapis.com';
 
 const redacted: SessionLog = {
   info: (l) => stdoutSessionLog.info(redactSecrets(l)),
@@ -78,6 +81,7 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
     layout,
     { model: job.model, promptSha256: prompt.sha256, sampling: job.sampling, backend: { name: 'gemini', normalizer: GEMINI_NORMALIZER } },
     job.sourceVideos,
+    job.allowMixed && !job.recaption,
   );
   if (plan.missing?.length) throw new InputError(`--source-video matches no tracked video${layout.shard ? ' of this rank' : ''}: ${plan.missing.join(', ')}`);
   refuseMixedBackends(plan.backends, 'gemini', job.allowMixed);
@@ -93,7 +97,7 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
   }));
   await status.write();
   await log.info(
-    `run ${session.runId}: ${plan.selected} videos selected, ${plan.done.length} done before, ${plan.todo.length} to caption, ` +
+    `run ${session.runId}: ${plan.selected} videos selected, ${plan.done.length} done before${keptWords(plan.kept)}, ${plan.todo.length} to caption, ` +
       `${plan.untracked.length} untracked directories; backend gemini, model ${job.model}, normalizer ${GEMINI_NORMALIZER}, ` +
       `prompt ${prompt.source} (${prompt.sha256.slice(0, 12)})`,
   );
@@ -102,11 +106,6 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
 
   const ledger = uploadLedgerOf(layout);
   const clipLog = (l: string) => void log.info(l);
-  // A crash's leftovers first: every file the ledger names is deleted (and said), before anything is uploaded.
-  for (const e of await ledger.list()) {
-    if (await deleteUpload({ api: client, ledger, log: clipLog }, e.name))
-      await log.info(`deleted ${e.name} (${e.clip}), uploaded by an earlier run that ended before deleting it`);
-  }
 
   const abort = new AbortController();
   session.cutSignal.addEventListener('abort', () => abort.abort(session.cutSignal.reason), { once: true });
@@ -123,6 +122,52 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
     });
     abort.abort(new Error('key refused'));
   };
+  // Nothing answers at the endpoint: no retry can help, so the run stops now, naming the URL and why.
+  const endpoint = g.baseUrl ?? GOOGLE_ENDPOINT;
+  const unreachable = (e: GoogleError) => {
+    if (abort.signal.aborted) return;
+    const why = e.cause?.code === 'ENOTFOUND' ? 'its host name is not known' : 'the connection was refused';
+    session.stopper.stopFor({
+      rule: 'servers_down',
+      kind: 'unreachable',
+      message: googleErrorText(e),
+      meaning: `nothing answers at ${endpoint}: ${why} (no server listening there, or a wrong host or port)`,
+      action:
+        "check --gemini-base-url (or GOOGLE_GEMINI_BASE_URL; unset for Google's own endpoint) and that the server there is up, " +
+        'then run the same command again: finished clips are kept',
+      server: endpoint,
+      detail: `cannot reach Gemini at ${endpoint}: ${why} (${e.cause?.code ?? 'no answer'})`,
+    });
+    abort.abort(new Error('endpoint unreachable'));
+  };
+  // Progress: a line per clip captioned, and while clips are in flight never a silence longer than job.progressMs.
+  const inflight = new Map<string, { since: number; step: string }>();
+  const clipsTotal = plan.todo.reduce((n, p) => n + (p.doc?.segments.length ?? 0), 0);
+  let clipsDone = 0;
+  let lastLine = Date.now();
+  const say = (line: string) => {
+    lastLine = Date.now();
+    void log.info(line);
+  };
+  const progressTick = Math.max(25, Math.floor(job.progressMs / 5));
+  const heartbeat = setInterval(() => {
+    if (inflight.size === 0 || Date.now() - lastLine < job.progressMs - progressTick) return;
+    const now = Date.now();
+    const names = [...inflight].slice(0, 3).map(([k, c]) => `${k} (${c.step}, ${Math.round((now - c.since) / 1000)} s)`);
+    say(
+      `progress: ${clipsDone} of ${clipsTotal} clips captioned this run, ${tally.completed} videos done, ${tally.failed} failed; ` +
+        `in flight: ${names.join(', ')}${inflight.size > 3 ? ` and ${inflight.size - 3} more` : ''}`,
+    );
+  }, progressTick);
+  heartbeat.unref();
+  // Before any video is checked or any upload left by a crash is deleted: does anything answer there at all?
+  const refusal = api ? null : await endpointRefusal(endpoint);
+  if (refusal) unreachable({ httpStatus: null, status: null, message: 'the connection could not be made', retryDelayMs: null, reasons: [], cause: refusal });
+  // A crash's leftovers first: every file the ledger names is deleted (and said), before anything is uploaded.
+  for (const e of abort.signal.aborted ? [] : await ledger.list()) {
+    if (await deleteUpload({ api: client, ledger, log: clipLog }, e.name))
+      await log.info(`deleted ${e.name} (${e.clip}), uploaded by an earlier run that ended before deleting it`);
+  }
   const ctx: GeminiClipContext = {
     api: client,
     model: job.model,
@@ -136,6 +181,10 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
     ledger,
     signal: abort.signal,
     log: clipLog,
+    onStep: (key, step) => {
+      const c = inflight.get(key);
+      if (c) c.step = step;
+    },
   };
   const slots = new Slots(job.maxInflightClips);
   const stopped = () => session.stopRequested !== null || abort.signal.aborted;
@@ -148,6 +197,7 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
     if (failure === null) {
       const { issues } = await validateVideoDir(p.dir, ffprobeClipProbe());
       if (issues.length) failure = `invalid video directory: ${issues.map(issueText).join('; ')}`;
+      else if (stopped()) return;
     }
     if (failure === null && p.doc) {
       const segs = p.doc.segments;
@@ -173,7 +223,9 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
           try {
             if (failure !== null || stopped()) return;
             const key = `${p.stem}/clip_${String(seg.index).padStart(4, '0')}`;
-            const r = await captionClipWithGemini(ctx, { key, path: path.join(p.dir, seg.clip_path), span: seg });
+            const since = Date.now();
+            inflight.set(key, { since, step: 'starting' });
+            const r = await captionClipWithGemini(ctx, { key, path: path.join(p.dir, seg.clip_path), span: seg }).finally(() => inflight.delete(key));
             tokens = addUsage(tokens, r.tokens);
             runTokens = addUsage(runTokens, r.tokens);
             if (r.kind === 'ok') {
@@ -181,8 +233,11 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
               await writeClipCaptions(p.dir, c);
               clips[i] = c;
               progress.clipsDone++;
+              clipsDone++;
+              say(`${key}: captioned in ${((Date.now() - since) / 1000).toFixed(1)} s (${clipsDone} of ${clipsTotal} clips this run)`);
             } else if (r.kind === 'failed') failure ??= `clip ${seg.index}: ${r.reason}`;
             else if (r.kind === 'key') keyRefused(r.error);
+            else if (r.kind === 'unreachable') unreachable(r.error);
           } finally {
             slots.give();
           }
@@ -221,6 +276,8 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
     else tally.end(session.stopRequested !== null);
   } catch (err) {
     tally.breakOff(`failed: ${redactSecrets((err as Error)?.message ?? String(err))}`);
+  } finally {
+    clearInterval(heartbeat);
   }
   await log.info(`tokens this run: ${runTokens.total} (prompt ${runTokens.prompt}, answers ${runTokens.candidates})`);
   await log.info(tally.summary!);

@@ -19,9 +19,24 @@ export interface GoogleError {
   retryDelayMs: number | null;
   /** ErrorInfo reasons (`API_KEY_INVALID`…). */
   reasons: string[];
+  /** When no answer came: the system's code for why (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`…) and its words. */
+  cause?: { code: string | null; message: string } | null;
 }
 
-export type ErrorAction = 'wait' | 'retry' | 'final' | 'key';
+/** `unreachable`: nothing answers at the endpoint (the connection refused, the host unknown): no retry can help, the
+ * run stops at once naming the URL. */
+export type ErrorAction = 'wait' | 'retry' | 'final' | 'key' | 'unreachable';
+
+/** Why fetch got no answer: undici's `TypeError('fetch failed')` carries the system error as its cause (an
+ * AggregateError when every address was tried). */
+function causeOf(err: unknown): { code: string | null; message: string } | null {
+  let c = (err as { cause?: unknown })?.cause as { code?: unknown; message?: unknown; errors?: unknown } | undefined;
+  if (!c || typeof c !== 'object') return null;
+  if (c.code === undefined && Array.isArray(c.errors) && c.errors.length) c = c.errors[0] as typeof c;
+  return { code: typeof c.code === 'string' ? c.code : null, message: typeof c.message === 'string' ? c.message : String(c) };
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND']);
 
 const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
 
@@ -54,6 +69,7 @@ export function readGoogleError(err: unknown): GoogleError {
     message: typeof inner?.message === 'string' ? inner.message : text,
     retryDelayMs: retry ? durationMs(retry.retryDelay) : null,
     reasons: details.map((d) => d?.reason).filter((r): r is string => typeof r === 'string'),
+    cause: httpStatus === null && !inner ? causeOf(err) : null,
   };
 }
 
@@ -62,6 +78,7 @@ export function errorAction(e: GoogleError): ErrorAction {
   if (s === 401 || s === 403 || e.status === 'UNAUTHENTICATED' || e.status === 'PERMISSION_DENIED') return 'key';
   if (e.reasons.includes('API_KEY_INVALID')) return 'key';
   if (s === 429 || e.status === 'RESOURCE_EXHAUSTED') return 'wait';
+  if (s === null && e.cause?.code && UNREACHABLE.has(e.cause.code)) return 'unreachable';
   if (s === null || s === 408 || s === 500 || s === 502 || s === 503 || s === 504) return 'retry';
   return 'final';
 }
@@ -69,5 +86,5 @@ export function errorAction(e: GoogleError): ErrorAction {
 /** `HTTP 429 RESOURCE_EXHAUSTED: <Google's words>` (or the client's words when no answer came). */
 export function googleErrorText(e: GoogleError): string {
   const head = e.httpStatus !== null ? `HTTP ${e.httpStatus}${e.status ? ` ${e.status}` : ''}` : 'no answer';
-  return `${head}: ${e.message}`;
+  return `${head}: ${e.message}${e.cause ? ` (${e.cause.message})` : ''}`;
 }

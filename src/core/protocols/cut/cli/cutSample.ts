@@ -1,6 +1,7 @@
 // fpsweep avtime cut-sample --out DIR: a flat folder of short complete videos made with ffmpeg (../sample/: scene
 // changes and silences the builtin cutter reads), and the cut's part of `fpsweep demo`: complete videos → cut
 // (builtin) → caption on the stand-in → a videos root the caption viewer opens.
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { UsageError } from '../../../errors';
 import { parseVerbArgs, type OptionSpec } from '../../../cli/options';
@@ -32,7 +33,10 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
   const sources = path.resolve(`${ctx.out}-cut-sources`);
   const clips = path.resolve(`${ctx.out}-cut`);
   return [
-    { title: 'Cut: make complete sample videos (ffmpeg: scene changes, silences)', argv: ['avtime', 'cut-sample', '--out', sources] },
+    // Made once (again with --fresh): new sources would be new inputs, and the cut would cut them all again.
+    ...(ctx.fresh || !existsSync(sources)
+      ? [{ title: 'Cut: make complete sample videos (ffmpeg: scene changes, silences)', argv: ['avtime', 'cut-sample', '--out', sources] }]
+      : []),
     {
       title: 'Cut: cut them with the builtin cutter (degraded: no ASR, no audio events), validated, published whole',
       argv: ['avtime', 'cut', '--input-root', sources, '--output-root', clips, '--cutter', 'builtin'],
@@ -44,7 +48,16 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
       ? [
           {
             title: 'Cut: caption the cut clips (managed stand-in server): viewer-ready',
-            argv: ['avtime', 'caption', clips, '--model-path', path.join(`${clips}-model`, 'Qwen3-Omni-30B-A3B-Thinking'), '--gpus', '0'],
+            argv: [
+              'avtime',
+              'caption',
+              clips,
+              '--model-path',
+              path.join(`${clips}-model`, 'Qwen3-Omni-30B-A3B-Thinking'),
+              '--gpus',
+              '0',
+              ...(ctx.takePorts ? ['--base-port', String(ctx.takePorts(1))] : []),
+            ],
             doneLine: `Captioned cut: ${path.join(clips, '<video>', 'captions_merged.json')} (open them with "fpsweep: Open caption viewer")`,
           },
         ]

@@ -209,14 +209,26 @@ describe('report', function () {
     assert.match(text, /\*\*122\*\* failure\(s\)/);
   });
 
-  it('the CLI exits 1 when a check fails and 0 when none does', async () => {
+  it('the CLI exits 1 when a check fails and 0 when none does', async function () {
+    this.timeout(90_000); // three CLI processes, each compiling the sources through tsx
     const cli = path.join(__dirname, '../../../../../src/cli/main.ts');
     const bad = spawnSync(process.execPath, ['--import', 'tsx', cli, 'report', '--package', await makeReportPackage({ withViolation: true }), '--json']);
     assert.equal(bad.status, 1, bad.stderr.toString());
     assert.equal(reportSchema.parse(JSON.parse(bad.stdout.toString())).checks[0].status, 'fail');
-    const good = spawnSync(process.execPath, ['--import', 'tsx', cli, 'report', '--package', await makeReportPackage()]);
+    const pkg = await makeReportPackage();
+    const full = spawnSync(process.execPath, ['--import', 'tsx', cli, 'report', '--package', pkg, '--full']);
+    assert.equal(full.status, 0, full.stderr.toString());
+    assert.match(full.stdout.toString(), /## Pilot timing \(seed §4\)/);
+    // The terminal gets a summary and the report's path, not the whole report (hundreds of lines on a real sweep).
+    const good = spawnSync(process.execPath, ['--import', 'tsx', cli, 'report', '--package', pkg]);
     assert.equal(good.status, 0, good.stderr.toString());
-    assert.match(good.stdout.toString(), /## Pilot timing \(seed §4\)/);
+    const out = good.stdout.toString();
+    assert.ok(out.split('\n').length <= 15, `${out.split('\n').length} lines:\n${out}`);
+    assert.ok(out.startsWith(`report: ${path.join(pkg, '.fpsweep', 'reports', 'report.md')} (--full prints it here, --json its JSON)\n`), out);
+    assert.match(out, /^checks: \d+ of \d+ not failing$/m);
+    assert.match(out, /^rows added: \d+; failures: 122; todo: \d+ items$/m);
+    assert.doesNotMatch(out, /## Pilot timing/);
+    assert.ok(full.stdout.toString().split('\n').length > 3 * out.split('\n').length);
   });
 });
 
