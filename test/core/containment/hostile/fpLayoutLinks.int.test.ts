@@ -66,6 +66,7 @@ const LAYOUT: Record<string, Written | { readOnly: string }> = {
   lockFile: { at: (l) => l.lockFile, kind: 'file', verb: 'run' },
   statusFile: { at: (l) => l.statusFile, kind: 'file', verb: 'run', replaced: true },
   hostCpuRecord: { at: (l) => l.hostCpuRecord, kind: 'file', verb: 'run' },
+  framesPathsRecord: { at: (l) => l.framesPathsRecord, kind: 'file', verb: 'run' },
   frameStoreDir: { at: (l) => l.frameStoreDir, kind: 'dir', verb: 'run' },
   reportsDir: { at: (l) => l.reportsDir, kind: 'dir', verb: 'report' },
 };

@@ -83,7 +83,8 @@ async function recordFramesUse(run: SweepRun, mode: string, frames: FrameSource)
     use: placement?.use ?? 'cpu',
     reason,
     ...byPath,
-  }).catch((err: Error) => run.log.warn(`frames record not written: ${err.message}`));
+    // A link refused is exit 2 (issue 42); any other failure of this record is a warning.
+  }).catch((err: unknown) => (isUserError(err) ? Promise.reject(err) : run.log.warn(`frames record not written: ${(err as Error).message}`)));
 }
 
 export async function sendPlan(run: SweepRun, opts: RunOptions, deps: SweepServing, todo: PlanToSend): Promise<void> {
