@@ -278,7 +278,13 @@ def one_run(cli, fixture, mode, work, tag, endpoint):
     with open(csv) as f:
         rows = sum(1 for _ in f)
     jpegs, jpeg_bytes = count_files(os.path.join(pkg, ".fpsweep", "frames"))
-    helper_stats = [json.loads(l.split("fp_gpu_frames stats: ", 1)[1]) for l in lines if "fp_gpu_frames stats: " in l]
+    # Helpers write their line to the run's stderr at once: lines may run together, so each is decoded up to its end.
+    helper_stats = []
+    for part in text.split("fp_gpu_frames stats: ")[1:]:
+        try:
+            helper_stats.append(json.JSONDecoder().raw_decode(part)[0])
+        except ValueError:
+            pass
     res = {
         "tag": tag, "mode": mode, "rc": proc.returncode, "wall_s": round(wall, 3),
         "first_row_s": None if sampler.first_row_at is None else round(sampler.first_row_at, 3),
