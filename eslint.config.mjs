@@ -23,7 +23,17 @@ export default tseslint.config(
   {
     // test/fixtures/runTypes/: a run type's folder as it will sit under src/ (its imports are relative to there);
     // scripts/proveRunType.ts type-checks and lints it in place, in a copy of the tree.
-    ignores: ['dist/**', 'out/**', '.tmp/**', 'node_modules/**', 'test-output/**', 'demo-package/**', 'demo-package-*/**', '.vscode-test/**', 'test/fixtures/runTypes/**'],
+    ignores: [
+      'dist/**',
+      'out/**',
+      '.tmp/**',
+      'node_modules/**',
+      'test-output/**',
+      'demo-package/**',
+      'demo-package-*/**',
+      '.vscode-test/**',
+      'test/fixtures/runTypes/**',
+    ],
   },
   js.configs.recommended,
   {

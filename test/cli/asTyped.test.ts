@@ -85,10 +85,12 @@ describe('as typed: a folder that is not the root the verb wants is refused befo
   });
   afterEach(() => fs.rmSync(cwd, { recursive: true, force: true }));
 
+  // A fresh absolute path no earlier run (or residue of one on old code) can have made.
+  const absentRoot = `/nonexistent-fpsweep-${process.pid}-${Date.now().toString(36)}`;
   for (const args of [
     ['report', '--package', 'pakage'],
     ['report', '--package', 'empty'],
-    ['report', '--package', '/nonexistent/fpsweep-typo'],
+    ['report', '--package', `${absentRoot}/typo`],
     ['avtime', 'caption', 'empty', '--base-url', 'http://127.0.0.1:9'],
     ['avtime', 'caption', 'missing', '--base-url', 'http://127.0.0.1:9'],
     ['findings', '--package', 'empty'],
@@ -101,7 +103,7 @@ describe('as typed: a folder that is not the root the verb wants is refused befo
       assert.match(r.err, /no such folder|is not (a run package|a videos root|a bench root)/);
       noStack(r);
       assert.deepEqual(treeOf(cwd), before);
-      assert.ok(!fs.existsSync('/nonexistent/fpsweep-typo'));
+      assert.ok(!fs.existsSync(absentRoot));
     });
   }
 });

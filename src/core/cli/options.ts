@@ -251,6 +251,18 @@ export function requiredFlag(values: Readonly<Record<string, unknown>>, name: st
   return value;
 }
 
+/** The sample makers' one flag: `--out DIR`, a folder they make (absent or empty, as each verb's help says). */
+export const sampleOutFlags = {
+  out: { type: 'string', short: 'o', meta: 'DIR', value: { kind: 'path', is: 'out-dir' } },
+} satisfies OptionSpec;
+
+/** A sample maker's `--out DIR` (made absolute by the flag layer), or a usage error naming it, then the help. */
+export function requiredOutDir(values: Readonly<Record<string, unknown>>, help: string): string {
+  const out = stringFlag(values, 'out');
+  if (out === undefined) throw new UsageError(`--out DIR is required\n\n${help}`);
+  return out;
+}
+
 /** A string flag's value; undefined when it is absent or empty. */
 export function stringFlag(values: Readonly<Record<string, unknown>>, name: string): string | undefined {
   const value = values[name];

@@ -40,12 +40,7 @@ export interface CaptionPlan {
  * `keepOtherBackends`: a video another backend completed (its outcome and captions_merged.json there) counts as done
  * and is kept — what --allow-mixed does unless --recaption asks for it again.
  */
-export async function planCaptionRun(
-  layout: CaptionLayout,
-  id: RunIdentity,
-  sourceVideos: readonly string[],
-  keepOtherBackends = false,
-): Promise<CaptionPlan> {
+export async function planCaptionRun(layout: CaptionLayout, id: RunIdentity, sourceVideos: readonly string[], keepOtherBackends = false): Promise<CaptionPlan> {
   const dirs = await discoverVideoDirs(layout.root);
   const mine = layout.shard ? dirs.tracked.filter((s) => shardRankOf(s, layout.shard!.count) === layout.shard!.index - 1) : dirs.tracked;
   const wanted = new Set(sourceVideos);

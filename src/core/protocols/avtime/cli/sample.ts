@@ -1,6 +1,5 @@
 // fpsweep avtime sample --out DIR: a small complete AVTime bench root made with ffmpeg.
-import { UsageError } from '../../../errors';
-import { parseVerbArgs, type OptionSpec } from '../../../cli/options';
+import { parseVerbArgs, requiredOutDir, sampleOutFlags } from '../../../cli/options';
 import { makeAvtimeSample } from '../sample';
 
 export const summary = 'make a small complete AVTime bench root with ffmpeg (videos with audio, test/inventory/manifest, prompts)';
@@ -9,14 +8,12 @@ const HELP = `usage: fpsweep avtime sample --out DIR
 
 Makes a small AVTime bench root in DIR (SPEC-AVTIME §1; DIR must be absent or empty).`;
 
-export const flags = {
-  out: { type: 'string', short: 'o', meta: 'DIR', value: { kind: 'path', is: 'out-dir' } },
-} satisfies OptionSpec;
+export const flags = sampleOutFlags;
 
 export async function run(args: string[]): Promise<number> {
   const v = parseVerbArgs(args, flags, HELP);
-  if (typeof v.out !== 'string' || v.out === '') throw new UsageError(`--out DIR is required\n\n${HELP}`);
-  const s = await makeAvtimeSample({ out: v.out });
+  const out = requiredOutDir(v, HELP);
+  const s = await makeAvtimeSample({ out });
   const q = Object.entries(s.queries)
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');

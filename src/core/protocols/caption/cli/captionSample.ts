@@ -1,8 +1,7 @@
 // fpsweep avtime caption-sample --out DIR [--fresh]: a small videos root for segmented captioning, made with ffmpeg
 // (../sample/), and its part of `fpsweep demo`: the sample, in `<out>-caption`.
 import * as path from 'node:path';
-import { UsageError } from '../../../errors';
-import { parseVerbArgs, type OptionSpec } from '../../../cli/options';
+import { parseVerbArgs, requiredOutDir, sampleOutFlags, type OptionSpec } from '../../../cli/options';
 import type { DemoContext, DemoStep } from '../../../cli/verb';
 import { makeCaptionSample } from '../sample';
 import { startDemoGemini } from './geminiDemo';
@@ -16,14 +15,14 @@ audio) and their clip_NNNN.mp3 sidecars, one directory whose segments.json is in
 DIR must be absent or empty, or hold a sample made before: that one is kept, or made again with --fresh.`;
 
 export const flags = {
-  out: { type: 'string', short: 'o', meta: 'DIR', value: { kind: 'path', is: 'out-dir' } },
+  ...sampleOutFlags,
   fresh: { type: 'boolean' },
 } satisfies OptionSpec;
 
 export async function run(args: string[]): Promise<number> {
   const v = parseVerbArgs(args, flags, HELP);
-  if (typeof v.out !== 'string' || v.out === '') throw new UsageError(`--out DIR is required\n\n${HELP}`);
-  const s = await makeCaptionSample({ out: v.out, fresh: v.fresh === true });
+  const out = requiredOutDir(v, HELP);
+  const s = await makeCaptionSample({ out, fresh: v.fresh === true });
   const count = (state: string) => s.videos.filter((x) => x.state === state);
   const clips = count('valid').reduce((n, x) => n + x.clips, 0);
   const invalid = count('invalid').map((x) => `${x.stem} (${x.rule})`);

@@ -3,8 +3,7 @@
 // (builtin) → caption on the stand-in → a videos root the caption viewer opens.
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { UsageError } from '../../../errors';
-import { parseVerbArgs, type OptionSpec } from '../../../cli/options';
+import { parseVerbArgs, requiredOutDir, sampleOutFlags } from '../../../cli/options';
 import type { DemoContext, DemoStep } from '../../../cli/verb';
 import { makeCutSample } from '../sample';
 
@@ -16,16 +15,14 @@ Makes short complete source videos directly in DIR (created; files of the same n
 silences in the audio, one shorter than a minimum segment. Cut them with
   fpsweep avtime cut --input-root DIR --output-root CLIPS --cutter builtin`;
 
-export const flags = {
-  out: { type: 'string', short: 'o', meta: 'DIR', value: { kind: 'path', is: 'out-dir' } },
-} satisfies OptionSpec;
+export const flags = sampleOutFlags;
 
 export async function run(args: string[]): Promise<number> {
   const v = parseVerbArgs(args, flags, HELP);
-  if (typeof v.out !== 'string' || v.out === '') throw new UsageError(`--out DIR is required\n\n${HELP}`);
+  const out = requiredOutDir(v, HELP);
   const t0 = Date.now();
-  const files = await makeCutSample(v.out);
-  process.stdout.write(`cut sample: ${files.length} videos in ${path.resolve(v.out)} (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
+  const files = await makeCutSample(out);
+  process.stdout.write(`cut sample: ${files.length} videos in ${path.resolve(out)} (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
   return 0;
 }
 
