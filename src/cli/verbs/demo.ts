@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { parseVerbArgs } from '../../core/cli/options';
 import { UsageError } from '../../core/errors';
 import { RUN_TYPE_VERBS } from '../runTypeVerbs';
+import { fpProtocol } from '../../core/protocols/fp';
 import type { DemoContext, DemoService, DemoStep } from '../../core/cli/verb';
 
 export const summary = 'the whole workflow on a generated sample package with the stand-in vLLM (no GPU needed)';
@@ -38,7 +39,9 @@ export const demoPartOf = (verb: string): string =>
     .split(' ')
     .pop()!
     .replace(/-sample$/, '');
-const DEMO_PARTS = ['fp', 'avtime', 'caption', 'cut'];
+/** The demo's parts: Frames × Pixels' own steps (this file), then each run type's part by its verbs. */
+const FP_PART = fpProtocol.id;
+const DEMO_PARTS = [FP_PART, ...new Set(Object.keys(RUN_TYPE_VERBS).map(demoPartOf))];
 
 /** Whether a TCP port on 127.0.0.1 can be listened on now. */
 function portFree(port: number): Promise<boolean> {
@@ -74,7 +77,7 @@ function onPath(cmd: string): boolean {
 
 export async function run(args: string[]): Promise<number> {
   const v = parseVerbArgs(args, { out: { type: 'string' }, fresh: { type: 'boolean' }, 'fp-only': { type: 'boolean' }, only: { type: 'string' } }, HELP);
-  const only = typeof v.only === 'string' ? v.only.split(',').map((s) => s.trim()) : v['fp-only'] === true ? ['fp'] : DEMO_PARTS;
+  const only = typeof v.only === 'string' ? v.only.split(',').map((s) => s.trim()) : v['fp-only'] === true ? [FP_PART] : DEMO_PARTS;
   const unknown = only.filter((p) => !DEMO_PARTS.includes(p));
   if (unknown.length || only.length === 0)
     throw new UsageError(`--only takes ${DEMO_PARTS.join(', ')} (comma-separated), not '${unknown.join(',') || v.only}'\n\n${HELP}`);
@@ -121,7 +124,7 @@ export async function run(args: string[]): Promise<number> {
     { title: 'findings: pixels, frames, both or neither per benchmark', argv: ['findings', '--package', out] },
     { title: 'returns: tarball + sha256', argv: ['return', '--package', out] },
   ];
-  const steps: DemoStep[] = only.includes('fp') ? fpSteps : [];
+  const steps: DemoStep[] = only.includes(FP_PART) ? fpSteps : [];
   const parts = Object.entries(RUN_TYPE_VERBS)
     .filter(([verb]) => only.includes(demoPartOf(verb)))
     .map(([, load]) => load);
@@ -150,7 +153,7 @@ export async function run(args: string[]): Promise<number> {
     for (const s of services) s.stop();
   }
   const more = steps.flatMap((s) => (s.doneLine ? [`; ${s.doneLine}`] : [])).join('');
-  const fpWords = only.includes('fp') ? `package ${out}; report ${path.join(out, '.fpsweep', 'reports', 'report.md')}` : `parts ${only.join(', ')}`;
+  const fpWords = only.includes(FP_PART) ? `package ${out}; report ${path.join(out, '.fpsweep', 'reports', 'report.md')}` : `parts ${only.join(', ')}`;
   process.stdout.write(`demo done: ${fpWords}${more}\n`);
   return 0;
 }

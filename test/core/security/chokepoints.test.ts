@@ -38,7 +38,7 @@ describe('the redactor at every sink', () => {
     try {
       const r = await runCli(['avtime', 'caption', `/nonexistent/${SECRET}`, '--base-url', 'http://127.0.0.1:9']);
       assert.equal(r.code, 2);
-      assert.match(r.err, /\/nonexistent\/<openai-key> is not a directory/);
+      assert.match(r.err, /\/nonexistent\/<openai-key>: no such folder \(\/nonexistent\/<openai-key>\)/);
       assert.ok(!r.err.includes(SECRET));
     } finally {
       if (before === undefined) delete process.env.OPENAI_API_KEY;
