@@ -58,8 +58,8 @@ interface Entry {
   /** run: executed; dry: cannot run here (why), checked with bash -n and each verb's --help. */
   mode: 'run' | 'dry';
   why?: string;
-  /** dry: false for a shipped script quoted whole, whose fpsweep lines are shell variables (its flags are checked
-   *  the quote is checked against its file by the test named in why); the block is still parsed by bash -n. */
+  /** dry: false for a shipped script quoted whole, whose fpsweep lines are shell variables (the quote is checked
+   *  against its file by the test named in why); the block is still parsed by bash -n. */
   verbs?: false;
   /** Literal text → its fixture value, replaced in the block before it runs. */
   fill?: (f: Fixture) => Record<string, string>;
