@@ -21,6 +21,8 @@ function packageWith(entries: RawEntry[]): { dir: string; store: string } {
   const tarBytes = rawTar(entries);
   fs.mkdirSync(path.join(dir, 'videos'), { recursive: true });
   fs.mkdirSync(path.join(dir, 'manifest'), { recursive: true });
+  // An honest package's other half (SPEC §1: the origin's items), so `--package` is taken for a run package.
+  fs.mkdirSync(path.join(dir, 'items', 'samples'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'videos', 'videos_evil.tar'), tarBytes);
   const manifest = { n_videos: 1, shards: [{ file: 'videos_evil.tar', sha256: sha256(tarBytes), bytes: tarBytes.length }] };
   fs.writeFileSync(path.join(dir, 'videos', 'videos_manifest.json'), JSON.stringify(manifest));

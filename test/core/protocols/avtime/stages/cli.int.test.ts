@@ -63,12 +63,14 @@ describe('fpsweep avtime: the command (SPEC-AVTIME §9)', function () {
   it('bad usage is exit 2: an unknown stage, no --bench-root, a bad GPU list', async () => {
     assert.equal((await cli(['bogus'])).code, 2);
     assert.match((await cli(['run'])).err, /--bench-root DIR is required/);
-    const bad = await cli(['run', '--bench-root', '/tmp', '--target-gpus', '0,1;x']);
+    // A real bench root: flags are checked in the order typed, and a folder that is no bench root is refused first.
+    const bad = await cli(['run', '--bench-root', makeBench().root, '--target-gpus', '0,1;x']);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /--target-gpus '0,1;x': expected GPU indices/);
   });
 
   it('--target-base-port / --judge-base-port: 1024–65535 else exit 2; recorded in run_config (defaults 8011, 8031)', async () => {
+    const { root } = makeBench();
     for (const [flag, value] of [
       ['--target-base-port', '80'],
       ['--judge-base-port', '65536'],
@@ -76,11 +78,10 @@ describe('fpsweep avtime: the command (SPEC-AVTIME §9)', function () {
       ['--judge-base-port', 'x'],
       ['--target-base-port', ''],
     ]) {
-      const bad = await cli(['run', '--bench-root', '/tmp', flag, value]);
+      const bad = await cli(['run', '--bench-root', root, flag, value]);
       assert.equal(bad.code, 2, `${flag} ${value}`);
-      assert.ok(bad.err.includes(`${flag} must be a whole number from 1024 to 65535 (a TCP port), got '${value}'`), bad.err);
+      assert.ok(bad.err.includes(`${flag} must be a whole number from 1024 to 65535, got '${value}'`), bad.err);
     }
-    const { root } = makeBench();
     const dir = tmpDir('cli');
     const eps = await endpoints();
     const topology = async (runId: string, flags: string[]) => {
