@@ -29,7 +29,12 @@ export function frameUrl(f: FrameRef): string {
 
 /** A uuid that names these exact bytes: 128 bits of their SHA-256. */
 export function contentUuid(bytes: Buffer): string {
-  return `sha256-${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}`;
+  return uuidOfSha256(createHash('sha256').update(bytes).digest('hex'));
+}
+
+/** contentUuid from the bytes' sha256 (hex) when it is known already (the frame store checks each frame's). */
+export function uuidOfSha256(sha256Hex: string): string {
+  return `sha256-${sha256Hex.slice(0, 32)}`;
 }
 
 /** The decoding parameters a protocol fixes for its requests. */

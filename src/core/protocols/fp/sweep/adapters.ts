@@ -8,7 +8,7 @@ import { realFrameStoreDir } from '../frames/realStore';
 import { fpLaunchOptions } from '../serving/fpServing';
 import { useEndpoints, type Fleet, type ServerStateEvent } from '../../../serving/launcher';
 import { launchServers } from '../serving/launchServers';
-import { contentUuid, type FrameRef } from '../../../serving/chatRequest';
+import { uuidOfSha256, type FrameRef } from '../../../serving/chatRequest';
 import { GpuFrameMaker } from '../frames/gpu/gpuMaker';
 import { gpuHelperCount, helperGpus } from '../frames/gpu/helperGpus';
 import { chooseFramesOn, type FramesPlacement } from '../frames/gpu/framesOn';
@@ -180,8 +180,8 @@ export class PipelineFrames implements FrameSource {
           // its path): nothing is sent that we did not make from the video (issue 42).
           images: async (): Promise<FrameRef[]> => {
             const frames = await store.readFrames(paths);
-            if (!fileUrls) return frames.map((f) => ({ jpeg: f.bytes, uuid: contentUuid(f.bytes) }));
-            return jpegFileUrls(paths).map((fileUrl, k) => ({ fileUrl, uuid: contentUuid(frames[k].bytes) }));
+            if (!fileUrls) return frames.map((f) => ({ jpeg: f.bytes, uuid: uuidOfSha256(f.sha256) }));
+            return jpegFileUrls(paths).map((fileUrl, k) => ({ fileUrl, uuid: uuidOfSha256(frames[k].sha256) }));
           },
         };
       },
