@@ -75,6 +75,7 @@ function timing(r: Report): Node {
   out.appendChild(el('h2', {}, 'Where the time went'));
   out.appendChild(el('p', {}, r.bottleneck ? `Run ${r.bottleneck.runId}: ${r.bottleneck.line}` : 'No verdict from the last run.'));
   if (r.bottleneck?.hostCpuLine) out.appendChild(el('p', {}, r.bottleneck.hostCpuLine));
+  if (r.bottleneck?.framesLine) out.appendChild(el('p', {}, r.bottleneck.framesLine));
   for (const b of r.bottleneck?.servers ?? []) out.appendChild(el('p', { class: 'muted' }, `Server ${b.index} (${b.endpoint}): ${b.reason}; turn: ${b.knob}`));
   const x = r.extrapolation;
   out.appendChild(el('h2', {}, 'Full run, extrapolated'));

@@ -10,6 +10,7 @@ import { readResultsCsv } from '../package/resultsCsv';
 import { FAILURE_LINE, failureRecordSchema, timingRecordSchema, type FailureRecord, type TimingRecord } from '../package/schemas';
 import { runIdentityFile, runIdentitySchema } from '../../../runner/identity';
 import { preflightFile, readPreflight } from '../sweep/preflight';
+import { runFramesText } from '../sweep/fpHostCpu';
 import { readStatus } from '../status/status';
 import { hostCpuText } from '../../../runner/hostCpuStatus';
 import type { WorkerStatus } from '../status/statusSchema';
@@ -48,11 +49,20 @@ async function defaultTodo(root: string): Promise<TodoRow[]> {
 }
 
 /** The last run's verdicts as the report carries them; null when it has none. */
-function reportBottleneck(st: WorkerStatus | null): Report['bottleneck'] {
+async function reportBottleneck(layout: PackageLayout, st: WorkerStatus | null): Promise<Report['bottleneck']> {
   if (!st?.bottleneck) return null;
   const servers = st.servers.flatMap((s) => (s.bottleneck ? [{ ...s.bottleneck, index: s.index, endpoint: s.endpoint }] : []));
   const hostCpu = st.hostCpu ?? null;
-  return { runId: st.runId, kind: st.bottleneck.kind, line: st.bottleneck.line, servers, hostCpu, hostCpuLine: hostCpu ? hostCpuText(hostCpu) : null };
+  const framesLine = await runFramesText(layout, st.runId);
+  return {
+    runId: st.runId,
+    kind: st.bottleneck.kind,
+    line: st.bottleneck.line,
+    servers,
+    hostCpu,
+    hostCpuLine: hostCpu ? hostCpuText(hostCpu) : null,
+    framesLine,
+  };
 }
 
 export async function buildReport(packageDir: string, opts: BuildReportOptions = {}): Promise<Report> {
@@ -145,7 +155,7 @@ export async function buildReport(packageDir: string, opts: BuildReportOptions =
     todoError = `the dry run failed: ${(err as Error).message}`;
   }
   const lastStatus = await readStatus(layout).catch(() => null);
-  const bottleneck = reportBottleneck(lastStatus);
+  const bottleneck = await reportBottleneck(layout, lastStatus);
   const extrapolation = extrapolate(
     timingRows,
     todoRows,

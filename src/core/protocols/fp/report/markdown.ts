@@ -239,6 +239,7 @@ function bottleneckLines(b: Report['bottleneck']): string[] {
   if (!b) return [...out, 'No verdict: the last run left no bottleneck in .fpsweep/status.json (too few requests, or no run yet).', ''];
   out.push(`Run ${esc(b.runId)}: **${esc(b.line)}**`, '');
   if (b.hostCpuLine) out.push(esc(b.hostCpuLine), '');
+  if (b.framesLine) out.push(esc(b.framesLine), '');
   const share = (x: number | null) => (x === null ? null : `${Math.round(100 * x)}%`);
   out.push(
     ...table(

@@ -82,6 +82,8 @@ export const reportBottleneckSchema = z.object({
   hostCpu: hostCpuStatusSchema.nullable().default(null),
   /** The same in words (runner/hostCpuRecord.ts hostCpuText), for report.md and the webview. */
   hostCpuLine: z.string().nullable().default(null),
+  /** Where that run made its frames, what --frames-on chose and why (.fpsweep/frames_paths.jsonl); null without a line. */
+  framesLine: z.string().nullable().default(null),
 });
 
 export const runSpanSchema = z.object({

@@ -115,6 +115,32 @@ export function framesPathsText(l: Pick<FramesPathsLine, 'cpu' | 'gpu'>): string
   return `frames: ${l.gpu.videos} videos on the GPU${each(l.gpu)}, ${l.cpu.videos} on the CPU${each(l.cpu)}`;
 }
 
+/** Every run's line in layout.framesPathsRecord, oldest first (torn or foreign lines passed over). */
+export async function readFramesPaths(layout: PackageLayout): Promise<FramesPathsLine[]> {
+  const lines: FramesPathsLine[] = [];
+  const text = await fs.readFile(layout.framesPathsRecord, 'utf8').catch(() => '');
+  for (const raw of text.split('\n')) {
+    if (!raw.trim()) continue;
+    try {
+      const r = framesPathsLineSchema.safeParse(parseBoundedJson(raw));
+      if (r.success) lines.push(r.data);
+    } catch {
+      // a torn line is passed over
+    }
+  }
+  return lines;
+}
+
+/**
+ * Run `runId`'s frames in words for report.md (issue 45: what `--frames-on` chose and why, and what each path
+ * made): "frames on the GPU: --frames-on auto, and the pilot found …; frames: 12 videos on the GPU (…), 3 on the
+ * CPU (…)"; null where the run left no line.
+ */
+export async function runFramesText(layout: PackageLayout, runId: string): Promise<string | null> {
+  const line = (await readFramesPaths(layout)).filter((l) => l.runId === runId).pop();
+  return line ? `${line.reason}; ${framesPathsText(line)}` : null;
+}
+
 /** What `--frames-on auto` decides by: the last pilot's host CPU and, where it made videos on both paths, their times. */
 export interface PilotFramesMeasure {
   cpuBound: boolean;
@@ -128,18 +154,7 @@ export interface PilotFramesMeasure {
 export async function pilotFramesMeasure(layout: PackageLayout): Promise<PilotFramesMeasure | null> {
   const host = await pilotHostCpu(layout);
   if (!host) return null;
-  const lines: FramesPathsLine[] = [];
-  const text = await fs.readFile(layout.framesPathsRecord, 'utf8').catch(() => '');
-  for (const raw of text.split('\n')) {
-    if (!raw.trim()) continue;
-    try {
-      const r = framesPathsLineSchema.safeParse(parseBoundedJson(raw));
-      if (r.success && r.data.mode === 'pilot') lines.push(r.data);
-    } catch {
-      // a torn line is passed over
-    }
-  }
-  const last = lines.pop();
+  const last = (await readFramesPaths(layout)).filter((l) => l.mode === 'pilot').pop();
   const per = (p: { videos: number; seconds: number } | undefined) => (p && p.videos > 0 ? p.seconds / p.videos : null);
   // The paths' times count only from the pilot whose host CPU is the one read (same run id in both records).
   const same = last && host.text.startsWith(`pilot ${last.runId}:`) ? last : undefined;

@@ -12,6 +12,7 @@ import { PackageLayout } from '../../../../../src/core/protocols/fp/package/layo
 import { writeStatusAtomic } from '../../../../../src/core/protocols/fp/status/status';
 import type { WorkerStatus } from '../../../../../src/core/protocols/fp/status/statusSchema';
 import { makeReportPackage } from './fixture';
+import { recordFramesPaths } from '../../../../../src/core/protocols/fp/sweep/fpHostCpu';
 
 function row(condition: string, infer: number, infer_s: number, decode_s: number, prompt_tokens: number): TimingRow {
   return {
@@ -140,6 +141,28 @@ describe('report: the last run’s bottleneck', () => {
       hostCpu: { cores: 16, wallS: 100, busyCoreS: 1200, oursCoreS: 600, vllmCoreS: 500, busyShare: 0.75, bound: false, last: null },
     };
     await writeStatusAtomic(layout, status);
+    // Issue 45: what --frames-on chose for this run and why, from its frames_paths line (another run's is not read).
+    const reason = "frames on the GPU: --frames-on auto, and the pilot found the host's CPU the bound (pilot p0: host CPU: 95% of 16 cores busy)";
+    await recordFramesPaths(layout, {
+      v: 1,
+      runId: 'p0',
+      mode: 'pilot',
+      endedAt: 't',
+      use: 'cpu',
+      reason: 'frames on the CPU: earlier',
+      cpu: { videos: 4, seconds: 8 },
+      gpu: { videos: 0, seconds: 0 },
+    });
+    await recordFramesPaths(layout, {
+      v: 1,
+      runId: 'pilot-1',
+      mode: 'pilot',
+      endedAt: 't',
+      use: 'gpu',
+      reason,
+      cpu: { videos: 3, seconds: 7.2 },
+      gpu: { videos: 12, seconds: 13.2 },
+    });
     const r = await buildReport(dir, { todo: async () => TODO });
     assert.equal(r.bottleneck?.kind, 'gpu');
     assert.equal(r.bottleneck?.servers[0].endpoint, 'http://127.0.0.1:8011');
@@ -151,5 +174,8 @@ describe('report: the last run’s bottleneck', () => {
     assert.equal(r.bottleneck?.hostCpu?.busyShare, 0.75);
     assert.equal(r.bottleneck?.hostCpuLine, 'host CPU: 75% of 16 cores busy over 100 s (ours 50%, vLLM 42%, others 8% of the busy CPU)');
     assert.match(md, /\*\*\n\nhost CPU: 75% of 16 cores busy over 100 s \(ours 50%/);
+    assert.equal(r.bottleneck?.framesLine, `${reason}; frames: 12 videos on the GPU (1.10 s each), 3 on the CPU (2.40 s each)`);
+    assert.ok(md.includes(`\n\nframes on the GPU: --frames-on auto, and the pilot found the host's CPU the bound (pilot p0`), md);
+    assert.ok(md.includes('frames: 12 videos on the GPU (1.10 s each), 3 on the CPU (2.40 s each)'));
   });
 });
