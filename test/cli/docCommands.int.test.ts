@@ -104,8 +104,9 @@ const BLOCKS: Record<string, Entry> = {
     twice: true,
     each: (out) => assert.match(out, /caption: 4 done, 1 failed, 0 pending \(of 5 selected\)/),
     again: (out) => {
-      // cut-sample makes its videos anew (new inputs: the cut cuts them again); caption-sample keeps its root.
-      assert.match(out, /cut: 4 done, 0 failed, 0 pending/);
+      // Both samples are kept (their Rerun: rule), so the cut and the captions are done before.
+      assert.match(out, /\(kept; --fresh makes them again\)/);
+      assert.match(out, /4 videos selected, 4 done before, 0 to cut/);
       assert.match(out, /\(kept; --fresh makes it again\)/);
       assert.match(out, /5 videos selected, 4 done before, 1 to caption/);
     },

@@ -29,8 +29,8 @@ FPSWEEP_STANDIN_LATENCY are honoured when set.
   --fp-only   the Frames × Pixels workflow only (no other run type's part)
   --only P,P  only these parts: fp, avtime, caption, cut (e.g. --only caption: the captioning part alone)
 
-Runs as often as you like in one folder: each step resumes, says it is done, or (AVTime) makes a new output root;
-every server it starts listens on ports that were free when it started (never the fixed 8011+ a vLLM of yours may
+Rerun: resumes: as often as you like in one folder, each step resumes, says it is done, or (AVTime) makes a new
+output root; every server it starts listens on ports that were free when it started (never the fixed 8011+ a vLLM of yours may
 hold).`;
 
 /** A run type's part of the demo by its verb (runTypeVerbs.ts): \`avtime cut-sample\` → cut. */

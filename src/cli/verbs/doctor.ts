@@ -11,7 +11,9 @@ const HELP = `usage: fpsweep doctor [--package DIR] [--json]
 
 Checks this machine for every run type; each line is ok / warn / fail with what to do.
 Reads NGPU, GPU_UTIL, VLLM_BIN, HF_HOME / HF_HUB_CACHE (and each run type's own settings) from the environment.
-Exit 0 when nothing fails, 1 otherwise.`;
+Exit 0 when nothing fails, 1 otherwise.
+
+Rerun: reads only: checks again and writes nothing.`;
 
 export const flags = {
   package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'FPSWEEP_PACKAGE' } },

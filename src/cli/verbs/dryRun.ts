@@ -29,7 +29,9 @@ is predicted to refuse (ctx_refusals), and the items still to write whose last a
   --conds c1,c2   only these conditions (default: CONDS, else the 13 task-11 conditions)
   --pilot         the pilot benchmarks (${PILOT_BENCHMARKS.join(', ')}; or PILOT=1)
   --shard K/N     count only shard K of N (SHARD), as \`run --shard K/N\` would run it
-  --json          print one JSON object {"rows": [...], "totals": {...}}`;
+  --json          print one JSON object {"rows": [...], "totals": {...}}
+
+Rerun: reads only: counts again and writes nothing.`;
 
 export const flags = {
   package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'FPSWEEP_PACKAGE', root: fpPackageRoot } },

@@ -20,7 +20,9 @@ detectable effect, and the verdict. A contrast with fewer than 100 pairs leaves 
 --follow    with --json: stay up and answer each line read on stdin with one JSON line,
             {stamp, findings, framesSent} (the mean frames each benchmark × condition sent), or
             {stamp, unchanged: true} when no input changed; only what changed is read again (the
-            findings panel follows a running sweep this way). Ends when stdin ends.`;
+            findings panel follows a running sweep this way). Ends when stdin ends.
+
+Rerun: reads only: the same findings for the same results, nothing written.`;
 
 export const flags = {
   package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'FPSWEEP_PACKAGE', root: fpPackageRoot } },

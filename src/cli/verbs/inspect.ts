@@ -16,7 +16,9 @@ reply, the parsed letter, right or wrong, prompt/answer tokens, latency and the 
 (.fpsweep/frames) where they are still there, else made again by the frame pipeline into .fpsweep/inspect-frames
 (the same bytes; --no-rebuild leaves them missing).
 Without --item: the benchmark's items with their answer under condition C.
---json      print the model as JSON (what the extension's item inspector shows)`;
+--json      print the model as JSON (what the extension's item inspector shows)
+
+Rerun: reads only: frames made again into .fpsweep/inspect-frames are reused, nothing else written.`;
 
 export const flags = {
   package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'FPSWEEP_PACKAGE', root: fpPackageRoot } },

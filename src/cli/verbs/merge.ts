@@ -24,7 +24,9 @@ finishes it (a task cut short, a shard no copy ran). \`fpsweep status --package 
 shows the same without merging.
 
   --into DIR        the package to merge into (the one the shard copies were made from)
-  --allow-partial   merge what the copies have even when units of the plan are left (said, exit 0)`;
+  --allow-partial   merge what the copies have even when units of the plan are left (said, exit 0)
+
+Rerun: resumes: a merge cut short is finished; a shard merged before adds nothing (exit 0).`;
 
 export const flags = {
   into: { type: 'string', meta: 'DIR', value: { kind: 'path', is: 'dir', root: fpPackageRoot } },

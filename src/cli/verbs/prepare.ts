@@ -14,7 +14,9 @@ absolute paths, '..' and every link are refused, and a refused shard leaves noth
 and counts the videos against n_videos.
 Exit: 0 prepared; 1 not prepared (a shard missing, damaged or refused, each named with why); 2 bad usage.
 --delete-shards  delete the shards that were verified and extracted
---jobs N         shards hashed at once (default min(4, cores))`;
+--jobs N         shards hashed at once (default min(4, cores))
+
+Rerun: says it is done ("0 extracted now": shards verified before are not hashed again) and exits 0.`;
 
 export function formatPrepare(r: PrepareResult, packageDir: string): string {
   const lines: string[] = [];

@@ -21,7 +21,9 @@ summary (the checks, failures, rows, how the last run ended) and the report's pa
 report, --json its JSON. Exit 1 when a check of SPEC §6 fails.
 
 Given the root of another run type's run (an AVTime output root, …), prints that run type's report model as JSON
-(its RunProtocol.report: what its report panel shows); it writes nothing.`;
+(its RunProtocol.report: what its report panel shows); it writes nothing.
+
+Rerun: writes the report again from the artifacts as they are then, replacing .fpsweep/reports/.`;
 
 export const flags = {
   package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'FPSWEEP_PACKAGE' } },

@@ -14,7 +14,10 @@ logs data/logs and fp_returns.sha256 (sha256sum format) in the package root; log
 --upload     push both to the dataset repo under returns/ (token: HF_TOKEN or ~/.cache/huggingface/token)
 --repo       dataset repo (default GMLRVigil/BenchCheck-FramesPixels)
 --hub-url    another hub (default: HF_ENDPOINT, as huggingface_hub reads it, else https://huggingface.co)
-Without a token the files are left ready for any transfer (exit 0).`;
+Without a token the files are left ready for any transfer (exit 0).
+
+Rerun: writes the tarball again from the package as it is then, replacing the day's
+fp_returns_<hostname>_<YYYYMMDD>.tar.gz and fp_returns.sha256 (--upload pushes them again).`;
 
 export const flags = {
   package: { type: 'string', short: 'p', meta: 'DIR', value: { kind: 'path', is: 'dir', env: 'FPSWEEP_PACKAGE', root: fpPackageRoot } },

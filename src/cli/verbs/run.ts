@@ -73,7 +73,10 @@ logs/preflight.json); a refusal stops the run with the server's words.
 VLLM_BIN names the vLLM executable (default vllm). Exit: 0 done (failures are logged and counted),
 1 failed (e.g. a server cannot serve the 65,536-token context, the pre-flight or fail-fast stopped
 the run: the reason, what it likely means and what to do are printed), 2 bad usage or input, or the
-package is busy with another worker.`;
+package is busy with another worker.
+
+Rerun: resumes where it stopped: rows already in results/ are skipped, items that failed are asked again,
+nothing is written twice.`;
 
 /** The sweep's flags, each with the rule its value follows (the flag layer checks them before anything starts). */
 export const flags = {

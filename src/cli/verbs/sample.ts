@@ -17,7 +17,9 @@ some base-condition rows that "already exist" in results/.
 --scale N      N times the videos and items (default 1)
 --planted      add four benchmarks with planted effects (pixels, frames, blind, null) that the
                stand-in vLLM answers by the frames' count and size, for \`fpsweep findings\`
---force        replace a sample package already in DIR`;
+--force        replace a sample package already in DIR
+
+Rerun: refuses (exit 2) once DIR holds a package: choose a new --out, or --force to replace it.`;
 
 /** What a run package holds at its top level: the only paths --force removes. */
 const PACKAGE_ENTRIES = ['items', 'manifest', 'videos', 'data', 'results', 'logs', '.fpsweep', '.sample-staging'];

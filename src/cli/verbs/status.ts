@@ -34,7 +34,9 @@ throughput, ETA and server health. With no worker alive, counts are recomputed f
 fpsweep status --package DIR COPY [COPY...]: the sharded copies of the run package DIR (each
 \`run --shard K/N\` on its own copy, e.g. one per Slurm array task) taken together, as \`merge\` would
 take them: what each shard still has to do (or that its task still runs) and the command that
-finishes it. Exit 0 when the plan is complete, 1 otherwise; nothing is changed.`;
+finishes it. Exit 0 when the plan is complete, 1 otherwise; nothing is changed.
+
+Rerun: reads only: shows the state again and writes nothing.`;
 
 /** Its flags; --run-type names one of the registry's run types. */
 export function statusFlags(registry: ProtocolRegistry = PROTOCOLS) {

@@ -30,7 +30,9 @@ stopped and its lock released; continue it with \`fpsweep avtime run --resume\`.
   --run-type ID   the run type to stop when DIR is the root of more than one (a cut's output root is also
                   captioning's videos root); without it, the one whose worker is alive
   --wait          wait until the worker has exited (exit 1 if it has not within --timeout)
-  --timeout S     how long --wait waits, in seconds (default ${STOP_WAIT_DEFAULT_S}: an answer in flight may take 30 min)`;
+  --timeout S     how long --wait waits, in seconds (default ${STOP_WAIT_DEFAULT_S}: an answer in flight may take 30 min)
+
+Rerun: says "no worker is running" and exits 0 once the worker is gone.`;
 
 export function run(args: string[]): Promise<number> {
   return stopVerb(args, PROTOCOLS);

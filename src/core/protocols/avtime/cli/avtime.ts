@@ -80,7 +80,10 @@ LongVALE-compatible inference (each with --help):
   --detach                (run) in the background worker; returns once it holds the output root's lock
 
 VLLM_BIN names the vLLM executable (default vllm); each server must report a vLLM of its role's pin. Exit: 0 done, 1 a fail-closed stage stopped,
-2 bad usage or input (nothing written). The last line says what happened, in numbers.`;
+2 bad usage or input (nothing written). The last line says what happened, in numbers.
+
+Rerun: refuses (exit 2) for infer and run: an output root that holds a run is immutable (a new --run-id starts
+another run, --resume --run-id ID continues that one); inputs, normalize, judge and score say "already …" and exit 0.`;
 
 /** A bench root holds test.jsonl (with inventory.jsonl, the reference manifest and prompts/ beside it). */
 export function benchRootCheck(abs: string): string | null {

@@ -6,7 +6,9 @@ export const summary = 'make a small complete AVTime bench root with ffmpeg (vid
 
 const HELP = `usage: fpsweep avtime sample --out DIR
 
-Makes a small AVTime bench root in DIR (SPEC-AVTIME §1; DIR must be absent or empty).`;
+Makes a small AVTime bench root in DIR (SPEC-AVTIME §1; DIR must be absent or empty).
+
+Rerun: refuses (exit 2) once DIR holds a bench root: choose a new --out.`;
 
 export const flags = sampleOutFlags;
 

@@ -27,8 +27,7 @@ Captions every clip of every video directory under VIDEOS_ROOT (a direct child h
 Qwen3-Omni on vLLM (the clip's mp4 and its mp3 sidecar as the audio), or with Gemini (--backend gemini: the clip's
 mp4, its own audio track), and writes <video>/captions_merged.json on the full video's timeline once all its clips
 succeeded.
-State, raw records and logs: VIDEOS_ROOT/.fpsweep-caption/. A rerun skips done videos (same clips, model, prompt
-and decoding). Exit 0 only when every selected video is done, 1 when any failed or is pending, 2 on bad input.
+State, raw records and logs: VIDEOS_ROOT/.fpsweep-caption/. Exit 0 only when every selected video is done, 1 when any failed or is pending, 2 on bad input.
   --base-url U,U       running servers (key: FPSWEEP_API_KEY)
   --model-path DIR     launch one vLLM (VLLM_BIN) per GPU group; --gpus "0,1;2,3" (default "0"), or --tp N over
                        --gpus's list split in groups of N; --base-port (default 8011)
@@ -44,7 +43,10 @@ and decoding). Exit 0 only when every selected video is done, 1 when any failed 
                        bin/fake-gemini --help); an endpoint that refuses the connection stops the run at once
   --allow-mixed        caption a root another backend captioned before (the seed advises one backend per dataset):
                        only the videos no backend finished; the other backend's captions_merged.json are kept
-  --recaption          with --allow-mixed: caption the other backend's finished videos again too (replacing them)`;
+  --recaption          with --allow-mixed: caption the other backend's finished videos again too (replacing them)
+
+Rerun: resumes: done videos (same clips, model, prompt and decoding) are skipped, the rest captioned (Gemini:
+clip by clip).`;
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },

@@ -12,7 +12,9 @@ const HELP = `usage: fpsweep avtime caption-sample --out DIR [--fresh]
 
 Makes a videos root in DIR (SPEC-AVTIME-DATA §2): video directories with segments.json, clips/clip_NNNN.mp4 (video and
 audio) and their clip_NNNN.mp3 sidecars, one directory whose segments.json is invalid, one without segments.json.
-DIR must be absent or empty, or hold a sample made before: that one is kept, or made again with --fresh.`;
+DIR must be absent or empty, or hold a sample made before: that one is kept, or made again with --fresh.
+
+Rerun: says it is done ("kept; --fresh makes it again") and exits 0.`;
 
 export const flags = {
   ...sampleOutFlags,

@@ -21,8 +21,7 @@ const HELP = `usage: fpsweep avtime cut --input-root DIR --output-root DIR --cut
 Cuts each complete video directly in --input-root (.mp4 .m4v .mov .mkv .avi .webm; not recursive) into
 OUTPUT_ROOT/<stem>/segments.json + clips/clip_NNNN.mp4 + .mp3, each cut in OUTPUT_ROOT/.staging/<stem>/, checked by
 the segments.json validator, then renamed into place: a failed cut publishes nothing and an earlier output stays.
-State per video (source size + mtime): a rerun skips completed videos whose source is unchanged and cuts the rest
-again. State and logs: OUTPUT_ROOT/.fpsweep-cut/. Exit 0 only when every selected video is cut, 1 when any failed
+State per video (source size + mtime) and logs: OUTPUT_ROOT/.fpsweep-cut/. Exit 0 only when every selected video is cut, 1 when any failed
 or is pending, 2 on bad input (two files with one stem, bad flags).
   --cutter CMD        your AVCut, an argv template (not a shell line) with {input}, {staging} and {config}, e.g.
                       "python3 /opt/avcut/avcut.py {input} --config {config} --output-root {staging}"
@@ -36,7 +35,9 @@ or is pending, 2 on bad input (two files with one stem, bad flags).
                       with no GPU visible: --max-jobs, else the host's cores
   --max-jobs N        at most N videos at once
   --shard K/N|auto    only rank K's videos (blake2b of the stem; auto: Slurm, Kubernetes, torchrun); state per rank
-  --dry-run           discovery, signatures, shards and what would be cut; nothing written`;
+  --dry-run           discovery, signatures, shards and what would be cut; nothing written
+
+Rerun: resumes: completed videos whose source (size + mtime) is unchanged are skipped, the rest cut (again).`;
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },

@@ -14,7 +14,9 @@ const HELP = `usage: fpsweep avtime build-grpo --input-jsonl FILE --output-jsonl
                          there; nothing may resolve outside it)
 
 Every row is checked: one assistant message, one video, only \`From XX to YY, caption\` lines, chronological.
-Exit: 0 written, 2 bad usage or input (file:line and the rule named, nothing written).`;
+Exit: 0 written, 2 bad usage or input (file:line and the rule named, nothing written).
+
+Rerun: refuses (exit 2): its outputs are immutable; name new output files (or remove the old ones).`;
 
 export const flags = {
   'input-jsonl': { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'file' } },

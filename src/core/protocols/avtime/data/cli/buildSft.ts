@@ -16,7 +16,9 @@ const HELP = `usage: fpsweep avtime build-sft --avtime-jsonl FILE [--longvale-js
   --seed S                    default 20260702
   --output-jsonl FILE, --report-json FILE   both must be absent or empty
 
-Exit: 0 written, 2 bad usage or input (file:line named, nothing written).`;
+Exit: 0 written, 2 bad usage or input (file:line named, nothing written).
+
+Rerun: refuses (exit 2): its outputs are immutable; name new output files (or remove the old ones).`;
 
 export const flags = {
   'avtime-jsonl': { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'file' } },

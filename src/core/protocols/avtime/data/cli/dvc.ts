@@ -29,7 +29,10 @@ const HELP = `usage: fpsweep avtime dvc --jsonl FILE --output-dir DIR --model-na
 
 The request is AVTime-Bench's target request. Exit: 0 every row written, 2 any row failed (with or without
 continuing) or bad usage/input (file:line), 1 stopped or a server failed. --no-resume --no-continue-on-error
-is fail-closed. Then: fpsweep avtime normalize --target-inputs FILE --raw FILE … (see avtime normalize --help).`;
+is fail-closed. Then: fpsweep avtime normalize --target-inputs FILE --raw FILE … (see avtime normalize --help).
+
+Rerun: resumes: ids already in the raw file are skipped, the rest (failed rows too) asked; with --no-resume it
+refuses (exit 2) a raw file that is not empty.`;
 
 export const flags = {
   jsonl: { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'file' } },

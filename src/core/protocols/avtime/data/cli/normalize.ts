@@ -16,7 +16,9 @@ const HELP = `usage: fpsweep avtime normalize --target-inputs FILE --raw FILE --
   --decoding-json JSON   the decoding the answers were made with, recorded as given
 
 The parser and the official adjacent-caption merge are AVTime-Bench's (SPEC-AVTIME §4). Without --raw,
-\`avtime normalize\` is AVTime-Bench's stage (--bench-root DIR). Exit: 0 written, 2 bad usage or input.`;
+\`avtime normalize\` is AVTime-Bench's stage (--bench-root DIR). Exit: 0 written, 2 bad usage or input.
+
+Rerun: refuses (exit 2): its outputs are immutable; name new output files (or remove the old ones).`;
 
 /** The seed's form is the one that names its raw file; the bench stage finds its raw files in the output root. */
 export function isSeedNormalizeForm(args: readonly string[]): boolean {

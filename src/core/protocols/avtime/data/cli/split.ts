@@ -16,7 +16,9 @@ const HELP = `usage: fpsweep avtime split --source FILE [--output-root DIR]
   --seed S             derived mode's seed (default AVTime-50K-public-split-v1)
   --expected-rows N    the retained count must be N (default 49977; 0 turns the check off)
 
-Exit: 0 written, 2 bad usage or input (file:line named, nothing written).`;
+Exit: 0 written, 2 bad usage or input (file:line named, nothing written).
+
+Rerun: refuses (exit 2): its outputs are immutable; choose a new --output-root (or remove the old one).`;
 
 export const flags = {
   source: { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'file' } },

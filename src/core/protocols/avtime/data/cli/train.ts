@@ -17,7 +17,9 @@ MASTER_PORT, ROLLOUT_HOST, ROLLOUT_PORT, REWARD_HOST, REWARD_PORT, MEGATRON_SFT_
 a flag wins. Defaults: sft 4×8, TP/PP/CP/EP/ETP 2/1/2/8/1, batch 64/1; grpo 2×8, 2/2/2/2/1, batch 128/1, 8 generations.
 Checks: DATASET exists; NNODES·NPROC_PER_NODE divisible by TP·PP·CP; EP divides the data-parallel size;
 GLOBAL_BATCH_SIZE divisible by NUM_GENERATIONS (grpo). Prints one line per node rank (--json: the plan).
-Exit: 0 printed, 2 a check failed (its numbers named) or bad usage. Launching for real is not built yet.`;
+Exit: 0 printed, 2 a check failed (its numbers named) or bad usage. Launching for real is not built yet.
+
+Rerun: reads only: prints the same plan again and writes nothing (--dry-run).`;
 
 /** flag name → the seed's knob. */
 const KNOB_FLAGS: Record<string, string> = {
