@@ -75,6 +75,21 @@ describe('as typed: relative output paths land where they name, once (no doubled
     }
     assert.deepEqual(treeOf(cwd), before);
   });
+
+  it("avtime normalize in the seed's form: --output norm/predictions.jsonl writes norm/predictions.jsonl (not norm/norm/…)", async () => {
+    const dir = tmp('normalize');
+    try {
+      fs.cpSync(path.join(__dirname, '..', 'fixtures', 'normalizeSeed'), path.join(dir, 'seed'), { recursive: true });
+      const args = ['avtime', 'normalize', '--target-inputs', 'seed/target_inputs.jsonl', '--raw', 'seed/raw_predictions.jsonl'];
+      const outs = ['--output', 'norm/predictions.jsonl', '--failures', 'norm/prediction_failures.jsonl', '--report', 'norm/prediction_report.json'];
+      const r = await typed(dir, [...args, ...outs, '--model-id', 'm', '--protocol', 'longvale_train_dvc_v1', '--decoding-json', '{"temperature":0}']);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /normalized 2 answers: 1 predictions .* 1 prediction failures/);
+      assert.deepEqual(treeOf(path.join(dir, 'norm')), ['prediction_failures.jsonl', 'prediction_report.json', 'predictions.jsonl'], treeOf(dir).join('\n'));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('as typed: a folder that is not the root the verb wants is refused before anything is created', () => {
