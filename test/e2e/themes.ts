@@ -43,6 +43,27 @@ export async function applyTheme(wb: Workbench, frame: Frame | null, theme: (typ
   );
 }
 
+/**
+ * Waits until the workbench is quiet for a shot: no "Activating Extensions…" in the status bar (VS Code shows it while
+ * any extension activates, a theme switch included: the committed high-contrast shots were taken under it) and no
+ * notification toast over the page (a toast left from an earlier step covers the panel's corner).
+ */
+export async function quietForShot(wb: Workbench): Promise<void> {
+  const toasts = wb.page.locator('.notifications-toasts .notification-toast');
+  if ((await toasts.count()) > 0) {
+    await wb.runCommand('Notifications: Clear All Notifications');
+  }
+  await wb.until(
+    'activation over and no notification toast (for the shot)',
+    90_000,
+    async () => {
+      const bar = await wb.page.locator('.part.statusbar').innerText();
+      return !/Activating Extensions/i.test(bar) && (await toasts.count()) === 0 ? true : undefined;
+    },
+    async () => `status bar: ${(await wb.page.locator('.part.statusbar').innerText()).replace(/\s+/g, ' ')}; ${await toasts.count()} toast(s)`,
+  );
+}
+
 export interface ThemeShotsOptions {
   /** A readability check of the script's own, run in each theme before its shot. */
   check?: (theme: ThemeKey) => Promise<void>;
@@ -64,6 +85,7 @@ export async function themeShots(wb: Workbench, frame: Frame | null, name: strin
     await applyTheme(wb, frame, theme);
     await opts.check?.(theme.key);
     if (frame) opts.log?.(await auditWebview(wb.page, frame, `${name} (${theme.key})`));
+    await quietForShot(wb);
     // No pointer over the page: a tooltip or a hover highlight is not what the shot is about.
     await wb.page.mouse.move(0, 0);
     const shot = await wb.screenshot(`${name}-${theme.key}`);

@@ -1,5 +1,5 @@
 // The walkthroughs in a real VS Code (code-server + Chromium), issue 36 point 3: "Welcome: Open Walkthrough…" lists
-// "Frames × Pixels: first sweep" and "AVTime: data path and benchmark" (package.json contributes.walkthroughs), each
+// "Frames × Pixels" and "AVTime: data and benchmark" (package.json contributes.walkthroughs), each
 // with its six steps unchecked and each step's image; running a step's command from the palette checks that step
 // (its completionEvents: onCommand:…), and no other. Screenshots of the walkthrough in the light, dark and
 // high-contrast themes go to test-output/ (docs/screenshots/ only through `npm run screenshots`).
@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Frame } from 'playwright-core';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
 import { E2eScript } from './harness';
 import { THEMES, themeShots } from './themes';
@@ -17,7 +17,7 @@ const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 360);
 const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
 const OUT = path.join(REPO, 'test-output', 'e2e-walkthrough');
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
-  contributes: { walkthroughs: { id: string; title: string; steps: { id: string; completionEvents: string[] }[] }[] };
+  contributes: { walkthroughs: { id: string; title: string; steps: { id: string; completionEvents: string[]; media: { svg: string } }[] }[] };
 };
 
 let wb: Workbench | undefined;
@@ -125,6 +125,86 @@ async function nothingFromUs(): Promise<void> {
   if (ours.length) throw new Error(`fpsweep said: ${ours.join(' | ')}`);
 }
 
+/** The smallest size a text of an image we ship may be drawn at, in CSS px (issue 44). */
+const MIN_TEXT_PX = 11;
+
+type SvgText = { text: string; px: number; right: number; bottom: number };
+type SvgSize = { label: string; width: number; height: number; scale: number; vbWidth: number; vbHeight: number; texts: SvgText[] };
+/** Webview code: the walkthrough SVG shown in this frame as drawn: its box in CSS px, its scale (user units to px),
+ * and each text's drawn font size (its font-size times the scale) and where it ends in the SVG's own units. */
+const SVG_SIZE = `(() => {
+  const svg = document.querySelector('svg[role="img"][aria-label]');
+  if (!svg) return null;
+  const r = svg.getBoundingClientRect();
+  const ctm = svg.getScreenCTM();
+  const vb = svg.viewBox.baseVal;
+  const scale = ctm ? Math.hypot(ctm.a, ctm.b) : 0;
+  return {
+    label: svg.getAttribute('aria-label'),
+    width: r.width, height: r.height, scale, vbWidth: vb.width, vbHeight: vb.height,
+    texts: [...svg.querySelectorAll('text')].map((t) => {
+      const bb = t.getBBox();
+      return { text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * scale, right: bb.x + bb.width, bottom: bb.y + bb.height };
+    }),
+  };
+})()`;
+
+/** What is wrong with an SVG as drawn: a text under MIN_TEXT_PX, or one running past the SVG's own box. */
+function svgSizeProblems(m: SvgSize): string[] {
+  const out: string[] = [];
+  for (const t of m.texts) {
+    if (t.px < MIN_TEXT_PX) out.push(`"${t.text.trim()}" drawn at ${t.px.toFixed(1)} px (under ${MIN_TEXT_PX})`);
+    if (t.right > m.vbWidth || t.bottom > m.vbHeight)
+      out.push(`"${t.text.trim()}" ends at (${Math.round(t.right)}, ${Math.round(t.bottom)}), outside its ${m.vbWidth}×${m.vbHeight} image`);
+  }
+  return out;
+}
+
+/** The aria-label of a step's SVG as its file has it (what the frame's SVG says once drawn). */
+function svgLabel(file: string): string {
+  const m = /<svg[^>]*\baria-label="([^"]*)"/.exec(fs.readFileSync(path.join(REPO, file), 'utf8'));
+  if (!m) throw new Error(`${file} has no aria-label`);
+  return m[1]
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+/** The frame drawing the SVG labelled `label` and its measure, once drawn (VS Code draws a step's SVG in a webview). */
+async function svgDrawn(label: string): Promise<{ frame: Frame; size: SvgSize }> {
+  return wb!.until(
+    `the SVG "${label}" drawn`,
+    30_000,
+    async () => {
+      for (const frame of wb!.page.frames()) {
+        const size = await frame.evaluate<SvgSize | null>(SVG_SIZE).catch(() => null);
+        if (size && size.label === label && size.width > 0 && size.texts.length > 0) return { frame, size };
+      }
+      return undefined;
+    },
+    async () => JSON.stringify((await Promise.all(wb!.page.frames().map((f) => f.evaluate<SvgSize | null>(SVG_SIZE).catch(() => null)))).map((s) => s?.label)),
+  );
+}
+
+/** Page code: the titles and descriptions of the shown walkthrough that VS Code clamps to 3 lines (".max-lines-3")
+ * and that run past it (the description read "Set…"). */
+const CLAMPED = `(() => {
+  const slide = document.querySelector('.showDetails .gettingStartedSlideDetails');
+  if (!slide) return ['no walkthrough shown'];
+  return [...slide.querySelectorAll('.max-lines-3')]
+    .filter((e) => e.offsetParent && e.scrollHeight > e.clientHeight + 1)
+    .map((e) => '"' + e.textContent.trim().slice(0, 60) + '" clamped (' + e.scrollHeight + ' px of text in ' + e.clientHeight + ')');
+})()`;
+
+/** Page code: where "Mark Done" ends against the bottom of the walkthrough's page, or null when there is none. */
+const MARK_DONE = `(() => {
+  const done = document.querySelector('.showDetails .gettingStartedSlideDetails .done-next-container .all-done');
+  const page = document.querySelector('.gettingStartedContainer');
+  return done && page ? { bottom: done.getBoundingClientRect().bottom, pageBottom: page.getBoundingClientRect().bottom } : null;
+})()`;
+
 type SvgInk = { label: string; bodyClass: string; fgVar: string; fg: string; fills: string[] };
 /** Webview code: a walkthrough SVG of ours shown in this frame (its aria-label), the frame's theme class, the
  * theme's foreground as a computed color, and the computed fill of the SVG's heading texts. */
@@ -191,6 +271,51 @@ async function main(): Promise<void> {
       });
     }
 
+    // Issue 44: "no text under 11 px in an image we ship". Each step's SVG as VS Code draws it (a webview, the SVG at
+    // 80 % of it, 350 to 530 px wide), at the shots' size and at 1280×800; then a text planted at font-size 6 in the
+    // drawn SVG must fail the same measure (a check that cannot fail proves nothing).
+    await check(`every step's image draws its text at ${MIN_TEXT_PX} px or more, inside the image; nothing cut off`, async () => {
+      let planted = false;
+      for (const size of [
+        { width: 1400, height: 900 },
+        { width: 1280, height: 800 },
+      ]) {
+        await wb!.page.setViewportSize(size);
+        for (const w of [fp, av]) {
+          await openWalkthrough(w.title);
+          const cut = await wb!.page.evaluate<string[]>(CLAMPED);
+          if (cut.length) throw new Error(`"${w.title}" at ${size.width}×${size.height}: ${cut.join('; ')}`);
+          for (const step of w.steps) {
+            // The step's title, as a user clicks it (its checkbox would mark it done).
+            await wb!.page.locator(`.showDetails button.getting-started-step[data-step-id$="#${step.id}"] .step-title`).click();
+            const { frame, size: drawn } = await svgDrawn(svgLabel(step.media.svg));
+            const problems = svgSizeProblems(drawn);
+            const smallest = Math.min(...drawn.texts.map((t) => t.px));
+            const box = `${Math.round(drawn.width)}×${Math.round(drawn.height)} px at ${drawn.scale.toFixed(2)}`;
+            log(`${size.width}×${size.height} ${step.media.svg}: ${box}, smallest text ${smallest.toFixed(1)} px`);
+            if (problems.length) throw new Error(`${step.media.svg} at ${size.width}×${size.height}: ${problems.join('; ')}`);
+            if (planted) continue;
+            planted = true;
+            // The planted text: in the first SVG drawn, right after its measure (a resize can replace the webview).
+            const plantedSize = await frame.evaluate<SvgSize>(`(() => {
+              const svg = document.querySelector('svg[role="img"][aria-label]');
+              const t = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+              t.setAttribute('x', '16'); t.setAttribute('y', '20'); t.setAttribute('font-size', '6'); t.textContent = 'planted small text';
+              svg.appendChild(t);
+              const m = ${SVG_SIZE};
+              t.remove();
+              return m;
+            })()`);
+            const caught = svgSizeProblems(plantedSize);
+            if (!caught.some((p) => p.startsWith('"planted small text" drawn at')))
+              throw new Error(`a text planted at font-size 6 passed the measure: ${JSON.stringify(plantedSize.texts.slice(-1))}`);
+            log(`planted: ${caught.join('; ')}`);
+          }
+        }
+      }
+      await wb!.page.setViewportSize({ width: 1400, height: 900 });
+    });
+
     await check('a step is checked when its command runs from the palette, and only that step', async () => {
       await completeByCommand(fp.title, 'fpsweep: Open runbook', () => notebookInFront('fpsweep.fpsweep-runbook'), ['runbook']);
       await completeByCommand(
@@ -226,6 +351,11 @@ async function main(): Promise<void> {
             async () => JSON.stringify(await Promise.all(wb!.page.frames().map((f) => f.evaluate(SVG_INK).catch(() => null)))),
           );
           log(`${theme}: "${seen.label}" drawn, ${seen.fills.length} heading(s) in ${seen.fg}`);
+          // The whole slide in the shot: its description whole, "Mark Done" above the page's bottom edge.
+          const cut = await wb!.page.evaluate<string[]>(CLAMPED);
+          const done = await wb!.page.evaluate<{ bottom: number; pageBottom: number } | null>(MARK_DONE);
+          if (!done || done.bottom > done.pageBottom) cut.push(`Mark Done ends at ${JSON.stringify(done)}, below the page`);
+          if (cut.length) throw new Error(`the walkthrough in the ${theme} theme: ${cut.join('; ')}`);
         },
       });
       await nothingFromUs();
