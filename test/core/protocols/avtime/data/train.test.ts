@@ -78,7 +78,10 @@ describe('avtime train --dry-run (SPEC-AVTIME-DATA §7)', () => {
   it('refused: a dataset that does not exist; no --dry-run', async () => {
     const r = await train('grpo', ['--dataset', '/nonexistent/bitsc_grpo.jsonl']);
     assert.equal(r.code, 2);
-    assert.match(r.err, /DATASET \/nonexistent\/bitsc_grpo\.jsonl does not exist/);
+    assert.match(r.err, /--dataset \(or DATASET\) \/nonexistent\/bitsc_grpo\.jsonl: no such file; build it first/);
+    const folder = await train('grpo', ['--dataset', path.dirname(dataset()), '--model', 'm']);
+    assert.equal(folder.code, 2);
+    assert.match(folder.err, /--dataset \(or DATASET\) .*: a folder, not a file/);
     const real = await runCli(['avtime', 'train', 'sft', '--dataset', dataset(), '--model', 'm']);
     assert.equal(real.code, 2);
     assert.match(real.err, /only --dry-run is built/);

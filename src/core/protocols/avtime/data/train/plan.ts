@@ -29,7 +29,11 @@ export async function planTrain(kind: TrainKind, knobs: Record<string, string | 
   const model = given(MODEL_KNOB[kind]);
   if (model === undefined) throw new UsageError(`${MODEL_KNOB[kind]} (--model) is required: the checkpoint to train`);
   const st = await fs.stat(recipe.DATASET).catch(() => null);
-  if (!st?.isFile()) throw new InputError(`DATASET ${recipe.DATASET} does not exist; build it first (fpsweep avtime build-${kind})`);
+  // Named as typed: the flag, then the seed's environment name (issue 41); a folder is not a missing file.
+  if (!st?.isFile())
+    throw new InputError(
+      `--dataset (or DATASET) ${recipe.DATASET}: ${st ? 'a folder, not a file' : 'no such file'}; build it first (fpsweep avtime build-${kind})`,
+    );
   const problems = topologyProblems(topology);
   if (problems.length) throw new InputError(`${kind} topology refused:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   return { kind, topology, recipe, model, launches: expandLaunch(kind, topology, recipe, model) };
