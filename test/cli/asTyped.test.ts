@@ -109,6 +109,7 @@ describe('as typed: a folder that is not the root the verb wants is refused befo
     ['avtime', 'caption', 'empty', '--base-url', 'http://127.0.0.1:9'],
     ['avtime', 'caption', 'missing', '--base-url', 'http://127.0.0.1:9'],
     ['findings', '--package', 'empty'],
+    ['doctor', '--package', 'empty'],
     ['avtime', 'inputs', '--bench-root', 'empty'],
   ]) {
     it(`fpsweep ${args.join(' ')}: exit 2 naming what was expected, nothing created`, async () => {
