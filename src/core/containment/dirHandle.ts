@@ -213,6 +213,16 @@ export class DirHandle {
     await fs.rmdir(this.at(name)).catch((err: unknown) => ((err as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : Promise.reject(err)));
   }
 
+  /** The folder's own mode bits and owner (fstat of the held descriptor). */
+  async stat(): Promise<Stats> {
+    return this.fh.stat();
+  }
+
+  /** Sets this folder's mode through its descriptor (fchmod: never a path, never a link). */
+  async chmod(mode: number): Promise<void> {
+    await this.fh.chmod(mode);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -5,12 +5,18 @@
 // is, so ranks on one shared file system never share a lock. The captions themselves go beside the clips.
 import * as path from 'node:path';
 import type { RankShard } from '../../clips/shard';
+import { serversFile } from '../../serving/leftovers';
 import { listRankRoots as listRankRootsOf, rankDirName, rankRunRoot } from '../../runner/rankRoots';
 import type { RunRoot } from '../../runner/runRoot';
 
 export const CAPTION_STATE_DIR = '.fpsweep-caption';
 export const CAPTIONS_FILE = 'captions_merged.json';
 export const SEGMENTS_FILE = 'segments.json';
+/** The Gemini backend's per-clip captions folder in a video's folder (gemini/clipFile.ts). */
+export const CLIP_CAPTIONS_DIR = 'captions';
+
+/** `<video>/captions/clip_NNNN.json`: one clip's captions from the Gemini backend. */
+export const clipCaptionsFileIn = (videoDir: string, clip: number) => path.join(videoDir, CLIP_CAPTIONS_DIR, `clip_${String(clip).padStart(4, '0')}.json`);
 
 /** A rank of a sharded run, 1-based as on the CLI (`--shard K/N`). */
 export type CaptionShard = RankShard;
@@ -47,6 +53,25 @@ export class CaptionLayout {
   }
   get preflightFile(): string {
     return path.join(this.runRoot.logsDir, 'preflight.json');
+  }
+  /** A launched server's log (servers.ts: one server per GPU group). */
+  vllmLog(group: number): string {
+    return path.join(this.runRoot.logsDir, `vllm_group${group}.log`);
+  }
+  /** The servers a launch started (the engine's serving/leftovers.ts), so a run after a kill -9 can stop them. */
+  get serversRecord(): string {
+    return serversFile(this.runRoot);
+  }
+  get launchParams(): string {
+    return path.join(this.runRoot.logsDir, 'launch_params.txt');
+  }
+  /** The Gemini backend's ledger of uploads not yet deleted (gemini/uploadLedger.ts), per rank. */
+  get geminiUploadsDir(): string {
+    return path.join(this.runRoot.stateDir, 'gemini-uploads');
+  }
+  /** One clip's captions from the Gemini backend (gemini/clipFile.ts). */
+  clipCaptionsFile(stem: string, clip: number): string {
+    return clipCaptionsFileIn(this.videoDir(stem), clip);
   }
 }
 

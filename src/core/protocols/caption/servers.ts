@@ -2,7 +2,6 @@
 // FPSWEEP_API_KEY as every run type reads it), or one `vllm serve` per GPU group launched by the engine with
 // Qwen3-Omni's flags, the videos root as the only local media path, one video and one audio per prompt, and a
 // context that holds the longest clip's prompt plus the 32,768 answer tokens.
-import * as path from 'node:path';
 import { launchServerGroups, useEndpoints, type Fleet, type ServerSpec } from '../../serving/launcher';
 import { QWEN3_OMNI_SERVE_FLAGS } from '../../serving/models/qwen3Omni/serveFlags';
 import type { CaptionJob } from './jobSchema';
@@ -56,12 +55,12 @@ export async function captionFleet(
     id: `group${i}`,
     gpus,
     port: m.basePort + i,
-    logFile: path.join(logs, `vllm_group${i}.log`),
+    logFile: layout.vllmLog(i),
     args: captionServeArgs(m, i, layout.root, job.model, contextTokens),
   }));
   return launchServerGroups({
     servers,
-    places: { root: layout.root, logsDir: logs, launchParams: path.join(logs, 'launch_params.txt'), stateDir: layout.runRoot.stateDir },
+    places: { root: layout.root, logsDir: logs, launchParams: layout.launchParams, stateDir: layout.runRoot.stateDir },
     vllmBin: m.vllmBin,
     contextTokens,
     contextAdvice: 'the longest clip needs this context; use GPU groups with more memory (a larger --tp) or cut shorter clips',

@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import type { Writable } from 'node:stream';
 import { issueText, validateVideoDir, type MediaProbe } from '../../clips/segments';
 import { logTail, openVideoLog, type Cutter } from './cutter';
-import { ContainmentError, mkdirUnder, removeUnder } from '../../containment/rootFs';
+import { ContainmentError, removeUnder } from '../../containment/rootFs';
+import { openDirUnder } from '../../containment/dirHandle';
 import { clearCutterRecord, recordCutter } from './cutterRecords';
 import { degradationOf, degradationText } from './degraded';
 import type { CutLayout } from './layout';
@@ -72,9 +73,8 @@ export async function cutVideo(ctx: CutVideoContext, video: PlannedVideo, gpu: s
   await restoreAside(layout, stem);
   await writeVideoState(layout, state({ state: 'running', reason: null, segments: 0, degraded: [] }));
   // Earlier attempts' directories go (a crashed run's, an orphaned cutter's); this attempt cuts into its own.
-  const staging = layout.stagingDir(stem, ctx.runId);
   await removeUnder(layout.root, layout.stemStagingDir(stem), { recursive: true });
-  await mkdirUnder(layout.root, staging);
+  const { staging, mode } = await privateStaging(layout, stem, ctx.runId);
   const logFile = layout.videoLog(stem);
   let log: Writable | null = null;
   let outcome: VideoState;
@@ -95,6 +95,7 @@ export async function cutVideo(ctx: CutVideoContext, video: PlannedVideo, gpu: s
     }
     const checked = await checkStaged(ctx, video, staging, logFile);
     if (!checked.ok) throw new CutFailed(checked.reason);
+    if (checked.dir === staging) await openUp(layout, staging, mode);
     await publishVideoDir(layout, stem, checked.dir);
     outcome = state({ state: 'completed', reason: null, segments: checked.segments, degraded: checked.degraded });
   } catch (err) {
@@ -112,3 +113,30 @@ export async function cutVideo(ctx: CutVideoContext, video: PlannedVideo, gpu: s
 }
 
 class CutFailed extends Error {}
+
+/**
+ * The cutter's {staging} (issue 42, point 2): a fresh folder made by us in the video's staging folder, mode 0700 and an
+ * unpredictable name (the run's id and 16 random hex), so nothing can be planted where the cutter (or the built-in
+ * cutter's ffmpeg) writes, whatever the umask; its result comes in by publishVideoDir's renames under the root.
+ */
+async function privateStaging(layout: CutLayout, stem: string, runId: string): Promise<{ staging: string; mode: number }> {
+  const parent = await openDirUnder(layout.root, layout.stemStagingDir(stem));
+  try {
+    const own = await parent.privateSub(`${runId}-`);
+    await own.close();
+    // The mode a folder we make gets here (the umask's): what the published folder is given back.
+    return { staging: path.join(layout.stemStagingDir(stem), path.basename(own.real)), mode: (await parent.stat()).mode & 0o777 };
+  } finally {
+    await parent.close();
+  }
+}
+
+/** The staged folder (our private one) opened to the others as a folder we make (its mode), before it is published. */
+async function openUp(layout: CutLayout, dir: string, mode: number): Promise<void> {
+  const d = await openDirUnder(layout.root, dir, { create: false });
+  try {
+    await d.chmod(mode);
+  } finally {
+    await d.close();
+  }
+}

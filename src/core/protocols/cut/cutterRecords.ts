@@ -25,8 +25,8 @@ const cutterRecordSchema = z.object({
 });
 export type CutterRecord = z.infer<typeof cutterRecordSchema>;
 
-const recordsDir = (layout: CutLayout) => path.join(layout.stateBase, 'cutters');
-const recordFile = (layout: CutLayout, stem: string) => path.join(recordsDir(layout), `${stem}.json`);
+const recordsDir = (layout: CutLayout) => layout.cutterRecordsDir;
+const recordFile = (layout: CutLayout, stem: string) => layout.cutterRecord(stem);
 
 export async function recordCutter(layout: CutLayout, stem: string, pgid: number, runId: string): Promise<void> {
   const record: CutterRecord = { stem, pgid, startTicks: await processStartTicks(pgid), runId, shard: layout.shard, at: new Date().toISOString() };

@@ -1,5 +1,5 @@
 // Where an output root keeps the cut's files (SPEC-AVTIME-DATA §2). The published video directories are
-// `<output-root>/<stem>/`; a job cuts into its attempt's `<output-root>/.staging/<stem>/<runId>/`; everything else of ours is under
+// `<output-root>/<stem>/`; a job cuts into its attempt's `<output-root>/.staging/<stem>/<runId>-<16 hex>/` (private); everything else of ours is under
 // `<output-root>/.fpsweep-cut/`: the run's inputs (`run.json`), per video its state (`videos/<stem>.json`) and the
 // cutter's log (`logs/videos/<stem>.log`), shared by every rank (a video belongs to one rank, core/clips/shard.ts);
 // per rank the engine's state (lock, status, stop file, runner log): `.fpsweep-cut/` itself when unsharded,
@@ -35,14 +35,12 @@ export class CutLayout {
   get stagingBase(): string {
     return path.join(this.root, STAGING_DIR);
   }
-  /** A video's staging folder: its attempts' directories, removed whole before each attempt and after a publish. */
+  /** A video's staging folder: its attempts' directories, removed whole before each attempt and after a publish. Each
+   * attempt's own directory in it, the cutter's {staging}, is a fresh private folder (mode 0700, its run's id and 16
+   * random hex: cutVideo.ts), so nothing can be planted in it and an orphaned cutter (still writing into its old one
+   * after a killed worker) never writes into the directory a later attempt publishes. */
   stemStagingDir(stem: string): string {
     return path.join(this.stagingBase, stem);
-  }
-  /** What the cutter gets as {staging}: its attempt's own empty directory. Per run, so that a cutter orphaned by a
-   * killed worker (still writing into its old {staging}) never writes into the directory a later attempt publishes. */
-  stagingDir(stem: string, runId: string): string {
-    return path.join(this.stemStagingDir(stem), runId);
   }
   /** An earlier published directory, moved aside while the new one is renamed in (publish.ts). */
   asideDir(stem: string): string {
@@ -53,6 +51,13 @@ export class CutLayout {
   }
   stateFile(stem: string): string {
     return path.join(this.stateBase, 'videos', `${stem}.json`);
+  }
+  /** The records of cutters under way (cutterRecords.ts), shared by every rank. */
+  get cutterRecordsDir(): string {
+    return path.join(this.stateBase, 'cutters');
+  }
+  cutterRecord(stem: string): string {
+    return path.join(this.cutterRecordsDir, `${stem}.json`);
   }
   videoLog(stem: string): string {
     return path.join(this.stateBase, 'logs', 'videos', `${stem}.log`);

@@ -2,6 +2,7 @@
 // canonical tree (Part III §8) plus `.fpsweep/` for the engine's own state (lock, status, server logs).
 // Every path of a run is built here; nothing else spells one.
 import * as path from 'node:path';
+import { serversFile } from '../../../serving/leftovers';
 import { isPlainName } from '../../../package/names';
 import { InputError } from '../../../errors';
 import { RunRootPaths } from '../../../runner/runRoot';
@@ -122,6 +123,10 @@ export class AvtimeOutputRoot extends RunRootPaths {
   /** One line per server start: what run_config.json records about the servers (./servers.ts). */
   get serversLog() {
     return path.join(this.stateDir, 'avtime-servers.jsonl');
+  }
+  /** The servers a launch started (the engine's serving/leftovers.ts), so a run after a kill -9 can stop them. */
+  get serversRecord() {
+    return serversFile(this);
   }
   get launchParams() {
     return path.join(this.logsDir, 'launch_params.txt');

@@ -10,8 +10,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../../../runner/atomicFile';
 import { readTextIfExists } from '../../../runner/stateRead';
 import { tokenCountsSchema } from '../schemas';
-
-export const CLIP_CAPTIONS_DIR = 'captions';
+import { clipCaptionsFileIn } from '../layout';
 
 export const clipCaptionsSchema = z.object({
   clip: z.number().int().positive(),
@@ -39,7 +38,7 @@ export type ClipIdentity = Pick<
   'clip' | 'clip_path' | 'clip_size' | 'clip_mtime_ns' | 'start_sec' | 'end_sec' | 'model' | 'normalizer' | 'prompt_sha256'
 >;
 
-export const clipCaptionsFile = (videoDir: string, clip: number) => path.join(videoDir, CLIP_CAPTIONS_DIR, `clip_${String(clip).padStart(4, '0')}.json`);
+export const clipCaptionsFile = clipCaptionsFileIn;
 
 export async function clipIdentity(
   videoDir: string,

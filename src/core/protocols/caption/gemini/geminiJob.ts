@@ -6,7 +6,7 @@
 // A refused key stops the run through the engine's stop machinery (RunStopper.stopFor: the reason, what to do).
 // Every line passes the redactor: the key (registered in geminiKey.ts) never reaches a log.
 import * as path from 'node:path';
-import { InputError, UsageError } from '../../../errors';
+import { InputError, isUserError, UsageError } from '../../../errors';
 import { RankTally } from '../../../runner/rankStatus';
 import { stdoutSessionLog, type RunSession, type SessionLog } from '../../../runner/runSession';
 import { stopReasonLines } from '../../../runner/stopReason';
@@ -60,7 +60,7 @@ export const realClock: Clock = {
 };
 
 /** Where this rank lists the files it has uploaded and not deleted yet. */
-export const uploadLedgerOf = (layout: CaptionLayout) => new UploadLedger(layout.root, path.join(layout.runRoot.stateDir, 'gemini-uploads'));
+export const uploadLedgerOf = (layout: CaptionLayout) => new UploadLedger(layout.root, layout.geminiUploadsDir);
 
 interface VideoProgress {
   stem: string;
@@ -267,6 +267,7 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
     running.delete(p.stem);
   }
 
+  let userError = false;
   try {
     tally.running();
     await status.write();
@@ -276,11 +277,13 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
     else tally.end(session.stopRequested !== null);
   } catch (err) {
     tally.breakOff(`failed: ${redactSecrets((err as Error)?.message ?? String(err))}`);
+    userError = isUserError(err);
   } finally {
     clearInterval(heartbeat);
   }
   await log.info(`tokens this run: ${runTokens.total} (prompt ${runTokens.prompt}, answers ${runTokens.candidates})`);
   await log.info(tally.summary!);
   await status.write(tally.summary);
-  return tally.state === 'done' ? 0 : 1;
+  // The user's error (a link planted where the run's state belongs, the uploads' ledger): 2, as every bad input.
+  return tally.state === 'done' ? 0 : userError ? 2 : 1;
 }

@@ -1,5 +1,7 @@
 // Paths inside a run package (SPEC §1). Every segment that comes from data is checked first.
 import * as path from 'node:path';
+import { serversFile } from '../../../serving/leftovers';
+import { runIdentityFile } from '../../../runner/identity';
 import { isPlainName } from '../../../package/names';
 import { InputError } from '../../../errors';
 
@@ -78,6 +80,22 @@ export class PackageLayout {
   }
   get runnerLog() {
     return path.join(this.logsDir, 'runner.log');
+  }
+  /** One line per run: its identity, flags, knobs and endpoints (the engine's runner/identity.ts). */
+  get runIdentity() {
+    return runIdentityFile(this);
+  }
+  /** The run's pre-flight, written whole (sweep/preflight.ts). */
+  get preflightRecord() {
+    return path.join(this.logsDir, 'preflight.json');
+  }
+  /** The plan's cache of the videos' meta summaries (plan/metaCache.ts). */
+  get metaCache() {
+    return path.join(this.stateDir, 'plan-meta-cache.json');
+  }
+  /** The servers a launch started (the engine's serving/leftovers.ts), so a run after a kill -9 can stop them. */
+  get serversRecord() {
+    return serversFile(this);
   }
   get launchParams() {
     return path.join(this.logsDir, 'launch_params.txt');

@@ -7,7 +7,6 @@
 // Only the runner writes it (buildWorkPlan metaCache: 'update'); dry runs only read it.
 import { writeFileAtomic } from '../../../runner/atomicFile';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { z } from 'zod';
 import type { PackageLayout } from '../package/layout';
 import { readVideoMetaSync, type MetaLookup } from '../package/meta';
@@ -38,7 +37,7 @@ export type VideoCheck =
   { kind: 'ok'; summary: MetaSummary; /** Set when this lookup read the file. */ lookup?: MetaLookup } | { kind: 'no_video' | 'bad_meta'; message: string };
 
 export function metaCacheFile(layout: PackageLayout): string {
-  return path.join(layout.stateDir, 'plan-meta-cache.json');
+  return layout.metaCache;
 }
 
 export class MetaSummaryCache {

@@ -7,7 +7,6 @@
 // path for rows); the pre-flight's outcome goes to logs/preflight.json, which the pilot report shows.
 import { writeFileAtomic } from '../../../runner/atomicFile';
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import type { PackageLayout } from '../package/layout';
 import { unitKey } from '../package/unitKey';
 import { loadVideoFramePlans, type VideoWork, type WorkUnit } from '../plan';
@@ -124,7 +123,7 @@ export async function preflightServers(probe: Probe, model: string, clients: rea
 }
 
 export function preflightFile(layout: PackageLayout): string {
-  return path.join(layout.logsDir, 'preflight.json');
+  return layout.preflightRecord;
 }
 
 /** The run's pre-flight, written whole (atomically): the last run's is the one on disk. */

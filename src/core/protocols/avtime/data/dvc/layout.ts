@@ -2,6 +2,7 @@
 // --predictions-jsonl puts it elsewhere, as the seed's example does) and summary.json, as the seed's runner
 // writes one shard's folder; `.fpsweep/` holds the engine's state (lock, server logs). Every path is built here.
 import * as path from 'node:path';
+import { serversFile } from '../../../../serving/leftovers';
 import { RunRootPaths } from '../../../../runner/runRoot';
 
 export class DvcLayout extends RunRootPaths {
@@ -13,6 +14,10 @@ export class DvcLayout extends RunRootPaths {
   /** Counts, errors, policy and the sha256 of every input and output. */
   get summary() {
     return path.join(this.root, 'summary.json');
+  }
+  /** The servers a launch started (the engine's serving/leftovers.ts), so a run after a kill -9 can stop them. */
+  get serversRecord() {
+    return serversFile(this);
   }
   get launchParams() {
     return path.join(this.logsDir, 'launch_params.txt');
