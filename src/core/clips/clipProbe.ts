@@ -4,6 +4,7 @@
 import { FFPROBE_ENTRIES, ProbeJson as probeSchema, ratio } from '../serving/models/qwen3Omni/mediaFacts';
 import type { MediaFacts as StreamDurations } from './segments';
 import { parseBoundedJson } from '../io/boundedJson';
+import { childStopped, stoppedFromOutside } from '../media/stoppedChild';
 
 export interface ClipMediaFacts extends StreamDurations {
   /** Video stream: frames, size; null without one. */
@@ -55,6 +56,9 @@ export function ffprobeClipProbe(ffprobe = process.env.FFPROBE_BIN || 'ffprobe')
         const { execa } = await import('execa');
         const r = await execa(ffprobe, ['-v', 'error', '-show_entries', FFPROBE_ENTRIES, '-of', 'json', file], { reject: false, stdin: 'ignore' });
         if ((r as { code?: string }).code === 'ENOENT') throw new Error(`${ffprobe} was not found (install ffmpeg or set FFPROBE_BIN)`);
+        // ffprobe stopped by a signal (a scheduler's cancel reaches every process of the job): not the file's fault
+        // (issue 43); the caller keeps the video to do and drains the run.
+        if (stoppedFromOutside(r)) throw childStopped(`ffprobe on ${file}`, r);
         // A file ffprobe cannot read has no stream the validator accepts: the video fails with that rule.
         if (r.failed) return { video: null, audio: null, videoDurationS: null, audioDurationS: null };
         return clipFactsFromProbe(parseBoundedJson(r.stdout));

@@ -3,6 +3,7 @@
 // machine, an mp3 sidecar, and what ffprobe says of a file's streams. Binaries: FFMPEG_BIN / FFPROBE_BIN, else PATH.
 import { z } from 'zod';
 import { parseBoundedJson } from '../io/boundedJson';
+import { childStopped, stoppedFromOutside } from './stoppedChild';
 
 export const ffmpegBin = () => process.env.FFMPEG_BIN || 'ffmpeg';
 export const ffprobeBin = () => process.env.FFPROBE_BIN || 'ffprobe';
@@ -126,6 +127,7 @@ export async function probeAv(file: string): Promise<ProbedAv> {
   const execa = await loadExeca();
   const entries = 'stream=codec_type,duration:format=duration';
   const r = await execa(ffprobeBin(), ['-v', 'error', '-show_entries', entries, '-of', 'json', file], { reject: false });
+  if (stoppedFromOutside(r)) throw childStopped(`ffprobe on ${file}`, r);
   if (r.failed) {
     const why =
       (r as { code?: string }).code === 'ENOENT'

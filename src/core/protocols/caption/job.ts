@@ -27,6 +27,7 @@ import { captionContextTokens, captionFleet } from './servers';
 import { VideoRun } from './videoRun';
 import { refuseMixedBackends } from './backends';
 import { runGeminiInSession } from './gemini/geminiJob';
+import { ChildStopped } from '../../media/stoppedChild';
 
 const log = stdoutSessionLog;
 
@@ -88,29 +89,42 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
   const onVideoFailed = (v: VideoRun) => {
     if (job.failFast) runner?.stop(`--fail-fast: ${v.stem} failed (${v.failure})`);
   };
-  // Validation before any of the video's requests: the document, the timeline, then every clip with ffprobe.
+  // Validation before any of the video's requests: the document, the timeline, then every clip with ffprobe. An
+  // ffprobe stopped by a signal from outside (Slurm's scancel signals every process of the job) is no failure of the
+  // video (issue 43): false, the video left as it was, and the run drains.
+  const probeVideo = async (v: VideoRun): Promise<boolean> => {
+    try {
+      const probe = ffprobeClipProbe();
+      const { issues } = await validateVideoDir(v.planned.dir, probe);
+      if (issues.length) v.fail(`invalid video directory: ${issues.map(issueText).join('; ')}`);
+      else {
+        const facts = new Map<string, ClipMediaFacts>();
+        // The sidecar's facts too: its audio, not the mp4's track, is what the server decodes (the pre-flight's
+        // audio count is the sidecar's; an mp3 decodes a little longer than the AAC it was cut beside).
+        for (const s of v.planned.doc!.segments) {
+          const file = path.join(v.planned.dir, s.clip_path);
+          const sidecar = path.join(v.planned.dir, sidecarOf(s.clip_path));
+          facts.set(file, await probe(file));
+          facts.set(sidecar, await probe(sidecar));
+        }
+        v.setClips((file) => facts.get(file)!);
+      }
+      return true;
+    } catch (err) {
+      if (!(err instanceof ChildStopped)) throw err;
+      session.drain.request(`a child was stopped from outside: ${err.message}`);
+      return false;
+    }
+  };
   const prepared = new Map<string, Promise<boolean>>();
   const prepare = (v: VideoRun): Promise<boolean> => {
     let p = prepared.get(v.stem);
     if (!p) {
       p = (async () => {
         if (v.planned.problem !== null) v.fail(v.planned.problem);
-        else {
-          const probe = ffprobeClipProbe();
-          const { issues } = await validateVideoDir(v.planned.dir, probe);
-          if (issues.length) v.fail(`invalid video directory: ${issues.map(issueText).join('; ')}`);
-          else {
-            const facts = new Map<string, ClipMediaFacts>();
-            // The sidecar's facts too: its audio, not the mp4's track, is what the server decodes (the pre-flight's
-            // audio count is the sidecar's; an mp3 decodes a little longer than the AAC it was cut beside).
-            for (const s of v.planned.doc!.segments) {
-              const file = path.join(v.planned.dir, s.clip_path);
-              const sidecar = path.join(v.planned.dir, sidecarOf(s.clip_path));
-              facts.set(file, await probe(file));
-              facts.set(sidecar, await probe(sidecar));
-            }
-            v.setClips((file) => facts.get(file)!);
-          }
+        else if (!(await probeVideo(v))) {
+          // Its ffprobe was stopped from outside (a scheduler's cancel): the video stays to do, nothing is written.
+          return false;
         }
         if (v.failure !== null) {
           onVideoFailed(v);
@@ -144,7 +158,7 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
       session.defer(() => servers.close());
       const ctx: ClipTaskContext = { runId: session.runId, model: job.model, prompt, sampling: job.sampling, retries: job.retries, onVideoFailed };
       if (job.preflight) {
-        const first = await firstValidClip(order, prepare);
+        const first = await firstValidClip(order, prepare, () => session.stopRequested !== null);
         if (first) {
           const pf = await runCaptionPreflight(
             servers.senders,
@@ -216,8 +230,10 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
 class PreflightFailed extends Error {}
 
 /** The first video (in order) that validates, and its first clip: the pre-flight's request. */
-async function firstValidClip(order: readonly VideoRun[], prepare: (v: VideoRun) => Promise<boolean>) {
+async function firstValidClip(order: readonly VideoRun[], prepare: (v: VideoRun) => Promise<boolean>, stopped: () => boolean) {
   for (const v of order) {
+    // A stop ends the search: it would prepare (probe) the videos one by one while the run drains.
+    if (stopped()) return null;
     if (v.planned.doc === null) continue;
     if (await prepare(v)) return { name: `${v.stem} clip ${v.clips[0].segment.index}`, clip: v.clips[0], facts: v.clips[0].facts };
   }

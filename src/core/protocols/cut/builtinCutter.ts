@@ -6,6 +6,7 @@ import { checkValueBounds } from '../../io/boundedJson';
 import { InputError } from '../../errors';
 import { BUILTIN_CUTTER_NAME, builtinConfigFrom, cutBuiltin } from './builtin';
 import type { Cutter } from './cutter';
+import { ChildStopped } from '../../media/stoppedChild';
 
 export function builtinCutter(configText: string | null, where: string): Cutter {
   let doc: unknown = undefined;
@@ -29,6 +30,7 @@ export function builtinCutter(configText: string | null, where: string): Cutter 
         return { ok: true };
       } catch (err) {
         if (req.signal.aborted) return { ok: false, reason: 'stopped before the cutter finished' };
+        if (err instanceof ChildStopped) return { ok: false, reason: err.message, interrupted: true };
         req.log.write(`${BUILTIN_CUTTER_NAME}: ${(err as Error)?.message ?? String(err)}\n`);
         return { ok: false, reason: `the builtin cutter failed: ${(err as Error)?.message ?? String(err)}`, whole: true };
       }

@@ -15,6 +15,7 @@ import type { PlannedVideo } from './plan';
 import { finalPathProblem, publishVideoDir, restoreAside } from './publish';
 import type { VideoState } from './schemas';
 import { writeVideoState } from './videoState';
+import { ChildStopped } from '../../media/stoppedChild';
 
 export interface CutVideoContext {
   layout: CutLayout;
@@ -23,6 +24,8 @@ export interface CutVideoContext {
   probe: MediaProbe;
   runId: string;
   rank: number | null;
+  /** A child of the cut (the cutter, its ffmpeg, the validator's ffprobe) was stopped from outside: the run drains. */
+  interrupted?: (why: string) => void;
 }
 
 /** Where the cutter left the video directory: `{staging}/<stem>/` (AVCut's --output-root layout) or `{staging}` itself. */
@@ -90,6 +93,7 @@ export async function cutVideo(ctx: CutVideoContext, video: PlannedVideo, gpu: s
     await new Promise<void>((resolve) => log!.end(resolve));
     log = null;
     if (!r.ok) {
+      if (r.interrupted) throw new ChildStopped(r.reason);
       const tail = r.whole ? '' : await logTail(logFile);
       throw new CutFailed(`${r.reason}${tail ? `: ${tail}` : ''} (log ${logFile})`);
     }
@@ -103,8 +107,11 @@ export async function cutVideo(ctx: CutVideoContext, video: PlannedVideo, gpu: s
     // A link where the cut's state belongs ends the run (exit 2, the path named), not one video.
     if (err instanceof ContainmentError) throw err;
     await removeUnder(layout.root, layout.stemStagingDir(stem), { recursive: true });
-    // Cut short by a stop: the state stays 'running', read as interrupted (pending), and the next run cuts it again.
-    if (signal.aborted) return state({ state: 'running', reason: null, segments: 0, degraded: [] });
+    // Cut short by a stop, ours or one from outside that reached a child of the cut (a scheduler's cancel signals every
+    // process of the job; issue 43): no failure; the state stays 'running', read as interrupted (pending), and the
+    // next run cuts it again.
+    if (err instanceof ChildStopped) ctx.interrupted?.(err.message);
+    if (signal.aborted || err instanceof ChildStopped) return state({ state: 'running', reason: null, segments: 0, degraded: [] });
     const reason = err instanceof CutFailed ? err.message : `error: ${(err as Error)?.message ?? String(err)}`;
     outcome = state({ state: 'failed', reason, segments: 0, degraded: [] });
   }

@@ -6,6 +6,7 @@ import type { Writable } from 'node:stream';
 import { openTruncatedUnder } from '../../containment/rootFs';
 import { endGroup, killGroupAtExit, signalGroup } from '../../runner/processGroup';
 import { fillCutterTemplate } from './cutterCommand';
+import { childStopped, stoppedFromOutside } from '../../media/stoppedChild';
 
 export interface CutRequest {
   stem: string;
@@ -23,9 +24,10 @@ export interface CutRequest {
 
 /**
  * The cutter's verdict: ok, or why not. `whole`: the reason already says all there is (the builtin's error); else
- * (a command's exit status) the log's last lines follow it.
+ * (a command's exit status) the log's last lines follow it. `interrupted`: the cutter (or its ffmpeg) was stopped by a
+ * signal from outside (a scheduler's cancel): no failure of the video, which stays to do (issue 43).
  */
-export type CutResult = { ok: true } | { ok: false; reason: string; whole?: boolean };
+export type CutResult = { ok: true } | { ok: false; reason: string; whole?: boolean; interrupted?: boolean };
 
 export interface Cutter {
   /** 'builtin', or the program's name. */
@@ -79,6 +81,7 @@ export function commandCutter(argv: readonly string[], configFile: string | null
         if ((r as { code?: string }).code === 'ENOENT') return { ok: false, reason: `the cutter ${filled[0]} was not found` };
         if (r.exitCode === 0) return { ok: true };
         if (req.signal.aborted) return { ok: false, reason: 'stopped before the cutter finished' };
+        if (stoppedFromOutside(r)) return { ok: false, reason: childStopped(`the cutter ${filled[0]}`, r).message, interrupted: true };
         return { ok: false, reason: `the cutter exited with ${r.exitCode ?? r.signal ?? '?'}` };
       } finally {
         forgetAtExit();

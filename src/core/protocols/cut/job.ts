@@ -46,7 +46,15 @@ async function runInSession(session: RunSession, job: CutJob, layout: CutLayout)
       `(${plan.otherRanks} of other ranks); cutter ${cutter.name}, ${job.lanes.length} at once${gpus.length ? ` on GPUs ${gpus.join(',')}` : ''}`,
   );
   if (cutter.knownDegraded.length) await log.warn(`the ${cutter.name} cutter runs without ${cutter.knownDegraded.join(', ')}: every cut it makes is degraded`);
-  const ctx: CutVideoContext = { layout, cutter, allowDegraded: job.allowDegraded, probe: ffprobeClipProbe(), runId: session.runId, rank };
+  const ctx: CutVideoContext = {
+    layout,
+    cutter,
+    allowDegraded: job.allowDegraded,
+    probe: ffprobeClipProbe(),
+    runId: session.runId,
+    rank,
+    interrupted: (why) => session.drain.request(`a child was stopped from outside: ${why}`),
+  };
   tally.running();
   await status.write();
   let userError = false;

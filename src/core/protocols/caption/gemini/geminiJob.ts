@@ -15,6 +15,7 @@ import { mapBounded } from '../../../runner/mapBounded';
 import { redactSecrets } from '../../../security/secrets';
 import { ffprobeClipProbe } from '../../../clips/clipProbe';
 import { issueText, validateVideoDir } from '../../../clips/segments';
+import { ChildStopped } from '../../../media/stoppedChild';
 import { refuseMixedBackends } from '../backends';
 import type { CaptionJob } from '../jobSchema';
 import type { CaptionLayout } from '../layout';
@@ -195,7 +196,13 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
     let tokens: TokenCounts = NO_USAGE;
     const clips: (ClipCaptions | null)[] = [];
     if (failure === null) {
-      const { issues } = await validateVideoDir(p.dir, ffprobeClipProbe());
+      const { issues } = await validateVideoDir(p.dir, ffprobeClipProbe()).catch((err: unknown) => {
+        // Its ffprobe stopped from outside (a scheduler's cancel): no failure of the video, the run drains (issue 43).
+        if (!(err instanceof ChildStopped)) throw err;
+        session.drain.request(`a child was stopped from outside: ${err.message}`);
+        return { issues: null };
+      });
+      if (issues === null) return;
       if (issues.length) failure = `invalid video directory: ${issues.map(issueText).join('; ')}`;
       else if (stopped()) return;
     }

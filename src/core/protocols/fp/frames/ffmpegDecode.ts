@@ -27,6 +27,7 @@ import { defaultRawTransport, openSocketTransport, pipeTransport, type RawTransp
 import { selectExpression, sortedUnique } from './selectExpr';
 import { parseBoundedJson } from '../../../io/boundedJson';
 import { killGroupAtExit } from '../../../runner/processGroup';
+import { stoppedFromOutside } from '../../../media/stoppedChild';
 
 // execa 9 is ESM-only: a dynamic import loads it natively under tsx and in the esbuild bundle.
 const loadExeca = () => import('execa').then((m) => m.execa);
@@ -51,11 +52,9 @@ export class DecodeInterrupted extends Error {
   }
 }
 
-const STOP_SIGNALS = new Set(['SIGTERM', 'SIGINT', 'SIGHUP']);
-
 /** Whether ffmpeg's end says a stop signal reached it (exit 255 is ffmpeg's status after catching one). */
 export function stoppedBySignal(result: { exitCode?: number; signal?: string }): boolean {
-  return (result.signal !== undefined && STOP_SIGNALS.has(result.signal)) || result.exitCode === 255;
+  return stoppedFromOutside(result, { ffmpeg: true });
 }
 
 export interface DecodeSpec {

@@ -1,0 +1,83 @@
+// Issue 43: a caption run cancelled as a scheduler does (Slurm's scancel with proctrack/linuxproc: SIGTERM to the CLI
+// and to every child at once) while a video's ffprobe runs: the run drains, the video whose ffprobe was killed is no
+// failure (it stays to do), and the run requeued ends with the outcomes and captions of one uncancelled run. The
+// CLI runs as a process of its own (as the job script execs it); the test waits for states (the ffprobe under way,
+// the CLI gone), not for time.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runCli } from '../../../helpers/captureOutput';
+import { cancelLikeSlurm, gatedBin, gatedChildrenOf, spawnCli } from '../../../helpers/scancel';
+import { waitFor } from '../../../helpers/waitFor';
+import { captionOutcomes } from '../../../helpers/videoOutcomes';
+import { DEFAULT_CAPTION_MODEL } from '../../../../src/core/protocols/caption/cli/caption';
+import { startStandin, type RunningStandin } from '../../serving/helpers';
+import { addVideo, makeClipMedia, tmpRoot } from './videosRoot';
+
+const VALID = ['v00', 'v01', 'v02', 'v03', 'v04'];
+const INVALID = 'v05gap';
+const STEMS = [...VALID, INVALID];
+
+describe('fpsweep avtime caption: cancelled as a scheduler does (SIGTERM to every process), then requeued (issue 43)', function () {
+  this.timeout(300_000);
+  let base: string;
+  let standin: RunningStandin;
+
+  before(async () => {
+    base = tmpRoot('caption-cancel-');
+    const media = makeClipMedia(tmpRoot('caption-media-'));
+    const videos = path.join(base, 'videos');
+    for (const stem of VALID) addVideo(videos, stem, media, 2);
+    addVideo(videos, INVALID, media, 2, { gapAfter: 0 });
+    standin = await startStandin(['--served-model-name', DEFAULT_CAPTION_MODEL, '--allowed-local-media-path', base, '--max-model-len', '65536'], {
+      FPSWEEP_STANDIN_LATENCY: 'a=0,b=0',
+    });
+  });
+  after(async () => {
+    await standin?.stop();
+    fs.rmSync(base, { recursive: true, force: true });
+  });
+
+  it('an ffprobe killed by the cancel is no failure; requeued, the outcomes and captions of one uncancelled run', async () => {
+    const args = (root: string) => ['avtime', 'caption', root, '--base-url', standin.url, '--keep-going', '--tick-ms', '100', '--retry-delay-ms', '10'];
+    // The uncancelled run, at the same path (the stand-in's answer depends on the clip's path).
+    const root = path.join(base, 'root');
+    fs.cpSync(path.join(base, 'videos'), root, { recursive: true });
+    const whole = await runCli(args(root));
+    assert.equal(whole.code, 1, whole.out + whole.err);
+    const want = await captionOutcomes(root, STEMS);
+    assert.deepEqual(
+      Object.entries(want).map(([s, o]) => `${s} ${o.state}`),
+      [...VALID.map((s) => `${s} completed`), `${INVALID} failed`],
+    );
+
+    // The cancelled run: v03's ffprobe waits (while the gate exists) and says its pid.
+    fs.rmSync(root, { recursive: true });
+    fs.cpSync(path.join(base, 'videos'), root, { recursive: true });
+    const gate = path.join(base, 'gate');
+    const pids = path.join(base, 'ffprobe-pids');
+    const ffprobe = path.join(base, 'slow-ffprobe');
+    fs.writeFileSync(gate, '');
+    await gatedBin(ffprobe, 'ffprobe', { gate, pids, match: '/v03/', slow: 'wait' });
+    const cli = spawnCli(args(root), { FFPROBE_BIN: ffprobe });
+    await waitFor(
+      async () => (await gatedChildrenOf(cli.child.pid!, pids)).length > 0,
+      120_000,
+      () => `v03's ffprobe under way; the CLI printed:\n${cli.out()}`,
+    );
+    await cancelLikeSlurm(cli.child.pid!);
+    fs.rmSync(gate);
+    const cancelled = await cli.exited;
+    assert.match(cancelled.out, /stop requested \((SIGTERM|a child was stopped from outside)/, cancelled.out);
+    assert.doesNotMatch(cancelled.out, /v0\d: failed/, 'no valid video failed');
+    const after = await captionOutcomes(root, STEMS);
+    assert.notEqual(after.v03.state, 'completed', 'v03 was cut short');
+    for (const stem of VALID) assert.notEqual(after[stem].state, 'failed', `${stem}: ${cancelled.out}`);
+
+    // Requeued: the same command, to the end.
+    const rerun = await runCli(args(root));
+    assert.equal(rerun.code, whole.code, rerun.out + rerun.err);
+    assert.doesNotMatch(rerun.out + rerun.err, /v0\d: failed/);
+    assert.deepEqual(await captionOutcomes(root, STEMS), want, 'the outcomes and captions of one uncancelled run');
+  });
+});
