@@ -1,7 +1,8 @@
-// Issue 43: the docs' cluster commands are the shipped, tested files. docs/CLUSTER.md quotes each job script and the
-// Kubernetes Indexed Jobs word for word; each script is valid bash with `set -euo pipefail` (a refused task fails in
-// Slurm's accounting), keeps its state on shared storage (never $TMPDIR) and runs `--shard auto`; each Indexed Job
-// gives its pods FPSWEEP_SHARD_COUNT = completions. No doc line uses the old `sbatch --wrap` one-liner.
+// Issue 43: the docs' cluster commands are the shipped, tested files. docs/CLUSTER.md quotes each job script, the
+// Kubernetes Indexed Jobs and the slurm.conf the real-Slurm test runs word for word; each script is valid bash with
+// `set -euo pipefail` (a refused task fails in Slurm's accounting), keeps its state on shared storage (never $TMPDIR)
+// and runs `--shard auto`; each Indexed Job gives its pods FPSWEEP_SHARD_COUNT = completions. No doc line uses the
+// old `sbatch --wrap` one-liner.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -11,13 +12,15 @@ import yaml from 'js-yaml';
 const REPO = path.resolve(__dirname, '..', '..');
 const SCRIPTS = ['fp-sweep.sbatch', 'caption.sbatch', 'cut.sbatch', 'avtime-run.sbatch'].map((f) => `examples/slurm/${f}`);
 const JOBS = 'examples/kubernetes/fp-sweep-indexed-job.yaml';
+/** The one-node slurm.conf the real-Slurm test runs (test/helpers/slurmCluster.ts fills its placeholders). */
+const SLURM_CONF = 'examples/slurm/one-node-test.conf';
 const read = (f: string) => fs.readFileSync(path.join(REPO, f), 'utf8');
 
 describe('docs/CLUSTER.md and the shipped job scripts (issue 43)', () => {
-  it('quotes every job script and the Indexed Jobs word for word', () => {
+  it('quotes every job script, the Indexed Jobs and the tested slurm.conf word for word', () => {
     const doc = read('docs/CLUSTER.md');
-    for (const f of [...SCRIPTS, JOBS]) {
-      const lang = f.endsWith('.yaml') ? 'yaml' : 'bash';
+    for (const f of [...SCRIPTS, JOBS, SLURM_CONF]) {
+      const lang = f.endsWith('.yaml') ? 'yaml' : f.endsWith('.conf') ? 'ini' : 'bash';
       const m = new RegExp('`' + f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '`:\\n\\n```' + lang + '\\n([\\s\\S]*?)```\\n').exec(doc);
       assert.ok(m, `docs/CLUSTER.md quotes ${f}`);
       assert.equal(m[1], read(f), `docs/CLUSTER.md's quote of ${f} is the file (copy it again)`);

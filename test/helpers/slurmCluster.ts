@@ -1,7 +1,8 @@
 // A throwaway one-node Slurm on this host for the integration test of the shipped job scripts (issue 43): munged,
 // slurmctld and slurmd as root, each with its own socket, ports, state and logs in a temp folder (nothing of the
-// system's /etc/slurm or /run/munge is used). The config that worked on Debian's slurm-wlm 22.05: proctrack/linuxproc,
-// task/none, no cgroups, no accounting daemon (scontrol keeps ended tasks for MinJobAge).
+// system's /etc/slurm or /run/munge is used). The config that worked on Debian's slurm-wlm 22.05 is shipped,
+// examples/slurm/one-node-test.conf: proctrack/linuxproc, task/none, no cgroups, no accounting daemon (scontrol keeps
+// ended tasks for MinJobAge).
 import { execFileSync, execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -34,6 +35,9 @@ export interface SlurmCluster {
   states(id: string): Promise<Map<number, string>>;
   stop(): Promise<void>;
 }
+
+/** The slurm.conf, with @DIR@, @HOST@, @CTLD_PORT@ and @SLURMD_PORT@ to fill. */
+export const CONF_TEMPLATE = path.resolve(__dirname, '..', '..', 'examples', 'slurm', 'one-node-test.conf');
 
 const sbin = (b: string) => (fs.existsSync(`/usr/sbin/${b}`) ? `/usr/sbin/${b}` : b);
 
@@ -70,43 +74,15 @@ export async function startSlurm(): Promise<SlurmCluster> {
   const host = os.hostname().split('.')[0];
   const [ctld, slurmd] = await freePorts(2);
   const conf = path.join(dir, 'slurm.conf');
-  fs.writeFileSync(
-    conf,
-    [
-      'ClusterName=fpsweeptest',
-      `SlurmctldHost=${host}(127.0.0.1)`,
-      `SlurmctldPort=${ctld}`,
-      `SlurmdPort=${slurmd}`,
-      'SlurmUser=root',
-      'SlurmdUser=root',
-      'AuthType=auth/munge',
-      'CredType=cred/munge',
-      `AuthInfo=socket=${sock}`,
-      `StateSaveLocation=${dir}/state`,
-      `SlurmdSpoolDir=${dir}/spool`,
-      `SlurmctldPidFile=${dir}/slurmctld.pid`,
-      `SlurmdPidFile=${dir}/slurmd.pid`,
-      `SlurmctldLogFile=${dir}/log/slurmctld.log`,
-      `SlurmdLogFile=${dir}/log/slurmd.log`,
-      'ProctrackType=proctrack/linuxproc',
-      'TaskPlugin=task/none',
-      'JobAcctGatherType=jobacct_gather/none',
-      'AccountingStorageType=accounting_storage/none',
-      'JobCompType=jobcomp/filetxt',
-      `JobCompLoc=${dir}/log/jobcomp.txt`,
-      'SchedulerType=sched/builtin',
-      'SelectType=select/cons_tres',
-      'SelectTypeParameters=CR_CPU',
-      'SlurmdParameters=config_overrides',
-      'MinJobAge=3600',
-      'KillWait=30',
-      'ReturnToService=2',
-      'MpiDefault=none',
-      `NodeName=${host} NodeAddr=127.0.0.1 CPUs=8 State=UNKNOWN`,
-      `PartitionName=debug Nodes=${host} Default=YES MaxTime=INFINITE State=UP`,
-      '',
-    ].join('\n'),
-  );
+  // The shipped one-node config (docs/CLUSTER.md quotes it), its placeholders filled.
+  const filled = fs
+    .readFileSync(CONF_TEMPLATE, 'utf8')
+    .replace(/@DIR@/g, dir)
+    .replace(/@HOST@/g, host)
+    .replace(/@CTLD_PORT@/g, String(ctld))
+    .replace(/@SLURMD_PORT@/g, String(slurmd));
+  if (/@\w+@/.test(filled)) throw new Error(`${CONF_TEMPLATE}: a placeholder left unfilled: ${/@\w+@/.exec(filled)![0]}`);
+  fs.writeFileSync(conf, filled);
   const env = { ...process.env, SLURM_CONF: conf };
   execFileSync(sbin('slurmctld'), ['-c', '-f', conf], { env });
   execFileSync(sbin('slurmd'), ['-f', conf], { env });
