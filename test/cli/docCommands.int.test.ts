@@ -153,7 +153,7 @@ const BLOCKS: Record<string, Entry> = {
     verbs: false,
     why:
       'the shipped job scripts quoted word for word (test/cli/clusterDoc.test.ts checks each quote against its file, ' +
-      'bash -n and set -euo pipefail); fp-sweep, caption and cut.sbatch run on a real Slurm in test/core/cluster/slurmArray.int.test.ts',
+      'bash -n and set -euo pipefail); the four sbatch scripts run on a real Slurm in test/core/cluster/slurmArray.int.test.ts',
   },
   'docs/COUNTS-CHECK.md: npx tsx bench/device/omniCountCases.ts /work/main/.tmp/devcounts/cases.json': {
     mode: 'dry',

@@ -7,7 +7,9 @@
 //   task 1 cancelled while an ffprobe of its rank runs; requeued; every video's outcome and captions equal to the
 //   unsharded run's, no valid video ever failed, and `status` sums both ranks;
 // - examples/slurm/cut.sbatch, the builtin cutter: the array of 2 over the cut sample; task 1 cancelled while its
-//   ffmpeg reads a video; requeued; what is published equals the unsharded cut, nothing failed, `status` sums both.
+//   ffmpeg reads a video; requeued; what is published equals the unsharded cut, nothing failed, `status` sums both;
+// - examples/slurm/avtime-run.sbatch with README's AVTime demo arguments: one job launching the stand-in vLLM as two
+//   target shards and the judge; COMPLETED, the six scores said and shown by `status`.
 // Waits for states (squeue/scontrol, the children under way), each bounded. Where Slurm is not installed it says
 // SKIP, loudly, with how to install it.
 import { strict as assert } from 'node:assert';
@@ -20,8 +22,9 @@ import { main as cliMain } from '../../../src/cli/main';
 import { captureOutput } from '../../helpers/captureOutput';
 import { waitFor } from '../../helpers/waitFor';
 import { slurmMissing, startSlurm, type SlurmCluster } from '../../helpers/slurmCluster';
-import { REPO, readArtifacts, rowKeySet, startStandin, type Standin } from '../protocols/fp/sweep/helpers';
-import { startStandin as startCaptionStandin, type RunningStandin } from '../serving/helpers';
+import { freePortRange, REPO, readArtifacts, rowKeySet, startStandin, type Standin } from '../protocols/fp/sweep/helpers';
+import { buildStandin, FAKE_VLLM, startStandin as startCaptionStandin, type RunningStandin } from '../serving/helpers';
+import { makeAvtimeSample } from '../../../src/core/protocols/avtime/sample';
 import { DEFAULT_CAPTION_MODEL } from '../../../src/core/protocols/caption/cli/caption';
 import { makeCutSample } from '../../../src/core/protocols/cut/sample';
 import { cliCommand, gatedBin } from '../../helpers/scancel';
@@ -285,5 +288,38 @@ describe('the shipped Slurm job scripts on a real Slurm (issue 43)', function ()
     const st = await captureOutput(() => cliMain(['status', '--package', out, '--run-type', 'cut']));
     assert.match(st.out, /total 4, completed 4, running 0, failed 0, pending 0/, st.out);
     assert.match(st.out, /ranks: 1\/2, 2\/2/, st.out);
+  });
+  it('avtime-run.sbatch: one job, the stand-in vLLM launched as two target shards and the judge; status gives the six scores', async () => {
+    await buildStandin();
+    const bench = path.join(work, 'avtime-bench');
+    await makeAvtimeSample({ out: bench });
+    const out = path.join(work, 'avtime-out');
+    const [target, judge] = [await freePortRange(2), await freePortRange(1)];
+    const env = {
+      FPSWEEP_BENCH_ROOT: bench,
+      FPSWEEP_OUTPUT_ROOT: out,
+      FPSWEEP: cliCommand().join(' '),
+      VLLM_BIN: FAKE_VLLM,
+      FPSWEEP_STANDIN_LATENCY: 'a=0,b=0,shared=0',
+    };
+    // README's AVTime demo's arguments, after the script.
+    const args = ['--target-gpus', '0;1', '--target-tp', '1', '--judge-gpus', '0', '--judge-tp', '1'];
+    args.push('--target-model', 'Qwen/Qwen3-Omni-30B-A3B-Instruct', '--judge-model', 'Qwen/Qwen3.6-27B');
+    args.push('--target-base-port', String(target), '--judge-base-port', String(judge));
+    const script = path.join(REPO, 'examples', 'slurm', 'avtime-run.sbatch');
+    const id = (await slurm.cli('sbatch', ['--parsable', `--chdir=${work}`, script, ...args], env)).trim().split(';')[0];
+    let state = '';
+    await waitFor(
+      async () => DONE.has((state = /JobState=(\S+)/.exec(await slurm.cli('scontrol', ['show', 'job', '-o', id]).catch(() => ''))?.[1] ?? '')),
+      600_000,
+      () => `job ${id} ended (state ${state}; logs in ${slurm.dir}/log)`,
+      { pollMs: 1000 },
+    );
+    const log = await fs.readFile(path.join(work, `fpsweep-avtime-${id}.out`), 'utf8').catch(() => '');
+    assert.equal(state, 'COMPLETED', log);
+    assert.match(log, /scores: T2E-A [\d.]+ T2E-V [\d.]+ E2T-A [\d.]+ E2T-V [\d.]+ E2E-A [\d.]+ E2E-V [\d.]+ over \d+ queries/, log);
+    const st = await captureOutput(() => cliMain(['status', '--package', out]));
+    assert.equal(st.code, 0, st.out + st.err);
+    for (const k of ['T2E-A', 'T2E-V', 'E2T-A', 'E2T-V', 'E2E-A', 'E2E-V']) assert.match(st.out, new RegExp(k), st.out);
   });
 });
