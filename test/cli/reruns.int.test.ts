@@ -413,8 +413,11 @@ describe('reruns as typed: each verb twice with the same arguments does what its
     });
   });
 
-  it('every verb of the registry was run twice here (or where rerunCases.ts says)', () => {
-    const missing = Object.keys(RERUN_FORM_OF).filter((v) => !ran.has(v) && !RERUN_TESTED_ELSEWHERE[v]);
-    assert.deepEqual(missing, []);
+  // A describe of its own, last: mocha runs a describe's own tests before its nested describes.
+  describe('the whole registry', () => {
+    it('every verb was run twice here (or where rerunCases.ts says)', () => {
+      const missing = Object.keys(RERUN_FORM_OF).filter((v) => !ran.has(v) && !RERUN_TESTED_ELSEWHERE[v]);
+      assert.deepEqual(missing, []);
+    });
   });
 });
