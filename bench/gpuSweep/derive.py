@@ -3,13 +3,16 @@
   python3 bench/gpuSweep/derive.py RESULTS/sweep.json OUT.json "DEVICE WORDS" [HELPERS_MODE]
 
 Every figure comes from the end-to-end GPU runs of sweep_bench.py (the product's own `fpsweep run`):
-  - per class (stored 1280x720 and 854x480, 1024 frames): the helpers' own per-job lines (FP_GPU_STATS=1), taken
-    inside the whole sweep: the helper's CPU-s + its ffmpeg's, ffmpeg's alone (decode), the job's wall in its slot;
+  - a class for each stored shape the GPU made long videos of (1024 stored frames: 800 or more delivered; the sample
+    has 1280x720, 720x1280, 720x720 and 640x480 ones; the host model takes the class nearest a video's pixels): the
+    helpers' own per-job lines (FP_GPU_STATS=1) inside the whole sweep: the helper's CPU-s + its ffmpeg's,
+    ffmpeg's alone (decode), the job's wall in its slot;
   - plus the run process's (node: requests, JPEG reads and digests, the store) CPU-s a JPEG in the GPU runs, from the
     marginal between the two fixture sizes, charged on each class by its JPEGs: our tree's whole cost a video, not
-    the helper alone.
-gpuSTakenPerVideo (the frames' GPU time taken from a model beside them) cannot be measured with the instant stand-in
-(no model on the GPU): it stays bench/gpuFrames run 8's measurement and is named in "modelled".
+    the helper alone;
+  - gpuSTakenPerVideo: the GPU time a model-shaped matmul lost beside a whole GPU run ("gpu+beside"), over the
+    frames x pixels the helpers made in it, times each class's frames x pixels (the apportioning is named in
+    "modelled"). Without a beside run: bench/gpuFrames run 4's figure, named in "modelled".
 """
 import json
 import sys
@@ -34,20 +37,42 @@ def main():
         run_cpu, jpegs = mean([r["cpu_s_by_class"]["run"] for r in by(lo)]), mean([r["jpegs"] for r in by(lo)])
     run_per_jpeg = run_cpu / jpegs
     helpers = 4 if ":" not in mode else int(mode.split(":")[1])
+    # The GPU time taken end to end: the beside run's total over the frames x pixels its helpers made.
+    beside = [r for r in rep["runs"] if r["rc"] == 0 and r["mode"] == mode + "+beside" and (r.get("beside") or {}).get("gpu_s_taken") is not None]
+    taken_per_mpx = None
+    if beside:
+        bjobs = [j for r in beside for h in r["helper_stats"] for j in h.get("per_job", [])]
+        mpx = sum(j[0] * j[1] * j[2] for j in bjobs) / 1e6
+        if mpx > 0:
+            taken_per_mpx = sum(r["beside"]["gpu_s_taken"] for r in beside) / mpx
+    modelled = []
     classes = {}
-    for name, (w, h) in {"v720": (1280, 720), "v480": (854, 480)}.items():
-        mine = [j for j in jobs if j[0] * j[1] == w * h and j[3] >= 200]  # the long videos: up to 1024 stored frames
+    for w, h in sorted({(j[0], j[1]) for j in jobs}, key=lambda d: -d[0] * d[1]):
+        mine = [j for j in jobs if (j[0], j[1]) == (w, h) and j[2] >= 800]  # the long videos: 1024 stored frames
         if not mine:
             continue
         jp = mean([j[3] for j in mine])
-        classes[name] = {
+        gpu_s = {(1280, 720): 0.19119963139295582, (854, 480): 0.14169407194852832}.get((w, h))
+        if taken_per_mpx is not None:
+            gpu_s = taken_per_mpx * mean([j[2] for j in mine]) * w * h / 1e6
+        if gpu_s is None:
+            continue
+        classes[f"v{w}x{h}"] = {
             "width": w, "height": h, "storedFrames": 1024, "jpegsPerVideo": round(jp),
             "cpuSPerVideo": mean([j[5] + j[6] for j in mine]) + run_per_jpeg * jp,
             "decodeCpuSPerVideo": mean([j[6] for j in mine]),
             "wallSPerVideo": mean([j[4] for j in mine]), "pool": helpers,
-            "gpuSTakenPerVideo": {"v720": 0.19119963139295582, "v480": 0.14169407194852832}[name],
+            "gpuSTakenPerVideo": gpu_s,
             "jobs": len(mine),
+            "jpegEncoders": sorted({str(j[7]) for j in mine if len(j) > 7}),
         }
+    if taken_per_mpx is not None:
+        modelled.append(f"gpuSTakenPerVideo: the whole GPU run beside a model-shaped matmul took {taken_per_mpx * 1e3:.3f} GPU-ms a "
+                        "megapixel-frame its helpers made; each class gets that times its own frames x pixels (the apportioning "
+                        "is the model's; the total is measured end to end)")
+    else:
+        modelled.append("gpuSTakenPerVideo: bench/gpuFrames run 4's interference (a model-shaped matmul beside the helpers); "
+                        "no whole-sweep run beside the matmul in this file")
     # The whole sweep's marginal video and fixed part, each path (every process of the run's tree; doctor's line).
     ok = [r for r in rep["runs"] if r["rc"] == 0]
     marginal = {}
@@ -62,9 +87,10 @@ def main():
     doc = {
         "device": device, "measuredAt": rep["started"],
         "command": f"bench/gpuSweep: run-on-device.sh (sweep_bench.py runs, mode {mode}), then derive.py",
-        "classes": {k: {kk: vv for kk, vv in v.items() if kk != "jobs"} for k, v in classes.items()},
-        "modelled": ["gpuSTakenPerVideo: bench/gpuFrames run 4's interference (a model-shaped matmul beside the helpers); "
-                     "the whole-sweep bench's stand-in puts no model on the GPU"],
+        "classes": {k: {kk: vv for kk, vv in v.items() if kk not in ("jobs", "jpegEncoders")} for k, v in classes.items()},
+        "modelled": modelled,
+        "gpuSTakenPerMegapixelFrame": taken_per_mpx,
+        "jpegEncodersPerClass": {k: v["jpegEncoders"] for k, v in classes.items()},
         "runProcessCpuSPerJpeg": run_per_jpeg,
         "sweepMarginal": marginal,
         "jobsPerClass": {k: v["jobs"] for k, v in classes.items()},

@@ -8,7 +8,8 @@
 #   app/bin/node                 this machine's node (x86-64, glibc; v20)
 #   app/bin/ffmpeg, ffprobe      ffmpeg 5.1.9 with NVDEC (bench/gpuFrames/prepare-ffmpeg.sh), also the CPU path's
 #   app/bin/fake-vllm            the stand-in vLLM's launcher (an instant server: FPSWEEP_STANDIN_LATENCY unset)
-#   app/dist/*.js                this worktree's bundles (esbuild.js --production)
+#   app/dist/*.js                this worktree's bundles (esbuild.js --production), and bench-frames.js: bench/frames.ts
+#                                bundled (sharp left out), for the CPU path's floor (decode once + each JPEG once)
 #   app/node_modules/            sharp 0.34 and what it loads (@img/*, detect-libc, semver)
 #   app/resources/python/fp_gpu_frames.py, app/package.json
 # and beside it sweep_bench.py, run-on-device.sh, fp_gpu_frames.py (replaces the app's: a helper edit needs no new
@@ -25,6 +26,8 @@ cp "$(command -v node)" "$STAGE/app/bin/node"
 cp "$FF/bin/ffmpeg" "$FF/bin/ffprobe" "$STAGE/app/bin/"
 cp "$REPO/bin/fake-vllm" "$STAGE/app/bin/"
 cp "$REPO/dist/cli.js" "$REPO/dist/worker.js" "$REPO/dist/standin-vllm.js" "$STAGE/app/dist/"
+(cd "$REPO" && node_modules/.bin/esbuild bench/frames.ts --bundle --platform=node --target=node20 --format=cjs \
+  --external:sharp --outfile="$STAGE/app/dist/bench-frames.js" --log-level=warning)
 cp "$REPO/package.json" "$STAGE/app/"
 cp "$REPO/resources/python/fp_gpu_frames.py" "$STAGE/app/resources/python/"
 NM=$REPO/node_modules

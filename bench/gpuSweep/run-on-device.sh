@@ -1,8 +1,11 @@
 #!/bin/bash
 # On the device machine (issue 45): OUT=$OUT bash .gpusweep/run-on-device.sh   (see prepare-carry.sh)
-# Knobs: SCALES (default 1,4: the sample's 14 and 56 videos), ORDER (default cpu,gpu,gpu,cpu), DEADLINE (seconds
-# for the runs, default 470), WORK (default /tmp/gs). Everything it prints is also in $OUT/log.txt; the figures in
-# $OUT/sweep.json.
+# Knobs: SCALES (default 1,4: the sample's 14 and 56 videos), ORDER (default cpu,gpu,gpu,cpu), EXTRA (more modes on
+# the larger fixture: gpu:8, gpu+beside (a model-shaped matmul beside the run: the GPU time taken), gpu+FP_GPU_JPEG=pillow
+# (an environment for the run)), DEADLINE (seconds for the runs, default 470), WORK (default /tmp/gs), FFCOST=0 and
+# FLOOR=0 skip those steps. Everything it prints is also in $OUT/log.txt; the figures in $OUT/sweep.json,
+# $OUT/ffcost.json (ffmpeg's own costs, sweep_bench.py ffcost) and $OUT/floor.json (bench/frames.ts phases a,c,d on
+# the 14-video fixture: the CPU path's pipeline alone, its decode limit and its floor, on the quiet machine).
 set -u
 C=$(cd "$(dirname "$0")" && pwd)
 WORK=${WORK:-/tmp/gs}
@@ -23,7 +26,13 @@ node --version; ffmpeg -hide_banner -hwaccels | tr '\n' ' '; echo
 nvidia-smi -q | grep -i -A1 "compute mode" | head -2
 python3 "$C/sweep_bench.py" fixtures --cli "$APP/dist/cli.js" --work "$WORK" --scales "${SCALES:-1,4}" || exit 1
 echo "setup + fixtures: $(( $(date +%s) - T0 )) s"
+[ "${FFCOST:-1}" = 1 ] && python3 "$C/sweep_bench.py" ffcost --work "$WORK" --out "$OUT" --scale 1
+if [ "${FLOOR:-1}" = 1 ]; then
+  UV_THREADPOOL_SIZE=$(nproc) node "$APP/dist/bench-frames.js" --package "$WORK/p1" --scale 1 --phases a,c,d --json "$OUT/floor.json" 2>&1 | tail -12
+fi
+echo "ffcost + floor: $(( $(date +%s) - T0 )) s"
 python3 "$C/sweep_bench.py" runs --cli "$APP/dist/cli.js" --work "$WORK" --out "$OUT" --scales "${SCALES:-1,4}" \
   --order "${ORDER:-cpu,gpu,gpu,cpu}" --extra "${EXTRA:-}" --deadline "${DEADLINE:-470}"
-for f in "$WORK"/run-s1-*.log; do cp "$f" "$OUT/" 2>/dev/null; done
+# Every run's log in one file (the device tool brings back 8 files at most).
+python3 -c "import glob, os, tarfile; t = tarfile.open('$OUT/run-logs.tar.xz', 'w:xz'); [t.add(f, os.path.basename(f)) for f in sorted(glob.glob('$WORK/run-*.log'))]; t.close()"
 echo "total: $(( $(date +%s) - T0 )) s"

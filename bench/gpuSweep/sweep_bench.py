@@ -237,11 +237,63 @@ def count_files(root, ext=".jpg"):
     return n, b
 
 
+MATMUL = r'''
+import sys, time, torch
+dur = float(sys.argv[1])
+x = torch.randn(8192, 3584, device="cuda", dtype=torch.bfloat16)
+w = torch.randn(3584, 18944, device="cuda", dtype=torch.bfloat16)
+for _ in range(5): x @ w
+torch.cuda.synchronize()
+end = time.time() + dur
+while time.time() < end:
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s.record()
+    for _ in range(10): x @ w
+    e.record(); e.synchronize()
+    print(f"{time.time()} {s.elapsed_time(e) / 10}", flush=True)
+'''
+
+
+class Beside:
+    """A model-shaped bf16 matmul (Qwen2.5-7B's MLP up-projection at 8192 tokens, bench/gpuFrames' MATMUL) running
+    beside the whole sweep: the GPU time the run took from it, end to end (helpers' CUDA start, NVDEC, resize, JPEG).
+    Its time alone is measured first, on the quiet GPU."""
+
+    def __init__(self):
+        out = subprocess.run([sys.executable, "-c", MATMUL, "5"], capture_output=True, text=True).stdout
+        times = sorted(float(l.split()[1]) for l in out.splitlines() if l.strip())
+        self.alone_ms = times[len(times) // 2] if times else None
+        self.proc = subprocess.Popen([sys.executable, "-c", MATMUL, "600"], stdout=subprocess.PIPE, text=True)
+        self.lines = [self.proc.stdout.readline()]  # running: its first timing is out
+        self.drain = threading.Thread(target=lambda: self.lines.extend(self.proc.stdout), daemon=True)
+        self.drain.start()
+        self.t0 = time.time()
+
+    def stop(self):
+        t1 = time.time()
+        self.proc.terminate()
+        self.proc.wait()
+        self.drain.join(5)
+        during = [float(b) for a, b in (l.split() for l in self.lines if l.strip()) if self.t0 <= float(a) <= t1]
+        if not during or not self.alone_ms:
+            return {"error": f"no matmul timings ({len(self.lines)} lines, alone {self.alone_ms})"}
+        return {"matmul_alone_ms": self.alone_ms, "matmul_during_mean_ms": sum(during) / len(during),
+                "slowdown": sum(during) / len(during) / self.alone_ms - 1, "iterations_during": len(during),
+                "gpu_s_taken": sum(t - self.alone_ms for t in during) * 10 / 1000}
+
+
 def one_run(cli, fixture, mode, work, tag, endpoint):
     pkg = os.path.join(work, f"run-{tag}")
     copy_fixture(fixture, pkg)
     env = dict(os.environ)
-    # mode "gpu:8": --frames-on gpu --decode-workers 8 (helpers at once on the GPU path, decode workers on the CPU's)
+    # mode "gpu:8": --frames-on gpu --decode-workers 8 (helpers at once on the GPU path, decode workers on the CPU's);
+    # "+NAME=VALUE" parts set the run's environment (gpu+FP_GPU_JPEG=pillow); "+beside" runs the matmul beside it.
+    mode, *extras = mode.split("+")
+    beside = "beside" in extras
+    for e in extras:
+        if "=" in e:
+            k, v = e.split("=", 1)
+            env[k] = v
     where, _, workers = mode.partition(":")
     argv = [node_bin(), cli, "run", "--package", pkg, "--frames-on", where] + (["--decode-workers", workers] if workers else [])
     if endpoint:
@@ -251,6 +303,7 @@ def one_run(cli, fixture, mode, work, tag, endpoint):
     since = boot_ticks_now()
     sampler = Sampler(since, csv)
     sampler.thread.start()
+    mm = Beside() if beside else None
     t0 = time.perf_counter()
     log_path = os.path.join(work, f"run-{tag}.log")
     with open(log_path, "wb") as log:
@@ -258,6 +311,7 @@ def one_run(cli, fixture, mode, work, tag, endpoint):
         sampler.root = proc.pid
         _, status, ru = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
+    interference = mm.stop() if mm else None
     sampler.stop.set()
     sampler.thread.join()
     busy1, all1 = host_busy()
@@ -295,11 +349,23 @@ def one_run(cli, fixture, mode, work, tag, endpoint):
         "frames_lines": [l for l in lines if "frames on" in l or "GPU frames" in l or "helpers" in l][:8],
         "helper_stats": helper_stats, "log_tail": lines[-6:], "ffmpeg_cpu_s_by_video": ffmpeg_by_video,
         "run_lines": [l for l in lines if l.startswith("frames:") or "frames: " in l][:6],
+        "gpu_videos": gpu_videos(lines), "beside": interference, "env": {k: env[k] for k in env if k.startswith("FP_GPU_")},
     }
     return res, pkg
 
 
-def psnr_compare(a_root, b_root, limit=4000):
+def gpu_videos(lines):
+    """Videos the run made on the GPU, from its `frames: N videos on the GPU` line."""
+    for l in lines:
+        if "videos on the GPU" in l:
+            try:
+                return int(l.split("frames: ", 1)[1].split(" videos on the GPU")[0])
+            except (IndexError, ValueError):
+                pass
+    return None
+
+
+def psnr_compare(a_root, b_root, limit=1500):
     """JPEGs of the same store name in both runs: identical bytes, and PSNR of the decoded pixels (PIL + numpy)."""
     try:
         import numpy as np
@@ -330,7 +396,19 @@ def psnr_compare(a_root, b_root, limit=4000):
         mse = float(((x - y) ** 2).mean())
         psnrs.append(99.0 if mse == 0 else 10 * np.log10(255.0 ** 2 / mse))
     checked = len(names[::step])
-    return {"common": len(names), "checked": checked, "identical_bytes": same, "sizes_differ": sizes_differ,
+    # Every SPEC rule on the GPU run's bytes (fp_gpu_frames.jpeg_spec_problems, the node side's check in Python).
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import fp_gpu_frames as helper
+
+    spec_bad, spec_examples = 0, []
+    for rel in names[::step]:
+        data = open(os.path.join(b_root, rel), "rb").read()
+        w, h = Image.open(os.path.join(b_root, rel)).size
+        problems = helper.jpeg_spec_problems(data, w, h)
+        if problems:
+            spec_bad += 1
+            spec_examples = (spec_examples + [f"{rel}: {problems}"])[:3]
+    return {"gpu_spec_violations": spec_bad, "gpu_spec_examples": spec_examples,"common": len(names), "checked": checked, "identical_bytes": same, "sizes_differ": sizes_differ,
             "psnr_min": round(min(psnrs), 2) if psnrs else None, "psnr_mean": round(sum(psnrs) / len(psnrs), 2) if psnrs else None,
             "psnr_p01": round(sorted(psnrs)[len(psnrs) // 100], 2) if psnrs else None}
 
@@ -356,9 +434,9 @@ def runs():
                 print(f"runs: skip scale {s} {mode} #{k}: {est:.0f} s would pass the deadline", flush=True)
                 report.setdefault("skipped", []).append(f"scale {s} {mode} #{k}")
                 continue
-            tag = f"s{s}-{k}-{mode.replace(':', 'w')}"
+            tag = f"s{s}-{k}-" + "".join(c if c.isalnum() or c in "-_." else "_" for c in mode)
             res, pkg = one_run(cli, fixture, mode, work, tag, endpoint)
-            res.update({"scale": s, "videos": videos, "k": k})
+            res.update({"scale": s, "videos": videos, "k": k, "mode": mode})
             report["runs"].append(res)
             print(f"runs: {tag}: rc {res['rc']} wall {res['wall_s']} s first row {res['first_row_s']} s CPU {res['cpu_s_total']} s "
                   f"{json.dumps(res['cpu_s_by_class'])} unseen {res['cpu_s_unseen']} rows {res['rows_in_csv']} jpegs {res['jpegs']}", flush=True)
@@ -367,7 +445,7 @@ def runs():
             if res["rc"] != 0:
                 print("   " + "\n   ".join(res["log_tail"]), flush=True)
             store = os.path.join(pkg, ".fpsweep", "frames")
-            if s == min(scales) and mode not in kept and os.path.isdir(store):
+            if s == max(scales) and mode not in kept and os.path.isdir(store):  # the larger run: most videos GPU-made
                 kept[mode] = os.path.join(work, f"store-{mode}")
                 if os.path.exists(kept[mode]):
                     shutil.rmtree(kept[mode])
@@ -381,6 +459,49 @@ def runs():
     with open(os.path.join(out, "sweep.json"), "w") as f:
         json.dump(report, f, indent=1)
     print(summary_text(report), flush=True)
+    return 0
+
+
+# ---------------------------------------------------------------- ffmpeg's own costs
+
+def ffcost():
+    """Where an NVDEC decode's host CPU goes (issue 45): each variant run alone on the quiet machine, its CPU-s from
+    getrusage(RUSAGE_CHILDREN), on the fixture's longest and shortest 1280x720 videos: CUDA's start alone, NVDEC
+    through the nvdec hwaccel or h264_cuvid with nothing downloaded, the helper's own command (every frame selected
+    and downloaded as NV12 to /dev/null), and the CPU decode (-threads 4) for scale."""
+    import resource
+
+    work, out = arg("--work"), arg("--out")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import fp_gpu_frames as helper
+
+    ff = ffmpeg_bin()
+    vids = sorted((m["n_frames"], p) for p, m in videos_of(os.path.join(work, f"p{arg('--scale', '1')}")) if (m["width"], m["height"]) == (1280, 720))
+    picks = {"short": vids[0], "long": vids[-1]}
+    base = [ff, "-hide_banner", "-loglevel", "error", "-nostdin"]
+    res = {}
+    for name, (n, v) in picks.items():
+        variants = {
+            "cuda_start_only": base + ["-init_hw_device", "cuda=cu", "-f", "lavfi", "-i", "testsrc2=s=64x64:d=0.04", "-frames:v", "1", "-f", "null", "-"],
+            "nvdec_decode_null": base + ["-threads", "1", "-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-i", v, "-an", "-f", "null", "-"],
+            "cuvid_decode_null": base + ["-threads", "1", "-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-c:v", "h264_cuvid", "-i", v, "-an", "-f", "null", "-"],
+            "helper_command_all_frames": helper.nvdec_command(ff, v, list(range(n)), 1),
+            "cpu_decode_null_t4": base + ["-threads", "4", "-i", v, "-an", "-f", "null", "-"],
+        }
+        for vname, cmd in variants.items():
+            runs = []
+            for _ in range(3 if name == "short" else 2):
+                r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                t0 = time.perf_counter()
+                rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE).returncode
+                w = time.perf_counter() - t0
+                r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                runs.append({"rc": rc, "wall_s": round(w, 3), "cpu_s": round(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime, 3)})
+            cpu = sorted(r["cpu_s"] for r in runs)[len(runs) // 2]
+            res[f"{name}/{vname}"] = {"frames": n, "runs": runs, "cpu_s_median": cpu}
+            print(f"ffcost {name} ({n} frames) {vname}: CPU-s {[r['cpu_s'] for r in runs]} wall {[r['wall_s'] for r in runs]} rc {[r['rc'] for r in runs]}", flush=True)
+    with open(os.path.join(out, "ffcost.json"), "w") as f:
+        json.dump(res, f, indent=1)
     return 0
 
 
@@ -403,6 +524,20 @@ def summary_text(report):
                    f"{', '.join('-' if x['first_row_s'] is None else '%.1f' % x['first_row_s'] for x in g)} | "
                    f"{', '.join('%.1f' % x['cpu_s_total'] for x in g)} | {c('run'):.1f} | {c('helpers'):.1f} | {c('ffmpeg'):.1f} | "
                    f"{c('servers'):.1f} | {c('other'):.1f} | {mean([x['cpu_s_unseen'] for x in g]):.1f} |")
+    for r in rs:
+        if r.get("helper_stats"):
+            t = {}
+            for h in r["helper_stats"]:
+                for k in ("jobs", "frames", "jpegs", "cpu_s", "ffmpeg_cpu_s", "helper_cpu_s"):
+                    t[k] = t.get(k, 0) + h.get(k, 0)
+                for k, v in h.get("stages_cpu_s", {}).items():
+                    t["stage_" + k] = t.get("stage_" + k, 0) + v
+            enc = sorted({j[7] for h in r["helper_stats"] for j in h.get("per_job", []) if len(j) > 7})
+            why = sorted({str(h.get("warm", {}).get("jpeg_why")) for h in r["helper_stats"]})
+            out.append(f"helpers {r['tag']}: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in t.items())
+                       + f"; JPEG by {enc}; {why[:2]}")
+        if r.get("beside"):
+            out.append(f"beside {r['tag']}: {json.dumps(r['beside'])}; GPU videos {r.get('gpu_videos')}")
     sizes = sorted({v for v, _ in agg})
     if len(sizes) >= 2:
         lo, hi = sizes[0], sizes[-1]
@@ -428,6 +563,8 @@ def main():
         return fixtures()
     if cmd == "runs":
         return runs()
+    if cmd == "ffcost":
+        return ffcost()
     if cmd == "summary":
         with open(sys.argv[2]) as f:
             print(summary_text(json.load(f)))

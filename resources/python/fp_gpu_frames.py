@@ -7,7 +7,7 @@ Runs in vLLM's Python environment (CUDA torch and torchvision are vLLM's own dep
   python3 fp_gpu_frames.py --serve                       warms, says {"ready": true, ...}; then a job a line in,
                                                          a result a line out
 
-A job: {"ffmpeg": path, "video": path, "width": W, "height": H, "quality": 85, "encoder": "pillow"|"nvjpeg",
+A job: {"ffmpeg": path, "video": path, "width": W, "height": H, "quality": 85, "encoder": "spec"|"pillow"|"nvjpeg",
         "frames": [{"index": i, "outputs": [{"width": w, "height": h, "path": p}, ...]}, ...]}
 Each output is written to p + ".part" and renamed to p, so a crash leaves no half JPEG under its name; p's folder
 must be a private folder of ours (the node side makes one for each job, mode 0700) and p + ".part" must not exist
@@ -18,6 +18,12 @@ What stays as the CPU path makes it (SPEC section 2.3): the frames are the store
 the downscale is Lanczos-3 (the weights libvips' reduce uses: support 3 x the scale, centres at
 (x + 0.5) * scale - 0.5); JPEG quality 85 on the IJG scale, 4:2:0, baseline. Colour: BT.601 limited range,
 chroma repeated 2 x 2, as ffmpeg's own yuv420p -> rgb24 conversion the CPU path asks for.
+
+The JPEGs ("spec", what the node side asks for): nvJPEG on the GPU at 4:2:0 (through ctypes: torchvision's
+encode_jpeg writes 4:4:4), only where this helper's warm-up found its files keep every SPEC rule on the bytes
+(jpeg_spec_problems: baseline, 8-bit, 4:2:0, IJG quality-85 tables; and the pixels those of the image given);
+else libjpeg through pillow. FP_GPU_JPEG=pillow keeps pillow (the bench's A/B). Issue 45: pillow cost ~0.6 ms of
+host CPU a JPEG inside the whole sweep, nvJPEG ~0.13 (bench/gpuFrames run 2).
 """
 import json
 import math
@@ -73,6 +79,221 @@ def lanczos3_weights(n_in, n_out):
     return w
 
 
+# ITU-T T.81 Annex K tables (natural order) and the zigzag order DQT stores them in (jpegSpec.ts, the node side's check).
+ANNEX_K_LUMA = [16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29,
+                51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120,
+                101, 72, 92, 95, 98, 112, 100, 103, 99]
+ANNEX_K_CHROMA = [17, 18, 24, 47] + [99] * 4 + [18, 21, 26, 66] + [99] * 4 + [24, 26, 56] + [99] * 5 + [47, 66] + [99] * 38
+ZIGZAG = [0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
+          35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55,
+          62, 63]
+
+
+def ijg_table(base, quality):
+    """libjpeg's jpeg_quality_scaling + jpeg_add_quant_table (force_baseline)."""
+    scale = 5000 // quality if quality < 50 else 200 - quality * 2
+    return [min(255, max(1, (b * scale + 50) // 100)) for b in base]
+
+
+def jpeg_spec_problems(data, width, height, quality=QUALITY):
+    """What breaks SPEC section 2.3 in these JPEG bytes (empty: nothing): one SOF, baseline (SOF0), 8-bit, the size,
+    4:2:0 (Y 2x2, Cb and Cr 1x1), IJG tables at the quality. The node side's checkSpecJpeg, in Python."""
+    if data[:2] != b"\xff\xd8":
+        return ["not a JPEG (no SOI)"]
+    sof, tables, frame, p = [], {}, None, 2
+    while p + 4 <= len(data):
+        if data[p] != 0xFF:
+            return [f"bad marker at {p}"]
+        code = data[p + 1]
+        if code in (0xD9, 0xDA):
+            break
+        n = int.from_bytes(data[p + 2 : p + 4], "big")
+        seg = data[p + 4 : p + 2 + n]
+        if 0xC0 <= code <= 0xCF and code not in (0xC4, 0xC8, 0xCC):
+            sof.append(code)
+            if frame is None and len(seg) >= 6:
+                comps = [(seg[6 + 3 * c] , seg[7 + 3 * c] >> 4, seg[7 + 3 * c] & 15, seg[8 + 3 * c]) for c in range(seg[5])]
+                frame = (seg[0], int.from_bytes(seg[1:3], "big"), int.from_bytes(seg[3:5], "big"), comps)
+        if code == 0xDB:
+            q = 0
+            while q < len(seg):
+                prec, tid = seg[q] >> 4, seg[q] & 15
+                natural = [0] * 64
+                for k in range(64):
+                    natural[ZIGZAG[k]] = int.from_bytes(seg[q + 1 + 2 * k : q + 3 + 2 * k], "big") if prec else seg[q + 1 + k]
+                tables[tid] = natural
+                q += 1 + 64 * (2 if prec else 1)
+        p += 2 + n
+    problems = []
+    if sof != [0xC0]:
+        problems.append("not baseline: SOF " + (",".join(f"{c:x}" for c in sof) or "none"))
+    if frame is None:
+        return problems + ["no frame header"]
+    precision, h, w, comps = frame
+    if (w, h) != (width, height):
+        problems.append(f"size {w}x{h}, planned {width}x{height}")
+    if precision != 8:
+        problems.append(f"{precision}-bit samples")
+    if len(comps) != 3 or [(c[1], c[2]) for c in comps] != [(2, 2), (1, 1), (1, 1)]:
+        problems.append("sampling " + ",".join(f"{c[1]}x{c[2]}" for c in comps) + ", not 4:2:0 (2x2,1x1,1x1)")
+    want = [ijg_table(ANNEX_K_LUMA, quality), ijg_table(ANNEX_K_CHROMA, quality), ijg_table(ANNEX_K_CHROMA, quality)]
+    for name, c, t in zip(("luma", "Cb", "Cr"), comps, want):
+        if tables.get(c[3]) != t:
+            problems.append(f"{name} table is not IJG's at quality {quality}")
+    return problems
+
+
+def find_nvjpeg():
+    """libnvjpeg's path: the one this process has loaded (torchvision's image extension links it), else one beside
+    torch or torchvision in the Python paths, else the linker's."""
+    def loaded():
+        try:
+            with open("/proc/self/maps") as f:
+                for line in f:
+                    path = line.split()[-1] if len(line.split()) >= 6 else ""
+                    if os.path.basename(path).startswith("libnvjpeg"):
+                        return path
+        except OSError:
+            pass
+        return None
+
+    found = loaded()
+    if found:
+        return found
+    import glob
+
+    for root in [p for p in sys.path if p and os.path.isdir(p)]:
+        for pattern in ("torchvision.libs/libnvjpeg*.so*", "nvidia/nvjpeg/lib/libnvjpeg.so*", "nvidia/*/lib/libnvjpeg.so*"):
+            hits = sorted(glob.glob(os.path.join(root, pattern)))
+            if hits:
+                return hits[0]
+    try:
+        import torchvision.io  # noqa: F401  (loads its image extension, which links libnvjpeg)
+    except Exception:
+        pass
+    found = loaded()
+    if found:
+        return found
+    import ctypes.util
+
+    return ctypes.util.find_library("nvjpeg")
+
+
+class NvJpeg420:
+    """nvJPEG's encoder through ctypes, at 4:2:0, the IJG quality, standard Huffman tables, baseline: planar RGB
+    uint8 images on the GPU in, JPEG bytes out. One encoder state an image in flight: a batch's images are all
+    encoded, then each one's bytes fetched (the first fetch waits for the stream)."""
+
+    CSS_420, INPUT_RGB, BASELINE = 2, 3, 0xC0
+
+    def __init__(self, quality=QUALITY, path=None):
+        import ctypes
+
+        self.ct = ctypes
+        path = path or find_nvjpeg()
+        if not path:
+            raise OSError("no libnvjpeg found")
+        self.path = path
+        lib = ctypes.CDLL(path)
+        vp, ci, sz = ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t
+
+        class Image(ctypes.Structure):
+            _fields_ = [("channel", vp * 4), ("pitch", sz * 4)]
+
+        self.Image = Image
+        sigs = {
+            "nvjpegCreateSimple": [ctypes.POINTER(vp)],
+            "nvjpegEncoderParamsCreate": [vp, ctypes.POINTER(vp), vp],
+            "nvjpegEncoderParamsSetQuality": [vp, ci, vp],
+            "nvjpegEncoderParamsSetSamplingFactors": [vp, ci, vp],
+            "nvjpegEncoderParamsSetOptimizedHuffman": [vp, ci, vp],
+            "nvjpegEncoderStateCreate": [vp, ctypes.POINTER(vp), vp],
+            "nvjpegEncodeImage": [vp, vp, vp, ctypes.POINTER(Image), ci, ci, ci, vp],
+            "nvjpegEncodeRetrieveBitstream": [vp, vp, ctypes.c_char_p, ctypes.POINTER(sz), vp],
+        }
+        for name, args in sigs.items():
+            fn = getattr(lib, name)
+            fn.argtypes, fn.restype = args, ci
+        self.lib = lib
+        self.handle, self.params, self.states = vp(), vp(), []
+        self._ok(lib.nvjpegCreateSimple(ctypes.byref(self.handle)), "create")
+        self._ok(lib.nvjpegEncoderParamsCreate(self.handle, ctypes.byref(self.params), None), "params")
+        self._ok(lib.nvjpegEncoderParamsSetQuality(self.params, quality, None), "quality")
+        self._ok(lib.nvjpegEncoderParamsSetSamplingFactors(self.params, self.CSS_420, None), "4:2:0")
+        self._ok(lib.nvjpegEncoderParamsSetOptimizedHuffman(self.params, 0, None), "standard Huffman tables")
+        set_encoding = getattr(lib, "nvjpegEncoderParamsSetEncoding", None)
+        if set_encoding is not None:  # baseline is nvJPEG's default; said where the library can say it
+            set_encoding.argtypes, set_encoding.restype = [vp, ci, vp], ci
+            self._ok(set_encoding(self.params, self.BASELINE, None), "baseline")
+
+    @staticmethod
+    def _ok(status, what):
+        if status != 0:
+            raise RuntimeError(f"nvJPEG {what}: status {status}")
+
+    def _state(self, k):
+        while len(self.states) <= k:
+            s = self.ct.c_void_p()
+            self._ok(self.lib.nvjpegEncoderStateCreate(self.handle, self.ct.byref(s), None), "state")
+            self.states.append(s)
+        return self.states[k]
+
+    def encode(self, batches):
+        """uint8 (m, 3, h, w) CUDA batches (the default stream's work) -> JPEG bytes of each image, in order."""
+        ct, lib = self.ct, self.lib
+        held = [b.contiguous() for b in batches]  # alive until every image's bytes are fetched
+        img, k = self.Image(), 0
+        for b in held:
+            m, _, h, w = b.shape
+            plane = h * w
+            for i in range(m):
+                base = b.data_ptr() + i * 3 * plane
+                for c in range(3):
+                    img.channel[c], img.pitch[c] = base + c * plane, w
+                self._ok(lib.nvjpegEncodeImage(self.handle, self._state(k), self.params, ct.byref(img), self.INPUT_RGB, w, h, None), "encode")
+                k += 1
+        out, n = [], ct.c_size_t()
+        for j in range(k):
+            self._ok(lib.nvjpegEncodeRetrieveBitstream(self.handle, self.states[j], None, ct.byref(n), None), "length")
+            buf = ct.create_string_buffer(n.value)
+            self._ok(lib.nvjpegEncodeRetrieveBitstream(self.handle, self.states[j], buf, ct.byref(n), None), "bytes")
+            out.append(buf.raw[: n.value])
+        return out
+
+
+# The helper's nvJPEG encoder once warm() has checked its files (None: pillow), and why not where it is None.
+NVJPEG = {"encoder": None, "why": "not checked"}
+
+
+def checked_nvjpeg(torch, quality=QUALITY):
+    """An NvJpeg420 whose JPEG of a test image keeps every SPEC rule (jpeg_spec_problems) and whose pixels are those
+    of the image (PSNR >= 30 dB against it, decoded by pillow), else (None, why)."""
+    if os.environ.get("FP_GPU_JPEG", "auto") == "pillow":
+        return None, "FP_GPU_JPEG=pillow"
+    try:
+        import io
+
+        import numpy as np
+        from PIL import Image
+
+        enc = NvJpeg420(quality)
+        h, w = 72, 128
+        yy, xx = np.mgrid[0:h, 0:w]
+        rgb = np.stack([(xx * 2) % 256, (yy * 3) % 256, ((xx + yy) * 5) % 256]).astype(np.uint8)
+        data = enc.encode([torch.from_numpy(rgb).unsqueeze(0).cuda()])[0]
+        problems = jpeg_spec_problems(data, w, h, quality)
+        if problems:
+            return None, f"nvJPEG's file breaks the SPEC: {'; '.join(problems)}"
+        back = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"), dtype=np.float64)
+        mse = float(((back - rgb.transpose(1, 2, 0).astype(np.float64)) ** 2).mean())
+        psnr = 99.0 if mse == 0 else 10 * math.log10(255.0**2 / mse)
+        if psnr < 30:
+            return None, f"nvJPEG's pixels are not the image's (PSNR {psnr:.1f} dB)"
+        return enc, f"nvJPEG 4:2:0 ({os.path.basename(enc.path)}): SPEC rules kept, PSNR {psnr:.1f} dB on the test image"
+    except Exception as e:  # no nvJPEG, or one that fails: pillow
+        return None, f"no nvJPEG: {type(e).__name__}: {e}"
+
+
 class GpuFrames:
     """NV12 frames (uint8, on the GPU) -> RGB -> resized -> JPEG bytes."""
 
@@ -123,9 +344,16 @@ class GpuFrames:
 
         "pillow" (the default): one copy of each batch to the host, then libjpeg(-turbo) through pillow: IJG tables at
         the quality, 4:2:0 (subsampling=2), baseline, standard Huffman tables: the SPEC's JPEG, as sharp writes it.
+        "spec" (the node side's): NvJpeg420 where warm() checked its files (NVJPEG), else "pillow".
         "nvjpeg": torchvision's encode_jpeg on the GPU. Measured (bench/gpuFrames, run 1): torchvision 0.26 writes
         4:4:4 (every component 1x1 in SOF0) with no way to ask for 4:2:0, so it breaks the SPEC: kept for benches only.
         """
+        if self.encoder == "spec" and NVJPEG["encoder"] is not None:
+            try:
+                self.torch.cuda.current_stream().synchronize()  # the resize is done before nvJPEG's stream reads it
+                return NVJPEG["encoder"].encode(batches)
+            except Exception as e:  # a failing nvJPEG: pillow from here on, and the reason in the stats
+                NVJPEG["encoder"], NVJPEG["why"] = None, f"nvJPEG failed in a job: {type(e).__name__}: {e}"
         if self.encoder == "nvjpeg":
             from torchvision.io import encode_jpeg
 
@@ -170,14 +398,24 @@ def ffmpeg_threads():
     return int(os.environ.get("FP_GPU_FFMPEG_THREADS", "1"))
 
 
+def decoder_args():
+    """NVDEC through ffmpeg's h264 decoder and its nvdec hwaccel (the default), or FP_GPU_DECODER=cuvid: the
+    h264_cuvid decoder (NVIDIA's own parser; the bench's A/B: same frames, another host-side path)."""
+    if os.environ.get("FP_GPU_DECODER") == "cuvid":
+        return ["-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-c:v", "h264_cuvid"]
+    return ["-hwaccel", "cuda", "-hwaccel_output_format", "cuda"]
+
+
 def nvdec_command(ffmpeg, video, indices, threads=None):
     """ffmpeg: NVDEC decode, select the stored frames asked for, download them as NV12 raw on stdout."""
     vf = f"select='{select_expression(indices)}',hwdownload,format=nv12"
     threads = ffmpeg_threads() if threads is None else threads
     # -xerror and -noautorotate as the CPU path (ffmpegDecode.ts): a damaged frame fails; frames exactly as stored.
+    # -avioflags direct: one write a frame on the pipe, not one a 32 KiB buffer (42 writes and as many wake-ups of
+    # the reader for a 720p NV12 frame; the CPU path's ffmpeg has had it since its profile).
     return [ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-xerror", "-noautorotate", "-filter_threads", "1",
-            "-threads", str(threads), "-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-i", video, "-an", "-vf", vf,
-            "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "nv12", "pipe:1"]
+            "-threads", str(threads), *decoder_args(), "-i", video, "-an", "-vf", vf,
+            "-fps_mode", "passthrough", "-avioflags", "direct", "-f", "rawvideo", "-pix_fmt", "nv12", "pipe:1"]
 
 
 def read_into(stream, view):
@@ -308,8 +546,9 @@ def _run_job(job, folders):
         return {"ok": False, "error": f"ffmpeg exit {rc}, {delivered} of {len(frames)} frames: {err.strip()[-600:]}"}
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     ffmpeg_cpu = (kids.ru_utime - kids0.ru_utime) + (kids.ru_stime - kids0.ru_stime)
+    jpeg = "nvjpeg420" if maker.encoder == "spec" and NVJPEG["encoder"] is not None else maker.encoder
     return {"ok": True, "frames": delivered, "jpegs": made, "seconds": time.perf_counter() - t0,
-            "cpu_s": time.process_time() - cpu0, "ffmpeg_cpu_s": ffmpeg_cpu, "stages_cpu_s": stages}
+            "cpu_s": time.process_time() - cpu0, "ffmpeg_cpu_s": ffmpeg_cpu, "stages_cpu_s": stages, "jpeg": jpeg}
 
 
 # Stored frame sizes a helper makes its pinned upload buffer for while it warms (FP_GPU_WARM_SHAPES): the SPEC's
@@ -335,6 +574,9 @@ def warm():
         for shape in filter(None, WARM_SHAPES.split(",")):
             w, h = (int(v) for v in shape.lower().split("x"))
             pinned_buffer(torch, w * h * 3 // 2)
+        NVJPEG["encoder"], NVJPEG["why"] = checked_nvjpeg(torch)
+        out["jpeg"] = "nvjpeg420" if NVJPEG["encoder"] is not None else "pillow"
+        out["jpeg_why"] = NVJPEG["why"]
     except Exception as e:  # not ready: every job would fail the same way
         out["ready"] = False
         out["warm_error"] = f"{type(e).__name__}: {e}"
@@ -412,10 +654,12 @@ def main(argv):
                     job = json.loads(line)
                     totals.setdefault("per_job", []).append([job["width"], job["height"], result["frames"], result["jpegs"],
                                                              round(result["seconds"], 3), round(result["cpu_s"], 3),
-                                                             round(result.get("ffmpeg_cpu_s", 0), 3)])
+                                                             round(result.get("ffmpeg_cpu_s", 0), 3), result.get("jpeg")])
                 print(json.dumps(result), flush=True)
         if os.environ.get("FP_GPU_STATS") == "1":  # the bench's per-helper sums (bench/gpuSweep)
             totals["helper_cpu_s"] = time.process_time()
+            totals["warm"] = ready
+            totals["jpeg_why_end"] = NVJPEG["why"]
             print("fp_gpu_frames stats: " + json.dumps(totals), file=sys.stderr, flush=True)
         return 0
     print(__doc__, file=sys.stderr)

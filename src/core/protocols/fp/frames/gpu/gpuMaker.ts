@@ -196,7 +196,8 @@ export class GpuFrameMaker {
       const line = await new Promise<string | null>((resolve) => {
         if (h.exited) return resolve(null);
         h.pending = resolve;
-        const body = { ffmpeg: this.tools.ffmpegPath, quality: 85, encoder: 'pillow', ...job };
+        // 'spec': nvJPEG at 4:2:0 where the helper's warm-up found its files keep every SPEC rule, else pillow.
+        const body = { ffmpeg: this.tools.ffmpegPath, quality: 85, encoder: 'spec', ...job };
         h.proc.stdin!.write(JSON.stringify(body) + '\n');
       });
       if (line === null) return { ok: false, error: `the GPU frames helper exited (${this.tools.pythonPath} ${this.tools.helperPath})` };
