@@ -348,7 +348,7 @@ class GpuFrames:
         "nvjpeg": torchvision's encode_jpeg on the GPU. Measured (bench/gpuFrames, run 1): torchvision 0.26 writes
         4:4:4 (every component 1x1 in SOF0) with no way to ask for 4:2:0, so it breaks the SPEC: kept for benches only.
         """
-        if self.encoder == "spec" and NVJPEG["encoder"] is not None:
+        if self.encoder == "spec" and NVJPEG["encoder"] is not None and self.quality == QUALITY:  # checked at QUALITY
             try:
                 self.torch.cuda.current_stream().synchronize()  # the resize is done before nvJPEG's stream reads it
                 return NVJPEG["encoder"].encode(batches)
