@@ -8,7 +8,7 @@
 #   app/bin/node                 this machine's node (x86-64, glibc; v20)
 #   app/bin/ffmpeg, ffprobe      ffmpeg 5.1.9 with NVDEC (bench/gpuFrames/prepare-ffmpeg.sh), also the CPU path's
 #   app/bin/fake-vllm            the stand-in vLLM's launcher (an instant server: FPSWEEP_STANDIN_LATENCY unset)
-#   app/dist/*.js                this worktree's bundles (esbuild.js --production), and bench-frames.js: bench/frames.ts
+#   app/dist/*.js                this worktree's bundles (esbuild.js, not minified), and bench-frames.js: bench/frames.ts
 #                                bundled (sharp left out), for the CPU path's floor (decode once + each JPEG once)
 #   app/node_modules/            sharp 0.34 and what it loads (@img/*, detect-libc, semver)
 #   app/resources/python/fp_gpu_frames.py, app/package.json
@@ -20,7 +20,8 @@ CARRY=${1:-/work/main/.gpusweep}
 FF=${FF:-/tmp/gpuff/out}
 STAGE=${STAGE:-/tmp/gpusweep-stage}
 [ -x "$FF/bin/ffmpeg" ] || bash "$REPO/bench/gpuFrames/prepare-ffmpeg.sh" "$FF"
-(cd "$REPO" && node esbuild.js --production >/dev/null)
+# Not minified (no --production): a run profiled by the bench ("+prof") keeps readable function names; same code.
+(cd "$REPO" && node esbuild.js >/dev/null)
 rm -rf "$STAGE" && mkdir -p "$STAGE/app/bin" "$STAGE/app/dist" "$STAGE/app/node_modules/@img" "$STAGE/app/resources/python"
 cp "$(command -v node)" "$STAGE/app/bin/node"
 cp "$FF/bin/ffmpeg" "$FF/bin/ffprobe" "$STAGE/app/bin/"

@@ -2,7 +2,8 @@
 # On the device machine (issue 45): OUT=$OUT bash .gpusweep/run-on-device.sh   (see prepare-carry.sh)
 # Knobs: SCALES (default 1,4: the sample's 14 and 56 videos), ORDER (default cpu,gpu,gpu,cpu), EXTRA (more modes on
 # the larger fixture: gpu:8, gpu+beside (a model-shaped matmul beside the run: the GPU time taken), gpu+FP_GPU_JPEG=pillow
-# (an environment for the run)), DEADLINE (seconds for the runs, default 470), WORK (default /tmp/gs), FFCOST=0 and
+# (an environment for the run), gpu+prof (node --cpu-prof in the run's node processes: self time by function in
+# sweep.json)), DEADLINE (seconds for the runs, default 470), WORK (default /tmp/gs), FFCOST=0 and
 # FLOOR=0 skip those steps. Everything it prints is also in $OUT/log.txt; the figures in $OUT/sweep.json,
 # $OUT/ffcost.json (ffmpeg's own costs, sweep_bench.py ffcost) and $OUT/floor.json (bench/frames.ts phases a,c,d on
 # the 14-video fixture: the CPU path's pipeline alone, its decode limit and its floor, on the quiet machine).

@@ -290,6 +290,12 @@ def one_run(cli, fixture, mode, work, tag, endpoint):
     # "+NAME=VALUE" parts set the run's environment (gpu+FP_GPU_JPEG=pillow); "+beside" runs the matmul beside it.
     mode, *extras = mode.split("+")
     beside = "beside" in extras
+    prof_dir = None
+    if "prof" in extras:  # node's own profiler in every node process of the run (NODE_OPTIONS reaches its children)
+        prof_dir = os.path.join(work, f"prof-{tag}")
+        shutil.rmtree(prof_dir, ignore_errors=True)
+        os.makedirs(prof_dir)
+        env["NODE_OPTIONS"] = f"--cpu-prof --cpu-prof-dir={prof_dir}"
     for e in extras:
         if "=" in e:
             k, v = e.split("=", 1)
@@ -350,8 +356,43 @@ def one_run(cli, fixture, mode, work, tag, endpoint):
         "helper_stats": helper_stats, "log_tail": lines[-6:], "ffmpeg_cpu_s_by_video": ffmpeg_by_video,
         "run_lines": [l for l in lines if l.startswith("frames:") or "frames: " in l][:6],
         "gpu_videos": gpu_videos(lines), "beside": interference, "env": {k: env[k] for k in env if k.startswith("FP_GPU_")},
+        "profile": profile_summary(prof_dir, {pid: c for pid, (c, _, _) in sampler.seen.items()}) if prof_dir else None,
     }
     return res, pkg
+
+
+def profile_summary(prof_dir, classes, top=40):
+    """node --cpu-prof's files, self time by function (name, file:line), each process by its class (run or servers):
+    the top functions and the totals by file, in ms."""
+    out = {}
+    for name in sorted(os.listdir(prof_dir)):
+        if not name.endswith(".cpuprofile"):
+            continue
+        try:
+            pid = int(name.split(".")[2])
+        except (IndexError, ValueError):
+            pid = -1
+        with open(os.path.join(prof_dir, name)) as f:
+            prof = json.load(f)
+        nodes = {n["id"]: n for n in prof["nodes"]}
+        self_us = {}
+        for sid, dt in zip(prof["samples"], prof["timeDeltas"]):
+            self_us[sid] = self_us.get(sid, 0) + dt
+        by_fn, by_file = {}, {}
+        for nid, us in self_us.items():
+            cf = nodes[nid]["callFrame"]
+            if cf.get("functionName") == "(idle)":  # the event loop waiting: no CPU
+                continue
+            url = cf.get("url", "")
+            fname = os.path.basename(url) or "(native)"
+            key = f"{cf.get('functionName') or '(anonymous)'} {fname}:{cf.get('lineNumber', -1) + 1}"
+            by_fn[key] = by_fn.get(key, 0) + us
+            by_file[fname] = by_file.get(fname, 0) + us
+        total = sum(self_us.values())
+        label = f"{classes.get(pid, 'other')}-{pid}"
+        out[label] = {"total_ms": round(total / 1000), "by_file_ms": {k: round(v / 1000) for k, v in sorted(by_file.items(), key=lambda x: -x[1])[:15]},
+                      "top_ms": {k: round(v / 1000) for k, v in sorted(by_fn.items(), key=lambda x: -x[1])[:top]}}
+    return out
 
 
 def gpu_videos(lines):
