@@ -34,6 +34,14 @@ fi
 echo "ffcost + floor: $(( $(date +%s) - T0 )) s"
 python3 "$C/sweep_bench.py" runs --cli "$APP/dist/cli.js" --work "$WORK" --out "$OUT" --scales "${SCALES:-1,4}" \
   --order "${ORDER:-cpu,gpu,gpu,cpu}" --extra "${EXTRA:-}" --deadline "${DEADLINE:-470}"
+# The host model fed with this run's figures (derive.py, then bench/hostSim bundled: every HOSTSIM_SAMPLE-th video),
+# where the call has time left (HOSTSIM_UNTIL, seconds since the start; the device tool's call is 600 s at most).
+if [ -f "$C/hostsim.js" ] && [ $(( ${HOSTSIM_UNTIL:-585} - ($(date +%s) - T0) )) -gt 60 ]; then
+  python3 "$C/derive.py" "$OUT/sweep.json" "$OUT/gpu-frames-sweep.json" "the device run ($(cat "$C/BUILD"))" > /dev/null \
+    && timeout $(( ${HOSTSIM_UNTIL:-585} - ($(date +%s) - T0) )) node --max-old-space-size=4096 "$C/hostsim.js" --bundled \
+      --sample "${HOSTSIM_SAMPLE:-4}" --no-ablations --gpu-frames "$OUT/gpu-frames-sweep.json" > "$OUT/hostsim.txt" 2>&1
+  tail -12 "$OUT/hostsim.txt"
+fi
 # Every run's log in one file (the device tool brings back 8 files at most).
 python3 -c "import glob, os, tarfile; t = tarfile.open('$OUT/run-logs.tar.xz', 'w:xz'); [t.add(f, os.path.basename(f)) for f in sorted(glob.glob('$WORK/run-*.log'))]; t.close()"
 echo "total: $(( $(date +%s) - T0 )) s"
