@@ -22,8 +22,9 @@ chroma repeated 2 x 2, as ffmpeg's own yuv420p -> rgb24 conversion the CPU path 
 The JPEGs ("spec", what the node side asks for): nvJPEG on the GPU at 4:2:0 (through ctypes: torchvision's
 encode_jpeg writes 4:4:4), only where this helper's warm-up found its files keep every SPEC rule on the bytes
 (jpeg_spec_problems: baseline, 8-bit, 4:2:0, IJG quality-85 tables; and the pixels those of the image given);
-else libjpeg through pillow. FP_GPU_JPEG=pillow keeps pillow (the bench's A/B). Issue 45: pillow cost ~0.6 ms of
-host CPU a JPEG inside the whole sweep, nvJPEG ~0.13 (bench/gpuFrames run 2).
+else libjpeg through pillow. Opt-in: FP_GPU_JPEG=auto (the default stays pillow until a device run of the whole sweep
+has measured it: issue 45's session could not get a device machine). Issue 45: pillow cost ~0.6 ms of host CPU a
+JPEG inside the whole sweep, torchvision's nvJPEG ~0.13 (bench/gpuFrames run 2).
 """
 import json
 import math
@@ -268,8 +269,8 @@ NVJPEG = {"encoder": None, "why": "not checked"}
 def checked_nvjpeg(torch, quality=QUALITY):
     """An NvJpeg420 whose JPEG of a test image keeps every SPEC rule (jpeg_spec_problems) and whose pixels are those
     of the image (PSNR >= 30 dB against it, decoded by pillow), else (None, why)."""
-    if os.environ.get("FP_GPU_JPEG", "auto") == "pillow":
-        return None, "FP_GPU_JPEG=pillow"
+    if os.environ.get("FP_GPU_JPEG", "pillow") != "auto":  # opt-in until a device run has measured it (issue 45)
+        return None, "pillow (FP_GPU_JPEG=auto tries nvJPEG)"
     try:
         import io
 
