@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { demoPartOf, freePortBlock } from '../../src/cli/verbs/demo';
+import { DEMO_PORT_RANGE, demoPartOf, freePortBlock } from '../../src/cli/verbs/demo';
 import { RUN_TYPE_VERBS } from '../../src/cli/runTypeVerbs';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -106,8 +106,12 @@ describe('fpsweep demo runs again and again in one folder, on free ports', funct
     // A block whose first port is held is never handed out.
     const taken = await hold(base);
     let calls = 0;
-    const picked = await freePortBlock(4, () => (calls++ === 0 ? (base - 20_000 + 0.5) / (60_000 - 20_000 - 4) : 0.5));
+    const { low, high } = DEMO_PORT_RANGE;
+    const picked = await freePortBlock(4, () => (calls++ === 0 ? (base - low + 0.5) / (high - low - 4) : 0.5));
     assert.notEqual(picked, base);
     await new Promise((r) => taken!.close(r));
+    // Never in the kernel's ephemeral range (Linux 32768+), where a port-0 listener or a connection takes ports.
+    assert.ok((await freePortBlock(32, () => 0.999999)) + 32 <= 32_768);
+    assert.ok((await freePortBlock(32, () => 0)) >= 20_000);
   });
 });

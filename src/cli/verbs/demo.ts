@@ -52,15 +52,24 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** The first of `size` consecutive ports free on 127.0.0.1 now (above the ports a user's servers usually take). */
+/**
+ * Where the demo's ports are: above the ports a user's servers usually take, and below every system's ephemeral range
+ * (Linux 32768–60999, macOS and Windows 49152+), from which the kernel hands out a port to any listener on port 0 and
+ * any outgoing connection. The block is checked when the demo starts and its servers start minutes later: in the
+ * ephemeral range, a port free at the check was taken by then (a fresh clone's `demo --fresh` failed so, EADDRINUSE).
+ */
+export const DEMO_PORT_RANGE = { low: 20_000, high: 32_768 } as const;
+
+/** The first of `size` consecutive ports free on 127.0.0.1 now, in DEMO_PORT_RANGE. */
 export async function freePortBlock(size: number, random: () => number = Math.random): Promise<number> {
+  const { low, high } = DEMO_PORT_RANGE;
   for (let tries = 0; tries < 200; tries++) {
-    const base = 20_000 + Math.floor(random() * (60_000 - 20_000 - size));
+    const base = low + Math.floor(random() * (high - low - size));
     let ok = true;
     for (let p = base; ok && p < base + size; p++) ok = await portFree(p);
     if (ok) return base;
   }
-  throw new Error(`no ${size} consecutive free ports on 127.0.0.1 between 20000 and 60000`);
+  throw new Error(`no ${size} consecutive free ports on 127.0.0.1 between ${low} and ${high}`);
 }
 
 /** Ports the demo's servers take: more than its steps need at once, so none waits for another's to close. */
