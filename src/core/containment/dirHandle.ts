@@ -10,7 +10,7 @@ import { existsSync, constants as C, promises as fs, readlinkSync, type Stats } 
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { ContainmentError } from './containmentError';
-import { mkdirUnder } from './rootFs';
+import { mkdirUnder } from './mkdirs';
 import { realRootOf, resolveInside } from './resolve';
 
 const NOFOLLOW = C.O_NOFOLLOW ?? 0;
@@ -56,6 +56,12 @@ export class DirHandle {
     checkName(name);
     if (this.closed) throw new Error(`${this.real}: folder handle used after close`);
     return PROC_FD ? `/proc/self/fd/${this.fh.fd}/${name}` : path.join(this.real, name);
+  }
+
+  /** This folder itself through its descriptor (to open it, e.g. to fsync it after a rename in it). */
+  get self(): string {
+    if (this.closed) throw new Error(`${this.real}: folder handle used after close`);
+    return PROC_FD ? `/proc/self/fd/${this.fh.fd}` : this.real;
   }
 
   /** The real path of `name` in this folder, for messages and for others (a server, a child) to use. */

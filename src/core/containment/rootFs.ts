@@ -4,12 +4,15 @@
 // followed either; on Linux the opened descriptor's real path (/proc/self/fd) is checked inside the root as well, so
 // a folder swapped for a link between the check and the open is caught. A file opened to be appended to or
 // truncated must have no other name (a hard link would carry the write to a file elsewhere).
-// What is left: a rename or a delete has no descriptor to check; between the component check and the call, a folder
-// of the path swapped for a link by someone who can write in the root is not seen (docs/SECURITY.md).
-import { closeSync, constants as C, fstatSync, lstatSync, mkdirSync, openSync, promises as fs, readlinkSync, writeSync } from 'node:fs';
+// Renames and deletes go through the open folders they act in (dirHandle.ts: O_DIRECTORY|O_NOFOLLOW, the descriptor's
+// real path checked, then /proc/self/fd/<fd>/<name>), so a folder of the path swapped for a link after the check
+// changes nothing outside (issue 42).
+import { closeSync, constants as C, fstatSync, openSync, promises as fs, readlinkSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { ContainmentError } from './containmentError';
-import { RelativeTargetError, resolveInside, resolveInsideSync, type InsidePath } from './resolve';
+import { resolveInside, resolveInsideSync } from './resolve';
+import { mkdirUnder, mkdirUnderSync } from './mkdirs';
+import { openDirUnder, type DirHandle } from './dirHandle';
 
 /** 0 where the system has no O_NOFOLLOW (Windows): the component check is then the only guard. */
 const NOFOLLOW = C.O_NOFOLLOW ?? 0;
@@ -21,46 +24,6 @@ const READ_WRITE = C.O_RDWR | NOFOLLOW;
 
 function isInside(realRoot: string, p: string): boolean {
   return p === realRoot || p.startsWith(realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep);
-}
-
-/** The folders of `inside` that do not exist yet, made one by one; one made meanwhile as a link is refused. */
-function missingDirs(inside: InsidePath): string[] {
-  const out: string[] = [];
-  for (let i = inside.existing; i < inside.parts.length; i++) out.push(path.join(inside.realRoot, ...inside.parts.slice(0, i + 1)));
-  return out;
-}
-
-function existsAlready(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException).code === 'EEXIST';
-}
-
-/** Makes `dir` and the folders above it up to `root` (the root too); returns its real path. */
-export async function mkdirUnder(root: string, dir: string): Promise<string> {
-  if (!path.isAbsolute(dir)) throw new RelativeTargetError(dir); // before the root is made
-  await fs.mkdir(path.resolve(root), { recursive: true }); // the root itself is the user's: made as named
-  const inside = await resolveInside(root, dir);
-  for (const d of missingDirs(inside)) {
-    await fs.mkdir(d).catch((err: unknown) => (existsAlready(err) ? undefined : Promise.reject(err)));
-    if ((await fs.lstat(d)).isSymbolicLink()) throw new ContainmentError(d, 'is a symbolic link');
-  }
-  if (inside.leaf && !inside.leaf.isDirectory()) throw new ContainmentError(inside.real, 'is not a folder');
-  return inside.real;
-}
-
-export function mkdirUnderSync(root: string, dir: string): string {
-  if (!path.isAbsolute(dir)) throw new RelativeTargetError(dir); // before the root is made
-  mkdirSync(path.resolve(root), { recursive: true });
-  const inside = resolveInsideSync(root, dir);
-  for (const d of missingDirs(inside)) {
-    try {
-      mkdirSync(d);
-    } catch (err) {
-      if (!existsAlready(err)) throw err;
-    }
-    if (lstatSync(d).isSymbolicLink()) throw new ContainmentError(d, 'is a symbolic link');
-  }
-  if (inside.leaf && !inside.leaf.isDirectory()) throw new ContainmentError(inside.real, 'is not a folder');
-  return inside.real;
 }
 
 /** The real path of `file` under `root`, its folder made; `file` itself may be missing, never a link. */
@@ -151,23 +114,57 @@ export function appendLineUnder(root: string, file: string, text: string): void 
   }
 }
 
-/** Renames `from` to `to`, both under `root` (`to`'s folder made); neither may be or pass through a link. */
+/** The folder a path's last name is in, held open (checked from the root), and that name; the root itself is refused. */
+async function parentOf(root: string, target: string, create: boolean): Promise<{ dir: DirHandle; name: string } | null> {
+  const inside = await resolveInside(root, target);
+  if (inside.parts.length === 0) throw new ContainmentError(inside.real, 'is the root itself, which a run never renames or deletes');
+  if (!create && inside.existing < inside.parts.length - 1) return null; // its folder is not there: nothing to act on
+  const dir = await openDirUnder(root, path.dirname(inside.real), { create });
+  return { dir, name: path.basename(inside.real) };
+}
+
+/**
+ * Renames `from` to `to`, both under `root` (`to`'s folder made); neither may be or pass through a link. Both folders
+ * are opened (O_DIRECTORY|O_NOFOLLOW, checked inside the root) and the rename goes through their descriptors
+ * (dirHandle.ts), so a folder of either path swapped for a link after the check changes nothing outside (issue 42).
+ */
 export async function renameUnder(root: string, from: string, to: string): Promise<void> {
-  const src = await resolveInside(root, from);
-  const dir = await mkdirUnder(root, path.dirname(to));
-  const dest = await resolveInside(root, path.join(dir, path.basename(to)));
-  await fs.rename(src.real, dest.real);
+  await resolveInside(root, to); // a link at `to` or above it is refused before anything moves
+  const src = await parentOf(root, from, false);
+  if (!src) throw Object.assign(new Error(`ENOENT: no such file or directory, rename '${from}'`), { code: 'ENOENT' });
+  try {
+    const dest = await parentOf(root, to, true);
+    try {
+      await src.dir.rename(src.name, dest!.name, dest!.dir);
+    } finally {
+      await dest!.dir.close();
+    }
+  } finally {
+    await src.dir.close();
+  }
 }
 
 /**
  * Deletes `target` under `root` (a folder with `recursive`); nothing there is not an error. No link on its path is
- * followed; inside a folder deleted recursively, Node's rm unlinks a link and does not follow it.
+ * followed: its folder is opened and checked, and the delete goes through that descriptor (a folder deleted
+ * recursively one open handle a level, a link in it unlinked, never followed: dirHandle.ts's removeTree).
  */
 export async function removeUnder(root: string, target: string, opts: { recursive?: boolean } = {}): Promise<void> {
   const inside = await resolveInside(root, target);
   if (inside.parts.length === 0) throw new ContainmentError(inside.real, 'is the root itself, which a run never deletes');
   if (!inside.leaf) return;
-  await fs.rm(inside.real, { recursive: opts.recursive ?? false, force: true });
+  const parent = await parentOf(root, target, false);
+  if (!parent) return;
+  try {
+    const st = await parent.dir.lstat(parent.name);
+    if (!st) return;
+    if (st.isSymbolicLink()) throw new ContainmentError(parent.dir.pathOf(parent.name), 'is a symbolic link');
+    if (!st.isDirectory()) await parent.dir.remove(parent.name);
+    else if (opts.recursive) await parent.dir.removeTree(parent.name);
+    else await fs.rm(parent.dir.at(parent.name)); // a folder without `recursive`: the OS's error, as before
+  } finally {
+    await parent.dir.close();
+  }
 }
 
 /** Deletes an empty folder under `root`; ENOTEMPTY when it is not empty, nothing when it is gone. */
@@ -177,4 +174,5 @@ export async function removeEmptyDirUnder(root: string, dir: string): Promise<vo
 }
 
 export { RelativeTargetError, resolveInside, resolveInsideSync, realRootOf } from './resolve';
+export { mkdirUnder, mkdirUnderSync } from './mkdirs';
 export { ContainmentError } from './containmentError';

@@ -6,7 +6,8 @@
 // target itself rather than writing through it.
 import * as nodeFs from 'node:fs';
 import * as path from 'node:path';
-import { mkdirUnder, mkdirUnderSync } from '../containment/rootFs';
+import { mkdirUnderSync } from '../containment/rootFs';
+import { openDirUnder } from '../containment/dirHandle';
 
 /** The file operations a write uses; tests pass their own to fail a step or watch the fsyncs. */
 export interface AtomicFileSystem {
@@ -58,20 +59,27 @@ async function syncDir(fs: AtomicFileSystem, dir: string): Promise<void> {
 /** Replaces `file` (under `root`) with `data` in one rename, its folders made first; the bytes are exactly `data`. */
 export async function writeFileAtomic(root: string, file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
   const fs = opts.fs ?? realFs;
-  const dir = await mkdirUnder(root, path.dirname(file));
-  const target = path.join(dir, path.basename(file));
-  const tmp = tempName(target);
+  // The folder held open (checked from the root): the temp, the rename and the fsync go through its descriptor, so a
+  // folder of the path swapped for a link meanwhile changes nothing outside (issue 42).
+  const dir = await openDirUnder(root, path.dirname(file));
   try {
-    await withHandle(fs, tmp, 'wx', async (fh) => {
-      await fh.writeFile(data);
-      await fh.sync();
-    });
-    await fs.rename(tmp, target);
-  } catch (err) {
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
-    throw err;
+    const name = path.basename(file);
+    const target = dir.at(name);
+    const tmp = dir.at(tempName(name));
+    try {
+      await withHandle(fs, tmp, 'wx', async (fh) => {
+        await fh.writeFile(data);
+        await fh.sync();
+      });
+      await fs.rename(tmp, target);
+    } catch (err) {
+      await fs.rm(tmp, { force: true }).catch(() => undefined);
+      throw err;
+    }
+    await syncDir(fs, dir.self);
+  } finally {
+    await dir.close();
   }
-  await syncDir(fs, dir);
 }
 
 /**
@@ -80,10 +88,14 @@ export async function writeFileAtomic(root: string, file: string, data: string |
  */
 export async function commitFileAtomic(root: string, tmp: string, file: string, opts: AtomicWriteOptions = {}): Promise<void> {
   const fs = opts.fs ?? realFs;
-  const dir = await mkdirUnder(root, path.dirname(file));
-  await withHandle(fs, tmp, 'r', (fh) => fh.sync());
-  await fs.rename(tmp, path.join(dir, path.basename(file)));
-  await syncDir(fs, dir);
+  const dir = await openDirUnder(root, path.dirname(file));
+  try {
+    await withHandle(fs, tmp, 'r', (fh) => fh.sync());
+    await fs.rename(tmp, dir.at(path.basename(file)));
+    await syncDir(fs, dir.self);
+  } finally {
+    await dir.close();
+  }
 }
 
 /** `writeFileAtomic` for callers that cannot wait (a child's exit handler): the same steps, synchronous. */

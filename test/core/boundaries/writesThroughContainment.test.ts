@@ -14,6 +14,7 @@ const SAMPLE = 'a sample maker: builds a new root from nothing (its own staging 
 const ALLOWED: Record<string, string> = {
   'core/containment/rootFs.ts': 'the containment module itself',
   'core/containment/dirHandle.ts': 'the containment module itself: a folder held open, names reached through its descriptor',
+  'core/containment/mkdirs.ts': 'the containment module itself: folders made one component at a time from the root',
   'core/runner/atomicFile.ts':
     'the atomic write: its folder made and checked by the module, the temp made O_EXCL (never follows a link), renamed over the target',
   'core/runner/lock.ts':

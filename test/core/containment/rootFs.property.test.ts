@@ -2,11 +2,14 @@
 // chains, loops, `..` through links, hard links to files outside), every mkdir, whole-file write, append, truncate,
 // rename and delete on random paths (names, links and `..` mixed) either lands at a path whose real path is inside
 // the root, or is refused; and nothing outside the root changes, byte for byte. Bounded: 100 trees of up to 8 links
-// and 12 operations each, stopped at 40 s (a few seconds).
+// and 12 operations each, stopped at 40 s (a few seconds). Then with a concurrent swapper (issue 42, point 3): a
+// thread of its own turns a folder of the paths into a link to the outside and back, as fast as it can, while
+// writes, renames and deletes run under it: each lands inside or is refused, nothing outside changes.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { mkdirUnder, openAppendUnder, openTruncatedUnder, removeUnder, renameUnder } from '../../../src/core/containment/rootFs';
 import { writeFileAtomic } from '../../../src/core/runner/atomicFile';
@@ -91,6 +94,34 @@ async function apply(root: string, o: Op): Promise<string | null> {
   }
 }
 
+/** Swaps `a` for a link to `outside` and back until told to stop (each link held ~0.1 ms); says how many times. */
+const SWAPPER = `
+const fs = require('node:fs');
+const { workerData, parentPort } = require('node:worker_threads');
+const { a, outside, stop } = workerData;
+let n = 0;
+while (Atomics.load(stop, 0) === 0 && n < 1000000) {
+  fs.renameSync(a, a + '.real');
+  try {
+    fs.symlinkSync(outside, a);
+    Atomics.wait(stop, 0, 0, 0.1);
+    n++;
+  } catch {
+    // the root's writer made its folder again meanwhile (it was missing): that one goes, ours comes back
+  }
+  for (;;) {
+    fs.rmSync(a, { recursive: true, force: true });
+    try {
+      fs.renameSync(a + '.real', a);
+      break;
+    } catch {
+      // made again between the two: once more
+    }
+  }
+}
+parentPort.postMessage(n);
+`;
+
 describe('containment: property over random trees of links', function () {
   this.timeout(60_000);
   it('every operation lands inside the root or is refused; nothing outside changes', async () => {
@@ -124,5 +155,47 @@ describe('containment: property over random trees of links', function () {
       }),
       { numRuns: 100, interruptAfterTimeLimit: 40_000 },
     );
+  });
+
+  it('with a concurrent swapper turning a folder into a link to the outside and back: nothing lands outside', async function () {
+    if (process.platform !== 'linux') this.skip(); // renames and deletes through /proc/self/fd
+    const top = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rootfs-swap-')));
+    const root = path.join(top, 'root');
+    const outside = path.join(top, 'outside');
+    fs.mkdirSync(path.join(root, 'a', 'b'), { recursive: true });
+    fs.mkdirSync(path.join(outside, 'b'), { recursive: true });
+    fs.writeFileSync(path.join(outside, 'b', 'f0'), 'outside\n');
+    const before = snapshot(outside);
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const swapper = new Worker(SWAPPER, { eval: true, workerData: { a: path.join(root, 'a'), outside, stop } });
+    const swaps = new Promise<number>((resolve, reject) => swapper.once('message', resolve).once('error', reject));
+    const b = path.join(root, 'a', 'b');
+    let done = 0;
+    try {
+      // Bounded: 300 rounds of a write, a rename, a delete, a folder made and deleted whole, whatever the swapper does.
+      for (let i = 0; i < 300; i++) {
+        for (const step of [
+          () => writeFileAtomic(root, path.join(b, `t${i}`), 'ours\n'),
+          () => renameUnder(root, path.join(b, `t${i}`), path.join(b, `f${i}`)),
+          () => removeUnder(root, path.join(b, `f${i - 1}`)),
+          () => removeUnder(root, path.join(b, 'f0')),
+          () => mkdirUnder(root, path.join(b, `d${i}`, 'e')),
+          () => removeUnder(root, path.join(b, `d${i}`), { recursive: true }),
+        ]) {
+          await step().then(
+            () => done++,
+            () => undefined, // refused (the folder was a link when checked) or gone: nothing done
+          );
+        }
+      }
+    } finally {
+      Atomics.store(stop, 0, 1);
+    }
+    const n = await swaps; // the swapper has put the folder back
+    const after = snapshot(outside);
+    fs.rmSync(top, { recursive: true, force: true });
+    assert.ok(n > 100, `the swapper swapped (${n} times)`);
+    assert.ok(done > 0, 'some operations went through');
+    assert.deepEqual(after, before, 'nothing outside written, renamed or deleted');
   });
 });

@@ -12,7 +12,9 @@ type Step = 'open' | 'write' | 'sync' | 'rename';
 /** The real filesystem, with every call logged (paths relative to `dir`) and one step made to fail. */
 function watchedFs(dir: string, failAt?: Step, onWrite?: () => void): { fs: AtomicFileSystem; log: string[] } {
   const log: string[] = [];
-  const rel = (p: string) => path.relative(dir, p).replace(/\.\d+\.\d+\.tmp$/, '.TMP') || '.';
+  // A folder reached through its open descriptor (/proc/self/fd/N, Linux) is named by its real path.
+  const real = (p: string) => p.replace(/^\/proc\/self\/fd\/\d+/, (fd) => fs.readlinkSync(fd));
+  const rel = (p: string) => path.relative(dir, real(p)).replace(/\.\d+\.\d+\.tmp$/, '.TMP') || '.';
   const fail = (step: Step) => {
     if (step === failAt) throw Object.assign(new Error(`injected ${step} failure`), { code: 'EIO' });
   };
