@@ -230,6 +230,11 @@ async function main(): Promise<void> {
     await check('the captioned video in every theme: no serious axe violation, nothing overflowing at 1280×800 and 800×600', async () => {
       await frame!.locator('#video-picker').selectOption('video_a');
       await frame!.locator('#timeline .caption-block').first().waitFor({ timeout: 30_000 });
+      // The shot is of a captioned video shown: its picker says so, and its clip's first picture is drawn.
+      await untilIn<string>(frame!, 'the picker on video_a, captioned', "document.getElementById('video-picker').selectedOptions[0].text", (t) =>
+        /^video_a\b.*captioned/.test(t),
+      );
+      await untilIn<number>(frame!, "video_a's clip drawn in the player", "document.getElementById('player').readyState", (v) => v >= 2);
       await themeShots(wb!, frame!, 'caption-viewer', { log });
     });
   } catch (err) {

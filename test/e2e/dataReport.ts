@@ -74,11 +74,20 @@ async function main(): Promise<void> {
       log(`bins: ${JSON.stringify(bins)}`);
       if (bins.length !== 5 || !bins[0][1].startsWith('< ') || !bins[4][1].startsWith('≥ ') || bins.some((b) => b.slice(1).some((x) => x === '—')))
         throw new Error(`the bins table: ${JSON.stringify(bins)}`);
-      // The shot shows what the report is about: the bins chart whole, under the strata.
-      await frame.locator('.chart').nth(1).scrollIntoViewIfNeeded();
       // Each theme: the charts drawn again, every axis and legend label in the theme's foreground.
       await themeShots(wb, frame, 'data-split-report', {
         log,
+        // The shot shows what the report is about: the bins chart whole (it was cut at the window's bottom), scrolled
+        // into view after the audit's resizes.
+        ready: async () => {
+          const chart = frame.locator('.chart').nth(1);
+          await chart.scrollIntoViewIfNeeded();
+          const inView = await frame.evaluate<{ top: number; bottom: number; height: number }>(`(() => {
+            const r = document.querySelectorAll('.chart')[1].getBoundingClientRect();
+            return { top: Math.round(r.top), bottom: Math.round(r.bottom), height: innerHeight };
+          })()`);
+          if (inView.top < 0 || inView.bottom > inView.height) throw new Error(`the bins chart is not wholly in view: ${JSON.stringify(inView)}`);
+        },
         check: async (theme) => {
           const seen = await wb!.until(
             `the charts' labels in the ${theme} theme's foreground`,

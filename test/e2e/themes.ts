@@ -67,6 +67,9 @@ export async function quietForShot(wb: Workbench): Promise<void> {
 export interface ThemeShotsOptions {
   /** A readability check of the script's own, run in each theme before its shot. */
   check?: (theme: ThemeKey) => Promise<void>;
+  /** The state the shot is about, made and checked last, after the audit's resizes (e.g. a chart scrolled wholly into
+   * view): it throws when the page does not show it. */
+  ready?: (theme: ThemeKey) => Promise<void>;
   log?: (line: string) => void;
   /** Whether `npm run screenshots` copies these shots into docs/screenshots/ (default true). */
   docs?: boolean;
@@ -86,6 +89,7 @@ export async function themeShots(wb: Workbench, frame: Frame | null, name: strin
     await opts.check?.(theme.key);
     if (frame) opts.log?.(await auditWebview(wb.page, frame, `${name} (${theme.key})`));
     await quietForShot(wb);
+    await opts.ready?.(theme.key);
     // No pointer over the page: a tooltip or a hover highlight is not what the shot is about.
     await wb.page.mouse.move(0, 0);
     const shot = await wb.screenshot(`${name}-${theme.key}`);

@@ -24,7 +24,8 @@ export class Workbench {
   ) {}
 
   async open(url: string): Promise<void> {
-    await this.page.goto(url, { waitUntil: 'domcontentloaded' });
+    // The page's HTML can take over 30 s (playwright's default) on a loaded 2-core machine (seen: 3 times of 8 here).
+    await this.page.goto(url, { waitUntil: 'domcontentloaded', timeout: 90_000 });
     await this.waitReady();
   }
 
