@@ -6,6 +6,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeReturnsTarball } from '../../../../src/core/protocols/fp/returns/tarball';
+import { uploadReturns } from '../../../../src/core/protocols/fp/returns/upload';
 import { ContainmentError } from '../../../../src/core/containment/containmentError';
 import { exitFor } from '../../../../src/core/errors';
 import { makeReturnsPackage } from '../../protocols/fp/returns/fixture';
@@ -51,4 +52,17 @@ describe('hostile returns: links planted under what the tarball packs (issue 42)
       );
     });
   }
+
+  it('the upload opens what it sends itself: a link, or a file with a second name, is refused before the hub is asked', async () => {
+    const dir = hostileDir('fp-hostile-upload-');
+    const outside = hostileDir('fp-hostile-upload-outside-');
+    fs.writeFileSync(path.join(outside, 'secret'), 'not for the hub\n');
+    const asLink = link(path.join(outside, 'secret'), path.join(dir, 'fp_returns_host.tar.gz'));
+    const hard = path.join(dir, 'fp_returns_host.sha256');
+    fs.linkSync(path.join(outside, 'secret'), hard);
+    // A hub that is not there: reaching it would be an UploadError, never the refusal.
+    const up = (localPath: string) => uploadReturns({ token: 'hf_x', hubUrl: 'http://127.0.0.1:9', files: [{ localPath, pathInRepo: 'returns/x' }] });
+    await assert.rejects(up(asLink), (e: unknown) => e instanceof ContainmentError && /is a symbolic link: not uploaded/.test(e.message));
+    await assert.rejects(up(hard), (e: unknown) => e instanceof ContainmentError && /has another name \(a hard link\)/.test(e.message));
+  });
 });

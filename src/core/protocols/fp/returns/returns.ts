@@ -2,6 +2,7 @@
 // and its .sha256, then (if asked) upload both. Without a token the files stay ready for any
 // transfer and this is not a failure (seed §8). The summary is one line with the numbers.
 import * as path from 'node:path';
+import { isUserError } from '../../../errors';
 import { ContainmentError, resolveInside } from '../../../containment/rootFs';
 import { makeReturnsTarball, type TarballResult } from './tarball';
 import { resolveToken, tokenFilePath } from './token';
@@ -97,6 +98,7 @@ export async function makeReturns(opts: ReturnOptions): Promise<ReturnOutcome> {
         `with ${result.retries} retr${result.retries === 1 ? 'y' : 'ies'}; commit ${result.commitOid ?? '?'}`,
     };
   } catch (err) {
+    if (isUserError(err)) throw err; // a link or a second name at what would leave the host: exit 2, the path named
     const error = err instanceof UploadError ? err : new UploadError((err as Error).message, 'failed');
     return {
       tarball,

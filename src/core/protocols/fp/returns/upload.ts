@@ -3,7 +3,9 @@
 // LFS protocol (basic or multipart, as the hub decides); the library retries nothing, so its
 // fetch is ours (retryFetch.ts). The token is only passed to the library, never printed: every
 // message that could echo a request goes through the redactor (security/secrets.ts; resolveToken registered it).
-import { promises as fs, openAsBlob } from 'node:fs';
+import { constants as C, existsSync, promises as fs, openAsBlob } from 'node:fs';
+import { ContainmentError } from '../../../containment/rootFs';
+import { notOurs } from '../../../containment/dirHandle';
 import * as path from 'node:path';
 import { commitIter, whoAmI, HubApiError, type CommitOutput } from '@huggingface/hub';
 import { makeRetryingFetch, type RetryOptions } from './retryFetch';
@@ -107,11 +109,38 @@ function classify(err: unknown, who: Identity | null, repo: string): UploadError
 }
 
 export async function uploadReturns(opts: UploadOptions): Promise<UploadResult> {
+  const started = Date.now();
+  // Each file opened once, without following a link, and checked from its descriptor; what is sent is read from that
+  // descriptor (/proc/self/fd), so a file swapped for a link after the check is not what leaves the host (issue 42).
+  const opened: fs.FileHandle[] = [];
+  try {
+    for (const f of opts.files) opened.push(await openOwn(f.localPath));
+    return await upload(opts, opened, started);
+  } finally {
+    await Promise.all(opened.map((fh) => fh.close()));
+  }
+}
+
+const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
+
+/** `file` opened O_NOFOLLOW, a plain file with one name of our uid (fstat), else refused with its path. */
+async function openOwn(file: string): Promise<fs.FileHandle> {
+  const fh = await fs.open(file, C.O_RDONLY | (C.O_NOFOLLOW ?? 0)).catch((err: unknown) => {
+    throw (err as NodeJS.ErrnoException).code === 'ELOOP' ? new ContainmentError(file, 'is a symbolic link: not uploaded') : err;
+  });
+  const why = notOurs(await fh.stat());
+  if (why) {
+    await fh.close();
+    throw new ContainmentError(file, `${why}: not uploaded`);
+  }
+  return fh;
+}
+
+async function upload(opts: UploadOptions, opened: fs.FileHandle[], started: number): Promise<UploadResult> {
   const repo = opts.repo ?? DEFAULT_REPO;
   const hubUrl = (opts.hubUrl ?? DEFAULT_HUB_URL).replace(/\/+$/, '');
   const say = opts.onMessage ?? (() => undefined);
-  const started = Date.now();
-  const sizes = await Promise.all(opts.files.map(async (f) => (await fs.stat(f.localPath)).size));
+  const sizes = await Promise.all(opened.map(async (fh) => (await fh.stat()).size));
   const total = sizes.reduce((a, b) => a + b, 0);
   const meter = new ProgressMeter(`uploading to ${repo}`, total, opts.onProgress);
   const { fetch: retrying, stats } = makeRetryingFetch({
@@ -136,10 +165,10 @@ export async function uploadReturns(opts: UploadOptions): Promise<UploadResult> 
   say(`authenticated as ${who.name}${who.role ? ` (token role: ${who.role})` : ''}`);
 
   const operations = await Promise.all(
-    opts.files.map(async (f) => ({
+    opts.files.map(async (f, i) => ({
       operation: 'addOrUpdate' as const,
       path: f.pathInRepo,
-      content: await openAsBlob(f.localPath),
+      content: await openAsBlob(PROC_FD ? `/proc/self/fd/${opened[i].fd}` : f.localPath),
     })),
   );
   let output: CommitOutput | undefined;
