@@ -49,6 +49,59 @@ export function table<R>(columns: { title: string; value: (r: R) => Child; numer
   return t;
 }
 
+/**
+ * A box that scrolls sideways when what it holds is wider than the panel (a table of many columns in a narrow editor),
+ * instead of the page growing wider than its view. Named by `label`; a tab stop while it scrolls (scrollStop).
+ */
+export function scroller(child: Node, label: string): HTMLElement {
+  const box = el('div', { class: 'scroll', role: 'region', 'aria-label': label }, child);
+  scrollStop(box, child instanceof Element ? child : undefined);
+  return box;
+}
+
+/**
+ * Makes `box` (which scrolls sideways in CSS) a tab stop while what it holds is wider than it, so a keyboard user can
+ * scroll it with the arrows; while all it holds fits, it is none (no stop that does nothing). `inner`: what it holds,
+ * watched too (it may grow without the box changing size).
+ */
+export function scrollStop(box: HTMLElement, inner?: Element): void {
+  const stop = () => {
+    if (box.scrollWidth > box.clientWidth + 1) box.tabIndex = 0;
+    else box.removeAttribute('tabindex');
+  };
+  const watch = new ResizeObserver(stop);
+  watch.observe(box);
+  if (inner) watch.observe(inner);
+}
+
+/**
+ * A long run of like controls in `container` (a list of 133 queries, a condition's 582 frames) as one tab stop: the
+ * control last moved to, else the first, is the stop (call again after drawing more); the arrows, Home and End move
+ * between them (roveKeys). A keyboard user tabs past the run in one press, not a hundred.
+ */
+export function roveStop(container: HTMLElement, selector: string): void {
+  const all = [...container.querySelectorAll<HTMLElement>(selector)];
+  const stop = all.find((x) => x.tabIndex === 0 && x.hasAttribute('data-rove')) ?? all[0];
+  for (const x of all) {
+    x.setAttribute('data-rove', '');
+    x.tabIndex = x === stop ? 0 : -1;
+  }
+}
+
+/** The arrows (Down or Right: the next; Up or Left: the one before), Home and End among `container`'s `selector`. */
+export function roveKeys(container: HTMLElement, selector: string): void {
+  container.addEventListener('keydown', (e) => {
+    const all = [...container.querySelectorAll<HTMLElement>(selector)];
+    const at = all.indexOf(document.activeElement as HTMLElement);
+    const to = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: all.length - 1 }[e.key];
+    if (at < 0 || to === undefined) return;
+    e.preventDefault();
+    const next = all[Math.max(0, Math.min(all.length - 1, to))];
+    for (const x of all) x.tabIndex = x === next ? 0 : -1;
+    next.focus();
+  });
+}
+
 export function fmt(n: unknown, digits = 2): string {
   if (typeof n !== 'number' || !Number.isFinite(n)) return n === null || n === undefined ? '—' : String(n);
   return Number.isInteger(n) ? n.toLocaleString('en-US') : n.toFixed(digits);

@@ -65,8 +65,28 @@ function draw(body: () => Node): void {
   app.appendChild(el('header', {}, el('h1', {}, `fpsweep: ${title}`), refresh));
   app.appendChild(content);
   if (focused instanceof HTMLElement && focused.isConnected && document.activeElement !== focused) focused.focus();
+  // A key on a control that lays the report out again (Enter on a benchmark's link) keeps the focus on that control as
+  // drawn anew, not on the page's start: a keyboard user goes on from where they were.
+  else if (focused instanceof HTMLElement && !focused.isConnected && focused !== document.body) refocus(sameControl(focused));
   window.scrollTo(scroll.x, scroll.y);
   app.dataset.draws = String(Number(app.dataset.draws ?? 0) + 1); // lets a UI test wait for a redraw
+}
+
+/** The element of the drawn report that stands where `old` stood: the same tag and id, or the same tag, data and text. */
+function sameControl(old: HTMLElement): HTMLElement | undefined {
+  const key = (e: Element) => `${e.tagName}|${e.id}|${JSON.stringify({ ...(e as HTMLElement).dataset })}|${e.textContent}`;
+  const want = key(old);
+  return [...app.querySelectorAll<HTMLElement>(old.tagName)].find((e) => key(e) === want);
+}
+
+/** Focuses `target` once it can take the focus: a vscode-elements control sets its tabindex in its first update. */
+function refocus(target: HTMLElement | undefined): void {
+  if (!target) return;
+  const ready = (target as HTMLElement & { updateComplete?: Promise<unknown> }).updateComplete ?? Promise.resolve();
+  void ready.then(() => {
+    // Unless the reader went on elsewhere meanwhile.
+    if (target.isConnected && (!document.activeElement || document.activeElement === document.body)) target.focus();
+  });
 }
 
 async function main(): Promise<void> {

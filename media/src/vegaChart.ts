@@ -5,6 +5,7 @@ import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { expressionInterpreter } from 'vega-interpreter';
 import type { ChartTheme } from '../../src/core/charts/chartTheme';
+import { scrollStop } from './dom';
 
 /** The editor theme's colors (its CSS variables only), so a chart reads in light, dark and high-contrast themes alike.
  * Read at each draw: report.ts draws again when the theme changes. A variable missing falls back to the text's
@@ -58,7 +59,11 @@ export function chart(spec: TopLevelSpec, label: string, onPick?: (datum: Record
       if (datum) onPick(datum);
     });
   view.runAsync().then(
-    () => box.setAttribute('data-drawn', 'true'),
+    () => {
+      box.setAttribute('data-drawn', 'true');
+      // A chart wider than a narrow panel scrolls in its box (report.css .chart): a tab stop then, for the arrows.
+      if (box.firstElementChild) scrollStop(box, box.firstElementChild);
+    },
     (err: Error) => {
       box.textContent = `Could not draw the chart: ${err.message}`;
       box.className = 'chart error';

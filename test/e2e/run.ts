@@ -6,7 +6,7 @@
 // one AVTime-Bench run (a CLI-made sample bench root, stand-in target and judge) from the palette to its
 // six scores in the tree and the AVTime report.
 // Run: `npm run test:e2e` (sets up code-server, packages the VSIX, runs this). `--smoke` checks only
-// the infrastructure (install, open, palette, tree). Bounded: E2E_TIMEOUT_S (default 900 s; about 5-8 min on 2 busy cores).
+// the infrastructure (install, open, palette, tree). Bounded: E2E_TIMEOUT_S (default 1500 s; about 12 min on 2 busy cores).
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -16,13 +16,15 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
 import { E2eScript } from './harness';
+import { focusedPath, keyboardAudit, pressKey, tabTo } from './keyboard';
+import { themeShots } from './themes';
 import { launchBrowser, Workbench } from './workbench';
 import { startStandinHub, type StandinHub } from '../../src/standins/hub/server';
 import { waitFor } from '../helpers/waitFor';
 
 const execFileP = promisify(execFile);
 const SMOKE = process.argv.includes('--smoke');
-const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 900);
+const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 1500);
 const OUT = path.join(REPO, 'test-output', 'e2e');
 const HOLD = path.join(OUT, 'stand-in-hold');
 const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
@@ -38,8 +40,9 @@ const script = new E2eScript('e2e', () => wb);
 const log = (msg: string) => script.log(msg);
 const check = (name: string, fn: () => Promise<void>) => script.check(name, fn);
 
-async function cli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const { stdout } = await execFileP(process.execPath, [CLI, ...args], { env, timeout: 120_000, maxBuffer: 16 << 20 });
+/** The CLI, bounded by `timeoutMs` (2 min; making the sample's 14 videos takes longer on 2 busy cores). */
+async function cli(args: string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 120_000): Promise<string> {
+  const { stdout } = await execFileP(process.execPath, [CLI, ...args], { env, timeout: timeoutMs, maxBuffer: 16 << 20 });
   return stdout;
 }
 
@@ -64,7 +67,8 @@ async function main(): Promise<void> {
       await check('make the sample package', async () => {
         // E2E_SAMPLE_FROM: a fresh `fpsweep sample` output to copy instead (saves a minute when iterating).
         if (process.env.E2E_SAMPLE_FROM) fs.cpSync(process.env.E2E_SAMPLE_FROM, pkg, { recursive: true });
-        else await cli(['sample', '--out', pkg]);
+        // Its 14 videos took over 2 min on 2 cores shared with other runs (it failed there): 10 min.
+        else await cli(['sample', '--out', pkg], process.env, 600_000);
         if (!fs.existsSync(path.join(pkg, 'items', 'samples'))) throw new Error(`fpsweep sample made no items/samples in ${pkg}`);
       });
     }
@@ -196,6 +200,20 @@ async function main(): Promise<void> {
         if (!text.includes(want)) throw new Error(`timing webview lacks "${want}"; it shows:\n${text.slice(0, 1500)}`);
       }
       await wb!.screenshot('timing-report');
+      // Readable in every theme: axe and the overflow check in each (themes.ts, a11y.ts).
+      await themeShots(wb!, frame, 'timing-report', { log, docs: false });
+      // Without a mouse (issue 44 point 4): every control reached by Tab and drawn focused; Space on Refresh draws the
+      // report again, the focus staying on Refresh.
+      log(await keyboardAudit(wb!.page, frame, 'timing-report'));
+      await tabTo(wb!.page, frame, 'header vscode-button');
+      const draws = await frame.evaluate<string>("document.getElementById('app').dataset.draws");
+      await pressKey(
+        wb!.page,
+        frame,
+        'Space',
+        'the timing report drawn again, the focus on the new Refresh',
+        `document.getElementById('app').dataset.draws !== ${JSON.stringify(draws)} && document.activeElement?.matches('header vscode-button')`,
+      );
     });
 
     await check('the failures report webview lists failures, and HTML in a question is text', async () => {
@@ -227,6 +245,26 @@ async function main(): Promise<void> {
       if (imgs !== 0) throw new Error(`the failures webview made ${imgs} <img> element(s) from data`);
       log(`item card: ${shown}`);
       await wb!.screenshot('failures-report-xss-item');
+      await themeShots(wb!, frame, 'failures-report', { log, docs: false });
+      log(await keyboardAudit(wb!.page, frame, 'failures-report'));
+      // Enter on an example item's id in the table shows that item's card (its id in the card's line).
+      await tabTo(wb!.page, frame, 'table.data a.file:not(.inspect)');
+      const id = await frame.evaluate<string>('document.activeElement.textContent');
+      await pressKey(
+        wb!.page,
+        frame,
+        'Enter',
+        `the card of ${id}`,
+        `document.querySelector('#item-card .muted')?.textContent.includes(' · ' + ${JSON.stringify(id)} + ' · ')`,
+      );
+      log(`keyboard: Enter on ${id} showed its card`);
+      // A clipped message (a long ffmpeg error): Enter opens it whole, Escape clips it again.
+      if (await frame.locator('button.clipped').count()) {
+        await tabTo(wb!.page, frame, 'button.clipped');
+        await pressKey(wb!.page, frame, 'Enter', 'the whole message', "document.activeElement.getAttribute('aria-expanded') === 'true'");
+        await pressKey(wb!.page, frame, 'Escape', 'the message clipped again', "document.activeElement.getAttribute('aria-expanded') === 'false'");
+        log('keyboard: Enter opened a clipped message, Escape clipped it');
+      } else log('keyboard: no message long enough to be clipped in this package');
     });
 
     await check('the findings webview draws the overview and a card (vega under the strict CSP), and drills down to flips', async () => {
@@ -253,6 +291,33 @@ async function main(): Promise<void> {
       await frame.locator('#findings-drill').scrollIntoViewIfNeeded();
       log(`drill-down: ${(await frame.locator('#findings-drill .drill-body').innerText()).slice(0, 200)}`);
       await wb!.screenshot('findings-drill');
+      // The shots show the card and its drill-down (the overview's verdict table is above them).
+      await frame.locator('#findings-card').scrollIntoViewIfNeeded();
+      await themeShots(wb!, frame, 'findings', { log });
+      log(await keyboardAudit(wb!.page, frame, 'findings'));
+      // Enter on MVBench's link in the verdict table shows its card; the focus stays on that link, drawn anew.
+      await tabTo(wb!.page, frame, 'a.bench:not(.picked)');
+      const bench = await frame.evaluate<string>('document.activeElement.textContent');
+      await pressKey(
+        wb!.page,
+        frame,
+        'Enter',
+        `${bench}'s card, the focus on its link`,
+        `!!document.querySelector('#findings-card[data-benchmark=${JSON.stringify(bench)}] .chart[data-drawn]') && ` +
+          `document.activeElement?.matches('a.bench.picked') && document.activeElement.textContent === ${JSON.stringify(bench)}`,
+      );
+      // Space on a contrast's button in the drill-down shows its flips.
+      await tabTo(wb!.page, frame, '#findings-drill vscode-button[data-contrast="video"]', { fromStart: false });
+      await pressKey(
+        wb!.page,
+        frame,
+        'Space',
+        "the video contrast's flips",
+        `!document.querySelector('#findings-drill vscode-button[data-contrast="video"]').hasAttribute('secondary') && ` +
+          "!!document.querySelector('#findings-drill .drill-body table, #findings-drill .drill-body p') && " +
+          "!document.querySelector('#findings-drill .drill-body').textContent.startsWith('Loading')",
+      );
+      log(`keyboard: Enter picked ${bench}, Space showed the video flips; focus on ${await focusedPath(frame)}`);
     });
 
     await check('the runbook runs a step and streams its output into the cell', async () => {
@@ -549,6 +614,35 @@ async function main(): Promise<void> {
       if (imgs !== 0) throw new Error(`the AVTime webview made ${imgs} <img> element(s) from data`);
       log(`trace of ${queryId}: ${detail.replace(/\s+/g, ' ').slice(0, 200)}`);
       await wb!.screenshot('avtime-report');
+      // The scores and their intervals in the shots (themes.ts moves the pointer off the page: no tooltip over Refresh).
+      await frame.locator('#avtime-scores').scrollIntoViewIfNeeded();
+      await themeShots(wb!, frame, 'avtime-report', { log });
+      log(await keyboardAudit(wb!.page, frame, 'avtime-report'));
+      // Enter on another query's id shows its trace; the arrows in the axis filter narrow the list to one axis.
+      const other = await frame.locator('#avtime-query-list a.query').nth(1).innerText();
+      // The queries are one tab stop, at the query shown; ArrowDown moves to the next.
+      const shownQuery = await frame.locator('#avtime-query-detail h3').getAttribute('data-query');
+      await tabTo(wb!.page, frame, 'a.query');
+      const stop = await frame.evaluate<string>('document.activeElement.dataset.query');
+      if (stop !== shownQuery) throw new Error(`Tab came to the query list at ${stop}, not at the query shown (${shownQuery})`);
+      await pressKey(wb!.page, frame, 'ArrowDown', `the focus on ${other}`, `document.activeElement.dataset.query === ${JSON.stringify(other)}`);
+      await pressKey(
+        wb!.page,
+        frame,
+        'Enter',
+        `the trace of ${other}`,
+        `document.querySelector('#avtime-query-detail h3')?.textContent.startsWith(${JSON.stringify(other)})`,
+      );
+      await tabTo(wb!.page, frame, '#avtime-axis');
+      await pressKey(
+        wb!.page,
+        frame,
+        'ArrowDown',
+        'the list narrowed to the audio axis',
+        "document.getElementById('avtime-axis').value === 'A' && " +
+          "[...document.querySelectorAll('#avtime-query-list tbody tr')].every((r) => r.cells[2].textContent === 'A')",
+      );
+      log(`keyboard: Enter showed ${other}'s trace, ArrowDown in the axis filter listed the A queries`);
     });
 
     await check('no dialog fired', async () => {

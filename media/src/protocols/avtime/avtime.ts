@@ -14,7 +14,7 @@ import type {
   AvtimeReport,
   AvtimeScoreCell,
 } from '../../../../src/core/protocols/avtime/reportTypes';
-import { clear, el, fmt, table } from '../../dom';
+import { clear, el, fmt, roveKeys, roveStop, scroller, table } from '../../dom';
 import { request } from '../../messages';
 import type { RendererOf } from '../renderers';
 
@@ -43,8 +43,12 @@ export function renderAvtime(r: AvtimeReport): Node {
   out.appendChild(el('h2', {}, 'Scores'));
   if (!r.scored) out.appendChild(el('p', { class: 'muted' }, `No scores yet: eval/${r.runId}/summary.json is not there.`));
   else {
-    out.appendChild(scoreTable(r.scores));
-    out.appendChild(r.intervals ? intervalTable(r.intervals) : el('p', { class: 'muted' }, `No intervals: eval/${r.runId}/summary_ci.json is not there.`));
+    out.appendChild(scroller(scoreTable(r.scores), 'Scores'));
+    out.appendChild(
+      r.intervals
+        ? scroller(intervalTable(r.intervals), 'Intervals')
+        : el('p', { class: 'muted' }, `No intervals: eval/${r.runId}/summary_ci.json is not there.`),
+    );
     out.appendChild(
       el('p', {}, el('strong', {}, `${fmt(r.predictionFailures)} prediction failure(s)`), ' (videos with no event line: their queries score 0).'),
     );
@@ -162,6 +166,8 @@ function makeBrowser(): Browser {
   const video = select('avtime-video', 'video', [['', 'all videos']]);
   const text = el('input', { id: 'avtime-text', type: 'search', placeholder: 'query id contains…', 'aria-label': 'query id contains' });
   const list = el('div', { id: 'avtime-query-list', 'aria-live': 'polite' });
+  // The queries are one tab stop (there can be hundreds): the arrows move between them, Enter shows one's trace.
+  roveKeys(list, 'a.query');
   const detail = el('div', { id: 'avtime-query-detail', 'aria-live': 'polite' });
   const root = el(
     'div',
@@ -232,11 +238,14 @@ async function refreshList(b: Browser): Promise<void> {
     res.shown,
   );
   res.shown.forEach((q, i) => q.query_id === b.selected && t.tBodies[0].rows[i].classList.add('focus'));
-  b.list.appendChild(t);
+  b.list.appendChild(scroller(t, 'Queries'));
+  // The tab stop: the query shown (queryLink marks it), else the first; a redraw keeps the reader's place in the list.
+  roveStop(b.list, 'a.query');
 }
 
 function queryLink(b: Browser, id: string): HTMLElement {
-  const a = el('a', { class: 'file query', href: '#', 'data-query': id, title: 'Show this query’s trace' }, id);
+  const shown = id === b.selected;
+  const a = el('a', { class: 'file query', href: '#', 'data-query': id, title: 'Show this query’s trace', 'data-rove': shown, tabindex: shown ? 0 : -1 }, id);
   a.addEventListener('click', (e) => {
     e.preventDefault();
     b.selected = id;
@@ -265,7 +274,11 @@ async function showQuery(b: Browser, id: string): Promise<void> {
   b.detail.appendChild(el('h4', {}, 'Reference'));
   b.detail.appendChild(reference(d.reference));
   b.detail.appendChild(el('h4', {}, 'Predicted events'));
-  b.detail.appendChild(d.events === null ? el('p', { class: 'muted' }, 'Prediction failure: the target answer had no event line.') : events(d.events));
+  b.detail.appendChild(
+    d.events === null
+      ? el('p', { class: 'muted' }, 'Prediction failure: the target answer had no event line.')
+      : scroller(events(d.events), 'Predicted events'),
+  );
   b.detail.appendChild(el('h4', {}, 'Judge answer'));
   b.detail.appendChild(judge(d));
   b.detail.appendChild(el('h4', {}, 'Interval arithmetic'));

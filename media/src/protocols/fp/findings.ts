@@ -5,7 +5,7 @@
 import type { BenchmarkFindings, Contrast, ContrastName, Flip } from '../../../../src/core/protocols/fp/findings/types';
 import type { FindingsView } from '../../../../src/core/protocols/fp/findings/charts/viewModel';
 import { ladderSpec, overviewSpec, verdictColors } from '../../../../src/core/protocols/fp/findings/charts/specs';
-import { clear, el, fmt, table } from '../../dom';
+import { clear, el, fmt, scroller, table } from '../../dom';
 import { request } from '../../messages';
 import { chart, editorTheme, finalizeCharts } from '../../vegaChart';
 
@@ -39,7 +39,7 @@ export function renderFindings(v: FindingsView, redraw: () => void): Node {
 
   out.appendChild(el('h2', {}, 'Overview'));
   out.appendChild(chart(overviewSpec(f, theme), 'pixels Δ against frames Δ per benchmark', (d) => pick(d.benchmark)));
-  out.appendChild(verdictTable(f.benchmarks, pick));
+  out.appendChild(scroller(verdictTable(f.benchmarks, pick), 'Verdicts per benchmark'));
 
   const b = f.benchmarks.find((x) => x.benchmark === picked)!;
   out.appendChild(card(b, v, theme));
@@ -98,7 +98,7 @@ function card(b: BenchmarkFindings, v: FindingsView, theme: ReturnType<typeof ed
   out.appendChild(el('p', { class: 'muted' }, `Bands: Wilson 95 % intervals. ${v.tokenNote}. Chance ${fmt(b.chance, 1)} %.`));
   for (const flag of b.flags ?? [])
     out.appendChild(el('p', { class: 'flag' }, `⚠ ${flag.condition} ≈ ${flag.same_as} (${flag.kind}, ${fmt(flag.items)} items): ${flag.message}`));
-  out.appendChild(contrastTable(b));
+  out.appendChild(scroller(contrastTable(b), `${b.benchmark}: paired contrasts`));
   out.appendChild(drillDown(b));
   return out;
 }
@@ -182,6 +182,7 @@ async function showFlips(body: HTMLElement, benchmark: string, contrast: Contras
         flips,
         `${flips.length} item(s) right under one of ${first} and ${second} and wrong under the other; every condition's answer.`,
       ),
+      `Items that flip between ${first} and ${second}`,
     ),
   );
 }
@@ -194,9 +195,4 @@ function inspectLink(benchmark: string, itemId: string, contrast: ContrastName):
     void request('inspectFlip', { benchmark, itemId, contrast });
   });
   return a;
-}
-
-/** A wide table scrolls sideways inside the panel instead of squeezing its cells. */
-function scroller(child: Node): HTMLElement {
-  return el('div', { class: 'scroll' }, child);
 }

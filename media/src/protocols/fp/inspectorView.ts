@@ -6,7 +6,7 @@
 // is shown are filled in where they were missing (fillFrames). Every string from the data is a text node (dom.ts); no
 // Node and no vscode here, so bench/ draws the same view in a plain page.
 import type { ConditionInspection, InspectedFrame, ItemInspection } from '../../../../src/core/protocols/fp/inspect/types';
-import { el, fmt } from '../../dom';
+import { el, fmt, roveKeys, roveStop } from '../../dom';
 
 export interface InspectorViewOptions {
   /** Load frames as they scroll into view (the panel); false loads every frame at once (bench/'s baseline). */
@@ -125,6 +125,7 @@ export function fillFrames(m: ItemInspection, frameUris: (string | null)[][]): b
     figures.forEach((fig, i) => {
       if (fig.getAttribute('data-source') === 'missing' && uris[i]) fig.replaceWith(frameFigure(c.frames[i], uris[i], c));
     });
+    if (col.grid) roveStop(col.grid, 'button.zoom');
     col.c = c;
     col.uris = uris;
   });
@@ -191,6 +192,7 @@ function conditionColumn(c: ConditionInspection, uris: (string | null)[]): { art
   let grid: HTMLElement | null = null;
   if (c.frames.length) {
     grid = el('div', { class: 'frames', role: 'list', 'aria-label': `${c.condition}: ${c.frames.length} frames sent` });
+    roveFrames(grid);
     article.appendChild(grid);
   }
   return { article, column: { c, uris, head, grid, drawn: 0 } };
@@ -200,6 +202,7 @@ function conditionColumn(c: ConditionInspection, uris: (string | null)[]): { art
 function drawFrames(col: DrawnColumn, upTo: number): void {
   const end = Math.min(upTo, col.c.frames.length);
   for (; col.drawn < end; col.drawn++) col.grid!.appendChild(frameFigure(col.c.frames[col.drawn], col.uris[col.drawn] ?? null, col.c));
+  if (col.grid) roveStop(col.grid, 'button.zoom');
 }
 
 function frameFigure(f: InspectedFrame, uri: string | null, c: ConditionInspection): HTMLElement {
@@ -214,11 +217,32 @@ function frameFigure(f: InspectedFrame, uri: string | null, c: ConditionInspecti
       img.dataset.src = uri;
       observer.observe(img);
     } else img.src = uri;
-    fig.appendChild(img);
-    fig.addEventListener('click', () => fig.classList.toggle('full'));
+    // A button: a click, Enter or Space shows the frame at the size sent and again as a thumbnail; Escape puts it back
+    // (the grid's keys, roveFrames). One tab stop per grid: the arrows move between its frames.
+    const zoom = el('button', { type: 'button', class: 'zoom', 'aria-expanded': 'false', tabindex: -1 }, img);
+    zoom.addEventListener('click', () => setFull(fig, !fig.classList.contains('full')));
+    fig.appendChild(zoom);
   }
   fig.appendChild(el('figcaption', {}, `#${f.index}${time}`, f.source === 'rebuilt' ? el('span', { class: 'muted' }, ' · rebuilt') : null));
   return fig;
+}
+
+function setFull(fig: Element, full: boolean): void {
+  fig.classList.toggle('full', full);
+  fig.querySelector('button.zoom')?.setAttribute('aria-expanded', String(full));
+}
+
+/** The frames' keys: one tab stop per grid, the arrows, Home and End move between its frames (dom.ts roveKeys), and
+ * Escape shows the focused frame small again. */
+function roveFrames(grid: HTMLElement): void {
+  roveKeys(grid, 'button.zoom');
+  grid.addEventListener('keydown', (e) => {
+    const fig = (document.activeElement as HTMLElement | null)?.closest('figure.frame');
+    if (e.key === 'Escape' && fig?.classList.contains('full')) {
+      e.stopPropagation();
+      setFull(fig, false);
+    }
+  });
 }
 
 function loadVisible(entries: IntersectionObserverEntry[], obs: IntersectionObserver): void {

@@ -3,7 +3,7 @@
 import type { Report, TimingRow, FailureGroup, Check, LogLine } from '../../../../src/core/protocols/fp/report/schema';
 import type { FindingsView } from '../../../../src/core/protocols/fp/findings/charts/viewModel';
 import type { CellFocus } from '../../../../src/extension/reports/messages';
-import { el, fmt, svg, table } from '../../dom';
+import { el, fmt, scroller, svg, table } from '../../dom';
 import { request } from '../../messages';
 import type { RendererOf } from '../renderers';
 import { itemLookup, showItem } from './items';
@@ -55,17 +55,20 @@ function timing(r: Report): Node {
   out.appendChild(el('p', {}, `${t.lines} timing line(s) over ${t.benchmarks.length} benchmark(s): ${t.benchmarks.join(', ')}.`));
   out.appendChild(el('h2', {}, 'Per condition (seed §4)'));
   out.appendChild(
-    table<TimingRow>(
-      [
-        { title: 'condition', value: (x) => x.condition },
-        { title: 'infer', value: (x) => fmt(x.infer), numeric: true },
-        { title: 'infer_s/item', value: (x) => fmt(x.infer_s_per_item, 3), numeric: true },
-        { title: 'decode_s/item', value: (x) => fmt(x.decode_s_per_item, 3), numeric: true },
-        { title: 'prompt_tok/item', value: (x) => fmt(x.prompt_tok_per_item, 0), numeric: true },
-        { title: 'infer_s', value: (x) => fmt(x.infer_s, 1), numeric: true },
-        { title: 'decode_s', value: (x) => fmt(x.decode_s, 1), numeric: true },
-      ],
-      t.rows,
+    scroller(
+      table<TimingRow>(
+        [
+          { title: 'condition', value: (x) => x.condition },
+          { title: 'infer', value: (x) => fmt(x.infer), numeric: true },
+          { title: 'infer_s/item', value: (x) => fmt(x.infer_s_per_item, 3), numeric: true },
+          { title: 'decode_s/item', value: (x) => fmt(x.decode_s_per_item, 3), numeric: true },
+          { title: 'prompt_tok/item', value: (x) => fmt(x.prompt_tok_per_item, 0), numeric: true },
+          { title: 'infer_s', value: (x) => fmt(x.infer_s, 1), numeric: true },
+          { title: 'decode_s', value: (x) => fmt(x.decode_s, 1), numeric: true },
+        ],
+        t.rows,
+      ),
+      'Timing per condition',
     ),
   );
   out.appendChild(chart(t.rows));
@@ -94,31 +97,37 @@ function timing(r: Report): Node {
     out.appendChild(el('p', { class: 'muted' }, x.method));
     if (x.untimedConditions.length) out.appendChild(el('p', { class: 'muted' }, `Not in the estimate (no pilot timing): ${x.untimedConditions.join(', ')}`));
     out.appendChild(
-      table(
-        [
-          { title: 'condition', value: (y: (typeof x.rows)[number]) => y.condition },
-          { title: 'todo', value: (y) => fmt(y.todo), numeric: true },
-          { title: 's/item', value: (y) => fmt(y.secondsPerItem, 3), numeric: true },
-          { title: 'request-seconds', value: (y) => fmt(y.requestSeconds, 0), numeric: true },
-        ],
-        x.rows,
+      scroller(
+        table(
+          [
+            { title: 'condition', value: (y: (typeof x.rows)[number]) => y.condition },
+            { title: 'todo', value: (y) => fmt(y.todo), numeric: true },
+            { title: 's/item', value: (y) => fmt(y.secondsPerItem, 3), numeric: true },
+            { title: 'request-seconds', value: (y) => fmt(y.requestSeconds, 0), numeric: true },
+          ],
+          x.rows,
+        ),
+        'Full run, per condition',
       ),
     );
   }
   out.appendChild(el('h2', {}, 'Wall time and rows added'));
   out.appendChild(el('p', {}, `Wall time: ${duration(r.wallTime.seconds)} (${r.wallTime.method})`));
   out.appendChild(
-    table(
-      [
-        { title: 'condition', value: (y: (typeof r.rowsAdded.rows)[number]) => y.condition },
-        { title: 'ok', value: (y) => fmt(y.ok), numeric: true },
-        { title: 'NA', value: (y) => fmt(y.NA), numeric: true },
-        { title: 'reuse', value: (y) => fmt(y.reuse), numeric: true },
-        { title: 'total', value: (y) => fmt(y.total), numeric: true },
-        { title: 'raw records', value: (y) => fmt(y.rawRecords), numeric: true },
-      ],
-      r.rowsAdded.rows,
-      `${fmt(r.rowsAdded.total)} row(s) added${r.rowsAdded.mismatches.length ? `; rows ≠ raw records for ${r.rowsAdded.mismatches.join(', ')}` : ''}`,
+    scroller(
+      table(
+        [
+          { title: 'condition', value: (y: (typeof r.rowsAdded.rows)[number]) => y.condition },
+          { title: 'ok', value: (y) => fmt(y.ok), numeric: true },
+          { title: 'NA', value: (y) => fmt(y.NA), numeric: true },
+          { title: 'reuse', value: (y) => fmt(y.reuse), numeric: true },
+          { title: 'total', value: (y) => fmt(y.total), numeric: true },
+          { title: 'raw records', value: (y) => fmt(y.rawRecords), numeric: true },
+        ],
+        r.rowsAdded.rows,
+        `${fmt(r.rowsAdded.total)} row(s) added${r.rowsAdded.mismatches.length ? `; rows ≠ raw records for ${r.rowsAdded.mismatches.join(', ')}` : ''}`,
+      ),
+      'Rows added per condition',
     ),
   );
   out.appendChild(el('h2', {}, 'vLLM launch line'));
@@ -153,7 +162,8 @@ function chart(rows: TimingRow[]): Node {
   });
   root.appendChild(svg('line', { class: 'axis', x1: labelW, y1: 0, x2: labelW, y2: h - 20 }));
   root.appendChild(svg('text', { x: labelW, y: h - 6 }, 'blue: infer_s/item · orange: decode_s/item'));
-  return el('figure', {}, root);
+  // Its labels keep their size in a narrow panel: the chart scrolls sideways there.
+  return scroller(root, 'Chart: infer_s/item and decode_s/item per condition');
 }
 
 // ---- failures ----------------------------------------------------------------------------------
@@ -197,7 +207,7 @@ function failures(r: Report, focus?: CellFocus): Node {
     groups,
   );
   if (focus) groups.forEach((g, i) => isFocus(g, focus) && t.tBodies[0].rows[i].classList.add('focus'));
-  out.appendChild(groups.length ? t : el('p', { class: 'muted' }, 'No failures.'));
+  out.appendChild(groups.length ? scroller(t, 'Failures by benchmark × condition and kind') : el('p', { class: 'muted' }, 'No failures.'));
 
   if (f.serverLogLines.length) {
     out.appendChild(el('h2', {}, 'Server log lines (OOM, engine death)'));
@@ -208,19 +218,27 @@ function failures(r: Report, focus?: CellFocus): Node {
   return out;
 }
 
-/** A long message (an ffmpeg error can run to kilobytes) shows its start; the whole text is one click away. */
+/**
+ * A long message (an ffmpeg error can run to kilobytes) shows its start; the whole text is a button press away (a click,
+ * or Enter or Space on it), and the same press or Escape clips it again.
+ */
 function clipped(text: string, max: number): Node {
   if (text.length <= max) return document.createTextNode(text);
-  const span = el('span', { class: 'clipped', title: 'Click to show the whole message' }, `${text.slice(0, max)}… (${text.length} chars)`);
-  span.addEventListener(
-    'click',
-    () => {
-      span.textContent = text;
-      span.removeAttribute('title');
-    },
-    { once: true },
-  );
-  return span;
+  const short = `${text.slice(0, max)}… (${text.length} chars)`;
+  const b = el('button', { type: 'button', class: 'clipped', 'aria-expanded': 'false', title: 'Show the whole message' }, short);
+  const open = (yes: boolean) => {
+    b.textContent = yes ? text : short;
+    b.setAttribute('aria-expanded', String(yes));
+    b.title = yes ? 'Show the start only (Escape)' : 'Show the whole message';
+  };
+  b.addEventListener('click', () => open(b.getAttribute('aria-expanded') !== 'true'));
+  b.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && b.getAttribute('aria-expanded') === 'true') {
+      e.stopPropagation();
+      open(false);
+    }
+  });
+  return b;
 }
 
 function isFocus(g: FailureGroup, f: CellFocus): boolean {
@@ -274,28 +292,31 @@ function checks(r: Report): Node {
     ),
   );
   out.appendChild(
-    table<Check>(
-      [
-        {
-          title: 'status',
-          value: (c) =>
-            el(
-              'span',
-              { class: c.status === 'fail' ? 'fail' : c.status === 'pass' ? 'pass' : 'muted' },
-              c.status === 'pass' ? '✓ pass' : c.status === 'fail' ? '✗ fail' : '– skip',
-            ),
-        },
-        { title: 'check', value: (c) => c.title },
-        { title: 'detail', value: (c) => c.detail },
-        { title: 'checked', value: (c) => fmt(c.checked), numeric: true },
-        { title: 'violations', value: (c) => fmt(c.violations), numeric: true },
-        {
-          title: 'examples',
-          value: (c) =>
-            c.examples.length ? el('ul', {}, ...c.examples.map((x) => el('li', {}, `${x.benchmark} × ${x.condition} · ${x.item_id}: ${x.detail}`))) : '—',
-        },
-      ],
-      r.checks,
+    scroller(
+      table<Check>(
+        [
+          {
+            title: 'status',
+            value: (c) =>
+              el(
+                'span',
+                { class: c.status === 'fail' ? 'fail' : c.status === 'pass' ? 'pass' : 'muted' },
+                c.status === 'pass' ? '✓ pass' : c.status === 'fail' ? '✗ fail' : '– skip',
+              ),
+          },
+          { title: 'check', value: (c) => c.title },
+          { title: 'detail', value: (c) => c.detail },
+          { title: 'checked', value: (c) => fmt(c.checked), numeric: true },
+          { title: 'violations', value: (c) => fmt(c.violations), numeric: true },
+          {
+            title: 'examples',
+            value: (c) =>
+              c.examples.length ? el('ul', {}, ...c.examples.map((x) => el('li', {}, `${x.benchmark} × ${x.condition} · ${x.item_id}: ${x.detail}`))) : '—',
+          },
+        ],
+        r.checks,
+      ),
+      'Checks',
     ),
   );
   out.appendChild(el('p', { class: 'muted' }, `${fmt(r.rawRecords.records)} raw record(s) in ${fmt(r.rawRecords.files)} file(s) read.`));
