@@ -69,7 +69,13 @@ const SETUP = `(() => {
 const START = `(() => {
   const k = window.__fpsKbd;
   k.stops = [];
+  // Tab goes on from where the focus was even after a blur (Chromium keeps that starting point): the body is focused
+  // for a moment so the walk starts at the page's top.
   if (document.activeElement instanceof HTMLElement && document.activeElement !== document.body) document.activeElement.blur();
+  document.body.tabIndex = -1;
+  document.body.focus();
+  document.body.removeAttribute('tabindex');
+  window.getSelection()?.collapse(document.body, 0);
   for (const e of document.body.querySelectorAll('*')) k.base.set(e, k.signature(e));
   // The frame takes the focus with nothing in it focused: the next Tab goes to the page's first stop.
   window.focus();
