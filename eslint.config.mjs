@@ -33,6 +33,8 @@ export default tseslint.config(
       'demo-package-*/**',
       '.vscode-test/**',
       'test/fixtures/runTypes/**',
+      // the GPU bench's device carry (git-excluded, bundled by bench/gpuSweep/prepare-carry.sh)
+      '.gpusweep/**',
     ],
   },
   js.configs.recommended,
