@@ -20,6 +20,7 @@ import { XSS_QUESTION } from '../../src/core/protocols/fp/sample/questions';
 import { startStandin } from '../core/protocols/fp/sweep/helpers';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
 import { E2eScript } from './harness';
+import { keyboardAudit, keyboardFindings, pressKey, tabTo } from './keyboard';
 import { themeShots } from './themes';
 import { launchBrowser, Workbench } from './workbench';
 
@@ -210,6 +211,29 @@ async function main(): Promise<void> {
         if (!text.includes(want)) throw new Error(`the inspector lacks "${want}"; it shows:\n${text.slice(0, 1200)}`);
       }
       await wb.screenshot('inspector-flip');
+
+      // Without a mouse (issue 44 point 4): each condition's frames are one tab stop (not 33), the arrows move along
+      // them, Enter shows a frame at the size sent and Escape puts it back.
+      const keys = await keyboardFindings(wb.page, frame);
+      if (keys.findings.length) throw new Error(`keyboard: ${keys.findings.map((f) => `${f.rule}: ${f.what}`).join('; ')}`);
+      const stops = keys.stops;
+      const frameStops = stops.filter((x) => x.path.includes('button.zoom')).length;
+      if (frameStops !== 2) throw new Error(`${frameStops} tab stop(s) among the frames of 2 conditions (want one per condition)`);
+      log(`keyboard: ${stops.length} tab stops for ${first.frames + second.frames} frames and the rest`);
+      const grid = `article[data-condition="${FIRST}"] .frames`;
+      await tabTo(wb.page, frame, `${grid} button.zoom`);
+      const at = () => `Number(document.activeElement?.closest('figure')?.dataset.index ?? -1)`;
+      const i0 = await frame.evaluate<number>(at());
+      await pressKey(wb.page, frame, 'ArrowRight', 'the next frame focused', `${at()} > ${i0} && document.activeElement.matches('${grid} button.zoom')`);
+      await pressKey(wb.page, frame, 'Enter', 'the frame at the size sent', "document.activeElement.closest('figure').classList.contains('full')");
+      await pressKey(
+        wb.page,
+        frame,
+        'Escape',
+        'the frame small again, the focus kept',
+        "!document.activeElement.closest('figure').classList.contains('full') && document.activeElement.getAttribute('aria-expanded') === 'false'",
+      );
+      log(`keyboard: ArrowRight from frame #${i0}, Enter zoomed it, Escape put it back`);
     });
 
     await check(`the tree's context menu on MVBench × ${SECOND} ("Inspect an item…") opens the flip's item with ${SECOND} first`, async () => {
@@ -303,6 +327,13 @@ async function main(): Promise<void> {
           );
         },
       });
+    });
+
+    await check('the inspector without a mouse: Tab reaches every control, each drawn focused; Enter folds the prompt and opens it', async () => {
+      log(await keyboardAudit(wb!.page, inspector!, 'item-inspector'));
+      await tabTo(wb!.page, inspector!, 'details.prompt summary');
+      await pressKey(wb!.page, inspector!, 'Enter', 'the prompt folded', "!document.querySelector('details.prompt').open");
+      await pressKey(wb!.page, inspector!, 'Enter', 'the prompt open again', "document.querySelector('details.prompt').open");
     });
   } catch (err) {
     await script.failed(err);

@@ -117,6 +117,11 @@ const UNREACHED = `(() => {
     if (e.closest('svg') || !drawn(e)) continue;
     if (!(e.matches(sel) || (hand(e) && !hand(e.parentElement)))) continue;
     if (k.stops.some((s) => s === e || s.contains(e) || e.contains(s))) continue;
+    // A control kept out of the tab order (tabindex -1) beside a stop of its own kind (a roving group: the inspector's
+    // frames, the AVTime queries) is reached with the arrows from that stop: counted as reached.
+    const kind = (x) => x.tagName + '.' + [...x.classList].sort().join('.');
+    const near = (a, b) => { let p = a; for (let i = 0; i < 4 && p; i++, p = p.parentElement) if (p.contains(b)) return true; return false; };
+    if (e.getAttribute('tabindex') === '-1' && k.stops.some((s) => kind(s) === kind(e) && near(e, s))) continue;
     const name = (e.getAttribute('aria-label') || e.getAttribute('title') || e.textContent || '').replace(/\\s+/g, ' ').trim();
     out.push(k.path(e) + ' "' + name.slice(0, 40) + '"');
   }
