@@ -12,30 +12,11 @@ import { isWorkerAlive, readLock } from '../../../../../src/core/runner/control'
 import { main as cliMain } from '../../../../../src/cli/main';
 import { captureOutput } from '../../../../helpers/captureOutput';
 import { waitFor } from '../../../../helpers/waitFor';
+import { descendants } from '../../../../helpers/scancel';
 import { artifactKey, assertConsistent, readArtifacts, rowKeySet, startStandin, withEnv, type Standin } from './helpers';
 
 const BENCHES = ['MVBench', 'NExTQA', 'EgoSchema'];
 const CONDS = ['v_blind', 'v_1', 'v_8_s224', 'v_32_s168'];
-
-/** Every live descendant of `pid` (as proctrack/linuxproc finds a job's processes: by parent, not by group). */
-async function descendants(pid: number): Promise<number[]> {
-  const parent = new Map<number, number>();
-  for (const e of await fs.readdir('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    const stat = await fs.readFile(`/proc/${e}/stat`, 'utf8').catch(() => null);
-    if (stat) parent.set(Number(e), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const [c, pp] of parent) {
-      if (pp !== p) continue;
-      out.push(c);
-      walk(c);
-    }
-  };
-  walk(pid);
-  return out;
-}
 
 const alive = (pid: number) =>
   fs.access(`/proc/${pid}`).then(
