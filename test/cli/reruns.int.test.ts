@@ -17,6 +17,7 @@ import { makeCorpus } from '../core/protocols/avtime/data/corpus';
 import { startStub, type Stub } from '../core/protocols/avtime/stages/httpStub';
 import { cliDocEntries } from '../../scripts/genCliDoc';
 import { RERUN_FORM_OF, RERUN_TESTED_ELSEWHERE, rerunRuleOf, type RerunForm } from './rerunCases';
+import { DEMO_GPU_LAYOUT } from '../helpers/avtimeArgs';
 
 /** Every file under `dir` with its sha256 (folders end in '/'), but for paths `skip` matches. */
 function contents(dir: string, skip?: RegExp): Map<string, string> {
@@ -250,14 +251,7 @@ describe('reruns as typed: each verb twice with the same arguments does what its
           'Qwen/Qwen3-Omni-30B-A3B-Instruct',
           '--judge-model',
           'Qwen/Qwen3.6-27B',
-          '--target-gpus',
-          '0;1',
-          '--target-tp',
-          '1',
-          '--judge-gpus',
-          '0',
-          '--judge-tp',
-          '1',
+          ...DEMO_GPU_LAYOUT,
           '--target-base-port',
           String(t),
           '--judge-base-port',

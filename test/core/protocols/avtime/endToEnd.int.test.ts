@@ -18,6 +18,7 @@ import { SCORE_KEYS } from '../../../../src/core/protocols/avtime/constants';
 import { buildStandin, FAKE_VLLM } from '../../serving/helpers';
 import { freePortRange, withEnv } from '../fp/sweep/helpers';
 import { listFiles, tmpDir } from './stages/fixtures';
+import { DEMO_GPU_LAYOUT } from '../../../helpers/avtimeArgs';
 
 const RECOMPUTE = path.join(__dirname, 'stages', 'recompute.py');
 const FAST = {
@@ -177,14 +178,7 @@ describe('AVTime end to end: avtime sample → avtime run on the stand-in vLLM t
         o.targetModel,
         '--judge-model',
         o.judgeModel,
-        '--target-gpus',
-        '0;1',
-        '--target-tp',
-        '1',
-        '--judge-gpus',
-        '0',
-        '--judge-tp',
-        '1',
+        ...DEMO_GPU_LAYOUT,
       ]),
     );
     assert.equal(second.code, 2, second.err);

@@ -8,6 +8,7 @@ import {
   resolveIn,
   settingsFlags,
 } from '../../../../src/extension/protocols/avtime/avtimeSettingsModel';
+import { DEMO_GPU_LAYOUT } from '../../../helpers/avtimeArgs';
 
 const dirs = { benchRoot: '/ws/data/AVTime-Bench', outputsDir: '/ws/outputs/avtime-bench' };
 
@@ -50,14 +51,7 @@ describe('AVTime settings → CLI arguments', () => {
       'Qwen/Omni',
       '--judge-model',
       'Qwen/Qwen3.6-27B',
-      '--target-gpus',
-      '0;1',
-      '--target-tp',
-      '1',
-      '--judge-gpus',
-      '0',
-      '--judge-tp',
-      '1',
+      ...DEMO_GPU_LAYOUT,
     ]);
     assert.equal(r.outputRoot, path.join(dirs.outputsDir, 'avtime-1'));
   });
