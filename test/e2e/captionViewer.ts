@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import type { Browser, Frame } from 'playwright-core';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
 import { E2eScript } from './harness';
+import { keyboardAudit, pressKey, tabTo } from './keyboard';
 import { themeShots } from './themes';
 import { launchBrowser, Workbench } from './workbench';
 
@@ -236,6 +237,19 @@ async function main(): Promise<void> {
       );
       await untilIn<number>(frame!, "video_a's clip drawn in the player", "document.getElementById('player').readyState", (v) => v >= 2);
       await themeShots(wb!, frame!, 'caption-viewer', { log });
+    });
+
+    await check('without a mouse: Tab reaches every control, each drawn focused; Enter on a caption and Space on a clip move the player', async () => {
+      log(await keyboardAudit(wb!.page, frame!, 'caption-viewer'));
+      const player = (clip: number, at: number) =>
+        `(() => { const p = document.getElementById('player'); return p.dataset.clip === '${clip}' && p.readyState >= 1 && ` +
+        `Math.abs(p.currentTime - ${at}) < 0.05; })()`;
+      // The third caption in the list (the second clip's, at 0.75 s into it), then the first clip's block in the timeline.
+      await tabTo(wb!.page, frame!, '.caption-item[data-index="2"]');
+      await pressKey(wb!.page, frame!, 'Enter', 'the player on clip 2 at 0.75 s', player(1, 0.75));
+      await tabTo(wb!.page, frame!, '.clip-block[data-index="0"]');
+      await pressKey(wb!.page, frame!, 'Space', 'the player on clip 1 at its start', player(0, 0));
+      log('keyboard: Enter on a caption and Space on a clip block moved the player');
     });
   } catch (err) {
     await script.failed(err);

@@ -12,6 +12,7 @@ import type { Browser } from 'playwright-core';
 import { makeCorpus } from '../core/protocols/avtime/data/corpus';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
 import { E2eScript } from './harness';
+import { keyboardAudit, pressKey, tabTo } from './keyboard';
 import { themeShots } from './themes';
 import { launchBrowser, Workbench } from './workbench';
 
@@ -101,6 +102,20 @@ async function main(): Promise<void> {
           log(`${theme}: ${seen.fills.length} labels in ${seen.fg}`);
         },
       });
+    });
+
+    await check('without a mouse: Tab reaches every control, each drawn focused; Space on Refresh draws the report again', async () => {
+      const frame = await wb!.webviewFrame('body[data-kind="avtimeData"] section[data-report="split"] .chart[data-drawn] svg', 30_000);
+      log(await keyboardAudit(wb!.page, frame, 'data-split-report'));
+      await tabTo(wb!.page, frame, 'header vscode-button');
+      const draws = await frame.evaluate<string>("document.getElementById('app').dataset.draws");
+      await pressKey(
+        wb!.page,
+        frame,
+        'Space',
+        'the data report drawn again, the focus on the new Refresh',
+        `document.getElementById('app').dataset.draws !== ${JSON.stringify(draws)} && document.activeElement?.matches('header vscode-button')`,
+      );
     });
   } catch (err) {
     await script.failed(err);
