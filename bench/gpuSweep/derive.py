@@ -7,6 +7,8 @@ Every figure comes from the end-to-end GPU runs of sweep_bench.py (the product's
     has 1280x720, 720x1280, 720x720 and 640x480 ones; the host model takes the class nearest a video's pixels): the
     helpers' own per-job lines (FP_GPU_STATS=1) inside the whole sweep: the helper's CPU-s + its ffmpeg's,
     ffmpeg's alone (decode), the job's wall in its slot;
+  - the helpers' per-job CPU scaled up to what their processes took end to end (/proc), less the warm-ups
+    ("helperCpuScale", at least 1);
   - plus the run process's (node: requests, JPEG reads and digests, the store) CPU-s a JPEG in the GPU runs, from the
     marginal between the two fixture sizes, charged on each class by its JPEGs: our tree's whole cost a video, not
     the helper alone;
@@ -37,6 +39,13 @@ def main():
         run_cpu, jpegs = mean([r["cpu_s_by_class"]["run"] for r in by(lo)]), mean([r["jpegs"] for r in by(lo)])
     run_per_jpeg = run_cpu / jpegs
     helpers = 4 if ":" not in mode else int(mode.split(":")[1])
+    # The helpers' own per-job CPU (a job's thread, or the process while it ran one job) scaled so that the jobs
+    # together take what the helper processes took end to end (sampled from /proc), less their warm-ups: what a
+    # helper spends beside its job threads (reading stdin, torch's own threads) is charged to the videos too.
+    helper_total = sum(r["cpu_s_by_class"]["helpers"] for r in runs)
+    warm_total = sum((h.get("warm") or {}).get("warm_cpu_s", 0) for r in runs for h in r["helper_stats"])
+    jobs_total = sum(j[5] for j in jobs)
+    helper_scale = max(1.0, (helper_total - warm_total) / jobs_total) if jobs_total > 0 else 1.0
     # The GPU time taken end to end: the beside run's total over the frames x pixels its helpers made.
     beside = [r for r in rep["runs"] if r["rc"] == 0 and r["mode"] == mode + "+beside" and (r.get("beside") or {}).get("gpu_s_taken") is not None]
     taken_per_mpx = None
@@ -59,7 +68,7 @@ def main():
             continue
         classes[f"v{w}x{h}"] = {
             "width": w, "height": h, "storedFrames": 1024, "jpegsPerVideo": round(jp),
-            "cpuSPerVideo": mean([j[5] + j[6] for j in mine]) + run_per_jpeg * jp,
+            "cpuSPerVideo": mean([j[5] * helper_scale + j[6] for j in mine]) + run_per_jpeg * jp,
             "decodeCpuSPerVideo": mean([j[6] for j in mine]),
             "wallSPerVideo": mean([j[4] for j in mine]), "pool": helpers,
             "gpuSTakenPerVideo": gpu_s,
@@ -92,6 +101,8 @@ def main():
         "gpuSTakenPerMegapixelFrame": taken_per_mpx,
         "jpegEncodersPerClass": {k: v["jpegEncoders"] for k, v in classes.items()},
         "runProcessCpuSPerJpeg": run_per_jpeg,
+        "helperCpuScale": helper_scale,
+        "helperCpu": {"sampledS": helper_total, "warmS": warm_total, "jobsS": jobs_total},
         "sweepMarginal": marginal,
         "jobsPerClass": {k: v["jobs"] for k, v in classes.items()},
     }

@@ -454,6 +454,26 @@ def psnr_compare(a_root, b_root, limit=1500):
             "psnr_p01": round(sorted(psnrs)[len(psnrs) // 100], 2) if psnrs else None}
 
 
+def same_bytes(a_root, b_root):
+    """JPEGs of the same store name in both stores: how many, how many byte-identical, the first few that differ."""
+    common, same, differ = 0, 0, []
+    for dp, _, fs in os.walk(a_root):
+        for f in fs:
+            if not f.endswith(".jpg"):
+                continue
+            rel = os.path.relpath(os.path.join(dp, f), a_root)
+            other = os.path.join(b_root, rel)
+            if not os.path.exists(other):
+                continue
+            common += 1
+            with open(os.path.join(dp, f), "rb") as x, open(other, "rb") as y:
+                if x.read() == y.read():
+                    same += 1
+                elif len(differ) < 3:
+                    differ.append(rel)
+    return {"common": common, "identical_bytes": same, "differ_examples": differ}
+
+
 def runs():
     cli, work, out = arg("--cli"), arg("--work"), arg("--out")
     scales = [int(s) for s in arg("--scales", "1,4").split(",")]
@@ -497,6 +517,10 @@ def runs():
     if "cpu" in kept and "gpu" in kept:
         report["compare"] = psnr_compare(kept["cpu"], kept["gpu"])
         print(f"compare cpu vs gpu JPEGs: {json.dumps(report['compare'])}", flush=True)
+    # Knobs change speed, never bytes: every other GPU variant's JPEGs against the plain gpu run's, byte for byte.
+    for m in sorted(k for k in kept if k.startswith("gpu") and k != "gpu" and "gpu" in kept):
+        report.setdefault("compare_variants", {})[m] = same_bytes(kept["gpu"], kept[m])
+        print(f"compare gpu vs {m} JPEGs: {json.dumps(report['compare_variants'][m])}", flush=True)
     with open(os.path.join(out, "sweep.json"), "w") as f:
         json.dump(report, f, indent=1)
     print(summary_text(report), flush=True)

@@ -4,8 +4,10 @@
 Runs in vLLM's Python environment (CUDA torch and torchvision are vLLM's own dependencies).
   python3 fp_gpu_frames.py --probe [--ffmpeg PATH]       one JSON line: what this host can do
   python3 fp_gpu_frames.py --job < job.json              one JSON line: what was made
-  python3 fp_gpu_frames.py --serve                       warms, says {"ready": true, ...}; then a job a line in,
-                                                         a result a line out
+  python3 fp_gpu_frames.py --serve [--jobs N]            warms, says {"ready": true, ...}; then a job a line in,
+                                                         a result a line out (with the job's "id"); --jobs N: up to
+                                                         N jobs at once on N threads of this one process (one
+                                                         import of torch, one CUDA context; issue 45)
 
 A job: {"ffmpeg": path, "video": path, "width": W, "height": H, "quality": 85, "encoder": "spec"|"pillow"|"nvjpeg",
         "frames": [{"index": i, "outputs": [{"width": w, "height": h, "path": p}, ...]}, ...]}
@@ -31,6 +33,7 @@ import math
 import os
 import subprocess
 import sys
+import threading
 import time
 
 QUALITY = 85
@@ -39,7 +42,11 @@ BATCH = int(os.environ.get("FP_GPU_BATCH", "16"))
 # A helper serves many videos of a few shapes: the resize weights and the pinned upload buffer are made once per
 # shape, not once per video (bench/gpuFrames: remade per job they cost host CPU every video).
 _WEIGHTS = {}
-_PINNED = {}
+# Per thread (--jobs N runs jobs on N threads): its pinned upload buffers and its CUDA stream (None: the default
+# stream, one job at a time as before). The kernels and their inputs are the same either way: so are the bytes.
+_LOCAL = threading.local()
+# nvJPEG's encoder states are one an image in flight, not one a thread: one encode at a time.
+_NVJPEG_LOCK = threading.Lock()
 F_SETPIPE_SZ = 1031  # fcntl.h: a 1 MiB pipe (Linux's default pipe-max-size) instead of 64 KiB: 16x fewer reads
 
 
@@ -352,7 +359,8 @@ class GpuFrames:
         if self.encoder == "spec" and NVJPEG["encoder"] is not None and self.quality == QUALITY:  # checked at QUALITY
             try:
                 self.torch.cuda.current_stream().synchronize()  # the resize is done before nvJPEG's stream reads it
-                return NVJPEG["encoder"].encode(batches)
+                with _NVJPEG_LOCK:
+                    return NVJPEG["encoder"].encode(batches)
             except Exception as e:  # a failing nvJPEG: pillow from here on, and the reason in the stats
                 NVJPEG["encoder"], NVJPEG["why"] = None, f"nvJPEG failed in a job: {type(e).__name__}: {e}"
         if self.encoder == "nvjpeg":
@@ -431,9 +439,26 @@ def read_into(stream, view):
 
 
 def pinned_buffer(torch, frame_bytes):
-    if frame_bytes not in _PINNED:
-        _PINNED[frame_bytes] = torch.empty((BATCH, frame_bytes), dtype=torch.uint8).pin_memory()
-    return _PINNED[frame_bytes]
+    """This thread's pinned upload buffer for frames of `frame_bytes` (made once a thread and size)."""
+    pinned = _LOCAL.__dict__.setdefault("pinned", {})
+    if frame_bytes not in pinned:
+        pinned[frame_bytes] = torch.empty((BATCH, frame_bytes), dtype=torch.uint8).pin_memory()
+    return pinned[frame_bytes]
+
+
+def job_stream(torch):
+    """The CUDA stream this thread's jobs run on: its own on a --jobs N thread (so one job's copy down waits for its
+    own work only), else the current one (the default stream)."""
+    stream = getattr(_LOCAL, "stream", None)
+    return torch.cuda.stream(stream) if stream is not None else _NoContext()
+
+
+class _NoContext:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
 
 
 def private_folder(folder):
@@ -478,14 +503,19 @@ def run_job(job):
 
 
 def _run_job(job, folders):
-    import fcntl
-    import resource
-
     import torch
 
+    with job_stream(torch):
+        return _run_job_on_stream(job, folders, torch)
+
+
+def _run_job_on_stream(job, folders, torch):
+    import fcntl
+
     t0 = time.perf_counter()
-    cpu0 = time.process_time()
-    kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # A job's CPU: its thread's on a --jobs N thread (the process's would count the other jobs too), else the process's.
+    clock = time.thread_time if getattr(_LOCAL, "stream", None) is not None else time.process_time
+    cpu0 = clock()
     w, h = job["width"], job["height"]
     frames = sorted(job["frames"], key=lambda f: f["index"])
     maker = GpuFrames(w, h, job.get("encoder", "pillow"), job.get("quality", QUALITY))
@@ -542,14 +572,15 @@ def _run_job(job, folders):
         stages["write"] += time.thread_time() - t
     proc.stdout.close()
     err = proc.stderr.read().decode(errors="replace")
-    rc = proc.wait()
+    # This ffmpeg's own CPU (wait4: its rusage alone, also while other threads reap their own ffmpeg).
+    _, status, usage = os.wait4(proc.pid, 0)
+    rc = proc.returncode = os.waitstatus_to_exitcode(status)
     if rc != 0 or delivered != len(frames):
         return {"ok": False, "error": f"ffmpeg exit {rc}, {delivered} of {len(frames)} frames: {err.strip()[-600:]}"}
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    ffmpeg_cpu = (kids.ru_utime - kids0.ru_utime) + (kids.ru_stime - kids0.ru_stime)
+    ffmpeg_cpu = usage.ru_utime + usage.ru_stime
     jpeg = "nvjpeg420" if maker.encoder == "spec" and NVJPEG["encoder"] is not None else maker.encoder
     return {"ok": True, "frames": delivered, "jpegs": made, "seconds": time.perf_counter() - t0,
-            "cpu_s": time.process_time() - cpu0, "ffmpeg_cpu_s": ffmpeg_cpu, "stages_cpu_s": stages, "jpeg": jpeg}
+            "cpu_s": clock() - cpu0, "ffmpeg_cpu_s": ffmpeg_cpu, "stages_cpu_s": stages, "jpeg": jpeg}
 
 
 # Stored frame sizes a helper makes its pinned upload buffer for while it warms (FP_GPU_WARM_SHAPES): the SPEC's
@@ -559,18 +590,22 @@ WARM_SHAPES = os.environ.get("FP_GPU_WARM_SHAPES", "1280x720,854x480")
 
 def warm():
     """Everything a first job would otherwise pay: the imports, the CUDA context, cuBLAS (the resize's matmuls),
-    libjpeg through pillow, the pinned upload buffers of the usual stored sizes."""
+    libjpeg through pillow, the pinned upload buffers of the usual stored sizes. The line also says what the host has
+    (torch, the GPU, pillow): the node side's probe of the GPU path for a run (issue 45)."""
     t0, c0 = time.perf_counter(), time.process_time()
     out = {"ready": True}
     try:
         import io
 
         import numpy as np
+        import PIL
         import torch
         from PIL import Image
 
+        out["torch"], out["pillow"] = torch.__version__, PIL.__version__
         x = torch.ones((64, 64), device="cuda")
         float((x @ x).sum().item())
+        out["gpu"] = torch.cuda.get_device_name(0)
         Image.fromarray(np.zeros((16, 16, 3), dtype=np.uint8)).save(io.BytesIO(), format="JPEG", quality=QUALITY, subsampling=2)
         for shape in filter(None, WARM_SHAPES.split(",")):
             w, h = (int(v) for v in shape.lower().split("x"))
@@ -626,6 +661,68 @@ def probe(ffmpeg):
     return out
 
 
+def job_threads(n):
+    """N job threads, each with its own CUDA stream and the usual pinned buffers, made before the ready line."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import torch
+
+    barrier = threading.Barrier(n)
+
+    def init_thread():
+        _LOCAL.stream = torch.cuda.Stream()
+        for shape in filter(None, WARM_SHAPES.split(",")):
+            w, h = (int(v) for v in shape.lower().split("x"))
+            pinned_buffer(torch, w * h * 3 // 2)
+        barrier.wait(timeout=120)  # one task a thread: n threads made
+
+    pool = ThreadPoolExecutor(n, thread_name_prefix="fp-job")
+    for f in [pool.submit(init_thread) for _ in range(n)]:
+        f.result()
+    return pool
+
+
+def serve(lines, out, run, ready, pool=None):
+    """A job a line from `lines`, its result a line on `out` with the job's "id" (the node side pairs them by it):
+    one job at a time, or up to the pool's threads at once (answers then come as jobs end)."""
+    totals = {"jobs": 0, "failed": 0, "frames": 0, "jpegs": 0, "seconds": 0.0, "cpu_s": 0.0, "ffmpeg_cpu_s": 0.0, "stages_cpu_s": {}}
+    lock = threading.Lock()
+    stats = os.environ.get("FP_GPU_STATS") == "1"
+
+    def one(line):
+        job = None
+        try:
+            job = json.loads(line)
+            result = run(job)
+        except Exception as e:  # one bad job fails that job, not the helper
+            result = {"ok": False, "error": f"{type(e).__name__}: {e}"}
+        if isinstance(job, dict) and "id" in job:
+            result["id"] = job["id"]
+        with lock:
+            add_totals(totals, result)
+            if stats and result.get("ok"):
+                totals.setdefault("per_job", []).append([job["width"], job["height"], result["frames"], result["jpegs"],
+                                                         round(result["seconds"], 3), round(result["cpu_s"], 3),
+                                                         round(result.get("ffmpeg_cpu_s", 0), 3), result.get("jpeg")])
+            out.write(json.dumps(result) + "\n")
+            out.flush()
+
+    for line in lines:
+        if line.strip():
+            if pool is None:
+                one(line)
+            else:
+                pool.submit(one, line)
+    if pool is not None:
+        pool.shutdown(wait=True)
+    if stats:  # the bench's per-helper sums (bench/gpuSweep)
+        totals["helper_cpu_s"] = time.process_time()
+        totals["warm"] = ready
+        totals["jpeg_why_end"] = NVJPEG["why"]
+        print("fp_gpu_frames stats: " + json.dumps(totals), file=sys.stderr, flush=True)
+    return totals
+
+
 def main(argv):
     ffmpeg = argv[argv.index("--ffmpeg") + 1] if "--ffmpeg" in argv else "ffmpeg"
     if "--probe" in argv:
@@ -639,29 +736,19 @@ def main(argv):
     if "--serve" in argv:  # one job a line on stdin, one result a line on stdout: CUDA starts once
         # Warm before the first job and say so (issue 45): the node side sends no video to a helper until it is ready,
         # and meanwhile makes them on the CPU, so imports and CUDA's start stay off the run's critical path.
+        jobs = int(argv[argv.index("--jobs") + 1]) if "--jobs" in argv else 1
         ready = warm()
+        pool = None
+        if ready["ready"] and jobs > 1:
+            try:
+                pool = job_threads(jobs)
+            except Exception as e:  # no stream or buffer for a thread: not ready
+                ready.update({"ready": False, "warm_error": f"job threads: {type(e).__name__}: {e}"})
+        ready["jobs"] = jobs
         print(json.dumps(ready), flush=True)
         if not ready["ready"]:  # never ready: the node side makes this helper's videos on the CPU
             return 3
-        totals = {"jobs": 0, "failed": 0, "frames": 0, "jpegs": 0, "seconds": 0.0, "cpu_s": 0.0, "ffmpeg_cpu_s": 0.0, "stages_cpu_s": {}}
-        for line in sys.stdin:
-            if line.strip():
-                try:
-                    result = run_job(json.loads(line))
-                except Exception as e:  # one bad job fails that job, not the helper
-                    result = {"ok": False, "error": f"{type(e).__name__}: {e}"}
-                add_totals(totals, result)
-                if os.environ.get("FP_GPU_STATS") == "1" and result.get("ok"):
-                    job = json.loads(line)
-                    totals.setdefault("per_job", []).append([job["width"], job["height"], result["frames"], result["jpegs"],
-                                                             round(result["seconds"], 3), round(result["cpu_s"], 3),
-                                                             round(result.get("ffmpeg_cpu_s", 0), 3), result.get("jpeg")])
-                print(json.dumps(result), flush=True)
-        if os.environ.get("FP_GPU_STATS") == "1":  # the bench's per-helper sums (bench/gpuSweep)
-            totals["helper_cpu_s"] = time.process_time()
-            totals["warm"] = ready
-            totals["jpeg_why_end"] = NVJPEG["why"]
-            print("fp_gpu_frames stats: " + json.dumps(totals), file=sys.stderr, flush=True)
+        serve(sys.stdin, sys.stdout, run_job, ready, pool)
         return 0
     print(__doc__, file=sys.stderr)
     return 2

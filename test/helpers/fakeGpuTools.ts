@@ -19,8 +19,16 @@ export function fakeFfmpeg(dir: string, cuda: boolean): string {
   return writeShellScript(dir, cuda ? 'ffmpeg-cuda' : 'ffmpeg-nocuda', `printf '${HWACCELS_HEADER}\\n${methods}\\n\\n'`);
 }
 
-/** A Python whose helper --probe answers: CUDA torch on an H100, pillow, nvJPEG. */
+/**
+ * A Python whose helper --probe answers: CUDA torch on an H100, pillow, nvJPEG; under --serve it says it is warm (the
+ * same facts) and waits for its stdin to close, making no job.
+ */
 export function fakeGpuPython(dir: string): string {
   const answer = { torch: '2.11.0', torchvision: '0.26.0', cuda: true, gpu: 'NVIDIA H100', nvjpeg: true, pillow: '11.3.0', errors: [] };
-  return writeShellScript(dir, 'python-ok', `echo '${JSON.stringify(answer)}'`);
+  const ready = { ready: true, torch: '2.11.0', pillow: '11.3.0', gpu: 'NVIDIA H100', jpeg: 'pillow', warm_s: 0 };
+  return writeShellScript(
+    dir,
+    'python-ok',
+    `case "$*" in *--serve*) echo '${JSON.stringify(ready)}'; cat > /dev/null ;; *) echo '${JSON.stringify(answer)}' ;; esac`,
+  );
 }

@@ -92,7 +92,7 @@ rl.on('line', (line) => {
       fs.renameSync(o.path + '.part', o.path);
       jpegs++;
     }
-    process.stdout.write(JSON.stringify({ ok: true, frames: job.frames.length, jpegs, seconds: 0.01, cpu_s: 0.01 }) + '\\n');
+    process.stdout.write(JSON.stringify({ id: job.id, ok: true, frames: job.frames.length, jpegs, seconds: 0.01, cpu_s: 0.01 }) + '\\n');
   });
 });
 `,

@@ -96,6 +96,15 @@ export interface FramesByPath {
   gpu: { videos: number; seconds: number };
 }
 
+/** Where a video is made: a warm helper's lease (the GPU path) or none (the CPU); `free` gives back its CPU slot. */
+interface Place {
+  gpu: GpuFrameMaker | null;
+  lease: GpuHelperLease | null;
+  free: () => void;
+}
+
+const noop = (): void => undefined;
+
 /** A video job that does not fit its meta.json: a bug in the caller, not a data problem. */
 function validateJob(job: VideoJob): void {
   const { width: W, height: H, n_frames: n } = job.meta;
@@ -161,7 +170,7 @@ export class FramePipeline {
       gpu.close();
       return;
     }
-    this.gpu?.close();
+    if (this.gpu !== gpu) this.gpu?.close();
     this.gpu = gpu;
   }
 
@@ -238,8 +247,8 @@ export class FramePipeline {
 
     // The pool slot is held while ffmpeg runs, not while the last JPEGs are made: the next video's
     // decode starts as this one's ends, and the raw-frame budget still bounds what is held.
-    const freeSlot = await this.pool.acquire();
-    const decoded = await this.decodeMissing(job, video, stored, missing, freeSlot).finally(freeSlot);
+    const place = await this.place();
+    const decoded = await this.decodeMissing(job, video, stored, missing, place).finally(place.free);
     if (decoded.failure) {
       const kind = decoded.interrupted ? 'interrupted' : 'decode';
       return this.result(job, store, requestPaths, { kind, message: decoded.failure }, decoded.seconds, 0, 0, 0);
@@ -253,24 +262,71 @@ export class FramePipeline {
     return this.result(job, store, requestPaths, null, decoded.seconds, decoded.frames, missingCount, reused);
   }
 
+  /**
+   * Where the next video is made (issue 45). On the GPU path ('all'): a warm, idle helper at once; else, once every
+   * helper is warm, the next helper that comes free (no CPU slot held: the CPU pool serves only until the helpers
+   * are warm); else, while helpers still warm, whichever comes first of a CPU slot and a warm helper, so a helper
+   * that warms takes a video at once even while every CPU slot is busy. Otherwise (the CPU path, a pilot's
+   * 'alternate', or before the GPU is attached): a CPU slot, then a warm helper where it is the GPU's turn (the
+   * slot is held while the helper works).
+   */
+  private async place(): Promise<Place> {
+    const gpu = this.gpu?.isClosed === false ? this.gpu : null;
+    if (gpu?.share === 'all') {
+      const now = gpu.takeReady();
+      if (now) return { gpu, lease: now, free: noop };
+      if (gpu.allWarm) {
+        const lease = await gpu.waitReady().lease;
+        if (lease) return { gpu, lease, free: noop };
+        return { gpu: null, lease: null, free: await this.pool.acquire() };
+      }
+      return this.firstOfCpuAndGpu(gpu);
+    }
+    const free = await this.pool.acquire();
+    const g = this.gpu?.isClosed === false ? this.gpu : null;
+    const gpuTurn = g !== null && (g.share === 'all' || this.started.gpu <= this.started.cpu);
+    return { gpu: g, lease: gpuTurn ? g.takeReady() : null, free };
+  }
+
+  /** A CPU slot or a warm helper, whichever comes first; the other is given back as it comes. */
+  private firstOfCpuAndGpu(gpu: GpuFrameMaker): Promise<Place> {
+    return new Promise<Place>((resolve, reject) => {
+      let settled = false;
+      const wait = gpu.waitReady();
+      const slot = this.pool.acquire();
+      slot.then((free) => {
+        if (settled) return free();
+        settled = true;
+        wait.cancel();
+        resolve({ gpu: null, lease: null, free });
+      }, reject);
+      void wait.lease.then((lease) => {
+        if (!lease) return; // none will come: the CPU slot decides
+        if (settled) return gpu.giveBack(lease);
+        settled = true;
+        void slot.then((free) => free());
+        resolve({ gpu, lease, free: noop });
+      });
+    });
+  }
+
   /** One ffmpeg run; JPEGs go to temp files, renamed only once the frame count has been confirmed. */
   private async decodeMissing(
     job: VideoJob,
     video: VideoFolder,
     stored: Dims,
     missing: Map<number, Map<string, Dims>>,
-    onDecoderExit: () => void,
+    place: Place,
   ): Promise<{ failure: string | null; interrupted?: boolean; seconds: number; frames: number }> {
     const temps: StagedFrame[] = [];
     const started = process.hrtime.bigint();
-    const gpu = this.gpu;
-    const gpuTurn = gpu !== null && (gpu.share === 'all' || this.started.gpu <= this.started.cpu);
-    const lease = gpuTurn ? gpu.takeReady() : null;
+    const { gpu, lease, free: onDecoderExit } = place;
     const where: keyof FramesByPath = lease ? 'gpu' : 'cpu';
     this.started[where]++;
-    const made = lease
-      ? await this.makeOnGpu(gpu!, lease, job, video, stored, missing, onDecoderExit, started)
-      : await this.makeOnCpu(job, video, stored, missing, onDecoderExit, temps, started);
+    const made =
+      lease && gpu
+        ? await this.makeOnGpu(gpu, lease, job, video, stored, missing, onDecoderExit, started)
+        : await this.makeOnCpu(job, video, stored, missing, onDecoderExit, temps, started);
     if (!made.failure) {
       this.byPath[where].videos++;
       this.byPath[where].seconds += made.seconds;

@@ -10,9 +10,9 @@ import { useEndpoints, type Fleet, type ServerStateEvent } from '../../../servin
 import { launchServers } from '../serving/launchServers';
 import { uuidOfSha256, type FrameRef } from '../../../serving/chatRequest';
 import { GpuFrameMaker } from '../frames/gpu/gpuMaker';
-import { gpuHelperCount, helperGpus } from '../frames/gpu/helperGpus';
-import { chooseFramesOn, type FramesPlacement } from '../frames/gpu/framesOn';
-import { probeGpuFrames, type GpuFramesProbe } from '../frames/gpu/probe';
+import { gpuHelperCount, gpuHelperJobs, helperGpus } from '../frames/gpu/helperGpus';
+import { chooseFramesOn, type FramesMeasure, type FramesPlacement } from '../frames/gpu/framesOn';
+import { ffmpegHasCuda, probeGpuFrames, type GpuFramesProbe } from '../frames/gpu/probe';
 import { gpuFrameTools, pilotFramesMeasure } from './fpHostCpu';
 import type { Endpoint } from '../../../serving/client';
 import { VllmClient } from '../../../serving/client';
@@ -134,7 +134,14 @@ export class PipelineFrames implements FrameSource {
   /** The final placement, once the probe and the choice are done (at once on the CPU path). */
   settled: Promise<FramesPlacement>;
 
-  constructor(layout: PackageLayout, opts: { poolSize?: number; fileUrls: boolean; gpu?: GpuFrameMaker | null; placement?: FramesPlacement }) {
+  /**
+   * `gpuSlots`: the helpers the GPU path will have (their videos come on top of the CPU pool's, issue 45: a helper that
+   * warms takes a video while every CPU slot is busy); 0 on the CPU path.
+   */
+  constructor(
+    layout: PackageLayout,
+    opts: { poolSize?: number; gpuSlots?: number; fileUrls: boolean; gpu?: GpuFrameMaker | null; placement?: FramesPlacement },
+  ) {
     this.placement = opts.placement ?? { use: opts.gpu ? 'gpu' : 'cpu', probe: null };
     this.settled = Promise.resolve(this.placement);
     // The store by its real path, so every file:// URL names the path vLLM resolves it to (realStore.ts).
@@ -146,7 +153,7 @@ export class PipelineFrames implements FrameSource {
       },
       opts.gpu ?? null,
     );
-    this.concurrency = this.pipeline.settings.poolSize;
+    this.concurrency = this.pipeline.settings.poolSize + (opts.gpuSlots ?? 0);
     this.fileUrls = opts.fileUrls;
     this.layout = layout;
   }
@@ -218,12 +225,13 @@ export class PipelineFrames implements FrameSource {
 }
 
 /**
- * Videos made at once: on the GPU path one a helper (a video made on the CPU takes the same slot); on the CPU path
- * --decode-workers, else defaultPoolSize (min(cores − 1, max(4, ⌈cores / 4⌉)), as `run --help` says). Issue 45: the
- * CPU path had cores − 1 here (15 on 16 cores: 6.6 s a video against 2.7 s at 4 on the H100 host).
+ * CPU decodes at once: on the CPU path --decode-workers, else defaultPoolSize (min(cores − 1, max(4, ⌈cores / 4⌉)), as
+ * `run --help` says); on the GPU path the same cap over the helpers' count (issue 45: a video goes to the CPU only
+ * while the helpers warm, and 16 helpers on 4 GPUs must not mean 16 CPU decodes at once). Issue 45: the CPU path had
+ * cores − 1 here (15 on 16 cores: 6.6 s a video against 2.7 s at 4 on the H100 host).
  */
 export function framesPoolSize(decodeWorkers: number | undefined, gpuHelpers: number, cores = os.availableParallelism()): number {
-  return gpuHelpers || decodeWorkers || defaultPoolSize(cores);
+  return gpuHelpers ? Math.min(gpuHelpers, defaultPoolSize(cores)) : decodeWorkers || defaultPoolSize(cores);
 }
 
 /** file:// wherever the servers can read the store: our own servers, and --endpoints said to (--endpoint-frames file). */
@@ -232,14 +240,17 @@ export function framesAsFileUrls(opts: Pick<RunOptions, 'endpoints' | 'endpointF
 }
 
 /**
- * The frame source --frames-on asks for (frames/gpu/framesOn.ts): the GPU path only where the host has it (probed:
- * ffmpeg's cuda hwaccel, PYTHON's CUDA torch and pillow), else the CPU path; the choice and why go to `log`.
- * `auto` goes by what the last pilot on this package measured (.fpsweep/host_cpu.jsonl and frames_paths.jsonl).
+ * The frame source --frames-on asks for (frames/gpu/framesOn.ts): the GPU path only where the host has it (ffmpeg's
+ * cuda hwaccel, and a helper that warmed: CUDA torch and pillow in PYTHON), else the CPU path; the choice and why go
+ * to `log`. `auto` goes by what the last pilot on this package measured (.fpsweep/host_cpu.jsonl and
+ * frames_paths.jsonl).
  *
- * Issue 45: nothing here waits for the GPU. The source comes back at once on the CPU path; the probe, the choice and
- * the helpers' start and warm-up run behind it (while the servers start), and each video goes to the GPU only once a
- * warm helper is idle at its turn (pipeline.ts). `settled` resolves with the final placement. A run whose plan sends
- * no frames (`need.videosWithFrames` 0) starts no helper.
+ * Issue 45: nothing here waits for the GPU. The source comes back at once; where the choice would be the GPU, the
+ * helpers start at once (while the servers start) and join the pipeline as soon as ffmpeg says it has cuda, and each
+ * video goes to a helper as soon as one is warm and idle, to the CPU meanwhile (pipeline.ts). The helpers' own ready
+ * line is the probe (torch, the GPU, pillow: no separate `--probe` Python, which cost ~12 CPU-s a run); `settled`
+ * resolves with the final placement once a helper has warmed (or none could). Its videos: one a helper, plus the
+ * CPU pool while they warm. A run whose plan sends no frames (`need.videosWithFrames` 0) starts no helper.
  */
 export async function framesFor(
   opts: RunOptions,
@@ -247,48 +258,82 @@ export async function framesFor(
   log: (line: string) => void = () => undefined,
   need: FramesNeed | null = null,
 ): Promise<PipelineFrames> {
-  const gpuHelpers = opts.framesOn === 'cpu' ? 0 : gpuHelperCount(await helperGpus(process.env, opts.ngpu), opts.decodeWorkers);
-  const frames = new PipelineFrames(layout, { poolSize: framesPoolSize(opts.decodeWorkers, gpuHelpers), fileUrls: framesAsFileUrls(opts) });
-  if (opts.framesOn === 'cpu') return frames;
+  const cpuOnly = (helpers = 0) => new PipelineFrames(layout, { poolSize: framesPoolSize(opts.decodeWorkers, helpers), fileUrls: framesAsFileUrls(opts) });
+  if (opts.framesOn === 'cpu') return cpuOnly();
+  const gpus = await helperGpus(process.env, opts.ngpu);
+  const gpuHelpers = gpuHelperCount(gpus, opts.decodeWorkers);
   if (need && need.videosWithFrames === 0) {
     log('frames: none to make in this run, no GPU frame helper started');
+    return cpuOnly(gpuHelpers);
+  }
+  const pilot = opts.framesOn === 'auto' ? await pilotFramesMeasure(layout) : null;
+  // What the choice would be on a host with the GPU path: the helpers start now, before the host has said it has it.
+  const hoped = chooseFramesOn(opts.framesOn, ASSUMED_FOUND, pilot, opts.pilot);
+  if (hoped.use !== 'gpu') {
+    const frames = cpuOnly(gpuHelpers);
+    frames.settleWith(probedChoice(opts, pilot, log));
     return frames;
   }
-  frames.settleWith(chooseGpu(opts, layout, gpuHelpers, log));
+  const poolSize = framesPoolSize(opts.decodeWorkers, gpuHelpers);
+  const frames = new PipelineFrames(layout, { poolSize, gpuSlots: gpuHelpers, fileUrls: framesAsFileUrls(opts) });
+  const maker = new GpuFrameMaker(gpuFrameTools(), gpuHelpers, gpus, gpuHelperJobs(process.env));
+  maker.share = hoped.measure ? 'alternate' : 'all';
+  maker.warm();
+  frames.settleWith(helperChoice(opts, pilot, maker, frames, gpus, log));
   return frames;
 }
 
-async function chooseGpu(
+/** The choice where no helper starts (auto would keep the CPU even with the GPU path): the probe, for its reasons. */
+async function probedChoice(
   opts: RunOptions,
-  layout: PackageLayout,
-  helpers: number,
+  pilot: FramesMeasure | null,
+  log: (line: string) => void,
+): Promise<{ placement: FramesPlacement; maker: GpuFrameMaker | null }> {
+  const found = await probeGpuFrames(gpuFrameTools());
+  const choice = chooseFramesOn(opts.framesOn, found, pilot, opts.pilot);
+  log(choice.reason);
+  return { placement: { use: choice.use, probe: found, reason: choice.reason }, maker: null };
+}
+
+/**
+ * The choice where the helpers started: ffmpeg's -hwaccels first (a helper's job would fail without NVDEC), then the
+ * maker joins the pipeline at once; the first helper's ready line (or every helper failing to warm) is the probe.
+ */
+async function helperChoice(
+  opts: RunOptions,
+  pilot: FramesMeasure | null,
+  maker: GpuFrameMaker,
+  frames: PipelineFrames,
+  gpus: readonly string[],
   log: (line: string) => void,
 ): Promise<{ placement: FramesPlacement; maker: GpuFrameMaker | null }> {
   const tools = gpuFrameTools();
-  const pilot = opts.framesOn === 'auto' ? await pilotFramesMeasure(layout) : null;
-  // The helpers start with the probe, not after it, where the choice would be the GPU if the probe finds the path
-  // (the probe imports torch and starts CUDA too: seconds); a probe that finds none closes them again.
-  const hoped = chooseFramesOn(opts.framesOn, ASSUMED_FOUND, pilot, opts.pilot);
-  const gpus = hoped.use === 'gpu' ? await helperGpus(process.env, opts.ngpu) : [];
-  let maker: GpuFrameMaker | null = null;
-  if (hoped.use === 'gpu') {
-    maker = new GpuFrameMaker(tools, helpers, gpus);
-    maker.warm();
+  const found: GpuFramesProbe = { ...ASSUMED_FOUND, ffmpegCuda: false, reasons: [] };
+  const hw = await ffmpegHasCuda(tools.ffmpegPath, tools.env ?? process.env);
+  if (hw !== true) found.reasons.push(hw);
+  else {
+    found.ffmpegCuda = true;
+    frames.pipeline.attachGpu(maker);
+    const ready = await maker.firstReady;
+    if (ready) Object.assign(found, { torch: ready.torch, gpu: ready.gpu, pillow: ready.pillow, nvjpeg: ready.jpeg === 'nvjpeg420' });
+    else found.reasons.push(`no GPU frames helper warmed (${maker.lastWarmError ?? 'closed before one was warm'})`);
   }
-  const found = await probeGpuFrames(tools);
+  found.ok = found.reasons.length === 0;
   const choice = chooseFramesOn(opts.framesOn, found, pilot, opts.pilot);
   log(choice.reason);
   const placement: FramesPlacement = { use: choice.use, probe: found, reason: choice.reason };
-  if (choice.use !== 'gpu' || !maker) {
-    maker?.close();
+  if (choice.use !== 'gpu') {
+    maker.close();
     return { placement, maker: null };
   }
-  maker.share = choice.measure ? 'alternate' : 'all';
-  log(`GPU frames: ${maker.helpers} helpers over GPU(s) ${gpus.join(', ') || "(the environment's)"} warming; videos go on the CPU until one is warm`);
+  log(
+    `GPU frames: ${maker.helpers} at once in ${maker.processes} helper process(es) over GPU(s) ${gpus.join(', ') || "(the environment's)"}; ` +
+      'videos go on the CPU only while none is warm and idle',
+  );
   return { placement, maker };
 }
 
-/** What the choice would be on a host with the GPU path (the helpers start before the probe has answered). */
+/** What the choice would be on a host with the GPU path (the helpers start before the host has said it has it). */
 const ASSUMED_FOUND: GpuFramesProbe = { ok: true, ffmpegCuda: true, torch: null, torchvision: null, gpu: null, nvjpeg: false, pillow: null, reasons: [] };
 
 export const defaultSweepDeps: SweepDeps = {

@@ -225,6 +225,128 @@ describe('fp/frames/gpu: the maker and the pipeline on the GPU path (stand-in he
     }
   });
 
+  it('a helper that warms takes a video at once, even while every CPU slot is busy (issue 45)', async function () {
+    this.timeout(60_000);
+    const gate = path.join(dir, 'gate-busy');
+    const video = await makeCodedVideo(path.join(dir, 'videos-busy'), 'b1', { width: 320, height: 240, nFrames: 4 });
+    const maker = new GpuFrameMaker(tools({ FAKE_GATE: gate }), 1);
+    maker.warm();
+    const pipeline = new FramePipeline({ storeDir: path.join(dir, 'store-busy'), poolSize: 1 }, maker);
+    // The one CPU slot is taken (a long CPU video would hold it so), and kept for the whole test.
+    const heldSlot = await (pipeline as unknown as { pool: { acquire(): Promise<() => void> } }).pool.acquire();
+    try {
+      const job = { hash: video.hash, videoPath: video.videoPath, meta: video.meta, requests: [{ key: 'a', indices: [1], width: 160, height: 120 }] };
+      const pending = pipeline.prepare(job);
+      writeFileSync(gate, '');
+      // On the old pipeline this video waited for the CPU slot (never freed here): it would not be made.
+      const done = await pending;
+      const a = done.get('a');
+      assert.equal(readFileSync(a.ok ? a.paths[0] : '', 'utf8'), '160x120', "the stand-in helper's bytes: the GPU path");
+      done.release();
+      const byPath = (await pipeline.stats()).byPath;
+      assert.deepEqual([byPath.cpu.videos, byPath.gpu.videos], [0, 1]);
+    } finally {
+      heldSlot();
+      pipeline.close();
+    }
+  });
+
+  it('once every helper is warm, a video waits for the next free helper rather than take a CPU slot', async function () {
+    this.timeout(60_000);
+    const video = await makeCodedVideo(path.join(dir, 'videos-wait'), 'q1', { width: 320, height: 240, nFrames: 4 });
+    const maker = new GpuFrameMaker(tools(), 1);
+    maker.warm();
+    await until(() => maker.allWarm);
+    const pipeline = new FramePipeline({ storeDir: path.join(dir, 'store-wait'), poolSize: 1 }, maker);
+    const busy = maker.takeReady(); // the one helper is making another video
+    assert.ok(busy);
+    try {
+      const job = { hash: video.hash, videoPath: video.videoPath, meta: video.meta, requests: [{ key: 'a', indices: [2], width: 160, height: 120 }] };
+      const pending = pipeline.prepare(job);
+      // The CPU slot is free, but the video waits: on the old pipeline it went to the CPU (a real JPEG).
+      await until(() => (maker as unknown as { waiting: unknown[] }).waiting.length === 1);
+      maker.giveBack(busy);
+      const done = await pending;
+      const a = done.get('a');
+      assert.equal(readFileSync(a.ok ? a.paths[0] : '', 'utf8'), '160x120');
+      done.release();
+      const byPath = (await pipeline.stats()).byPath;
+      assert.deepEqual([byPath.cpu.videos, byPath.gpu.videos], [0, 1]);
+    } finally {
+      pipeline.close();
+    }
+  });
+
+  it('waitReady: cancelled, the helper it would have had goes to the next; a closed maker answers null', async () => {
+    const maker = new GpuFrameMaker(tools(), 1);
+    maker.warm();
+    await until(() => maker.readyCount === 1);
+    const held = maker.takeReady();
+    assert.ok(held);
+    const first = maker.waitReady();
+    const second = maker.waitReady();
+    first.cancel();
+    maker.giveBack(held);
+    const got = await second.lease;
+    assert.ok(got, 'the cancelled wait did not take the helper');
+    const third = maker.waitReady();
+    maker.close();
+    assert.equal(await third.lease, null);
+    assert.equal(await maker.waitReady().lease, null);
+  });
+
+  it('jobsPerHelper: one process takes several jobs at once (--jobs N), its answers paired by id in any order', async () => {
+    const starts = path.join(dir, 'starts-jobs.txt');
+    // Holds each job until it holds --jobs of them, then answers them last first (ids echoed), as a threaded helper
+    // whose later job ends first would; it writes its arguments down when it starts.
+    const concurrent = path.join(dir, 'helper-jobs.js');
+    writeFileSync(
+      concurrent,
+      `const fs = require('fs');
+fs.appendFileSync(${JSON.stringify(starts)}, process.argv.slice(2).join(' ') + '\\n');
+const n = Number(process.argv[process.argv.indexOf('--jobs') + 1] || 1);
+process.stdout.write(JSON.stringify({ ready: true, jobs: n }) + '\\n');
+let held = [];
+require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  held.push(JSON.parse(line));
+  if (held.length < n) return;
+  for (const job of held.reverse()) {
+    for (const o of job.frames.flatMap((f) => f.outputs)) fs.writeFileSync(o.path, job.video);
+    process.stdout.write(JSON.stringify({ id: job.id, ok: true, frames: 1, jpegs: 1, seconds: 0, cpu_s: 0 }) + '\\n');
+  }
+  held = [];
+});
+`,
+    );
+    const maker = new GpuFrameMaker({ ...tools(), helperPath: concurrent }, 4, [], 2);
+    try {
+      assert.equal(maker.processes, 2);
+      maker.warm();
+      await until(() => maker.readyCount === 4);
+      const outs = [1, 2, 3, 4].map((n) => path.join(dir, `jobs${n}.txt`));
+      const results = await Promise.all(
+        outs.map((p, k) => maker.make({ video: `video${k + 1}`, width: 2, height: 2, frames: [{ index: 0, outputs: [{ width: 2, height: 2, path: p }] }] })),
+      );
+      assert.deepEqual(
+        results.map((r) => r.ok),
+        [true, true, true, true],
+      );
+      // Each answer went to its own job: each output holds its own video's name.
+      assert.deepEqual(
+        outs.map((p) => readFileSync(p, 'utf8')),
+        ['video1', 'video2', 'video3', 'video4'],
+      );
+      const lines = readFileSync(starts, 'utf8').trim().split('\n');
+      assert.deepEqual(
+        lines,
+        [`--serve --jobs 2`, `--serve --jobs 2`].map((l) => l),
+        'two processes of two jobs each, not four',
+      );
+    } finally {
+      maker.close();
+    }
+  });
+
   it("'alternate' (a pilot timing both paths) sends every other video to the GPU", async function () {
     this.timeout(60_000);
     const store = path.join(dir, 'store-alt');

@@ -1,6 +1,6 @@
 // Where the GPU frame helpers run (frames/gpu/helperGpus.ts): the servers' GPUs, GPU_HELPERS_PER_GPU on each.
 import { strict as assert } from 'node:assert';
-import { GPU_HELPERS_PER_GPU, gpuHelperCount, helperGpus } from '../../../../../src/core/protocols/fp/frames/gpu/helperGpus';
+import { GPU_HELPERS_PER_GPU, gpuHelperCount, gpuHelperJobs, helperGpus } from '../../../../../src/core/protocols/fp/frames/gpu/helperGpus';
 
 describe('fp/frames/gpu: the GPU frame helpers over the GPUs', () => {
   const smi = (ids: number[] | null) => () => Promise.resolve(ids);
@@ -21,5 +21,12 @@ describe('fp/frames/gpu: the GPU frame helpers over the GPUs', () => {
     assert.equal(gpuHelperCount(['0', '1', '2', '3']), 16);
     assert.equal(gpuHelperCount([]), 4);
     assert.equal(gpuHelperCount(['0', '1'], 3), 3);
+  });
+
+  it('one helper process takes GPU_HELPERS_PER_GPU jobs on its threads unless FP_GPU_HELPER_JOBS says otherwise', () => {
+    assert.equal(gpuHelperJobs({}), GPU_HELPERS_PER_GPU);
+    assert.equal(gpuHelperJobs({ FP_GPU_HELPER_JOBS: '1' }), 1);
+    assert.equal(gpuHelperJobs({ FP_GPU_HELPER_JOBS: '0' }), GPU_HELPERS_PER_GPU);
+    assert.equal(gpuHelperJobs({ FP_GPU_HELPER_JOBS: 'x' }), GPU_HELPERS_PER_GPU);
   });
 });

@@ -106,6 +106,7 @@ describe('fp/sweep/fpHostCpu: the host CPU knob and --frames-on auto', () => {
       const logged: string[] = [];
       const opts = runOptionsSchema.parse({ package: pkg, framesOn: 'auto' });
       const frames = await withEnv({ FFMPEG_BIN: cudaFfmpeg, PYTHON: okPython }, () => framesFor(opts, layout, (l) => logged.push(l)));
+      await frames.settled; // the choice once a helper has warmed (or the probe answered)
       await frames.close();
       return { use: frames.placement.use, logged };
     }

@@ -24,3 +24,13 @@ export async function helperGpus(
 export function gpuHelperCount(gpus: readonly string[], decodeWorkers?: number): number {
   return decodeWorkers ?? GPU_HELPERS_PER_GPU * Math.max(1, gpus.length);
 }
+
+/**
+ * Jobs one helper process takes at once, on its threads (issue 45: FP_GPU_HELPER_JOBS; default GPU_HELPERS_PER_GPU,
+ * so one process a GPU: one import of torch, one CUDA context and one warm-up instead of four, ~4.4 CPU-s each on
+ * the device). 1: a process a job, as before.
+ */
+export function gpuHelperJobs(env: Readonly<Record<string, string | undefined>>): number {
+  const n = Number(env.FP_GPU_HELPER_JOBS);
+  return Number.isInteger(n) && n >= 1 ? n : GPU_HELPERS_PER_GPU;
+}

@@ -63,13 +63,20 @@ export function hwaccelsListCuda(stdout: string): boolean {
     .some((l) => l.trim() === 'cuda');
 }
 
+/** true where `ffmpeg -hwaccels` names cuda; else why not (never throws). */
+export async function ffmpegHasCuda(ffmpegPath: string, env: NodeJS.ProcessEnv): Promise<true | string> {
+  const hw = await probe(ffmpegPath, ['-hide_banner', '-hwaccels'], env, 30_000);
+  if (!hw.ok) return `ffmpeg -hwaccels failed: ${hw.message}`;
+  if (!hwaccelsListCuda(hw.stdout)) return `${ffmpegPath} has no cuda hwaccel (NVDEC): its -hwaccels list does not name cuda`;
+  return true;
+}
+
 export async function probeGpuFrames(tools: GpuFramesTools): Promise<GpuFramesProbe> {
   const env = tools.env ?? process.env;
   const reasons: string[] = [];
   const out: GpuFramesProbe = { ok: false, ffmpegCuda: false, torch: null, torchvision: null, gpu: null, nvjpeg: false, pillow: null, reasons };
-  const hw = await probe(tools.ffmpegPath, ['-hide_banner', '-hwaccels'], env, 30_000);
-  if (!hw.ok) reasons.push(`ffmpeg -hwaccels failed: ${hw.message}`);
-  else if (!hwaccelsListCuda(hw.stdout)) reasons.push(`${tools.ffmpegPath} has no cuda hwaccel (NVDEC): its -hwaccels list does not name cuda`);
+  const hw = await ffmpegHasCuda(tools.ffmpegPath, env);
+  if (hw !== true) reasons.push(hw);
   else out.ffmpegCuda = true;
   if (!existsSync(tools.helperPath)) {
     reasons.push(`the GPU frames helper ${tools.helperPath} is missing`);
