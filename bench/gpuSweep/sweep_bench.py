@@ -10,6 +10,8 @@ fixtures of two sizes, each run sampled through /proc so that its wall and CPU-s
       [--deadline S] [--endpoint URL]
       For each fixture and each mode in order: a fresh copy of the fixture (videos hard-linked), `fpsweep run
       --package COPY --frames-on MODE`, sampled every 0.1 s. Results go to OUT/sweep.json as they come.
+  python3 sweep_bench.py nvjpeg --work DIR --out OUT
+      nvJPEG's 4:2:0 against pillow's on three images (SPEC rules, PSNR, CPU a JPEG): OUT/nvjpeg.json.
   python3 sweep_bench.py summary OUT/sweep.json
       The table: wall, start-up (first row), CPU-s by process, marginal video between the two sizes.
 
@@ -570,6 +572,79 @@ def ffcost():
     return 0
 
 
+# ---------------------------------------------------------------- nvJPEG 4:2:0, checked again
+
+def nvjpeg_check():
+    """Why the helper's warm-up refused nvJPEG's 4:2:0 (s17: "PSNR 27.1 dB" on its wrap-around test pattern): each
+    test image encoded by nvJPEG (the helper's NvJpeg420) and by pillow (the helper's default, libjpeg 4:2:0 q85),
+    both checked against the SPEC rules, decoded back by pillow and compared with the image and with each other; and
+    the host CPU a JPEG each way. Images: the warm-up's pattern, a smooth gradient, and a textured fixture frame."""
+    import io
+
+    import numpy as np
+    import torch
+    from PIL import Image
+
+    out = arg("--out")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import fp_gpu_frames as helper
+
+    h, w = 72, 128
+    yy, xx = np.mgrid[0:h, 0:w]
+    images = {"warmup_pattern": np.stack([(xx * 2) % 256, (yy * 3) % 256, ((xx + yy) * 5) % 256]).astype(np.uint8)}
+    H, W = 720, 1280
+    gy, gx = np.mgrid[0:H, 0:W]
+    images["gradient_720p"] = np.stack([gx * 255 // (W - 1), gy * 255 // (H - 1), (gx + gy) * 255 // (W + H - 2)]).astype(np.uint8)
+    vids = sorted(p for p, m in videos_of(os.path.join(arg("--work"), "p1")) if (m["width"], m["height"]) == (1280, 720))
+    if vids:
+        raw = subprocess.run([ffmpeg_bin(), "-v", "error", "-i", vids[0], "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
+                             capture_output=True).stdout
+        if len(raw) == H * W * 3:
+            images["fixture_frame_720p"] = np.frombuffer(raw, np.uint8).reshape(H, W, 3).transpose(2, 0, 1).copy()
+    res = {}
+    try:
+        enc = helper.NvJpeg420(85)
+        res["library"] = enc.path
+    except Exception as e:
+        res["error"] = f"{type(e).__name__}: {e}"
+        enc = None
+
+    def psnr(a, b):
+        mse = float(((a.astype(np.float64) - b.astype(np.float64)) ** 2).mean())
+        return 99.0 if mse == 0 else round(10 * np.log10(255.0 ** 2 / mse), 2)
+
+    for name, rgb in images.items():
+        hwc = rgb.transpose(1, 2, 0)
+        row = {}
+        c0 = time.process_time()
+        buf = io.BytesIO()
+        for _ in range(10):
+            buf = io.BytesIO()
+            Image.fromarray(hwc).save(buf, format="JPEG", quality=85, subsampling=2, optimize=False, progressive=False)
+        row["pillow_cpu_ms"] = round((time.process_time() - c0) * 100, 3)
+        pil = buf.getvalue()
+        pil_back = np.asarray(Image.open(io.BytesIO(pil)).convert("RGB"))
+        row.update({"pillow_bytes": len(pil), "pillow_spec": helper.jpeg_spec_problems(pil, rgb.shape[2], rgb.shape[1]),
+                    "pillow_psnr_vs_image": psnr(pil_back, hwc)})
+        if enc is not None:
+            t = torch.from_numpy(rgb).unsqueeze(0).cuda()
+            c0 = time.process_time()
+            for _ in range(10):
+                nv = enc.encode([t])[0]
+            row["nvjpeg_cpu_ms"] = round((time.process_time() - c0) * 100, 3)
+            nv_back = np.asarray(Image.open(io.BytesIO(nv)).convert("RGB"))
+            row.update({"nvjpeg_bytes": len(nv), "nvjpeg_spec": helper.jpeg_spec_problems(nv, rgb.shape[2], rgb.shape[1]),
+                        "nvjpeg_psnr_vs_image": psnr(nv_back, hwc), "nvjpeg_psnr_vs_pillow": psnr(nv_back, pil_back),
+                        # 4:2:0 of pillow's decode is fancy-upsampled; the chroma alone against the image's, per channel
+                        "nvjpeg_psnr_by_channel": [psnr(nv_back[..., k], hwc[..., k]) for k in range(3)],
+                        "pillow_psnr_by_channel": [psnr(pil_back[..., k], hwc[..., k]) for k in range(3)]})
+        res[name] = row
+        print(f"nvjpeg {name}: {json.dumps(row)}", flush=True)
+    with open(os.path.join(out, "nvjpeg.json"), "w") as f:
+        json.dump(res, f, indent=1)
+    return 0
+
+
 # ---------------------------------------------------------------- summary
 
 def mean(xs):
@@ -630,6 +705,8 @@ def main():
         return runs()
     if cmd == "ffcost":
         return ffcost()
+    if cmd == "nvjpeg":
+        return nvjpeg_check()
     if cmd == "summary":
         with open(sys.argv[2]) as f:
             print(summary_text(json.load(f)))
