@@ -47,6 +47,7 @@ _WEIGHTS = {}
 _LOCAL = threading.local()
 # nvJPEG's encoder states are one an image in flight, not one a thread: one encode at a time.
 _NVJPEG_LOCK = threading.Lock()
+_WEIGHTS_LOCK = threading.Lock()
 F_SETPIPE_SZ = 1031  # fcntl.h: a 1 MiB pipe (Linux's default pipe-max-size) instead of 64 KiB: 16x fewer reads
 
 
@@ -318,7 +319,12 @@ class GpuFrames:
     def _w(self, n_in, n_out):
         key = (n_in, n_out, self.device)
         if key not in _WEIGHTS:
-            _WEIGHTS[key] = self.torch.from_numpy(lanczos3_weights(n_in, n_out)).to(self.device, self.torch.float32)
+            with _WEIGHTS_LOCK:
+                if key not in _WEIGHTS:
+                    w = self.torch.from_numpy(lanczos3_weights(n_in, n_out)).to(self.device, self.torch.float32)
+                    # Shared by every job thread, each on its own stream: the copy is done before any other reads it.
+                    self.torch.cuda.current_stream().synchronize()
+                    _WEIGHTS[key] = w
         return _WEIGHTS[key]
 
     def rgb(self, nv12):
