@@ -167,6 +167,31 @@ export async function removeUnder(root: string, target: string, opts: { recursiv
   }
 }
 
+/**
+ * Whether `file` under `root` exists, decided without following a link: a link anywhere below the root (the file
+ * itself included) is refused with its path. For a run's own state read back (is a stage done?): a planted link
+ * would make the run trust, or skip on, a file outside.
+ */
+export async function existsUnder(root: string, file: string): Promise<boolean> {
+  return (await resolveInside(root, file)).leaf !== null;
+}
+
+/**
+ * `file` under `root` read whole as text, or null when it is missing: a link below the root is refused with its path,
+ * the file is opened O_NOFOLLOW and its descriptor's real path checked inside the root. A run's own state read back.
+ */
+export async function readFileUnder(root: string, file: string): Promise<string | null> {
+  const inside = await resolveInside(root, file);
+  if (!inside.leaf) return null;
+  const fh = await fs.open(inside.real, C.O_RDONLY | NOFOLLOW).catch((err: unknown) => Promise.reject(refusedLink(err, inside.real)));
+  try {
+    checkOpened(fh.fd, inside.realRoot, inside.real, true);
+    return await fh.readFile('utf8');
+  } finally {
+    await fh.close();
+  }
+}
+
 /** Deletes an empty folder under `root`; ENOTEMPTY when it is not empty, nothing when it is gone. */
 export async function removeEmptyDirUnder(root: string, dir: string): Promise<void> {
   const inside = await resolveInside(root, dir);

@@ -1,4 +1,4 @@
-// Issue 42, point 5, shared by the generated link tests of every run type (fpLayoutLinks, runTypeLayoutLinks) and
+// Issue 42, point 5, shared by the generated link tests of every run type (fp, caption, cut, avtime LayoutLinks) and
 // fpStateLinks: a layout module's members listed from its class (a member added to the layout and not classified
 // fails the suite), a link planted at a path (a file link to a file outside, or a folder link to a folder outside),
 // and the one expected end of a containment refusal: exit 2, the link named, no stack trace, nothing outside changed.
@@ -15,16 +15,24 @@ export interface Outcome {
   err: string;
 }
 
+/** A link to a file outside, to a folder outside, or to a file outside that does not exist yet (a write by path makes it). */
+export type LinkKind = 'file' | 'dir' | 'dangling';
+
 /** A path a verb writes: planted as a link of `kind`, then `verb` runs (`prepare` sets the root up for it first). */
 export interface Written<L, V extends string> {
   at: (l: L) => string;
-  kind: 'file' | 'dir';
+  kind: LinkKind;
   verb: V;
   prepare?: (l: L) => void | Promise<void>;
   /** Written whole (a temp renamed over it): the link is replaced by our file, never written through. */
   replaced?: true;
   /** A folder whose whole content is ours (published clips, frames): a clean run's files under it are its. */
   tree?: true;
+  /** A member with a parameter (a shard, a direction): every path it names in a clean run, when `at` plants one. */
+  each?: (l: L) => string[];
+  /** Refused before anything is written with this message, not the link's path: the link itself makes the verb's
+   * precondition false (a root holding anything is no new run's; an input present is read, not written). */
+  refusedAs?: RegExp;
 }
 /** A member no verb of this run type writes, with why (an input, the root the user names, not a path). */
 export interface ReadOnly {
@@ -50,13 +58,14 @@ export function layoutMembers(instance: object): string[] {
   return [...names].sort();
 }
 
-/** `link` made a link to a fresh folder outside (kind 'dir') or to the file `victim` in it; the outside's snapshot. */
-export function plantLink(link: string, kind: 'file' | 'dir'): { outside: string; before: Record<string, string> } {
+/** `link` made a link to a fresh folder outside (kind 'dir'), to the file `victim` in it, or to the missing `absent` in
+ * it (kind 'dangling'); the outside's snapshot. */
+export function plantLink(link: string, kind: LinkKind): { outside: string; before: Record<string, string> } {
   const outside = hostileDir('fpsweep-hostile-outside-');
   fs.writeFileSync(path.join(outside, 'victim'), 'the outside file\n');
   fs.mkdirSync(path.dirname(link), { recursive: true });
   fs.rmSync(link, { recursive: true, force: true });
-  fs.symlinkSync(kind === 'file' ? path.join(outside, 'victim') : outside, link);
+  fs.symlinkSync(kind === 'dir' ? outside : path.join(outside, kind === 'file' ? 'victim' : 'absent'), link);
   return { outside, before: snapshot(outside) };
 }
 
@@ -114,7 +123,7 @@ export function describeLayoutLinks<L extends object, V extends string>(s: Layou
         }
         const written = Object.values(s.table)
           .filter(isWritten)
-          .map((e) => ({ at: e.at(layout), tree: e.tree }));
+          .flatMap((e) => (e.each?.(layout) ?? [e.at(layout)]).map((at) => ({ at, tree: e.tree })));
         const named = (p: string) => written.some((w) => w.at === p || w.at.startsWith(p + path.sep) || (w.tree && p.startsWith(w.at + path.sep)));
         assert.deepEqual(
           walk(root).filter((p) => !had.has(p) && !named(p)),
@@ -126,7 +135,11 @@ export function describeLayoutLinks<L extends object, V extends string>(s: Layou
 
     for (const [name, entry] of Object.entries(s.table)) {
       if (!isWritten(entry)) continue;
-      const end = entry.replaced ? 'the link replaced by our file (never written through)' : 'exit 2 naming it, no stack trace';
+      const end = entry.refusedAs
+        ? `refused (exit 2, ${entry.refusedAs.source}), no stack trace`
+        : entry.replaced
+          ? 'the link replaced by our file (never written through)'
+          : 'exit 2 naming it, no stack trace';
       it(`${name} as a ${entry.kind} link outside, then \`${entry.verb}\`: ${end}, nothing outside changed`, async () => {
         const root = await s.freshRoot();
         const layout = s.layoutOf(root);
@@ -134,6 +147,12 @@ export function describeLayoutLinks<L extends object, V extends string>(s: Layou
         const link = entry.at(layout);
         const planted = plantLink(link, entry.kind);
         const r = await s.run(entry.verb, root, layout);
+        if (entry.refusedAs) {
+          assert.equal(r.code, 2, r.out + r.err);
+          assert.match(r.out + r.err, entry.refusedAs);
+          assert.doesNotMatch(r.out + r.err, NO_STACK);
+          return assert.deepEqual(snapshot(planted.outside), planted.before, 'nothing outside changed');
+        }
         if (!entry.replaced) return assertRefused(r, link, planted);
         assert.equal(r.code, 0, r.out + r.err);
         assert.ok(!fs.lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink(), 'the link replaced by our own file (or removed)');

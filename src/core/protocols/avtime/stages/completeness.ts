@@ -1,20 +1,19 @@
 // Whether a stage's artifacts are complete in a run, read from the artifacts alone: a later verb refuses to
-// start on an incomplete stage, and target inference refuses to restart a canonical run's started shards.
-import { promises as fs } from 'node:fs';
+// start on an incomplete stage, and target inference refuses to restart a canonical run's started shards. The
+// artifacts are read from the output root without following a link (a link planted at one is refused with its path,
+// exit 2): a run never decides a stage is done, or skips it, on a file outside.
 import type { AvtimeRunLayout } from './layout';
 import type { StageName } from './options';
 import type { TargetInput } from './inputSchemas';
 import { checkCoverage, shardSummarySchema } from './infer';
-import { exists } from './files';
 import { parseBoundedJson } from '../../../io/boundedJson';
+import { existsUnder, readFileUnder } from '../../../containment/rootFs';
 
 /** null when every shard has its summary, no failure and exact coverage; else what is missing. */
 export async function inferComplete(layout: AvtimeRunLayout, shards: TargetInput[][]): Promise<string | null> {
   for (let k = 0; k < shards.length; k++) {
-    const s = await fs.readFile(layout.shardSummary(k), 'utf8').then(
-      (t) => shardSummarySchema.parse(parseBoundedJson(t)),
-      () => null,
-    );
+    const text = await readFileUnder(layout.root, layout.shardSummary(k));
+    const s = text === null ? null : shardSummarySchema.parse(parseBoundedJson(text));
     if (!s) return `shard${k} has no summary`;
     if (s.failed) return `shard${k} had ${s.failed} failed row(s)`;
     const cov = await checkCoverage(
@@ -28,11 +27,8 @@ export async function inferComplete(layout: AvtimeRunLayout, shards: TargetInput
 
 /** The judge's report says every query that needs the judge has its counted response. */
 export async function judgeComplete(layout: AvtimeRunLayout): Promise<boolean> {
-  const report = await fs.readFile(layout.semanticReport, 'utf8').then(
-    (t) => parseBoundedJson(t) as { complete?: boolean },
-    () => null,
-  );
-  return report?.complete === true;
+  const text = await readFileUnder(layout.root, layout.semanticReport);
+  return text !== null && (parseBoundedJson(text) as { complete?: boolean }).complete === true;
 }
 
 /** null when `stage`'s artifacts are complete in the run; else the refusal for a verb that needs them. */
@@ -42,7 +38,9 @@ export async function stageIncomplete(stage: StageName, layout: AvtimeRunLayout,
     return problem && `infer has not completed: ${problem}; run \`fpsweep avtime infer\` (or \`run --resume\`) first`;
   }
   if (stage === 'normalize') {
-    return (await exists(layout.predictionReport)) ? null : `normalization has not run in ${layout.root}: run \`fpsweep avtime normalize\` first`;
+    return (await existsUnder(layout.root, layout.predictionReport))
+      ? null
+      : `normalization has not run in ${layout.root}: run \`fpsweep avtime normalize\` first`;
   }
   if (stage === 'judge') {
     return (await judgeComplete(layout)) ? null : `the judge has not completed in ${layout.root}: run \`fpsweep avtime judge\` first`;
@@ -54,7 +52,7 @@ export async function stageIncomplete(stage: StageName, layout: AvtimeRunLayout,
 export async function inferRefusal(layout: AvtimeRunLayout, shards: TargetInput[][], canonical: boolean): Promise<string | null> {
   const done = await inferComplete(layout, shards);
   if (done === null) return null;
-  const started = await Promise.all(shards.map((_, k) => exists(layout.rawPredictions(k))));
+  const started = await Promise.all(shards.map((_, k) => existsUnder(layout.root, layout.rawPredictions(k))));
   if (!started.some(Boolean)) return null;
   if (canonical) {
     return (

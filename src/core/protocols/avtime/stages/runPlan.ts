@@ -10,6 +10,7 @@ import { AvtimeRunLayout, BenchRoot, checkRunId, defaultOutputRoot, targetInputs
 import { avtimeOptionsSchema, defaultRunId, modelId, type AvtimeOptions, type AvtimeOptionsInput, type AvtimeVerb } from './options';
 import { benchInputFiles, changedInputs, readRunStart } from './runStart';
 import { exists } from './files';
+import { existsUnder } from '../../../containment/rootFs';
 
 /** Options a resume may change: where the servers are and how hard to push them, never what is computed. */
 const RUNTIME_KEYS = [
@@ -82,7 +83,8 @@ export async function planRun(verb: AvtimeVerb, input: AvtimeOptionsInput, given
   if (!continuing) {
     // The state folder alone is not a run (a detached worker's log may be there first); anything else is.
     const stateName = path.basename(layout.stateDir);
-    const runThere = rootEntries?.some((e) => e !== stateName) || (await exists(layout.runStart));
+    // The start record is looked for without following a link (one planted there is refused with its path).
+    const runThere = rootEntries?.some((e) => e !== stateName) || (await existsUnder(outputRoot, layout.runStart));
     if (runThere) {
       throw new InputError(
         `output root ${outputRoot} already exists and is not empty: a run's artifacts are immutable. ` +
@@ -92,7 +94,7 @@ export async function planRun(verb: AvtimeVerb, input: AvtimeOptionsInput, given
     const targetInputsPath = path.resolve(opts.targetInputs ?? bench.targetInputs);
     return { ...plan, opts, targetInputsPath, targetInputsReport: targetInputsReportBeside(targetInputsPath), targetId, judgeId };
   }
-  const start = await readRunStart(layout);
+  const start = (await existsUnder(outputRoot, layout.runStart)) ? await readRunStart(layout) : null;
   if (!start) throw new InputError(`${outputRoot} holds no AVTime run to continue (no ${layout.runStart}); start one with \`fpsweep avtime run\``);
   layout = new AvtimeRunLayout(outputRoot, start.run_id);
   const stored = avtimeOptionsSchema.parse(start.options);

@@ -17,8 +17,8 @@ export const TARGET_ANSWERS: Record<string, string> = {
     'From 15 to 25, the crowd cheers loudly!\nFrom 04 to 04, a car drives by\n',
 };
 
-export function makeBench(): { root: string } {
-  const root = tmpDir('bench');
+/** A bench root at `root` (default a fresh temp folder). */
+export function makeBench(root = tmpDir('bench')): { root: string } {
   writeBench(root, fixtureRows(root, 3));
   const q: Record<string, unknown>[] = [];
   for (const axis of ['A', 'V'] as const) {

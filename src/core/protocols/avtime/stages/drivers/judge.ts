@@ -1,6 +1,5 @@
 // Stage 4's driver: the judge server (launched or given) and both judge passes (./judgeStage.ts); when the
 // run's judge has completed, the counted responses are read back from its artifacts instead.
-import { promises as fs } from 'node:fs';
 import { InputError } from '../../../../errors';
 import { readJsonl } from '../../../../package/jsonl';
 import type { Prediction } from '../../normalize';
@@ -11,16 +10,16 @@ import { startStageServers } from './stageServers';
 import { stageIncomplete } from '../completeness';
 import { StageFailed, type StageContext } from './context';
 import { parseBoundedJson } from '../../../../io/boundedJson';
+import { readFileUnder } from '../../../../containment/rootFs';
 
 /** The response that counts per query_id. */
 export async function judgeStage(c: StageContext, predictions: Map<string, Prediction>): Promise<Map<string, JudgeResponseLine>> {
   const { layout } = c.plan;
   const { queries, templates } = c.run;
   const st = c.status.stage('judge');
-  const report = await fs.readFile(layout.semanticReport, 'utf8').then(
-    (t) => parseBoundedJson(t) as { complete?: boolean; model_id?: string; served_model?: string },
-    () => null,
-  );
+  // The run's own report, never through a link (refused with its path, exit 2).
+  const text = await readFileUnder(layout.root, layout.semanticReport);
+  const report = text === null ? null : (parseBoundedJson(text) as { complete?: boolean; model_id?: string; served_model?: string });
   if (report?.complete) {
     const planned = planJudge({ queries, predictions, templates, servedModel: report.served_model ?? '', modelId: report.model_id ?? c.plan.judgeId });
     const stored = (await readJsonl(layout.semanticResponses, judgeResponseLineSchema)).records.map((r) => r.value);

@@ -5,7 +5,7 @@ import type { NormalizeOutcome, Prediction } from '../../normalize';
 import { assignShards } from '../infer';
 import { normalizeAll, readRawPredictions, runNormalize } from '../normalizeStage';
 import { stageIncomplete } from '../completeness';
-import { exists } from '../files';
+import { existsUnder } from '../../../../containment/rootFs';
 import type { StageContext } from './context';
 
 export interface Normalized {
@@ -19,7 +19,8 @@ export async function normalizeStage(c: StageContext): Promise<Normalized> {
   const { inputs, groups } = c.run;
   const st = c.status.stage('normalize');
   let outcomes: NormalizeOutcome[];
-  if (await exists(layout.predictionReport)) {
+  // The run's own report, never through a link (refused with its path): a link would skip the stage on a file outside.
+  if (await existsUnder(layout.root, layout.predictionReport)) {
     const { raw } = await readRawPredictions(layout, groups);
     outcomes = normalizeAll(inputs, raw);
     st.state = 'skipped';

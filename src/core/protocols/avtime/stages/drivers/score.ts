@@ -5,13 +5,15 @@ import type { JudgeResponseLine } from '../judgeStage';
 import { scoreAll, scoreLine, writeScores } from '../scoreStage';
 import { buildRunConfig } from '../runConfig';
 import { readServerRecords } from '../servers';
-import { exists, sha256Text, writeFileAtomic } from '../files';
+import { sha256Text, writeFileAtomic } from '../files';
+import { existsUnder } from '../../../../containment/rootFs';
 import type { StageContext } from './context';
 
 export async function scoreStage(c: StageContext, outcomes: readonly NormalizeOutcome[], counted: ReadonlyMap<string, JudgeResponseLine>): Promise<string> {
   const { layout, opts, bench, canonical } = c.plan;
   const st = c.status.stage('score');
-  if (await exists(layout.runConfig)) {
+  // Never through a link (refused with its path): a link planted at run_config.json would end the run unscored.
+  if (await existsUnder(layout.root, layout.runConfig)) {
     st.state = 'skipped';
     return `already scored: ${layout.summary}`;
   }
