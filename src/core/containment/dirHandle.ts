@@ -6,12 +6,12 @@
 //
 // The frame store's hot path (tens of thousands of JPEGs a run) opens a video's folder once and creates, renames
 // and reads its files through this handle: one open and one /proc check a folder, not a walk of the path a file.
-import { existsSync, constants as C, promises as fs, readlinkSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, constants as C, fstatSync, openSync, promises as fs, readlinkSync, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { ContainmentError } from './containmentError';
-import { mkdirUnder } from './mkdirs';
-import { realRootOf, resolveInside } from './resolve';
+import { mkdirUnder, mkdirUnderSync } from './mkdirs';
+import { realRootOf, realRootOfSync, resolveInside } from './resolve';
 
 const NOFOLLOW = C.O_NOFOLLOW ?? 0;
 const DIRECTORY = C.O_DIRECTORY ?? 0;
@@ -239,4 +239,53 @@ export class DirHandle {
 /** `dir` under `root` (made with its folders unless `create: false`), checked from the root and held open. */
 export function openDirUnder(root: string, dir: string, opts: { create?: boolean } = {}): Promise<DirHandle> {
   return DirHandle.open(root, dir, opts);
+}
+
+/**
+ * A folder held open for callers that cannot wait (an exit handler writing servers.json): made and checked from the
+ * root, opened O_DIRECTORY|O_NOFOLLOW, its descriptor's real path checked inside the root; names in it are reached
+ * through the descriptor (`at`), as DirHandle's are.
+ */
+export class SyncDirHandle {
+  private closed = false;
+  private constructor(
+    readonly fd: number,
+    readonly real: string,
+  ) {}
+
+  static open(root: string, dir: string): SyncDirHandle {
+    const realRoot = realRootOfSync(root);
+    const shown = mkdirUnderSync(root, dir);
+    let fd: number;
+    try {
+      fd = openSync(shown, OPEN_DIR);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') throw new ContainmentError(shown, 'is a symbolic link');
+      if (code === 'ENOTDIR') throw new ContainmentError(shown, 'is not a folder');
+      throw err;
+    }
+    try {
+      const real = PROC_FD ? readlinkSync(`/proc/self/fd/${fd}`) : shown;
+      if (!isInside(realRoot, real)) throw new ContainmentError(shown, `was opened outside the root (at ${real}): a folder of its path was swapped for a link`);
+      if (!fstatSync(fd).isDirectory()) throw new ContainmentError(shown, 'is not a folder');
+      return new SyncDirHandle(fd, real);
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+  }
+
+  /** A path naming `name` in this folder through the open descriptor. */
+  at(name: string): string {
+    checkName(name);
+    if (this.closed) throw new Error(`${this.real}: folder handle used after close`);
+    return PROC_FD ? `/proc/self/fd/${this.fd}/${name}` : path.join(this.real, name);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
 }

@@ -6,8 +6,7 @@
 // target itself rather than writing through it.
 import * as nodeFs from 'node:fs';
 import * as path from 'node:path';
-import { mkdirUnderSync } from '../containment/rootFs';
-import { openDirUnder } from '../containment/dirHandle';
+import { openDirUnder, SyncDirHandle } from '../containment/dirHandle';
 
 /** The file operations a write uses; tests pass their own to fail a step or watch the fsyncs. */
 export interface AtomicFileSystem {
@@ -98,31 +97,34 @@ export async function commitFileAtomic(root: string, tmp: string, file: string, 
   }
 }
 
-/** `writeFileAtomic` for callers that cannot wait (a child's exit handler): the same steps, synchronous. */
+/**
+ * `writeFileAtomic` for callers that cannot wait (a child's exit handler): the same steps, synchronous, and the same
+ * way: the folder held open (checked from the root), the temp, the rename and the fsync through its descriptor.
+ */
 export function writeFileAtomicSync(root: string, file: string, data: string | Uint8Array): void {
-  const dir = mkdirUnderSync(root, path.dirname(file));
-  const target = path.join(dir, path.basename(file));
-  const tmp = tempName(target);
+  const dir = SyncDirHandle.open(root, path.dirname(file));
   try {
-    const fd = nodeFs.openSync(tmp, 'wx');
+    const name = path.basename(file);
+    const tmp = dir.at(tempName(name));
     try {
-      nodeFs.writeFileSync(fd, data);
-      nodeFs.fsyncSync(fd);
-    } finally {
-      nodeFs.closeSync(fd);
+      const fd = nodeFs.openSync(tmp, 'wx');
+      try {
+        nodeFs.writeFileSync(fd, data);
+        nodeFs.fsyncSync(fd);
+      } finally {
+        nodeFs.closeSync(fd);
+      }
+      nodeFs.renameSync(tmp, dir.at(name));
+    } catch (err) {
+      nodeFs.rmSync(tmp, { force: true });
+      throw err;
     }
-    nodeFs.renameSync(tmp, target);
-  } catch (err) {
-    nodeFs.rmSync(tmp, { force: true });
-    throw err;
-  }
-  let dirFd: number | null = null;
-  try {
-    dirFd = nodeFs.openSync(dir, 'r');
-    nodeFs.fsyncSync(dirFd);
-  } catch (err) {
-    if (!DIR_SYNC_REFUSED.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    try {
+      nodeFs.fsyncSync(dir.fd);
+    } catch (err) {
+      if (!DIR_SYNC_REFUSED.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    }
   } finally {
-    if (dirFd !== null) nodeFs.closeSync(dirFd);
+    dir.close();
   }
 }

@@ -3,6 +3,7 @@
 // success or after any step fails.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import nodeFs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { commitFileAtomic, writeFileAtomic, writeFileAtomicSync, type AtomicFileHandle, type AtomicFileSystem } from '../../../src/core/runner/atomicFile';
@@ -110,5 +111,33 @@ describe('runner atomicFile', () => {
     fs.writeFileSync(path.join(dir, 'state', 'busy', 'x'), '');
     assert.throws(() => writeFileAtomicSync(dir, path.join(dir, 'state', 'busy'), 'no'), /EISDIR|ENOTEMPTY|EEXIST/);
     assert.deepEqual(fs.readdirSync(path.join(dir, 'state')).sort(), ['busy', 'servers.json']);
+  });
+
+  it('the synchronous write: its folder swapped for a link after the check changes nothing outside (issue 42)', () => {
+    const root = path.join(dir, 'root');
+    const outside = path.join(dir, 'outside');
+    fs.mkdirSync(path.join(root, 'state'), { recursive: true });
+    fs.mkdirSync(outside);
+    // The swap happens just before the temp is made: after the folder was checked from the root (and, on this code,
+    // opened). A write by path would make its temp and its rename through the link, in the outside folder.
+    const openSync = nodeFs.openSync;
+    let swapped = false;
+    nodeFs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+      if (!swapped && String(p).endsWith('.tmp')) {
+        swapped = true;
+        fs.renameSync(path.join(root, 'state'), path.join(root, 'state-moved'));
+        fs.symlinkSync(outside, path.join(root, 'state'));
+      }
+      return (openSync as (...a: unknown[]) => number)(p, ...rest);
+    }) as typeof fs.openSync;
+    try {
+      writeFileAtomicSync(root, path.join(root, 'state', 'servers.json'), '[]\n');
+    } finally {
+      nodeFs.openSync = openSync;
+    }
+    assert.ok(swapped, 'the swap happened');
+    assert.deepEqual(fs.readdirSync(outside), [], 'nothing written outside');
+    assert.equal(fs.readFileSync(path.join(root, 'state-moved', 'servers.json'), 'utf8'), '[]\n', 'written in the folder that was checked');
+    assert.deepEqual(fs.readdirSync(path.join(root, 'state-moved')), ['servers.json'], 'no temp left');
   });
 });
