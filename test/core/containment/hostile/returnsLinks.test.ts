@@ -4,6 +4,7 @@
 // the CLI), and no tarball is left behind.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import nodeFs from 'node:fs';
 import * as path from 'node:path';
 import { makeReturnsTarball } from '../../../../src/core/protocols/fp/returns/tarball';
 import { uploadReturns } from '../../../../src/core/protocols/fp/returns/upload';
@@ -64,5 +65,47 @@ describe('hostile returns: links planted under what the tarball packs (issue 42)
     const up = (localPath: string) => uploadReturns({ token: 'hf_x', hubUrl: 'http://127.0.0.1:9', files: [{ localPath, pathInRepo: 'returns/x' }] });
     await assert.rejects(up(asLink), (e: unknown) => e instanceof ContainmentError && /is a symbolic link: not uploaded/.test(e.message));
     await assert.rejects(up(hard), (e: unknown) => e instanceof ContainmentError && /has another name \(a hard link\)/.test(e.message));
+  });
+
+  it('a file swapped for a link after the check, just before it is opened to be packed: refused, never followed', async () => {
+    const dir = await makeReturnsPackage();
+    const outside = hostileDir('fp-hostile-returns-swap-');
+    const victim = path.join(dir, 'logs', 'vllm_gpu0.log');
+    // As long as the file it replaces: a reader by path would pack it whole, as if it were the file checked.
+    fs.writeFileSync(path.join(outside, 'secret'), 's'.repeat(fs.statSync(victim).size));
+    // Every check has passed by the time the packer opens the file (by its path, or through its folder's descriptor):
+    // the swap happens at that open, the last moment a check could have been made.
+    const swapAt = (p: unknown) => {
+      if (swapped || !String(p).endsWith(`${path.sep}vllm_gpu0.log`)) return;
+      swapped = true;
+      fs.rmSync(victim);
+      fs.symlinkSync(path.join(outside, 'secret'), victim);
+    };
+    let swapped = false;
+    // The module object itself (node-tar opens with fs.open, the packer with fs.promises.open).
+    const open = nodeFs.open;
+    const openPromise = nodeFs.promises.open;
+    nodeFs.open = ((p: fs.PathLike, ...rest: unknown[]) => (swapAt(p), (open as (...a: unknown[]) => void)(p, ...rest))) as typeof fs.open;
+    nodeFs.promises.open = ((p: fs.PathLike, ...rest: unknown[]) => (
+      swapAt(p),
+      (openPromise as (...a: unknown[]) => unknown)(p, ...rest)
+    )) as typeof fs.promises.open;
+    try {
+      await assert.rejects(makeReturnsTarball(dir, { hostname: 'h', date: new Date(2026, 11, 2) }), (err: unknown) => {
+        assert.ok(err instanceof ContainmentError, String(err));
+        assert.match(err.message, /vllm_gpu0\.log: is a symbolic link: the returns never pack it/);
+        assert.equal(exitFor(err).code, 2);
+        return true;
+      });
+    } finally {
+      nodeFs.open = open;
+      nodeFs.promises.open = openPromise;
+    }
+    assert.ok(swapped, 'the swap happened');
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((n) => n.includes('fp_returns')),
+      [],
+      'no tarball, no temp file',
+    );
   });
 });

@@ -2,7 +2,8 @@
 // `results/conditions_results.csv results/p1_raw logs data/logs` (paths relative to the package
 // root, as the seed's `tar -czf` run from the root makes them) and fp_returns.sha256 in sha256sum
 // format. Both are written to a temporary name and renamed, so a crash never leaves a torn file
-// under the final name. The tarball is streamed (tar → gzip → hash + file), never held in memory.
+// under the final name. The tarball is streamed (tar → gzip → hash + file), never held in memory. The tar stream is
+// packed from our own descriptors (./packOwn.ts): nothing is reopened by path after it was checked (issue 42).
 import { commitFileAtomic, writeFileAtomic } from '../../../runner/atomicFile';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -11,12 +12,12 @@ import * as path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import * as tar from 'tar';
 import { InputError } from '../../../errors';
 import { PackageLayout } from '../package/layout';
 import { isPlainName } from '../../../package/names';
 import { ProgressMeter, type ProgressListener } from '../prepare/progressMeter';
 import { ContainmentError, openFreshUnder, removeUnder, resolveInside } from '../../../containment/rootFs';
+import { packOwn } from './packOwn';
 
 /** What goes into the tarball, in this order (the seed's command line). */
 export const RETURNS_PATHS = ['results/conditions_results.csv', 'results/p1_raw', 'logs', 'data/logs'] as const;
@@ -145,10 +146,8 @@ export async function makeReturnsTarball(packageDir: string | PackageLayout, opt
         cb(null, chunk);
       },
     });
-    // Checked above; anything turned into a link or a device since is left out here, never followed.
-    const pack = tar.c({ cwd: layout.root, portable: true, filter: (_p, st) => ('isFile' in st ? st.isFile() || st.isDirectory() : false) }, [
-      ...RETURNS_PATHS,
-    ]);
+    // Checked above, and again on each descriptor that is read: anything turned into a link since is refused, never followed.
+    const pack = packOwn(layout.root, RETURNS_PATHS);
     await pipeline(pack, countIn, createGzip(), hashOut, (await openFreshUnder(layout.root, tmpTar)).createWriteStream());
     meter.finish();
     const hex = hash.digest('hex');
