@@ -4,7 +4,8 @@
 # the larger fixture: gpu:8, gpu+beside (a model-shaped matmul beside the run: the GPU time taken), gpu+FP_GPU_JPEG=pillow
 # (an environment for the run), gpu+prof (node --cpu-prof in the run's node processes: self time by function in
 # sweep.json)), DEADLINE (seconds for the runs, default 470), WORK (default /tmp/gs), FFCOST=0,
-# NVJPEG=0 (nvJPEG's 4:2:0 against pillow's: $OUT/nvjpeg.json) and FLOOR=0 skip those steps. Everything it prints is also in $OUT/log.txt; the figures in $OUT/sweep.json,
+# NVJPEG=0 (nvJPEG's 4:2:0 against pillow's: $OUT/nvjpeg.json), SAMEBYTES=0 (the helper's bytes with its jobs on
+# threads against one job a process: $OUT/samebytes.json) and FLOOR=0 skip those steps. Everything it prints is also in $OUT/log.txt; the figures in $OUT/sweep.json,
 # $OUT/ffcost.json (ffmpeg's own costs, sweep_bench.py ffcost) and $OUT/floor.json (bench/frames.ts phases a,c,d on
 # the 14-video fixture: the CPU path's pipeline alone, its decode limit and its floor, on the quiet machine).
 set -u
@@ -29,6 +30,7 @@ python3 "$C/sweep_bench.py" fixtures --cli "$APP/dist/cli.js" --work "$WORK" --s
 echo "setup + fixtures: $(( $(date +%s) - T0 )) s"
 [ "${FFCOST:-1}" = 1 ] && python3 "$C/sweep_bench.py" ffcost --work "$WORK" --out "$OUT" --scale 1
 [ "${NVJPEG:-1}" = 1 ] && timeout 60 python3 "$C/sweep_bench.py" nvjpeg --work "$WORK" --out "$OUT"
+[ "${SAMEBYTES:-1}" = 1 ] && timeout 120 python3 "$C/sweep_bench.py" samebytes --work "$WORK" --out "$OUT"
 if [ "${FLOOR:-1}" = 1 ]; then
   UV_THREADPOOL_SIZE=$(nproc) node "$APP/dist/bench-frames.js" --package "$WORK/p1" --scale 1 --phases a,c,d --json "$OUT/floor.json" 2>&1 | tail -12
 fi

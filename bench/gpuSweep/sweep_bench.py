@@ -12,6 +12,8 @@ fixtures of two sizes, each run sampled through /proc so that its wall and CPU-s
       --package COPY --frames-on MODE`, sampled every 0.1 s. Results go to OUT/sweep.json as they come.
   python3 sweep_bench.py nvjpeg --work DIR --out OUT
       nvJPEG's 4:2:0 against pillow's on three images (SPEC rules, PSNR, CPU a JPEG): OUT/nvjpeg.json.
+  python3 sweep_bench.py samebytes --work DIR --out OUT
+      The helper's JPEGs with its jobs on 4 threads against one job a process, byte for byte: OUT/samebytes.json.
   python3 sweep_bench.py summary OUT/sweep.json
       The table: wall, start-up (first row), CPU-s by process, marginal video between the two sizes.
 
@@ -572,6 +574,67 @@ def ffcost():
     return 0
 
 
+# ---------------------------------------------------------------- the helper's bytes, jobs on threads or not
+
+def samebytes():
+    """Knobs change speed, never bytes (issue 45): the helper (this folder's fp_gpu_frames.py) serving every video of
+    the scale-1 fixture with its jobs on 4 threads (--serve --jobs 4, the default) and one job a process (--serve),
+    every video on the GPU in both (no CPU path between), every 8th stored frame at the stored size and at 224 high;
+    each output compared byte for byte. Results in OUT/samebytes.json."""
+    import tempfile
+
+    work, out = arg("--work"), arg("--out")
+    helper = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fp_gpu_frames.py")
+    vids = list(videos_of(os.path.join(work, "p1")))
+    root = tempfile.mkdtemp(prefix="samebytes-", dir=work)
+    res = {"videos": len(vids)}
+    names = None
+    for mode, extra in (("jobs4", ["--jobs", "4"]), ("jobs1", [])):
+        jobs, files = [], []
+        for k, (video, m) in enumerate(vids):
+            folder = os.path.join(root, mode, str(k))
+            os.makedirs(folder, mode=0o700)
+            os.chmod(folder, 0o700)
+            w, h = m["width"], m["height"]
+            small = (max(2, (w * 224 // h) // 2 * 2), 224) if h > 224 else (w, h)
+            frames = []
+            for i in range(0, m["n_frames"], 8):
+                outs = []
+                for ow, oh in ((w, h), small):
+                    p = os.path.join(folder, f"{i:05d}_{ow}x{oh}.jpg")
+                    outs.append({"width": ow, "height": oh, "path": p})
+                    files.append(os.path.relpath(p, os.path.join(root, mode)))
+                frames.append({"index": i, "outputs": outs})
+            jobs.append({"id": k + 1, "ffmpeg": ffmpeg_bin(), "video": video, "width": w, "height": h, "quality": 85,
+                         "encoder": "spec", "frames": frames})
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, helper, "--serve", *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        ready = json.loads(proc.stdout.readline())
+        for j in jobs:
+            proc.stdin.write(json.dumps(j) + "\n")
+        proc.stdin.flush()
+        answers = [json.loads(proc.stdout.readline()) for _ in jobs]
+        proc.stdin.close()
+        proc.wait()
+        res[mode] = {"ready": {k: ready.get(k) for k in ("ready", "warm_s", "jobs", "warm_error")}, "wall_s": round(time.perf_counter() - t0, 2),
+                     "ok": sum(1 for a in answers if a.get("ok")), "errors": [a.get("error") for a in answers if not a.get("ok")][:3],
+                     "ids": sorted(a.get("id") for a in answers if a.get("id") is not None) == list(range(1, len(jobs) + 1))}
+        names = files
+    same, differ = 0, []
+    for rel in names or []:
+        a, b = os.path.join(root, "jobs4", rel), os.path.join(root, "jobs1", rel)
+        if os.path.exists(a) and os.path.exists(b) and open(a, "rb").read() == open(b, "rb").read():
+            same += 1
+        elif len(differ) < 5:
+            differ.append(rel)
+    res.update({"outputs": len(names or []), "identical_bytes": same, "differ_examples": differ})
+    print(f"samebytes: {json.dumps(res)}", flush=True)
+    with open(os.path.join(out, "samebytes.json"), "w") as f:
+        json.dump(res, f, indent=1)
+    shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
 # ---------------------------------------------------------------- nvJPEG 4:2:0, checked again
 
 def nvjpeg_check():
@@ -707,6 +770,8 @@ def main():
         return ffcost()
     if cmd == "nvjpeg":
         return nvjpeg_check()
+    if cmd == "samebytes":
+        return samebytes()
     if cmd == "summary":
         with open(sys.argv[2]) as f:
             print(summary_text(json.load(f)))

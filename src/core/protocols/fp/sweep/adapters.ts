@@ -128,6 +128,7 @@ export async function startServers(opts: RunOptions, layout: PackageLayout, log:
 export class PipelineFrames implements FrameSource {
   readonly pipeline: FramePipeline;
   readonly concurrency: number;
+  readonly cpuConcurrency: number;
 
   /** Where the frames are made: the CPU path until the GPU choice has settled (settleWith). */
   placement: FramesPlacement;
@@ -153,7 +154,8 @@ export class PipelineFrames implements FrameSource {
       },
       opts.gpu ?? null,
     );
-    this.concurrency = this.pipeline.settings.poolSize + (opts.gpuSlots ?? 0);
+    this.cpuConcurrency = this.pipeline.settings.poolSize;
+    this.concurrency = this.cpuConcurrency + (opts.gpuSlots ?? 0);
     this.fileUrls = opts.fileUrls;
     this.layout = layout;
   }

@@ -31,11 +31,22 @@ export interface FramesNeed {
 
 export interface FrameSource {
   prepare(hash: string, meta: VideoMeta, requests: FrameRequestSpec[]): Promise<PreparedVideoFrames>;
-  /** Parallel preparations the source can do (the decode pool's size). */
+  /** Parallel preparations the source can do (the decode pool's size; on the GPU path the helpers' jobs too). */
   readonly concurrency: number;
+  /** Of which on the CPU (the decode pool); absent: all of them. The run's quick head is two rounds of it. */
+  readonly cpuConcurrency?: number;
   /** Where its frames are made and what the GPU probe found (absent: a source that does not say). */
   readonly placement?: FramesPlacement;
   /** Videos made on each path so far and their seconds (absent: a source that does not say). */
   framesByPath?(): Promise<FramesByPath>;
   close(): Promise<void>;
+}
+
+/**
+ * Videos the run starts with, quickest to prepare first (sendPlan: longestFirstWithinWindows' head): two rounds of the
+ * CPU pool. Issue 45: on the GPU path `concurrency` also counts the helpers' jobs (4 + 4); a head of two rounds of
+ * that put a 14-video run's long videos first, on the CPU, while the helpers warmed (5 long videos at 7.4 s each).
+ */
+export function quickHeadVideos(frames: Pick<FrameSource, 'concurrency' | 'cpuConcurrency'>): number {
+  return 2 * (frames.cpuConcurrency ?? frames.concurrency);
 }

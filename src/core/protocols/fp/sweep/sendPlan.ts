@@ -22,7 +22,7 @@ import { fpAdviseFailure } from './fpAdvice';
 import { fpFailFast } from './fpFailFast';
 import { preflightGate } from './fpPreflight';
 import type { FpStatusReporter } from './fpStatus';
-import type { FrameSource, FramesNeed } from './frameSource';
+import { quickHeadVideos, type FrameSource, type FramesNeed } from './frameSource';
 import { OPEN_VIDEOS_PER_SERVER, fpServerSlot } from './kvBudget';
 import type { RunnerLog } from '../../../runner/logs';
 import type { RunOptions } from './runOptions';
@@ -185,7 +185,7 @@ export async function sendPlan(run: SweepRun, opts: RunOptions, deps: SweepServi
   await todo.status.write();
   // The run starts on the videos quickest to prepare (two rounds of the frame pool): the servers get
   // work after the shortest preparation instead of waiting on the costliest videos.
-  await requests.run(longestFirstWithinWindows(videoJobs(todo.plan.videos), VIDEO_WINDOW, 2 * prepConcurrency));
+  await requests.run(longestFirstWithinWindows(videoJobs(todo.plan.videos), VIDEO_WINDOW, quickHeadVideos(frames)));
   await poller.poll();
   await sampler.stop();
   await recordFramesUse(run, todo.status.mode, frames);

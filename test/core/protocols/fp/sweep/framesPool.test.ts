@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { PackageLayout } from '../../../../../src/core/protocols/fp/package/layout';
 import { framesFor, framesPoolSize } from '../../../../../src/core/protocols/fp/sweep/adapters';
 import { runOptionsSchema } from '../../../../../src/core/protocols/fp/sweep/runOptions';
+import { quickHeadVideos } from '../../../../../src/core/protocols/fp/sweep/frameSource';
 import { fakeFfmpeg, writeShellScript } from '../../../../helpers/fakeGpuTools';
 import { withEnv } from './helpers';
 
@@ -57,6 +58,9 @@ describe('fp/sweep: the frame pool a run gets', () => {
       try {
         assert.equal(frames.pipeline.settings.poolSize, 4);
         assert.equal(frames.concurrency, 8, '4 helpers on one GPU + 4 CPU decodes while they warm');
+        // The run's quick head stays two rounds of the CPU pool (8), not of all 8 slots: with 16 a 14-video run went
+        // longest first, its long videos on the CPU while the helper warmed.
+        assert.equal(quickHeadVideos(frames), 8);
         const placement = await frames.settled;
         assert.equal(placement.use, 'gpu');
         assert.equal(placement.probe?.gpu, 'NVIDIA H100');
