@@ -13,7 +13,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser } from 'playwright-core';
+import type { Browser, Frame } from 'playwright-core';
 import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
 import { E2eScript } from './harness';
 import { focusedPath, keyboardAudit, pressKey, tabTo } from './keyboard';
@@ -292,8 +292,14 @@ async function main(): Promise<void> {
       log(`drill-down: ${(await frame.locator('#findings-drill .drill-body').innerText()).slice(0, 200)}`);
       await wb!.screenshot('findings-drill');
       // The shots show the card and its drill-down (the overview's verdict table is above them).
-      await frame.locator('#findings-card').scrollIntoViewIfNeeded();
-      await themeShots(wb!, frame, 'findings', { log });
+      await themeShots(wb!, frame, 'findings', {
+        log,
+        // The shot is of LVBench's card, its chart drawn and in view, after the audit's resizes.
+        ready: async () => {
+          await frame.locator('#findings-card').scrollIntoViewIfNeeded();
+          await wholeInView(frame, '#findings-card[data-benchmark="LVBench"] .chart[data-drawn]', "LVBench's card chart");
+        },
+      });
       log(await keyboardAudit(wb!.page, frame, 'findings'));
       // Enter on MVBench's link in the verdict table shows its card; the focus stays on that link, drawn anew.
       await tabTo(wb!.page, frame, 'a.bench:not(.picked)');
@@ -615,8 +621,15 @@ async function main(): Promise<void> {
       log(`trace of ${queryId}: ${detail.replace(/\s+/g, ' ').slice(0, 200)}`);
       await wb!.screenshot('avtime-report');
       // The scores and their intervals in the shots (themes.ts moves the pointer off the page: no tooltip over Refresh).
-      await frame.locator('#avtime-scores').scrollIntoViewIfNeeded();
-      await themeShots(wb!, frame, 'avtime-report', { log });
+      await themeShots(wb!, frame, 'avtime-report', {
+        log,
+        // The shot shows the six scores and their intervals whole, a query's trace beside them.
+        ready: async () => {
+          await frame.locator('#avtime-scores').scrollIntoViewIfNeeded();
+          await wholeInView(frame, '#avtime-scores', 'the six scores');
+          await wholeInView(frame, '#avtime-intervals', 'the intervals');
+        },
+      });
       log(await keyboardAudit(wb!.page, frame, 'avtime-report'));
       // Enter on another query's id shows its trace; the arrows in the axis filter narrow the list to one axis.
       const other = await frame.locator('#avtime-query-list a.query').nth(1).innerText();
@@ -665,6 +678,18 @@ async function main(): Promise<void> {
 }
 
 /** Whether any frame of the page (cell outputs live in webview frames) has text that `pred` accepts. */
+/** Throws unless the element `selector` is drawn wholly inside the webview's viewport (a shot's `ready` check). */
+async function wholeInView(frame: Frame, selector: string, what: string): Promise<void> {
+  const r = await frame.evaluate<{ top: number; bottom: number; height: number } | null>(`(() => {
+    const e = document.querySelector(${JSON.stringify(selector)});
+    if (!e) return null;
+    const r = e.getBoundingClientRect();
+    return { top: Math.round(r.top), bottom: Math.round(r.bottom), height: innerHeight };
+  })()`);
+  if (!r) throw new Error(`${what} (${selector}) is not on the page`);
+  if (r.top < 0 || r.bottom > r.height) throw new Error(`${what} is not wholly in view: ${JSON.stringify(r)}`);
+}
+
 async function anyFrameText(w: Workbench, pred: (text: string) => boolean): Promise<boolean> {
   for (const f of w.page.frames()) {
     const text = await f.evaluate<string>('document.body ? document.body.innerText : ""').catch(() => '');
