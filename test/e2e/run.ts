@@ -294,9 +294,10 @@ async function main(): Promise<void> {
       // The shots show the card and its drill-down (the overview's verdict table is above them).
       await themeShots(wb!, frame, 'findings', {
         log,
-        // The shot is of LVBench's card, its chart drawn and in view, after the audit's resizes.
+        // The shot is of LVBench's card from its top (taller than the panel), its chart drawn and whole in view, after
+        // the audit's resizes.
         ready: async () => {
-          await frame.locator('#findings-card').scrollIntoViewIfNeeded();
+          await frame.evaluate("document.getElementById('findings-card').scrollIntoView({ block: 'start' })");
           await wholeInView(frame, '#findings-card[data-benchmark="LVBench"] .chart[data-drawn]', "LVBench's card chart");
         },
       });
@@ -623,9 +624,9 @@ async function main(): Promise<void> {
       // The scores and their intervals in the shots (themes.ts moves the pointer off the page: no tooltip over Refresh).
       await themeShots(wb!, frame, 'avtime-report', {
         log,
-        // The shot shows the six scores and their intervals whole, a query's trace beside them.
+        // The shot shows the report's top: the six scores and their intervals whole.
         ready: async () => {
-          await frame.locator('#avtime-scores').scrollIntoViewIfNeeded();
+          await frame.evaluate('window.scrollTo(0, 0)');
           await wholeInView(frame, '#avtime-scores', 'the six scores');
           await wholeInView(frame, '#avtime-intervals', 'the intervals');
         },
