@@ -75,6 +75,12 @@ export interface DecodeSpec {
   transport?: RawTransportKind;
   signal?: AbortSignal;
   /**
+   * The run is stopping (issue 43): ffmpeg is ended at once (or never started) and the decode ends as
+   * DecodeInterrupted, not as a failure: a stopping run sends no new request, so these frames are not waited for.
+   * A decode that had already succeeded keeps its frames.
+   */
+  stop?: AbortSignal;
+  /**
    * Called once ffmpeg has exited, before the last onFrame promises settle: the decode's CPU is free
    * from then on (the pipeline hands its pool slot to the next video while this one's JPEGs finish).
    */
@@ -236,11 +242,22 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
   }
   const frameBytes = spec.width * spec.height * 3;
   const started = process.hrtime.bigint();
+  const notStarted = () => new DecodeInterrupted(`the run is stopping: ${spec.videoPath} was not decoded`);
+  if (spec.stop?.aborted) throw notStarted();
   const execa = await loadExeca();
 
   const kill = new AbortController();
   const onOuterAbort = () => kill.abort(spec.signal?.reason);
+  const onStop = () => kill.abort(new Error('the run is stopping'));
   spec.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  spec.stop?.addEventListener('abort', onStop, { once: true });
+  const forget = () => {
+    spec.signal?.removeEventListener('abort', onOuterAbort);
+    spec.stop?.removeEventListener('abort', onStop);
+  };
+  // Aborted before the listeners were there (a signal's 'abort' fires once): acted on all the same.
+  if (spec.signal?.aborted) onOuterAbort();
+  else if (spec.stop?.aborted) onStop();
 
   // Raw frame buffers are recycled: at most budget/frameBytes (+1) exist at once.
   const free: Buffer[] = [];
@@ -275,6 +292,15 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
   });
   const transport = (spec.transport ?? defaultRawTransport()) === 'socket' ? await openSocketTransport(asm) : null;
   const raw = transport ?? pipeTransport(asm);
+  if (kill.signal.aborted) {
+    // Stopped or closed while the transport was made: ffmpeg is not started.
+    raw.spawned(null);
+    raw.stop();
+    await raw.done;
+    forget();
+    if (spec.signal?.aborted) throw spec.signal.reason ?? new Error('decode aborted');
+    throw notStarted();
+  }
 
   const proc = execa(spec.ffmpegPath, ffmpegDecodeArgs(spec, selected), {
     stdio: ['ignore', raw.childStdout, 'pipe', 'pipe'],
@@ -283,7 +309,7 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
     cancelSignal: kill.signal,
     forceKillAfterDelay: 2000,
     // Its own process group: a signal to ours (a Ctrl-C, a scheduler signalling the job's group) reaches the worker,
-    // which decides (a drain lets this decode finish); our own exit still ends it.
+    // which decides (its stop ends this decode: spec.stop); our own exit still ends it.
     detached: true,
   });
   const forgetAtExit = proc.pid !== undefined ? killGroupAtExit(proc.pid) : () => undefined;
@@ -302,7 +328,7 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
   const result = await proc.finally(forgetAtExit);
   spec.onDecoderExit?.();
   await Promise.allSettled([...pending]);
-  spec.signal?.removeEventListener('abort', onOuterAbort);
+  forget();
 
   if (spec.signal?.aborted) throw spec.signal.reason ?? new Error('decode aborted');
   if (consumerError !== null) throw consumerError;
@@ -311,6 +337,14 @@ export async function decodeSelectedFrames(spec: DecodeSpec): Promise<DecodeResu
     throw new Error(`cannot run ffmpeg (${spec.ffmpegPath}): ${result.originalMessage ?? result.message}`);
   }
   const decoded = progress.frames();
+  const whole =
+    result.exitCode === 0 && progress.ended() && decoded === spec.expectedFrames && delivered === selected.length && partialBytes === 0 && extraBytes === 0;
+  if (spec.stop?.aborted && !whole) {
+    // Ended by our stop (SIGTERM, SIGKILL after 2 s, or its output closed first: EPIPE): none of it is the video's fault.
+    throw new DecodeInterrupted(
+      `ffmpeg on ${spec.videoPath} was ended: the run is stopping` + `${decoded !== null ? ` (after ${decoded} of ${spec.expectedFrames} frames)` : ''}`,
+    );
+  }
   const why = stderr.lastLines();
   if (stoppedBySignal(result)) {
     throw new DecodeInterrupted(

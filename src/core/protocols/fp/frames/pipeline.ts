@@ -138,6 +138,8 @@ export class FramePipeline {
   private readonly budget: ByteBudget;
   private readonly perVideo = new KeyedMutex();
   private readonly abort = new AbortController();
+  /** Aborted by stopDecodes(): the run is stopping. */
+  private readonly stopping = new AbortController();
   private readonly counters = {
     videosPrepared: 0,
     videosDecoded: 0,
@@ -248,6 +250,13 @@ export class FramePipeline {
     // The pool slot is held while ffmpeg runs, not while the last JPEGs are made: the next video's
     // decode starts as this one's ends, and the raw-frame budget still bounds what is held.
     const place = await this.place();
+    if (this.stopping.signal.aborted) {
+      // A stopping run decodes nothing more (issue 43): the video stays to do, nothing is failed.
+      place.free();
+      if (place.lease) place.gpu?.giveBack(place.lease);
+      const message = `the run is stopping: ${job.videoPath} was not decoded`;
+      return this.result(job, store, requestPaths, { kind: 'interrupted', message }, 0, 0, 0, 0);
+    }
     const decoded = await this.decodeMissing(job, video, stored, missing, place).finally(place.free);
     if (decoded.failure) {
       const kind = decoded.interrupted ? 'interrupted' : 'decode';
@@ -356,6 +365,7 @@ export class FramePipeline {
         transport: this.settings.rawTransport,
         budget: this.budget,
         signal: this.abort.signal,
+        stop: this.stopping.signal,
         onDecoderExit,
         onFrame: async (index, rgb) => {
           await Promise.all(
@@ -516,6 +526,18 @@ export class FramePipeline {
     const store = await this.store();
     const byPath = { cpu: { ...this.byPath.cpu }, gpu: { ...this.byPath.gpu } };
     return { ...this.counters, byPath, peakBufferedBytes: this.budget.peakBytes, store: store.stats() };
+  }
+
+  /**
+   * The run is stopping (issue 43: a drain, a scheduler's cancel): running decodes are ended and no decode starts
+   * from now on; their prepare() calls resolve with the requests `interrupted` (to do again, no failure). A drain
+   * sends no new request, so it does not wait for frames it would never send (a long video's decode can take minutes).
+   * GPU makes under way finish (the helper is ours and quick); no new one starts. Returns the decodes under way.
+   */
+  stopDecodes(): number {
+    const running = this.stopping.signal.aborted ? 0 : this.pool.running;
+    this.stopping.abort();
+    return running;
   }
 
   /** Kills running decodes (their prepare() calls reject) and refuses new jobs. */

@@ -207,6 +207,10 @@ export class PipelineFrames implements FrameSource {
     return (await this.pipeline.stats()).byPath;
   }
 
+  stopDecodes(): number {
+    return this.pipeline.stopDecodes();
+  }
+
   /** The GPU choice, made behind the source's back: its maker joins the pipeline when it comes. */
   settleWith(choice: Promise<{ placement: FramesPlacement; maker: GpuFrameMaker | null }>): void {
     this.settled = choice.then(

@@ -39,6 +39,11 @@ export interface FrameSource {
   readonly placement?: FramesPlacement;
   /** Videos made on each path so far and their seconds (absent: a source that does not say). */
   framesByPath?(): Promise<FramesByPath>;
+  /**
+   * The run is stopping: running decodes end and none starts; their requests come back `interrupted` (issue 43).
+   * Returns how many were under way.
+   */
+  stopDecodes?(): number;
   close(): Promise<void>;
 }
 

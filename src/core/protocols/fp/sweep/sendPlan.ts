@@ -110,6 +110,12 @@ export async function sendPlan(run: SweepRun, opts: RunOptions, deps: SweepServi
   const health = run.health!;
   const frames = await framesStarting;
   run.frames = frames;
+  // A drain sends no new request: the decodes under way are ended, none starts (issue 43: a cancel's drain waited
+  // for a decode that its signal had missed, a long video's, and the worker outlived its cancel).
+  session.drain.onDrain(() => {
+    const ended = frames.stopDecodes?.() ?? 0;
+    if (ended > 0) void log.info(`stop: ${ended} decode(s) under way ended; their videos stay to do`);
+  });
   const clients = set.endpoints.map((e) => new VllmClient(e, { connections: opts.workers + 2 }));
 
   const upAtStart = urls.map((_, i) => i).filter((i) => (set.initialState?.(i) ?? 'up') === 'up');

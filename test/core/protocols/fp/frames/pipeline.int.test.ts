@@ -23,6 +23,7 @@ import { ByteBudget } from '../../../../../src/core/protocols/fp/frames/limits';
 const execFileAsync = promisify(execFile);
 import { IJG_CHROMA, IJG_LUMA, readJpegMarkers } from './jpegInspect';
 import { waitFor } from '../../../../helpers/waitFor';
+import { pidAlive } from '../../../../../src/core/runner/lock';
 
 const loadExeca = () => import('execa').then((m) => m.execa);
 
@@ -437,6 +438,40 @@ describe('frame pipeline', function () {
     );
     if (!r.requests[0].ok) assert.match(r.requests[0].message, /stopped by a signal from outside \(exit (255|SIGTERM)/);
     assert.deepEqual(await listJpegs(path.join(tmp, 'interrupted', v169.hash)), [], 'nothing kept');
+  });
+
+  it('stopDecodes (a drain) ends the decode under way and starts none: `interrupted`, nothing failed or kept (issue 43)', async () => {
+    // An ffmpeg that says its pid and then waits (it never decodes): the old drain waited for it for ever.
+    const pids = path.join(tmp, 'held-pids');
+    await fs.mkdir(pids);
+    const held = path.join(tmp, 'held-ffmpeg');
+    await fs.writeFile(held, `#!/bin/sh\ntouch '${pids}'/$$\nwhile :; do sleep 0.05; done\n`, { mode: 0o755 });
+    const p = newPipeline('stopped', { ffmpegPath: held });
+    const prepared = p.prepare(jobFor(v169, [planned(v169, 'v_8_s224')]));
+    const [pid] = await waitFor(
+      async () => {
+        const started = (await fs.readdir(pids)).map(Number);
+        return started.length > 0 ? started : null;
+      },
+      30_000,
+      'the held ffmpeg started',
+    );
+    assert.equal(p.stopDecodes(), 1, 'one decode under way');
+    const r = await prepared;
+    assert.deepEqual(
+      r.requests.map((x) => [x.ok, !x.ok && x.kind]),
+      [[false, 'interrupted']],
+    );
+    if (!r.requests[0].ok) assert.match(r.requests[0].message, /was ended: the run is stopping/);
+    assert.equal(pidAlive(pid), false, 'the held ffmpeg was ended');
+    assert.deepEqual(await listJpegs(path.join(tmp, 'stopped', v169.hash)), [], 'nothing kept');
+    // After the stop no decode starts: the next video is interrupted without an ffmpeg.
+    const next = await p.prepare(jobFor(v43, [{ key: 'k', indices: [1], width: 299, height: 224 }]));
+    assert.deepEqual(
+      next.requests.map((x) => [x.ok, !x.ok && x.kind]),
+      [[false, 'interrupted']],
+    );
+    assert.deepEqual((await fs.readdir(pids)).map(Number), [pid], 'no ffmpeg started after the stop');
   });
 
   it('rejects (fatal, not a per-video failure) when ffmpeg cannot be started', async () => {
