@@ -4,7 +4,7 @@
 import { FFPROBE_ENTRIES, ProbeJson as probeSchema, ratio } from '../serving/models/qwen3Omni/mediaFacts';
 import type { MediaFacts as StreamDurations } from './segments';
 import { parseBoundedJson } from '../io/boundedJson';
-import { childStopped, stoppedFromOutside } from '../media/stoppedChild';
+import { ChildStopped, childStopped, stoppedFromOutside } from '../media/stoppedChild';
 
 export interface ClipMediaFacts extends StreamDurations {
   /** Video stream: frames, size; null without one. */
@@ -67,4 +67,13 @@ export function ffprobeClipProbe(ffprobe = process.env.FFPROBE_BIN || 'ffprobe')
     }
     return p;
   };
+}
+
+/**
+ * `probe` that starts no ffprobe once `stopped()` says the run is stopping (issue 43): a drain sends no new request,
+ * so a video's validation under way (an ffprobe per clip and sidecar, one after another) is cut short instead of
+ * probing the rest of its clips; ChildStopped, so the video stays to do, as when a cancel's signal stops its ffprobe.
+ */
+export function probeUntilStopped(probe: (file: string) => Promise<ClipMediaFacts>, stopped: () => boolean): (file: string) => Promise<ClipMediaFacts> {
+  return (file) => (stopped() ? Promise.reject(new ChildStopped(`the run is stopping: ${file} was not probed`)) : probe(file));
 }

@@ -13,7 +13,7 @@ import { RankTally } from '../../runner/rankStatus';
 import { stdoutSessionLog, type RunSession } from '../../runner/runSession';
 import type { Fleet } from '../../serving/launcher';
 import { executeClip, clipRequestBody, type ClipTaskContext } from './clipTask';
-import { ffprobeClipProbe, type ClipMediaFacts } from '../../clips/clipProbe';
+import { ffprobeClipProbe, probeUntilStopped, type ClipMediaFacts } from '../../clips/clipProbe';
 import type { CaptionJob } from './jobSchema';
 import { CaptionLayout } from './layout';
 import { keptWords, planCaptionRun } from './plan';
@@ -94,7 +94,7 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
   // video (issue 43): false, the video left as it was, and the run drains.
   const probeVideo = async (v: VideoRun): Promise<boolean> => {
     try {
-      const probe = ffprobeClipProbe();
+      const probe = probeUntilStopped(ffprobeClipProbe(), () => session.stopRequested !== null);
       const { issues } = await validateVideoDir(v.planned.dir, probe);
       if (issues.length) v.fail(`invalid video directory: ${issues.map(issueText).join('; ')}`);
       else {

@@ -80,4 +80,48 @@ describe('fpsweep avtime caption: cancelled as a scheduler does (SIGTERM to ever
     assert.doesNotMatch(rerun.out + rerun.err, /v0\d: failed/);
     assert.deepEqual(await captionOutcomes(root, STEMS), want, 'the outcomes and captions of one uncancelled run');
   });
+
+  it("a stop (SIGTERM to the CLI alone) during a video's validation probes none of its other clips; the video stays to do", async () => {
+    const args = (root: string) => ['avtime', 'caption', root, '--base-url', standin.url, '--keep-going', '--tick-ms', '100', '--retry-delay-ms', '10'];
+    const root = path.join(base, 'root-stop');
+    fs.cpSync(path.join(base, 'videos'), root, { recursive: true });
+    // Every ffprobe call is written down; v03's wait (while the gate exists) and say their pid.
+    const gate = path.join(base, 'gate-stop');
+    const pids = path.join(base, 'held-ffprobe-pids');
+    const calls = path.join(base, 'ffprobe-calls');
+    const ffprobe = path.join(base, 'logging-ffprobe');
+    fs.mkdirSync(pids);
+    fs.writeFileSync(gate, '');
+    fs.writeFileSync(
+      ffprobe,
+      `#!/bin/sh\necho "$*" >> '${calls}'\ncase "$*" in *'/v03/'*) if [ -e '${gate}' ]; then touch '${pids}'/$$; ` +
+        `while [ -e '${gate}' ]; do sleep 0.05; done; fi;; esac\nexec ffprobe "$@"\n`,
+      { mode: 0o755 },
+    );
+    const v03Calls = () =>
+      fs
+        .readFileSync(calls, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('/v03/')).length;
+    const cli = spawnCli(args(root), { FFPROBE_BIN: ffprobe });
+    await waitFor(
+      async () => (await gatedChildrenOf(cli.child.pid!, pids)).length > 0,
+      120_000,
+      () => `v03's first ffprobe under way; the CLI printed:\n${cli.out()}`,
+    );
+    assert.equal(v03Calls(), 1, "the first of v03's probes is held");
+    cli.child.kill('SIGTERM'); // as `fpsweep stop` or a Ctrl-C: the CLI alone, its ffprobe not signalled
+    await waitFor(
+      () => /stop requested \(SIGTERM\)/.test(cli.out()),
+      120_000,
+      () => `the stop taken; the CLI printed:\n${cli.out()}`,
+    );
+    fs.rmSync(gate); // the held probe ends as usual
+    const stopped = await cli.exited;
+    assert.equal(v03Calls(), 1, `no other clip of v03 probed after the stop:\n${fs.readFileSync(calls, 'utf8')}`);
+    assert.doesNotMatch(stopped.out, /v0\d: failed/, stopped.out);
+    const after = await captionOutcomes(root, STEMS);
+    assert.notEqual(after.v03.state, 'completed', 'v03 stays to do');
+    for (const stem of VALID) assert.notEqual(after[stem].state, 'failed', `${stem}: ${stopped.out}`);
+  });
 });

@@ -13,7 +13,7 @@ import { stopReasonLines } from '../../../runner/stopReason';
 import { writeFileAtomic } from '../../../runner/atomicFile';
 import { mapBounded } from '../../../runner/mapBounded';
 import { redactSecrets } from '../../../security/secrets';
-import { ffprobeClipProbe } from '../../../clips/clipProbe';
+import { ffprobeClipProbe, probeUntilStopped } from '../../../clips/clipProbe';
 import { issueText, validateVideoDir } from '../../../clips/segments';
 import { ChildStopped } from '../../../media/stoppedChild';
 import { refuseMixedBackends } from '../backends';
@@ -196,7 +196,10 @@ export async function runGeminiInSession(session: RunSession, job: CaptionJob, l
     let tokens: TokenCounts = NO_USAGE;
     const clips: (ClipCaptions | null)[] = [];
     if (failure === null) {
-      const { issues } = await validateVideoDir(p.dir, ffprobeClipProbe()).catch((err: unknown) => {
+      const { issues } = await validateVideoDir(
+        p.dir,
+        probeUntilStopped(ffprobeClipProbe(), () => session.stopRequested !== null),
+      ).catch((err: unknown) => {
         // Its ffprobe stopped from outside (a scheduler's cancel): no failure of the video, the run drains (issue 43).
         if (!(err instanceof ChildStopped)) throw err;
         session.drain.request(`a child was stopped from outside: ${err.message}`);
