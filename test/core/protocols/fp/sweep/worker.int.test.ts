@@ -78,13 +78,17 @@ describe('runner: the background worker', function () {
     const opts = { package: sample.root, benchmarks: BENCHES, conditions: CONDS, endpoints: servers.map((s) => s.url), decodeWorkers: 2 };
     const seed = Number(process.env.FPSWEEP_TEST_SEED) || Date.now() % 100000;
     const rand = rng(seed);
+    const identityLines = async () => (await fs.readFile(`${layout.logsDir}/run_identity.jsonl`, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
     const moments: string[] = [];
     for (let k = 0; k < 3; k++) {
       // The kill lands while work is left, by construction rather than by timing: once a few more
       // requests are answered, the servers hold every later answer (HOLD_FILE), so the worker cannot
       // finish; the kill comes a random moment after that, while the last answers are being written.
-      const answeredBefore = await answeredCount();
       const w = await startDetachedWorker(opts); // it holds the lock when this returns
+      // Its identity line written (its run begun) before the count: the held answers of the run killed before, let go
+      // when the hold went, could reach the target at once and kill this one between its lock and its identity.
+      await waitFor(async () => (await identityLines()) === k + 1, 60_000, `seed ${seed}: run ${k} wrote its identity line`);
+      const answeredBefore = await answeredCount();
       const target = answeredBefore + 1 + Math.floor(rand() * 8);
       await waitFor(
         async () => {
@@ -127,8 +131,7 @@ describe('runner: the background worker', function () {
       [],
       `seed ${seed}`,
     );
-    const runs = (await fs.readFile(`${layout.logsDir}/run_identity.jsonl`, 'utf8')).trim().split('\n');
-    assert.equal(runs.length, 4);
+    assert.equal(await identityLines(), 4);
   });
 
   it('run --detach returns at once; status follows the worker; stop drains it: exactly the in-flight requests written, lock released', async () => {
