@@ -4,6 +4,7 @@
 // exit 2 naming the link, no stack trace and nothing outside changed; or it is an input the verbs only read, said
 // here with why. A path added to the layout and not listed here fails the first test, so the list stays whole.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { runCli } from '../../../helpers/captureOutput';
 import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS } from '../../protocols/fp/sample/fixture';
 import { FAKE_VLLM, freePortRange, startStandin, withEnv, type Standin } from '../../protocols/fp/sweep/helpers';
@@ -12,13 +13,22 @@ import { runSweep } from '../../../../src/core/protocols/fp/sweep/sweep';
 import { defaultSweepDeps } from '../../../../src/core/protocols/fp/sweep/adapters';
 import { runOptionsSchema } from '../../../../src/core/protocols/fp/sweep/runOptions';
 import { exitFor } from '../../../../src/core/errors';
+import { returnsNames } from '../../../../src/core/protocols/fp/returns/tarball';
 import { removeHostileDirs } from './hostileFiles';
 import { describeLayoutLinks, type LayoutTable, type Outcome } from './layoutLinks';
 
 const BENCH = 'MVBench';
 const COND = 'v_8_s224';
 
-type Verb = 'run' | 'launch' | 'report';
+type Verb = 'run' | 'launch' | 'report' | 'return';
+
+/** The tarball `return` names today on this host (a test run across midnight would miss it). */
+const tarballName = () => returnsNames(os.hostname(), new Date()).tarball;
+/** A package with results to return: a run first. */
+async function returnable(l: PackageLayout): Promise<void> {
+  const r = await runVerb('run', l.root);
+  if (r.code !== 0) throw new Error(r.out + r.err);
+}
 
 /** Every member of PackageLayout: written (planted below) or read only (why). */
 const LAYOUT: LayoutTable<PackageLayout, Verb> = {
@@ -51,6 +61,9 @@ const LAYOUT: LayoutTable<PackageLayout, Verb> = {
   vllmLog: { at: (l) => l.vllmLog(0), kind: 'file', verb: 'launch' },
   runnerLog: { at: (l) => l.runnerLog, kind: 'file', verb: 'run' },
   launchParams: { at: (l) => l.launchParams, kind: 'file', verb: 'launch' },
+  findingsFile: { at: (l) => l.findingsFile, kind: 'file', verb: 'return', prepare: returnable, replaced: true },
+  returnsTarball: { at: (l) => l.returnsTarball(tarballName()), kind: 'file', verb: 'return', prepare: returnable, replaced: true },
+  returnsSha256: { at: (l) => l.returnsSha256, kind: 'file', verb: 'return', prepare: returnable, replaced: true },
   serversRecord: { at: (l) => l.serversRecord, kind: 'file', verb: 'launch', replaced: true },
   runIdentity: { at: (l) => l.runIdentity, kind: 'file', verb: 'run' },
   preflightRecord: { at: (l) => l.preflightRecord, kind: 'file', verb: 'run', replaced: true },
@@ -69,6 +82,7 @@ let server: Standin;
 /** `run` against the stand-in, a run with launched servers (the stand-in as vLLM) on free ports, or `report`. */
 async function runVerb(verb: Verb, root: string): Promise<Outcome> {
   if (verb === 'report') return runCli(['report', '--package', root]);
+  if (verb === 'return') return runCli(['return', '--package', root]);
   if (verb === 'run') return runCli(['run', '--package', root, '--bench', BENCH, '--conds', COND, '--endpoints', server.url]);
   // The run as the CLI runs it, its end as the CLI ends.
   const opts = { package: root, benchmarks: [BENCH], conditions: [COND], ngpu: 1, basePort: await freePortRange(1), vllmBin: FAKE_VLLM };
@@ -94,5 +108,5 @@ describeLayoutLinks({
   },
   freshRoot: async () => (await copySamplePackage()).root,
   run: runVerb,
-  cleanRuns: [['launch', 'report']],
+  cleanRuns: [['launch', 'report', 'return']],
 });

@@ -67,6 +67,17 @@ describe('hostile returns: links planted under what the tarball packs (issue 42)
     await assert.rejects(up(hard), (e: unknown) => e instanceof ContainmentError && /has another name \(a hard link\)/.test(e.message));
   });
 
+  it("a link planted at the temp's old predictable name (pid) changes nothing: the temp's name is unpredictable", async () => {
+    const dir = await makeReturnsPackage();
+    const outside = hostileDir('fp-hostile-returns-tmp-');
+    const date = new Date(2026, 11, 2);
+    const planted = link(path.join(outside, 'absent'), path.join(dir, `.fp_returns_h_20261202.tar.gz.tmp-${process.pid}`));
+    const r = await makeReturnsTarball(dir, { hostname: 'h', date });
+    assert.ok(fs.statSync(r.tarballPath).size > 0);
+    assert.equal(fs.readlinkSync(planted), path.join(outside, 'absent'), 'the planted link untouched');
+    assert.deepEqual(fs.readdirSync(outside), [], 'nothing made outside');
+  });
+
   it('a file swapped for a link after the check, just before it is opened to be packed: refused, never followed', async () => {
     const dir = await makeReturnsPackage();
     const outside = hostileDir('fp-hostile-returns-swap-');

@@ -7,7 +7,6 @@ export { FindingsFollower, type FollowedFindings } from './follow';
 export { findingsTable, findingsMarkdown } from './text';
 
 import { writeFileAtomic } from '../../../runner/atomicFile';
-import * as path from 'node:path';
 import { PackageLayout } from '../package/layout';
 import { computeFindings, type FindingsOptions } from './compute';
 import { loadFindingsInput } from './load';
@@ -20,7 +19,7 @@ export async function packageFindings(packageDir: string, opts: FindingsOptions 
 
 /** Where `fpsweep return` writes the findings: under logs/, so the returns tarball carries them (SPEC §7's paths). */
 export function findingsFile(packageDir: string): string {
-  return path.join(new PackageLayout(packageDir).root, 'logs', 'findings.json');
+  return new PackageLayout(packageDir).findingsFile;
 }
 
 /** Writes logs/findings.json (atomically: a reader never sees half a file). */

@@ -100,6 +100,18 @@ export class PackageLayout {
   get launchParams() {
     return path.join(this.logsDir, 'launch_params.txt');
   }
+  /** The findings `fpsweep return` writes under logs/, so the returns tarball carries them. */
+  get findingsFile() {
+    return path.join(this.logsDir, 'findings.json');
+  }
+  /** The returns tarball `fpsweep return` writes in the package root (its name: returns/tarball.ts's returnsNames). */
+  returnsTarball(name: string) {
+    return path.join(this.root, segment(name, 'returns tarball'));
+  }
+  /** The tarball's sha256 in sha256sum format, beside it. */
+  get returnsSha256() {
+    return path.join(this.root, 'fp_returns.sha256');
+  }
   /** Our own working state (status file, lock, frame store, reports); not part of the returns. */
   get stateDir() {
     return path.join(this.root, '.fpsweep');

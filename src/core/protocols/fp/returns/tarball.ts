@@ -5,7 +5,7 @@
 // under the final name. The tarball is streamed (tar → gzip → hash + file), never held in memory. The tar stream is
 // packed from our own descriptors (./packOwn.ts): nothing is reopened by path after it was checked (issue 42).
 import { commitFileAtomic, writeFileAtomic } from '../../../runner/atomicFile';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -21,7 +21,6 @@ import { packOwn } from './packOwn';
 
 /** What goes into the tarball, in this order (the seed's command line). */
 export const RETURNS_PATHS = ['results/conditions_results.csv', 'results/p1_raw', 'logs', 'data/logs'] as const;
-export const SHA256_FILE = 'fp_returns.sha256';
 
 export interface ReturnsNames {
   tarball: string;
@@ -125,9 +124,10 @@ export async function makeReturnsTarball(packageDir: string | PackageLayout, opt
     );
   }
 
-  const tarballPath = path.join(layout.root, names.tarball);
-  const sha256Path = path.join(layout.root, SHA256_FILE);
-  const tmpTar = path.join(layout.root, `.${names.tarball}.tmp-${process.pid}`);
+  const tarballPath = layout.returnsTarball(names.tarball);
+  const sha256Path = layout.returnsSha256;
+  // An unpredictable temp name (made O_EXCL): nothing can be planted at it beforehand.
+  const tmpTar = path.join(layout.root, `.${names.tarball}.tmp-${process.pid}-${randomBytes(8).toString('hex')}`);
   // Progress counts the uncompressed tar stream against its expected size.
   const meter = new ProgressMeter(`packing ${names.tarball}`, tarBytes, opts.onProgress);
   const hash = createHash('sha256');
