@@ -17,6 +17,7 @@ import { AvtimeRunLayout, BenchRoot } from '../../../../src/core/protocols/avtim
 import { DvcLayout } from '../../../../src/core/protocols/avtime/data/dvc/layout';
 import { hostileDir, removeHostileDirs } from './hostileFiles';
 import { describeLayoutLinks, type LayoutTable } from './layoutLinks';
+import { stopFile } from '../../../../src/core/runner/runRoot';
 
 const RUN_ID = 'r1';
 const TARGET_MODEL = 'Qwen/Qwen3-Omni-30B-A3B-Instruct';
@@ -119,6 +120,7 @@ describeLayoutLinks({
   title: 'hostile AVTime output root: a link at every path `avtime run` writes (issue 42, point 5, from AvtimeRunLayout)',
   layoutOf: (root) => new AvtimeRunLayout(root, RUN_ID),
   table: RUN_LAYOUT,
+  engine: { stopFile: { at: (l) => stopFile(l), kind: 'file', verb: 'run' } },
   timeoutMs: 120_000,
   setUp: async () => {
     await buildStandin();
@@ -198,6 +200,7 @@ describeLayoutLinks({
   title: 'hostile dvc output folder: a link at every path `avtime dvc` writes (issue 42, point 5, from DvcLayout)',
   layoutOf: (root) => new DvcLayout(root),
   table: DVC_LAYOUT,
+  engine: { stopFile: { at: (l) => stopFile(l), kind: 'file', verb: 'dvc' } },
   timeoutMs: 120_000,
   setUp: async () => {
     await buildStandin();

@@ -14,6 +14,7 @@ import { startStandinGemini, type StandinGemini } from '../../../../src/standins
 import { clearSecrets } from '../../../../src/core/security/secrets';
 import { hostileDir, removeHostileDirs } from './hostileFiles';
 import { describeLayoutLinks, type LayoutTable } from './layoutLinks';
+import { stopFile } from '../../../../src/core/runner/runRoot';
 
 const STEM = 'v1';
 const GEMINI_KEY = 'AIzaSyStandin-Layout-0123456789abcdef';
@@ -68,6 +69,7 @@ describeLayoutLinks({
   title: 'hostile videos root: a link at every path `avtime caption` writes (issue 42, point 5, from CaptionLayout)',
   layoutOf: (root) => new CaptionLayout(root),
   table: LAYOUT,
+  engine: { stopFile: { at: (l) => stopFile(l.runRoot), kind: 'file', verb: 'caption' } },
   timeoutMs: 120_000,
   setUp: async () => {
     fake = await startCaptionFake((clip) => ({ status: 200, content: answerOf(clip), promptTokenIds: PROMPT_IDS }));

@@ -9,6 +9,7 @@ import { cutWorkspace, FAKE_AVCUT } from '../../protocols/cut/fakeAvcut';
 import { CutLayout } from '../../../../src/core/protocols/cut/layout';
 import { hostileDir, removeHostileDirs } from './hostileFiles';
 import { describeLayoutLinks, type LayoutTable } from './layoutLinks';
+import { stopFile } from '../../../../src/core/runner/runRoot';
 
 const STEM = 'v1';
 /** A cut (the fake AVCut as the user's cutter), detached (the worker's log), or again after the source changed. */
@@ -51,6 +52,7 @@ describeLayoutLinks({
   title: 'hostile cut output root: a link at every path `avtime cut` writes (issue 42, point 5, from CutLayout)',
   layoutOf: (root) => new CutLayout(root),
   table: LAYOUT,
+  engine: { stopFile: { at: (l) => stopFile(l.runRoot), kind: 'file', verb: 'cut' } },
   timeoutMs: 120_000,
   tearDown: async () => {
     for (const k of ['FAKE_AVCUT_MEDIA', 'FAKE_AVCUT_CALLS', 'FAKE_AVCUT_PLAN']) delete process.env[k];

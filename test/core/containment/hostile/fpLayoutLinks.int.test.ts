@@ -16,6 +16,7 @@ import { exitFor } from '../../../../src/core/errors';
 import { returnsNames } from '../../../../src/core/protocols/fp/returns/tarball';
 import { removeHostileDirs } from './hostileFiles';
 import { describeLayoutLinks, type LayoutTable, type Outcome } from './layoutLinks';
+import { stopFile } from '../../../../src/core/runner/runRoot';
 
 const BENCH = 'MVBench';
 const COND = 'v_8_s224';
@@ -96,6 +97,7 @@ describeLayoutLinks({
   title: 'hostile FP package: a link at every path the verbs write (issue 42, point 5, from PackageLayout)',
   layoutOf: (root) => new PackageLayout(root),
   table: LAYOUT,
+  engine: { stopFile: { at: (l) => stopFile(l), kind: 'file', verb: 'run' } },
   timeoutMs: 600_000,
   setUp: async function (this: Mocha.Context) {
     this.timeout(SAMPLE_TIMEOUT_MS);
