@@ -95,3 +95,20 @@ export async function explainProcess(pid: number, o: { log?: string; logLines?: 
   }
   return out.join('\n');
 }
+
+/**
+ * A CLI process's end (test/helpers/scancel.ts's spawnCli), waited for at most `ms`: past it the wait fails with what
+ * the process was doing and the end of what it printed, instead of running into the test's own timeout unexplained.
+ */
+export async function exitedWithin<T>(cli: { child: { pid?: number }; out(): string; exited: Promise<T> }, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  try {
+    const r = await Promise.race([cli.exited, late]);
+    if (r !== 'late') return r;
+  } finally {
+    clearTimeout(timer);
+  }
+  const printed = cli.out().trimEnd().split('\n').slice(-30).join('\n');
+  throw new Error(`${what} (waited ${ms} ms)\n${await explainProcess(cli.child.pid ?? -1)}\nlast lines it printed:\n${printed}`);
+}

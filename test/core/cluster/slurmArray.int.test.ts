@@ -17,7 +17,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS } from '../protocols/fp/sample/fixture';
 import { PackageLayout } from '../../../src/core/protocols/fp/package/layout';
-import { readLock } from '../../../src/core/runner/lock';
+import { pidAlive, readLock } from '../../../src/core/runner/lock';
 import { main as cliMain } from '../../../src/cli/main';
 import { captureOutput } from '../../helpers/captureOutput';
 import { waitFor } from '../../helpers/waitFor';
@@ -27,7 +27,7 @@ import { buildStandin, FAKE_VLLM, startStandin as startCaptionStandin, type Runn
 import { makeAvtimeSample } from '../../../src/core/protocols/avtime/sample';
 import { DEFAULT_CAPTION_MODEL } from '../../../src/core/protocols/caption/cli/caption';
 import { makeCutSample } from '../../../src/core/protocols/cut/sample';
-import { cliCommand, gatedBin } from '../../helpers/scancel';
+import { cliCommand, gatedBin, gatedChildrenOf } from '../../helpers/scancel';
 import { captionOutcomes, cutOutcomes } from '../../helpers/videoOutcomes';
 import { runCli } from '../../helpers/captureOutput';
 
@@ -49,6 +49,7 @@ describe('the shipped Slurm job scripts on a real Slurm (issue 43)', function ()
   let slurm: SlurmCluster;
   let server: Standin;
   let work: string;
+  let failed = false;
 
   before(async function () {
     if (missing) {
@@ -61,10 +62,15 @@ describe('the shipped Slurm job scripts on a real Slurm (issue 43)', function ()
     server = await startStandin({ env: { FPSWEEP_STANDIN_LATENCY: 'a=0,b=0' } });
     work = await fs.mkdtemp(path.join(slurm.dir, 'work-'));
   });
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed') failed = true;
+  });
   after(async () => {
     await server?.stop();
     await slurm?.stop();
-    if (slurm) await fs.rm(slurm.dir, { recursive: true, force: true });
+    // A failure's messages point into the cluster's folder (the daemons' logs, the tasks' outputs and copies): kept.
+    if (slurm && failed) process.stdout.write(`\n  kept for the failure: ${slurm.dir}\n`);
+    else if (slurm) await fs.rm(slurm.dir, { recursive: true, force: true });
   });
 
   /** Waits until every task of `id` has one of `states`, and returns them. */
@@ -96,24 +102,9 @@ describe('the shipped Slurm job scripts on a real Slurm (issue 43)', function ()
     );
   }
 
-  /** Waits until a gated child (its pid in `pids/`, test/helpers/scancel.ts) is running. */
+  /** Waits until a gated child (its pid in `pids/`, test/helpers/scancel.ts) is running (a zombie has ended). */
   async function childUnderWay(pids: string, what: string): Promise<void> {
-    await waitFor(
-      async () => {
-        for (const p of await fs.readdir(pids))
-          if (
-            await fs.access(`/proc/${p}`).then(
-              () => true,
-              () => false,
-            )
-          )
-            return true;
-        return false;
-      },
-      300_000,
-      what,
-      { pollMs: 500 },
-    );
+    await waitFor(async () => (await fs.readdir(pids)).some((p) => pidAlive(Number(p))), 300_000, what, { pollMs: 500 });
   }
 
   /** A task's output file (--output=NAME-%A_%a.out, --open-mode=append: every run of the task). */
@@ -143,8 +134,12 @@ describe('the shipped Slurm job scripts on a real Slurm (issue 43)', function ()
     const copy = (t: number) => path.join(`${pkg}.shards`, `task-${t}`);
 
     // Task 0: scancel while its ffmpeg decodes. Task 1: kill -9 of its run (the task's own process, exec'd).
+    // A decode of task 0's own worker (not a pid file another task left): the scancel lands while it runs.
     await waitFor(
-      async () => (await fs.readdir(pids)).length > 0 && (await readLock(new PackageLayout(copy(0))).catch(() => null)) !== null,
+      async () => {
+        const worker = (await readLock(new PackageLayout(copy(0))).catch(() => null))?.pid;
+        return worker !== undefined && (await gatedChildrenOf(worker, pids)).some(pidAlive);
+      },
       300_000,
       'task 0 running with a decode under way',
       { pollMs: 500 },

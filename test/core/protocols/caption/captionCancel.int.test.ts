@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { runCli } from '../../../helpers/captureOutput';
 import { cancelLikeSlurm, gatedBin, gatedChildrenOf, spawnCli } from '../../../helpers/scancel';
 import { waitFor } from '../../../helpers/waitFor';
+import { exitedWithin } from '../../../helpers/procExplain';
 import { captionOutcomes } from '../../../helpers/videoOutcomes';
 import { DEFAULT_CAPTION_MODEL } from '../../../../src/core/protocols/caption/cli/caption';
 import { startStandin, type RunningStandin } from '../../serving/helpers';
@@ -67,7 +68,7 @@ describe('fpsweep avtime caption: cancelled as a scheduler does (SIGTERM to ever
     );
     await cancelLikeSlurm(cli.child.pid!);
     fs.rmSync(gate);
-    const cancelled = await cli.exited;
+    const cancelled = await exitedWithin(cli, 120_000, 'the cancelled CLI gone');
     assert.match(cancelled.out, /stop requested \((SIGTERM|a child was stopped from outside)/, cancelled.out);
     assert.doesNotMatch(cancelled.out, /v0\d: failed/, 'no valid video failed');
     const after = await captionOutcomes(root, STEMS);
@@ -117,7 +118,7 @@ describe('fpsweep avtime caption: cancelled as a scheduler does (SIGTERM to ever
       () => `the stop taken; the CLI printed:\n${cli.out()}`,
     );
     fs.rmSync(gate); // the held probe ends as usual
-    const stopped = await cli.exited;
+    const stopped = await exitedWithin(cli, 120_000, 'the stopped CLI gone');
     assert.equal(v03Calls(), 1, `no other clip of v03 probed after the stop:\n${fs.readFileSync(calls, 'utf8')}`);
     assert.doesNotMatch(stopped.out, /v0\d: failed/, stopped.out);
     const after = await captionOutcomes(root, STEMS);

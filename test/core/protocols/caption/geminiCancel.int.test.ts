@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cancelLikeSlurm, gatedBin, gatedChildrenOf, spawnCli } from '../../../helpers/scancel';
 import { waitFor } from '../../../helpers/waitFor';
+import { exitedWithin } from '../../../helpers/procExplain';
 import { captionOutcomes } from '../../../helpers/videoOutcomes';
 import { startStandinGemini, type StandinGemini } from '../../../../src/standins/gemini/server';
 import { addVideo, makeClipMedia, tmpRoot } from './videosRoot';
@@ -75,7 +76,7 @@ describe('fpsweep avtime caption --backend gemini: cancelled as a scheduler does
     );
     await cancelLikeSlurm(cli.child.pid!);
     fs.rmSync(gate);
-    const cancelled = await cli.exited;
+    const cancelled = await exitedWithin(cli, 120_000, 'the cancelled CLI gone');
     assert.match(cancelled.out, /stop requested \((SIGTERM|a child was stopped from outside)/, cancelled.out);
     assert.doesNotMatch(cancelled.out, /v0\d: failed/, 'no video failed');
     const after = await captionOutcomes(root, STEMS);

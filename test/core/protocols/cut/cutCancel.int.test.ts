@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { runCli } from '../../../helpers/captureOutput';
 import { cancelLikeSlurm, gatedBin, gatedChildrenOf, spawnCli } from '../../../helpers/scancel';
 import { waitFor } from '../../../helpers/waitFor';
+import { exitedWithin } from '../../../helpers/procExplain';
 import { cutOutcomes } from '../../../helpers/videoOutcomes';
 import { makeCutSample } from '../../../../src/core/protocols/cut/sample';
 import { tmpRoot } from '../caption/videosRoot';
@@ -56,7 +57,7 @@ describe('fpsweep avtime cut: cancelled as a scheduler does (SIGTERM to every pr
     );
     await cancelLikeSlurm(cli.child.pid!);
     fs.rmSync(gate);
-    const cancelled = await cli.exited;
+    const cancelled = await exitedWithin(cli, 120_000, 'the cancelled CLI gone');
     assert.match(cancelled.out, /stop requested \((SIGTERM|a child was stopped from outside)/, cancelled.out);
     assert.doesNotMatch(cancelled.out, /failed: /, cancelled.out);
     const after = await cutOutcomes(out, stems);
