@@ -117,12 +117,14 @@ describe('fp sweep: cancelled as a scheduler does (SIGTERM to every process), th
   }
 
   it('drains, logs no false failure; requeued, it ends with the rows and failures of one uncancelled run', async () => {
-    // The cancelled run: its ffmpeg reads at a fifth of the video's rate and says its pid, so decodes are under way.
+    // The cancelled run: its ffmpeg reads at a fifth of the video's rate and a decode (`-progress`: not the GPU probe's
+    // `ffmpeg -hwaccels`, which the old check took for one) says its pid, so the cancel lands while one is under way.
     const cancelled = await copySamplePackage();
     const pids = path.join(work, 'ffmpeg-pids');
     await fs.mkdir(pids);
     const slow = path.join(work, 'slow-ffmpeg');
-    await fs.writeFile(slow, `#!/bin/sh\ntouch '${pids}'/$$\nexec ffmpeg -readrate 0.2 "$@"\n`, { mode: 0o755 });
+    const decoding = `case "$*" in *-progress*) touch '${pids}'/$$;; esac`;
+    await fs.writeFile(slow, `#!/bin/sh\n${decoding}\nexec ffmpeg -readrate 0.2 "$@"\n`, { mode: 0o755 });
     const w = await startWorker(cancelled.root, slow);
     await waitFor(async () => (await decodesOf(w.worker, pids)).length > 0, 120_000, 'an ffmpeg decode of the worker running');
     // scancel, as proctrack/linuxproc delivers it: SIGTERM to the worker and to each of its descendants.
@@ -139,7 +141,7 @@ describe('fp sweep: cancelled as a scheduler does (SIGTERM to every process), th
     const gate = path.join(work, 'gate');
     const pids = path.join(work, 'held-pids');
     const held = path.join(work, 'held-ffmpeg');
-    await gatedBin(held, 'ffmpeg', { gate, pids, slow: 'wait' });
+    await gatedBin(held, 'ffmpeg', { gate, pids, slow: 'wait', match: '-progress' });
     const w = await startWorker(stopped.root, held);
     try {
       await waitFor(async () => /pre-flight ok/.test(await fs.readFile(w.layout.runnerLog, 'utf8')), 120_000, 'the pre-flight done');
