@@ -83,7 +83,7 @@ export function roveStop(container: HTMLElement, selector: string): void {
   const all = [...container.querySelectorAll<HTMLElement>(selector)];
   const stop = all.find((x) => x.tabIndex === 0 && x.hasAttribute('data-rove')) ?? all[0];
   for (const x of all) {
-    x.setAttribute('data-rove', '');
+    x.setAttribute('data-rove', selector); // the group's name (test/e2e/keyboard.ts counts the group reached from its stop)
     x.tabIndex = x === stop ? 0 : -1;
   }
 }

@@ -258,6 +258,17 @@ async function main(): Promise<void> {
         `document.querySelector('#item-card .muted')?.textContent.includes(' · ' + ${JSON.stringify(id)} + ' · ')`,
       );
       log(`keyboard: Enter on ${id} showed its card`);
+      // The table's item links are one tab stop (a roving group): ArrowRight goes on to the item's inspect link, and
+      // Tab leaves the table's links.
+      await pressKey(
+        wb!.page,
+        frame,
+        'ArrowRight',
+        `the focus on ${id}'s inspect link`,
+        `document.activeElement?.matches('table.data a.file.inspect') && document.activeElement.dataset.item === ${JSON.stringify(id)}`,
+      );
+      await pressKey(wb!.page, frame, 'Tab', 'the focus past the table', "!document.activeElement?.matches('table.data a.file')");
+      log(`keyboard: ArrowRight moved to ${id}'s inspect link, Tab left the table's links`);
       // A clipped message (a long ffmpeg error): Enter opens it whole, Escape clips it again.
       if (await frame.locator('button.clipped').count()) {
         await tabTo(wb!.page, frame, 'button.clipped');

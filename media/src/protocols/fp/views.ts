@@ -3,7 +3,7 @@
 import type { Report, TimingRow, FailureGroup, Check, LogLine } from '../../../../src/core/protocols/fp/report/schema';
 import type { FindingsView } from '../../../../src/core/protocols/fp/findings/charts/viewModel';
 import type { CellFocus } from '../../../../src/extension/reports/messages';
-import { el, fmt, scroller, svg, table } from '../../dom';
+import { el, fmt, roveKeys, roveStop, scroller, svg, table } from '../../dom';
 import { request } from '../../messages';
 import type { RendererOf } from '../renderers';
 import { itemLookup, showItem } from './items';
@@ -207,6 +207,12 @@ function failures(r: Report, focus?: CellFocus): Node {
     groups,
   );
   if (focus) groups.forEach((g, i) => isFocus(g, focus) && t.tBodies[0].rows[i].classList.add('focus'));
+  // Without a mouse: the example items' links (2 an item, up to 5 items a group: 85 tab stops on the sample) are one
+  // tab stop for the table, the arrows, Home and End move between them; the clipped messages are one more.
+  for (const sel of ['a.file', 'button.clipped']) {
+    roveStop(t, sel);
+    roveKeys(t, sel);
+  }
   out.appendChild(groups.length ? scroller(t, 'Failures by benchmark × condition and kind') : el('p', { class: 'muted' }, 'No failures.'));
 
   if (f.serverLogLines.length) {
