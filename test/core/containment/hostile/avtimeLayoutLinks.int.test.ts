@@ -120,7 +120,7 @@ describeLayoutLinks({
   title: 'hostile AVTime output root: a link at every path `avtime run` writes (issue 42, point 5, from AvtimeRunLayout)',
   layoutOf: (root) => new AvtimeRunLayout(root, RUN_ID),
   table: RUN_LAYOUT,
-  engine: { stopFile: { at: (l) => stopFile(l), kind: 'file', verb: 'run' } },
+  beyond: { "the engine's stopFile": { at: (l) => stopFile(l), kind: 'file', verb: 'run' } },
   timeoutMs: 120_000,
   setUp: async () => {
     await buildStandin();
@@ -200,7 +200,7 @@ describeLayoutLinks({
   title: 'hostile dvc output folder: a link at every path `avtime dvc` writes (issue 42, point 5, from DvcLayout)',
   layoutOf: (root) => new DvcLayout(root),
   table: DVC_LAYOUT,
-  engine: { stopFile: { at: (l) => stopFile(l), kind: 'file', verb: 'dvc' } },
+  beyond: { "the engine's stopFile": { at: (l) => stopFile(l), kind: 'file', verb: 'dvc' } },
   timeoutMs: 120_000,
   setUp: async () => {
     await buildStandin();

@@ -69,7 +69,7 @@ describeLayoutLinks({
   title: 'hostile videos root: a link at every path `avtime caption` writes (issue 42, point 5, from CaptionLayout)',
   layoutOf: (root) => new CaptionLayout(root),
   table: LAYOUT,
-  engine: { stopFile: { at: (l) => stopFile(l.runRoot), kind: 'file', verb: 'caption' } },
+  beyond: { "the engine's stopFile": { at: (l) => stopFile(l.runRoot), kind: 'file', verb: 'caption' } },
   timeoutMs: 120_000,
   setUp: async () => {
     fake = await startCaptionFake((clip) => ({ status: 200, content: answerOf(clip), promptTokenIds: PROMPT_IDS }));

@@ -52,7 +52,7 @@ describeLayoutLinks({
   title: 'hostile cut output root: a link at every path `avtime cut` writes (issue 42, point 5, from CutLayout)',
   layoutOf: (root) => new CutLayout(root),
   table: LAYOUT,
-  engine: { stopFile: { at: (l) => stopFile(l.runRoot), kind: 'file', verb: 'cut' } },
+  beyond: { "the engine's stopFile": { at: (l) => stopFile(l.runRoot), kind: 'file', verb: 'cut' } },
   timeoutMs: 120_000,
   tearDown: async () => {
     for (const k of ['FAKE_AVCUT_MEDIA', 'FAKE_AVCUT_CALLS', 'FAKE_AVCUT_PLAN']) delete process.env[k];

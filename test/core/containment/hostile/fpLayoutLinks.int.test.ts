@@ -5,6 +5,7 @@
 // here with why. A path added to the layout and not listed here fails the first test, so the list stays whole.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import { runCli } from '../../../helpers/captureOutput';
 import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS } from '../../protocols/fp/sample/fixture';
 import { FAKE_VLLM, freePortRange, startStandin, withEnv, type Standin } from '../../protocols/fp/sweep/helpers';
@@ -21,7 +22,7 @@ import { stopFile } from '../../../../src/core/runner/runRoot';
 const BENCH = 'MVBench';
 const COND = 'v_8_s224';
 
-type Verb = 'run' | 'launch' | 'report' | 'return';
+type Verb = 'run' | 'launch' | 'report' | 'return' | 'merge';
 
 /** The tarball `return` names today on this host (a test run across midnight would miss it). */
 const tarballName = () => returnsNames(os.hostname(), new Date()).tarball;
@@ -62,6 +63,8 @@ const LAYOUT: LayoutTable<PackageLayout, Verb> = {
   vllmLog: { at: (l) => l.vllmLog(0), kind: 'file', verb: 'launch' },
   runnerLog: { at: (l) => l.runnerLog, kind: 'file', verb: 'run' },
   launchParams: { at: (l) => l.launchParams, kind: 'file', verb: 'launch' },
+  mergesLog: { at: (l) => l.mergesLog, kind: 'file', verb: 'merge' },
+  shardLogsDir: { at: (l) => l.shardLogsDir(path.basename(shard)), kind: 'dir', verb: 'merge', tree: true },
   findingsFile: { at: (l) => l.findingsFile, kind: 'file', verb: 'return', prepare: returnable, replaced: true },
   returnsTarball: { at: (l) => l.returnsTarball(tarballName()), kind: 'file', verb: 'return', prepare: returnable, replaced: true },
   returnsSha256: { at: (l) => l.returnsSha256, kind: 'file', verb: 'return', prepare: returnable, replaced: true },
@@ -79,11 +82,14 @@ const LAYOUT: LayoutTable<PackageLayout, Verb> = {
 };
 
 let server: Standin;
+/** A package that ran (no --shard): the copy `merge` merges from, logged as logs/shards/<its folder's name>/. */
+let shard: string;
 
 /** `run` against the stand-in, a run with launched servers (the stand-in as vLLM) on free ports, or `report`. */
 async function runVerb(verb: Verb, root: string): Promise<Outcome> {
   if (verb === 'report') return runCli(['report', '--package', root]);
   if (verb === 'return') return runCli(['return', '--package', root]);
+  if (verb === 'merge') return runCli(['merge', '--into', root, '--allow-partial', shard]);
   if (verb === 'run') return runCli(['run', '--package', root, '--bench', BENCH, '--conds', COND, '--endpoints', server.url]);
   // The run as the CLI runs it, its end as the CLI ends.
   const opts = { package: root, benchmarks: [BENCH], conditions: [COND], ngpu: 1, basePort: await freePortRange(1), vllmBin: FAKE_VLLM };
@@ -97,12 +103,21 @@ describeLayoutLinks({
   title: 'hostile FP package: a link at every path the verbs write (issue 42, point 5, from PackageLayout)',
   layoutOf: (root) => new PackageLayout(root),
   table: LAYOUT,
-  engine: { stopFile: { at: (l) => stopFile(l), kind: 'file', verb: 'run' } },
+  beyond: {
+    "the engine's stopFile": { at: (l) => stopFile(l), kind: 'file', verb: 'run' },
+    "a folder of a merged shard's logs": { at: (l) => path.join(l.shardLogsDir(path.basename(shard)), 'extra'), kind: 'dir', verb: 'merge' },
+  },
   timeoutMs: 600_000,
   setUp: async function (this: Mocha.Context) {
     this.timeout(SAMPLE_TIMEOUT_MS);
     await getSamplePackage();
     server = await startStandin();
+    shard = (await copySamplePackage()).root;
+    const ran = await runVerb('run', shard);
+    if (ran.code !== 0) throw new Error(ran.out + ran.err);
+    // A folder in its logs, which merge copies into the target's logs/shards/<name>/.
+    fs.mkdirSync(path.join(shard, 'logs', 'extra'));
+    fs.writeFileSync(path.join(shard, 'logs', 'extra', 'note.log'), 'a note\n');
   },
   tearDown: async () => {
     await server?.stop();
@@ -110,5 +125,5 @@ describeLayoutLinks({
   },
   freshRoot: async () => (await copySamplePackage()).root,
   run: runVerb,
-  cleanRuns: [['launch', 'report', 'return']],
+  cleanRuns: [['launch', 'report', 'return'], ['merge']],
 });

@@ -90,8 +90,9 @@ export interface LayoutSuite<L, V extends string> {
   /** The layout of a root (also called on '/x' to list its members). */
   layoutOf: (root: string) => L;
   table: LayoutTable<L, V>;
-  /** Paths the engine derives from the layout's RunRoot (runner/runRoot.ts's stop file): not members, planted the same. */
-  engine?: LayoutTable<L, V>;
+  /** Paths a verb writes that are no member, planted the same: the engine's, derived from the layout's RunRoot
+   * (runner/runRoot.ts's stop file), or under a `tree` member the verb fills (a merged shard's copied logs). */
+  beyond?: LayoutTable<L, V>;
   timeoutMs: number;
   setUp?: (this: Mocha.Context) => Promise<void>;
   tearDown?: () => Promise<void>;
@@ -123,7 +124,7 @@ export function describeLayoutLinks<L extends object, V extends string>(s: Layou
           const r = await s.run(verb, root, layout);
           assert.equal(r.code, 0, `${verb}: ${r.out}${r.err}`);
         }
-        const written = Object.values({ ...s.table, ...s.engine })
+        const written = Object.values({ ...s.table, ...s.beyond })
           .filter(isWritten)
           .flatMap((e) => (e.each?.(layout) ?? [e.at(layout)]).map((at) => ({ at, tree: e.tree })));
         const named = (p: string) => written.some((w) => w.at === p || w.at.startsWith(p + path.sep) || (w.tree && p.startsWith(w.at + path.sep)));
@@ -135,7 +136,7 @@ export function describeLayoutLinks<L extends object, V extends string>(s: Layou
       });
     }
 
-    for (const [name, entry] of [...Object.entries(s.table), ...Object.entries(s.engine ?? {}).map(([n, e]) => [`${n} (engine)`, e] as const)]) {
+    for (const [name, entry] of [...Object.entries(s.table), ...Object.entries(s.beyond ?? {})]) {
       if (!isWritten(entry)) continue;
       const end = entry.refusedAs
         ? `refused (exit 2, ${entry.refusedAs.source}), no stack trace`

@@ -11,7 +11,9 @@
 // found in PKG, only its row is appended). Failure and timing lines are appended unless the same
 // line is there; the shards' run identities join PKG's logs/run_identity.jsonl (the report counts
 // rows added from them) and each shard's logs are copied to logs/shards/<name>/.
-import { promises as fs } from 'node:fs';
+import { createReadStream, promises as fs } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
 import * as path from 'node:path';
 import { InputError, UsageError } from '../../../errors';
 import { PackageLayout } from '../package/layout';
@@ -25,7 +27,8 @@ import { formatShard, shardSpecSchema } from '../shard/shard';
 import { at, readPackageResults, rowMatchesRecord, sameRow, type RawAt, type Where } from './artifacts';
 import { describeInputDifference, inputsFingerprint } from './inputs';
 import { parseBoundedJson } from '../../../io/boundedJson';
-import { mkdirUnder } from '../../../containment/rootFs';
+import { ContainmentError, mkdirUnder, openFreshUnder, removeUnder } from '../../../containment/rootFs';
+import { commitFileAtomic } from '../../../runner/atomicFile';
 import { mergedCompleteness, readCopyRuns, type Completeness } from './completeness';
 import { unitKey } from '../package/unitKey';
 
@@ -276,8 +279,8 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeResult> {
       (l) => timingRecordSchema.safeParse(l).success,
       (i) => stats[i].timing++,
     );
-    for (const x of shardInfo) await copyLogs(x.layout, layout.root, path.join(layout.logsDir, 'shards', x.name));
-    const mergesLog = new AppendFile(layout.root, path.join(layout.logsDir, 'merges.jsonl'));
+    for (const x of shardInfo) await copyLogs(x.layout, layout.root, layout.shardLogsDir(x.name));
+    const mergesLog = new AppendFile(layout.root, layout.mergesLog);
     await mergesLog.append(JSON.stringify({ merge_id: mergeId, at: new Date().toISOString(), inputs: pkgInputs.digest, shards: stats }) + '\n', true);
     await mergesLog.close();
     for (const x of stats) {
@@ -326,14 +329,38 @@ async function appendNewLines(
   }
 }
 
-/** The shard's logs/ (runner.log, vllm_gpu*.log, launch_params.txt, run_identity.jsonl) into `dest`, newest copy wins. */
+/**
+ * The shard's logs/ (runner.log, vllm_gpu*.log, launch_params.txt, run_identity.jsonl) into `dest`, newest copy wins.
+ * Every folder made and every file written whole through the containment module (a link in the target refused with its
+ * path, or replaced when it is the file itself); a link in the shard's logs is refused too: the returns never carry one.
+ */
 async function copyLogs(shard: PackageLayout, root: string, dest: string): Promise<void> {
   const src = shard.logsDir;
   if (!(await fs.stat(src).catch(() => null))) return;
-  // The target's logs folder checked and made through the containment module; the copy itself is Node's (links copied
-  // as links, never followed: fs.cp's default).
-  await mkdirUnder(root, dest);
-  await fs.cp(src, dest, { recursive: true, force: true, filter: (p) => p !== path.join(src, 'shards') });
+  const copy = async (from: string, to: string): Promise<void> => {
+    await mkdirUnder(root, to);
+    for (const e of await fs.readdir(from, { withFileTypes: true })) {
+      const f = path.join(from, e.name);
+      if (f === path.join(src, 'shards')) continue;
+      if (e.isSymbolicLink()) throw new ContainmentError(f, "is a symbolic link in a shard's logs: not merged");
+      if (e.isDirectory()) await copy(f, path.join(to, e.name));
+      else if (e.isFile()) await copyFile(root, f, path.join(to, e.name));
+    }
+  };
+  await copy(src, dest);
+}
+
+/** `from` streamed into a temp of an unpredictable name beside `to` (made O_EXCL), then renamed over `to`. */
+async function copyFile(root: string, from: string, to: string): Promise<void> {
+  const tmp = path.join(path.dirname(to), `.${path.basename(to)}.tmp-${process.pid}-${randomBytes(8).toString('hex')}`);
+  const out = await openFreshUnder(root, tmp);
+  try {
+    await pipeline(createReadStream(from), out.createWriteStream());
+    await commitFileAtomic(root, tmp, to);
+  } catch (err) {
+    await removeUnder(root, tmp);
+    throw err;
+  }
 }
 
 export { LockHeldError };

@@ -100,6 +100,14 @@ export class PackageLayout {
   get launchParams() {
     return path.join(this.logsDir, 'launch_params.txt');
   }
+  /** One line per `fpsweep merge` into this package: what it merged from where. */
+  get mergesLog() {
+    return path.join(this.logsDir, 'merges.jsonl');
+  }
+  /** A merged shard's logs/, copied by `fpsweep merge` (its name: merge.ts's shardName). */
+  shardLogsDir(name: string) {
+    return path.join(this.logsDir, 'shards', segment(name, 'shard name'));
+  }
   /** The findings `fpsweep return` writes under logs/, so the returns tarball carries them. */
   get findingsFile() {
     return path.join(this.logsDir, 'findings.json');
