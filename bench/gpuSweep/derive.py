@@ -14,9 +14,11 @@ Every figure comes from the end-to-end GPU runs of sweep_bench.py (the product's
     the helper alone;
   - gpuSTakenPerVideo: the GPU time a model-shaped matmul lost beside a whole GPU run ("gpu+beside"), over the
     frames x pixels the helpers made in it, times each class's frames x pixels (the apportioning is named in
-    "modelled"). Without a beside run: bench/gpuFrames run 4's figure, named in "modelled".
+    "modelled"). GPU_TAKEN_FROM=OTHER_SWEEP.json takes the beside run from another results file of this bench (named
+    in "modelled"). Without a beside run: bench/gpuFrames run 4's figure, named in "modelled".
 """
 import json
+import os
 import sys
 
 
@@ -46,8 +48,11 @@ def main():
     warm_total = sum((h.get("warm") or {}).get("warm_cpu_s", 0) for r in runs for h in r["helper_stats"])
     jobs_total = sum(j[5] for j in jobs)
     helper_scale = max(1.0, (helper_total - warm_total) / jobs_total) if jobs_total > 0 else 1.0
-    # The GPU time taken end to end: the beside run's total over the frames x pixels its helpers made.
-    beside = [r for r in rep["runs"] if r["rc"] == 0 and r["mode"] == mode + "+beside" and (r.get("beside") or {}).get("gpu_s_taken") is not None]
+    # The GPU time taken end to end: the beside run's total over the frames x pixels its helpers made (from
+    # GPU_TAKEN_FROM, another results file of this bench, where this one has no beside run; named in "modelled").
+    taken_from = os.environ.get("GPU_TAKEN_FROM")
+    trep = json.load(open(taken_from)) if taken_from else rep
+    beside = [r for r in trep["runs"] if r["rc"] == 0 and r["mode"] == mode + "+beside" and (r.get("beside") or {}).get("gpu_s_taken") is not None]
     taken_per_mpx = None
     if beside:
         bjobs = [j for r in beside for h in r["helper_stats"] for j in h.get("per_job", [])]
@@ -78,7 +83,8 @@ def main():
     if taken_per_mpx is not None:
         modelled.append(f"gpuSTakenPerVideo: the whole GPU run beside a model-shaped matmul took {taken_per_mpx * 1e3:.3f} GPU-ms a "
                         "megapixel-frame its helpers made; each class gets that times its own frames x pixels (the apportioning "
-                        "is the model's; the total is measured end to end)")
+                        "is the model's; the total is measured end to end)"
+                        + (f"; that beside run is {os.path.basename(taken_from)}'s, not this file's runs'" if taken_from else ""))
     else:
         modelled.append("gpuSTakenPerVideo: bench/gpuFrames run 4's interference (a model-shaped matmul beside the helpers); "
                         "no whole-sweep run beside the matmul in this file")

@@ -7,16 +7,20 @@ import type { DoctorLine } from '../../../doctor/schema';
 import { defaultGpuHelperPath, probeGpuFrames, type GpuFramesProbe } from '../frames/gpu/probe';
 
 /** The whole-sweep bench's results file the saving below is taken from (test-tied: gpuFramesOn.test.ts). */
-export const SWEEP_RESULTS_FILE = 'bench/gpuSweep/results/2026-12-06-h100-sweep-gpu45b-98ad18c.json';
+export const SWEEP_RESULTS_FILE = 'bench/gpuSweep/results/2026-12-07-h100-sweep-gpu45c-5f22f40.json';
 
 /**
  * The whole sweep's marginal video, CPU-s of our whole process tree (the run, its helpers, every ffmpeg, the stand-in
  * servers), each path: measured end to end on one H100 by bench/gpuSweep (the product's own `fpsweep run` on textured
- * fixtures of 14 and 56 videos, one cpu and one gpu run each; the difference over 42 videos; SWEEP_RESULTS_FILE, issue
- * 45's session 17: the CPU path at its capped pool of 4). doctor's and the knob's saving: these, not the helper alone
- * (issue 45; it quoted the figures the issue was filed with, 10.5 -> 3.1, until then).
+ * fixtures of 14 and 56 videos, two cpu and two gpu runs each (cpu, gpu, …, gpu, cpu); the difference of the means
+ * over 42 videos; SWEEP_RESULTS_FILE, issue 45's session 18: one helper process a GPU, no separate probe). doctor's and
+ * the knob's saving: these, not the helper alone (session 17's file said 11.2 -> 1.9; the figures the issue was filed
+ * with 10.5 -> 3.1).
  */
-export const SWEEP_CPU_S_PER_VIDEO = { cpu: (609.89 - 141.0) / 42, gpu: (250.41 - 168.65) / 42 };
+export const SWEEP_CPU_S_PER_VIDEO = {
+  cpu: ((691.16 + 783.67) / 2 - (161.75 + 169.44) / 2) / 42,
+  gpu: ((196.44 + 225.51) / 2 - (144.28 + 144.78) / 2) / 42,
+};
 
 /** One 1024-frame 720p video with the default conditions' 356 distinct JPEGs, host CPU seconds (the helper bench). */
 export const CPU_PATH_S_PER_720P_VIDEO = 1024 * (147.5 / 12_200) + 356 * ((305.9 - 147.5) / 14_488);
