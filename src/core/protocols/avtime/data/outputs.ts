@@ -4,11 +4,16 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { mkdirUnder, openFreshUnder, removeEmptyDirUnder, removeUnder, renameUnder } from '../../../containment/rootFs';
+import { ContainmentError } from '../../../containment/containmentError';
 import { InputError } from '../../../errors';
 import { sha256Text } from '../stages/files';
+import { stagingOf, type SplitOutputs } from './layout';
 
-/** Refuses `target` when it is a non-empty file or a non-empty folder (an empty one may be replaced). */
+/** Refuses `target` when it is a link (to anything, or to nothing yet: refused before any input is read, so no
+ * output lands while another is refused at its rename), a non-empty file or a non-empty folder (an empty one may be
+ * replaced). */
 export async function refuseNonEmpty(target: string, flag: string): Promise<void> {
+  if ((await fs.lstat(target).catch(() => null))?.isSymbolicLink()) throw new ContainmentError(target, 'is a symbolic link');
   const st = await fs.stat(target).catch(() => null);
   if (!st) return;
   const empty = st.isDirectory() ? (await fs.readdir(target)).length === 0 : st.isFile() && st.size === 0;
@@ -25,12 +30,9 @@ async function writeSynced(root: string, file: string, data: string | Buffer): P
   }
 }
 
-const stagingName = (p: string) => path.join(path.dirname(p), `.${path.basename(p)}.staging-${process.pid}`);
-
 /** The files of an output folder, written in a staging folder beside it and renamed into place in one step. */
-export async function publishFolder(dir: string, files: ReadonlyArray<{ name: string; data: string | Buffer }>): Promise<void> {
-  const root = path.dirname(dir);
-  const staging = stagingName(dir);
+export async function publishFolder(out: SplitOutputs, files: ReadonlyArray<{ name: string; data: string | Buffer }>): Promise<void> {
+  const { root, staging, outputRoot: dir } = out;
   await removeUnder(root, staging, { recursive: true });
   await mkdirUnder(root, staging);
   try {
@@ -43,13 +45,14 @@ export async function publishFolder(dir: string, files: ReadonlyArray<{ name: st
   }
 }
 
-/** Several single files: each staged beside its place, renamed only once every one is written. */
-export async function publishFiles(files: ReadonlyArray<{ file: string; data: string | Buffer }>): Promise<void> {
+/** Several single files: each staged beside its place (`staging`: its layout's name, else stagingOf's), renamed only
+ * once every one is written. */
+export async function publishFiles(files: ReadonlyArray<{ file: string; staging?: string; data: string | Buffer }>): Promise<void> {
   const staged: { root: string; tmp: string; file: string }[] = [];
   try {
     for (const f of files) {
       const root = path.dirname(f.file);
-      const tmp = stagingName(f.file);
+      const tmp = f.staging ?? stagingOf(f.file);
       await removeUnder(root, tmp);
       await writeSynced(root, tmp, f.data);
       staged.push({ root, tmp, file: f.file });

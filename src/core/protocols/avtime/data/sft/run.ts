@@ -6,6 +6,7 @@ import { sha256Text } from '../../stages/files';
 import { DataInputError, eachSourceLine, readInputBytes } from '../sourceLines';
 import { SOURCE_ROW, SOURCE_ROW_LINE } from '../rowSchema';
 import { jsonlBytes, publishFiles, refuseNonEmpty } from '../outputs';
+import { RowsOutputs } from '../layout';
 import { buildSft, eventsPerRow, type SftBuild, type SftInput } from './build';
 import { readSftPrompts } from './prompts';
 
@@ -23,8 +24,9 @@ export interface SftOptions {
 export const SFT_REPORT_SCHEMA = 'avtime_sft_report_v1';
 
 export async function runBuildSft(o: SftOptions): Promise<{ build: SftBuild; report: Record<string, unknown> }> {
-  await refuseNonEmpty(o.outputJsonl, '--output-jsonl');
-  await refuseNonEmpty(o.reportJson, '--report-json');
+  const dest = new RowsOutputs(o.outputJsonl, o.reportJson);
+  await refuseNonEmpty(dest.outputJsonl, '--output-jsonl');
+  await refuseNonEmpty(dest.reportJson, '--report-json');
   const prompts = await readSftPrompts(o.benchRoot);
   const sources: { source: SftInput['source']; file: string; flag: string }[] = [
     ...(o.longvaleJsonl !== undefined ? [{ source: 'longvale' as const, file: o.longvaleJsonl, flag: '--longvale-jsonl' }] : []),
@@ -67,8 +69,8 @@ export async function runBuildSft(o: SftOptions): Promise<{ build: SftBuild; rep
     samples: build.rows.slice(0, 3),
   };
   await publishFiles([
-    { file: o.outputJsonl, data: text },
-    { file: o.reportJson, data: JSON.stringify(report, null, 2) + '\n' },
+    { file: dest.outputJsonl, staging: dest.rowsStaging, data: text },
+    { file: dest.reportJson, staging: dest.reportStaging, data: JSON.stringify(report, null, 2) + '\n' },
   ]);
   return { build, report };
 }

@@ -3,6 +3,7 @@ import { sha256Text } from '../../stages/files';
 import { DataInputError, eachSourceLine, readInputBytes } from '../sourceLines';
 import { SOURCE_ROW, SOURCE_ROW_LINE } from '../rowSchema';
 import { publishFolder, refuseNonEmpty } from '../outputs';
+import { SplitOutputs } from '../layout';
 import { distribution, planSplit, screenRow, type ScreenedLine, type SplitPlan, type SplitRow, type TestChoice } from './plan';
 import { parseTestIds } from './testIds';
 
@@ -64,7 +65,7 @@ export async function runSplit(o: SplitOptions): Promise<{ plan: SplitPlan; mani
     ),
   };
   const manifest = splitManifest(o, plan, bytes, idsBytes, files);
-  await publishFolder(o.outputRoot, [
+  await publishFolder(new SplitOutputs(o.outputRoot), [
     ...Object.entries(files).map(([name, data]) => ({ name, data })),
     { name: 'split_manifest.json', data: JSON.stringify(manifest, null, 2) + '\n' },
   ]);

@@ -1,0 +1,147 @@
+// Issue 42, point 5, for the AVTime data verbs, whose outputs are named by flags: generated from their layouts
+// (data/layout.ts: SplitOutputs for `split`, RowsOutputs for `build-sft` and `build-grpo`). Each path a verb writes
+// gets a link planted at it before the verb runs, to a file outside and dangling: exit 2 (naming the link, or
+// refusing the non-empty file it points to), no stack trace, nothing outside changed, and nothing published. A clean
+// run writes only the layout's paths. `train --dry-run` writes nothing: its output folder and dataset as links.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runCli } from '../../../helpers/captureOutput';
+import { makeCorpus, type Corpus } from '../../protocols/avtime/data/corpus';
+import { RowsOutputs, SplitOutputs } from '../../../../src/core/protocols/avtime/data/layout';
+import { hostileDir, removeHostileDirs, snapshot } from './hostileFiles';
+import { describeLayoutLinks, NO_STACK, plantLink, type LayoutTable, type LinkKind, type Written } from './layoutLinks';
+
+let corpus: Corpus;
+/** build-sft's AVTime rows (a split's train.jsonl) and build-grpo's one-round SFT rows (build-sft's output). */
+let sftInput: string;
+let grpoInput: string;
+const NOT_EMPTY = /already exists and is not empty/;
+
+async function ok(args: string[]): Promise<void> {
+  const r = await runCli(['avtime', ...args]);
+  if (r.code !== 0) throw new Error(r.out + r.err);
+}
+
+async function setUp(): Promise<void> {
+  corpus = makeCorpus(40);
+  const split = path.join(corpus.dir, 'split');
+  await ok(['split', '--source', corpus.source, '--output-root', split, '--expected-rows', String(corpus.retained), '--derive-test-ids', '--test-size', '4']);
+  sftInput = path.join(split, 'train.jsonl');
+  grpoInput = path.join(corpus.dir, 'sft.jsonl');
+  await ok(['build-sft', ...sftArgs(), '--output-jsonl', grpoInput, '--report-json', path.join(corpus.dir, 'sft.report.json')]);
+}
+const sftArgs = () => ['--avtime-jsonl', sftInput, '--bench-root', corpus.benchRoot, '--avtime-sample-count', '5'];
+
+const tearDown = async () => {
+  removeHostileDirs();
+  fs.rmSync(corpus.dir, { recursive: true, force: true });
+};
+
+/** A member planted as a dangling link (a write by path would make the file outside) and, in `beyond`, as a link to
+ * a non-empty file (or folder) outside: for a flag's path, refused as not empty by the flag's own check. */
+function bothKinds<L, V extends string>(
+  members: Record<string, { at: (l: L) => string; verb: V; flagged: boolean; tree?: true; outside?: LinkKind }>,
+): { table: LayoutTable<L, V>; beyond: LayoutTable<L, V> } {
+  const table: LayoutTable<L, V> = {};
+  const beyond: LayoutTable<L, V> = {};
+  for (const [name, m] of Object.entries(members)) {
+    table[name] = { at: m.at, kind: 'dangling', verb: m.verb, ...(m.tree && { tree: m.tree }) };
+    const file: Written<L, V> = { at: m.at, kind: m.outside ?? 'file', verb: m.verb };
+    // A flag's path: its check reads through the link and refuses the non-empty file; a staging name: ours, refused.
+    beyond[`${name}, to a ${m.outside ?? 'file'} outside`] = m.flagged ? { ...file, refusedAs: NOT_EMPTY } : file;
+  }
+  return { table, beyond };
+}
+
+const split = bothKinds<SplitOutputs, 'split'>({
+  outputRoot: { at: (l) => l.outputRoot, verb: 'split', flagged: true, tree: true, outside: 'dir' },
+  staging: { at: (l) => l.staging, verb: 'split', flagged: false },
+});
+describeLayoutLinks({
+  title: 'hostile `avtime split` output: a link at every path it writes (issue 42, from SplitOutputs)',
+  layoutOf: (root) => new SplitOutputs(path.join(root, 'split')),
+  table: { ...split.table, root: { readOnly: 'the folder the user named --output-root in: every check starts there' } },
+  beyond: split.beyond,
+  timeoutMs: 60_000,
+  setUp,
+  tearDown,
+  freshRoot: async () => hostileDir('data-split-'),
+  run: (_verb, _root, l) =>
+    runCli([
+      'avtime',
+      'split',
+      '--source',
+      corpus.source,
+      '--output-root',
+      l.outputRoot,
+      '--expected-rows',
+      String(corpus.retained),
+      '--derive-test-ids',
+      '--test-size',
+      '4',
+    ]),
+  cleanRuns: [['split']],
+});
+
+const rowsSuite = (verb: 'build-sft' | 'build-grpo', args: () => string[]) => {
+  const t = bothKinds<RowsOutputs, typeof verb>({
+    outputJsonl: { at: (l) => l.outputJsonl, verb, flagged: true },
+    reportJson: { at: (l) => l.reportJson, verb, flagged: true },
+    rowsStaging: { at: (l) => l.rowsStaging, verb, flagged: false },
+    reportStaging: { at: (l) => l.reportStaging, verb, flagged: false },
+  });
+  describeLayoutLinks({
+    title: `hostile \`avtime ${verb}\` outputs: a link at every path it writes (issue 42, from RowsOutputs)`,
+    layoutOf: (root) => new RowsOutputs(path.join(root, 'rows.jsonl'), path.join(root, 'rows.report.json')),
+    table: t.table,
+    beyond: t.beyond,
+    timeoutMs: 60_000,
+    setUp,
+    tearDown,
+    freshRoot: async () => hostileDir(`data-${verb}-`),
+    run: async (_verb, root, l) => {
+      const r = await runCli(['avtime', verb, ...args(), '--output-jsonl', l.outputJsonl, '--report-json', l.reportJson]);
+      // A refusal publishes nothing: neither output is left behind (the other one's rename included).
+      if (r.code !== 0)
+        for (const p of [l.outputJsonl, l.reportJson])
+          assert.ok(fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ?? true, `${p} written on a refusal`);
+      return r;
+    },
+    cleanRuns: [[verb]],
+  });
+};
+rowsSuite('build-sft', sftArgs);
+rowsSuite('build-grpo', () => ['--input-jsonl', grpoInput]);
+
+describe('hostile `avtime train --dry-run`: it writes nothing, its output folder and dataset links included (issue 42)', function () {
+  this.timeout(30_000);
+  before(setUp);
+  after(tearDown);
+  for (const [what, kind] of [
+    ['--output-dir as a dangling link', 'dangling'],
+    ['--output-dir as a link to a folder outside', 'dir'],
+  ] as const) {
+    it(`${what}: exit 0, nothing written under the root or outside`, async () => {
+      const root = hostileDir('data-train-');
+      const dir = path.join(root, 'ckpt');
+      const planted = plantLink(dir, kind as LinkKind);
+      const before = snapshot(root);
+      const r = await runCli(['avtime', 'train', 'sft', '--dry-run', '--model', 'm', '--dataset', grpoInput, '--output-dir', dir]);
+      assert.equal(r.code, 0, r.out + r.err);
+      assert.match(r.out, new RegExp(`--save ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      assert.deepEqual(snapshot(root), before, 'nothing written under the root');
+      assert.deepEqual(snapshot(planted.outside), planted.before, 'nothing outside changed');
+    });
+  }
+  it('--dataset as a dangling link: exit 2 naming it, no stack trace, nothing made outside', async () => {
+    const root = hostileDir('data-train-');
+    const dataset = path.join(root, 'rows.jsonl');
+    const planted = plantLink(dataset, 'dangling');
+    const r = await runCli(['avtime', 'train', 'grpo', '--dry-run', '--model', 'm', '--dataset', dataset]);
+    assert.equal(r.code, 2, r.out + r.err);
+    assert.match(r.err, /--dataset \(or DATASET\) .*rows\.jsonl: no such file/);
+    assert.doesNotMatch(r.out + r.err, NO_STACK);
+    assert.deepEqual(snapshot(planted.outside), planted.before, 'nothing outside changed');
+  });
+});
