@@ -313,8 +313,12 @@ async function main(): Promise<void> {
         },
       });
       log(await keyboardAudit(wb!.page, frame, 'findings'));
-      // Enter on MVBench's link in the verdict table shows its card; the focus stays on that link, drawn anew.
-      await tabTo(wb!.page, frame, 'a.bench:not(.picked)');
+      // The verdict table's links are one tab stop, at the picked benchmark (LVBench); Home moves to the first link
+      // (MVBench), and Enter on it shows its card, the focus staying on that link, drawn anew.
+      await tabTo(wb!.page, frame, 'a.bench');
+      const at = await frame.evaluate<string>('document.activeElement.textContent');
+      if (at !== 'LVBench') throw new Error(`Tab came to the verdict table at ${at}, not at the picked LVBench`);
+      await pressKey(wb!.page, frame, 'Home', 'the focus on the first benchmark', "document.activeElement?.matches('a.bench:not(.picked)')");
       const bench = await frame.evaluate<string>('document.activeElement.textContent');
       await pressKey(
         wb!.page,

@@ -5,7 +5,7 @@
 import type { BenchmarkFindings, Contrast, ContrastName, Flip } from '../../../../src/core/protocols/fp/findings/types';
 import type { FindingsView } from '../../../../src/core/protocols/fp/findings/charts/viewModel';
 import { ladderSpec, overviewSpec, verdictColors } from '../../../../src/core/protocols/fp/findings/charts/specs';
-import { clear, el, fmt, scroller, table } from '../../dom';
+import { clear, el, fmt, roveKeys, roveStop, scroller, table } from '../../dom';
 import { request } from '../../messages';
 import { chart, editorTheme, finalizeCharts } from '../../vegaChart';
 
@@ -63,14 +63,16 @@ function verdictBadge(verdict: string): HTMLElement {
 
 function verdictTable(rows: BenchmarkFindings[], pick: (name: string) => void): Node {
   const link = (b: BenchmarkFindings) => {
-    const a = el('a', { href: '#', class: b.benchmark === picked ? 'bench picked' : 'bench' }, b.benchmark);
+    const on = b.benchmark === picked;
+    // The picked benchmark's link is the table's one tab stop (a real package has 84 benchmarks): roveStop below.
+    const a = el('a', { href: '#', class: on ? 'bench picked' : 'bench', 'data-rove': on ? 'a.bench' : undefined }, b.benchmark);
     a.addEventListener('click', (e) => {
       e.preventDefault();
       pick(b.benchmark);
     });
     return a;
   };
-  return table<BenchmarkFindings>(
+  const t = table<BenchmarkFindings>(
     [
       { title: 'benchmark', value: link },
       { title: 'verdict', value: (b) => verdictBadge(b.verdict) },
@@ -83,6 +85,11 @@ function verdictTable(rows: BenchmarkFindings[], pick: (name: string) => void): 
     rows,
     'Pick a benchmark (here or on the chart) for its card.',
   );
+  // Without a mouse: the benchmarks' links are one tab stop, at the picked one; the arrows, Home and End move between
+  // them, Enter picks.
+  roveStop(t, 'a.bench');
+  roveKeys(t, 'a.bench');
+  return t;
 }
 
 function card(b: BenchmarkFindings, v: FindingsView, theme: ReturnType<typeof editorTheme>): Node {
