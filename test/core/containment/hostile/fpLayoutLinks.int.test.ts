@@ -22,7 +22,7 @@ import { stopFile } from '../../../../src/core/runner/runRoot';
 const BENCH = 'MVBench';
 const COND = 'v_8_s224';
 
-type Verb = 'run' | 'launch' | 'report' | 'return' | 'merge';
+type Verb = 'run' | 'launch' | 'report' | 'return' | 'merge' | 'prepare';
 
 /** The tarball `return` names today on this host (a test run across midnight would miss it). */
 const tarballName = () => returnsNames(os.hostname(), new Date()).tarball;
@@ -31,6 +31,11 @@ async function returnable(l: PackageLayout): Promise<void> {
   const r = await runVerb('run', l.root);
   if (r.code !== 0) throw new Error(r.out + r.err);
 }
+
+/** The first shard of the package's videos manifest (`prepare` extracts it through its staging folder). */
+const firstShard = (l: PackageLayout): string => JSON.parse(fs.readFileSync(l.videosManifest, 'utf8')).shards[0].file;
+/** A package to prepare: its store emptied, so every shard is hashed and extracted again. */
+const unprepared = (l: PackageLayout): void => fs.rmSync(l.storeDir, { recursive: true, force: true });
 
 /** Every member of PackageLayout: written (planted below) or read only (why). */
 const LAYOUT: LayoutTable<PackageLayout, Verb> = {
@@ -46,6 +51,8 @@ const LAYOUT: LayoutTable<PackageLayout, Verb> = {
   videosDir: { readOnly: 'shards: an input, read only' },
   videosManifest: { readOnly: 'an input, read only' },
   shardFile: { readOnly: 'shards: an input, read only (sha256 checked)' },
+  shardStaging: { at: (l) => l.shardStaging(firstShard(l)), kind: 'dir', verb: 'prepare', prepare: unprepared },
+  verifiedCache: { at: (l) => l.verifiedCache, kind: 'file', verb: 'prepare', prepare: unprepared, replaced: true },
   resultsDir: { at: (l) => l.resultsDir, kind: 'dir', verb: 'run' },
   resultsCsv: { at: (l) => l.resultsCsv, kind: 'file', verb: 'run' },
   resultsCsvTorn: {
@@ -89,6 +96,7 @@ let shard: string;
 async function runVerb(verb: Verb, root: string): Promise<Outcome> {
   if (verb === 'report') return runCli(['report', '--package', root]);
   if (verb === 'return') return runCli(['return', '--package', root]);
+  if (verb === 'prepare') return runCli(['prepare', '--package', root]);
   if (verb === 'merge') return runCli(['merge', '--into', root, '--allow-partial', shard]);
   if (verb === 'run') return runCli(['run', '--package', root, '--bench', BENCH, '--conds', COND, '--endpoints', server.url]);
   // The run as the CLI runs it, its end as the CLI ends.
@@ -125,5 +133,5 @@ describeLayoutLinks({
   },
   freshRoot: async () => (await copySamplePackage()).root,
   run: runVerb,
-  cleanRuns: [['launch', 'report', 'return'], ['merge']],
+  cleanRuns: [['launch', 'report', 'return'], ['merge'], ['prepare']],
 });

@@ -48,6 +48,10 @@ export class PackageLayout {
   shardFile(file: string) {
     return path.join(this.videosDir, segment(file, 'shard file'));
   }
+  /** Where `prepare` extracts a shard, this process's own, before its entries move into the store (prepare/extract.ts). */
+  shardStaging(file: string) {
+    return path.join(path.dirname(this.storeDir), '.staging', `${segment(file, 'shard file')}.${process.pid}`);
+  }
   get resultsDir() {
     return path.join(this.root, 'results');
   }
@@ -123,6 +127,10 @@ export class PackageLayout {
   /** Our own working state (status file, lock, frame store, reports); not part of the returns. */
   get stateDir() {
     return path.join(this.root, '.fpsweep');
+  }
+  /** `prepare`'s remembered shard verifications, so a second prepare neither rehashes nor re-extracts (verifiedCache.ts). */
+  get verifiedCache() {
+    return path.join(this.stateDir, 'verified_shards.json');
   }
   get lockFile() {
     return path.join(this.stateDir, 'worker.lock');

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import * as tar from 'tar';
 import { mkdirUnder, removeUnder, renameUnder, resolveInside } from '../../../containment/rootFs';
 import { entryProblem, RefusedEntryError } from './entryPolicy';
+import type { PackageLayout } from '../package/layout';
 
 export interface ExtractResult {
   entries: number;
@@ -75,10 +76,13 @@ async function unpackInto(staging: string, shardPath: string, shardName: string,
   return { entries, bytes };
 }
 
-export async function extractShard(shardPath: string, shardName: string, storeDir: string, onBytes?: (n: number) => void): Promise<ExtractResult> {
-  const root = path.dirname(storeDir);
-  const store = await mkdirUnder(root, storeDir);
-  const staging = await mkdirUnder(root, path.join(root, '.staging', `${path.basename(shardName)}.${process.pid}`));
+/** Where a shard lands: the store, and its staging folder (PackageLayout's, beside the store). */
+export type ExtractLayout = Pick<PackageLayout, 'storeDir' | 'shardStaging'>;
+
+export async function extractShard(shardPath: string, shardName: string, layout: ExtractLayout, onBytes?: (n: number) => void): Promise<ExtractResult> {
+  const root = path.dirname(layout.storeDir);
+  const store = await mkdirUnder(root, layout.storeDir);
+  const staging = await mkdirUnder(root, layout.shardStaging(path.basename(shardName)));
   try {
     await removeUnder(root, staging, { recursive: true }); // a crashed earlier attempt's leftovers
     await mkdirUnder(root, staging);

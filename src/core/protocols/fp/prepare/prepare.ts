@@ -18,7 +18,7 @@ import { countVideos, type VideoCount } from './countVideos';
 import { cachedVerification, loadVerifiedCache, saveVerifiedCache, type VerifiedShard } from './verifiedCache';
 import { ProgressMeter, formatBytes, type ProgressListener } from './progressMeter';
 import { describeJsonError, parseBoundedJson } from '../../../io/boundedJson';
-import { removeUnder } from '../../../containment/rootFs';
+import { ContainmentError, removeUnder } from '../../../containment/rootFs';
 
 export type ShardStatus = 'verified' | 'cached' | 'missing' | 'size_mismatch' | 'sha_mismatch' | 'refused' | 'deleted_after_extract';
 
@@ -100,7 +100,7 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
   const layout = new PackageLayout(opts.packageDir);
   const say = opts.onMessage ?? (() => undefined);
   const manifest = await readVideosManifest(layout);
-  const cache = await loadVerifiedCache(layout.stateDir);
+  const cache = await loadVerifiedCache(layout);
   const errors: string[] = [];
   const warnings: string[] = [];
   const outcomes = new Map<string, ShardOutcome>();
@@ -223,11 +223,13 @@ export async function prepare(opts: PrepareOptions): Promise<PrepareResult> {
     for (const v of pending) {
       const o = outcomes.get(v.file)!;
       try {
-        await extractShard(layout.shardFile(v.file), v.file, layout.storeDir, (n) => meter.add(n));
+        await extractShard(layout.shardFile(v.file), v.file, layout, (n) => meter.add(n));
         v.extractedAt = new Date().toISOString();
         o.extracted = 'now';
         await saveVerifiedCache(layout, cache);
       } catch (err) {
+        // A link where our staging or store belongs is the root's problem, not this shard's: exit 2 naming it.
+        if (err instanceof ContainmentError) throw err;
         const message = err instanceof RefusedEntryError ? err.message : `${v.file}: extraction failed: ${(err as Error).message}`;
         errors.push(message);
         o.message = message;

@@ -4,10 +4,12 @@
 // a second `prepare` neither rehashes nor re-extracts, and a shard deleted after extraction
 // (--delete-shards) is known to have been extracted.
 import { writeFileAtomic } from '../../../runner/atomicFile';
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import { z } from 'zod';
 import { parseBoundedJson } from '../../../io/boundedJson';
+import { readFileUnder } from '../../../containment/rootFs';
+import type { PackageLayout } from '../package/layout';
+
+type CacheLayout = Pick<PackageLayout, 'root' | 'verifiedCache'>;
 
 export const verifiedShardSchema = z.object({
   file: z.string(),
@@ -28,14 +30,11 @@ export const verifiedCacheSchema = z.object({
 });
 export type VerifiedCache = z.infer<typeof verifiedCacheSchema>;
 
-export function cacheFile(stateDir: string): string {
-  return path.join(stateDir, 'verified_shards.json');
-}
-
-/** Reads the cache; a missing or unreadable one is empty (it only saves time, never decides). */
-export async function loadVerifiedCache(stateDir: string): Promise<VerifiedCache> {
+/** Reads the cache, never through a link; a missing or unreadable one is empty (it only saves time, never decides),
+ * and a link there is replaced by the next save. */
+export async function loadVerifiedCache(layout: CacheLayout): Promise<VerifiedCache> {
   try {
-    const parsed = verifiedCacheSchema.safeParse(parseBoundedJson(await fs.readFile(cacheFile(stateDir), 'utf8')));
+    const parsed = verifiedCacheSchema.safeParse(parseBoundedJson((await readFileUnder(layout.root, layout.verifiedCache)) ?? ''));
     if (parsed.success) return parsed.data;
   } catch {
     // fall through: start afresh
@@ -43,8 +42,8 @@ export async function loadVerifiedCache(stateDir: string): Promise<VerifiedCache
   return { version: 1, shards: {} };
 }
 
-export async function saveVerifiedCache(layout: { root: string; stateDir: string }, cache: VerifiedCache): Promise<void> {
-  await writeFileAtomic(layout.root, cacheFile(layout.stateDir), JSON.stringify(cache, null, 1) + '\n');
+export async function saveVerifiedCache(layout: CacheLayout, cache: VerifiedCache): Promise<void> {
+  await writeFileAtomic(layout.root, layout.verifiedCache, JSON.stringify(cache, null, 1) + '\n');
 }
 
 /** The cached verification if it still holds for this file's size, mtime and expected sha256. */

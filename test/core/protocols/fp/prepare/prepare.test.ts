@@ -158,9 +158,10 @@ describe('prepare', () => {
   it('the extraction filter refuses too (a shard changed after hashing): error names shard and entry, nothing lands outside', async () => {
     const root = await tempDir('fp-extract-');
     const store = path.join(root, 'store');
+    const layout = { storeDir: store, shardStaging: (name: string) => path.join(root, '.staging', `${name}.${process.pid}`) };
     const shard = path.join(root, 'evil.tar');
     await fs.writeFile(shard, rawTar([{ path: 'h9/../../escaped.txt', body: 'x' }]));
-    await assert.rejects(extractShard(shard, 'evil.tar', store), (err: unknown) => {
+    await assert.rejects(extractShard(shard, 'evil.tar', layout), (err: unknown) => {
       assert.ok(err instanceof RefusedEntryError);
       assert.equal(err.shard, 'evil.tar');
       assert.equal(err.entry, 'h9/../../escaped.txt');
@@ -175,7 +176,7 @@ describe('prepare', () => {
       ]),
     );
     await assert.rejects(
-      extractShard(shard, 'evil.tar', store),
+      extractShard(shard, 'evil.tar', layout),
       /evil\.tar: entry 'h9\/link' refused: symbolic link -> \.\.\/\.\.\/\.\.\/etc: a shard holds only files and folders/,
     );
     assert.equal(await exists(path.join(store, 'h9/link')), false);
