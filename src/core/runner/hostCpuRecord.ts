@@ -22,7 +22,8 @@ export async function setAsideLargeRecord(root: string, file: string): Promise<b
   return true;
 }
 
-function previousRecord(file: string): string {
+/** Where a large record is set aside (PackageLayout's hostCpuRecordAside). */
+export function previousRecord(file: string): string {
   return file.replace(/(\.jsonl)?$/, '.1.jsonl');
 }
 

@@ -4,6 +4,7 @@
 // a run of any length writes a logarithmic number of lines; the run's session tick asks (tick()), no timer of its own.
 import { AppendFile } from './appendFile';
 import { resolveInside } from '../containment/resolve';
+import { ContainmentError } from '../containment/containmentError';
 import { sumWindows, type HostCpuMeasure } from './hostCpu';
 import type { CpuReader, CpuReading } from './hostCpuProc';
 import { setAsideLargeRecord } from './hostCpuRecord';
@@ -64,7 +65,11 @@ export class HostCpuSampler {
   async start(): Promise<void> {
     // A link at the record is refused here, with its path (exit 2), not left to a later append's warning (issue 42).
     await resolveInside(this.o.root, this.o.file);
-    await setAsideLargeRecord(this.o.root, this.o.file).catch((err) => this.o.log?.(`host CPU record: ${(err as Error).message}`));
+    // A link where the record is set aside is refused the same (it was logged and the run went on, the record unbounded).
+    await setAsideLargeRecord(this.o.root, this.o.file).catch((err) => {
+      if (err instanceof ContainmentError) throw err;
+      this.o.log?.(`host CPU record: ${(err as Error).message}`);
+    });
     this.prev = await this.read();
   }
 

@@ -124,13 +124,16 @@ async function removeDeadTempLocks(root: string, lockFile: string): Promise<void
   }
 }
 
+/** Where a stale lock is moved before it is removed: this process's own name beside it (PackageLayout's lockAside). */
+export const staleLockAside = (lockFile: string): string => `${lockFile}.stale-${process.pid}`;
+
 /**
  * Moves the lock aside when it still holds `judged` (what was found stale). Renaming first means two starters
  * racing for the same stale lock cannot both delete-and-create; a fresh lock moved by mistake is put back (link
  * never clobbers).
  */
 async function moveAsideIfUnchanged(root: string, lockFile: string, judged: string): Promise<void> {
-  const aside = `${lockFile}.stale-${process.pid}`;
+  const aside = staleLockAside(lockFile);
   try {
     await renameUnder(root, lockFile, aside);
   } catch (err) {

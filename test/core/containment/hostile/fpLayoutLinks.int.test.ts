@@ -18,6 +18,7 @@ import { returnsNames } from '../../../../src/core/protocols/fp/returns/tarball'
 import { removeHostileDirs } from './hostileFiles';
 import { describeLayoutLinks, type LayoutTable, type Outcome } from './layoutLinks';
 import { stopFile } from '../../../../src/core/runner/runRoot';
+import { MAX_RECORD_BYTES } from '../../../../src/core/runner/hostCpuRecord';
 
 const BENCH = 'MVBench';
 const COND = 'v_8_s224';
@@ -36,6 +37,17 @@ async function returnable(l: PackageLayout): Promise<void> {
 const firstShard = (l: PackageLayout): string => JSON.parse(fs.readFileSync(l.videosManifest, 'utf8')).shards[0].file;
 /** A package to prepare: its store emptied, so every shard is hashed and extracted again. */
 const unprepared = (l: PackageLayout): void => fs.rmSync(l.storeDir, { recursive: true, force: true });
+
+/** A record past its bound: the run sets it aside at start (runner/hostCpuRecord.ts's MAX_RECORD_BYTES). */
+function largeHostCpuRecord(l: PackageLayout): void {
+  fs.mkdirSync(l.stateDir, { recursive: true });
+  fs.writeFileSync(l.hostCpuRecord, '\n'.repeat(MAX_RECORD_BYTES + 1));
+}
+/** A lock cut short by a crash: the run takes it over, moving it aside first (runner/lock.ts). */
+function tornLock(l: PackageLayout): void {
+  fs.mkdirSync(l.stateDir, { recursive: true });
+  fs.writeFileSync(l.lockFile, '');
+}
 
 /** Every member of PackageLayout: written (planted below) or read only (why). */
 const LAYOUT: LayoutTable<PackageLayout, Verb> = {
@@ -83,6 +95,8 @@ const LAYOUT: LayoutTable<PackageLayout, Verb> = {
   lockFile: { at: (l) => l.lockFile, kind: 'file', verb: 'run' },
   statusFile: { at: (l) => l.statusFile, kind: 'file', verb: 'run', replaced: true },
   hostCpuRecord: { at: (l) => l.hostCpuRecord, kind: 'file', verb: 'run' },
+  hostCpuRecordAside: { at: (l) => l.hostCpuRecordAside, kind: 'file', verb: 'run', prepare: largeHostCpuRecord },
+  lockAside: { at: (l) => l.lockAside, kind: 'file', verb: 'run', prepare: tornLock },
   framesPathsRecord: { at: (l) => l.framesPathsRecord, kind: 'file', verb: 'run' },
   frameStoreDir: { at: (l) => l.frameStoreDir, kind: 'dir', verb: 'run', tree: true },
   reportsDir: { at: (l) => l.reportsDir, kind: 'dir', verb: 'report', tree: true },

@@ -4,6 +4,8 @@ import { serversFile } from '../../../serving/leftovers';
 import { runIdentityFile } from '../../../runner/identity';
 import { isPlainName } from '../../../package/names';
 import { InputError } from '../../../errors';
+import { previousRecord } from '../../../runner/hostCpuRecord';
+import { staleLockAside } from '../../../runner/lock';
 
 function segment(s: string, what: string): string {
   if (!isPlainName(s)) throw new InputError(`${what} '${s}' is not a plain name`);
@@ -135,12 +137,20 @@ export class PackageLayout {
   get lockFile() {
     return path.join(this.stateDir, 'worker.lock');
   }
+  /** A stale lock moved aside by a starter before it is removed (runner/lock.ts). */
+  get lockAside() {
+    return staleLockAside(this.lockFile);
+  }
   get statusFile() {
     return path.join(this.stateDir, 'status.json');
   }
   /** The host's CPU over each run's requests, a line a window (runner/hostCpuRecord.ts; bounded, set aside when large). */
   get hostCpuRecord() {
     return path.join(this.stateDir, 'host_cpu.jsonl');
+  }
+  /** The record set aside (one generation) when a run starts on it above its bound (runner/hostCpuRecord.ts). */
+  get hostCpuRecordAside() {
+    return previousRecord(this.hostCpuRecord);
   }
   /** Where each run's frames were made and what a video took on each path, a line a run (`--frames-on auto`, issue 45). */
   get framesPathsRecord() {
