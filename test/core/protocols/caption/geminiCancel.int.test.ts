@@ -12,6 +12,7 @@ import { exitedWithin } from '../../../helpers/procExplain';
 import { captionOutcomes } from '../../../helpers/videoOutcomes';
 import { startStandinGemini, type StandinGemini } from '../../../../src/standins/gemini/server';
 import { addVideo, makeClipMedia, tmpRoot } from './videosRoot';
+import { geminiCaptionArgs } from './geminiArgs';
 
 const KEY = 'AIzaSyCancel-Secret-0123456789abcd';
 const STEMS = ['v00', 'v01', 'v02'];
@@ -34,21 +35,7 @@ describe('fpsweep avtime caption --backend gemini: cancelled as a scheduler does
 
   it('an ffprobe killed by the cancel is no failure; requeued, the outcomes and captions of one uncancelled run', async () => {
     const root = path.join(base, 'root');
-    const args = [
-      'avtime',
-      'caption',
-      root,
-      '--backend',
-      'gemini',
-      '--model',
-      'gemini-2.5-pro',
-      '--gemini-base-url',
-      g.url,
-      '--poll-ms',
-      '20',
-      '--tick-ms',
-      '100',
-    ];
+    const args = geminiCaptionArgs(root, g.url);
     const env = { GEMINI_API_KEY: KEY };
     // The uncancelled run, at the same path.
     fs.cpSync(path.join(base, 'videos'), root, { recursive: true });

@@ -13,6 +13,7 @@ import { isWorkerAlive, readLock } from '../../../../src/core/runner/control';
 import { clearSecrets } from '../../../../src/core/security/secrets';
 import { startStandinGemini, type StandinGemini } from '../../../../src/standins/gemini/server';
 import { addVideo, makeClipMedia, tmpRoot } from './videosRoot';
+import { geminiCaptionArgs } from './geminiArgs';
 
 const KEY = 'AIzaSyResume-Secret-0123456789abcd';
 
@@ -41,21 +42,7 @@ describe('fpsweep avtime caption --backend gemini: kill -9 mid-video, then rerun
     const layout = new CaptionLayout(root);
     const dir = path.join(root, 'long');
     // --max-inflight-clips 1: the clips go one after the other, so clips 1 and 2 have their JSON before 3 is asked.
-    const args = [
-      'avtime',
-      'caption',
-      root,
-      '--backend',
-      'gemini',
-      '--model',
-      'gemini-2.5-pro',
-      '--gemini-base-url',
-      g.url,
-      '--poll-ms',
-      '20',
-      '--tick-ms',
-      '100',
-    ];
+    const args = geminiCaptionArgs(root, g.url);
     const started = await runCli([...args, '--detach']);
     assert.equal(started.code, 0, started.out + started.err);
     await waitFor(() => fs.existsSync(clipCaptionsFile(dir, 2)), 90_000, 'clip 2 captioned by the worker');

@@ -22,6 +22,7 @@ import { clearSecrets } from '../../../../src/core/security/secrets';
 import { faultsFrom } from '../../../../src/standins/gemini/faults';
 import { startStandinGemini, type StandinGemini } from '../../../../src/standins/gemini/server';
 import { addVideo, makeClipMedia, tmpRoot, type MediaPair } from './videosRoot';
+import { geminiCaptionArgs } from './geminiArgs';
 
 const KEY = 'AIzaSyStandin-User-0123456789abcdef';
 const REPO = path.resolve(__dirname, '../../../..');
@@ -62,22 +63,7 @@ describe('Gemini as a user meets it', function () {
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
 
-  const gemini = (videos: string, extra: string[] = []) => [
-    'avtime',
-    'caption',
-    videos,
-    '--backend',
-    'gemini',
-    '--model',
-    'gemini-2.5-flash',
-    '--gemini-base-url',
-    g.url,
-    '--poll-ms',
-    '10',
-    '--tick-ms',
-    '100',
-    ...extra,
-  ];
+  const gemini = (videos: string, extra: string[] = []) => geminiCaptionArgs(videos, g.url, { model: 'gemini-2.5-flash', pollMs: 10, extra });
 
   it("the run's abort signal holds no more listeners after 1,000 clips than after one (the SDK's stay on a per-call signal)", async () => {
     const dir = root('gemini-user-listeners-');
