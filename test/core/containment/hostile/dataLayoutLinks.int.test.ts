@@ -8,9 +8,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../../helpers/captureOutput';
 import { makeCorpus, type Corpus } from '../../protocols/avtime/data/corpus';
-import { RowsOutputs, SplitOutputs } from '../../../../src/core/protocols/avtime/data/layout';
+import { NormalizeOutputs, RowsOutputs, SplitOutputs } from '../../../../src/core/protocols/avtime/data/layout';
 import { hostileDir, removeHostileDirs, snapshot } from './hostileFiles';
-import { describeLayoutLinks, NO_STACK, plantLink, type LayoutTable, type LinkKind, type Written } from './layoutLinks';
+import { describeLayoutLinks, NO_STACK, plantLink, type LayoutTable, type LinkKind, type Outcome, type Written } from './layoutLinks';
 
 let corpus: Corpus;
 /** build-sft's AVTime rows (a split's train.jsonl) and build-grpo's one-round SFT rows (build-sft's output). */
@@ -84,6 +84,12 @@ describeLayoutLinks({
   cleanRuns: [['split']],
 });
 
+/** A refusal publishes nothing: no output is left behind (another one's rename included), only the planted link. */
+function nonePublishedOnRefusal(r: Outcome, outputs: string[]): Outcome {
+  if (r.code !== 0) for (const p of outputs) assert.ok(fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ?? true, `${p} written on a refusal`);
+  return r;
+}
+
 const rowsSuite = (verb: 'build-sft' | 'build-grpo', args: () => string[]) => {
   const t = bothKinds<RowsOutputs, typeof verb>({
     outputJsonl: { at: (l) => l.outputJsonl, verb, flagged: true },
@@ -100,19 +106,62 @@ const rowsSuite = (verb: 'build-sft' | 'build-grpo', args: () => string[]) => {
     setUp,
     tearDown,
     freshRoot: async () => hostileDir(`data-${verb}-`),
-    run: async (_verb, root, l) => {
-      const r = await runCli(['avtime', verb, ...args(), '--output-jsonl', l.outputJsonl, '--report-json', l.reportJson]);
-      // A refusal publishes nothing: neither output is left behind (the other one's rename included).
-      if (r.code !== 0)
-        for (const p of [l.outputJsonl, l.reportJson])
-          assert.ok(fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ?? true, `${p} written on a refusal`);
-      return r;
-    },
+    run: async (_verb, _root, l) =>
+      nonePublishedOnRefusal(await runCli(['avtime', verb, ...args(), '--output-jsonl', l.outputJsonl, '--report-json', l.reportJson]), [
+        l.outputJsonl,
+        l.reportJson,
+      ]),
     cleanRuns: [[verb]],
   });
 };
 rowsSuite('build-sft', sftArgs);
 rowsSuite('build-grpo', () => ['--input-jsonl', grpoInput]);
+
+// `normalize` in the seed's form (test/fixtures/normalizeSeed, as test/cli/asTyped.test.ts types it): its three outputs.
+const seed = path.join(__dirname, '..', '..', '..', 'fixtures', 'normalizeSeed');
+const normalize = bothKinds<NormalizeOutputs, 'normalize'>({
+  output: { at: (l) => l.output, verb: 'normalize', flagged: true },
+  failures: { at: (l) => l.failures, verb: 'normalize', flagged: true },
+  report: { at: (l) => l.report, verb: 'normalize', flagged: true },
+  outputStaging: { at: (l) => l.outputStaging, verb: 'normalize', flagged: false },
+  failuresStaging: { at: (l) => l.failuresStaging, verb: 'normalize', flagged: false },
+  reportStaging: { at: (l) => l.reportStaging, verb: 'normalize', flagged: false },
+});
+describeLayoutLinks({
+  title: "hostile `avtime normalize` (the seed's form) outputs: a link at every path it writes (issue 42, from NormalizeOutputs)",
+  layoutOf: (root) =>
+    new NormalizeOutputs(path.join(root, 'predictions.jsonl'), path.join(root, 'prediction_failures.jsonl'), path.join(root, 'prediction_report.json')),
+  table: normalize.table,
+  beyond: normalize.beyond,
+  timeoutMs: 60_000,
+  tearDown: async () => removeHostileDirs(),
+  freshRoot: async () => hostileDir('data-normalize-'),
+  run: async (_verb, _root, l) =>
+    nonePublishedOnRefusal(
+      await runCli([
+        'avtime',
+        'normalize',
+        '--target-inputs',
+        path.join(seed, 'target_inputs.jsonl'),
+        '--raw',
+        path.join(seed, 'raw_predictions.jsonl'),
+        '--output',
+        l.output,
+        '--failures',
+        l.failures,
+        '--report',
+        l.report,
+        '--model-id',
+        'm',
+        '--protocol',
+        'longvale_train_dvc_v1',
+        '--decoding-json',
+        '{"temperature":0}',
+      ]),
+      [l.output, l.failures, l.report],
+    ),
+  cleanRuns: [['normalize']],
+});
 
 describe('hostile `avtime train --dry-run`: it writes nothing, its output folder and dataset links included (issue 42)', function () {
   this.timeout(30_000);

@@ -30,3 +30,22 @@ export class RowsOutputs {
     return stagingOf(this.reportJson);
   }
 }
+
+/** `normalize` in the seed's form: the predictions (--output), their failures (--failures) and the report (--report),
+ * each staged beside it. */
+export class NormalizeOutputs {
+  constructor(
+    readonly output: string,
+    readonly failures: string,
+    readonly report: string,
+  ) {}
+  get outputStaging(): string {
+    return stagingOf(this.output);
+  }
+  get failuresStaging(): string {
+    return stagingOf(this.failures);
+  }
+  get reportStaging(): string {
+    return stagingOf(this.report);
+  }
+}
