@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { InputError, UsageError } from '../../core/errors';
-import { numberFlag, parseVerbArgs, stringFlag, type OptionSpec } from '../../core/cli/options';
+import { numberFlag, parseVerbArgs, refuseLinkedOutDir, stringFlag, type OptionSpec } from '../../core/cli/options';
 import { makeSamplePackage, type SampleSummary } from '../../core/protocols/fp/sample';
 
 export const summary = 'make a small complete run package with ffmpeg (tests, benchmarks, demo)';
@@ -68,6 +68,7 @@ export async function run(args: string[]): Promise<number> {
   const v = parseVerbArgs(args, flags, HELP);
   const out = stringFlag(v, 'out') ?? stringFlag(v, 'package');
   if (!out) throw new UsageError(`--out DIR is required\n\n${HELP}`);
+  refuseLinkedOutDir(out);
   const scale = numberFlag(v, 'scale')!;
   if (v.force === true) await clearPackage(path.resolve(out));
   const tty = process.stderr.isTTY;

@@ -1,10 +1,11 @@
 // The one flag layer every verb parses with (issue 41): its flags, each with the rule its value must follow and the
 // seed's environment knob as its default; checked here, naming the flag, before the verb creates anything.
-import { existsSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { z } from 'zod';
 import { InputError, UsageError } from '../errors';
+import { ContainmentError } from '../containment/containmentError';
 import { parseShard, type ShardSpec } from './shardSpec';
 import { isAutoShard, resolveAutoShard, type Env } from './autoShard';
 
@@ -260,6 +261,13 @@ export const sampleOutFlags = {
 export function requiredOutDir(values: Readonly<Record<string, unknown>>, help: string): string {
   const out = stringFlag(values, 'out');
   if (out === undefined) throw new UsageError(`--out DIR is required\n\n${help}`);
+  return refuseLinkedOutDir(out);
+}
+
+/** A folder a verb makes and fills (issue 42): refused when it is a link (to a folder outside, or dangling), before
+ * anything is made, so nothing is written through it. */
+export function refuseLinkedOutDir(out: string): string {
+  if (lstatSync(out, { throwIfNoEntry: false })?.isSymbolicLink()) throw new ContainmentError(out, 'is a symbolic link');
   return out;
 }
 
