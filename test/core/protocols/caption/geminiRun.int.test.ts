@@ -14,6 +14,7 @@ import { clearSecrets } from '../../../../src/core/security/secrets';
 import { startStandinGemini, type StandinGemini } from '../../../../src/standins/gemini/server';
 import { faultsFrom } from '../../../../src/standins/gemini/faults';
 import { addVideo, makeClipMedia, tmpRoot } from './videosRoot';
+import { geminiCaptionArgs } from './geminiArgs';
 
 const KEY = 'AIzaSyStandin-Secret-0123456789abcdef';
 
@@ -73,30 +74,11 @@ describe('fpsweep avtime caption --backend gemini (stand-in Gemini)', function (
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  const args = (extra: string[] = []) => [
-    'avtime',
-    'caption',
-    root,
-    '--backend',
-    'gemini',
-    '--model',
-    'gemini-2.5-flash',
-    '--gemini-base-url',
-    g.url,
-    '--max-inflight-clips',
-    '3',
-    '--retries',
-    '3',
-    '--retry-delay-ms',
-    '5',
-    '--active-timeout',
-    '0.5',
-    '--poll-ms',
-    '20',
-    '--tick-ms',
-    '100',
-    ...extra,
-  ];
+  const args = (extra: string[] = []) =>
+    geminiCaptionArgs(root, g.url, {
+      model: 'gemini-2.5-flash',
+      extra: ['--max-inflight-clips', '3', '--retries', '3', '--retry-delay-ms', '5', '--active-timeout', '0.5', ...extra],
+    });
 
   it('fails exactly the videos that must fail, with their reasons; deletes every upload; sums the tokens', async () => {
     const run = await runCli(args());
