@@ -7,9 +7,9 @@
 // The frame store's hot path (tens of thousands of JPEGs a run) opens a video's folder once and creates, renames
 // and reads its files through this handle: one open and one /proc check a folder, not a walk of the path a file.
 import { closeSync, existsSync, constants as C, fstatSync, openSync, promises as fs, readlinkSync, type Stats } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { ContainmentError } from './containmentError';
+import { unpredictableName } from './freshName';
 import { mkdirUnder, mkdirUnderSync } from './mkdirs';
 import { realRootOf, realRootOfSync, resolveInside } from './resolve';
 
@@ -118,7 +118,7 @@ export class DirHandle {
    * mode 0700, made by us (EEXIST if anything is there: nothing planted is ever used). Held open.
    */
   async privateSub(prefix: string): Promise<DirHandle> {
-    const name = `${prefix}${randomBytes(8).toString('hex')}`;
+    const name = unpredictableName(prefix);
     await fs.mkdir(this.at(name), 0o700);
     const d = await DirHandle.openAt(this.at(name), this.pathOf(name), this.realRoot);
     const st = await d.fh.stat();

@@ -17,13 +17,14 @@
 // Size cap: after each commit, while the store is over `capBytes`, the least recently used file that
 // no pending request has pinned is deleted. Pinned files are never deleted, so the store may sit above
 // the cap while the pinned set alone exceeds it (reported in stats.overCapBytes).
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { isPlainName } from '../../../package/names';
 import type { Dims } from './jpeg';
 import { pidAlive } from '../../../runner/lock';
 import { ContainmentError } from '../../../containment/containmentError';
 import { DirHandle, openDirUnder } from '../../../containment/dirHandle';
+import { unpredictableName } from '../../../containment/freshName';
 import { parseBoundedJson } from '../../../io/boundedJson';
 
 const FRAME_FILE = /^(\d+)_(\d+)x(\d+)\.jpg$/;
@@ -109,7 +110,7 @@ export class VideoFolder {
 
   /** A new temp file in the folder holding `data` (an unpredictable name, O_EXCL|O_NOFOLLOW); its name. */
   async writeTemp(data: Uint8Array): Promise<string> {
-    const name = `${TEMP_PREFIX}${process.pid}-${randomBytes(8).toString('hex')}.jpg`;
+    const name = unpredictableName(`${TEMP_PREFIX}${process.pid}-`, '.jpg');
     await this.dir.writeFresh(name, data);
     return name;
   }

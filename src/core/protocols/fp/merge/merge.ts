@@ -12,7 +12,6 @@
 // line is there; the shards' run identities join PKG's logs/run_identity.jsonl (the report counts
 // rows added from them) and each shard's logs are copied to logs/shards/<name>/.
 import { createReadStream, promises as fs } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import * as path from 'node:path';
 import { InputError, UsageError } from '../../../errors';
@@ -27,7 +26,7 @@ import { formatShard, shardSpecSchema } from '../shard/shard';
 import { at, readPackageResults, rowMatchesRecord, sameRow, type RawAt, type Where } from './artifacts';
 import { describeInputDifference, inputsFingerprint } from './inputs';
 import { parseBoundedJson } from '../../../io/boundedJson';
-import { ContainmentError, mkdirUnder, openFreshUnder, removeUnder } from '../../../containment/rootFs';
+import { ContainmentError, mkdirUnder, openFreshUnder, removeUnder, tempBeside } from '../../../containment/rootFs';
 import { commitFileAtomic } from '../../../runner/atomicFile';
 import { mergedCompleteness, readCopyRuns, type Completeness } from './completeness';
 import { unitKey } from '../package/unitKey';
@@ -352,7 +351,7 @@ async function copyLogs(shard: PackageLayout, root: string, dest: string): Promi
 
 /** `from` streamed into a temp of an unpredictable name beside `to` (made O_EXCL), then renamed over `to`. */
 async function copyFile(root: string, from: string, to: string): Promise<void> {
-  const tmp = path.join(path.dirname(to), `.${path.basename(to)}.tmp-${process.pid}-${randomBytes(8).toString('hex')}`);
+  const tmp = tempBeside(to);
   const out = await openFreshUnder(root, tmp);
   try {
     await pipeline(createReadStream(from), out.createWriteStream());

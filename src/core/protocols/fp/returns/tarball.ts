@@ -5,7 +5,7 @@
 // under the final name. The tarball is streamed (tar → gzip → hash + file), never held in memory. The tar stream is
 // packed from our own descriptors (./packOwn.ts): nothing is reopened by path after it was checked (issue 42).
 import { commitFileAtomic, writeFileAtomic } from '../../../runner/atomicFile';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,7 +16,7 @@ import { InputError } from '../../../errors';
 import { PackageLayout } from '../package/layout';
 import { isPlainName } from '../../../package/names';
 import { ProgressMeter, type ProgressListener } from '../prepare/progressMeter';
-import { ContainmentError, openFreshUnder, removeUnder, resolveInside } from '../../../containment/rootFs';
+import { ContainmentError, openFreshUnder, removeUnder, resolveInside, tempBeside } from '../../../containment/rootFs';
 import { packOwn } from './packOwn';
 
 /** What goes into the tarball, in this order (the seed's command line). */
@@ -127,7 +127,7 @@ export async function makeReturnsTarball(packageDir: string | PackageLayout, opt
   const tarballPath = layout.returnsTarball(names.tarball);
   const sha256Path = layout.returnsSha256;
   // An unpredictable temp name (made O_EXCL): nothing can be planted at it beforehand.
-  const tmpTar = path.join(layout.root, `.${names.tarball}.tmp-${process.pid}-${randomBytes(8).toString('hex')}`);
+  const tmpTar = tempBeside(tarballPath);
   // Progress counts the uncompressed tar stream against its expected size.
   const meter = new ProgressMeter(`packing ${names.tarball}`, tarBytes, opts.onProgress);
   const hash = createHash('sha256');
