@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { descendants } from './scancel';
+import { descendants } from './procTree';
 
 /** NODE_OPTIONS for a worker whose report `explainProcess` may ask for (SIGUSR2 writes it into `dir`). */
 export function reportOnSignal(dir: string): string {

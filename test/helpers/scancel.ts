@@ -1,11 +1,17 @@
 // A scheduler's cancel without the scheduler (issue 43): Slurm's `scancel` with proctrack/linuxproc sends SIGTERM to
 // every process of the job, found by parent (not by process group), the run and each of its children at once. Also
 // the CLI as the job scripts run it (`node --import tsx src/cli/main.ts …`, a process of its own) and a stand-in for
-// a slow ffmpeg or ffprobe that says its pid while a gate file exists, so the test knows a child is under way.
+// a slow ffmpeg or ffprobe that says its pid while a gate file exists, so the test knows a child is under way, and the
+// cancel of a run while such a child runs, waited for by states (the child under way, the CLI gone), never by time.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { exitedWithin } from './procExplain';
+import { descendants } from './procTree';
+import { waitFor } from './waitFor';
+
+export { descendants };
 
 export const REPO = path.resolve(__dirname, '..', '..');
 
@@ -36,26 +42,6 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProces
   return { child, out: () => out, exited };
 }
 
-/** Every live descendant of `pid`, found by parent as proctrack/linuxproc finds a job's processes. */
-export async function descendants(pid: number): Promise<number[]> {
-  const parent = new Map<number, number>();
-  for (const e of await fs.readdir('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    const stat = await fs.readFile(`/proc/${e}/stat`, 'utf8').catch(() => null);
-    if (stat) parent.set(Number(e), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const [c, pp] of parent) {
-      if (pp !== p) continue;
-      out.push(c);
-      walk(c);
-    }
-  };
-  walk(pid);
-  return out;
-}
-
 /** scancel as proctrack/linuxproc delivers it: SIGTERM to `pid` and to each of its descendants. */
 export async function cancelLikeSlurm(pid: number): Promise<void> {
   for (const p of [pid, ...(await descendants(pid))]) {
@@ -84,4 +70,39 @@ export async function gatedBin(file: string, bin: string, o: { gate: string; pid
   const slow = o.slow === 'wait' ? `  while [ -e ${q(o.gate)} ]; do sleep 0.05; done\n  exec ${bin} "$@"\n` : `  exec ${bin} ${o.slow.map(q).join(' ')} "$@"\n`;
   await fs.mkdir(o.pids, { recursive: true });
   await fs.writeFile(file, `#!/bin/sh\nif ${when}; then\n  touch ${q(o.pids)}/$$\n${slow}fi\nexec ${bin} "$@"\n`, { mode: 0o755 });
+}
+
+/** A gated stand-in for `bin` made by `gatedChild`: the command to give the CLI, its gate and where pids go. */
+export interface GatedChild {
+  /** The stand-in (FFMPEG_BIN or FFPROBE_BIN of the CLI). */
+  file: string;
+  /** While this file exists, a matching call is gated; made closed (existing) by `gatedChild`. */
+  gate: string;
+  /** The folder each gated call writes its pid into. */
+  pids: string;
+}
+
+/** `gatedBin` in `dir` (slow-<bin>, <bin>-pids, gate), its gate closed: calls matching `match` are gated from now on. */
+export async function gatedChild(dir: string, bin: string, o: { match: string; slow: string[] | 'wait' }): Promise<GatedChild> {
+  const g = { file: path.join(dir, `slow-${bin}`), gate: path.join(dir, 'gate'), pids: path.join(dir, `${bin}-pids`) };
+  await fs.writeFile(g.gate, '');
+  await gatedBin(g.file, bin, { gate: g.gate, pids: g.pids, match: o.match, slow: o.slow });
+  return g;
+}
+
+/**
+ * Issue 43's cancel: waits (at most 120 s) until one of `gated`'s children of `cli` is under way (`what` names it in a
+ * failure), cancels as scancel does (SIGTERM to the CLI and every descendant at once), opens the gate, and returns
+ * the CLI's end (at most 120 s more; past it the failure says what the CLI was doing).
+ */
+export async function cancelDuringGatedChild(cli: CliProcess, gated: GatedChild, what: string): Promise<{ code: number; out: string }> {
+  const pid = cli.child.pid!;
+  await waitFor(
+    async () => (await gatedChildrenOf(pid, gated.pids)).length > 0,
+    120_000,
+    () => `${what} under way; the CLI printed:\n${cli.out()}`,
+  );
+  await cancelLikeSlurm(pid);
+  await fs.rm(gated.gate);
+  return exitedWithin(cli, 120_000, 'the cancelled CLI gone');
 }

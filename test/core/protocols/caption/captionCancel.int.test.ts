@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../../helpers/captureOutput';
-import { cancelLikeSlurm, gatedBin, gatedChildrenOf, spawnCli } from '../../../helpers/scancel';
+import { cancelDuringGatedChild, gatedChild, gatedChildrenOf, spawnCli } from '../../../helpers/scancel';
 import { waitFor } from '../../../helpers/waitFor';
 import { exitedWithin } from '../../../helpers/procExplain';
 import { captionOutcomes } from '../../../helpers/videoOutcomes';
@@ -55,20 +55,9 @@ describe('fpsweep avtime caption: cancelled as a scheduler does (SIGTERM to ever
     // The cancelled run: v03's ffprobe waits (while the gate exists) and says its pid.
     fs.rmSync(root, { recursive: true });
     fs.cpSync(path.join(base, 'videos'), root, { recursive: true });
-    const gate = path.join(base, 'gate');
-    const pids = path.join(base, 'ffprobe-pids');
-    const ffprobe = path.join(base, 'slow-ffprobe');
-    fs.writeFileSync(gate, '');
-    await gatedBin(ffprobe, 'ffprobe', { gate, pids, match: '/v03/', slow: 'wait' });
-    const cli = spawnCli(args(root), { FFPROBE_BIN: ffprobe });
-    await waitFor(
-      async () => (await gatedChildrenOf(cli.child.pid!, pids)).length > 0,
-      120_000,
-      () => `v03's ffprobe under way; the CLI printed:\n${cli.out()}`,
-    );
-    await cancelLikeSlurm(cli.child.pid!);
-    fs.rmSync(gate);
-    const cancelled = await exitedWithin(cli, 120_000, 'the cancelled CLI gone');
+    const ffprobe = await gatedChild(base, 'ffprobe', { match: '/v03/', slow: 'wait' });
+    const cli = spawnCli(args(root), { FFPROBE_BIN: ffprobe.file });
+    const cancelled = await cancelDuringGatedChild(cli, ffprobe, "v03's ffprobe");
     assert.match(cancelled.out, /stop requested \((SIGTERM|a child was stopped from outside)/, cancelled.out);
     assert.doesNotMatch(cancelled.out, /v0\d: failed/, 'no valid video failed');
     const after = await captionOutcomes(root, STEMS);

@@ -6,9 +6,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cancelLikeSlurm, gatedBin, gatedChildrenOf, spawnCli } from '../../../helpers/scancel';
-import { waitFor } from '../../../helpers/waitFor';
-import { exitedWithin } from '../../../helpers/procExplain';
+import { cancelDuringGatedChild, gatedChild, spawnCli } from '../../../helpers/scancel';
 import { captionOutcomes } from '../../../helpers/videoOutcomes';
 import { startStandinGemini, type StandinGemini } from '../../../../src/standins/gemini/server';
 import { addVideo, makeClipMedia, tmpRoot } from './videosRoot';
@@ -50,20 +48,9 @@ describe('fpsweep avtime caption --backend gemini: cancelled as a scheduler does
     // The cancelled run: v01's ffprobe waits (while the gate exists) and says its pid.
     fs.rmSync(root, { recursive: true });
     fs.cpSync(path.join(base, 'videos'), root, { recursive: true });
-    const gate = path.join(base, 'gate');
-    const pids = path.join(base, 'ffprobe-pids');
-    const ffprobe = path.join(base, 'slow-ffprobe');
-    fs.writeFileSync(gate, '');
-    await gatedBin(ffprobe, 'ffprobe', { gate, pids, match: '/v01/', slow: 'wait' });
-    const cli = spawnCli(args, { ...env, FFPROBE_BIN: ffprobe });
-    await waitFor(
-      async () => (await gatedChildrenOf(cli.child.pid!, pids)).length > 0,
-      120_000,
-      () => `v01's ffprobe under way; the CLI printed:\n${cli.out()}`,
-    );
-    await cancelLikeSlurm(cli.child.pid!);
-    fs.rmSync(gate);
-    const cancelled = await exitedWithin(cli, 120_000, 'the cancelled CLI gone');
+    const ffprobe = await gatedChild(base, 'ffprobe', { match: '/v01/', slow: 'wait' });
+    const cli = spawnCli(args, { ...env, FFPROBE_BIN: ffprobe.file });
+    const cancelled = await cancelDuringGatedChild(cli, ffprobe, "v01's ffprobe");
     assert.match(cancelled.out, /stop requested \((SIGTERM|a child was stopped from outside)/, cancelled.out);
     assert.doesNotMatch(cancelled.out, /v0\d: failed/, 'no video failed');
     const after = await captionOutcomes(root, STEMS);

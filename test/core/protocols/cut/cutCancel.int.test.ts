@@ -7,9 +7,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../../helpers/captureOutput';
-import { cancelLikeSlurm, gatedBin, gatedChildrenOf, spawnCli } from '../../../helpers/scancel';
-import { waitFor } from '../../../helpers/waitFor';
-import { exitedWithin } from '../../../helpers/procExplain';
+import { cancelDuringGatedChild, gatedChild, spawnCli } from '../../../helpers/scancel';
 import { cutOutcomes } from '../../../helpers/videoOutcomes';
 import { makeCutSample } from '../../../../src/core/protocols/cut/sample';
 import { tmpRoot } from '../caption/videosRoot';
@@ -44,20 +42,9 @@ describe('fpsweep avtime cut: cancelled as a scheduler does (SIGTERM to every pr
 
     // The cancelled run: ffmpeg on cut_c_25s reads at a fifth of the rate and says its pid.
     fs.rmSync(out, { recursive: true });
-    const gate = path.join(work, 'gate');
-    const pids = path.join(work, 'ffmpeg-pids');
-    const ffmpeg = path.join(work, 'slow-ffmpeg');
-    fs.writeFileSync(gate, '');
-    await gatedBin(ffmpeg, 'ffmpeg', { gate, pids, match: 'cut_c_25s', slow: ['-readrate', '0.2'] });
-    const cli = spawnCli(args, { FFMPEG_BIN: ffmpeg });
-    await waitFor(
-      async () => (await gatedChildrenOf(cli.child.pid!, pids)).length > 0,
-      120_000,
-      () => `cut_c_25s's ffmpeg under way; the CLI printed:\n${cli.out()}`,
-    );
-    await cancelLikeSlurm(cli.child.pid!);
-    fs.rmSync(gate);
-    const cancelled = await exitedWithin(cli, 120_000, 'the cancelled CLI gone');
+    const ffmpeg = await gatedChild(work, 'ffmpeg', { match: 'cut_c_25s', slow: ['-readrate', '0.2'] });
+    const cli = spawnCli(args, { FFMPEG_BIN: ffmpeg.file });
+    const cancelled = await cancelDuringGatedChild(cli, ffmpeg, "cut_c_25s's ffmpeg");
     assert.match(cancelled.out, /stop requested \((SIGTERM|a child was stopped from outside)/, cancelled.out);
     assert.doesNotMatch(cancelled.out, /failed: /, cancelled.out);
     const after = await cutOutcomes(out, stems);
