@@ -19,6 +19,7 @@ const OPEN_DIR = C.O_RDONLY | DIRECTORY | NOFOLLOW;
 const FRESH = C.O_WRONLY | C.O_CREAT | C.O_EXCL | NOFOLLOW;
 const APPEND = C.O_WRONLY | C.O_APPEND | C.O_CREAT | NOFOLLOW;
 const READ = C.O_RDONLY | NOFOLLOW;
+const NONBLOCK = C.O_NONBLOCK ?? 0;
 /** Names through the open descriptor (Linux); elsewhere by the folder's real path. */
 const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 
@@ -177,6 +178,22 @@ export class DirHandle {
     } finally {
       await fh.close();
     }
+  }
+
+  /**
+   * `name` opened to be read (O_NOFOLLOW, and O_NONBLOCK so a FIFO put there cannot hang the open), when the opened
+   * descriptor is a plain file (fstat); a link, or anything else, is refused with its path: what is read is what was
+   * checked, whatever was at the name a moment before (a folder listing, an lstat).
+   */
+  async openRead(name: string): Promise<fs.FileHandle> {
+    const fh = await fs.open(this.at(name), READ | NONBLOCK).catch((err: unknown) => Promise.reject(this.refused(err, name)));
+    try {
+      if (!(await fh.stat()).isFile()) throw new ContainmentError(this.pathOf(name), 'is not a plain file');
+    } catch (err) {
+      await fh.close();
+      throw err;
+    }
+    return fh;
   }
 
   /** lstat of `name` (a link is not followed), or null when missing. */

@@ -6,7 +6,9 @@
 // target itself rather than writing through it.
 import * as nodeFs from 'node:fs';
 import * as path from 'node:path';
+import type { Writable } from 'node:stream';
 import { openDirUnder, SyncDirHandle } from '../containment/dirHandle';
+import { tempBeside } from '../containment/freshName';
 
 /** The file operations a write uses; tests pass their own to fail a step or watch the fsyncs. */
 export interface AtomicFileSystem {
@@ -92,6 +94,35 @@ export async function commitFileAtomic(root: string, tmp: string, file: string, 
     await withHandle(fs, tmp, 'r', (fh) => fh.sync());
     await fs.rename(tmp, dir.at(path.basename(file)));
     await syncDir(fs, dir.self);
+  } finally {
+    await dir.close();
+  }
+}
+
+/**
+ * Replaces `file` (under `root`) with what `write` streams into the writable it is given (a log copied, a tarball
+ * packed), in one rename: the temp beside `file` has an unpredictable name (freshName.ts) and is made
+ * O_CREAT|O_EXCL|O_NOFOLLOW through its folder held open (checked from the root), then committed as commitFileAtomic
+ * does. When `write` fails (its source's error included), the temp is removed and `file` is as it was.
+ */
+export async function writeStreamAtomic(root: string, file: string, write: (out: Writable) => Promise<void>, opts: AtomicWriteOptions = {}): Promise<void> {
+  const dir = await openDirUnder(root, path.dirname(file));
+  const tmp = path.basename(tempBeside(file));
+  try {
+    try {
+      // The stream closes the handle when it has finished, failed or been destroyed.
+      const out = (await dir.openFresh(tmp)).createWriteStream();
+      try {
+        await write(out);
+        if (!out.writableFinished) throw new Error(`${file}: the stream written was not ended: not committed`);
+      } finally {
+        out.destroy();
+      }
+      await commitFileAtomic(root, dir.at(tmp), file, opts);
+    } catch (err) {
+      await dir.remove(tmp);
+      throw err;
+    }
   } finally {
     await dir.close();
   }

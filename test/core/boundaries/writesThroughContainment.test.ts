@@ -20,7 +20,6 @@ const ALLOWED: Record<string, string> = {
   'core/runner/lock.ts':
     'the worker lock: its folder, temp file, take-over and release go through the module; only fs.link (atomic, never clobbers) puts the whole temp in place',
   'core/protocols/fp/frames/rawTransport.ts': "a private temp folder of its own (mkdtemp under the system's temp folder), not under any root",
-  'core/protocols/fp/merge/merge.ts': "fs.cp of a shard copy's logs into a folder made and checked by the module (cp copies links as links)",
   'core/protocols/fp/sample/makeSample.ts': SAMPLE,
   'core/protocols/fp/sample/shards.ts': SAMPLE,
   'core/protocols/avtime/sample/make.ts': SAMPLE,

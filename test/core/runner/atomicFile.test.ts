@@ -6,7 +6,16 @@ import * as fs from 'node:fs';
 import nodeFs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { commitFileAtomic, writeFileAtomic, writeFileAtomicSync, type AtomicFileHandle, type AtomicFileSystem } from '../../../src/core/runner/atomicFile';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  commitFileAtomic,
+  writeFileAtomic,
+  writeFileAtomicSync,
+  writeStreamAtomic,
+  type AtomicFileHandle,
+  type AtomicFileSystem,
+} from '../../../src/core/runner/atomicFile';
 
 type Step = 'open' | 'write' | 'sync' | 'rename';
 
@@ -101,6 +110,48 @@ describe('runner atomicFile', () => {
     await commitFileAtomic(dir, tmp, path.join(dir, 'out.tar.gz'), { fs: watched });
     assert.deepEqual(log, ['open .out.tar.gz.tmp-1 r', 'fsync .out.tar.gz.tmp-1', 'rename .out.tar.gz.tmp-1 out.tar.gz', 'open . r', 'fsync .']);
     assert.deepEqual(fs.readdirSync(dir), ['out.tar.gz']);
+  });
+
+  it('writeStreamAtomic: streams into a hidden temp of an unpredictable name beside the target, fsyncs it, renames it, fsyncs the folder', async () => {
+    const file = path.join(dir, 'logs', 'runner.log');
+    const { fs: watched, log } = watchedFs(dir);
+    const chunks = Array.from({ length: 64 }, (_, i) => Buffer.alloc(16 * 1024, i));
+    await writeStreamAtomic(dir, file, (out) => pipeline(Readable.from(chunks), out), { fs: watched });
+    assert.deepEqual(fs.readFileSync(file), Buffer.concat(chunks));
+    const tmp = new RegExp(`^logs/\\.runner\\.log\\.tmp-${process.pid}-[0-9a-f]{16}$`);
+    const named = log.map((l) => l.replace(/\S*\.tmp-\S*/g, (t) => (tmp.test(t) ? 'TMP' : t)));
+    assert.deepEqual(named, ['open TMP r', 'fsync TMP', 'rename TMP logs/runner.log', 'open logs r', 'fsync logs']);
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'logs')), ['runner.log'], 'no temp left');
+  });
+
+  for (const old of [null, 'the old log\n']) {
+    it(`writeStreamAtomic: a source failing mid-stream leaves no temp and no partial target (${old ? 'the old file kept' : 'none made'})`, async () => {
+      const file = path.join(dir, 'runner.log');
+      if (old) fs.writeFileSync(file, old);
+      let midStream: string[] = [];
+      async function* failing(): AsyncGenerator<Buffer> {
+        yield Buffer.alloc(256 * 1024, 'p');
+        yield Buffer.alloc(256 * 1024, 'q');
+        midStream = fs.readdirSync(dir);
+        throw Object.assign(new Error('injected read failure'), { code: 'EIO' });
+      }
+      await assert.rejects(
+        writeStreamAtomic(dir, file, (out) => pipeline(Readable.from(failing()), out)),
+        /injected read failure/,
+      );
+      assert.equal(midStream.filter((n) => n.startsWith('.runner.log.tmp-')).length, 1, `the temp was there mid-stream: ${midStream.join(' ')}`);
+      assert.deepEqual(fs.readdirSync(dir), old ? ['runner.log'] : [], 'no temp left, no target made');
+      if (old) assert.equal(fs.readFileSync(file, 'utf8'), old, 'the old file as it was');
+    });
+  }
+
+  it('writeStreamAtomic: a writer that returns without ending its stream commits nothing', async () => {
+    const file = path.join(dir, 'out.bin');
+    await assert.rejects(
+      writeStreamAtomic(dir, file, async (out) => void out.write('half')),
+      /was not ended: not committed/,
+    );
+    assert.deepEqual(fs.readdirSync(dir), []);
   });
 
   it('the synchronous write: same bytes, no temp after a success or after a rename that fails', () => {

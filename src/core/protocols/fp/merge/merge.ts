@@ -11,7 +11,7 @@
 // found in PKG, only its row is appended). Failure and timing lines are appended unless the same
 // line is there; the shards' run identities join PKG's logs/run_identity.jsonl (the report counts
 // rows added from them) and each shard's logs are copied to logs/shards/<name>/.
-import { createReadStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import * as path from 'node:path';
 import { InputError, UsageError } from '../../../errors';
@@ -26,8 +26,9 @@ import { formatShard, shardSpecSchema } from '../shard/shard';
 import { at, readPackageResults, rowMatchesRecord, sameRow, type RawAt, type Where } from './artifacts';
 import { describeInputDifference, inputsFingerprint } from './inputs';
 import { parseBoundedJson } from '../../../io/boundedJson';
-import { ContainmentError, mkdirUnder, openFreshUnder, removeUnder, tempBeside } from '../../../containment/rootFs';
-import { commitFileAtomic } from '../../../runner/atomicFile';
+import { ContainmentError, existsUnder, mkdirUnder } from '../../../containment/rootFs';
+import { openDirUnder, type DirHandle } from '../../../containment/dirHandle';
+import { writeStreamAtomic } from '../../../runner/atomicFile';
 import { mergedCompleteness, readCopyRuns, type Completeness } from './completeness';
 import { unitKey } from '../package/unitKey';
 
@@ -331,34 +332,41 @@ async function appendNewLines(
 /**
  * The shard's logs/ (runner.log, vllm_gpu*.log, launch_params.txt, run_identity.jsonl) into `dest`, newest copy wins.
  * Every folder made and every file written whole through the containment module (a link in the target refused with its
- * path, or replaced when it is the file itself); a link in the shard's logs is refused too: the returns never carry one.
+ * path, or replaced when it is the file itself). The shard's side is read through folders held open from its root:
+ * each folder opened O_DIRECTORY|O_NOFOLLOW, each file O_NOFOLLOW and checked a plain file on its descriptor, so a link
+ * there, one swapped in after the listing included, is refused with its path, never followed (the returns never carry one).
  */
-async function copyLogs(shard: PackageLayout, root: string, dest: string): Promise<void> {
-  const src = shard.logsDir;
-  if (!(await fs.stat(src).catch(() => null))) return;
-  const copy = async (from: string, to: string): Promise<void> => {
-    await mkdirUnder(root, to);
-    for (const e of await fs.readdir(from, { withFileTypes: true })) {
-      const f = path.join(from, e.name);
-      if (f === path.join(src, 'shards')) continue;
-      if (e.isSymbolicLink()) throw new ContainmentError(f, "is a symbolic link in a shard's logs: not merged");
-      if (e.isDirectory()) await copy(f, path.join(to, e.name));
-      else if (e.isFile()) await copyFile(root, f, path.join(to, e.name));
-    }
-  };
-  await copy(src, dest);
+export async function copyLogs(shard: PackageLayout, root: string, dest: string): Promise<void> {
+  if (!(await existsUnder(shard.root, shard.logsDir))) return;
+  const src = await openDirUnder(shard.root, shard.logsDir, { create: false });
+  try {
+    await copyDir(src, root, dest, (name) => name === 'shards');
+  } finally {
+    await src.close();
+  }
 }
 
-/** `from` streamed into a temp of an unpredictable name beside `to` (made O_EXCL), then renamed over `to`. */
-async function copyFile(root: string, from: string, to: string): Promise<void> {
-  const tmp = tempBeside(to);
-  const out = await openFreshUnder(root, tmp);
-  try {
-    await pipeline(createReadStream(from), out.createWriteStream());
-    await commitFileAtomic(root, tmp, to);
-  } catch (err) {
-    await removeUnder(root, tmp);
-    throw err;
+async function copyDir(from: DirHandle, root: string, to: string, skip: (name: string) => boolean = () => false): Promise<void> {
+  await mkdirUnder(root, to);
+  for (const name of await from.names()) {
+    const st = skip(name) ? null : await from.lstat(name);
+    if (!st) continue;
+    if (st.isSymbolicLink()) throw new ContainmentError(from.pathOf(name), "is a symbolic link in a shard's logs: not merged");
+    if (st.isDirectory()) {
+      const sub = await from.sub(name, { create: false });
+      try {
+        await copyDir(sub, root, path.join(to, name));
+      } finally {
+        await sub.close();
+      }
+    } else if (st.isFile()) {
+      const source = (await from.openRead(name)).createReadStream(); // closes its handle when ended or destroyed
+      try {
+        await writeStreamAtomic(root, path.join(to, name), (out) => pipeline(source, out));
+      } finally {
+        source.destroy();
+      }
+    }
   }
 }
 

@@ -4,7 +4,7 @@
 // format. Both are written to a temporary name and renamed, so a crash never leaves a torn file
 // under the final name. The tarball is streamed (tar → gzip → hash + file), never held in memory. The tar stream is
 // packed from our own descriptors (./packOwn.ts): nothing is reopened by path after it was checked (issue 42).
-import { commitFileAtomic, writeFileAtomic } from '../../../runner/atomicFile';
+import { writeFileAtomic, writeStreamAtomic } from '../../../runner/atomicFile';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -16,7 +16,7 @@ import { InputError } from '../../../errors';
 import { PackageLayout } from '../package/layout';
 import { isPlainName } from '../../../package/names';
 import { ProgressMeter, type ProgressListener } from '../prepare/progressMeter';
-import { ContainmentError, openFreshUnder, removeUnder, resolveInside, tempBeside } from '../../../containment/rootFs';
+import { ContainmentError, resolveInside } from '../../../containment/rootFs';
 import { packOwn } from './packOwn';
 
 /** What goes into the tarball, in this order (the seed's command line). */
@@ -126,36 +126,32 @@ export async function makeReturnsTarball(packageDir: string | PackageLayout, opt
 
   const tarballPath = layout.returnsTarball(names.tarball);
   const sha256Path = layout.returnsSha256;
-  // An unpredictable temp name (made O_EXCL): nothing can be planted at it beforehand.
-  const tmpTar = tempBeside(tarballPath);
   // Progress counts the uncompressed tar stream against its expected size.
   const meter = new ProgressMeter(`packing ${names.tarball}`, tarBytes, opts.onProgress);
   const hash = createHash('sha256');
   let bytes = 0;
-  try {
-    const countIn = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        meter.add(chunk.length);
-        cb(null, chunk);
-      },
-    });
-    const hashOut = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        hash.update(chunk);
-        bytes += chunk.length;
-        cb(null, chunk);
-      },
-    });
-    // Checked above, and again on each descriptor that is read: anything turned into a link since is refused, never followed.
-    const pack = packOwn(layout.root, RETURNS_PATHS);
-    await pipeline(pack, countIn, createGzip(), hashOut, (await openFreshUnder(layout.root, tmpTar)).createWriteStream());
+  const countIn = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      meter.add(chunk.length);
+      cb(null, chunk);
+    },
+  });
+  const hashOut = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      cb(null, chunk);
+    },
+  });
+  // Checked above, and again on each descriptor that is read: anything turned into a link since is refused, never followed.
+  const pack = packOwn(layout.root, RETURNS_PATHS);
+  // Into a temp of an unpredictable name beside the tarball (made O_EXCL: nothing can be planted at it beforehand),
+  // renamed in whole; removed when anything fails.
+  await writeStreamAtomic(layout.root, tarballPath, async (out) => {
+    await pipeline(pack, countIn, createGzip(), hashOut, out);
     meter.finish();
-    const hex = hash.digest('hex');
-    await commitFileAtomic(layout.root, tmpTar, tarballPath);
-    await writeFileAtomic(layout.root, sha256Path, sha256sumLine(hex, names.tarball));
-    return { tarballPath, sha256Path, names, sha256: hex, bytes, inputBytes, files };
-  } catch (err) {
-    await removeUnder(layout.root, tmpTar);
-    throw err;
-  }
+  });
+  const hex = hash.digest('hex');
+  await writeFileAtomic(layout.root, sha256Path, sha256sumLine(hex, names.tarball));
+  return { tarballPath, sha256Path, names, sha256: hex, bytes, inputBytes, files };
 }
