@@ -1,5 +1,5 @@
 // Issue 42, point 5, for the AVTime data verbs, whose outputs are named by flags: generated from their layouts
-// (data/layout.ts: SplitOutputs for `split`, RowsOutputs for `build-sft` and `build-grpo`). Each path a verb writes
+// (data/layout.ts: SplitOutputs for `split`, FileOutputs for `build-sft`, `build-grpo` and `normalize`). Each path a verb writes
 // gets a link planted at it before the verb runs, to a file outside and dangling: exit 2 (naming the link, or
 // refusing the non-empty file it points to), no stack trace, nothing outside changed, and nothing published. A clean
 // run writes only the layout's paths. `train --dry-run` writes nothing: its output folder and dataset as links.
@@ -8,7 +8,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../../helpers/captureOutput';
 import { makeCorpus, type Corpus } from '../../protocols/avtime/data/corpus';
-import { NormalizeOutputs, RowsOutputs, SplitOutputs } from '../../../../src/core/protocols/avtime/data/layout';
+import {
+  normalizeOutputs,
+  rowsOutputs,
+  SplitOutputs,
+  type FileOutputs,
+  type NormalizeOutputs,
+  type RowsOutputs,
+} from '../../../../src/core/protocols/avtime/data/layout';
 import { hostileDir, removeHostileDirs, snapshot } from './hostileFiles';
 import { describeLayoutLinks, NO_STACK, plantLink, type LayoutTable, type LinkKind, type Outcome, type Written } from './layoutLinks';
 
@@ -54,6 +61,16 @@ function bothKinds<L, V extends string>(
   return { table, beyond };
 }
 
+/** A FileOutputs' members: each output's path (a flag's) and its staging name (ours). */
+function fileOutputs<N extends string, V extends string>(names: readonly N[], verb: V) {
+  return Object.fromEntries(
+    names.flatMap((n) => [
+      [`file.${n}`, { at: (l: FileOutputs<N>) => l.file[n], verb, flagged: true }],
+      [`staging.${n}`, { at: (l: FileOutputs<N>) => l.staging[n], verb, flagged: false }],
+    ]),
+  );
+}
+
 const split = bothKinds<SplitOutputs, 'split'>({
   outputRoot: { at: (l) => l.outputRoot, verb: 'split', flagged: true, tree: true, outside: 'dir' },
   staging: { at: (l) => l.staging, verb: 'split', flagged: false },
@@ -91,15 +108,10 @@ function nonePublishedOnRefusal(r: Outcome, outputs: string[]): Outcome {
 }
 
 const rowsSuite = (verb: 'build-sft' | 'build-grpo', args: () => string[]) => {
-  const t = bothKinds<RowsOutputs, typeof verb>({
-    outputJsonl: { at: (l) => l.outputJsonl, verb, flagged: true },
-    reportJson: { at: (l) => l.reportJson, verb, flagged: true },
-    rowsStaging: { at: (l) => l.rowsStaging, verb, flagged: false },
-    reportStaging: { at: (l) => l.reportStaging, verb, flagged: false },
-  });
+  const t = bothKinds<RowsOutputs, typeof verb>(fileOutputs(['outputJsonl', 'reportJson'], verb));
   describeLayoutLinks({
     title: `hostile \`avtime ${verb}\` outputs: a link at every path it writes (issue 42, from RowsOutputs)`,
-    layoutOf: (root) => new RowsOutputs(path.join(root, 'rows.jsonl'), path.join(root, 'rows.report.json')),
+    layoutOf: (root) => rowsOutputs(path.join(root, 'rows.jsonl'), path.join(root, 'rows.report.json')),
     table: t.table,
     beyond: t.beyond,
     timeoutMs: 60_000,
@@ -107,10 +119,10 @@ const rowsSuite = (verb: 'build-sft' | 'build-grpo', args: () => string[]) => {
     tearDown,
     freshRoot: async () => hostileDir(`data-${verb}-`),
     run: async (_verb, _root, l) =>
-      nonePublishedOnRefusal(await runCli(['avtime', verb, ...args(), '--output-jsonl', l.outputJsonl, '--report-json', l.reportJson]), [
-        l.outputJsonl,
-        l.reportJson,
-      ]),
+      nonePublishedOnRefusal(
+        await runCli(['avtime', verb, ...args(), '--output-jsonl', l.file.outputJsonl, '--report-json', l.file.reportJson]),
+        Object.values(l.file),
+      ),
     cleanRuns: [[verb]],
   });
 };
@@ -119,18 +131,11 @@ rowsSuite('build-grpo', () => ['--input-jsonl', grpoInput]);
 
 // `normalize` in the seed's form (test/fixtures/normalizeSeed, as test/cli/asTyped.test.ts types it): its three outputs.
 const seed = path.join(__dirname, '..', '..', '..', 'fixtures', 'normalizeSeed');
-const normalize = bothKinds<NormalizeOutputs, 'normalize'>({
-  output: { at: (l) => l.output, verb: 'normalize', flagged: true },
-  failures: { at: (l) => l.failures, verb: 'normalize', flagged: true },
-  report: { at: (l) => l.report, verb: 'normalize', flagged: true },
-  outputStaging: { at: (l) => l.outputStaging, verb: 'normalize', flagged: false },
-  failuresStaging: { at: (l) => l.failuresStaging, verb: 'normalize', flagged: false },
-  reportStaging: { at: (l) => l.reportStaging, verb: 'normalize', flagged: false },
-});
+const normalize = bothKinds<NormalizeOutputs, 'normalize'>(fileOutputs(['output', 'failures', 'report'], 'normalize'));
 describeLayoutLinks({
   title: "hostile `avtime normalize` (the seed's form) outputs: a link at every path it writes (issue 42, from NormalizeOutputs)",
   layoutOf: (root) =>
-    new NormalizeOutputs(path.join(root, 'predictions.jsonl'), path.join(root, 'prediction_failures.jsonl'), path.join(root, 'prediction_report.json')),
+    normalizeOutputs(path.join(root, 'predictions.jsonl'), path.join(root, 'prediction_failures.jsonl'), path.join(root, 'prediction_report.json')),
   table: normalize.table,
   beyond: normalize.beyond,
   timeoutMs: 60_000,
@@ -146,11 +151,11 @@ describeLayoutLinks({
         '--raw',
         path.join(seed, 'raw_predictions.jsonl'),
         '--output',
-        l.output,
+        l.file.output,
         '--failures',
-        l.failures,
+        l.file.failures,
         '--report',
-        l.report,
+        l.file.report,
         '--model-id',
         'm',
         '--protocol',
@@ -158,7 +163,7 @@ describeLayoutLinks({
         '--decoding-json',
         '{"temperature":0}',
       ]),
-      [l.output, l.failures, l.report],
+      Object.values(l.file),
     ),
   cleanRuns: [['normalize']],
 });

@@ -1,5 +1,6 @@
 // The paths the AVTime data verbs write, from the flags that name their outputs (issue 42): `split` publishes one
-// folder, `build-sft` and `build-grpo` two files, each staged beside its place and renamed in (outputs.ts). The
+// folder, `build-sft` and `build-grpo` two files, `normalize` three, each staged beside its place and renamed in
+// (outputs.ts). The
 // generated link test (test/core/containment/hostile/dataLayoutLinks.int.test.ts) plants a link at every member.
 import * as path from 'node:path';
 
@@ -17,35 +18,26 @@ export class SplitOutputs {
   }
 }
 
-/** `build-sft`, `build-grpo`: the rows (--output-jsonl) and their report (--report-json), each staged beside it. */
-export class RowsOutputs {
+/**
+ * Single files a verb publishes together, each at the path a flag names and staged beside it (stagingOf) until all
+ * are written: `build-sft` and `build-grpo` (RowsOutputs), `normalize` in the seed's form (NormalizeOutputs). Its
+ * members are the paths themselves (`file.<name>`, `staging.<name>`), no methods: the generated link test plants each.
+ */
+export class FileOutputs<N extends string> {
+  /** Where each output is staged before its rename. */
+  readonly staging: Readonly<Record<N, string>>;
   constructor(
-    readonly outputJsonl: string,
-    readonly reportJson: string,
-  ) {}
-  get rowsStaging(): string {
-    return stagingOf(this.outputJsonl);
-  }
-  get reportStaging(): string {
-    return stagingOf(this.reportJson);
+    /** Each output's path, by the name of the flag that names it, in the order they are published. */
+    readonly file: Readonly<Record<N, string>>,
+  ) {
+    this.staging = Object.fromEntries(Object.entries<string>(file).map(([name, p]) => [name, stagingOf(p)])) as Record<N, string>;
   }
 }
 
-/** `normalize` in the seed's form: the predictions (--output), their failures (--failures) and the report (--report),
- * each staged beside it. */
-export class NormalizeOutputs {
-  constructor(
-    readonly output: string,
-    readonly failures: string,
-    readonly report: string,
-  ) {}
-  get outputStaging(): string {
-    return stagingOf(this.output);
-  }
-  get failuresStaging(): string {
-    return stagingOf(this.failures);
-  }
-  get reportStaging(): string {
-    return stagingOf(this.report);
-  }
-}
+/** `build-sft`, `build-grpo`: the rows (--output-jsonl) and their report (--report-json). */
+export type RowsOutputs = FileOutputs<'outputJsonl' | 'reportJson'>;
+export const rowsOutputs = (outputJsonl: string, reportJson: string): RowsOutputs => new FileOutputs({ outputJsonl, reportJson });
+
+/** `normalize` in the seed's form: the predictions (--output), their failures (--failures) and the report (--report). */
+export type NormalizeOutputs = FileOutputs<'output' | 'failures' | 'report'>;
+export const normalizeOutputs = (output: string, failures: string, report: string): NormalizeOutputs => new FileOutputs({ output, failures, report });

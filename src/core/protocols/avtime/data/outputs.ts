@@ -7,7 +7,7 @@ import { mkdirUnder, openFreshUnder, removeEmptyDirUnder, removeUnder, renameUnd
 import { ContainmentError } from '../../../containment/containmentError';
 import { InputError } from '../../../errors';
 import { sha256Text } from '../stages/files';
-import { stagingOf, type SplitOutputs } from './layout';
+import type { FileOutputs, SplitOutputs } from './layout';
 
 /** Refuses `target` when it is a link (to anything, or to nothing yet: refused before any input is read, so no
  * output lands while another is refused at its rename), a non-empty file or a non-empty folder (an empty one may be
@@ -45,17 +45,17 @@ export async function publishFolder(out: SplitOutputs, files: ReadonlyArray<{ na
   }
 }
 
-/** Several single files: each staged beside its place (`staging`: its layout's name, else stagingOf's), renamed only
- * once every one is written. */
-export async function publishFiles(files: ReadonlyArray<{ file: string; staging?: string; data: string | Buffer }>): Promise<void> {
+/** A verb's single files (`out`) with their `data`: each staged beside its place, renamed only once every one is written. */
+export async function publishFiles<N extends string>(out: FileOutputs<N>, data: Readonly<Record<N, string | Buffer>>): Promise<void> {
   const staged: { root: string; tmp: string; file: string }[] = [];
   try {
-    for (const f of files) {
-      const root = path.dirname(f.file);
-      const tmp = f.staging ?? stagingOf(f.file);
+    for (const name of Object.keys(out.file) as N[]) {
+      const file = out.file[name];
+      const root = path.dirname(file);
+      const tmp = out.staging[name];
       await removeUnder(root, tmp);
-      await writeSynced(root, tmp, f.data);
-      staged.push({ root, tmp, file: f.file });
+      await writeSynced(root, tmp, data[name]);
+      staged.push({ root, tmp, file });
     }
     for (const s of staged) await renameUnder(s.root, s.tmp, s.file);
   } catch (err) {

@@ -8,7 +8,7 @@ import { rawPredictionSchema } from '../../stages/rawPrediction';
 import { normalizeAll, normalizedLine, normalizedTexts } from '../../stages/normalizeStage';
 import { sha256Text } from '../../stages/files';
 import { publishFiles, refuseNonEmpty } from '../outputs';
-import { NormalizeOutputs } from '../layout';
+import { normalizeOutputs } from '../layout';
 import { DataInputError, parseSourceLines, readInputBytes } from '../sourceLines';
 import { readDvcRows } from './rows';
 import { parseBoundedJson } from '../../../../io/boundedJson';
@@ -44,11 +44,11 @@ export async function runSeedNormalize(o: SeedNormalizeOptions): Promise<{ line:
   if (o.protocol !== PROTOCOL_NAME)
     throw new UsageError(`--protocol must be ${PROTOCOL_NAME} (the one protocol this normalizer implements), got '${o.protocol}'`);
   const decoding = parseDecoding(o.decodingJson);
-  const out = new NormalizeOutputs(o.output, o.failures, o.report);
+  const out = normalizeOutputs(o.output, o.failures, o.report);
   for (const [file, flag] of [
-    [out.output, '--output'],
-    [out.failures, '--failures'],
-    [out.report, '--report'],
+    [out.file.output, '--output'],
+    [out.file.failures, '--failures'],
+    [out.file.report, '--report'],
   ] as const)
     await refuseNonEmpty(file, flag);
   const { rows, bytes: inputBytes } = await readDvcRows(o.targetInputs, 'train');
@@ -78,10 +78,6 @@ export async function runSeedNormalize(o: SeedNormalizeOptions): Promise<{ line:
     decoding,
     inputs: { target_inputs: { path: o.targetInputs, sha256: sha256Text(inputBytes) }, raw: { path: o.raw, sha256: sha256Text(rawBytes) } },
   });
-  await publishFiles([
-    { file: out.output, staging: out.outputStaging, data: t.predictions },
-    { file: out.failures, staging: out.failuresStaging, data: t.failures },
-    { file: out.report, staging: out.reportStaging, data: t.reportText },
-  ]);
+  await publishFiles(out, { output: t.predictions, failures: t.failures, report: t.reportText });
   return { line: normalizedLine(t.report.counts) };
 }

@@ -7,7 +7,7 @@ import { sha256Text } from '../../stages/files';
 import { DataInputError, eachSourceLine, readInputBytes } from '../sourceLines';
 import { SOURCE_ROW, SOURCE_ROW_LINE } from '../rowSchema';
 import { jsonlBytes, publishFiles, refuseNonEmpty } from '../outputs';
-import { RowsOutputs } from '../layout';
+import { rowsOutputs } from '../layout';
 import { bySeededRank } from '../seededRank';
 import { checkGrpoRow } from './checks';
 import { mediaProblem } from './media';
@@ -25,9 +25,9 @@ export interface GrpoOptions {
 }
 
 export async function runBuildGrpo(o: GrpoOptions): Promise<{ rows: number; report: Record<string, unknown> }> {
-  const dest = new RowsOutputs(o.outputJsonl, o.reportJson);
-  await refuseNonEmpty(dest.outputJsonl, '--output-jsonl');
-  await refuseNonEmpty(dest.reportJson, '--report-json');
+  const dest = rowsOutputs(o.outputJsonl, o.reportJson);
+  await refuseNonEmpty(dest.file.outputJsonl, '--output-jsonl');
+  await refuseNonEmpty(dest.file.reportJson, '--report-json');
   const realRoot = o.mediaRoot === undefined ? null : await fs.realpath(o.mediaRoot).catch(() => null);
   if (o.mediaRoot !== undefined && realRoot === null) throw new InputError(`--media-root ${o.mediaRoot}: no such folder`);
   const bytes = await readInputBytes(o.inputJsonl, '--input-jsonl');
@@ -72,9 +72,6 @@ export async function runBuildGrpo(o: GrpoOptions): Promise<{ rows: number; repo
     counts: { written: ordered.length, events },
     output: { path: o.outputJsonl, rows: ordered.length, sha256: sha256Text(text) },
   };
-  await publishFiles([
-    { file: dest.outputJsonl, staging: dest.rowsStaging, data: text },
-    { file: dest.reportJson, staging: dest.reportStaging, data: JSON.stringify(report, null, 2) + '\n' },
-  ]);
+  await publishFiles(dest, { outputJsonl: text, reportJson: JSON.stringify(report, null, 2) + '\n' });
   return { rows: ordered.length, report };
 }

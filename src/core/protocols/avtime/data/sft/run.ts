@@ -6,7 +6,7 @@ import { sha256Text } from '../../stages/files';
 import { DataInputError, eachSourceLine, readInputBytes } from '../sourceLines';
 import { SOURCE_ROW, SOURCE_ROW_LINE } from '../rowSchema';
 import { jsonlBytes, publishFiles, refuseNonEmpty } from '../outputs';
-import { RowsOutputs } from '../layout';
+import { rowsOutputs } from '../layout';
 import { buildSft, eventsPerRow, type SftBuild, type SftInput } from './build';
 import { readSftPrompts } from './prompts';
 
@@ -24,9 +24,9 @@ export interface SftOptions {
 export const SFT_REPORT_SCHEMA = 'avtime_sft_report_v1';
 
 export async function runBuildSft(o: SftOptions): Promise<{ build: SftBuild; report: Record<string, unknown> }> {
-  const dest = new RowsOutputs(o.outputJsonl, o.reportJson);
-  await refuseNonEmpty(dest.outputJsonl, '--output-jsonl');
-  await refuseNonEmpty(dest.reportJson, '--report-json');
+  const dest = rowsOutputs(o.outputJsonl, o.reportJson);
+  await refuseNonEmpty(dest.file.outputJsonl, '--output-jsonl');
+  await refuseNonEmpty(dest.file.reportJson, '--report-json');
   const prompts = await readSftPrompts(o.benchRoot);
   const sources: { source: SftInput['source']; file: string; flag: string }[] = [
     ...(o.longvaleJsonl !== undefined ? [{ source: 'longvale' as const, file: o.longvaleJsonl, flag: '--longvale-jsonl' }] : []),
@@ -68,10 +68,7 @@ export async function runBuildSft(o: SftOptions): Promise<{ build: SftBuild; rep
     output: { path: o.outputJsonl, rows: build.rows.length, sha256: sha256Text(text) },
     samples: build.rows.slice(0, 3),
   };
-  await publishFiles([
-    { file: dest.outputJsonl, staging: dest.rowsStaging, data: text },
-    { file: dest.reportJson, staging: dest.reportStaging, data: JSON.stringify(report, null, 2) + '\n' },
-  ]);
+  await publishFiles(dest, { outputJsonl: text, reportJson: JSON.stringify(report, null, 2) + '\n' });
   return { build, report };
 }
 
