@@ -6,7 +6,7 @@ import { DEFAULT_CONDITIONS, PILOT_BENCHMARKS, parseConditions } from '../../cor
 import { defaultSweepDeps } from '../../core/protocols/fp/sweep/adapters';
 import { startDetachedWorker } from '../../core/protocols/fp/sweep/startDetached';
 import { liveLockHolder, LockHeldError } from '../../core/runner/lock';
-import { runOptionsSchema, type RunOptions } from '../../core/protocols/fp/sweep/runOptions';
+import { FAIL_DOWN_S, runOptionsSchema, type RunOptions } from '../../core/protocols/fp/sweep/runOptions';
 import { runSweep } from '../../core/protocols/fp/sweep/sweep';
 import { DEFAULT_FAIL_FAST } from '../../core/runner/failFast';
 import { statusLine } from '../../core/protocols/fp/status/formatStatus';
@@ -61,6 +61,9 @@ results/conditions_results.csv are skipped; re-running continues where it stoppe
                     (FPSWEEP_FAIL_SAME; default ${DEFAULT_FAIL_FAST.sameInARow}; 0 = off)
   --fail-first N    stop when most of the run's first N requests fail (FPSWEEP_FAIL_FIRST; default ${DEFAULT_FAIL_FAST.firstRequests})
   --fail-videos M   stop when the first M videos all fail to decode (FPSWEEP_FAIL_VIDEOS; default ${DEFAULT_FAIL_FAST.firstPrepared})
+  --fail-down S     with --endpoints: stop when every server has been unreachable (refused, reset, /health
+                    down) for S seconds (FPSWEEP_FAIL_DOWN; default ${FAIL_DOWN_S}; 0 = off: the run waits up to 10 min
+                    for them); restart it, then run the same command again: it resumes
   --shard K/N       only part K of N (1-based; SHARD): the items whose video hash falls in it,
                     for N hosts each on its own copy of the package; bring the copies back
                     with \`fpsweep merge --into DIR COPY...\`. \`auto\` (or auto/N) reads K and N from a
@@ -96,6 +99,7 @@ export const flags = {
   'fail-same': { type: 'string', value: { kind: 'int', min: 0, max: 1_000_000, env: 'FPSWEEP_FAIL_SAME', default: DEFAULT_FAIL_FAST.sameInARow } },
   'fail-first': { type: 'string', value: { kind: 'int', min: 0, max: 1_000_000, env: 'FPSWEEP_FAIL_FIRST', default: DEFAULT_FAIL_FAST.firstRequests } },
   'fail-videos': { type: 'string', value: { kind: 'int', min: 0, max: 1_000_000, env: 'FPSWEEP_FAIL_VIDEOS', default: DEFAULT_FAIL_FAST.firstPrepared } },
+  'fail-down': { type: 'string', value: { kind: 'int', min: 0, max: 1_000_000, env: 'FPSWEEP_FAIL_DOWN', default: FAIL_DOWN_S } },
   shard: { type: 'string' },
   'base-port': { type: 'string', value: { kind: 'int', min: 1024, max: 65_535 } },
 } satisfies OptionSpec;
@@ -126,6 +130,7 @@ export function parseRunArgs(args: string[]): { options: RunOptions; detach: boo
     failSameInARow: numberFlag(v, 'fail-same'),
     failFirstRequests: numberFlag(v, 'fail-first'),
     failFirstVideos: numberFlag(v, 'fail-videos'),
+    failDownS: numberFlag(v, 'fail-down'),
     shard: shardOption(v.shard),
     basePort: numberFlag(v, 'base-port'),
   });

@@ -72,6 +72,16 @@ export interface ChannelRun {
   policy?: FailurePolicy;
   /** A 'stop' verdict: the run's requests end (called once per such failure, before it is recorded). */
   stop?(why: string): void;
+  /** Told when a server gave no HTTP answer (refused, reset) and when it answers (ServerHealth's unreachable rule). */
+  reach?: ServerReach;
+}
+
+/** Who keeps count of the servers that stopped answering: ServerHealth fits. */
+export interface ServerReach {
+  lostRequest(index: number, message: string): void;
+  answered(index: number): void;
+  /** Every server is unreachable now (its rule's clock runs for each). */
+  allLost(): boolean;
 }
 
 export class RequestChannel<B = object> {
@@ -119,6 +129,7 @@ export class RequestChannel<B = object> {
 
   /** An answer came: fail-fast's streaks on that server end. */
   answered(index: number): void {
+    this.run.reach?.answered(index);
     this.run.monitor?.request({ server: index, ok: true });
   }
 
@@ -129,6 +140,11 @@ export class RequestChannel<B = object> {
   judge(index: number, res: ChatFailure, requeues: number, expected: boolean, pinned = false): FailedRequestVerdict {
     if (this.cut) return { action: 'requeue' };
     const serverLost = res.kind === 'server_down' || (res.kind === 'request' && res.status === null);
+    // No HTTP answer at all (refused, reset; not a cut by its down signal, which /health's news already told).
+    if (res.kind === 'server_down' && res.status === null && !res.message.startsWith('aborted:')) this.run.reach?.lostRequest(index, res.message);
+    // Every server unreachable: no other server to send it to, and no answer came; it stays to do while the reach's
+    // rule decides (the server answers again, or the run stops: "never the plan written off as failures").
+    if (serverLost && this.run.reach?.allLost()) return { action: 'requeue' };
     const draining = (this.run.drain?.requested ?? null) !== null;
     // A server lost while the run drains: the stop that drains us most likely reached it too (a scheduler's cancel
     // signals every process of the job, our servers included): no answer came, so no failure; it stays to do (issue 43).

@@ -11,7 +11,7 @@ import { setMaxListeners } from 'node:events';
 import type { ChatFailure, ChatResult } from '../serving/client';
 import type { Fleet } from '../serving/launcher';
 import type { FailFastMonitor } from './failFast';
-import { RequestChannel, type ChannelRun, type ChatSender, type FailedRequestVerdict, type FailurePolicy } from './requestChannel';
+import { RequestChannel, type ChannelRun, type ChatSender, type FailedRequestVerdict, type FailurePolicy, type ServerReach } from './requestChannel';
 import { Scheduler, type SchedServerInfo, type SchedTask, type SchedJob, type SchedulerStats, type ServerTimeAccount, type TaskOutcome } from './scheduler';
 
 /** A unit of affinity (FP: a video): its tasks go to one server; `pin`: that server is fixed. */
@@ -69,6 +69,8 @@ export interface RunnerOptions {
   monitor?: FailFastMonitor;
   /** The context every server must hold: a refusal naming less stops the run. */
   contextTokens?: number;
+  /** Told of requests that got no HTTP answer and of answers (the unreachable rule of given endpoints). */
+  reach?: ServerReach;
 }
 
 /** Shared queue of unpinned jobs, or the lane of server `pin`. */
@@ -114,6 +116,7 @@ export class RequestRunner<V extends RunnerJob, B> {
       contextTokens: options.contextTokens,
       maxRequeues: options.maxRequeues,
       policy: options.policy,
+      reach: options.reach,
       stop: (why) => this.stop(why),
     });
   }

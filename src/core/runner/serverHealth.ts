@@ -1,8 +1,12 @@
 // The server-health policy of a run: what each server is (state, its last words, its queue figures),
 // which servers the scheduler may send to, and when the servers as a whole have let the run down:
 //   - every server has failed, one after another (launched servers that used up their restarts);
-//   - no server has been up for `allDownLimitMs` (given endpoints that never come back).
-// Either stops the run with a report (onStop). Events during our own shutdown are not news (close()).
+//   - no server has been up for `allDownLimitMs` (given endpoints that never come back);
+//   - given endpoints only (`unreachable`): every server unreachable for `limitMs` — a request got no HTTP answer
+//     (connection refused or reset), or its /health says down — with no answer since. Nothing restarts a server
+//     we did not launch, so the run stops loudly (the URL, its words, what to do) instead of waiting for it; a
+//     server that answers again in time (a request answered, or /health up) resets its clock.
+// Each stops the run with a report (onStop). Events during our own shutdown are not news (close()).
 import { adviseFailure, type Advise } from './failureAdvice';
 import type { ServerState } from '../serving/serverState';
 import type { ServerEvent } from './servers';
@@ -31,19 +35,76 @@ export interface ServerHealthHooks {
   advise?: Advise;
 }
 
+/** The unreachable rule of given endpoints: its bound, and how the run type names it (its flag). */
+export interface UnreachableRule {
+  /** 0 = off (the all-down limit still applies). */
+  limitMs: number;
+  /** e.g. `--fail-down 120`: in the stop's detail, so the user knows what to change. */
+  name: string;
+}
+
+/** A duration as the stop says it: seconds below two minutes, else minutes. */
+function spell(ms: number): string {
+  return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
+}
+
+/** What to do once the servers' words are read: the run resumes, so a restart and the same command again is all. */
+export const RESUME_WORDS = 'then run the same command again: it resumes where it stopped, keeping every row written';
+
 export class ServerHealth {
   private readonly views: ServerView[];
   private readonly up: boolean[];
   private allDownSince: number | null = null;
+  /** Per server: unreachable since when (no answer since), with its latest words; null while it answers. */
+  private readonly lost: ({ since: number | null; message: string } | null)[];
+  private unreachableStopped = false;
   private closing = false;
 
   constructor(
     private readonly urls: readonly string[],
     private readonly hooks: ServerHealthHooks,
     private readonly allDownLimitMs = ALL_DOWN_LIMIT_MS,
+    private readonly unreachable: UnreachableRule = { limitMs: 0, name: '' },
   ) {
     this.views = urls.map(() => ({ state: 'up', final: false, message: null, running: null, waiting: null }));
     this.up = urls.map(() => true);
+    this.lost = urls.map(() => null);
+  }
+
+  /** A request to server `index` got no HTTP answer (connection refused or reset): its unreachable clock starts. */
+  lostRequest(index: number, message: string, now = Date.now()): void {
+    if (this.closing || this.unreachable.limitMs <= 0 || index < 0 || index >= this.urls.length) return;
+    this.markLost(index, message, now);
+  }
+
+  /** Every server unreachable, with no answer since (the rule on): a lost request has nowhere else to go. */
+  allLost(): boolean {
+    return this.unreachable.limitMs > 0 && !this.unreachableStopped && this.lost.length > 0 && this.lost.every((l) => l !== null);
+  }
+
+  /** Server `index` answered a request: it is reachable. */
+  answered(index: number): void {
+    if (this.lost[index]) {
+      this.lost[index] = null;
+      this.hooks.log(`server ${index} (${this.urls[index]}) answers again`);
+    }
+  }
+
+  /** `health`: the words are /health's (a request's own words, when it has them, are kept: they are the server's). */
+  private markLost(index: number, message: string, now: number | null, health = false): void {
+    if (this.unreachableStopped) return;
+    const l = this.lost[index];
+    if (l) {
+      if (!health) l.message = message;
+      l.since ??= now;
+      return;
+    }
+    this.lost[index] = { since: now, message };
+    const who = this.urls.length > 1 ? 'every server stays' : 'it stays';
+    this.hooks.log(
+      `server ${index} (${this.urls[index]}) unreachable: ${message}; the run stops if ${who} so for ` +
+        `${spell(this.unreachable.limitMs)} (${this.unreachable.name})`,
+    );
   }
 
   /** The state at hand-over: a server not up from the start takes no request until it is. */
@@ -53,6 +114,7 @@ export class ServerHealth {
       if (st === 'up') return;
       this.up[i] = false;
       this.views[i] = { ...this.views[i], state: st };
+      if (this.unreachable.limitMs > 0) this.markLost(i, `not answering /health at the start (${st})`, null, true);
       this.hooks.onUpChange(i, false);
     });
   }
@@ -61,6 +123,9 @@ export class ServerHealth {
     if (this.closing) return;
     this.views[e.index] = { ...this.views[e.index], state: e.state, final: e.final, message: e.message ?? null };
     const up = e.state === 'up';
+    if (up) this.lost[e.index] = null;
+    // The clock of a server whose /health says down starts at the next tick (the rule's clock), unless a request's started it.
+    else if (this.unreachable.limitMs > 0) this.markLost(e.index, e.message ?? e.state, null, true);
     if (this.up[e.index] !== up) {
       this.up[e.index] = up;
       this.hooks.log(`server ${e.index} (${this.urls[e.index]}) is ${e.final ? 'failed' : e.state}${e.message ? `: ${e.message}` : ''}`);
@@ -81,8 +146,9 @@ export class ServerHealth {
     }
   }
 
-  /** Called about once a second: the all-down-for-too-long rule. */
+  /** Called about once a second: the all-down-for-too-long rule, and the unreachable rule of given endpoints. */
   tick(now = Date.now()): void {
+    this.unreachableTick(now);
     if (this.views.length === 0 || this.views.some((v) => v.state === 'up')) {
       this.allDownSince = null;
       return;
@@ -97,10 +163,35 @@ export class ServerHealth {
         message: words,
         meaning: a.meaning,
         action: `${a.action}; see logs/runner.log`,
-        server: null,
-        detail: `no server has been up for ${Math.round(this.allDownLimitMs / 60000)} min`,
+        server: this.urls.length === 1 ? this.urls[0] : null,
+        detail: `no server has been up for ${spell(this.allDownLimitMs)}`,
       });
     }
+  }
+
+  /** Every server unreachable for the rule's bound: the run stops with their words and what to do. */
+  private unreachableTick(now: number): void {
+    const limit = this.unreachable.limitMs;
+    if (limit <= 0 || this.urls.length === 0 || this.closing || this.unreachableStopped) return;
+    for (const l of this.lost) if (l) l.since ??= now;
+    if (this.lost.some((l) => l === null)) return;
+    const lost = this.lost as { since: number; message: string }[];
+    if (now - Math.max(...lost.map((l) => l.since)) < limit) return;
+    const one = this.urls.length === 1;
+    const words = one ? lost[0].message : lost.map((l, i) => `${this.urls[i]}: ${l.message}`).join('; ');
+    const a = (this.hooks.advise ?? adviseFailure)(lost[lost.length - 1].message, null, 'server_down');
+    const where = one ? `the server at ${this.urls[0]}` : `the servers (${this.urls.join(', ')})`;
+    const check = one ? a.action.replaceAll('<url>', this.urls[0]) : a.action;
+    this.hooks.onStop({
+      rule: 'servers_down',
+      kind: 'server_down',
+      message: words,
+      meaning: a.meaning,
+      action: `restart ${where}: ${check}; ${RESUME_WORDS}`,
+      server: one ? this.urls[0] : null,
+      detail: `${one ? 'the only server' : `all ${this.urls.length} servers`} unreachable for ${spell(limit)} (the rule: ${this.unreachable.name})`,
+    });
+    this.unreachableStopped = true;
   }
 
   /** Queue figures scraped from a server's /metrics. */

@@ -36,6 +36,34 @@ describe('runner unit: request channel', () => {
     stopper.dispose();
   });
 
+  it("tells the servers' reach of a request with no HTTP answer and of an answer; not of a cut, a 503 or a 400", () => {
+    const drain = new DrainControl(() => undefined);
+    const seen: string[] = [];
+    const reach = {
+      lostRequest: (i: number, m: string) => seen.push(`lost ${i} ${m}`),
+      answered: (i: number) => seen.push(`answered ${i}`),
+      allLost: () => false,
+    };
+    const ch = new RequestChannel([], ['http://127.0.0.1:1', 'http://127.0.0.1:2'], { drain, reach });
+    ch.judge(1, down, 0, false);
+    ch.judge(0, { ...down, message: 'aborted: server 0 is down' }, 0, false);
+    ch.judge(0, { ok: false, kind: 'server_down', message: 'HTTP 503: Service Unavailable', attempts: 5, status: 503 }, 0, false);
+    ch.judge(0, bad, 0, false);
+    ch.answered(1);
+    assert.deepEqual(seen, ['lost 1 ECONNREFUSED', 'answered 1']);
+  });
+
+  it('every server unreachable: a lost request stays to do whatever its requeues, never a failure; an answer still is judged', () => {
+    const drain = new DrainControl(() => undefined);
+    let allLost = true;
+    const reach = { lostRequest: () => undefined, answered: () => undefined, allLost: () => allLost };
+    const ch = new RequestChannel([], ['http://127.0.0.1:1'], { drain, reach });
+    assert.deepEqual(ch.judge(0, down, MAX_REQUEUES + 5, false), { action: 'requeue' });
+    assert.deepEqual(ch.judge(0, bad, 0, false), { action: 'fail', contextTooSmall: false });
+    allLost = false;
+    assert.deepEqual(ch.judge(0, down, MAX_REQUEUES, false), { action: 'fail', contextTooSmall: false }, 'the policy again once one answers');
+  });
+
   it('counts failures for fail-fast, but not a refusal the protocol predicted', () => {
     const { ch, stopper } = make(2);
     ch.judge(0, ctx(65536), 0, true);

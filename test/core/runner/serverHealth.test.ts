@@ -5,16 +5,20 @@ import { strict as assert } from 'node:assert';
 import { ServerHealth } from '../../../src/core/runner/serverHealth';
 import type { StopReason } from '../../../src/core/runner/stopReason';
 
-function make(n: number, limit = 1000) {
+function make(n: number, limit = 1000, unreachableMs = 0) {
   const changes: [number, boolean][] = [];
   const stops: StopReason[] = [];
+  const logs: string[] = [];
   const h = new ServerHealth(
     Array.from({ length: n }, (_, i) => `http://127.0.0.1:${8000 + i}`),
-    { onUpChange: (i, up) => changes.push([i, up]), onStop: (r) => stops.push(r), log: () => undefined },
+    { onUpChange: (i, up) => changes.push([i, up]), onStop: (r) => stops.push(r), log: (l) => logs.push(l) },
     limit,
+    { limitMs: unreachableMs, name: `--fail-down ${unreachableMs / 1000}` },
   );
-  return { h, changes, stops };
+  return { h, changes, stops, logs };
 }
+
+const REFUSED = 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:8000';
 
 describe('runner unit: server health', () => {
   it('tells the scheduler each change once and shows the state and words in the status', () => {
@@ -82,5 +86,92 @@ describe('runner unit: server health', () => {
     h.event({ index: 0, state: 'down', final: false, message: 'stopped' });
     assert.deepEqual(changes, [[1, false]]);
     assert.equal(h.status(() => 0)[0].state, 'up');
+  });
+
+  describe('the unreachable rule (given endpoints): every server without an answer for its bound', () => {
+    it('the only server refusing for the bound stops the run with its URL, its words and what to do (resume)', () => {
+      const { h, stops, logs } = make(1, 600_000, 3000);
+      assert.equal(h.allLost(), false);
+      h.lostRequest(0, REFUSED, 10_000);
+      assert.equal(h.allLost(), true, 'a lost request has nowhere else to go');
+      assert.match(logs.join('\n'), /server 0 \(http:\/\/127\.0\.0\.1:8000\) unreachable: ECONNREFUSED.*stays so for 3 s \(--fail-down 3\)/);
+      h.tick(12_999);
+      assert.equal(stops.length, 0, 'within the bound');
+      h.tick(13_000);
+      assert.equal(stops.length, 1);
+      const r = stops[0];
+      assert.equal(r.rule, 'servers_down');
+      assert.equal(r.kind, 'server_down');
+      assert.equal(r.server, 'http://127.0.0.1:8000');
+      assert.equal(r.message, REFUSED);
+      assert.match(r.meaning, /nothing listens at the server's address/, "the advice table's words");
+      assert.match(r.action, /^restart the server at http:\/\/127\.0\.0\.1:8000: check .*curl http:\/\/127\.0\.0\.1:8000\/health/);
+      assert.match(r.action, /then run the same command again: it resumes where it stopped, keeping every row written$/);
+      assert.equal(r.detail, 'the only server unreachable for 3 s (the rule: --fail-down 3)');
+      h.tick(60_000);
+      assert.equal(stops.length, 1, 'one stop');
+    });
+
+    it('an answer within the bound resets the clock; so does /health saying up', () => {
+      const { h, stops, logs } = make(1, 600_000, 3000);
+      h.lostRequest(0, REFUSED, 0);
+      h.tick(2000);
+      h.answered(0);
+      assert.match(logs.join('\n'), /server 0 \(http:\/\/127\.0\.0\.1:8000\) answers again/);
+      h.tick(5000);
+      assert.equal(stops.length, 0);
+      h.lostRequest(0, REFUSED, 5000);
+      h.tick(7000);
+      h.event({ index: 0, state: 'up', final: false, message: 'answering /health again' });
+      h.tick(9000);
+      assert.equal(stops.length, 0);
+      h.lostRequest(0, REFUSED, 9000);
+      h.tick(11_999);
+      assert.equal(stops.length, 0);
+      h.tick(12_000);
+      assert.equal(stops.length, 1, 'a new outage, its own clock');
+    });
+
+    it('one server of two still answering keeps the run going; both lost: the later one decides', () => {
+      const { h, stops } = make(2, 600_000, 3000);
+      h.lostRequest(0, REFUSED, 0);
+      h.tick(10_000);
+      assert.equal(stops.length, 0, 'server 1 answers (never lost)');
+      assert.equal(h.allLost(), false);
+      h.lostRequest(1, 'ECONNRESET: other side closed', 10_000);
+      h.tick(12_999);
+      assert.equal(stops.length, 0);
+      h.tick(13_000);
+      assert.equal(stops.length, 1);
+      assert.equal(stops[0].server, null);
+      assert.match(stops[0].message, /^http:\/\/127\.0\.0\.1:8000: ECONNREFUSED.*; http:\/\/127\.0\.0\.1:8001: ECONNRESET/);
+      assert.match(stops[0].detail, /all 2 servers unreachable for 3 s/);
+    });
+
+    it("/health down starts the clock at the next tick; a request's words are kept over /health's", () => {
+      const { h, stops } = make(1, 600_000, 3000);
+      h.event({ index: 0, state: 'down', final: false, message: '/health failed 4 time(s) (last: ECONNREFUSED)' });
+      h.tick(100);
+      h.lostRequest(0, REFUSED, 1000);
+      h.tick(3099);
+      assert.equal(stops.length, 0);
+      h.tick(3100);
+      assert.equal(stops.length, 1);
+      assert.equal(stops[0].message, REFUSED);
+    });
+
+    it('off (0, launched servers): lost requests change nothing; the all-down limit still speaks, with the URL', () => {
+      const { h, stops } = make(1, 1000, 0);
+      h.lostRequest(0, REFUSED, 0);
+      h.tick(60_000);
+      assert.equal(stops.length, 0);
+      assert.equal(h.allLost(), false, 'the rule off: the engine policy decides');
+      h.event({ index: 0, state: 'down', final: false, message: '/health failed' });
+      h.tick(60_000);
+      h.tick(61_001);
+      assert.equal(stops.length, 1);
+      assert.equal(stops[0].detail, 'no server has been up for 1 s', 'in seconds, not "0 min"');
+      assert.equal(stops[0].server, 'http://127.0.0.1:8000');
+    });
   });
 });

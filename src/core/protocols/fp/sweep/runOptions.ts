@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { DEFAULT_FAIL_FAST } from '../../../runner/failFast';
 import { shardSpecSchema } from '../shard/shard';
 
+/** --fail-down's default: seconds every --endpoints server may stay unreachable before the run stops. */
+export const FAIL_DOWN_S = 120;
+
 export const runOptionsSchema = z.object({
   package: z.string().min(1),
   pilot: z.boolean().default(false),
@@ -42,6 +45,12 @@ export const runOptionsSchema = z.object({
   failSameInARow: z.number().int().min(0).default(DEFAULT_FAIL_FAST.sameInARow),
   failFirstRequests: z.number().int().min(0).default(DEFAULT_FAIL_FAST.firstRequests),
   failFirstVideos: z.number().int().min(0).default(DEFAULT_FAIL_FAST.firstPrepared),
+  /**
+   * --endpoints only (serverHealth.ts's unreachable rule; 0 = off): stop when every given server has been unreachable
+   * (connection refused or reset, or /health down) this many seconds with no answer since. Nothing of ours restarts
+   * them; the run resumes once they are back. Launched servers are restarted by the launcher instead.
+   */
+  failDownS: z.number().int().min(0).default(FAIL_DOWN_S),
   /** `--shard K/N`: only the items whose video is in part K of N (shard/shard.ts); none = all. */
   shard: shardSpecSchema.optional(),
 });

@@ -52,12 +52,19 @@ async function startServers(run: SweepRun, opts: RunOptions, deps: SweepServing,
   const urls = set.endpoints.map((e) => e.url);
   run.session.stopper.endpointUrls = urls;
   run.session.stopper.advise = fpAdviseFailure;
-  const health = new ServerHealth(urls, {
-    onUpChange,
-    onStop: (reason) => run.session.stopper.stopFor(reason),
-    log: (m) => void run.log.warn(m),
-    advise: fpAdviseFailure,
-  });
+  // Given endpoints: nothing of ours restarts them, so every one unreachable for --fail-down stops the run (resumable).
+  const unreachable = { limitMs: opts.endpoints?.length ? opts.failDownS * 1000 : 0, name: `--fail-down ${opts.failDownS}` };
+  const health = new ServerHealth(
+    urls,
+    {
+      onUpChange,
+      onStop: (reason) => run.session.stopper.stopFor(reason),
+      log: (m) => void run.log.warn(m),
+      advise: fpAdviseFailure,
+    },
+    undefined,
+    unreachable,
+  );
   run.health = health;
   run.metrics = new MetricsPoller(
     set.endpoints.map((e) => new VllmClient(e, { maxRetries: 0, connections: 1 })),
@@ -153,6 +160,7 @@ export async function sendPlan(run: SweepRun, opts: RunOptions, deps: SweepServi
       maxOpenVideos: OPEN_VIDEOS_PER_SERVER,
       monitor,
       contextTokens: MAX_MODEL_LEN,
+      reach: health,
     },
   );
   runner = requests;

@@ -66,9 +66,9 @@ export interface Standin {
   stop(): Promise<void>;
 }
 
-/** A stand-in vLLM someone else runs (for --endpoints), started like `vllm serve`. */
-export async function startStandin(opts: { maxModelLen?: number; env?: Record<string, string>; mediaPath?: string } = {}): Promise<Standin> {
-  const port = await freePort();
+/** A stand-in vLLM someone else runs (for --endpoints), started like `vllm serve`; `port`: a given one (a restart). */
+export async function startStandin(opts: { maxModelLen?: number; env?: Record<string, string>; mediaPath?: string; port?: number } = {}): Promise<Standin> {
+  const port = opts.port ?? (await freePort());
   const args = [
     'serve',
     'Qwen/Qwen3-VL-8B-Instruct',
