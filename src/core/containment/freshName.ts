@@ -1,7 +1,7 @@
 // Names nobody can guess ahead, for what we make O_EXCL (a temp file) or mkdir (a private folder) in a folder others
 // may write in: nothing can be planted at such a name beforehand (issue 42). One place makes them all: the temp beside
-// a file (`merge`'s log copies, the returns tarball, the atomic stream write), the frame store's temps and the private
-// staging folders (dirHandle.ts's privateSub).
+// a file (atomicFile.ts's writeStreamAtomic: `merge`'s log copies, the returns tarball), the frame store's temps and
+// the private staging folders (dirHandle.ts's privateSub).
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 

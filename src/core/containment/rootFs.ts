@@ -201,4 +201,3 @@ export async function removeEmptyDirUnder(root: string, dir: string): Promise<vo
 export { RelativeTargetError, resolveInside, resolveInsideSync, realRootOf } from './resolve';
 export { mkdirUnder, mkdirUnderSync } from './mkdirs';
 export { ContainmentError } from './containmentError';
-export { tempBeside, unpredictableName } from './freshName';
