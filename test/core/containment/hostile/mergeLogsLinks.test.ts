@@ -126,6 +126,20 @@ describe("hostile merge: a shard's logs swapped for a link at the moment they ar
     });
   }
 
+  it("the shard's `logs` itself a link to a folder outside: refused naming it, nothing of the outside copied in", async () => {
+    fs.writeFileSync(path.join(outside, 'runner.log'), SECRET);
+    fs.rmSync(shard.logsDir, { recursive: true });
+    fs.symlinkSync(outside, shard.logsDir);
+    const before = snapshot(outside);
+    await assert.rejects(copyLogs(shard, into, path.join(into, 'logs', 'shards', 's1')), (err: unknown) => {
+      assert.ok(err instanceof ContainmentError, String(err));
+      assert.equal(err.refusedPath, shard.logsDir);
+      return true;
+    });
+    assert.ok(!Object.values(texts(into)).includes(SECRET), 'nothing outside copied in');
+    assert.deepEqual(snapshot(outside), before, 'nothing outside changed');
+  });
+
   it('without a swap the same logs are copied whole (the shards/ folder of a merged shard left out)', async () => {
     fs.mkdirSync(path.join(shard.logsDir, 'shards', 'old'), { recursive: true });
     fs.writeFileSync(path.join(shard.logsDir, 'shards', 'old', 'runner.log'), 'a shard of the shard\n');
