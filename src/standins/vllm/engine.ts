@@ -14,9 +14,26 @@ export interface EngineJob {
 
 interface PsJob {
   remaining: number;
-  /** Called with the (performance.now) time at which the job's work ran out. */
+  /** Called with the (clock's) time at which the job's work ran out. */
   done: (finishedAtMs: number) => void;
 }
+
+/**
+ * The engine's time: milliseconds and timers. The stand-in runs on the host's (`hostClock`); a test gives its own, so
+ * it can say when time passes and when a timer fires (late, as on a busy host) and read the modelled times exactly,
+ * never racing the host's timers.
+ */
+export interface EngineClock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+}
+
+export const hostClock: EngineClock = {
+  now: () => performance.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
 
 /**
  * The modelled GPU's prefill: jobs of `workS` seconds of work, one timer for the next finish, and the
@@ -26,10 +43,14 @@ interface PsJob {
  */
 abstract class ModelledProcessor {
   protected jobs: PsJob[] = [];
-  private last = performance.now();
-  private timer: NodeJS.Timeout | null = null;
+  private last: number;
+  private timer: unknown = null;
   /** Seconds during which there was work (equals the work done: the processor never idles with work). */
   private busy = 0;
+
+  constructor(private readonly clock: EngineClock) {
+    this.last = clock.now();
+  }
 
   get busyS(): number {
     this.advance();
@@ -38,7 +59,7 @@ abstract class ModelledProcessor {
   }
 
   run(workS: number): Promise<number> {
-    if (workS <= 0) return Promise.resolve(performance.now());
+    if (workS <= 0) return Promise.resolve(this.clock.now());
     return new Promise((resolve) => {
       this.advance();
       this.jobs.push({ remaining: workS, done: resolve });
@@ -52,7 +73,7 @@ abstract class ModelledProcessor {
   protected abstract untilNextFinish(): number;
 
   private advance(): void {
-    const now = performance.now();
+    const now = this.clock.now();
     let left = (now - this.last) / 1000;
     this.last = now;
     while (left > 0 && this.jobs.length > 0) {
@@ -67,10 +88,10 @@ abstract class ModelledProcessor {
   }
 
   private reschedule(): void {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer !== null) this.clock.clearTimeout(this.timer);
     this.timer = null;
     if (this.jobs.length === 0) return;
-    this.timer = setTimeout(
+    this.timer = this.clock.setTimeout(
       () => {
         this.advance();
         this.reschedule();
@@ -121,8 +142,6 @@ class FcfsProcessor extends ModelledProcessor {
 /** How running requests share the modelled GPU's prefill. */
 export type PrefillMode = 'parallel' | 'shared' | 'fcfs';
 
-const sleep = (s: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, s * 1000)));
-
 export class Engine {
   private runningCount = 0;
   /** Requests in their prefill phase, and the time (s) during which there was at least one. */
@@ -136,8 +155,13 @@ export class Engine {
   constructor(
     private readonly maxNumSeqs: number,
     mode: PrefillMode,
+    private readonly clock: EngineClock = hostClock,
   ) {
-    this.shared = mode === 'shared' ? new SharedProcessor() : mode === 'fcfs' ? new FcfsProcessor() : null;
+    this.shared = mode === 'shared' ? new SharedProcessor(clock) : mode === 'fcfs' ? new FcfsProcessor(clock) : null;
+  }
+
+  private sleep(s: number): Promise<void> {
+    return new Promise<void>((r) => this.clock.setTimeout(r, Math.max(0, s * 1000)));
   }
 
   get running(): number {
@@ -151,20 +175,20 @@ export class Engine {
   /** Seconds so far during which at least one running request was in prefill (the modelled GPU busy). */
   get busySeconds(): number {
     if (this.shared) return this.shared.busyS;
-    return this.busyS + (this.prefilling > 0 ? (performance.now() - this.busySince) / 1000 : 0);
+    return this.busyS + (this.prefilling > 0 ? (this.clock.now() - this.busySince) / 1000 : 0);
   }
 
-  /** Prefill; returns the time (performance.now) at which it ended in the model. */
+  /** Prefill; returns the time (the clock's) at which it ended in the model. */
   private async prefill(workS: number): Promise<number> {
     if (this.shared) return this.shared.run(workS);
-    if (workS <= 0) return performance.now();
-    if (this.prefilling++ === 0) this.busySince = performance.now();
+    if (workS <= 0) return this.clock.now();
+    if (this.prefilling++ === 0) this.busySince = this.clock.now();
     try {
-      await sleep(workS);
+      await this.sleep(workS);
     } finally {
-      if (--this.prefilling === 0) this.busyS += (performance.now() - this.busySince) / 1000;
+      if (--this.prefilling === 0) this.busyS += (this.clock.now() - this.busySince) / 1000;
     }
-    return performance.now();
+    return this.clock.now();
   }
 
   async run(job: EngineJob): Promise<void> {
@@ -177,7 +201,7 @@ export class Engine {
       job.onStart?.();
       const endedAt = await this.prefill(job.workS);
       // The fixed part runs from the modelled end of prefill (a late timer on a busy host is not latency).
-      await sleep(job.fixedS - (performance.now() - endedAt) / 1000);
+      await this.sleep(job.fixedS - (this.clock.now() - endedAt) / 1000);
     } finally {
       const next = this.queue.shift();
       // The slot passes straight to the next waiter, so `running` never dips while work waits.

@@ -15,7 +15,7 @@ import { readStandinEnv } from '../../../src/standins/vllm/config';
 import { PrefixCache } from '../../../src/standins/vllm/prefixCache';
 import { renderMetrics, newCounters } from '../../../src/standins/vllm/metrics';
 import { standinAnswer } from '../../../src/standins/vllm/answer';
-import { Engine } from '../../../src/standins/vllm/engine';
+import { Engine, type PrefillMode } from '../../../src/standins/vllm/engine';
 import { loadImages } from '../../../src/standins/vllm/request';
 import { jpegHeader } from '../../../src/standins/vllm/jpegHeader';
 import { promises as fsp } from 'node:fs';
@@ -25,6 +25,7 @@ import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import * as msg from '../../../src/core/serving/vllmMessages';
 import { freePortBase } from './helpers';
+import { ManualClock } from '../../helpers/manualClock';
 
 describe('serving units', () => {
   it('builds the protocol request: frames in order, then the text; temperature 0, max_tokens 128', () => {
@@ -250,35 +251,30 @@ describe('serving units', () => {
       srv.close();
     }
   });
+  // The engine runs on a clock the test moves (ManualClock): the modelled times are read exactly, and a busy host is
+  // the clock moved on with no timer fired; the host's own timers (late under load) are not raced.
   it('stand-in engine: prefill shared like one GPU, or parallel; slots limited by max-num-seqs', async () => {
-    const time = async (engine: Engine, n: number, workS: number) => {
-      const t0 = performance.now();
-      await Promise.all(Array.from({ length: n }, () => engine.run({ workS, fixedS: 0 })));
-      return (performance.now() - t0) / 1000;
-    };
-    const shared = await time(new Engine(8, 'shared'), 3, 0.3);
-    assert.ok(shared >= 0.88 && shared < 1.5, `3 × 0.3 s shared → ~0.9 s, got ${shared}`);
-    const parallel = await time(new Engine(8, 'parallel'), 3, 0.3);
-    assert.ok(parallel >= 0.29 && parallel < 0.8, `3 × 0.3 s in parallel → ~0.3 s, got ${parallel}`);
-    const limited = await time(new Engine(1, 'parallel'), 3, 0.2);
-    assert.ok(limited >= 0.59 && limited < 1.2, `one slot → ~0.6 s, got ${limited}`);
+    assert.deepEqual((await engineEnds(8, 'shared', [0.3, 0.3, 0.3])).ends, [0.9, 0.9, 0.9], '3 × 0.3 s shared: all at 0.9 s');
+    assert.deepEqual((await engineEnds(8, 'parallel', [0.3, 0.3, 0.3])).ends, [0.3, 0.3, 0.3], 'in parallel: all at 0.3 s');
+    assert.deepEqual((await engineEnds(1, 'parallel', [0.2, 0.2, 0.2])).ends, [0.2, 0.4, 0.6], 'one slot: one after another');
   });
 
   it('stand-in engine: a late timer on a busy host wastes no modelled GPU time; busy seconds = work done', async () => {
-    const engine = new Engine(8, 'shared');
-    const t0 = performance.now();
-    const short = Array.from({ length: 4 }, () => engine.run({ workS: 0.05, fixedS: 0 }));
-    const long = engine.run({ workS: 0.5, fixedS: 0 });
-    // Block the event loop for 0.5 s: the short jobs ran out at 0.25 s, their timer fires late.
-    while (performance.now() - t0 < 500) {
-      /* busy host */
-    }
-    await Promise.all(short);
-    await long;
-    const total = (performance.now() - t0) / 1000;
+    const clock = new ManualClock();
+    const engine = new Engine(8, 'shared', clock);
+    const ends: string[] = [];
+    const at = (what: string) => () => ends.push(`${what} ${ms(clock.now())}`);
+    const jobs = [
+      ...Array.from({ length: 4 }, () => engine.run({ workS: 0.05, fixedS: 0 }).then(at('short'))),
+      engine.run({ workS: 0.5, fixedS: 0 }).then(at('long')),
+    ];
+    // The host busy for 0.5 s: the short jobs ran out at 0.25 s, their timer fires late (at 0.5 s).
+    clock.block(500);
+    await clock.runAll();
+    await Promise.all(jobs);
     // 0.7 s of work in all; the 0.25 s after the short jobs ended went to the long one (not lost).
-    assert.ok(total >= 0.69 && total < 0.8, `work-conserving: ~0.7 s, got ${total}`);
-    assert.ok(Math.abs(engine.busySeconds - 0.7) < 0.02, `busy ${engine.busySeconds} ≈ 0.7 s of work`);
+    assert.deepEqual(ends, ['short 500', 'short 500', 'short 500', 'short 500', 'long 700'], 'work-conserving: the long job ends at 0.7 s');
+    assert.equal(ms(engine.busySeconds * 1000), 700, 'busy seconds = the 0.7 s of work');
   });
 
   it('stand-in: a local frame read once is known by its file until the file changes', async () => {
@@ -327,14 +323,21 @@ describe('serving units', () => {
   });
 
   it("stand-in engine in vLLM's order: prefills finish one after another in admission order", async () => {
-    const engine = new Engine(8, 'fcfs');
-    const t0 = performance.now();
-    const ends: number[] = [];
-    await Promise.all([0.2, 0.2, 0.2].map((w) => engine.run({ workS: w, fixedS: 0 }).then(() => ends.push((performance.now() - t0) / 1000))));
-    // Processor sharing would end all three at ~0.6 s; first come, first served ends them at 0.2, 0.4, 0.6.
-    assert.ok(ends[0] >= 0.19 && ends[0] < 0.35, `first at ~0.2 s, got ${ends}`);
-    assert.ok(ends[1] >= 0.39 && ends[1] < 0.55, `second at ~0.4 s, got ${ends}`);
-    assert.ok(ends[2] >= 0.59 && ends[2] < 0.8, `third at ~0.6 s, got ${ends}`);
-    assert.ok(Math.abs(engine.busySeconds - 0.6) < 0.02);
+    // Processor sharing would end all three at 0.6 s; first come, first served ends them at 0.2, 0.4, 0.6.
+    assert.deepEqual(await engineEnds(8, 'fcfs', [0.2, 0.2, 0.2]), { ends: [0.2, 0.4, 0.6], busyMs: 600 });
   });
 });
+
+/** Milliseconds to a whole number of microseconds (the engine's float arithmetic, read exactly). */
+const ms = (t: number) => Math.round(t * 1000) / 1000;
+
+/** An engine on a ManualClock given jobs of `works` seconds (no fixed part): when each ends (s, in the order given), and its busy ms. */
+async function engineEnds(maxNumSeqs: number, mode: PrefillMode, works: number[]): Promise<{ ends: number[]; busyMs: number }> {
+  const clock = new ManualClock();
+  const engine = new Engine(maxNumSeqs, mode, clock);
+  const ends: number[] = [];
+  const jobs = works.map((workS, i) => engine.run({ workS, fixedS: 0 }).then(() => (ends[i] = ms(clock.now()) / 1000)));
+  await clock.runAll();
+  await Promise.all(jobs);
+  return { ends, busyMs: ms(engine.busySeconds * 1000) };
+}
