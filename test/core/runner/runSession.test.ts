@@ -234,6 +234,8 @@ describe('RunSession', () => {
     assert.throws(() => s.status(statusSchema, () => ({ n: 0, summary: null })), /one status file/);
     await waitFor(async () => ((await readStatusFile(root.statusFile, statusSchema))?.n ?? 0) >= 2, 5_000, 'two ticks to write the status');
     await reporter.write('the end');
+    // Closed before the file is read: a tick's write (every 20 ms) renamed in before its `last` was set would race.
+    await s.close();
     assert.deepEqual(await readStatusFile(root.statusFile, statusSchema), reporter.last);
     assert.equal(reporter.last?.summary, 'the end');
     assert.deepEqual(
@@ -241,7 +243,6 @@ describe('RunSession', () => {
       handed.map((_, i) => i + 1),
       'each write handed on, in order',
     );
-    await s.close();
     const after = n;
     await sleep(100);
     assert.equal(n, after, 'no tick after close');
