@@ -38,4 +38,6 @@ export interface DemoStep {
   okCodes?: number[];
   /** Printed at the end of a demo that ran this step. */
   doneLine?: string;
+  /** Printed right after the step, by its exit code, when the demo goes on: what its output means here. */
+  after?(code: number): string | undefined;
 }
