@@ -6,19 +6,17 @@
 // Run after `npm run package:vsix`: `tsx test/e2e/dataReport.ts`. Bounded: E2E_TIMEOUT_S (default 420 s).
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { makeCorpus } from '../core/protocols/avtime/data/corpus';
-import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
+import { REPO } from './codeServer';
 import { E2eScript } from './harness';
-import { keyboardAudit, pressKey, tabTo } from './keyboard';
+import { keyboardAudit, refreshWithSpace } from './keyboard';
+import { E2eSession, requireVsix } from './session';
 import { themeShots } from './themes';
-import { launchBrowser, Workbench } from './workbench';
+import type { Workbench } from './workbench';
 
 const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 420);
 const OUT = path.join(REPO, 'test-output', 'e2e-data');
-const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
 
 let wb: Workbench | undefined;
 const script = new E2eScript('e2e-data', () => wb);
@@ -26,17 +24,12 @@ const log = (msg: string) => script.log(msg);
 const check = (name: string, fn: () => Promise<void>) => script.check(name, fn);
 
 async function main(): Promise<void> {
-  fs.rmSync(OUT, { recursive: true, force: true });
-  fs.mkdirSync(OUT, { recursive: true });
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-e2e-data-'));
-  const ws = path.join(work, 'ws');
-  const dirs = makeDirs(path.join(work, 'code-server'));
-  let server: RunningCodeServer | undefined;
-  let browser: Browser | undefined;
+  const session = new E2eSession(OUT, 'e2e-data');
+  const ws = path.join(session.work, 'ws');
   const corpus = makeCorpus(200);
   try {
     await check('the split of the generated corpus, by the CLI, into the workspace', async () => {
-      if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: npm run package:vsix`);
+      requireVsix();
       const split = path.join(ws, 'outputs', 'avtime-data', 'split');
       const args = ['avtime', 'split', '--source', corpus.source, '--output-root', split, '--derive-test-ids', '--test-size', '60'];
       const cli = path.join(REPO, 'dist', 'cli.js');
@@ -44,15 +37,12 @@ async function main(): Promise<void> {
     });
 
     await check('install the VSIX and start code-server', async () => {
-      log(await installExtension(dirs, VSIX));
-      server = await startCodeServer(dirs, path.join(OUT, 'code-server.log'));
+      log(await session.install());
+      await session.start();
     });
 
     await check('"Open AVTime data report" → Split: the strata heatmap and the bins drawn, counts, checks and hashes shown', async () => {
-      browser = await launchBrowser();
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-      wb = new Workbench(page, OUT);
-      await wb.open(`${server!.url}/?folder=${encodeURIComponent(ws)}`);
+      wb = await session.openFolder(ws, { width: 1400, height: 1000 });
       await wb.runCommand('fpsweep: Open AVTime data report');
       await wb.pickQuick('Split');
       // data-drawn: vega ran and put its SVG in; a CSP refusal would leave an error there instead.
@@ -107,24 +97,13 @@ async function main(): Promise<void> {
     await check('without a mouse: Tab reaches every control, each drawn focused; Space on Refresh draws the report again', async () => {
       const frame = await wb!.webviewFrame('body[data-kind="avtimeData"] section[data-report="split"] .chart[data-drawn] svg', 30_000);
       log(await keyboardAudit(wb!.page, frame, 'data-split-report'));
-      await tabTo(wb!.page, frame, 'header vscode-button');
-      const draws = await frame.evaluate<string>("document.getElementById('app').dataset.draws");
-      await pressKey(
-        wb!.page,
-        frame,
-        'Space',
-        'the data report drawn again, the focus on the new Refresh',
-        `document.getElementById('app').dataset.draws !== ${JSON.stringify(draws)} && document.activeElement?.matches('header vscode-button')`,
-      );
+      await refreshWithSpace(wb!.page, frame, 'the data report');
     });
   } catch (err) {
     await script.failed(err);
   } finally {
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
+    await session.close(log);
     fs.rmSync(corpus.dir, { recursive: true, force: true });
-    if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
-    else log(`kept ${work}`);
   }
 }
 

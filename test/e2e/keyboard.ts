@@ -241,3 +241,19 @@ export async function focusedPath(frame: Frame): Promise<string> {
   await frame.evaluate(SETUP);
   return (await frame.evaluate<Seen>(CURRENT(false)))?.path ?? '(outside the webview)';
 }
+
+/**
+ * Space on a report's Refresh (the vscode-button in its header, reached with Tab): `report` drawn again (#app's
+ * data-draws changes) with the focus on the new Refresh.
+ */
+export async function refreshWithSpace(page: Page, frame: Frame, report: string): Promise<void> {
+  await tabTo(page, frame, 'header vscode-button');
+  const draws = await frame.evaluate<string>("document.getElementById('app').dataset.draws");
+  await pressKey(
+    page,
+    frame,
+    'Space',
+    `${report} drawn again, the focus on the new Refresh`,
+    `document.getElementById('app').dataset.draws !== ${JSON.stringify(draws)} && document.activeElement?.matches('header vscode-button')`,
+  );
+}

@@ -10,15 +10,15 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Frame } from 'playwright-core';
-import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
+import type { Frame } from 'playwright-core';
+import { REPO } from './codeServer';
 import { E2eScript } from './harness';
-import { focusedPath, keyboardAudit, pressKey, tabTo } from './keyboard';
+import { focusedPath, keyboardAudit, pressKey, refreshWithSpace, tabTo } from './keyboard';
+import { E2eSession, requireVsix } from './session';
 import { themeShots } from './themes';
-import { launchBrowser, Workbench } from './workbench';
+import type { Workbench } from './workbench';
 import { startStandinHub, type StandinHub } from '../../src/standins/hub/server';
 import { waitFor } from '../helpers/waitFor';
 
@@ -27,7 +27,6 @@ const SMOKE = process.argv.includes('--smoke');
 const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 1500);
 const OUT = path.join(REPO, 'test-output', 'e2e');
 const HOLD = path.join(OUT, 'stand-in-hold');
-const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
 const CLI = path.join(REPO, 'dist', 'cli.js');
 const PILOT = ['MVBench', 'LVBench', 'TimeScope'];
 const XSS = '<img src=x onerror=alert(1)>';
@@ -47,19 +46,13 @@ async function cli(args: string[], env: NodeJS.ProcessEnv = process.env, timeout
 }
 
 async function main(): Promise<void> {
-  fs.rmSync(OUT, { recursive: true, force: true });
-  fs.mkdirSync(OUT, { recursive: true });
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-e2e-'));
+  const session = new E2eSession(OUT, 'e2e');
+  const work = session.work;
   const pkg = path.join(work, 'pkg');
-  const dirs = makeDirs(path.join(work, 'code-server'));
-  let server: RunningCodeServer | undefined;
-  let browser: Browser | undefined;
   let hub: StandinHub | undefined;
   const dialogs: string[] = [];
   try {
-    await check('the VSIX is built', async () => {
-      if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: npm run package:vsix`);
-    });
+    await check('the VSIX is built', async () => requireVsix());
 
     if (SMOKE) {
       fs.mkdirSync(pkg, { recursive: true });
@@ -77,26 +70,23 @@ async function main(): Promise<void> {
     writeSettings(pkg, process.env.FPSWEEP_STANDIN_LATENCY ?? 'a=0.02,b=0.000001', hub.url);
 
     await check('install the VSIX with code-server --install-extension', async () => {
-      log(await installExtension(dirs, VSIX));
+      log(await session.install());
     });
 
     await check('start code-server on 127.0.0.1', async () => {
-      server = await startCodeServer(dirs, path.join(OUT, 'code-server.log'));
-      log(`code-server at ${server.url}`);
+      log(`code-server at ${(await session.start()).url}`);
     });
 
     await check('open the package folder in Chromium', async () => {
-      browser = await launchBrowser();
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      page.on('dialog', (d) => {
-        dialogs.push(d.message());
-        void d.dismiss();
+      wb = await session.openFolder(pkg, { width: 1400, height: 900 }, (page) => {
+        page.on('dialog', (d) => {
+          dialogs.push(d.message());
+          void d.dismiss();
+        });
+        page.on('console', (m) => {
+          if (m.type() === 'error') fs.appendFileSync(path.join(OUT, 'console.log'), `${m.text()}\n`);
+        });
       });
-      page.on('console', (m) => {
-        if (m.type() === 'error') fs.appendFileSync(path.join(OUT, 'console.log'), `${m.text()}\n`);
-      });
-      wb = new Workbench(page, OUT);
-      await wb.open(`${server!.url}/?folder=${encodeURIComponent(pkg)}`);
       await wb.screenshot('workbench');
     });
 
@@ -205,15 +195,7 @@ async function main(): Promise<void> {
       // Without a mouse (issue 44 point 4): every control reached by Tab and drawn focused; Space on Refresh draws the
       // report again, the focus staying on Refresh.
       log(await keyboardAudit(wb!.page, frame, 'timing-report'));
-      await tabTo(wb!.page, frame, 'header vscode-button');
-      const draws = await frame.evaluate<string>("document.getElementById('app').dataset.draws");
-      await pressKey(
-        wb!.page,
-        frame,
-        'Space',
-        'the timing report drawn again, the focus on the new Refresh',
-        `document.getElementById('app').dataset.draws !== ${JSON.stringify(draws)} && document.activeElement?.matches('header vscode-button')`,
-      );
+      await refreshWithSpace(wb!.page, frame, 'the timing report');
     });
 
     await check('the failures report webview lists failures, and HTML in a question is text', async () => {
@@ -684,16 +666,11 @@ async function main(): Promise<void> {
     // The worker outlives windows by design: stop it here, then code-server and the browser.
     if (fs.existsSync(path.join(pkg, '.fpsweep'))) await cli(['stop', '--package', pkg]).catch((e) => log(`stop: ${e}`));
     stopAvtimeWorker(path.join(pkg, 'outputs', 'avtime-bench', AVTIME_RUN));
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
     await hub?.close().catch(() => undefined);
-    if (!process.env.E2E_KEEP)
-      fs.rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 }); // a stopping worker may still write
-    else log(`kept ${work}`);
+    await session.close(log);
   }
 }
 
-/** Whether any frame of the page (cell outputs live in webview frames) has text that `pred` accepts. */
 /** Throws unless the element `selector` is drawn wholly inside the webview's viewport (a shot's `ready` check). */
 async function wholeInView(frame: Frame, selector: string, what: string): Promise<void> {
   const r = await frame.evaluate<{ top: number; bottom: number; height: number } | null>(`(() => {
@@ -706,6 +683,7 @@ async function wholeInView(frame: Frame, selector: string, what: string): Promis
   if (r.top < 0 || r.bottom > r.height) throw new Error(`${what} is not wholly in view: ${JSON.stringify(r)}`);
 }
 
+/** Whether any frame of the page (cell outputs live in webview frames) has text that `pred` accepts. */
 async function anyFrameText(w: Workbench, pred: (text: string) => boolean): Promise<boolean> {
   for (const f of w.page.frames()) {
     const text = await f.evaluate<string>('document.body ? document.body.innerText : ""').catch(() => '');
