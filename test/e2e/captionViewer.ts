@@ -12,17 +12,16 @@
 // `npm run test:e2e` runs it after the others.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser, Frame } from 'playwright-core';
-import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
+import type { Frame } from 'playwright-core';
+import { REPO } from './codeServer';
 import { E2eScript } from './harness';
+import { E2eSession, requireVsix } from './session';
 import { keyboardAudit, pressKey, tabTo } from './keyboard';
 import { themeShots } from './themes';
-import { launchBrowser, Workbench } from './workbench';
+import type { Workbench } from './workbench';
 
 const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 420);
-const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
 const OUT = path.join(REPO, 'test-output', 'e2e-caption-viewer');
 /** The drift allowed between the picture and the sidecar's sound (issue 36 point 2). */
 const MAX_DRIFT_S = 0.1;
@@ -103,26 +102,19 @@ async function untilIn<T>(frame: Frame, what: string, expr: string, ok: (v: T) =
 }
 
 async function main(): Promise<void> {
-  fs.rmSync(OUT, { recursive: true, force: true });
-  fs.mkdirSync(OUT, { recursive: true });
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-e2e-caption-'));
+  const session = new E2eSession(OUT, 'e2e-caption');
+  const work = session.work;
   const root = path.join(work, 'videos');
-  const dirs = makeDirs(path.join(work, 'code-server'));
-  let server: RunningCodeServer | undefined;
-  let browser: Browser | undefined;
   try {
     await check('make a videos root with ffmpeg (clips with audio, mp3 sidecars, segments.json, captions_merged.json)', async () => {
-      if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: npm run package:vsix`);
+      requireVsix();
       makeVideosRoot(root);
     });
 
     await check('install the VSIX and start code-server on the videos root', async () => {
-      log(await installExtension(dirs, VSIX));
-      server = await startCodeServer(dirs, path.join(OUT, 'code-server.log'));
-      browser = await launchBrowser();
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      wb = new Workbench(page, OUT);
-      await wb.open(`${server.url}/?folder=${encodeURIComponent(root)}`);
+      log(await session.install());
+      await session.start();
+      wb = await session.openFolder(root, { width: 1400, height: 900 });
     });
 
     let frame: Frame | undefined;
@@ -254,10 +246,7 @@ async function main(): Promise<void> {
   } catch (err) {
     await script.failed(err);
   } finally {
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
-    if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
-    else log(`kept ${work}`);
+    await session.close(log);
   }
 }
 

@@ -8,16 +8,14 @@
 // `npm run test:e2e` runs it after the others.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { planCutSample } from '../../src/core/protocols/cut/sample/plan';
-import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
+import { REPO } from './codeServer';
 import { E2eScript } from './harness';
-import { launchBrowser, Workbench } from './workbench';
+import { E2eSession, requireVsix } from './session';
+import type { Workbench } from './workbench';
 
 const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 420);
-const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
 const CLI = path.join(REPO, 'dist', 'cli.js');
 const OUT = path.join(REPO, 'test-output', 'e2e-cut');
 const PLAN = planCutSample();
@@ -33,28 +31,21 @@ const check = (name: string, fn: () => Promise<void>) => script.check(name, fn);
 const treeRow = (re: RegExp, timeoutMs?: number) => wb!.treeRow(re, timeoutMs);
 
 async function main(): Promise<void> {
-  fs.rmSync(OUT, { recursive: true, force: true });
-  fs.mkdirSync(OUT, { recursive: true });
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-e2e-cut-'));
+  const session = new E2eSession(OUT, 'e2e-cut');
+  const work = session.work;
   const sources = path.join(work, 'sources');
   const cuts = path.join(work, 'cuts');
-  const dirs = makeDirs(path.join(work, 'code-server'));
-  let server: RunningCodeServer | undefined;
-  let browser: Browser | undefined;
   try {
     await check('make the source videos with the CLI (`fpsweep avtime cut-sample`), and one file that is no video', async () => {
-      if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: npm run package:vsix`);
+      requireVsix();
       log(execFileSync(process.execPath, [CLI, 'avtime', 'cut-sample', '--out', sources], { encoding: 'utf8' }).trim());
       fs.writeFileSync(path.join(sources, NO_VIDEO), 'this is no video\n');
     });
 
     await check('install the VSIX and start code-server on the work folder', async () => {
-      log(await installExtension(dirs, VSIX));
-      server = await startCodeServer(dirs, path.join(OUT, 'code-server.log'));
-      browser = await launchBrowser();
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      wb = new Workbench(page, OUT);
-      await wb.open(`${server.url}/?folder=${encodeURIComponent(work)}`);
+      log(await session.install());
+      await session.start();
+      wb = await session.openFolder(work, { width: 1400, height: 900 });
       await wb.runCommand('View: Show Frames × Pixels');
     });
 
@@ -119,10 +110,7 @@ async function main(): Promise<void> {
         log(`stop: ${(e as Error).message.split('\n')[0]}`);
       }
     }
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
-    if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
-    else log(`kept ${work}`);
+    await session.close(log);
   }
 }
 

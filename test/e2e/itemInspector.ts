@@ -13,20 +13,19 @@
 // (scripts/screenshots.sh): a test run leaves the tree as it found it.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser, Frame } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { XSS_QUESTION } from '../../src/core/protocols/fp/sample/questions';
 import { startStandin } from '../core/protocols/fp/sweep/helpers';
-import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
+import { REPO } from './codeServer';
 import { E2eScript } from './harness';
+import { E2eSession, requireVsix } from './session';
 import { keyboardAudit, keyboardFindings, pressKey, tabTo } from './keyboard';
 import { themeShots } from './themes';
-import { launchBrowser, Workbench } from './workbench';
+import type { Workbench } from './workbench';
 
 const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 600);
 const OUT = path.join(REPO, 'test-output', 'e2e-inspector');
-const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
 const CLI = path.join(REPO, 'dist', 'cli.js');
 const [FIRST, SECOND] = ['v_32', 'v_1']; // the temporal contrast (core/protocols/fp/findings/types.ts CONTRASTS)
 
@@ -141,18 +140,14 @@ const CARDS = `(() => {
 })()`;
 
 async function main(): Promise<void> {
-  fs.rmSync(OUT, { recursive: true, force: true });
-  fs.mkdirSync(OUT, { recursive: true });
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-e2e-inspector-'));
+  const session = new E2eSession(OUT, 'e2e-inspector');
+  const work = session.work;
   const pkg = path.join(work, 'fp');
-  const dirs = makeDirs(path.join(work, 'code-server'));
-  let server: RunningCodeServer | undefined;
-  let browser: Browser | undefined;
   let flipItem = '';
   let inspector: Frame | undefined;
   try {
     await check('the CLI makes the sample package and runs v_1 on MVBench on a stand-in vLLM', async () => {
-      if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: npm run package:vsix`);
+      requireVsix();
       if (process.env.E2E_SAMPLE_FROM) fs.cpSync(process.env.E2E_SAMPLE_FROM, pkg, { recursive: true });
       else cli(['sample', '--out', pkg]);
       const standin = await startStandin();
@@ -172,15 +167,12 @@ async function main(): Promise<void> {
     });
 
     await check('install the VSIX and start code-server', async () => {
-      log(await installExtension(dirs, VSIX));
-      server = await startCodeServer(dirs, path.join(OUT, 'code-server.log'));
+      log(await session.install());
+      await session.start();
     });
 
     await check('a findings flip opens the inspector with the frames of both conditions, at the size sent', async () => {
-      browser = await launchBrowser();
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-      wb = new Workbench(page, OUT);
-      await wb.open(`${server!.url}/?folder=${encodeURIComponent(pkg)}`);
+      wb = await session.openFolder(pkg, { width: 1400, height: 1000 });
       await wb.runCommand('fpsweep: Open findings');
       // The card's drill-down (its ladder chart has no step to draw: only v_blind, v_1 and v_32 have rows).
       const findings = await wb.webviewFrame('body[data-kind="findings"] #findings-card[data-benchmark="MVBench"] #findings-drill', 120_000);
@@ -338,10 +330,7 @@ async function main(): Promise<void> {
   } catch (err) {
     await script.failed(err);
   } finally {
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
-    if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
-    else log(`kept ${work}`);
+    await session.close(log);
   }
 }
 

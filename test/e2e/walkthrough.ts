@@ -5,16 +5,15 @@
 // high-contrast themes go to test-output/ (docs/screenshots/ only through `npm run screenshots`).
 // Run: `npm run package:vsix && tsx test/e2e/walkthrough.ts`; `npm run test:e2e` runs it.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser, Frame } from 'playwright-core';
-import { installExtension, makeDirs, REPO, startCodeServer, type RunningCodeServer } from './codeServer';
+import type { Frame } from 'playwright-core';
+import { REPO } from './codeServer';
 import { E2eScript } from './harness';
+import { E2eSession, requireVsix } from './session';
 import { THEMES, themeShots } from './themes';
-import { launchBrowser, Workbench } from './workbench';
+import type { Workbench } from './workbench';
 
 const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S ?? 360);
-const VSIX = path.join(REPO, 'fpsweep-linux-x64.vsix');
 const OUT = path.join(REPO, 'test-output', 'e2e-walkthrough');
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
   contributes: { walkthroughs: { id: string; title: string; steps: { id: string; completionEvents: string[]; media: { svg: string } }[] }[] };
@@ -226,24 +225,17 @@ const SVG_INK = `(() => {
 })()`;
 
 async function main(): Promise<void> {
-  fs.rmSync(OUT, { recursive: true, force: true });
-  fs.mkdirSync(OUT, { recursive: true });
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fpsweep-e2e-walkthrough-'));
+  const session = new E2eSession(OUT, 'e2e-walkthrough');
+  const work = session.work;
   const ws = path.join(work, 'ws');
   fs.mkdirSync(ws);
-  const dirs = makeDirs(path.join(work, 'code-server'));
-  let server: RunningCodeServer | undefined;
-  let browser: Browser | undefined;
   const [fp, av] = PACKAGE.contributes.walkthroughs;
   try {
     await check('install the VSIX and start code-server on an empty folder', async () => {
-      if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: npm run package:vsix`);
-      log(await installExtension(dirs, VSIX));
-      server = await startCodeServer(dirs, path.join(OUT, 'code-server.log'));
-      browser = await launchBrowser();
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      wb = new Workbench(page, OUT);
-      await wb.open(`${server.url}/?folder=${encodeURIComponent(ws)}`);
+      requireVsix();
+      log(await session.install());
+      await session.start();
+      wb = await session.openFolder(ws, { width: 1400, height: 900 });
     });
 
     for (const w of [fp, av]) {
@@ -363,10 +355,7 @@ async function main(): Promise<void> {
   } catch (err) {
     await script.failed(err);
   } finally {
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
-    if (!process.env.E2E_KEEP) fs.rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
-    else log(`kept ${work}`);
+    await session.close(log);
   }
 }
 
