@@ -12,7 +12,7 @@
 #                                bundled (sharp left out), for the CPU path's floor (decode once + each JPEG once)
 #   app/node_modules/            sharp 0.34 and what it loads (@img/*, detect-libc, semver)
 #   app/resources/python/fp_gpu_frames.py, app/package.json
-# and beside it sweep_bench.py, derive.py, run-on-device.sh, hostsim.js (bench/hostSim bundled), fp_gpu_frames.py
+# and beside it sweep_bench.py, parts.py, derive.py, run-on-device.sh, hostsim.js (bench/hostSim bundled), fp_gpu_frames.py
 # (replaces the app's: a helper edit needs no new app.tar.xz), BUILD (branch, commit, dirty, date).
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,7 +37,7 @@ cp -a "$NM/@img/colour" "$NM/@img/sharp-linux-x64" "$NM/@img/sharp-libvips-linux
 rm -rf "$STAGE/app/node_modules/sharp/src"
 mkdir -p "$CARRY"
 (cd "$STAGE" && tar cf - app | xz -T2 -4 > "$CARRY/app.tar.xz")
-cp "$REPO/bench/gpuSweep/sweep_bench.py" "$REPO/bench/gpuSweep/derive.py" "$REPO/bench/gpuSweep/run-on-device.sh" "$REPO/resources/python/fp_gpu_frames.py" "$CARRY/"
+cp "$REPO/bench/gpuSweep/sweep_bench.py" "$REPO/bench/gpuSweep/parts.py" "$REPO/bench/gpuSweep/derive.py" "$REPO/bench/gpuSweep/run-on-device.sh" "$REPO/resources/python/fp_gpu_frames.py" "$CARRY/"
 # The host model (bench/hostSim), bundled, run there on this run's figures where the call has time left.
 (cd "$REPO" && node_modules/.bin/esbuild bench/hostSim/main.ts --bundle --platform=node --target=node20 --format=cjs \
   --external:sharp --external:esbuild --external:vscode --outfile="$CARRY/hostsim.js" --log-level=error)

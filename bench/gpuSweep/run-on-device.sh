@@ -4,7 +4,7 @@
 # the larger fixture: gpu:8, gpu+beside (a model-shaped matmul beside the run: the GPU time taken), gpu+FP_GPU_JPEG=pillow
 # (an environment for the run), gpu+prof (node --cpu-prof in the run's node processes: self time by function in
 # sweep.json)), DEADLINE (seconds for the runs, default 470), WORK (default /tmp/gs), FFCOST=0,
-# NVJPEG=0 (nvJPEG's 4:2:0 against pillow's: $OUT/nvjpeg.json), SAMEBYTES=0 (the helper's bytes with its jobs on
+# PARTS=1 (parts.py after the runs), NVJPEG=0 (nvJPEG's 4:2:0 against pillow's: $OUT/nvjpeg.json), SAMEBYTES=0 (the helper's bytes with its jobs on
 # threads against one job a process: $OUT/samebytes.json) and FLOOR=0 skip those steps. Everything it prints is also in $OUT/log.txt; the figures in $OUT/sweep.json,
 # $OUT/ffcost.json (ffmpeg's own costs, sweep_bench.py ffcost) and $OUT/floor.json (bench/frames.ts phases a,c,d on
 # the 14-video fixture: the CPU path's pipeline alone, its decode limit and its floor, on the quiet machine).
@@ -37,6 +37,14 @@ fi
 echo "ffcost + floor: $(( $(date +%s) - T0 )) s"
 python3 "$C/sweep_bench.py" runs --cli "$APP/dist/cli.js" --work "$WORK" --out "$OUT" --scales "${SCALES:-1,4}" \
   --order "${ORDER:-cpu,gpu,gpu,cpu}" --extra "${EXTRA:-}" --deadline "${DEADLINE:-470}"
+# PARTS=1: where the GPU time goes inside the jobs a "+tee" run captured (parts.py; the largest capture), until
+# PARTS_UNTIL seconds since the start (default 560).
+J=$(ls -S "$WORK"/jobs-*.jsonl 2>/dev/null | head -1)
+if [ "${PARTS:-0}" = 1 ] && [ -n "$J" ]; then
+  T=$(basename "$J" .jsonl); T=${T#jobs-}; S=${T#s}; S=${S%%-*}
+  python3 "$C/parts.py" --jobs-file "$J" --run-pkg "$WORK/run-$T" --fixture "$WORK/p$S" --work "$WORK" --out "$OUT" \
+    --n "${PARTS_N:-16}" --deadline $(( ${PARTS_UNTIL:-560} - ($(date +%s) - T0) ))
+fi
 # The host model fed with this run's figures (derive.py, then bench/hostSim bundled: every HOSTSIM_SAMPLE-th video),
 # where the call has time left (HOSTSIM_UNTIL, seconds since the start; the device tool's call is 600 s at most).
 if [ -f "$C/hostsim.js" ] && [ $(( ${HOSTSIM_UNTIL:-585} - ($(date +%s) - T0) )) -gt 60 ]; then

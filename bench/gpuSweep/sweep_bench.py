@@ -263,10 +263,15 @@ class Beside:
     beside the whole sweep: the GPU time the run took from it, end to end (helpers' CUDA start, NVDEC, resize, JPEG).
     Its time alone is measured first, on the quiet GPU."""
 
-    def __init__(self):
+    @staticmethod
+    def alone():
+        """The matmul's median ms alone on the quiet GPU (5 s of it)."""
         out = subprocess.run([sys.executable, "-c", MATMUL, "5"], capture_output=True, text=True).stdout
         times = sorted(float(l.split()[1]) for l in out.splitlines() if l.strip())
-        self.alone_ms = times[len(times) // 2] if times else None
+        return times[len(times) // 2] if times else None
+
+    def __init__(self, alone_ms=None):
+        self.alone_ms = alone_ms if alone_ms is not None else Beside.alone()
         self.proc = subprocess.Popen([sys.executable, "-c", MATMUL, "600"], stdout=subprocess.PIPE, text=True)
         self.lines = [self.proc.stdout.readline()]  # running: its first timing is out
         self.drain = threading.Thread(target=lambda: self.lines.extend(self.proc.stdout), daemon=True)
@@ -300,6 +305,12 @@ def one_run(cli, fixture, mode, work, tag, endpoint):
         shutil.rmtree(prof_dir, ignore_errors=True)
         os.makedirs(prof_dir)
         env["NODE_OPTIONS"] = f"--cpu-prof --cpu-prof-dir={prof_dir}"
+    if "tee" in extras:  # the jobs the run sends its helpers, kept for parts.py: PYTHON reads them through tee
+        wrapper = os.path.join(work, "python-tee")
+        with open(wrapper, "w") as f:
+            f.write(f'#!/bin/bash\ntee -a {os.path.join(work, f"jobs-{tag}.jsonl")} | exec {sys.executable} "$@"\n')
+        os.chmod(wrapper, 0o755)
+        env["PYTHON"] = wrapper
     for e in extras:
         if "=" in e:
             k, v = e.split("=", 1)
@@ -501,6 +512,7 @@ def runs():
                 continue
             tag = f"s{s}-{k}-" + "".join(c if c.isalnum() or c in "-_." else "_" for c in mode)
             res, pkg = one_run(cli, fixture, mode, work, tag, endpoint)
+            mode = mode.replace("+tee", "")  # capturing the helpers' jobs changes nothing the run does
             res.update({"scale": s, "videos": videos, "k": k, "mode": mode})
             report["runs"].append(res)
             print(f"runs: {tag}: rc {res['rc']} wall {res['wall_s']} s first row {res['first_row_s']} s CPU {res['cpu_s_total']} s "
