@@ -35,6 +35,30 @@ function isInside(realRoot: string, p: string): boolean {
 const ourUid = typeof process.getuid === 'function' ? process.getuid() : null;
 
 /** Why a file opened to be read back as ours is not (a second name, another owner, not a plain file), or null. */
+/**
+ * What tells a file's bytes apart without reading them: device, inode, size and the change time. A replacement
+ * changes the inode, a write the size or the ctime, and no user can set a ctime back (utimes sets mtime and atime).
+ * Its limit: the kernel stamps ctime from a coarse clock (a few ms), so a same-size write by our own uid in the same
+ * tick as the read that recorded the identity goes unseen; others cannot write a file of ours (notOurs).
+ */
+export interface FileIdentity {
+  dev: number;
+  ino: number;
+  size: number;
+  ctimeMs: number;
+}
+
+/** Matches no file: what readOwnUnlessSame answers for bytes that changed while they were read. */
+const UNKNOWN_IDENTITY: FileIdentity = { dev: -1, ino: -1, size: -1, ctimeMs: -1 };
+
+export function fileIdentity(st: Stats): FileIdentity {
+  return { dev: st.dev, ino: st.ino, size: st.size, ctimeMs: st.ctimeMs };
+}
+
+export function sameFileIdentity(a: FileIdentity, b: FileIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.ctimeMs === b.ctimeMs && a.dev !== -1;
+}
+
 export function notOurs(st: Stats): string | null {
   if (!st.isFile()) return 'is not a plain file';
   if (st.nlink !== 1) return 'has another name (a hard link)';
@@ -162,6 +186,19 @@ export class DirHandle {
    * Null when it is missing; `{ refused }` with why when something else is there.
    */
   async readOwn(name: string): Promise<{ bytes: Buffer } | { refused: string } | null> {
+    const got = await this.readOwnUnlessSame(name, null);
+    return got && 'same' in got ? null : got;
+  }
+
+  /**
+   * readOwn, with the file's identity; where that identity is `known`'s (the same file, unchanged since it was read:
+   * fileIdentity), `{ same: true }` without reading it: an open and an fstat instead of a read and whatever the
+   * caller checks of the bytes (a frame sent many times is hashed once, issue 45).
+   */
+  async readOwnUnlessSame(
+    name: string,
+    known: FileIdentity | null,
+  ): Promise<{ bytes: Buffer; identity: FileIdentity } | { same: true } | { refused: string } | null> {
     let fh: fs.FileHandle;
     try {
       fh = await fs.open(this.at(name), READ);
@@ -172,9 +209,15 @@ export class DirHandle {
       throw err;
     }
     try {
-      const why = notOurs(await fh.stat());
+      const st = await fh.stat();
+      const why = notOurs(st);
       if (why) return { refused: why };
-      return { bytes: await fh.readFile() };
+      const identity = fileIdentity(st);
+      if (known && sameFileIdentity(known, identity)) return { same: true };
+      const bytes = await fh.readFile();
+      // Written while we read: its identity no longer says what these bytes are; the caller reads it again next time.
+      const after = fileIdentity(await fh.stat());
+      return { bytes, identity: sameFileIdentity(after, identity) && bytes.length === st.size ? identity : UNKNOWN_IDENTITY };
     } finally {
       await fh.close();
     }

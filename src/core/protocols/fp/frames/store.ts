@@ -23,7 +23,7 @@ import { isPlainName } from '../../../package/names';
 import type { Dims } from './jpeg';
 import { pidAlive } from '../../../runner/lock';
 import { ContainmentError } from '../../../containment/containmentError';
-import { DirHandle, openDirUnder } from '../../../containment/dirHandle';
+import { DirHandle, openDirUnder, type FileIdentity } from '../../../containment/dirHandle';
 import { unpredictableName } from '../../../containment/freshName';
 import { parseBoundedJson } from '../../../io/boundedJson';
 
@@ -53,11 +53,15 @@ export interface StoreStats {
   overCapBytes: number;
 }
 
-/** What we recorded of a frame when we wrote it; `checked` once its bytes were read back and matched. */
+/**
+ * What we recorded of a frame when we wrote it; `checked` once its bytes were read back and matched; `sent`: the
+ * identity of the file whose bytes readFrames last read and matched (the next send opens and fstats it, no read).
+ */
 interface FrameRecord {
   size: number;
   sha256: string;
   checked: boolean;
+  sent?: FileIdentity;
 }
 
 /** A finished frame to commit: `temp` in `from` (the video's folder, or a child's staging folder) → `final`. */
@@ -258,25 +262,43 @@ export class FrameStore {
    * we wrote them (a plain file of ours, one name, its size and sha256); anything else is refused with its path.
    */
   async readFrames(paths: readonly string[]): Promise<Array<{ bytes: Buffer; sha256: string }>> {
+    return (await this.checkedFrames(paths, true)).map((f) => ({ bytes: f.bytes!, sha256: f.sha256 }));
+  }
+
+  /**
+   * The sha256 of frames sent as file:// URLs (vLLM reads the files), checked as readFrames checks them; a frame whose
+   * file is the one an earlier call read and matched (the same identity: dirHandle's fileIdentity) is opened and
+   * fstat'ed, not read and hashed again (issue 45: a frame goes out in many requests; the run process's CPU a JPEG).
+   */
+  async frameDigests(paths: readonly string[]): Promise<string[]> {
+    return (await this.checkedFrames(paths, false)).map((f) => f.sha256);
+  }
+
+  private async checkedFrames(paths: readonly string[], wantBytes: boolean): Promise<Array<{ bytes: Buffer | null; sha256: string }>> {
     const byVideo = new Map<string, number[]>();
     paths.forEach((p, k) => {
       const hash = path.basename(path.dirname(p));
       if (path.dirname(path.dirname(p)) !== this.dir || !isPlainName(hash)) throw new ContainmentError(p, `is not a frame of the store ${this.dir}`);
       byVideo.set(hash, [...(byVideo.get(hash) ?? []), k]);
     });
-    const out: Array<{ bytes: Buffer; sha256: string }> = new Array(paths.length);
+    const out: Array<{ bytes: Buffer | null; sha256: string }> = new Array(paths.length);
     for (const [hash, ks] of byVideo) {
       const dir = await this.top.sub(hash, { create: false });
       try {
         await Promise.all(
           ks.map(async (k) => {
             const p = paths[k];
-            const got = await dir.readOwn(path.basename(p));
             const r = this.records.get(p);
+            const got = await dir.readOwnUnlessSame(path.basename(p), wantBytes ? null : (r?.sent ?? null));
+            if (got && 'same' in got) {
+              out[k] = { bytes: null, sha256: r!.sha256 }; // `same` only where r.sent was given
+              return;
+            }
             if (!got || !('bytes' in got)) throw new ContainmentError(p, got ? got.refused : 'is gone from the frame store');
             const sha256 = sha256Hex(got.bytes);
             if (!r || r.size !== got.bytes.length || r.sha256 !== sha256)
               throw new ContainmentError(p, 'is not the frame fpsweep wrote there (its size or sha256 differs from the store index)');
+            r.sent = got.identity;
             out[k] = { bytes: got.bytes, sha256 };
           }),
         );

@@ -188,9 +188,9 @@ export class PipelineFrames implements FrameSource {
           // The bytes are read through the store (a plain file of ours, as recorded when we wrote it, or refused with
           // its path): nothing is sent that we did not make from the video (issue 42).
           images: async (): Promise<FrameRef[]> => {
-            const frames = await store.readFrames(paths);
-            if (!fileUrls) return frames.map((f) => ({ jpeg: f.bytes, uuid: uuidOfSha256(f.sha256) }));
-            return jpegFileUrls(paths).map((fileUrl, k) => ({ fileUrl, uuid: uuidOfSha256(frames[k].sha256) }));
+            if (!fileUrls) return (await store.readFrames(paths)).map((f) => ({ jpeg: f.bytes, uuid: uuidOfSha256(f.sha256) }));
+            const digests = await store.frameDigests(paths);
+            return jpegFileUrls(paths).map((fileUrl, k) => ({ fileUrl, uuid: uuidOfSha256(digests[k]) }));
           },
         };
       },

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { FrameStore, frameFileName } from '../../../../../src/core/protocols/fp/frames';
 import { sha256Hex } from '../../../../../src/core/protocols/fp/frames/store';
+import { DirHandle } from '../../../../../src/core/containment/dirHandle';
 
 async function exists(f: string) {
   return fs.access(f).then(
@@ -103,4 +104,53 @@ describe('frame store', () => {
     await store.syncVideo(video).finally(() => video.close());
     assert.equal(store.has(f), false);
   });
+
+  describe('frameDigests: a frame sent again is opened and fstat\'ed, not read and hashed again (issue 45)', () => {
+    /** The store's reads of frames by what they answered: 'same' (fstat only) or 'bytes' (read). */
+    async function reads<T>(work: () => Promise<T>): Promise<{ result: T; kinds: string[] }> {
+      const kinds: string[] = [];
+      const original = DirHandle.prototype.readOwnUnlessSame;
+      DirHandle.prototype.readOwnUnlessSame = async function (this: DirHandle, ...args: Parameters<typeof original>) {
+        const got = await original.apply(this, args);
+        kinds.push(got && 'same' in got ? 'same' : got && 'bytes' in got ? 'bytes' : 'refused');
+        return got;
+      };
+      try {
+        return { result: await work(), kinds };
+      } finally {
+        DirHandle.prototype.readOwnUnlessSame = original;
+      }
+    }
+
+    it('gives the sha256 readFrames gives; the second time without a read', async () => {
+      const store = await opened(FrameStore.open(dir, dir, 1e9));
+      const f = [await put(store, 'h', 0, 100), await put(store, 'h', 1, 200)];
+      const first = await reads(() => store.frameDigests(f));
+      assert.deepEqual(first.result, (await store.readFrames(f)).map((x) => x.sha256));
+      assert.deepEqual(first.kinds, ['bytes', 'bytes']);
+      const again = await reads(() => store.frameDigests(f));
+      assert.deepEqual(again.result, first.result);
+      assert.deepEqual(again.kinds, ['same', 'same']);
+      const bytes = await reads(() => store.readFrames(f));
+      assert.deepEqual(bytes.kinds, ['bytes', 'bytes'], 'readFrames (data: URLs) always reads');
+    });
+
+    it('a frame replaced (another inode), rewritten in place (its ctime) or made a link after a send is refused', async () => {
+      const store = await opened(FrameStore.open(dir, dir, 1e9));
+      const [a, b, c] = [await put(store, 'h', 0, 100), await put(store, 'h', 1, 100), await put(store, 'h', 2, 100)];
+      await store.frameDigests([a, b, c]);
+      await fs.writeFile(`${a}.new`, Buffer.alloc(100, 1));
+      await fs.rename(`${a}.new`, a);
+      await assert.rejects(store.frameDigests([a]), /is not the frame fpsweep wrote there/);
+      // In place, the same size: only the change time tells. A write in the same clock tick as the first read keeps
+      // it, so write until the file's ctime has moved (the state this test causes), then ask.
+      const before = (await fs.stat(b)).ctimeMs;
+      for (let k = 1; (await fs.stat(b)).ctimeMs === before; k++) await fs.writeFile(b, Buffer.alloc(100, k % 256));
+      await assert.rejects(store.frameDigests([b]), /is not the frame fpsweep wrote there/);
+      await fs.rm(c);
+      await fs.symlink(a, c);
+      await assert.rejects(store.frameDigests([c]), /symbolic link/);
+    });
+  });
 });
+
