@@ -2,6 +2,7 @@
 // the open descriptor. A folder of its path swapped for a link after the open changes nothing: the work lands in the
 // folder that was checked, never in the link's target. Bounded: 200 swaps between operations.
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -84,6 +85,29 @@ describe('containment: a folder held open (dirHandle)', () => {
       await d.removeTree('x');
       assert.equal(fs.existsSync(path.join(root, 'x')), false);
       assert.deepEqual(fs.readdirSync(outside), ['f']);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('isSameFileSync: true only for the file an identity was read from, unchanged; a link or a FIFO there is false at once', async () => {
+    const d = await openDirUnder(root, path.join(root, 'd'));
+    try {
+      fs.writeFileSync(path.join(root, 'd', 'f'), 'ours\n');
+      const got = await d.readOwnWithIdentity('f');
+      assert.ok(got && 'identity' in got);
+      assert.equal(d.isSameFileSync('f', got.identity), true);
+      fs.writeFileSync(path.join(root, 'd', 'g'), 'ours\n');
+      assert.equal(d.isSameFileSync('g', got.identity), false, 'another file with the same bytes');
+      fs.renameSync(path.join(root, 'd', 'g'), path.join(root, 'd', 'f'));
+      assert.equal(d.isSameFileSync('f', got.identity), false, 'replaced by rename');
+      fs.rmSync(path.join(root, 'd', 'f'));
+      fs.symlinkSync(path.join(outside, 'f'), path.join(root, 'd', 'f'));
+      assert.equal(d.isSameFileSync('f', got.identity), false, 'a link');
+      fs.rmSync(path.join(root, 'd', 'f'));
+      execFileSync('mkfifo', [path.join(root, 'd', 'f')]);
+      assert.equal(d.isSameFileSync('f', got.identity), false, 'a FIFO, without waiting for a writer');
+      assert.equal(d.isSameFileSync('missing', got.identity), false);
     } finally {
       await d.close();
     }

@@ -289,11 +289,11 @@ export class FrameStore {
           ks.map(async (k) => {
             const p = paths[k];
             const r = this.records.get(p);
-            const got = await dir.readOwnUnlessSame(path.basename(p), wantBytes ? null : (r?.sent ?? null));
-            if (got && 'same' in got) {
-              out[k] = { bytes: null, sha256: r!.sha256 }; // `same` only where r.sent was given
+            if (!wantBytes && r?.sent && dir.isSameFileSync(path.basename(p), r.sent)) {
+              out[k] = { bytes: null, sha256: r.sha256 };
               return;
             }
+            const got = await dir.readOwnWithIdentity(path.basename(p));
             if (!got || !('bytes' in got)) throw new ContainmentError(p, got ? got.refused : 'is gone from the frame store');
             const sha256 = sha256Hex(got.bytes);
             if (!r || r.size !== got.bytes.length || r.sha256 !== sha256)
