@@ -2,7 +2,7 @@
 """Where the GPU path's GPU time goes inside real jobs (issue 45), on the device machine:
 
   python3 parts.py --jobs-file WORK/jobs-TAG.jsonl --run-pkg WORK/run-TAG --fixture WORK/p4 --work WORK --out OUT
-      [--n 16] [--variants broadcast,reference,batch32,nvjpeg,ffmpeg_select,ffmpeg_null,ffmpeg_start] [--deadline S]
+      [--n 16] [--variants broadcast,reference,nvjpeg,ffmpeg_select,ffmpeg_null,ffmpeg_start,batch32,jobs2] [--deadline S]
 
 The jobs a whole-sweep run sent its helpers (sweep_bench.py's "+tee" mode captured them: what the product asks, not
 a made-up ladder), the n with the most frames, replayed beside the model-shaped matmul (sweep_bench.Beside), one
@@ -11,6 +11,7 @@ variant at a time, 4 at once as the product runs them:
   reference      FP_GPU_RGB=reference: the colour conversion as before (its JPEGs must be broadcast's, byte for byte)
   batch32        FP_GPU_BATCH=32
   nvjpeg         FP_GPU_JPEG=auto (nvJPEG 4:2:0 where the warm-up's check passes)
+  jobs2          2 jobs at once in the helper, not 4 (fewer ffmpeg CUDA contexts at once on the GPU)
   ffmpeg_select  the jobs' own ffmpeg commands alone (NVDEC, select, NV12 downloaded), their frames read and dropped
   ffmpeg_null    NVDEC decode of every stored frame alone (-f null: no select, nothing downloaded)
   ffmpeg_start   ffmpeg's CUDA start and end alone (one frame decoded a process): the fixed part of each video
@@ -36,7 +37,10 @@ HELPER_ENV = {
     "reference": {"FP_GPU_RGB": "reference"},
     "batch32": {"FP_GPU_BATCH": "32"},
     "nvjpeg": {"FP_GPU_JPEG": "auto"},
+    "jobs2": {},
 }
+# Jobs at once in the helper process (--jobs): 4, the product's default (FP_GPU_HELPER_JOBS), or the variant's.
+HELPER_JOBS = {"jobs2": 2}
 
 
 def children_cpu():
@@ -77,7 +81,7 @@ def helper_variant(name, jobs, alone_ms):
     """The helper (--serve --jobs 4) on these jobs beside the matmul, which starts once the helper is warm."""
     env = {**os.environ, "FP_GPU_STATS": "1", **HELPER_ENV[name]}
     cpu0 = children_cpu()
-    proc = subprocess.Popen([sys.executable, HELPER, "--serve", "--jobs", "4"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, HELPER, "--serve", "--jobs", str(HELPER_JOBS.get(name, 4))], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
     ready = json.loads(proc.stdout.readline())
     mm = Beside(alone_ms)
@@ -150,7 +154,7 @@ def main():
     work, out = arg("--work"), arg("--out")
     run_pkg, fixture = arg("--run-pkg"), arg("--fixture")
     n = int(arg("--n", "16"))
-    variants = arg("--variants", "broadcast,reference,batch32,nvjpeg,ffmpeg_select,ffmpeg_null,ffmpeg_start").split(",")
+    variants = arg("--variants", "broadcast,reference,nvjpeg,ffmpeg_select,ffmpeg_null,ffmpeg_start,batch32,jobs2").split(",")
     deadline = time.time() + float(arg("--deadline", "1e9"))
     with open(arg("--jobs-file")) as f:
         jobs = [json.loads(l) for l in f if l.strip()]
