@@ -7,7 +7,7 @@
 The jobs a whole-sweep run sent its helpers (sweep_bench.py's "+tee" mode captured them: what the product asks, not
 a made-up ladder), the n with the most frames, replayed beside the model-shaped matmul (sweep_bench.Beside), one
 variant at a time, 4 at once as the product runs them:
-  broadcast      the helper as it ships (fp_gpu_frames.py --serve --jobs 4)
+  broadcast      FP_GPU_RGB=broadcast (fp_gpu_frames.py --serve --jobs 4): the colour conversion with half-size chroma
   reference      FP_GPU_RGB=reference: the colour conversion as before (its JPEGs must be broadcast's, byte for byte)
   batch32        FP_GPU_BATCH=32
   nvjpeg         FP_GPU_JPEG=auto (nvJPEG 4:2:0 where the warm-up's check passes)
@@ -33,11 +33,11 @@ from sweep_bench import Beside, arg  # noqa: E402
 
 HELPER = os.path.join(HERE, "fp_gpu_frames.py")
 HELPER_ENV = {
-    "broadcast": {},
+    "broadcast": {"FP_GPU_RGB": "broadcast"},
     "reference": {"FP_GPU_RGB": "reference"},
-    "batch32": {"FP_GPU_BATCH": "32"},
-    "nvjpeg": {"FP_GPU_JPEG": "auto"},
-    "jobs2": {},
+    "batch32": {"FP_GPU_RGB": "broadcast", "FP_GPU_BATCH": "32"},
+    "nvjpeg": {"FP_GPU_RGB": "broadcast", "FP_GPU_JPEG": "auto"},
+    "jobs2": {"FP_GPU_RGB": "broadcast"},
 }
 # Jobs at once in the helper process (--jobs): 4, the product's default (FP_GPU_HELPER_JOBS), or the variant's.
 HELPER_JOBS = {"jobs2": 2}

@@ -39,8 +39,10 @@ import time
 QUALITY = 85
 # Frames a GPU step (FP_GPU_BATCH for the bench): one upload, one colour conversion, one resize per size, one copy down.
 BATCH = int(os.environ.get("FP_GPU_BATCH", "16"))
-# The colour conversion: "broadcast" (GpuFrames.rgb) or "reference" (rgb_reference, the bench's byte check: same bits).
-RGB_WAY = os.environ.get("FP_GPU_RGB", "broadcast")
+# The colour conversion: "broadcast" (GpuFrames.rgb's half-size chroma) or "reference" (rgb_reference, as before).
+# Reference stays the default until a device run has shown broadcast's JPEGs byte for byte the same (bench/gpuSweep
+# parts.py compares them) and its GPU time lower: this host has no GPU to prove it on.
+RGB_WAY = os.environ.get("FP_GPU_RGB", "reference")
 # A helper serves many videos of a few shapes: the resize weights and the pinned upload buffer are made once per
 # shape, not once per video (bench/gpuFrames: remade per job they cost host CPU every video).
 _WEIGHTS = {}
@@ -344,7 +346,7 @@ class GpuFrames:
         The chroma terms are made at half size and added to the luma through 2x2 broadcast views, straight into the
         output: the same float32 operations on the same values in the same order as rgb_reference (which makes
         full-size copies of U and V first), so the same bits, with about half the GPU memory traffic and half the
-        kernels (issue 45: the frames' GPU time). FP_GPU_RGB=reference: the old way (the bench's byte check)."""
+        kernels (issue 45: the frames' GPU time). FP_GPU_RGB=broadcast asks for it (RGB_WAY says why not by default)."""
         torch = self.torch
         h, w = self.height, self.width
         if RGB_WAY == "reference" or h % 2 or w % 2:
