@@ -49,7 +49,7 @@ function spell(ms: number): string {
 }
 
 /** What to do once the servers' words are read: the run resumes, so a restart and the same command again is all. */
-export const RESUME_WORDS = 'then run the same command again: it resumes where it stopped, keeping every row written';
+export const RESUME_WORDS = 'then run the same command again: it resumes where it stopped (nothing written is lost)';
 
 export class ServerHealth {
   private readonly views: ServerView[];

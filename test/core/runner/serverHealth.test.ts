@@ -106,7 +106,7 @@ describe('runner unit: server health', () => {
       assert.equal(r.message, REFUSED);
       assert.match(r.meaning, /nothing listens at the server's address/, "the advice table's words");
       assert.match(r.action, /^restart the server at http:\/\/127\.0\.0\.1:8000: check .*curl http:\/\/127\.0\.0\.1:8000\/health/);
-      assert.match(r.action, /then run the same command again: it resumes where it stopped, keeping every row written$/);
+      assert.match(r.action, /then run the same command again: it resumes where it stopped \(nothing written is lost\)$/);
       assert.equal(r.detail, 'the only server unreachable for 3 s (the rule: --fail-down 3)');
       h.tick(60_000);
       assert.equal(stops.length, 1, 'one stop');

@@ -57,6 +57,8 @@ export const captionJobSchema = z.object({
   /** The client's first backoff before a retry (ms); tests shorten it. */
   retryBaseDelayMs: z.number().int().nonnegative().default(500),
   tickMs: z.number().int().min(50).max(5000).default(1000),
+  /** --base-url only: every server unreachable this many seconds stops the run (runner/serverHealth.ts; 0 = off). */
+  failDownS: z.number().int().min(0).default(120),
   /** The longest the run stays silent (ms): a progress line at least this often while clips are in flight. */
   progressMs: z.number().int().min(50).max(60_000).default(5000),
 });

@@ -22,7 +22,8 @@ export function clipKey(body: Record<string, any>): string {
   return `${parts[parts.length - 3]}/${parts[parts.length - 1].replace(/\.mp4$/, '')}`;
 }
 
-export async function startCaptionFake(reply: (clip: string, n: number, body: Record<string, any>) => FakeReply): Promise<CaptionFake> {
+/** `port`: a given one (the same server back on its address), else a free one. */
+export async function startCaptionFake(reply: (clip: string, n: number, body: Record<string, any>) => FakeReply, port = 0): Promise<CaptionFake> {
   const asked = new Map<string, number>();
   const bodies: Record<string, any>[] = [];
   const held = new Set<http.ServerResponse>();
@@ -53,10 +54,10 @@ export async function startCaptionFake(reply: (clip: string, n: number, body: Re
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     asked,
     bodies,
     close: async () => {

@@ -28,7 +28,9 @@ Qwen3-Omni on vLLM (the clip's mp4 and its mp3 sidecar as the audio), or with Ge
 mp4, its own audio track), and writes <video>/captions_merged.json on the full video's timeline once all its clips
 succeeded.
 State, raw records and logs: VIDEOS_ROOT/.fpsweep-caption/. Exit 0 only when every selected video is done, 1 when any failed or is pending, 2 on bad input.
-  --base-url U,U       running servers (key: FPSWEEP_API_KEY)
+  --base-url U,U       running servers (key: FPSWEEP_API_KEY); --fail-down S (FPSWEEP_FAIL_DOWN; default 120; 0 = off):
+                       every one unreachable (refused, reset, /health down) for S seconds stops the run (exit 1,
+                       the URL and its words); restart them, then run the same command again: it resumes
   --model-path DIR     launch one vLLM (VLLM_BIN) per GPU group; --gpus "0,1;2,3" (default "0"), or --tp N over
                        --gpus's list split in groups of N; --base-port (default 8011)
   --model NAME         the served model name (default: the checkpoint's basename, else ${DEFAULT_CAPTION_MODEL})
@@ -67,6 +69,7 @@ const OPTIONS = {
   'prompt-file': { type: 'string', meta: 'F', value: { kind: 'path', is: 'file' } },
   'keep-going': { type: 'boolean' },
   'fail-fast': { type: 'boolean' },
+  'fail-down': { type: 'string', meta: 'S', value: { kind: 'int', min: 0, max: 1_000_000, env: 'FPSWEEP_FAIL_DOWN', default: 120 } },
   shard: { type: 'string' },
   'no-preflight': { type: 'boolean' },
   detach: { type: 'boolean' },
@@ -188,6 +191,7 @@ export async function captionJobFromArgs(args: string[], env: NodeJS.ProcessEnv 
     preflight: v['no-preflight'] !== true,
     retryBaseDelayMs: num('retry-delay-ms'),
     tickMs: num('tick-ms'),
+    failDownS: num('fail-down'),
     progressMs: num('progress-ms'),
   });
   refuseMixedBackends(await completedBackends(root), job.backend, job.allowMixed);
