@@ -20,6 +20,7 @@ import { E2eSession, requireVsix } from './session';
 import { themeShots } from './themes';
 import type { Workbench } from './workbench';
 import { startStandinHub, type StandinHub } from '../../src/standins/hub/server';
+import { listenersOn } from '../helpers/procExplain';
 import { waitFor } from '../helpers/waitFor';
 
 const execFileP = promisify(execFile);
@@ -785,7 +786,13 @@ async function waitPortsFree(ports: number[], timeoutMs: number): Promise<void> 
     }
     return busy.length === 0;
   };
-  await waitFor(free, timeoutMs, () => `ports ${busy.join(', ')} on 127.0.0.1 still in use (another run's servers?)`, { pollMs: 2000 });
+  try {
+    await waitFor(free, timeoutMs, () => `ports ${busy.join(', ')} on 127.0.0.1 still in use (another run's servers?)`, { pollMs: 2000 });
+  } catch (err) {
+    // Who holds them (another helper's integration run, a stand-in left behind): the failure says so.
+    const held = await Promise.all(busy.map(async (p) => `  ${p}: ${(await listenersOn(p)).join('; ') || 'no listening process found'}`));
+    throw new Error(`${(err as Error).message}\nheld by:\n${held.join('\n')}`);
+  }
 }
 
 function pct(t: string): number {

@@ -33,6 +33,35 @@ async function procLine(pid: number): Promise<ProcLine | null> {
 
 const show = (p: ProcLine) => `pid ${p.pid} state ${p.state} ppid ${p.ppid} wchan ${p.wchan}: ${p.cmd}`;
 
+/**
+ * The processes listening on TCP `port` (any address, IPv4 or IPv6), each as `pid N state S ppid P wchan W: command
+ * line`: the LISTEN sockets of /proc/net/tcp{,6} matched by inode against every process's open descriptors (all of
+ * them readable as root; a process whose descriptors are not is passed over). [] when none is found.
+ */
+export async function listenersOn(port: number): Promise<string[]> {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const row of (await fs.readFile(table, 'utf8').catch(() => '')).split('\n').slice(1)) {
+      // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+      const [, local, , state, , , , , , inode] = row.trim().split(/\s+/);
+      if (state === '0A' && local && parseInt(local.slice(local.lastIndexOf(':') + 1), 16) === port) inodes.add(inode);
+    }
+  }
+  const out: string[] = [];
+  if (inodes.size === 0) return out;
+  for (const e of await fs.readdir('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    for (const fd of await fs.readdir(`/proc/${e}/fd`).catch(() => [] as string[])) {
+      const target = await fs.readlink(`/proc/${e}/fd/${fd}`).catch(() => '');
+      if (!inodes.has(/^socket:\[(\d+)\]$/.exec(target)?.[1] ?? '')) continue;
+      const p = await procLine(Number(e));
+      out.push(p ? show(p) : `pid ${e}`);
+      break;
+    }
+  }
+  return out;
+}
+
 /** A Node report's JavaScript stack and open libuv handles, cut to what matters. */
 function summarizeReport(text: string): string {
   try {
