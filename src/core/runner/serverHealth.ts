@@ -41,6 +41,8 @@ export interface UnreachableRule {
   limitMs: number;
   /** e.g. `--fail-down 120`: in the stop's detail, so the user knows what to change. */
   name: string;
+  /** How the run resumes, when not by the same command again (default RESUME_WORDS). */
+  resume?: string;
 }
 
 /** A duration as the stop says it: seconds below two minutes, else minutes. */
@@ -187,7 +189,7 @@ export class ServerHealth {
       kind: 'server_down',
       message: words,
       meaning: a.meaning,
-      action: `restart ${where}: ${check}; ${RESUME_WORDS}`,
+      action: `restart ${where}: ${check}; ${this.unreachable.resume ?? RESUME_WORDS}`,
       server: one ? this.urls[0] : null,
       detail: `${one ? 'the only server' : `all ${this.urls.length} servers`} unreachable for ${spell(limit)} (the rule: ${this.unreachable.name})`,
     });

@@ -11,8 +11,8 @@ import { fleetServers } from '../../runner/requestServers';
 import { runJobInSession } from '../../runner/jobSession';
 import { RankTally } from '../../runner/rankStatus';
 import { stdoutSessionLog, type RunSession } from '../../runner/runSession';
-import type { Fleet, ServerStateEvent } from '../../serving/launcher';
-import { ServerHealth } from '../../runner/serverHealth';
+import type { Fleet } from '../../serving/launcher';
+import { unreachableRule } from '../../runner/unreachableRule';
 import { executeClip, clipRequestBody, type ClipTaskContext } from './clipTask';
 import { ffprobeClipProbe, probeUntilStopped, type ClipMediaFacts } from '../../clips/clipProbe';
 import type { CaptionJob } from './jobSchema';
@@ -41,28 +41,6 @@ export async function runCaptionJob(job: CaptionJob): Promise<number> {
 /** A lost server's clip goes to another server (bounded); with one server, or anything else, it is recorded. */
 function captionPolicy(servers: number): FailurePolicy {
   return (f) => (servers > 1 && f.serverLost && !f.pinned && !f.draining && f.requeues < MAX_REQUEUES ? 'requeue' : 'record');
-}
-
-/**
- * --base-url servers: nothing of ours restarts them, so every one unreachable for --fail-down seconds stops the run
- * (exit 1, the URL, its words, "restart it, then run the same command again"); their clips stay to do, no failure.
- */
-function unreachableRule(session: RunSession, fleet: Fleet, failDownS: number): ServerHealth | undefined {
-  if (failDownS <= 0) return undefined;
-  const urls = fleet.handles.map((h) => h.url);
-  const health = new ServerHealth(
-    urls,
-    { onUpChange: () => undefined, onStop: (reason) => session.stopper.stopFor(reason), log: (m) => void log.warn(m) },
-    undefined,
-    { limitMs: failDownS * 1000, name: `--fail-down ${failDownS}` },
-  );
-  fleet.on('state', (e: ServerStateEvent) => {
-    const index = urls.indexOf(e.url);
-    if (index >= 0) health.event({ index, state: e.state, final: e.final, message: e.message });
-  });
-  session.onTick(() => health.tick());
-  session.defer(() => health.close());
-  return health;
 }
 
 async function runInSession(session: RunSession, job: CaptionJob, layout: CaptionLayout): Promise<number> {
@@ -196,7 +174,7 @@ async function runInSession(session: RunSession, job: CaptionJob, layout: Captio
         }
       }
       const perServer = Math.max(1, Math.ceil(job.maxInflightClips / fleet.handles.length));
-      const reach = job.servers?.mode === 'endpoints' ? unreachableRule(session, fleet, job.failDownS) : undefined;
+      const reach = job.servers?.mode === 'endpoints' ? unreachableRule(session, fleet, { failDownS: job.failDownS, log: (m) => void log.warn(m) }) : undefined;
       runner = new RequestRunner<RunnerJob, CaptionRequestBody>(
         session,
         servers,

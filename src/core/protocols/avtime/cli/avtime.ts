@@ -64,7 +64,10 @@ LongVALE-compatible inference (each with --help):
   --target-gpus G         GPU groups, one shard each (default "0,1,2,3;4,5,6,7"); --target-tp N (default 4)
   --judge-gpus G          (default "0,1,2,3,4,5,6,7"), started after target inference; --judge-tp N (default 8)
   --target-endpoints U,U  running target servers, one per shard (key: FPSWEEP_API_KEY)
-  --judge-endpoint U      a running judge server
+  --judge-endpoint U      a running judge server; --fail-down S (FPSWEEP_FAIL_DOWN; default 120; 0 = off): the
+                          given servers of a stage all unreachable (refused, reset, /health down) for S seconds
+                          stop the run (exit 1, the URL and its words; the judge's and --keep-going's requests
+                          stay to do); restart them, then continue with --resume
   --no-audio-in-video     send use_audio_in_video false (recorded)
   --target-vllm-bin B     (TARGET_VLLM_BIN) the target's vllm, vLLM ≥ 0.18.0; --judge-vllm-bin B
                           (JUDGE_VLLM_BIN) the judge's, ≥ 0.17.0; both default VLLM_BIN (docs/VLLM-PINS.md)
@@ -113,6 +116,7 @@ export const flags = {
   'judge-tp': count('JUDGE_TP'),
   'target-endpoints': { type: 'string', value: { kind: 'list', env: 'TARGET_ENDPOINTS' } },
   'judge-endpoint': { type: 'string' },
+  'fail-down': { type: 'string', meta: 'S', value: { kind: 'int', min: 0, max: 1_000_000, env: 'FPSWEEP_FAIL_DOWN', default: 120 } },
   'no-audio-in-video': { type: 'boolean' },
   'target-vllm-bin': { type: 'string' },
   'judge-vllm-bin': { type: 'string' },
@@ -162,6 +166,7 @@ export function avtimeOptionsFromArgs(args: string[]): { options: AvtimeOptionsI
     judgeRetryBatch: numberFlag(v, 'judge-retry-batch'),
     targetBasePort: numberFlag(v, 'target-base-port'),
     judgeBasePort: numberFlag(v, 'judge-base-port'),
+    failDownS: numberFlag(v, 'fail-down'),
   };
   return { options, detach: v.detach === true };
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { VllmClient, Endpoint } from '../../../serving/client';
 import { runRequests, type RunnerJob } from '../../../runner/requestRunner';
 import { clientServers } from '../../../runner/requestServers';
+import type { ServerReach } from '../../../runner/requestChannel';
 import { AppendFile } from '../../../runner/appendFile';
 import { setAsideTornJsonlTail } from '../../../runner/tornTail';
 import { readOptionalJsonl } from '../../../package/jsonl';
@@ -62,6 +63,8 @@ export interface InferOptions {
    * throws the abort's reason, writing no shard summary (the shards are incomplete).
    */
   cutSignal?: AbortSignal;
+  /** --keep-going on given endpoints: told of lost requests and answers (runner/unreachableRule.ts). */
+  reach?: ServerReach;
 }
 
 export interface InferResult {
@@ -211,6 +214,7 @@ async function sendShards(shards: OpenShard[], opts: InferOptions & Required<Pic
       {
         slots: opts.endpoints.map(() => ({ capacity: opts.concurrency })),
         policy: () => (opts.canonical ? 'stop' : 'record'),
+        reach: opts.reach,
       },
     );
   } finally {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { ChatResult, Endpoint, VllmClient } from '../../../serving/client';
 import { runRequests } from '../../../runner/requestRunner';
 import { clientServers } from '../../../runner/requestServers';
+import type { ServerReach } from '../../../runner/requestChannel';
 import { AppendFile } from '../../../runner/appendFile';
 import { setAsideTornJsonlTail } from '../../../runner/tornTail';
 import { readOptionalJsonl } from '../../../package/jsonl';
@@ -91,6 +92,8 @@ export interface JudgeStageOptions {
    * stage throws the abort's reason, writing no report (the judge is incomplete; a resume re-asks what is left).
    */
   cutSignal?: AbortSignal;
+  /** A given judge endpoint: told of lost requests and answers; while it is lost they stay to do (runner/unreachableRule.ts). */
+  reach?: ServerReach;
 }
 
 export interface JudgeStageResult {
@@ -264,6 +267,7 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
         {
           slots: o.endpoints.map((_, i) => ({ capacity: Math.floor(width / o.endpoints.length) + (i < width % o.endpoints.length ? 1 : 0) })),
           policy: () => 'record',
+          reach: o.reach,
         },
       );
       cut?.throwIfAborted();

@@ -52,6 +52,11 @@ export const avtimeOptionsSchema = z.object({
   /** The first port of the launched target servers (shard k listens on base + k), and the judge's. */
   targetBasePort: z.number().int().min(1024).max(65535).default(8011),
   judgeBasePort: z.number().int().min(1024).max(65535).default(8031),
+  /**
+   * Given endpoints only (runner/unreachableRule.ts; 0 = off): every server of a stage unreachable (refused, reset,
+   * /health down) this many seconds stops the run, its requests left to do (--keep-going's target rows, the judge's).
+   */
+  failDownS: z.number().int().min(0).default(120),
 });
 export type AvtimeOptions = z.infer<typeof avtimeOptionsSchema>;
 export type AvtimeOptionsInput = z.input<typeof avtimeOptionsSchema>;

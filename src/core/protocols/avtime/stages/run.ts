@@ -24,6 +24,9 @@ import { normalizeStage } from './drivers/normalize';
 import { judgeStage } from './drivers/judge';
 import { scoreStage } from './drivers/score';
 import { mkdirUnder, removeUnder } from '../../../containment/rootFs';
+import { unreachableRule } from '../../../runner/unreachableRule';
+import { RESUME_WORDS } from '../../../runner/serverHealth';
+import { stopReasonLines } from '../../../runner/stopReason';
 
 export type { AvtimeHooks };
 
@@ -107,6 +110,7 @@ async function runStagesInSession(session: RunSession, plan: RunPlan, run: RunIn
     },
     log,
     hooks,
+    unreachable: (fleet, given) => (given ? unreachableRule(session, fleet, { failDownS: plan.opts.failDownS, log, resume: resumeWords(plan) }) : undefined),
   };
   let exitCode: 0 | 1 | 2 = 0;
   let line = '';
@@ -115,11 +119,23 @@ async function runStagesInSession(session: RunSession, plan: RunPlan, run: RunIn
     line = await runStages(ctx, lines);
   } catch (err) {
     ({ exitCode, line } = failure(err, session.stopRequested, ctx, log));
+    // Stopped on its own (every given server unreachable): what stopped it, the URL, its words, what to do.
+    const reason = session.stopper.stopReason;
+    if (reason && exitCode === 1)
+      line = stopReasonLines(reason)
+        .map((l) => l.trim())
+        .join('; ');
   } finally {
     status.end(exitCode === 0 ? 'done' : 'failed', line);
     await reporter.write().catch((err: Error) => log(`status file: ${err.message}`));
   }
   return { exitCode, line, outputRoot: layout.root, runId: layout.runId };
+}
+
+/** How a stopped run is taken up again: the same command, when it already continues the run; else with --resume. */
+function resumeWords(plan: RunPlan): string {
+  if (plan.continuing) return RESUME_WORDS;
+  return `then run the same command with --resume (run id ${plan.layout.runId}): it resumes where it stopped (nothing written is lost)`;
 }
 
 /** The verb's stages in order; resolves to its last line. A stop between two stages ends the run there. */

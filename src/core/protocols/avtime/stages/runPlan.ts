@@ -28,6 +28,7 @@ const RUNTIME_KEYS = [
   'judgeRetryBatch',
   'targetBasePort',
   'judgeBasePort',
+  'failDownS',
 ] as const;
 
 /** A verb's run: where, with what, and whether it continues a run already in the root. */

@@ -2,6 +2,8 @@
 // where its lines go. A driver runs one stage: it starts the stage's servers when it needs them, runs the
 // stage, keeps the status current, and ends fail-closed (StageFailed) when the stage did not complete.
 import type { SignalHost } from '../../../../runner/drainControl';
+import type { ServerHealth } from '../../../../runner/serverHealth';
+import type { Fleet } from '../../../../serving/launcher';
 import type { AvtimeRunStatus } from '../runStatus';
 import type { RunInputs } from '../runInputs';
 import type { RunPlan } from '../runPlan';
@@ -33,6 +35,12 @@ export interface StageContext {
   say: (line: string) => void;
   log: (line: string) => void;
   hooks: AvtimeHooks;
+  /**
+   * Given endpoints' unreachable rule (runner/unreachableRule.ts) on a stage's fleet: every one unreachable for
+   * --fail-down stops the run, its requests left to do. undefined when off or launched (the launcher restarts
+   * those); the stage closes it when it ends.
+   */
+  unreachable: (fleet: Fleet, given: boolean) => ServerHealth | undefined;
 }
 
 /** A stage that ran and did not complete: exit 1 with the stage's line; nothing later runs. */

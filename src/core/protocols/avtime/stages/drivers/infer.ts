@@ -6,6 +6,7 @@ import { InputError } from '../../../../errors';
 import { assignShards, runInference } from '../infer';
 import { makeTargetPlanner, preflightStatus, runTargetPreflight } from '../preflight';
 import type { AvtimeServers } from '../servers';
+import type { ServerHealth } from '../../../../runner/serverHealth';
 import { startStageServers } from './stageServers';
 import { inferComplete, inferRefusal } from '../completeness';
 import { StageFailed, type StageContext } from './context';
@@ -34,8 +35,11 @@ export async function inferStage(c: StageContext): Promise<void> {
   st.todo = inputs.length;
   c.status.status.shards = shards.map((rows, k) => ({ shard: k, endpoint: '', state: 'todo', expected: rows.length, written: 0, failed: 0 }));
   let servers: AvtimeServers | null = null;
+  let reach: ServerHealth | undefined;
   try {
     servers = await startStageServers('target', c, mediaRoot(inputs.map((t) => t.videos[0])));
+    // --keep-going: rows are not written off while every given server is gone (a canonical shard never resumes).
+    if (!canonical) reach = c.unreachable(servers.fleet, !!opts.targetEndpoints?.length);
     const planFor = makeTargetPlanner(opts.audioInVideo);
     // SPEC-AVTIME §3 pre-flight: each server's first input, counted against the reference, before any shard.
     const pre = await runTargetPreflight({
@@ -68,6 +72,7 @@ export async function inferStage(c: StageContext): Promise<void> {
       log: c.log,
       clientOptions: c.hooks.clientOptions,
       cutSignal: c.cut,
+      reach,
       onProgress: (p) => {
         c.status.status.shards[p.shard] = { shard: p.shard, endpoint: p.endpoint, state: p.state, expected: p.expected, written: p.written, failed: p.failed };
         const all = c.status.status.shards;
@@ -80,6 +85,7 @@ export async function inferStage(c: StageContext): Promise<void> {
     st.state = res.ok ? 'done' : 'failed';
     if (!res.ok) throw new StageFailed(`${res.line}; nothing later runs`);
   } finally {
+    reach?.close();
     await servers?.fleet.stop();
   }
 }

@@ -6,6 +6,7 @@ import type { Prediction } from '../../normalize';
 import { assignShards } from '../infer';
 import { countedResponses, judgeResponseLineSchema, planJudge, runJudge, type JudgeResponseLine } from '../judgeStage';
 import type { AvtimeServers } from '../servers';
+import type { ServerHealth } from '../../../../runner/serverHealth';
 import { startStageServers } from './stageServers';
 import { stageIncomplete } from '../completeness';
 import { StageFailed, type StageContext } from './context';
@@ -35,9 +36,11 @@ async function judge(c: StageContext, predictions: Map<string, Prediction>): Pro
   const st = c.status.stage('judge');
   st.state = 'running';
   let servers: AvtimeServers | null = null;
+  let reach: ServerHealth | undefined;
   try {
     servers = await startStageServers('judge', c);
     const up = servers;
+    reach = c.unreachable(up.fleet, !!c.plan.opts.judgeEndpoint);
     const res = await runJudge({
       layout,
       queries: c.run.queries,
@@ -50,6 +53,7 @@ async function judge(c: StageContext, predictions: Map<string, Prediction>): Pro
       log: c.log,
       clientOptions: c.hooks.clientOptions,
       cutSignal: c.cut,
+      reach,
       waitUp: () => up.waitUntilUp(c.hooks.startTimeoutMs ?? 20 * 60_000, c.cut),
       onProgress: (p) => {
         const passes = c.status.status.judgePasses;
@@ -68,6 +72,7 @@ async function judge(c: StageContext, predictions: Map<string, Prediction>): Pro
     if (!res.ok) throw new StageFailed(`${res.line}; no scores written`);
     return res.counted;
   } finally {
+    reach?.close();
     await servers?.fleet.stop();
   }
 }
