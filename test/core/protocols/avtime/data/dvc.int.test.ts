@@ -15,7 +15,8 @@ import { fixtureRows, tmpDir, writeBench } from '../stages/fixtures';
 import { startStub, type Stub, type StubReply } from '../stages/httpStub';
 import { TARGET_ANSWERS } from '../stages/benchFixture';
 import { buildStandin, FAKE_VLLM } from '../../../serving/helpers';
-import { freePortRange, withEnv } from '../../fp/sweep/helpers';
+import { freePortRange, startStandin, withEnv, type Standin } from '../../fp/sweep/helpers';
+import { runDvc } from '../../../../../src/core/protocols/avtime/data/dvc/run';
 
 const cli = (args: string[]) => runCli(['avtime', ...args]);
 
@@ -285,5 +286,63 @@ describe('fpsweep avtime dvc --model-path: the target launched as AVTime-Bench l
     const summary = JSON.parse(fs.readFileSync(path.join(out, 'summary.json'), 'utf8'));
     assert.equal(summary.model_path, model);
     assert.equal(summary.model_name, 'avtime-model');
+  });
+});
+
+describe('fpsweep avtime dvc --base-url: its only server dies (the unreachable rule, --fail-down)', function () {
+  this.timeout(120_000);
+  let standins: Standin[] = [];
+  before(buildStandin);
+  afterEach(async () => {
+    await Promise.all(standins.map((s) => s.stop()));
+    standins = [];
+  });
+  async function target(faults: Record<string, string>, port?: number): Promise<Standin> {
+    const env = { FPSWEEP_STANDIN_ROLE: 'target', FPSWEEP_STANDIN_LATENCY: 'a=0,b=0,shared=0', FPSWEEP_STANDIN_TARGET: '', ...faults };
+    // The processor cache off, as AVTime-Bench launches the target: the fixtures' videos share one audio track (vLLM #44538).
+    const s = await startStandin({ port, mediaPath: '/', env, args: ['--mm-processor-cache-gb', '0'] });
+    standins.push(s);
+    return s;
+  }
+
+  it('exit 1 naming its URL, its words and what to do, no row written off; the same command resumes once it is back', async () => {
+    const { root, inputs } = await bench(6);
+    const out = path.join(root, 'dvc');
+    // The stand-in answers 2 rows, then dies at the 3rd request (exit 1): its port refuses from then on.
+    const first = await target({ FPSWEEP_STANDIN_FAULTS: 'crashAfter=2' });
+    const died = new Promise<void>((resolve) => first.child.once('exit', () => resolve()));
+    const lines: string[] = [];
+    const hooks = { log: (l: string) => void lines.push(l), clientOptions: { maxRetries: 1, baseDelayMs: 20, maxDelayMs: 50 } };
+    const options = {
+      jsonl: inputs,
+      outputDir: out,
+      modelName: 'Qwen/Qwen3-VL-8B-Instruct',
+      baseUrls: [first.url],
+      gpus: [[0]],
+      tp: 1,
+      basePort: 8011,
+      promptStyle: 'train' as const,
+      benchRoot: root,
+      resume: true,
+      continueOnError: true,
+      audioInVideo: true,
+      batch: 1,
+      failDownS: 1,
+    };
+    const r = await runDvc(options, hooks);
+    await died;
+    const log = lines.join('\n');
+    assert.equal(r.exitCode, 1, `${r.line}\n${log}`);
+    assert.match(r.line, /^dvc: 2\/6 written \(0 resumed\), 0 failed; stopped on its own: the only server unreachable for 1 s \(the rule: --fail-down 1\)/);
+    assert.match(r.line, new RegExp(`the server said: ECONN(REFUSED|RESET)[^;]*\\(${first.url}\\)`), 'its words and its URL');
+    assert.match(r.line, new RegExp(`do: restart the server at ${first.url}: .*then run the same command again: it resumes`));
+    assert.doesNotMatch(log, /failed \(server_down\)/, 'no row written off');
+    assert.equal(readIds(path.join(out, 'raw_predictions.jsonl')).length, 2);
+
+    await target({}, Number(new URL(first.url).port));
+    const again = await runDvc(options, hooks);
+    assert.equal(again.exitCode, 0, again.line);
+    assert.match(again.line, /dvc: 6\/6 written \(2 resumed\), 0 failed/);
+    assert.deepEqual(readIds(path.join(out, 'raw_predictions.jsonl')).sort(), ['rec_0', 'rec_1', 'rec_2', 'rec_3', 'rec_4', 'rec_5']);
   });
 });

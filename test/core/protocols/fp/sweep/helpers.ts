@@ -67,7 +67,9 @@ export interface Standin {
 }
 
 /** A stand-in vLLM someone else runs (for --endpoints), started like `vllm serve`; `port`: a given one (a restart). */
-export async function startStandin(opts: { maxModelLen?: number; env?: Record<string, string>; mediaPath?: string; port?: number } = {}): Promise<Standin> {
+export async function startStandin(
+  opts: { maxModelLen?: number; env?: Record<string, string>; mediaPath?: string; port?: number; args?: string[] } = {},
+): Promise<Standin> {
   const port = opts.port ?? (await freePort());
   const args = [
     'serve',
@@ -84,6 +86,7 @@ export async function startStandin(opts: { maxModelLen?: number; env?: Record<st
     '32',
   ];
   if (opts.mediaPath) args.push('--allowed-local-media-path', opts.mediaPath);
+  if (opts.args) args.push(...opts.args);
   const child = spawn(FAKE_VLLM, args, { stdio: 'ignore', env: { ...process.env, ...opts.env } });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(

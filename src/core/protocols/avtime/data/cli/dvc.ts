@@ -16,7 +16,10 @@ const HELP = `usage: fpsweep avtime dvc --jsonl FILE --output-dir DIR --model-na
   --output-dir DIR         raw_predictions.jsonl and summary.json (counts, errors, sha256 of inputs/outputs)
   --predictions-jsonl F    the raw answers elsewhere (default <output-dir>/raw_predictions.jsonl)
   --model-name NAME        the model's identity (recorded; the model asked for at --base-url servers)
-  --base-url URL,…         running vLLM servers (key: FPSWEEP_API_KEY); rows go to whichever has room
+  --base-url URL,…         running vLLM servers (key: FPSWEEP_API_KEY); rows go to whichever has room;
+                           --fail-down S (FPSWEEP_FAIL_DOWN; default 120; 0 = off): every one unreachable (refused,
+                           reset, /health down) for S seconds stops the run (exit 1, the URL and its words; the
+                           rows left stay to do); restart them, then run the same command again: it resumes
   --model-path DIR         launch vllm serve DIR per GPU group (VLLM_BIN, or --vllm-bin B)
   --gpus G                 GPU groups, one server each (default "0,1,2,3"); --tp N (default 4)
   --base-port N            the launched servers listen on N, N+1, … (default 8011)
@@ -40,6 +43,7 @@ export const flags = {
   'predictions-jsonl': { type: 'string', meta: 'FILE', value: { kind: 'path', is: 'out-file' } },
   'model-name': { type: 'string' },
   'base-url': { type: 'string', value: { kind: 'list' } },
+  'fail-down': { type: 'string', meta: 'S', value: { kind: 'int', min: 0, max: 1_000_000, env: 'FPSWEEP_FAIL_DOWN', default: 120 } },
   'model-path': { type: 'string' },
   gpus: { type: 'string' },
   tp: { type: 'string', meta: 'N', value: { kind: 'int', min: 1, max: 1024 } },
@@ -83,6 +87,7 @@ export async function run(args: string[]): Promise<number> {
       continueOnError: v['no-continue-on-error'] !== true,
       audioInVideo: v['no-audio-in-video'] !== true,
       batch: numberFlag(v, 'batch-size')!,
+      failDownS: numberFlag(v, 'fail-down'),
     },
     { log: (l) => process.stderr.write(`${l}\n`) },
   );

@@ -24,6 +24,8 @@ import { DvcLayout } from './layout';
 import { sendRows } from './send';
 import { readDvcRows, type DvcRow, type PromptStyle } from './rows';
 import { mkdirUnder, openAppendUnder } from '../../../../containment/rootFs';
+import { unreachableRule } from '../../../../runner/unreachableRule';
+import { stopReasonLines } from '../../../../runner/stopReason';
 
 export interface DvcOptions {
   jsonl: string;
@@ -48,7 +50,15 @@ export interface DvcOptions {
   audioInVideo: boolean;
   /** Requests in flight per server. */
   batch: number;
+  /**
+   * --base-url with continue-on-error (runner/unreachableRule.ts; 0 = off, default 120): every server unreachable this
+   * many seconds stops the run (exit 1, the URL, its words, what to do); the rows left stay to do, none written off.
+   */
+  failDownS?: number;
 }
+
+/** How a --no-resume run that stopped is taken up (the same command would refuse its raw file). */
+const NO_RESUME_WORDS = 'then run the same command without --no-resume: it resumes where it stopped (nothing written is lost)';
 
 export interface DvcHooks {
   planFor?: (videoPath: string) => Promise<TargetPlan>;
@@ -134,6 +144,11 @@ export async function runDvc(o: DvcOptions, hooks: DvcHooks = {}): Promise<DvcRe
             startTimeoutMs: hooks.startTimeoutMs,
             signal: session.cutSignal,
           });
+          // Given servers nothing of ours restarts: gone for --fail-down, the run stops and their rows stay to do.
+          const reach =
+            o.baseUrls?.length && o.continueOnError
+              ? unreachableRule(session, servers.fleet, { failDownS: o.failDownS ?? 120, log, resume: o.resume ? undefined : NO_RESUME_WORDS })
+              : undefined;
           sent = await sendRows(session, {
             rows: todo.map((r) => ({ id: r.id, video_id: r.video_id, video: r.video, prompt: r.userText ?? prompt!.text })),
             endpoints: servers.endpoints,
@@ -143,6 +158,7 @@ export async function runDvc(o: DvcOptions, hooks: DvcHooks = {}): Promise<DvcRe
             batch: o.batch,
             clientOptions: hooks.clientOptions,
             log,
+            reach,
           });
         }
       } finally {
@@ -171,7 +187,13 @@ export async function runDvc(o: DvcOptions, hooks: DvcHooks = {}): Promise<DvcRe
       };
       await writeFileAtomic(layout.root, layout.summary, JSON.stringify(summary, null, 1) + '\n');
       const stopped = session.stopRequested;
-      const line = `dvc: ${have}/${expected} written (${done.size} resumed), ${errors.length} failed${stopped ? `; stopped (${stopped})` : ''}`;
+      const reason = session.stopper.stopReason;
+      const why = reason
+        ? stopReasonLines(reason)
+            .map((l) => l.trim())
+            .join('; ')
+        : `stopped (${stopped})`;
+      const line = `dvc: ${have}/${expected} written (${done.size} resumed), ${errors.length} failed${stopped ? `; ${why}` : ''}`;
       // The seed's direct CLI: any failed row makes the run exit 2, whether or not it went on with the others.
       const exitCode = errors.length ? 2 : have === expected ? 0 : 1;
       return { exitCode, line };

@@ -4,7 +4,7 @@
 // failed row stops the requests, in-flight ones cut (no error for them).
 import type { RunControl, RunnerJob } from '../../../../runner/requestRunner';
 import { RequestRunner } from '../../../../runner/requestRunner';
-import { requeueLostServers } from '../../../../runner/requestChannel';
+import { requeueLostServers, type ServerReach } from '../../../../runner/requestChannel';
 import { clientServers } from '../../../../runner/requestServers';
 import type { AppendFile } from '../../../../runner/appendFile';
 import type { ClientOptions, Endpoint } from '../../../../serving/client';
@@ -21,6 +21,8 @@ export interface SendRowsOptions {
   batch: number;
   clientOptions?: ClientOptions;
   log: (line: string) => void;
+  /** --base-url's unreachable rule: while every server is lost, their rows stay to do (runner/unreachableRule.ts). */
+  reach?: ServerReach;
 }
 
 export async function sendRows(control: RunControl, o: SendRowsOptions): Promise<{ written: number; errors: RowError[] }> {
@@ -46,7 +48,7 @@ export async function sendRows(control: RunControl, o: SendRowsOptions): Promise
         return 'done';
       },
     },
-    { slots: o.endpoints.map(() => ({ capacity: o.batch })), policy: (f) => (o.continueOnError ? lost(f) : 'stop') },
+    { slots: o.endpoints.map(() => ({ capacity: o.batch })), policy: (f) => (o.continueOnError ? lost(f) : 'stop'), reach: o.reach },
   );
   try {
     await runner.run(jobs);
