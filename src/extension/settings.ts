@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { settingsSchema, type Settings } from './settingsModel';
 
-export { knobEnv, settingsSchema, type Settings } from './settingsModel';
+export { knobEnv, runFlags, settingsSchema, type Settings } from './settingsModel';
 
 const KEYS = Object.keys(settingsSchema.shape) as (keyof Settings)[];
 

@@ -14,6 +14,8 @@ export const settingsSchema = z.object({
   conditions: z.array(z.string().min(1)).default([]),
   vllmBin: z.string().default(''),
   endpoints: z.array(z.string().url()).default([]),
+  /** `fpsweep run --base-port N`: the launched servers listen on N, N+1, …; null = the CLI's default (8011). */
+  basePort: z.number().int().min(1024).max(65_535).nullable().default(null),
   /** `--shard K/N` (SHARD): this host runs part K of N; empty = the whole package. */
   shard: z
     .preprocess(
@@ -51,4 +53,13 @@ export function knobEnv(settings: Settings): Record<string, string> {
   if (settings.vllmBin.trim()) env.VLLM_BIN = settings.vllmBin.trim();
   if (settings.shard !== null) env.SHARD = settings.shard.trim();
   return env;
+}
+
+/**
+ * The flags the settings add to a `fpsweep run` started from VS Code (Start pilot/full run, a runbook's run step):
+ * `--base-port` when set, unless the run already names its port or uses running servers (`--endpoints`).
+ */
+export function runFlags(settings: Settings, given: readonly string[]): string[] {
+  if (settings.basePort === null || given.includes('--base-port') || given.includes('--endpoints')) return [];
+  return ['--base-port', String(settings.basePort)];
 }

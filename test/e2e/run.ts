@@ -5,6 +5,8 @@
 // from the palette (rows kept, none doubled), set a token and upload the returns to a stand-in hub, and run
 // one AVTime-Bench run (a CLI-made sample bench root, stand-in target and judge) from the palette to its
 // six scores in the tree and the AVTime report.
+// The servers the extension launches listen on ports picked free for this run (fpsweep.basePort and
+// fpsweep.avtime.targetBasePort / judgeBasePort), not on the CLI's 8011/8031, which other runs may hold.
 // Run: `npm run test:e2e` (sets up code-server, packages the VSIX, runs this). `--smoke` checks only
 // the infrastructure (install, open, palette, tree). Bounded: E2E_TIMEOUT_S (default 1500 s; about 12 min on 2 busy cores).
 import { execFile } from 'node:child_process';
@@ -19,6 +21,7 @@ import { focusedPath, keyboardAudit, pressKey, refreshWithSpace, tabTo } from '.
 import { E2eSession, requireVsix } from './session';
 import { themeShots } from './themes';
 import type { Workbench } from './workbench';
+import { freePortBlock } from '../../src/cli/verbs/demo';
 import { startStandinHub, type StandinHub } from '../../src/standins/hub/server';
 import { listenersOn } from '../helpers/procExplain';
 import { waitFor } from '../helpers/waitFor';
@@ -36,6 +39,8 @@ const AVTIME_RUN = 'e2e-avtime';
 const HF_TOKEN = `hf_e2e${Math.random().toString(36).slice(2, 14)}`;
 
 let wb: Workbench | undefined;
+/** The first of 3 ports free when the script starts: FP's two servers on it and the next, AVTime's two targets there too, its judge on +2. */
+let basePort = 0;
 const script = new E2eScript('e2e', () => wb);
 const log = (msg: string) => script.log(msg);
 const check = (name: string, fn: () => Promise<void>) => script.check(name, fn);
@@ -67,6 +72,8 @@ async function main(): Promise<void> {
       });
     }
     // Stand-in servers: the bundled fake vLLM, two "GPUs", little latency; the stand-in hub for returns.
+    basePort = await freePortBlock(3);
+    log(`the launched servers' ports: ${basePort}-${basePort + 2}`);
     hub = await startStandinHub({ port: 0, tokens: { [HF_TOKEN]: { user: 'tester', role: 'write', orgs: ['GMLRVigil'] } } });
     writeSettings(pkg, process.env.FPSWEEP_STANDIN_LATENCY ?? 'a=0.02,b=0.000001', hub.url);
 
@@ -118,9 +125,9 @@ async function main(): Promise<void> {
     }
 
     let seenLive = '';
-    await check('the stand-in ports 8011-8012 are free', async () => {
-      // SPEC §5 fixes the ports; on a shared machine another run may hold them for a while.
-      await waitPortsFree([8011, 8012], 90_000);
+    await check(`the stand-in ports ${basePort}-${basePort + 1} are free`, async () => {
+      // Picked free, but another run may have taken them since.
+      await waitPortsFree([basePort, basePort + 1], 90_000);
     });
 
     await check('"fpsweep: Start pilot" from the command palette starts the worker', async () => {
@@ -137,6 +144,21 @@ async function main(): Promise<void> {
       );
       log(`status bar: ${seenLive}`);
       await wb!.screenshot('pilot-running');
+    });
+
+    await check('the pilot\'s servers listen on fpsweep.basePort and the next port', async () => {
+      // The worker is live and the stand-ins hold their answers: its two servers are up (or coming up).
+      let held: string[][] = [];
+      await waitFor(
+        async () => {
+          held = await Promise.all([basePort, basePort + 1].map((p) => listenersOn(p)));
+          return held.every((h) => h.some((l) => /vllm/.test(l)));
+        },
+        60_000,
+        () => `no vLLM stand-in listening on ${basePort} and ${basePort + 1}: ${JSON.stringify(held)}`,
+        { pollMs: 500 },
+      );
+      log(`listening: ${held.map((h) => h.join('; ')).join(' | ')}`);
     });
 
     await check('reload the page mid-run: live progress again', async () => {
@@ -408,7 +430,7 @@ async function main(): Promise<void> {
     await check('"fpsweep: Stop" during a full run drains the worker and leaves whole rows', async () => {
       // Slow stand-ins (1 s a request) so the run is still going when Stop arrives.
       await applySettings(wb!, writeSettings(pkg, 'a=1,b=0.000001', hub!.url));
-      await waitPortsFree([8011, 8012], 90_000);
+      await waitPortsFree([basePort, basePort + 1], 90_000);
       await wb!.runCommand('fpsweep: Start full run');
       await wb!.clickDialogButton('Start full run');
       const live = await wb!.until(
@@ -465,7 +487,7 @@ async function main(): Promise<void> {
     });
 
     await check("interrupting the runbook's full-run cell stops the worker", async () => {
-      await waitPortsFree([8011, 8012], 90_000);
+      await waitPortsFree([basePort, basePort + 1], 90_000);
       await wb!.runCommand('fpsweep: Open runbook');
       const nb = wb!.page.locator('.notebook-editor:visible');
       // The full run's step is the one `run --detach` without --pilot.
@@ -553,7 +575,7 @@ async function main(): Promise<void> {
       });
       // The command reads the settings when it runs: it must see these, not the ones before (the bench root).
       await applySettings(wb!, written);
-      await waitPortsFree([8011, 8012, 8031], 90_000);
+      await waitPortsFree([basePort, basePort + 1, basePort + 2], 90_000);
       await wb!.runCommand('fpsweep: Start AVTime run');
       await wb!.fillInputBox(AVTIME_RUN);
       // Only states that grow: the run row says done once summary.json is there, and done stays done.
@@ -581,6 +603,11 @@ async function main(): Promise<void> {
         if (!mine.some((l) => want.test(l))) throw new Error(`the tree has no row matching ${want}: ${JSON.stringify(mine)}`);
       }
       if (!fs.existsSync(path.join(avRoot, 'eval', AVTIME_RUN, 'summary.json'))) throw new Error('the tree says done, but there is no summary.json');
+      // fpsweep.avtime.targetBasePort / judgeBasePort reached the run: its identity records where its servers were.
+      const topo = (JSON.parse(fs.readFileSync(path.join(avRoot, 'eval', AVTIME_RUN, 'run_config.json'), 'utf8')) as RunTopology).topology;
+      const ports = { target: topo.target.base_port, judge: topo.judge.base_port, endpoints: [...topo.target.endpoints, ...topo.judge.endpoints] };
+      log(`AVTime servers: ${JSON.stringify(ports)}`);
+      if (ports.target !== basePort || ports.judge !== basePort + 2) throw new Error(`the AVTime run's ports are not the settings' ${basePort}/${basePort + 2}`);
       await wb!.screenshot('avtime-done');
     });
 
@@ -715,6 +742,11 @@ async function avtimeTreeRows(w: Workbench): Promise<string[]> {
  * Waits until the extension reads the settings just written (VS Code applies a changed settings.json a moment
  * later): a command run before would use the old ones. Bounded; it waits for the state, never for a time.
  */
+/** What run.ts reads of an AVTime run's eval/<RUN_ID>/run_config.json. */
+interface RunTopology {
+  topology: Record<'target' | 'judge', { base_port: number; endpoints: string[] }>;
+}
+
 async function applySettings(w: Workbench, written: Record<string, unknown>): Promise<void> {
   let seen: Record<string, unknown> = {};
   await w.until(
@@ -734,6 +766,9 @@ function writeSettings(pkg: string, latency: string, hubUrl: string, extra: Reco
   const settings = {
     'fpsweep.vllmBin': path.join(REPO, 'bin', 'fake-vllm'),
     'fpsweep.ngpu': 2,
+    'fpsweep.basePort': basePort,
+    'fpsweep.avtime.targetBasePort': basePort,
+    'fpsweep.avtime.judgeBasePort': basePort + 2,
     'fpsweep.workers': 4,
     // The stand-in's latency model (src/standins/vllm/config.ts): a seconds + b per prompt token.
     // HF_ENDPOINT points `fpsweep return --upload` at the stand-in hub, as it does for huggingface_hub.

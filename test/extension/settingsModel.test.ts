@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { knobEnv, settingsSchema } from '../../src/extension/settingsModel';
+import { knobEnv, runFlags, settingsSchema } from '../../src/extension/settingsModel';
 
 describe('extension settings', () => {
   it('unset settings leave every knob to the CLI', () => {
@@ -36,5 +36,18 @@ describe('extension settings', () => {
     const r = settingsSchema.safeParse({ extraEnv: { HF_TOKEN: 'hf_x' } });
     assert.equal(r.success, false);
     assert.match(r.error!.issues[0].message, /Set Hugging Face token/);
+  });
+
+  it("fpsweep.basePort: a run gets --base-port N when set, nothing when unset (the CLI's 8011)", () => {
+    assert.deepEqual(runFlags(settingsSchema.parse({}), ['--detach', '--pilot']), []);
+    const s = settingsSchema.parse({ basePort: 18_011 });
+    assert.deepEqual(runFlags(s, ['--detach', '--pilot']), ['--base-port', '18011']);
+    assert.deepEqual(knobEnv(s), {}, 'a flag, not an environment knob');
+    // What the run already says wins: its own port, or running servers (nothing is launched).
+    assert.deepEqual(runFlags(s, ['--detach', '--base-port', '9000']), []);
+    assert.deepEqual(runFlags(s, ['--detach', '--endpoints', 'http://127.0.0.1:9001']), []);
+    assert.equal(settingsSchema.safeParse({ basePort: 80 }).success, false, "below the CLI's 1024");
+    assert.equal(settingsSchema.safeParse({ basePort: 65_536 }).success, false);
+    assert.equal(settingsSchema.safeParse({ basePort: 8011.5 }).success, false);
   });
 });

@@ -6,7 +6,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { fpSteps } from '../../../src/extension/protocols/fp/fpSteps';
 import { runCliInCell, runCliStep, type StepIo } from '../../../src/extension/runbook/steps';
+import { runFlags, settingsSchema } from '../../../src/extension/settingsModel';
 
 const CLI = `process.stdout.write('args: ' + process.argv.slice(2).join(' ') + '\\n');
 if (process.env.WAIT) {
@@ -79,5 +81,18 @@ describe('runbook CLI steps (runCliStep, runCliInCell)', () => {
     });
     assert.deepEqual(asked, ['stop the worker']);
     assert.equal(r.code, 130);
+  });
+
+  it("FP's run step gets the settings' --base-port (fpsweep.basePort); other steps and a step naming its port do not", async () => {
+    const steps = (basePort: number | null) => fpSteps(() => {}, (given) => runFlags(settingsSchema.parse({ basePort }), given));
+    const ran = async (basePort: number | null, verb: string, args: string[]) => {
+      const io = cell({});
+      assert.equal(await steps(basePort).run(verb, args, io, dist), true);
+      return io.text.split('\n').filter((l) => l.startsWith('args: '));
+    };
+    assert.deepEqual(await ran(18_011, 'run', ['--pilot']), [`args: run --pilot --base-port 18011 --package ${dist}`]);
+    assert.deepEqual(await ran(null, 'run', ['--pilot']), [`args: run --pilot --package ${dist}`]);
+    assert.deepEqual(await ran(18_011, 'dry-run', ['--pilot']), [`args: dry-run --pilot --package ${dist}`]);
+    assert.deepEqual(await ran(18_011, 'run', ['--base-port', '9000']), [`args: run --base-port 9000 --package ${dist}`]);
   });
 });

@@ -15,6 +15,9 @@ export const avtimeSettingsSchema = z.object({
   judgeTp: z.number().int().positive().nullable().default(null),
   targetEndpoints: z.array(z.string().url()).default([]),
   judgeEndpoint: z.string().default(''),
+  // `--target-base-port` / `--judge-base-port`: where the launched servers listen; null = the CLI's 8011 / 8031.
+  targetBasePort: z.number().int().min(1024).max(65_535).nullable().default(null),
+  judgeBasePort: z.number().int().min(1024).max(65_535).nullable().default(null),
   // The Data runbook's paths (data/dataRunbook.ts), as written into its steps.
   dataSource: z.string().default('data/AVTime-50K/avtime_50k.jsonl'),
   dataVideos: z.string().default('data/AVTime-50K/videos'),
@@ -43,7 +46,7 @@ export function newRunId(now = new Date()): string {
   return `avtime-${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}`;
 }
 
-/** The flags the settings add (models, GPU groups, TP, endpoints); a flag the user already wrote is kept as written. */
+/** The flags the settings add (models, GPU groups, TP, endpoints, ports); a flag the user already wrote is kept as written. */
 export function settingsFlags(s: AvtimeSettings, given: readonly string[] = []): string[] {
   const out: string[] = [];
   const add = (flag: string, value: string | null) => {
@@ -58,6 +61,8 @@ export function settingsFlags(s: AvtimeSettings, given: readonly string[] = []):
   add('--judge-tp', s.judgeTp === null ? null : String(s.judgeTp));
   add('--target-endpoints', s.targetEndpoints.join(','));
   add('--judge-endpoint', s.judgeEndpoint.trim());
+  add('--target-base-port', s.targetBasePort === null ? null : String(s.targetBasePort));
+  add('--judge-base-port', s.judgeBasePort === null ? null : String(s.judgeBasePort));
   return out;
 }
 

@@ -8,7 +8,7 @@ import { errorLine, lastLine, startCli, type CliResult } from '../../cli';
 import type { ReportKind } from '../../reports/messages';
 import type { UiCommand } from '../types';
 import { openRunbookEditor } from '../../runbook/open';
-import { HF_TOKEN_SECRET, knobEnv, readSettings, resolvePackageDir, SettingsError, type Settings } from '../../settings';
+import { HF_TOKEN_SECRET, knobEnv, readSettings, resolvePackageDir, runFlags, SettingsError, type Settings } from '../../settings';
 import type { SweepModel } from './sweepModel';
 import type { CellView } from '../../../core/protocols/fp/progress';
 import type { TreeNode } from '../../progressNodes';
@@ -132,6 +132,7 @@ export class FpCommands {
     const args = ['--detach'];
     if (pilot) args.push('--pilot');
     if (c.settings.endpoints.length) args.push('--endpoints', c.settings.endpoints.join(','));
+    args.push(...runFlags(c.settings, args));
     const title = pilot ? 'Start pilot' : 'Start full run';
     const r = await this.run(c, 'run', args, title);
     if (r.code !== 0) {

@@ -19,11 +19,13 @@ async function follow(io: StepIo, verb: string, args: string[], env: Record<stri
   return r;
 }
 
-export function fpSteps(onWorkerStarted: () => void): RunbookSteps {
+/** `runFlags`: what the settings add to a `run` step (fpsweep.basePort's `--base-port`), given the step's own arguments. */
+export function fpSteps(onWorkerStarted: () => void, runFlags: (given: readonly string[]) => string[] = () => []): RunbookSteps {
   return {
     ...fpRunbook,
-    async run(verb, stepArgs, io, pkg) {
+    async run(verb, written, io, pkg) {
       if (!pkg) throw new Error('No run package: open the package folder or set fpsweep.packagePath.');
+      const stepArgs = verb === 'run' ? [...written, ...runFlags(written)] : [...written];
       const detach = verb === 'run' && stepArgs.includes('--detach');
       const env = await io.env(verb === 'return' && stepArgs.includes('--upload'));
       io.write(`$ fpsweep ${verb} ${stepArgs.join(' ')}\n`.replace(/ \n$/, '\n'), 'stdout');

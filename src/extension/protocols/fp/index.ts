@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { PROTOCOLS } from '../../../core/protocols/registry';
 import { formatEta, percent } from '../../../core/protocols/fp/progress';
 import { Disposable } from '../../lifecycle';
-import { readSettings, resolvePackageDir } from '../../settings';
+import { readSettings, resolvePackageDir, runFlags } from '../../settings';
 import { RunStatusBar } from '../../statusBar';
 import { sweepStatusText } from '../../statusBarText';
 import type { ProtocolUi, ProtocolView, RunStart, UiHost } from '../types';
@@ -57,7 +57,10 @@ class FpView extends Disposable implements ProtocolView {
       newRunbook: host.newRunbook,
       inspectItem: (arg) => inspectItemCommand({ model: this.model, inspect }, arg),
     }).commands;
-    this.runbook = fpSteps(() => void this.model.refresh(true));
+    this.runbook = fpSteps(
+      () => void this.model.refresh(true),
+      (given) => runFlags(readSettings(), given),
+    );
     const command = (id: string) => this.commands.find((c) => c.id === id)!;
     this.starts = [
       { label: 'Pilot', detail: 'MVBench, LVBench, TimeScope at every condition: the timing report', run: () => command('fpsweep.startPilot').run() },

@@ -73,6 +73,16 @@ describe('AVTime settings → CLI arguments', () => {
     assert.deepEqual(settingsFlags(e), ['--target-endpoints', 'http://127.0.0.1:9001,http://127.0.0.1:9002', '--judge-endpoint', 'http://127.0.0.1:9003']);
   });
 
+  it("the launched servers' ports: --target-base-port / --judge-base-port when set, the CLI's defaults when unset", () => {
+    const p = avtimeSettingsSchema.parse({ targetBasePort: 18_011, judgeBasePort: 18_031 });
+    assert.deepEqual(settingsFlags(p), ['--target-base-port', '18011', '--judge-base-port', '18031']);
+    assert.deepEqual(settingsFlags(avtimeSettingsSchema.parse({ judgeBasePort: 18_031 })), ['--judge-base-port', '18031']);
+    assert.ok(!settingsFlags(s).some((f) => f.endsWith('-base-port')));
+    assert.deepEqual(settingsFlags(p, ['--target-base-port']), ['--judge-base-port', '18031'], 'a port the user wrote is kept');
+    assert.ok(avtimeCliArgs(['run'], p, dirs, () => 'a').args.join(' ').endsWith('--target-base-port 18011 --judge-base-port 18031'));
+    assert.equal(avtimeSettingsSchema.safeParse({ judgeBasePort: 1023 }).success, false);
+  });
+
   it('run ids: fresh ones are plain names, paths are not', () => {
     assert.equal(newRunId(new Date('2026-12-03T09:05:07Z')), 'avtime-20261203-090507');
     assert.ok(isPlainRunId(newRunId()));
