@@ -146,7 +146,7 @@ async function main(): Promise<void> {
       await wb!.screenshot('pilot-running');
     });
 
-    await check('the pilot\'s servers listen on fpsweep.basePort and the next port', async () => {
+    await check("the pilot's servers listen on fpsweep.basePort and the next port", async () => {
       // The worker is live and the stand-ins hold their answers: its two servers are up (or coming up).
       let held: string[][] = [];
       await waitFor(
@@ -605,9 +605,11 @@ async function main(): Promise<void> {
       if (!fs.existsSync(path.join(avRoot, 'eval', AVTIME_RUN, 'summary.json'))) throw new Error('the tree says done, but there is no summary.json');
       // fpsweep.avtime.targetBasePort / judgeBasePort reached the run: its identity records where its servers were.
       const topo = (JSON.parse(fs.readFileSync(path.join(avRoot, 'eval', AVTIME_RUN, 'run_config.json'), 'utf8')) as RunTopology).topology;
-      const ports = { target: topo.target.base_port, judge: topo.judge.base_port, endpoints: [...topo.target.endpoints, ...topo.judge.endpoints] };
+      const endpoints = [...topo.target.endpoints, ...topo.judge.endpoints];
+      const ports = { target: topo.target.base_port, judge: topo.judge.base_port, endpoints };
       log(`AVTime servers: ${JSON.stringify(ports)}`);
-      if (ports.target !== basePort || ports.judge !== basePort + 2) throw new Error(`the AVTime run's ports are not the settings' ${basePort}/${basePort + 2}`);
+      if (ports.target !== basePort || ports.judge !== basePort + 2)
+        throw new Error(`the AVTime run's ports are not the settings' ${basePort}/${basePort + 2}`);
       await wb!.screenshot('avtime-done');
     });
 

@@ -84,7 +84,11 @@ describe('runbook CLI steps (runCliStep, runCliInCell)', () => {
   });
 
   it("FP's run step gets the settings' --base-port (fpsweep.basePort); other steps and a step naming its port do not", async () => {
-    const steps = (basePort: number | null) => fpSteps(() => {}, (given) => runFlags(settingsSchema.parse({ basePort }), given));
+    const steps = (basePort: number | null) =>
+      fpSteps(
+        () => {},
+        (given) => runFlags(settingsSchema.parse({ basePort }), given),
+      );
     const ran = async (basePort: number | null, verb: string, args: string[]) => {
       const io = cell({});
       assert.equal(await steps(basePort).run(verb, args, io, dist), true);

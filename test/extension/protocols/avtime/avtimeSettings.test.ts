@@ -79,7 +79,11 @@ describe('AVTime settings → CLI arguments', () => {
     assert.deepEqual(settingsFlags(avtimeSettingsSchema.parse({ judgeBasePort: 18_031 })), ['--judge-base-port', '18031']);
     assert.ok(!settingsFlags(s).some((f) => f.endsWith('-base-port')));
     assert.deepEqual(settingsFlags(p, ['--target-base-port']), ['--judge-base-port', '18031'], 'a port the user wrote is kept');
-    assert.ok(avtimeCliArgs(['run'], p, dirs, () => 'a').args.join(' ').endsWith('--target-base-port 18011 --judge-base-port 18031'));
+    assert.ok(
+      avtimeCliArgs(['run'], p, dirs, () => 'a')
+        .args.join(' ')
+        .endsWith('--target-base-port 18011 --judge-base-port 18031'),
+    );
     assert.equal(avtimeSettingsSchema.safeParse({ judgeBasePort: 1023 }).success, false);
   });
 
