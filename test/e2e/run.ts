@@ -506,9 +506,10 @@ async function main(): Promise<void> {
       await cell.waitFor({ timeout: 10_000 });
       await cell.hover();
       await cell.locator('.run-button-container [aria-label^="Execute Cell"]').first().click();
-      const following = (f: string) => f.includes('Following the worker');
+      // The step as run, echoed in the cell, carries fpsweep.basePort's flag (the step as written has none).
+      const following = (f: string) => f.includes('Following the worker') && f.includes(`--detach --base-port ${basePort}`);
       await wb!.until(
-        'the cell following the worker',
+        `the cell following the worker, run with --base-port ${basePort}`,
         120_000,
         async () => (following(await cell.innerText()) || (await anyFrameText(wb!, following)) ? true : undefined),
         async () => (await cell.innerText()).slice(0, 300),
@@ -608,7 +609,8 @@ async function main(): Promise<void> {
       const endpoints = [...topo.target.endpoints, ...topo.judge.endpoints];
       const ports = { target: topo.target.base_port, judge: topo.judge.base_port, endpoints };
       log(`AVTime servers: ${JSON.stringify(ports)}`);
-      if (ports.target !== basePort || ports.judge !== basePort + 2)
+      const want = [basePort, basePort + 1, basePort + 2].map((p) => `http://127.0.0.1:${p}`);
+      if (ports.target !== basePort || ports.judge !== basePort + 2 || JSON.stringify(endpoints) !== JSON.stringify(want))
         throw new Error(`the AVTime run's ports are not the settings' ${basePort}/${basePort + 2}`);
       await wb!.screenshot('avtime-done');
     });
