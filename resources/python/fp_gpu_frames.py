@@ -24,9 +24,10 @@ chroma repeated 2 x 2, as ffmpeg's own yuv420p -> rgb24 conversion the CPU path 
 The JPEGs ("spec", what the node side asks for): nvJPEG on the GPU at 4:2:0 (through ctypes: torchvision's
 encode_jpeg writes 4:4:4), only where this helper's warm-up found its files keep every SPEC rule on the bytes
 (jpeg_spec_problems: baseline, 8-bit, 4:2:0, IJG quality-85 tables; and the pixels those of the image given);
-else libjpeg through pillow. Opt-in: FP_GPU_JPEG=auto (the default stays pillow until a device run of the whole sweep
-has measured it: issue 45's session could not get a device machine). Issue 45: pillow cost ~0.6 ms of host CPU a
-JPEG inside the whole sweep, torchvision's nvJPEG ~0.13 (bench/gpuFrames run 2).
+else libjpeg through pillow. Opt-in: FP_GPU_JPEG=auto. Measured (issue 45, bench/gpuSweep parts.py, H200, 12 jobs of a
+whole sweep): its warm-up check passes (44.9 dB from pillow's own 4:2:0 of the test image) and the helper's JPEG CPU
+falls (10.4 -> 4.1 s), but beside a model-shaped matmul it takes 2.4x the GPU time (0.892 against 0.370 ms a
+megapixel-frame) and its jobs 3x the wall (one encode at a time): pillow stays the default.
 """
 import json
 import math
@@ -39,10 +40,10 @@ import time
 QUALITY = 85
 # Frames a GPU step (FP_GPU_BATCH for the bench): one upload, one colour conversion, one resize per size, one copy down.
 BATCH = int(os.environ.get("FP_GPU_BATCH", "16"))
-# The colour conversion: "broadcast" (GpuFrames.rgb's half-size chroma) or "reference" (rgb_reference, as before).
-# Reference stays the default until a device run has shown broadcast's JPEGs byte for byte the same (bench/gpuSweep
-# parts.py compares them) and its GPU time lower: this host has no GPU to prove it on.
-RGB_WAY = os.environ.get("FP_GPU_RGB", "reference")
+# The colour conversion: "broadcast" (GpuFrames.rgb's half-size chroma, the default) or "reference" (rgb_reference,
+# as before). bench/gpuSweep parts.py on an H200 (12 real jobs of a whole sweep, 12,464 JPEGs): byte for byte the same,
+# GPU time taken beside the matmul 0.370 against 0.376 ms a megapixel-frame (of which ffmpeg's NVDEC decode alone 0.194).
+RGB_WAY = os.environ.get("FP_GPU_RGB", "broadcast")
 # A helper serves many videos of a few shapes: the resize weights and the pinned upload buffer are made once per
 # shape, not once per video (bench/gpuFrames: remade per job they cost host CPU every video).
 _WEIGHTS = {}
@@ -346,7 +347,7 @@ class GpuFrames:
         The chroma terms are made at half size and added to the luma through 2x2 broadcast views, straight into the
         output: the same float32 operations on the same values in the same order as rgb_reference (which makes
         full-size copies of U and V first), so the same bits, with about half the GPU memory traffic and half the
-        kernels (issue 45: the frames' GPU time). FP_GPU_RGB=broadcast asks for it (RGB_WAY says why not by default)."""
+        kernels (issue 45). FP_GPU_RGB=reference: the old way (RGB_WAY: the device's byte check)."""
         torch = self.torch
         h, w = self.height, self.width
         if RGB_WAY == "reference" or h % 2 or w % 2:

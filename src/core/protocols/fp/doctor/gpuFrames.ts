@@ -7,19 +7,20 @@ import type { DoctorLine } from '../../../doctor/schema';
 import { defaultGpuHelperPath, probeGpuFrames, type GpuFramesProbe } from '../frames/gpu/probe';
 
 /** The whole-sweep bench's results file the saving below is taken from (test-tied: gpuFramesOn.test.ts). */
-export const SWEEP_RESULTS_FILE = 'bench/gpuSweep/results/2026-12-07-h100-sweep-gpu45c-5f22f40.json';
+export const SWEEP_RESULTS_FILE = 'bench/gpuSweep/results/2026-12-07-h200-sweep-gpu45d-2b2bd00.json';
 
 /**
  * The whole sweep's marginal video, CPU-s of our whole process tree (the run, its helpers, every ffmpeg, the stand-in
- * servers), each path: measured end to end on one H100 by bench/gpuSweep (the product's own `fpsweep run` on textured
- * fixtures of 14 and 56 videos, two cpu and two gpu runs each (cpu, gpu, …, gpu, cpu); the difference of the means
- * over 42 videos; SWEEP_RESULTS_FILE, issue 45's session 18: one helper process a GPU, no separate probe). doctor's and
- * the knob's saving: these, not the helper alone (session 17's file said 11.2 -> 1.9; the figures the issue was filed
- * with 10.5 -> 3.1).
+ * servers), each path: measured end to end on one H200 by bench/gpuSweep (the product's own `fpsweep run` on textured
+ * fixtures of 14 and 56 videos, the stand-in loading 8 s as vLLM loads its model, so the helpers are warm before the
+ * first video and every video of a GPU run is made on the GPU; two gpu runs and one cpu run a size, one machine; the
+ * difference of the means over 42 videos; SWEEP_RESULTS_FILE, issue 45's session 19). doctor's and the knob's saving:
+ * these, not the helper alone. Session 18's H100 file said 13.6 -> 1.6, but its small GPU runs made their first
+ * videos on the CPU while the helper warmed, which made the GPU path's marginal look smaller than it is.
  */
 export const SWEEP_CPU_S_PER_VIDEO = {
-  cpu: ((691.16 + 783.67) / 2 - (161.75 + 169.44) / 2) / 42,
-  gpu: ((196.44 + 225.51) / 2 - (144.28 + 144.78) / 2) / 42,
+  cpu: (654.77 - 159.04) / 42,
+  gpu: ((166.62 + 149.71) / 2 - (52.16 + 43.62) / 2) / 42,
 };
 
 /** One 1024-frame 720p video with the default conditions' 356 distinct JPEGs, host CPU seconds (the helper bench). */
@@ -57,7 +58,7 @@ export function gpuFramesLine(found: GpuFramesProbe, pipe: string | null = null)
   const base = { id: 'gpu-frames', title: 'frames on the GPU' };
   const { cpu, gpu } = SWEEP_CPU_S_PER_VIDEO;
   const predicted =
-    `the whole sweep measured end to end on an H100 took ${Math.round(100 * (1 - gpu / cpu))} % less CPU a video ` +
+    `the whole sweep measured end to end on an H200 took ${Math.round(100 * (1 - gpu / cpu))} % less CPU a video ` +
     `(${cpu.toFixed(1)} → ${gpu.toFixed(1)} CPU-s of our process tree a marginal video: the run, helpers, ffmpeg, servers)`;
   if (!found.ok) {
     return { ...base, status: 'ok', detail: `not available, frames stay on the CPU: ${found.reasons.join('; ')}`, action: null };

@@ -135,7 +135,7 @@ describe('fp/frames/gpu: --frames-on and the probe', () => {
       const marginal = (mean(large, mode, 'cpu_s_total') - mean(small, mode, 'cpu_s_total')) / (large - small);
       assert.equal(SWEEP_CPU_S_PER_VIDEO[mode].toFixed(3), marginal.toFixed(3));
     }
-    assert.ok(yes.detail.includes('took 88 % less CPU a video (13.6 → 1.6 CPU-s of our process tree a marginal video'), yes.detail);
+    assert.ok(yes.detail.includes('H200 took 78 % less CPU a video (11.8 → 2.6 CPU-s of our process tree a marginal video'), yes.detail);
     assert.match(yes.action ?? '', /--frames-on gpu/);
     // MPS: said from its control pipe (CUDA_MPS_PIPE_DIRECTORY), with the GPU time measured either way.
     assert.match(yes.detail, /MPS is off: the frames take ~0\.2 GPU-s a 720p video .* ~0\.059 with MPS on/);
