@@ -17,7 +17,7 @@ import { AvtimeRunLayout } from '../../../../src/core/protocols/avtime/stages/la
 import { SCORE_KEYS } from '../../../../src/core/protocols/avtime/constants';
 import { buildStandin, FAKE_VLLM } from '../../serving/helpers';
 import { freePortRange, withEnv } from '../fp/sweep/helpers';
-import { listFiles, tmpDir } from './stages/fixtures';
+import { copyBench, listFiles, tmpDir } from './stages/fixtures';
 import { DEMO_GPU_LAYOUT } from '../../../helpers/avtimeArgs';
 
 const RECOMPUTE = path.join(__dirname, 'stages', 'recompute.py');
@@ -94,20 +94,7 @@ describe('AVTime end to end: avtime sample → avtime run on the stand-in vLLM t
   });
 
   /** A fresh copy of the sample bench (runs write target_inputs.jsonl into the bench root). */
-  function bench(): string {
-    const dir = path.join(tmpDir('e2e'), 'bench');
-    fs.cpSync(sample, dir, { recursive: true });
-    // inventory.jsonl holds absolute media paths: point them at this copy.
-    const inv = path.join(dir, 'inventory.jsonl');
-    fs.writeFileSync(
-      inv,
-      fs
-        .readFileSync(inv, 'utf8')
-        .split(sample + path.sep)
-        .join(dir + path.sep),
-    );
-    return dir;
-  }
+  const bench = (): string => copyBench(sample, 'e2e');
 
   async function options(benchRoot: string, out: string, runId: string) {
     const targetBasePort = await freePortRange(2);

@@ -11,7 +11,7 @@ import { readmeCommand } from '../../../../helpers/readmeCommand';
 import { readJsonl } from '../../../../../src/core/package/jsonl';
 import { QuerySchema } from '../../../../../src/core/protocols/avtime/queries';
 import { inventoryRowSchema, targetInputSchema, testRowSchema } from '../../../../../src/core/protocols/avtime/stages/inputSchemas';
-import { listFiles, tinyMedia, tmpDir } from '../stages/fixtures';
+import { copyBench, listFiles, tinyMedia, tmpDir } from '../stages/fixtures';
 
 const quietMain = runCli;
 
@@ -87,17 +87,8 @@ describe('fpsweep avtime sample', function () {
 
   /** A copy of sample bench `a` with its inventory pointed at the copy. */
   function copyOfA(): string {
-    const dir = path.join(tmpDir('sample'), 'bench');
-    fs.cpSync(a, dir, { recursive: true });
+    const dir = copyBench(a, 'sample');
     for (const f of ['target_inputs.jsonl', 'target_inputs_report.json']) fs.rmSync(path.join(dir, f), { force: true });
-    const inv = path.join(dir, 'inventory.jsonl');
-    fs.writeFileSync(
-      inv,
-      fs
-        .readFileSync(inv, 'utf8')
-        .split(a + path.sep)
-        .join(dir + path.sep),
-    );
     return dir;
   }
   const NOWHERE = ['--target-endpoints', 'http://127.0.0.1:9,http://127.0.0.1:9', '--judge-endpoint', 'http://127.0.0.1:9'];

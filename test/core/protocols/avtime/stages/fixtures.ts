@@ -10,6 +10,21 @@ export function tmpDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `fpsweep-avtime-${prefix}-`));
 }
 
+/** A copy of the sample bench `from` in a fresh temp folder, its inventory's absolute media paths pointed at the copy. */
+export function copyBench(from: string, prefix: string): string {
+  const dir = path.join(tmpDir(prefix), 'bench');
+  fs.cpSync(from, dir, { recursive: true });
+  const inv = path.join(dir, 'inventory.jsonl');
+  fs.writeFileSync(
+    inv,
+    fs
+      .readFileSync(inv, 'utf8')
+      .split(from + path.sep)
+      .join(dir + path.sep),
+  );
+  return dir;
+}
+
 let clip: string | null = null;
 /** The tiny clip every fixture video copies (made once a process). */
 export function fixtureClip(): string {

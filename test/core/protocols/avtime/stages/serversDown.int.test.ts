@@ -12,7 +12,7 @@ import type { AvtimeOptionsInput } from '../../../../../src/core/protocols/avtim
 import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
 import { buildStandin } from '../../../serving/helpers';
 import { startStandin, type Standin } from '../../fp/sweep/helpers';
-import { tmpDir } from './fixtures';
+import { copyBench, tmpDir } from './fixtures';
 
 const FAST = 'a=0,b=0,shared=0';
 
@@ -43,19 +43,7 @@ describe('avtime run: its only given server dies (the unreachable rule, --fail-d
   });
 
   /** A fresh copy of the sample bench (runs write target_inputs.jsonl into the bench root; inventory paths are absolute). */
-  function bench(): string {
-    const dir = path.join(tmpDir('down'), 'bench');
-    fs.cpSync(sample, dir, { recursive: true });
-    const inv = path.join(dir, 'inventory.jsonl');
-    fs.writeFileSync(
-      inv,
-      fs
-        .readFileSync(inv, 'utf8')
-        .split(sample + path.sep)
-        .join(dir + path.sep),
-    );
-    return dir;
-  }
+  const bench = (): string => copyBench(sample, 'down');
 
   async function standin(role: 'target' | 'judge', faults: Record<string, string> = {}, port?: number): Promise<Standin> {
     const s = await startStandin({
@@ -101,7 +89,9 @@ describe('avtime run: its only given server dies (the unreachable rule, --fail-d
     );
     assert.equal(jsonl(layout.semanticRequests).filter((r) => r.pass === 2).length, 0, 'no retry pass');
     const answered = jsonl(layout.semanticResponses).length;
-    assert.ok(answered >= 1 && answered <= 3, `the judge's answers before it died are kept (${answered})`);
+    // crashAfter=3 cuts the requests in flight when the 4th arrives: on a busy host all 3 may still be in flight then
+    // (0 answered), so the count is not fixed; whatever was answered is kept and reused (below).
+    assert.ok(answered <= 3, `at most the judge's 3 answers before it died (${answered})`);
     assert.ok(!fs.existsSync(layout.semanticReport), 'the judge stage is not complete');
 
     // The judge is back on its address (as the user would restart it): --resume asks only what is left, to the end.
@@ -127,7 +117,8 @@ describe('avtime run: its only given server dies (the unreachable rule, --fail-d
     assertStopWords(res, target.url);
     assert.doesNotMatch(res.log, /failed \(server_down\)/, 'no target row written off');
     const written = jsonl(layout.rawPredictions(0)).length;
-    assert.ok(written >= 1 && written < 7, `the rows answered before it died are kept (${written} of 7)`);
+    // As above: the rows in flight when the 4th request arrives are cut, so how many were answered first varies.
+    assert.ok(written < 7, `the rows answered before it died are kept (${written} of 7)`);
     assert.ok(!fs.existsSync(layout.shardSummary(0)), 'the shard is not complete');
 
     await standin('target', {}, Number(new URL(target.url).port));
