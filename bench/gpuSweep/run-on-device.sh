@@ -38,12 +38,12 @@ echo "ffcost + floor: $(( $(date +%s) - T0 )) s"
 python3 "$C/sweep_bench.py" runs --cli "$APP/dist/cli.js" --work "$WORK" --out "$OUT" --scales "${SCALES:-1,4}" \
   --order "${ORDER:-cpu,gpu,gpu,cpu}" --extra "${EXTRA:-}" --deadline "${DEADLINE:-470}"
 # PARTS=1: where the GPU time goes inside the jobs a "+tee" run captured (parts.py; the largest capture), until
-# PARTS_UNTIL seconds since the start (default 560).
+# PARTS_UNTIL seconds since the start (default 560); PARTS_N jobs (default 16), PARTS_VARIANTS (parts.py's --variants).
 J=$(ls -S "$WORK"/jobs-*.jsonl 2>/dev/null | head -1)
 if [ "${PARTS:-0}" = 1 ] && [ -n "$J" ]; then
   T=$(basename "$J" .jsonl); T=${T#jobs-}; S=${T#s}; S=${S%%-*}
   python3 "$C/parts.py" --jobs-file "$J" --run-pkg "$WORK/run-$T" --fixture "$WORK/p$S" --work "$WORK" --out "$OUT" \
-    --n "${PARTS_N:-16}" --deadline $(( ${PARTS_UNTIL:-560} - ($(date +%s) - T0) ))
+    --n "${PARTS_N:-16}" ${PARTS_VARIANTS:+--variants "$PARTS_VARIANTS"} --deadline $(( ${PARTS_UNTIL:-560} - ($(date +%s) - T0) ))
 fi
 # The host model fed with this run's figures (derive.py, then bench/hostSim bundled: every HOSTSIM_SAMPLE-th video),
 # where the call has time left (HOSTSIM_UNTIL, seconds since the start; the device tool's call is 600 s at most).
