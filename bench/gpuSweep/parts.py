@@ -168,14 +168,13 @@ def main():
         if time.time() + 30 > deadline:
             res.setdefault("skipped", []).append(name)
             continue
+        mine, outputs = replayable(jobs, run_pkg, fixture, os.path.join(root, name))
         if name in HELPER_ENV:
-            mine, names[name] = replayable(jobs, run_pkg, fixture, os.path.join(root, name))
+            names[name] = outputs
             r = helper_variant(name, mine, alone)
-            mpx = sum(len(j["frames"]) * j["width"] * j["height"] for j in mine) / 1e6
         else:
-            mine, _ = replayable(jobs, run_pkg, fixture, os.path.join(root, name))
             r = command_variant(name, mine, alone)
-            mpx = sum(len(j["frames"]) * j["width"] * j["height"] for j in mine) / 1e6
+        mpx = sum(len(j["frames"]) * j["width"] * j["height"] for j in mine) / 1e6
         taken = (r.get("beside") or {}).get("gpu_s_taken")
         r["mpx_frames"] = round(mpx, 1)
         r["gpu_ms_taken_per_mpx_frame"] = None if taken is None else round(taken * 1e3 / mpx, 4)
