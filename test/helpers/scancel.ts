@@ -29,10 +29,10 @@ export interface CliProcess {
   exited: Promise<{ code: number; out: string }>;
 }
 
-/** Starts the CLI as a process of its own with `args`, `env` added to this process's. */
-export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProcess {
+/** Starts the CLI as a process of its own with `args`, `env` added to this process's; `cwd`: typed from there. */
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): CliProcess {
   const [node, ...pre] = cliCommand();
-  const child = spawn(node, [...pre, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(node, [...pre, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));

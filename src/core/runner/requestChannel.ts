@@ -82,6 +82,8 @@ export interface ServerReach {
   answered(index: number): void;
   /** Every server is unreachable now (its rule's clock runs for each). */
   allLost(): boolean;
+  /** Server `index` is unreachable now (the rule's clock runs for it): what is pinned to it has nowhere else to go. */
+  isLost?(index: number): boolean;
 }
 
 export class RequestChannel<B = object> {
@@ -142,9 +144,10 @@ export class RequestChannel<B = object> {
     const serverLost = res.kind === 'server_down' || (res.kind === 'request' && res.status === null);
     // No HTTP answer at all (refused, reset; not a cut by its down signal, which /health's news already told).
     if (res.kind === 'server_down' && res.status === null && !res.message.startsWith('aborted:')) this.run.reach?.lostRequest(index, res.message);
-    // Every server unreachable: no other server to send it to, and no answer came; it stays to do while the reach's
-    // rule decides (the server answers again, or the run stops: "never the plan written off as failures").
-    if (serverLost && this.run.reach?.allLost()) return { action: 'requeue' };
+    // Every server unreachable (or, for a pinned request, its own): no other server to send it to, and no answer came;
+    // it stays to do while the reach's rule decides (the server answers again, or the run stops: "never the plan
+    // written off as failures").
+    if (serverLost && (this.run.reach?.allLost() || (pinned && this.run.reach?.isLost?.(index)))) return { action: 'requeue' };
     const draining = (this.run.drain?.requested ?? null) !== null;
     // A server lost while the run drains: the stop that drains us most likely reached it too (a scheduler's cancel
     // signals every process of the job, our servers included): no answer came, so no failure; it stays to do (issue 43).

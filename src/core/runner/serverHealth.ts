@@ -5,7 +5,9 @@
 //   - given endpoints only (`unreachable`): every server unreachable for `limitMs` — a request got no HTTP answer
 //     (connection refused or reset), or its /health says down — with no answer since. Nothing restarts a server
 //     we did not launch, so the run stops loudly (the URL, its words, what to do) instead of waiting for it; a
-//     server that answers again in time (a request answered, or /health up) resets its clock.
+//     server that answers again in time (a request answered, or /health up) resets its clock. A server whose
+//     work is done (finished(): a pinned lane, AVTime's shard, with no row left) no longer counts: the run goes on
+//     while one that has work left answers, and stops once every server with work left has been unreachable.
 // Each stops the run with a report (onStop). Events during our own shutdown are not news (close()).
 import { adviseFailure, type Advise } from './failureAdvice';
 import type { ServerState } from '../serving/serverState';
@@ -61,6 +63,8 @@ export class ServerHealth {
   private readonly lost: ({ since: number | null; message: string } | null)[];
   private unreachableStopped = false;
   private closing = false;
+  /** Per server: its work is done (finished()); it counts neither for nor against the unreachable rule. */
+  private readonly done: boolean[];
 
   constructor(
     private readonly urls: readonly string[],
@@ -71,6 +75,22 @@ export class ServerHealth {
     this.views = urls.map(() => ({ state: 'up', final: false, message: null, running: null, waiting: null }));
     this.up = urls.map(() => true);
     this.lost = urls.map(() => null);
+    this.done = urls.map(() => false);
+  }
+
+  /** The servers that still have work: those the unreachable rule watches. */
+  private get working(): number[] {
+    return this.urls.map((_, i) => i).filter((i) => !this.done[i]);
+  }
+
+  /** Server `index` has no work left that only it could do (its pinned lane is done): it no longer counts. */
+  finished(index: number): void {
+    if (index >= 0 && index < this.urls.length) this.done[index] = true;
+  }
+
+  /** Server `index` is unreachable (the rule on, its clock running): a request pinned to it has nowhere to go. */
+  isLost(index: number): boolean {
+    return this.unreachable.limitMs > 0 && !this.unreachableStopped && this.lost[index] !== null && this.lost[index] !== undefined;
   }
 
   /** A request to server `index` got no HTTP answer (connection refused or reset): its unreachable clock starts. */
@@ -81,7 +101,8 @@ export class ServerHealth {
 
   /** Every server unreachable, with no answer since (the rule on): a lost request has nowhere else to go. */
   allLost(): boolean {
-    return this.unreachable.limitMs > 0 && !this.unreachableStopped && this.lost.length > 0 && this.lost.every((l) => l !== null);
+    const working = this.working;
+    return this.unreachable.limitMs > 0 && !this.unreachableStopped && working.length > 0 && working.every((i) => this.lost[i] !== null);
   }
 
   /** Server `index` answered a request: it is reachable. */
@@ -102,9 +123,10 @@ export class ServerHealth {
       return;
     }
     this.lost[index] = { since: now, message };
-    const who = this.urls.length > 1 ? 'every server stays' : 'it stays';
+    const who = this.urls.length > 1 ? 'every server with work left stays' : 'it stays';
+    const others = this.urls.length > 1 ? 'the run goes on with the others and ' : 'the run ';
     this.hooks.log(
-      `server ${index} (${this.urls[index]}) unreachable: ${message}; the run stops if ${who} so for ` +
+      `server ${index} (${this.urls[index]}) unreachable: ${message}; ${others}stops if ${who} so for ` +
         `${spell(this.unreachable.limitMs)} (${this.unreachable.name})`,
     );
   }
@@ -171,27 +193,32 @@ export class ServerHealth {
     }
   }
 
-  /** Every server unreachable for the rule's bound: the run stops with their words and what to do. */
+  /** Every server with work left unreachable for the rule's bound: the run stops with their words and what to do. */
   private unreachableTick(now: number): void {
     const limit = this.unreachable.limitMs;
     if (limit <= 0 || this.urls.length === 0 || this.closing || this.unreachableStopped) return;
     for (const l of this.lost) if (l) l.since ??= now;
-    if (this.lost.some((l) => l === null)) return;
-    const lost = this.lost as { since: number; message: string }[];
+    const working = this.working;
+    if (working.length === 0 || working.some((i) => this.lost[i] === null)) return;
+    const lost = working.map((i) => this.lost[i] as { since: number; message: string });
     if (now - Math.max(...lost.map((l) => l.since)) < limit) return;
-    const one = this.urls.length === 1;
-    const words = one ? lost[0].message : lost.map((l, i) => `${this.urls[i]}: ${l.message}`).join('; ');
+    const urls = working.map((i) => this.urls[i]);
+    const one = urls.length === 1;
+    const words = one ? lost[0].message : lost.map((l, i) => `${urls[i]}: ${l.message}`).join('; ');
     const a = (this.hooks.advise ?? adviseFailure)(lost[lost.length - 1].message, null, 'server_down');
-    const where = one ? `the server at ${this.urls[0]}` : `the servers (${this.urls.join(', ')})`;
-    const check = one ? a.action.replaceAll('<url>', this.urls[0]) : a.action;
+    const where = one ? `the server at ${urls[0]}` : `the servers (${urls.join(', ')})`;
+    const check = one ? a.action.replaceAll('<url>', urls[0]) : a.action;
+    // Servers whose work is done are not waited for: the stop names the ones that hold what is left.
+    const left = urls.length < this.urls.length ? ` with work left (of ${this.urls.length}; the others have finished theirs)` : '';
+    const who = one ? (this.urls.length === 1 ? 'the only server' : `the only server${left}`) : `all ${urls.length} servers${left}`;
     this.hooks.onStop({
       rule: 'servers_down',
       kind: 'server_down',
       message: words,
       meaning: a.meaning,
       action: `restart ${where}: ${check}; ${this.unreachable.resume ?? RESUME_WORDS}`,
-      server: one ? this.urls[0] : null,
-      detail: `${one ? 'the only server' : `all ${this.urls.length} servers`} unreachable for ${spell(limit)} (the rule: ${this.unreachable.name})`,
+      server: one ? urls[0] : null,
+      detail: `${who} unreachable for ${spell(limit)} (the rule: ${this.unreachable.name})`,
     });
     this.unreachableStopped = true;
   }

@@ -28,6 +28,8 @@ export function unreachableRule(session: RunSession, fleet: Fleet, o: Unreachabl
     undefined,
     { limitMs: o.failDownS * 1000, name: `--fail-down ${o.failDownS}`, resume: o.resume },
   );
+  // A server not up at the hand-over is lost from the start (its clock starts at the next tick).
+  health.handOver((i) => fleet.handles[i].state);
   fleet.on('state', (e: ServerStateEvent) => {
     const index = urls.indexOf(e.url);
     if (index >= 0) health.event({ index, state: e.state, final: e.final, message: e.message });

@@ -64,6 +64,16 @@ describe('runner unit: request channel', () => {
     assert.deepEqual(ch.judge(0, down, MAX_REQUEUES, false), { action: 'fail', contextTooSmall: false }, 'the policy again once one answers');
   });
 
+  it("a pinned request whose own server is unreachable stays to do (another server's answers do not matter); unpinned, the policy", () => {
+    const drain = new DrainControl(() => undefined);
+    const reach = { lostRequest: () => undefined, answered: () => undefined, allLost: () => false, isLost: (i: number) => i === 1 };
+    const ch = new RequestChannel([], ['http://127.0.0.1:1', 'http://127.0.0.1:2'], { drain, reach, policy: () => 'record' });
+    assert.deepEqual(ch.judge(1, down, MAX_REQUEUES + 5, false, true), { action: 'requeue' });
+    assert.deepEqual(ch.judge(0, down, 0, false, true), { action: 'fail', contextTooSmall: false }, 'its server is not lost');
+    assert.deepEqual(ch.judge(1, down, 0, false, false), { action: 'fail', contextTooSmall: false }, 'unpinned: the policy decides');
+    assert.deepEqual(ch.judge(1, bad, 0, false, true), { action: 'fail', contextTooSmall: false }, 'an answer is judged');
+  });
+
   it('counts failures for fail-fast, but not a refusal the protocol predicted', () => {
     const { ch, stopper } = make(2);
     ch.judge(0, ctx(65536), 0, true);

@@ -148,6 +148,40 @@ describe('runner unit: server health', () => {
       assert.match(stops[0].detail, /all 2 servers unreachable for 3 s/);
     });
 
+    it('a server whose work is done no longer counts: the one with work left, lost, stops the run alone, named', () => {
+      const { h, stops, logs } = make(2, 600_000, 3000);
+      h.lostRequest(1, 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:8001', 0);
+      assert.match(
+        logs.join('\n'),
+        /server 1 \(http:\/\/127\.0\.0\.1:8001\) unreachable: .*the run goes on with the others and stops if every server with work left/,
+      );
+      assert.equal(h.isLost(1), true, 'what is pinned to it has nowhere to go');
+      assert.equal(h.isLost(0), false);
+      assert.equal(h.allLost(), false);
+      h.tick(10_000);
+      assert.equal(stops.length, 0, 'server 0 still has work and answers');
+      h.finished(0);
+      assert.equal(h.allLost(), true, 'every server with work left is lost');
+      h.tick(10_001);
+      assert.equal(stops.length, 1);
+      assert.equal(stops[0].server, 'http://127.0.0.1:8001');
+      assert.match(stops[0].detail, /^the only server with work left \(of 2; the others have finished theirs\) unreachable for 3 s/);
+      assert.match(stops[0].action, /^restart the server at http:\/\/127\.0\.0\.1:8001: /);
+      assert.equal(h.isLost(1), false, 'stopped: the rule holds nothing back any more');
+    });
+
+    it('a finished server that is lost does not count either; every server finished stops nothing', () => {
+      const { h, stops } = make(2, 600_000, 3000);
+      h.finished(0);
+      h.lostRequest(0, REFUSED, 0);
+      h.tick(10_000);
+      assert.equal(stops.length, 0, 'server 1 has work and answers');
+      h.finished(1);
+      h.lostRequest(1, REFUSED, 10_000);
+      h.tick(20_000);
+      assert.equal(stops.length, 0);
+    });
+
     it("/health down starts the clock at the next tick; a request's words are kept over /health's", () => {
       const { h, stops } = make(1, 600_000, 3000);
       h.event({ index: 0, state: 'down', final: false, message: '/health failed 4 time(s) (last: ECONNREFUSED)' });

@@ -65,9 +65,11 @@ LongVALE-compatible inference (each with --help):
   --judge-gpus G          (default "0,1,2,3,4,5,6,7"), started after target inference; --judge-tp N (default 8)
   --target-endpoints U,U  running target servers, one per shard (key: FPSWEEP_API_KEY)
   --judge-endpoint U      a running judge server; --fail-down S (FPSWEEP_FAIL_DOWN; default 120; 0 = off): the
-                          given servers of a stage all unreachable (refused, reset, /health down) for S seconds
-                          stop the run (exit 1, the URL and its words; the judge's and --keep-going's requests
-                          stay to do); restart them, then continue with --resume
+                          given servers of a stage with requests left all unreachable (refused, reset, /health
+                          down) for S seconds stop the run (exit 1, the URL and its words; the judge's and
+                          --keep-going's requests stay to do: a dead target's shard waits while the others go
+                          on); restart them, then continue with --resume. A canonical target row that fails
+                          stops the run at once; it never resumes: start a new run in a new output root
   --no-audio-in-video     send use_audio_in_video false (recorded)
   --target-vllm-bin B     (TARGET_VLLM_BIN) the target's vllm, vLLM ≥ 0.18.0; --judge-vllm-bin B
                           (JUDGE_VLLM_BIN) the judge's, ≥ 0.17.0; both default VLLM_BIN (docs/VLLM-PINS.md)

@@ -48,8 +48,8 @@ export async function stageIncomplete(stage: StageName, layout: AvtimeRunLayout,
   return null; // inputs were read before; score is last
 }
 
-/** Why target inference may not (re)start in this root, or null: canonical shards never resume. */
-export async function inferRefusal(layout: AvtimeRunLayout, shards: TargetInput[][], canonical: boolean): Promise<string | null> {
+/** Why target inference may not (re)start in this root, or null: canonical shards never resume. `newRun`: ./stopAdvice.ts newRunWords. */
+export async function inferRefusal(layout: AvtimeRunLayout, shards: TargetInput[][], canonical: boolean, newRun: string): Promise<string | null> {
   const done = await inferComplete(layout, shards);
   if (done === null) return null;
   const started = await Promise.all(shards.map((_, k) => existsUnder(layout.root, layout.rawPredictions(k))));
@@ -57,9 +57,23 @@ export async function inferRefusal(layout: AvtimeRunLayout, shards: TargetInput[
   if (canonical) {
     return (
       `target inference of this canonical run is incomplete (${done}): canonical shards never resume — ` +
-      'start a new run (new --run-id), or start runs with --keep-going to allow --resume'
+      `start a new run (${newRun}), or start runs with --keep-going to allow --resume`
     );
   }
   // A non-canonical run's shards resume; that this is a resume at all is the non-empty-root rule's to decide.
   return null;
+}
+
+/**
+ * A canonical run in this root whose target shards did not all finish (a summary missing, failed rows, or fewer
+ * written than assigned), read from its artifacts alone: it never resumes, so a new run is the only way on.
+ */
+export async function canonicalInferUnfinished(layout: AvtimeRunLayout, start: { canonical: boolean; shards?: number } | null): Promise<boolean> {
+  if (!start?.canonical) return false;
+  for (let k = 0; k < (start.shards ?? 1); k++) {
+    const text = await readFileUnder(layout.root, layout.shardSummary(k));
+    const s = text === null ? null : shardSummarySchema.safeParse(parseBoundedJson(text));
+    if (!s?.success || s.data.failed > 0 || s.data.written !== s.data.expected) return true;
+  }
+  return false;
 }

@@ -2,11 +2,14 @@
 // raw line per answer (one write + fsync). Canonical: a fresh shard, fail closed — the first row error stops
 // every shard (in-flight answers are still kept), exit 1; afterwards coverage must be exactly the assigned
 // ids, each once. Non-canonical (--resume --keep-going): ids already written are skipped and errors do not
-// stop the others, but any error still fails the stage.
+// stop the others, but any error still fails the stage. Each shard is pinned to its server (one group → one
+// shard): a server that is down takes no row (the fleet's /health), and, on given endpoints under --keep-going,
+// a row whose server gave no answer stays to do while the other shards go on (runner/serverHealth.ts: the run
+// stops once every server with rows left has been unreachable for --fail-down).
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import type { VllmClient, Endpoint } from '../../../serving/client';
-import { runRequests, type RunnerJob } from '../../../runner/requestRunner';
+import { RequestRunner, type RunnerJob } from '../../../runner/requestRunner';
 import { clientServers } from '../../../runner/requestServers';
 import type { ServerReach } from '../../../runner/requestChannel';
 import { AppendFile } from '../../../runner/appendFile';
@@ -21,6 +24,7 @@ import { rawPredictionSchema } from './rawPrediction';
 import type { TargetPlan } from '../../../serving/models/qwen3Omni/videoPlan';
 import { makeTargetPlanner } from './preflight';
 import { openAppendUnder } from '../../../containment/rootFs';
+import type { Fleet } from '../../../serving/launcher';
 
 export const shardSummarySchema = z.object({
   expected: z.number().int(),
@@ -63,8 +67,10 @@ export interface InferOptions {
    * throws the abort's reason, writing no shard summary (the shards are incomplete).
    */
   cutSignal?: AbortSignal;
-  /** --keep-going on given endpoints: told of lost requests and answers (runner/unreachableRule.ts). */
-  reach?: ServerReach;
+  /** --keep-going on given endpoints: told of lost requests and answers, and of each shard that has no row left. */
+  reach?: ServerReach & { finished(index: number): void };
+  /** With `reach`: the servers' fleet; a shard whose server is not up sends nothing until it is (its rows wait). */
+  fleet?: Pick<Fleet, 'on' | 'handles'>;
 }
 
 export interface InferResult {
@@ -190,11 +196,15 @@ async function sendShards(shards: OpenShard[], opts: InferOptions & Required<Pic
   const jobs: RowJob[] = shards.flatMap((shard) =>
     shard.todo.map((row) => ({ key: row.id, tasks: [{ key: row.id, group: row.id, cost: 1 }], pin: shard.k, row, shard })),
   );
+  // A shard with no row left holds nothing its server is needed for (the unreachable rule stops waiting for it).
+  const settled = (s: OpenShard) => {
+    if (s.written + s.errors.length >= s.expected) opts.reach?.finished(s.k);
+  };
+  shards.forEach(settled);
   try {
-    await runRequests(
+    const runner = new RequestRunner<RowJob, object>(
       { cutSignal: opts.cutSignal },
       servers,
-      jobs,
       {
         execute: async (_task, { row, shard }, server, requeues, channel) => {
           const ask = { id: row.id, video_id: row.metadata.video_id, video: row.videos[0], prompt: opts.prompt };
@@ -208,6 +218,7 @@ async function sendShards(shards: OpenShard[], opts: InferOptions & Required<Pic
             opts.log?.(`shard${shard.k}: ${row.id} failed (${out.error.kind}): ${out.error.message}`);
           }
           progress(shard, 'running');
+          settled(shard);
           return 'done';
         },
       },
@@ -217,6 +228,15 @@ async function sendShards(shards: OpenShard[], opts: InferOptions & Required<Pic
         reach: opts.reach,
       },
     );
+    // Under the unreachable rule only: it bounds the wait (a launched server down for good, or the rule off, would
+    // leave its shard's rows waiting with nothing to stop them; there they are sent, and fail, as before).
+    if (opts.fleet && opts.reach) {
+      runner.follow(opts.fleet);
+      opts.fleet.handles.forEach((h, i) => {
+        if (h.state !== 'up') runner.setServerUp(i, false);
+      });
+    }
+    await runner.run(jobs);
   } finally {
     await Promise.all(shards.map((s) => s.out.close()));
     await servers.close();

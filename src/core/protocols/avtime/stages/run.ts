@@ -16,7 +16,7 @@ import { benchInputFiles, hashInputs, writeRunStart } from './runStart';
 import { inferRefusal, stageIncomplete } from './completeness';
 import { AvtimeRunStatus } from './runStatus';
 import { avtimeStatusSchema } from './statusSchema';
-import { stoppedLine } from './stopAdvice';
+import { newRunWords, resumeWords, stoppedLine } from './stopAdvice';
 import { StageFailed, type AvtimeHooks, type StageContext } from './drivers/context';
 import { inputsStage, inputsVerb } from './drivers/inputs';
 import { inferStage } from './drivers/infer';
@@ -25,7 +25,6 @@ import { judgeStage } from './drivers/judge';
 import { scoreStage } from './drivers/score';
 import { mkdirUnder, removeUnder } from '../../../containment/rootFs';
 import { unreachableRule } from '../../../runner/unreachableRule';
-import { RESUME_WORDS } from '../../../runner/serverHealth';
 import { stopReasonLines } from '../../../runner/stopReason';
 
 export type { AvtimeHooks };
@@ -71,7 +70,7 @@ async function checkEarlierStages(plan: RunPlan, run: RunInputs): Promise<void> 
     if (problem) throw new InputError(problem);
   }
   if (run.stages.includes('infer')) {
-    const problem = await inferRefusal(plan.layout, shards, plan.canonical);
+    const problem = await inferRefusal(plan.layout, shards, plan.canonical, newRunWords(!!plan.opts.outputRoot));
     if (problem) throw new InputError(problem);
   }
 }
@@ -110,7 +109,8 @@ async function runStagesInSession(session: RunSession, plan: RunPlan, run: RunIn
     },
     log,
     hooks,
-    unreachable: (fleet, given) => (given ? unreachableRule(session, fleet, { failDownS: plan.opts.failDownS, log, resume: resumeWords(plan) }) : undefined),
+    unreachable: (fleet, given) =>
+      given ? unreachableRule(session, fleet, { failDownS: plan.opts.failDownS, log, resume: resumeWords(plan.continuing, plan.layout.runId) }) : undefined,
   };
   let exitCode: 0 | 1 | 2 = 0;
   let line = '';
@@ -130,12 +130,6 @@ async function runStagesInSession(session: RunSession, plan: RunPlan, run: RunIn
     await reporter.write().catch((err: Error) => log(`status file: ${err.message}`));
   }
   return { exitCode, line, outputRoot: layout.root, runId: layout.runId };
-}
-
-/** How a stopped run is taken up again: the same command, when it already continues the run; else with --resume. */
-function resumeWords(plan: RunPlan): string {
-  if (plan.continuing) return RESUME_WORDS;
-  return `then run the same command with --resume (run id ${plan.layout.runId}): it resumes where it stopped (nothing written is lost)`;
 }
 
 /** The verb's stages in order; resolves to its last line. A stop between two stages ends the run there. */
@@ -169,7 +163,7 @@ async function runStages(c: StageContext, lines: readonly string[]): Promise<str
 
 /** How the run ended when a stage threw: stopped (whatever the stage threw on its way out), failed, or refused. */
 function failure(err: unknown, stopped: string | null, c: StageContext, log: (l: string) => void): { exitCode: 1 | 2; line: string } {
-  if (stopped) return { exitCode: 1, line: stoppedLine(stopped, c.status.status) };
+  if (stopped) return { exitCode: 1, line: stoppedLine(stopped, c.status.status, newRunWords(!!c.plan.opts.outputRoot)) };
   if (err instanceof StageFailed) return { exitCode: 1, line: err.message };
   if (isUserError(err)) return { exitCode: 2, line: err.message };
   log((err as Error)?.stack ?? String(err));

@@ -11,6 +11,8 @@ import { avtimeOptionsSchema, defaultRunId, modelId, type AvtimeOptions, type Av
 import { benchInputFiles, changedInputs, readRunStart } from './runStart';
 import { exists } from './files';
 import { existsUnder } from '../../../containment/rootFs';
+import { canonicalInferUnfinished } from './completeness';
+import { newRunWords } from './stopAdvice';
 
 /** Options a resume may change: where the servers are and how hard to push them, never what is computed. */
 const RUNTIME_KEYS = [
@@ -87,10 +89,13 @@ export async function planRun(verb: AvtimeVerb, input: AvtimeOptionsInput, given
     // The start record is looked for without following a link (one planted there is refused with its path).
     const runThere = rootEntries?.some((e) => e !== stateName) || (await existsUnder(outputRoot, layout.runStart));
     if (runThere) {
-      throw new InputError(
-        `output root ${outputRoot} already exists and is not empty: a run's artifacts are immutable. ` +
-          'Choose a new --run-id or --output-root (or continue that run with --resume)',
-      );
+      // "--resume" is offered only where it would be taken: a canonical run whose target shards did not finish never resumes.
+      const start = (await existsUnder(outputRoot, layout.runStart)) ? await readRunStart(layout) : null;
+      const next = (await canonicalInferUnfinished(layout, start))
+        ? `Start a new run (${newRunWords(!!opts.outputRoot)}): this root's run is canonical and its target shards did not ` +
+          'finish, so it never resumes (SPEC-AVTIME §3); its artifacts stay as they are'
+        : 'Choose a new --run-id or --output-root (or continue that run with --resume)';
+      throw new InputError(`output root ${outputRoot} already exists and is not empty: a run's artifacts are immutable. ${next}`);
     }
     const targetInputsPath = path.resolve(opts.targetInputs ?? bench.targetInputs);
     return { ...plan, opts, targetInputsPath, targetInputsReport: targetInputsReportBeside(targetInputsPath), targetId, judgeId };

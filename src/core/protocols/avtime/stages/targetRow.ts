@@ -46,6 +46,7 @@ export async function askTarget(
   );
   const res = plan.ok ? await channel.send(server.index, buildTargetRequest(ask.model, row.video, row.prompt, ask.audioInVideo, plan.p)) : plan;
   if (res.ok) {
+    channel.answered(server.index);
     return {
       kind: 'answer',
       line: {

@@ -54,7 +54,7 @@ describe('avtime: a stop cuts the run (fail-closed)', function () {
     stop.abort();
     const res = await run;
     assert.equal(res.exitCode, 1, res.line);
-    assert.equal(res.line, 'stopped by a stop request (canonical target shards never resume: start a new run (new --run-id))');
+    assert.equal(res.line, 'stopped by a stop request (canonical target shards never resume: start a new run (new --output-root))');
     const layout = new AvtimeRunLayout(out, 'r1');
     const status = await readAvtimeStatus(layout.statusFile);
     assert.equal(status?.state, 'failed');

@@ -56,7 +56,7 @@ describe('fpsweep stop / status on an AVTime output root', function () {
       stop.out,
       new RegExp(
         String.raw`asked AVTime worker pid \d+ to stop \(stop file written, SIGTERM sent\): in-flight requests are cut, the run ends failed\n` +
-          String.raw`stopped by the stop file \(canonical target shards never resume: start a new run \(new --run-id\)\)\n$`,
+          String.raw`stopped by the stop file \(canonical target shards never resume: start a new run \(new --output-root\)\)\n$`,
       ),
     );
     assert.equal(fs.existsSync(layout.lockFile), false);

@@ -10,6 +10,7 @@ import type { ServerHealth } from '../../../../runner/serverHealth';
 import { startStageServers } from './stageServers';
 import { inferComplete, inferRefusal } from '../completeness';
 import { StageFailed, type StageContext } from './context';
+import { inferFailureAdvice, newRunWords } from '../stopAdvice';
 
 /** The folder every target video lies under (real paths): vLLM's --allowed-local-media-path. */
 export function mediaRoot(videos: readonly string[]): string {
@@ -29,7 +30,7 @@ export async function inferStage(c: StageContext): Promise<void> {
     return;
   }
   // Checked before the lock too (a refusal writes nothing); again here, under the lock, for what changed since.
-  const refusal = await inferRefusal(layout, shards, canonical);
+  const refusal = await inferRefusal(layout, shards, canonical, newRunWords(!!opts.outputRoot));
   if (refusal) throw new InputError(refusal);
   st.state = 'running';
   st.todo = inputs.length;
@@ -73,6 +74,7 @@ export async function inferStage(c: StageContext): Promise<void> {
       clientOptions: c.hooks.clientOptions,
       cutSignal: c.cut,
       reach,
+      fleet: servers.fleet,
       onProgress: (p) => {
         c.status.status.shards[p.shard] = { shard: p.shard, endpoint: p.endpoint, state: p.state, expected: p.expected, written: p.written, failed: p.failed };
         const all = c.status.status.shards;
@@ -83,7 +85,12 @@ export async function inferStage(c: StageContext): Promise<void> {
     });
     c.say(res.line);
     st.state = res.ok ? 'done' : 'failed';
-    if (!res.ok) throw new StageFailed(`${res.line}; nothing later runs`);
+    if (!res.ok) {
+      const urls = servers.endpoints.map((e) => e.url);
+      const first = res.shards.flatMap((s) => s.errors.map((e) => ({ ...e, shard: s.shard, endpoint: urls[s.shard] })))[0] ?? null;
+      const run = { canonical, continuing: c.plan.continuing, runId: layout.runId, outputRootGiven: !!opts.outputRoot };
+      throw new StageFailed(`${res.line}; nothing later runs. ${inferFailureAdvice(first, run)}`);
+    }
   } finally {
     reach?.close();
     await servers?.fleet.stop();

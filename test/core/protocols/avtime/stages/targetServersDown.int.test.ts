@@ -1,0 +1,154 @@
+// `avtime run` typed from a folder (relative paths, the CLI a process of its own) when a given target server dies:
+//  - --keep-going with two target servers, one dies: the run goes on with the live one (its shard finishes), says
+//    loudly which server is unreachable with its words, writes no row of the dead one's shard off, and stops (exit 1)
+//    once every server with rows left has been unreachable for --fail-down; with the server back, the same command
+//    with --resume asks only the rows left (the written ones are not asked again) and ends done, each row once.
+//  - canonical (SPEC-AVTIME §3: no resume, fail closed): the first failed row stops the run (exit 1), and what it
+//    prints is true: the server's words, what to do, and a new run (not --resume). The same command again, and
+//    --resume, are refused (exit 2) saying so, the root untouched; the new run it advises ends done.
+// Every wait is for a state (a server's exit, the CLI's exit), bounded, and says what it waited for.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { makeAvtimeSample } from '../../../../../src/core/protocols/avtime/sample';
+import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
+import { buildStandin } from '../../../serving/helpers';
+import { startStandin, type Standin } from '../../fp/sweep/helpers';
+import { spawnCli, type CliProcess } from '../../../../helpers/scancel';
+import { exitedWithin } from '../../../../helpers/procExplain';
+import { copyBench, listFiles, tmpDir } from './fixtures';
+
+/** A stopped run ends within this of its server's death: the client's retries (≤ 8 s), --fail-down 1, the drain. */
+const STOP_WITHIN_MS = 60_000;
+/** A whole run of the sample bench on the stand-ins. */
+const RUN_WITHIN_MS = 120_000;
+
+function lines(file: string): string[] {
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+}
+const ids = (file: string) => lines(file).map((l) => (JSON.parse(l) as { id: string }).id);
+
+/** Every file under `dir` with its bytes. */
+function snapshot(dir: string): Record<string, string> {
+  return Object.fromEntries(listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'latin1')]));
+}
+
+describe('avtime run typed from a folder: a given target server dies', function () {
+  this.timeout(300_000);
+  let sample: string;
+  let standins: Standin[] = [];
+  let clis: CliProcess[] = [];
+
+  before(async function () {
+    this.timeout(120_000);
+    await buildStandin();
+    sample = path.join(tmpDir('tdown'), 'bench');
+    await makeAvtimeSample({ out: sample });
+  });
+  afterEach(async () => {
+    for (const c of clis) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+    await Promise.all(standins.map((s) => s.stop()));
+    standins = [];
+    clis = [];
+  });
+
+  async function standin(role: 'target' | 'judge', faults = '', port?: number): Promise<Standin> {
+    const s = await startStandin({
+      port,
+      mediaPath: role === 'target' ? '/' : undefined,
+      env: { FPSWEEP_STANDIN_ROLE: role, FPSWEEP_STANDIN_LATENCY: 'a=0,b=0,shared=0', FPSWEEP_STANDIN_FAULTS: faults, FPSWEEP_STANDIN_JUDGE: '' },
+    });
+    standins.push(s);
+    return s;
+  }
+
+  /** `fpsweep <args>` typed in `cwd`, with the rule's bound as the knob a user sets. */
+  function typed(cwd: string, args: string[]): CliProcess {
+    const cli = spawnCli(args, { FPSWEEP_FAIL_DOWN: '1' }, cwd);
+    clis.push(cli);
+    return cli;
+  }
+
+  /** A folder holding a fresh copy of the sample bench as `bench`. */
+  const folder = () => path.dirname(copyBench(sample, 'tdown'));
+
+  it('--keep-going, one of two target servers dies: the other shard finishes, the run stops naming it, --resume asks only what is left', async () => {
+    const cwd = folder();
+    const layout = new AvtimeRunLayout(path.join(cwd, 'out'), 'out');
+    const live = await standin('target');
+    // It answers its pre-flight request, then dies when its shard's first row arrives: its port refuses from then on.
+    const dead = await standin('target', 'crashAfter=1');
+    const judge = await standin('judge');
+    const died = new Promise<void>((resolve) => dead.child.once('exit', () => resolve()));
+    const args = ['avtime', 'run', '--bench-root', 'bench', '--output-root', 'out', '--target-endpoints', `${live.url},${dead.url}`];
+    args.push('--judge-endpoint', judge.url, '--target-batch', '1', '--keep-going');
+    const first = typed(cwd, args);
+    await died;
+    const stopped = await exitedWithin(first, STOP_WITHIN_MS, 'the run whose second target server died did not end');
+    assert.equal(stopped.code, 1, stopped.out);
+    // Loud when it happens: the server, its words, and that the run goes on with the other.
+    assert.match(
+      stopped.out,
+      new RegExp(`server 1 \\(${dead.url}\\) unreachable: ECONN\\w+[^\\n]*; the run goes on with the others and stops if every server with work left`),
+    );
+    // The last line: the rule, the dead server's words and URL, what to do and how to resume.
+    const last = stopped.out.trimEnd().split('\n').pop()!;
+    assert.match(last, /^stopped on its own: the only server with work left \(of 2; the others have finished theirs\) unreachable for 1 s/);
+    assert.match(last, new RegExp(`the server said: ECONN(REFUSED|RESET)[^;]*\\(${dead.url}\\)`));
+    assert.match(last, new RegExp(`do: restart the server at ${dead.url}: .*then run the same command with --resume \\(run id out\\): it resumes`));
+    assert.doesNotMatch(stopped.out, /failed \(server_down\)/, 'no row of the dead server written off');
+    // The live server's shard is complete; the dead one's rows stay to do; no shard is summed up (inference incomplete).
+    assert.deepEqual(ids(layout.rawPredictions(0)).sort(), ['avtime_sample_001', 'avtime_sample_002', 'avtime_sample_003', 'avtime_sample_004']);
+    assert.deepEqual(ids(layout.rawPredictions(1)), []);
+    assert.ok(!fs.existsSync(layout.shardSummary(0)) && !fs.existsSync(layout.shardSummary(1)));
+    const shard0 = fs.readFileSync(layout.rawPredictions(0), 'utf8');
+
+    // The server is back on its address (as the user would restart it); the same command with --resume ends done.
+    await standin('target', '', Number(new URL(dead.url).port));
+    const again = await exitedWithin(typed(cwd, [...args, '--resume']), RUN_WITHIN_MS, 'the resumed run did not end');
+    assert.equal(again.code, 0, again.out);
+    assert.equal(fs.readFileSync(layout.rawPredictions(0), 'utf8'), shard0, 'the finished shard is kept as it was (no row asked again)');
+    assert.deepEqual(ids(layout.rawPredictions(1)).sort(), ['avtime_sample_005', 'avtime_sample_006', 'avtime_sample_007']);
+    assert.ok(fs.existsSync(layout.summary), 'the run went on to its scores');
+  });
+
+  it('canonical, its target server dies: exit 1 with the words and a new run as the way on; the same command twice is refused saying so', async () => {
+    const cwd = folder();
+    const target = await standin('target', 'crashAfter=2');
+    const judge = await standin('judge');
+    const died = new Promise<void>((resolve) => target.child.once('exit', () => resolve()));
+    const args = ['avtime', 'run', '--bench-root', 'bench', '--output-root', 'out', '--target-endpoints', target.url, '--judge-endpoint', judge.url];
+    const first = typed(cwd, [...args, '--target-batch', '1']);
+    await died;
+    const failed = await exitedWithin(first, STOP_WITHIN_MS, 'the canonical run whose target died did not end');
+    assert.equal(failed.code, 1, failed.out);
+    const last = failed.out.trimEnd().split('\n').pop()!;
+    assert.match(last, /^target inference FAILED: shard0 \d\/7 written, 1 failed .*; nothing later runs\. /);
+    assert.match(last, new RegExp(`The first failed row: shard0 avtime_sample_\\d+ \\(server_down\\) at ${target.url}: ECONN`));
+    assert.match(
+      last,
+      new RegExp(`do: restart the server at ${target.url}: .*; then start a new run \\(new --output-root\\): a canonical run's target shards never resume`),
+    );
+    assert.doesNotMatch(last, /then run the same command|continue with --resume/);
+
+    // The server is back; the same command again is refused (exit 2), not pointed at --resume, the root untouched.
+    await standin('target', '', Number(new URL(target.url).port));
+    const before = snapshot(path.join(cwd, 'out'));
+    const twice = await exitedWithin(typed(cwd, args), RUN_WITHIN_MS, 'the same command again did not end');
+    assert.equal(twice.code, 2, twice.out);
+    assert.match(twice.out, /Start a new run \(new --output-root\): this root's run is canonical and its target shards did not finish, so it never resumes/);
+    assert.doesNotMatch(twice.out, /--resume/);
+    const resumed = await exitedWithin(typed(cwd, [...args, '--resume']), RUN_WITHIN_MS, '--resume did not end');
+    assert.equal(resumed.code, 2, resumed.out);
+    assert.match(resumed.out, /canonical shards never resume — start a new run \(new --output-root\)/);
+    assert.deepEqual(snapshot(path.join(cwd, 'out')), before, 'the refused commands left the root as it was');
+
+    // What it advised: a new output root. That run ends done.
+    const fresh = await exitedWithin(
+      typed(cwd, ['avtime', 'run', '--bench-root', 'bench', '--output-root', 'out2', ...args.slice(6)]),
+      RUN_WITHIN_MS,
+      'the new run did not end',
+    );
+    assert.equal(fresh.code, 0, fresh.out);
+  });
+});
