@@ -40,20 +40,32 @@ const ourUid = typeof process.getuid === 'function' ? process.getuid() : null;
  * changes the inode, a write the size or the ctime, and no user can set a ctime back (utimes sets mtime and atime).
  * Its limit: the kernel stamps ctime from a coarse clock (a few ms), so a same-size write by our own uid in the same
  * tick as the read that recorded the identity goes unseen; others cannot write a file of ours (notOurs).
+ * The mtime is kept for movedUnchanged: a rename moves the ctime, never the mtime.
  */
 export interface FileIdentity {
   dev: number;
   ino: number;
   size: number;
   ctimeMs: number;
+  mtimeMs: number;
 }
 
 export function fileIdentity(st: Stats): FileIdentity {
-  return { dev: st.dev, ino: st.ino, size: st.size, ctimeMs: st.ctimeMs };
+  return { dev: st.dev, ino: st.ino, size: st.size, ctimeMs: st.ctimeMs, mtimeMs: st.mtimeMs };
 }
 
 export function sameFileIdentity(a: FileIdentity, b: FileIdentity): boolean {
-  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.ctimeMs === b.ctimeMs;
+  return movedUnchanged(a, b) && a.ctimeMs === b.ctimeMs;
+}
+
+/**
+ * Whether `after` is the file `before` identifies, moved by a rename and not written since: the same inode, size and
+ * modification time (a rename sets the ctime, so sameFileIdentity cannot tell). Weaker than sameFileIdentity against
+ * our own uid (a utimes can put an mtime back; another user can set it only to now, which is seen), so it serves only
+ * across a rename of ours inside a private folder of ours (FrameStore.commit), never for a later check.
+ */
+export function movedUnchanged(before: FileIdentity, after: FileIdentity): boolean {
+  return before.dev === after.dev && before.ino === after.ino && before.size === after.size && before.mtimeMs === after.mtimeMs;
 }
 
 export function notOurs(st: Stats): string | null {
@@ -194,33 +206,41 @@ export class DirHandle {
    * False for anything else (missing, a link, not ours, changed): the caller then reads it and says why.
    */
   isSameFileSync(name: string, known: FileIdentity): boolean {
+    const now = this.identitySync(name);
+    return now !== null && sameFileIdentity(known, now);
+  }
+
+  /**
+   * The identity of `name` when it is ours (a plain file, one name, our uid), else null (missing, a link, a FIFO,
+   * anything else): the same synchronous open (O_NOFOLLOW, O_NONBLOCK), fstat and close as isSameFileSync.
+   */
+  identitySync(name: string): FileIdentity | null {
     let fd: number;
     try {
       fd = openSync(this.at(name), READ | NONBLOCK);
     } catch {
-      return false;
+      return null;
     }
     try {
       const st = fstatSync(fd);
-      return notOurs(st) === null && sameFileIdentity(known, fileIdentity(st));
+      return notOurs(st) === null ? fileIdentity(st) : null;
     } finally {
       closeSync(fd);
     }
   }
 
-  /** readOwn, with the identity of the file read (fileIdentity, taken before the read). */
+  /** readOwn, with the identity of the file read (fileIdentity, taken before the read); opened as openRead opens. */
   async readOwnWithIdentity(name: string): Promise<{ bytes: Buffer; identity: FileIdentity } | { refused: string } | null> {
-    let fh: fs.FileHandle;
+    let opened: { fh: fs.FileHandle; st: Stats };
     try {
-      fh = await fs.open(this.at(name), READ);
+      opened = await this.openReadStat(name);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return null;
-      if (code === 'ELOOP') return { refused: 'is a symbolic link' };
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if (err instanceof ContainmentError) return { refused: err.reason };
       throw err;
     }
+    const { fh, st } = opened;
     try {
-      const st = await fh.stat();
       const why = notOurs(st);
       if (why) return { refused: why };
       const identity = fileIdentity(st);
@@ -238,14 +258,20 @@ export class DirHandle {
    * checked, whatever was at the name a moment before (a folder listing, an lstat).
    */
   async openRead(name: string): Promise<fs.FileHandle> {
+    return (await this.openReadStat(name)).fh;
+  }
+
+  /** openRead, with the fstat it checked. */
+  private async openReadStat(name: string): Promise<{ fh: fs.FileHandle; st: Stats }> {
     const fh = await fs.open(this.at(name), READ | NONBLOCK).catch((err: unknown) => Promise.reject(this.refused(err, name)));
     try {
-      if (!(await fh.stat()).isFile()) throw new ContainmentError(this.pathOf(name), 'is not a plain file');
+      const st = await fh.stat();
+      if (!st.isFile()) throw new ContainmentError(this.pathOf(name), 'is not a plain file');
+      return { fh, st };
     } catch (err) {
       await fh.close();
       throw err;
     }
-    return fh;
   }
 
   /** lstat of `name` (a link is not followed), or null when missing. */

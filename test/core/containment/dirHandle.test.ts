@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { openDirUnder } from '../../../src/core/containment/dirHandle';
+import { movedUnchanged, openDirUnder } from '../../../src/core/containment/dirHandle';
 import { ContainmentError } from '../../../src/core/containment/containmentError';
 import { snapshot } from './hostile/hostileFiles';
 
@@ -108,6 +108,26 @@ describe('containment: a folder held open (dirHandle)', () => {
       execFileSync('mkfifo', [path.join(root, 'd', 'f')]);
       assert.equal(d.isSameFileSync('f', got.identity), false, 'a FIFO, without waiting for a writer');
       assert.equal(d.isSameFileSync('missing', got.identity), false);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('readOwnWithIdentity opens as openRead does: a FIFO is refused at once; movedUnchanged holds across a rename, not a write', async () => {
+    const d = await openDirUnder(root, path.join(root, 'd'));
+    try {
+      execFileSync('mkfifo', [path.join(root, 'd', 'p')]);
+      assert.deepEqual(await d.readOwnWithIdentity('p'), { refused: 'is not a plain file' }, 'without waiting for a writer');
+      fs.writeFileSync(path.join(root, 'd', 'f'), 'ours\n');
+      const got = await d.readOwnWithIdentity('f');
+      assert.ok(got && 'identity' in got);
+      await d.rename('f', 'g');
+      const moved = d.identitySync('g');
+      assert.ok(moved && movedUnchanged(got.identity, moved));
+      const before = fs.statSync(path.join(root, 'd', 'g')).mtimeMs;
+      for (let k = 0; fs.statSync(path.join(root, 'd', 'g')).mtimeMs === before; k++) fs.writeFileSync(path.join(root, 'd', 'g'), `our${k % 10}\n`);
+      assert.equal(movedUnchanged(got.identity, d.identitySync('g')!), false, 'written since: its mtime moved');
+      assert.equal(d.identitySync('p'), null);
     } finally {
       await d.close();
     }

@@ -421,10 +421,11 @@ export class FramePipeline {
       }
       const temps: StagedFrame[] = [];
       for (const p of planned) {
-        const got = await stage.readOwn(p.temp);
+        // Read and hashed once, here: its identity goes with it, so its first send is an fstat (store.ts, commit).
+        const got = await stage.readOwnWithIdentity(p.temp);
         if (!got || !('bytes' in got))
           return { failure: `GPU frames: ${stage.pathOf(p.temp)} ${got ? got.refused : 'was not made'}`, seconds: seconds(), frames: 0 };
-        temps.push({ from: stage, temp: p.temp, final: p.final, bytes: got.bytes.length, sha256: sha256Hex(got.bytes) });
+        temps.push({ from: stage, temp: p.temp, final: p.final, bytes: got.bytes.length, sha256: sha256Hex(got.bytes), identity: got.identity });
       }
       await video.commit(temps);
       // The helper decodes up to the last frame asked (ffmpeg's select); meta.n_frames is not re-counted there.

@@ -23,7 +23,7 @@ import { isPlainName } from '../../../package/names';
 import type { Dims } from './jpeg';
 import { pidAlive } from '../../../runner/lock';
 import { ContainmentError } from '../../../containment/containmentError';
-import { DirHandle, openDirUnder, type FileIdentity } from '../../../containment/dirHandle';
+import { DirHandle, movedUnchanged, openDirUnder, type FileIdentity } from '../../../containment/dirHandle';
 import { unpredictableName } from '../../../containment/freshName';
 import { parseBoundedJson } from '../../../io/boundedJson';
 
@@ -55,7 +55,8 @@ export interface StoreStats {
 
 /**
  * What we recorded of a frame when we wrote it; `checked` once its bytes were read back and matched; `sent`: the
- * identity of the file whose bytes readFrames last read and matched (the next send opens and fstats it, no read).
+ * identity of the file whose bytes were last read and matched (by a send, or at commit: StagedFrame.identity); the
+ * next send opens and fstats it, no read.
  */
 interface FrameRecord {
   size: number;
@@ -64,13 +65,18 @@ interface FrameRecord {
   sent?: FileIdentity;
 }
 
-/** A finished frame to commit: `temp` in `from` (the video's folder, or a child's staging folder) → `final`. */
+/**
+ * A finished frame to commit: `temp` in `from` (the video's folder, or a child's staging folder) → `final`.
+ * `identity`: where `sha256` was taken from the file `temp` itself (the GPU helper's JPEGs), that file's identity from
+ * the descriptor it was read through, before the read (readOwnWithIdentity); commit keeps it for the first send.
+ */
 export interface StagedFrame {
   from: DirHandle;
   temp: string;
   final: string;
   bytes: number;
   sha256: string;
+  identity?: FileIdentity;
 }
 
 /** The owner's pid of a temp or staging name, or NaN. */
@@ -335,16 +341,25 @@ export class FrameStore {
     }
   }
 
-  /** Renames finished temp files to their final names (through the folders' handles), records them, then enforces the cap. */
+  /**
+   * Renames finished temp files to their final names (through the folders' handles), records them, then enforces the
+   * cap. A frame staged with the identity its bytes were read under is checked by identity at its first send, not read
+   * and hashed again (issue 45): when, after the rename, its name holds that same file, unwritten (movedUnchanged:
+   * the inode, size and mtime; the rename itself moves the ctime), the identity recorded is the one after the rename.
+   * Anything else there (another file, a write since the read, a link) records none: the first send reads and checks.
+   */
   async commit(video: VideoFolder, entries: readonly StagedFrame[]): Promise<void> {
     // An eviction pass may still be deleting an older copy of one of these names.
     await this.evictionSettled();
     const dir = path.join(this.dir, video.hash);
-    await Promise.all(
+    const moved = await Promise.all(
       entries.map(async (e) => {
         const name = path.basename(e.final);
         if (path.dirname(e.final) !== dir || !FRAME_FILE.test(name)) throw new RangeError(`${e.final} is not a frame of video ${video.hash}`);
         await e.from.rename(e.temp, name, video.dir);
+        if (!e.identity) return undefined;
+        const after = video.dir.identitySync(name);
+        return after && movedUnchanged(e.identity, after) ? after : undefined;
       }),
     );
     if (entries.length)
@@ -352,10 +367,10 @@ export class FrameStore {
         FRAME_INDEX,
         entries.map((e) => JSON.stringify({ name: path.basename(e.final), size: e.bytes, sha256: e.sha256 }) + '\n').join(''),
       );
-    for (const e of entries) {
+    entries.forEach((e, k) => {
       this.remove(e.final); // a re-write replaces the old entry
-      this.add(e.final, { size: e.bytes, sha256: e.sha256, checked: true });
-    }
+      this.add(e.final, { size: e.bytes, sha256: e.sha256, checked: true, sent: moved[k] });
+    });
     await this.enforceCap();
   }
 

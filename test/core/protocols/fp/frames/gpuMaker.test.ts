@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import { GpuFrameMaker } from '../../../../../src/core/protocols/fp/frames/gpu/gpuMaker';
 import { FramePipeline } from '../../../../../src/core/protocols/fp/frames/pipeline';
 import { makeCodedVideo } from './codedVideo';
+import { reads } from './storeReads';
+import { sha256Hex } from '../../../../../src/core/protocols/fp/frames/store';
 
 /** Resolves once `ok()` holds (checked every 10 ms): tests wait for the state they caused, never for a time. */
 async function until(ok: () => boolean): Promise<void> {
@@ -131,6 +133,9 @@ describe('fp/frames/gpu: the maker and the pipeline on the GPU path (stand-in he
       const a = done.get('a');
       assert.ok(a.ok);
       assert.deepEqual(a.ok && a.paths.map((p) => readFileSync(p, 'utf8')), ['398x224', '398x224']);
+      // Read and hashed once, when committed: its first send (a file:// URL) is checked by identity (issue 45).
+      const sent = await reads(async () => (await pipeline.store()).frameDigests(a.ok ? a.paths : []));
+      assert.deepEqual(sent, { result: [sha256Hex(Buffer.from('398x224')), sha256Hex(Buffer.from('398x224'))], read: 0 });
       const b = done.get('b');
       assert.ok(b.ok && readFileSync(b.paths[0], 'utf8') === '1280x720');
       done.release();

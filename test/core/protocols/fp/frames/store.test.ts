@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { FrameStore, frameFileName } from '../../../../../src/core/protocols/fp/frames';
 import { sha256Hex } from '../../../../../src/core/protocols/fp/frames/store';
-import { DirHandle } from '../../../../../src/core/containment/dirHandle';
+import { execFileSync } from 'node:child_process';
+import { reads } from './storeReads';
 
 async function exists(f: string) {
   return fs.access(f).then(
@@ -106,21 +107,6 @@ describe('frame store', () => {
   });
 
   describe('frameDigests: a frame sent again is checked by its identity (open, fstat), not read and hashed again (issue 45)', () => {
-    /** How many frames the store read (bytes) while `work` ran. */
-    async function reads<T>(work: () => Promise<T>): Promise<{ result: T; read: number }> {
-      let read = 0;
-      const original = DirHandle.prototype.readOwnWithIdentity;
-      DirHandle.prototype.readOwnWithIdentity = function (this: DirHandle, name: string) {
-        read++;
-        return original.call(this, name);
-      };
-      try {
-        return { result: await work(), read };
-      } finally {
-        DirHandle.prototype.readOwnWithIdentity = original;
-      }
-    }
-
     it('gives the sha256 readFrames gives; the second time without a read', async () => {
       const store = await opened(FrameStore.open(dir, dir, 1e9));
       const f = [await put(store, 'h', 0, 100), await put(store, 'h', 1, 200)];
@@ -152,6 +138,79 @@ describe('frame store', () => {
       await fs.rm(c);
       await fs.symlink(a, c);
       await assert.rejects(store.frameDigests([c]), /symbolic link/);
+    });
+  });
+
+  describe("commit with the identity its bytes were read under (the GPU helper's JPEGs): the first send reads nothing (issue 45)", () => {
+    /**
+     * Commits frame `index` of `hash` as the GPU path does: written into a private staging folder (as the helper
+     * writes it), read there with its identity and hashed, then committed with both; `between` runs after the read
+     * and before the commit (on the staged file's path).
+     */
+    async function putStaged(store: FrameStore, hash: string, index: number, data: Buffer, between?: (staged: string) => Promise<void>) {
+      const final = store.framePath(hash, index, { width: 10, height: 10 });
+      const video = await store.openVideo(hash);
+      const stage = await video.stage();
+      try {
+        await fs.writeFile(stage.pathOf('0.jpg'), data);
+        const got = await stage.readOwnWithIdentity('0.jpg');
+        assert.ok(got && 'bytes' in got);
+        await between?.(stage.pathOf('0.jpg'));
+        const entry = { from: stage, temp: '0.jpg', final, bytes: got.bytes.length, sha256: sha256Hex(got.bytes), identity: got.identity };
+        await video.commit([entry]);
+      } finally {
+        await video.unstage(stage);
+        await video.close();
+      }
+      return final;
+    }
+
+    /** Writes `file` with `size` bytes until its `field` time has moved (a coarse clock: the state the test causes). */
+    async function rewriteUntilMoved(file: string, size: number, field: 'ctimeMs' | 'mtimeMs') {
+      const before = (await fs.stat(file))[field];
+      for (let k = 1; (await fs.stat(file))[field] === before; k++) await fs.writeFile(file, Buffer.alloc(size, k % 256));
+    }
+
+    it('its first send (frameDigests) is an identity check: no read, the sha256 it was committed with', async () => {
+      const store = await opened(FrameStore.open(dir, dir, 1e9));
+      const data = [Buffer.alloc(100, 7), Buffer.alloc(200, 9)];
+      const f = [await putStaged(store, 'h', 0, data[0]), await putStaged(store, 'h', 1, data[1])];
+      const first = await reads(() => store.frameDigests(f));
+      assert.deepEqual(first.result, data.map(sha256Hex));
+      assert.equal(first.read, 0, 'read and hashed once, at commit');
+      assert.equal((await reads(() => store.readFrames(f))).read, 2, 'readFrames (data: URLs) always reads');
+    });
+
+    it('written or replaced between that read and the commit: no identity kept, the first send reads it and refuses it', async () => {
+      const store = await opened(FrameStore.open(dir, dir, 1e9));
+      // In place, the same size: only its mtime tells (the rename moves the ctime anyway).
+      const a = await putStaged(store, 'h', 0, Buffer.alloc(100), (staged) => rewriteUntilMoved(staged, 100, 'mtimeMs'));
+      const b = await putStaged(store, 'h', 1, Buffer.alloc(100), async (staged) => {
+        await fs.writeFile(`${staged}.new`, Buffer.alloc(100, 1));
+        await fs.rename(`${staged}.new`, staged);
+      });
+      for (const f of [a, b]) {
+        const got = await reads(() => store.frameDigests([f]).catch((err: Error) => err));
+        assert.equal(got.read, 1);
+        assert.match(String(got.result), /is not the frame fpsweep wrote there/);
+      }
+    });
+
+    it('replaced, rewritten in place (its ctime), made a link or a FIFO after the commit: the first send refuses it', async () => {
+      const store = await opened(FrameStore.open(dir, dir, 1e9));
+      const [a, b, c, d] = [0, 1, 2, 3].map((k) => store.framePath('h', k, { width: 10, height: 10 }));
+      for (const [k, f] of [a, b, c, d].entries()) assert.equal(await putStaged(store, 'h', k, Buffer.alloc(100)), f);
+      await fs.writeFile(`${a}.new`, Buffer.alloc(100, 1));
+      await fs.rename(`${a}.new`, a);
+      await assert.rejects(store.frameDigests([a]), /is not the frame fpsweep wrote there/);
+      await rewriteUntilMoved(b, 100, 'ctimeMs');
+      await assert.rejects(store.frameDigests([b]), /is not the frame fpsweep wrote there/);
+      await fs.rm(c);
+      await fs.symlink(a, c);
+      await assert.rejects(store.frameDigests([c]), /symbolic link/);
+      await fs.rm(d);
+      execFileSync('mkfifo', [d]);
+      await assert.rejects(store.frameDigests([d]), /is not a plain file/, 'refused without waiting for a writer');
     });
   });
 });
