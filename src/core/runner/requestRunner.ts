@@ -71,6 +71,14 @@ export interface RunnerOptions {
   contextTokens?: number;
   /** Told of requests that got no HTTP answer and of answers (the unreachable rule of given endpoints). */
   reach?: ServerReach;
+  /**
+   * The servers' fleet, followed from the start: a server not up takes no request until it is (its unpinned work
+   * moves, its lane waits). Without it a server whose /health says down is still sent to, and its up signal, already
+   * aborted, fails each request at once: under the unreachable rule such a request goes back to do and is sent again
+   * at once, a loop with no end that starves the run's tick (the rule's own clock). Give it wherever something bounds
+   * the wait (the unreachable rule, a launcher that restarts or gives up); see follow().
+   */
+  fleet?: Pick<Fleet, 'on' | 'handles'>;
 }
 
 /** Shared queue of unpinned jobs, or the lane of server `pin`. */
@@ -175,6 +183,13 @@ export class RequestRunner<V extends RunnerJob, B> {
     const work: [Lane<V>, V[]][] = [];
     if (shared.length > 0 || pinned.size === 0) work.push([this.lane(null), shared]);
     for (const [pin, list] of [...pinned].sort((a, b) => a[0] - b[0])) work.push([this.lane(pin), list]);
+    const fleet = this.options.fleet;
+    if (fleet) {
+      this.follow(fleet);
+      fleet.handles.forEach((h, i) => {
+        if (h.state !== 'up') this.setServerUp(i, false);
+      });
+    }
     // Before any lane starts: a stop asked for already sends nothing.
     this.control.drain?.onDrain(() => this.halt());
     if (this.halted) this.halt();

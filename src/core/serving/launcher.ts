@@ -425,7 +425,7 @@ class RemoteServer extends BaseServer {
     this.failures++;
     const threshold = this.opts.failThreshold ?? DEFAULTS.failThreshold;
     if (this.state === 'starting' || (this.state === 'up' && this.failures >= threshold)) {
-      this.setState('down', `/health failed ${this.failures} time(s) (last: ${h.detail}); requests go to the other servers until it answers again`);
+      this.setState('down', `/health failed ${this.failures} time(s) (last: ${h.detail}); marked down until it answers /health again`);
     }
   }
 

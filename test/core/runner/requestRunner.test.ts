@@ -3,6 +3,7 @@
 // finish and sends nothing more; fail-fast stops the run with the server's words; a 'stop' policy ends every
 // lane at the first recorded failure.
 import { strict as assert } from 'node:assert';
+import { EventEmitter } from 'node:events';
 import { DrainControl } from '../../../src/core/runner/drainControl';
 import { FailFastMonitor } from '../../../src/core/runner/failFast';
 import { RequestRunner, type RequestWork, type RunControl, type RunnerJob, type RunnerOptions } from '../../../src/core/runner/requestRunner';
@@ -110,6 +111,59 @@ describe('runner unit: request runner', () => {
     assert.deepEqual(t.answered, [['free', 's1']]);
     assert.deepEqual(t.recorded, [['pinned', 's0 ECONNREFUSED']]);
     assert.deepEqual([[...s0.sent].sort(), s1.sent], [['free', 'pinned'], ['free']], 'the pinned request was never sent again');
+  });
+
+  it('given its fleet, a server whose /health says down takes nothing until it is up: a lost request waits, never re-sent at once', async () => {
+    const s0 = new Server();
+    let up = new AbortController();
+    const handle = { url: 's0', state: 'up' };
+    const fleet = Object.assign(new EventEmitter(), { handles: [handle] }) as never as NonNullable<RunnerOptions['fleet']>;
+    // Every server lost (the unreachable rule): a lost request stays to do.
+    const reach = { lostRequest: () => undefined, answered: () => undefined, allLost: () => true };
+    const t = tally();
+    const sender = {
+      chat: (b: Body, sig?: AbortSignal) => {
+        // Without the fleet the down server's aborted up signal fails each send at once and it goes back: a loop.
+        if (s0.sent.length > 20) throw new Error(`${b.id} sent ${s0.sent.length} times`);
+        return s0.chat(b, sig);
+      },
+    };
+    const r = new RequestRunner<RunnerJob, Body>({}, { urls: ['s0'], senders: [sender], upSignal: () => up.signal }, t.work, {
+      slots: [{ capacity: 1 }],
+      reach,
+      fleet,
+    });
+    const done = r.run([job('a')]);
+    await waitFor(() => s0.pending.has('a'), 2000, 'a in flight');
+    // /health says down, as the launcher tells it: the up signal aborts (the request in flight ends), then the event.
+    handle.state = 'down';
+    up.abort(new Error('down'));
+    (fleet as never as EventEmitter).emit('state', { url: 's0', state: 'down' });
+    await waitFor(() => r.stats().inFlight === 0, 2000, 'a back to do');
+    assert.deepEqual(s0.sent, ['a'], 'not sent again while the server is down');
+    up = new AbortController();
+    handle.state = 'up';
+    (fleet as never as EventEmitter).emit('state', { url: 's0', state: 'up' });
+    await waitFor(() => s0.sent.length === 2, 2000, 'a sent again once the server is up');
+    s0.answer('a');
+    await done;
+    assert.deepEqual(t.answered, [['a', 's0']]);
+    assert.deepEqual(t.recorded, []);
+  });
+
+  it('given its fleet, a server not up at the start takes nothing until it is', async () => {
+    const s0 = new Server((id) => ok(id));
+    const handle = { url: 's0', state: 'down' };
+    const fleet = Object.assign(new EventEmitter(), { handles: [handle] }) as never as NonNullable<RunnerOptions['fleet']>;
+    const t = tally();
+    const r = runner([s0], {}, t.work, { fleet });
+    const done = r.run([job('a')]);
+    await waitFor(() => r.stats().servers[0]?.up === false && r.stats().ready === 1, 2000, 'a ready, its server down');
+    assert.deepEqual(s0.sent, []);
+    handle.state = 'up';
+    (fleet as never as EventEmitter).emit('state', { url: 's0', state: 'up' });
+    await done;
+    assert.deepEqual(t.answered, [['a', 's0']]);
   });
 
   it('fail-closed: a cut ends in-flight requests, records nothing for them and sends nothing more', async () => {

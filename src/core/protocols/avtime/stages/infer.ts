@@ -9,7 +9,7 @@
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import type { VllmClient, Endpoint } from '../../../serving/client';
-import { RequestRunner, type RunnerJob } from '../../../runner/requestRunner';
+import { runRequests, type RunnerJob } from '../../../runner/requestRunner';
 import { clientServers } from '../../../runner/requestServers';
 import type { ServerReach } from '../../../runner/requestChannel';
 import { AppendFile } from '../../../runner/appendFile';
@@ -202,9 +202,10 @@ async function sendShards(shards: OpenShard[], opts: InferOptions & Required<Pic
   };
   shards.forEach(settled);
   try {
-    const runner = new RequestRunner<RowJob, object>(
+    await runRequests(
       { cutSignal: opts.cutSignal },
       servers,
+      jobs,
       {
         execute: async (_task, { row, shard }, server, requeues, channel) => {
           const ask = { id: row.id, video_id: row.metadata.video_id, video: row.videos[0], prompt: opts.prompt };
@@ -226,17 +227,11 @@ async function sendShards(shards: OpenShard[], opts: InferOptions & Required<Pic
         slots: opts.endpoints.map(() => ({ capacity: opts.concurrency })),
         policy: () => (opts.canonical ? 'stop' : 'record'),
         reach: opts.reach,
+        // Under the unreachable rule only: it bounds the wait (a launched server down for good, or the rule off, would
+        // leave its shard's rows waiting with nothing to stop them; there they are sent, and fail, as before).
+        fleet: opts.reach ? opts.fleet : undefined,
       },
     );
-    // Under the unreachable rule only: it bounds the wait (a launched server down for good, or the rule off, would
-    // leave its shard's rows waiting with nothing to stop them; there they are sent, and fail, as before).
-    if (opts.fleet && opts.reach) {
-      runner.follow(opts.fleet);
-      opts.fleet.handles.forEach((h, i) => {
-        if (h.state !== 'up') runner.setServerUp(i, false);
-      });
-    }
-    await runner.run(jobs);
   } finally {
     await Promise.all(shards.map((s) => s.out.close()));
     await servers.close();

@@ -21,6 +21,7 @@ import type { JudgeTemplate } from '../judge/template';
 import type { AvtimeRunLayout } from './layout';
 import { writeFileAtomic } from './files';
 import { openAppendUnder } from '../../../containment/rootFs';
+import type { Fleet } from '../../../serving/launcher';
 
 const identityShape = {
   query_id: z.string(),
@@ -94,6 +95,8 @@ export interface JudgeStageOptions {
   cutSignal?: AbortSignal;
   /** A given judge endpoint: told of lost requests and answers; while it is lost they stay to do (runner/unreachableRule.ts). */
   reach?: ServerReach;
+  /** With `reach`: the judge's fleet, so a server whose /health says down is not sent to until it is up. */
+  fleet?: Pick<Fleet, 'on' | 'handles'>;
 }
 
 export interface JudgeStageResult {
@@ -268,6 +271,7 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
           slots: o.endpoints.map((_, i) => ({ capacity: Math.floor(width / o.endpoints.length) + (i < width % o.endpoints.length ? 1 : 0) })),
           policy: () => 'record',
           reach: o.reach,
+          fleet: o.reach ? o.fleet : undefined,
         },
       );
       cut?.throwIfAborted();

@@ -16,6 +16,7 @@ import { buildStandin } from '../../../serving/helpers';
 import { startStandin, type Standin } from '../../fp/sweep/helpers';
 import { spawnCli, type CliProcess } from '../../../../helpers/scancel';
 import { exitedWithin } from '../../../../helpers/procExplain';
+import { waitFor } from '../../../../helpers/waitFor';
 import { copyBench, listFiles, tmpDir } from './fixtures';
 
 /** A stopped run ends within this of its server's death: the client's retries (≤ 8 s), --fail-down 1, the drain. */
@@ -52,11 +53,11 @@ describe('avtime run typed from a folder: a given target server dies', function 
     clis = [];
   });
 
-  async function standin(role: 'target' | 'judge', faults = '', port?: number): Promise<Standin> {
+  async function standin(role: 'target' | 'judge', faults = '', port?: number, env: Record<string, string> = {}): Promise<Standin> {
     const s = await startStandin({
       port,
       mediaPath: role === 'target' ? '/' : undefined,
-      env: { FPSWEEP_STANDIN_ROLE: role, FPSWEEP_STANDIN_LATENCY: 'a=0,b=0,shared=0', FPSWEEP_STANDIN_FAULTS: faults, FPSWEEP_STANDIN_JUDGE: '' },
+      env: { FPSWEEP_STANDIN_ROLE: role, FPSWEEP_STANDIN_LATENCY: 'a=0,b=0,shared=0', FPSWEEP_STANDIN_FAULTS: faults, FPSWEEP_STANDIN_JUDGE: '', ...env },
     });
     standins.push(s);
     return s;
@@ -150,5 +151,44 @@ describe('avtime run typed from a folder: a given target server dies', function 
       'the new run did not end',
     );
     assert.equal(fresh.code, 0, fresh.out);
+  });
+
+  it('--keep-going, the CLI killed (kill -9) mid-inference: the same command with --resume keeps every row and asks only the rest', async () => {
+    const cwd = folder();
+    const layout = new AvtimeRunLayout(path.join(cwd, 'out'), 'out');
+    // While the hold file exists the target holds what it is asked: the kill lands with rows left to do.
+    const hold = path.join(cwd, 'hold');
+    const target = await standin('target', '', undefined, { FPSWEEP_STANDIN_LATENCY: 'a=0.5,b=0,shared=0', FPSWEEP_STANDIN_HOLD_FILE: hold });
+    const judge = await standin('judge');
+    const args = ['avtime', 'run', '--bench-root', 'bench', '--output-root', 'out', '--target-endpoints', target.url];
+    args.push('--judge-endpoint', judge.url, '--target-batch', '1', '--keep-going');
+    const cli = typed(cwd, args);
+    await waitFor(
+      () => ids(layout.rawPredictions(0)).length >= 2 || cli.child.exitCode !== null,
+      RUN_WITHIN_MS,
+      () => `two rows written:\n${cli.out()}`,
+    );
+    fs.writeFileSync(hold, '');
+    cli.child.kill('SIGKILL');
+    await cli.exited;
+    const kept = ids(layout.rawPredictions(0));
+    assert.ok(kept.length >= 2 && kept.length < 7, `killed with rows written and rows left (${kept.length} of 7)`);
+    assert.ok(!fs.existsSync(layout.shardSummary(0)));
+
+    fs.rmSync(hold);
+    const again = await exitedWithin(typed(cwd, [...args, '--resume']), RUN_WITHIN_MS, 'the resumed run did not end');
+    assert.equal(again.code, 0, again.out);
+    const after = ids(layout.rawPredictions(0));
+    assert.deepEqual(after.slice(0, kept.length), kept, 'the rows written before the kill are kept, in place');
+    assert.deepEqual([...after].sort(), [
+      'avtime_sample_001',
+      'avtime_sample_002',
+      'avtime_sample_003',
+      'avtime_sample_004',
+      'avtime_sample_005',
+      'avtime_sample_006',
+      'avtime_sample_007',
+    ]);
+    assert.ok(fs.existsSync(layout.summary), 'the run went on to its scores');
   });
 });

@@ -159,6 +159,7 @@ export async function runDvc(o: DvcOptions, hooks: DvcHooks = {}): Promise<DvcRe
             clientOptions: hooks.clientOptions,
             log,
             reach,
+            fleet: servers.fleet,
           });
         }
       } finally {

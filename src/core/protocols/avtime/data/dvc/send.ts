@@ -8,6 +8,7 @@ import { requeueLostServers, type ServerReach } from '../../../../runner/request
 import { clientServers } from '../../../../runner/requestServers';
 import type { AppendFile } from '../../../../runner/appendFile';
 import type { ClientOptions, Endpoint } from '../../../../serving/client';
+import type { Fleet } from '../../../../serving/launcher';
 import { askTarget, type RowError, type TargetAsk, type TargetRow } from '../../stages/targetRow';
 import type { TargetRequestBody } from '../../stages/targetRequest';
 
@@ -23,6 +24,8 @@ export interface SendRowsOptions {
   log: (line: string) => void;
   /** --base-url's unreachable rule: while every server is lost, their rows stay to do (runner/unreachableRule.ts). */
   reach?: ServerReach;
+  /** With `reach`: the servers' fleet, so a server whose /health says down is not sent to until it is up. */
+  fleet?: Pick<Fleet, 'on' | 'handles'>;
 }
 
 export async function sendRows(control: RunControl, o: SendRowsOptions): Promise<{ written: number; errors: RowError[] }> {
@@ -48,7 +51,12 @@ export async function sendRows(control: RunControl, o: SendRowsOptions): Promise
         return 'done';
       },
     },
-    { slots: o.endpoints.map(() => ({ capacity: o.batch })), policy: (f) => (o.continueOnError ? lost(f) : 'stop'), reach: o.reach },
+    {
+      slots: o.endpoints.map(() => ({ capacity: o.batch })),
+      policy: (f) => (o.continueOnError ? lost(f) : 'stop'),
+      reach: o.reach,
+      fleet: o.reach ? o.fleet : undefined,
+    },
   );
   try {
     await runner.run(jobs);

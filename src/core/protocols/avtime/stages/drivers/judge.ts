@@ -54,6 +54,7 @@ async function judge(c: StageContext, predictions: Map<string, Prediction>): Pro
       clientOptions: c.hooks.clientOptions,
       cutSignal: c.cut,
       reach,
+      fleet: up.fleet,
       waitUp: () => up.waitUntilUp(c.hooks.startTimeoutMs ?? 20 * 60_000, c.cut),
       onProgress: (p) => {
         const passes = c.status.status.judgePasses;
