@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { makeAvtimeSample } from '../../../../../src/core/protocols/avtime/sample';
 import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
 import { buildStandin } from '../../../serving/helpers';
-import { startStandin, type Standin } from '../../fp/sweep/helpers';
+import { Door, freePort, startStandin, type Standin } from '../../fp/sweep/helpers';
 import { spawnCli, type CliProcess } from '../../../../helpers/scancel';
 import { exitedWithin } from '../../../../helpers/procExplain';
 import { waitFor } from '../../../../helpers/waitFor';
@@ -39,6 +39,7 @@ describe('avtime run typed from a folder: a given target server dies', function 
   let sample: string;
   let standins: Standin[] = [];
   let clis: CliProcess[] = [];
+  let doors: Door[] = [];
 
   before(async function () {
     this.timeout(120_000);
@@ -49,8 +50,10 @@ describe('avtime run typed from a folder: a given target server dies', function 
   afterEach(async () => {
     for (const c of clis) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
     await Promise.all(standins.map((s) => s.stop()));
+    await Promise.all(doors.map((d) => d.shut()));
     standins = [];
     clis = [];
+    doors = [];
   });
 
   async function standin(role: 'target' | 'judge', faults = '', port?: number, env: Record<string, string> = {}): Promise<Standin> {
@@ -109,6 +112,41 @@ describe('avtime run typed from a folder: a given target server dies', function 
     const again = await exitedWithin(typed(cwd, [...args, '--resume']), RUN_WITHIN_MS, 'the resumed run did not end');
     assert.equal(again.code, 0, again.out);
     assert.equal(fs.readFileSync(layout.rawPredictions(0), 'utf8'), shard0, 'the finished shard is kept as it was (no row asked again)');
+    assert.deepEqual(ids(layout.rawPredictions(1)).sort(), ['avtime_sample_005', 'avtime_sample_006', 'avtime_sample_007']);
+    assert.ok(fs.existsSync(layout.summary), 'the run went on to its scores');
+  });
+
+  it('--keep-going, one of two target servers unreachable, back within --fail-down: the run goes on to the end, saying so', async () => {
+    const cwd = folder();
+    const layout = new AvtimeRunLayout(path.join(cwd, 'out'), 'out');
+    const live = await standin('target');
+    // The second server behind a TCP door, its answers slow enough that its shard is under way when the door shuts.
+    const slow = await standin('target', '', undefined, { FPSWEEP_STANDIN_LATENCY: 'a=1,b=0,shared=0' });
+    const door = new Door(await freePort(), Number(new URL(slow.url).port));
+    doors.push(door);
+    await door.open();
+    const judge = await standin('judge');
+    const args = ['avtime', 'run', '--bench-root', 'bench', '--output-root', 'out', '--target-endpoints', `${live.url},${door.url}`];
+    args.push('--judge-endpoint', judge.url, '--target-batch', '1', '--keep-going', '--fail-down', '30');
+    const cli = typed(cwd, args);
+    // Shut once the shards are under way; opened again as soon as the run says it noticed (its clock has started).
+    await waitFor(
+      () => /target pre-flight ok/.test(cli.out()) || cli.child.exitCode !== null,
+      RUN_WITHIN_MS,
+      () => `the pre-flight:\n${cli.out()}`,
+    );
+    await door.shut();
+    await waitFor(
+      () => cli.out().includes(`(${door.url}) unreachable: `) || cli.child.exitCode !== null,
+      STOP_WITHIN_MS,
+      () => `the run saying the second server is unreachable; it printed:\n${cli.out()}`,
+    );
+    await door.open();
+    const done = await exitedWithin(cli, RUN_WITHIN_MS, 'the run whose server came back did not end');
+    assert.equal(done.code, 0, done.out);
+    assert.match(done.out, new RegExp(`server 1 \\(${door.url}\\) unreachable: ECONN\\w+[^\\n]*the run goes on with the others`));
+    assert.match(done.out, new RegExp(`server 1 \\(${door.url}\\) answers again`));
+    assert.doesNotMatch(done.out, /failed \(server_down\)/, 'no row written off');
     assert.deepEqual(ids(layout.rawPredictions(1)).sort(), ['avtime_sample_005', 'avtime_sample_006', 'avtime_sample_007']);
     assert.ok(fs.existsSync(layout.summary), 'the run went on to its scores');
   });

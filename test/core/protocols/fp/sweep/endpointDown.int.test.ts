@@ -5,7 +5,6 @@
 // typed; every wait is for a state (an exit, a line printed), bounded, and says what it waited for.
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { copySamplePackage, getSamplePackage, SAMPLE_TIMEOUT_MS } from '../sample/fixture';
 import { PackageLayout } from '../../../../../src/core/protocols/fp/package/layout';
@@ -13,7 +12,7 @@ import { readStatus } from '../../../../../src/core/protocols/fp/status/status';
 import { spawnCli, type CliProcess } from '../../../../helpers/scancel';
 import { exitedWithin } from '../../../../helpers/procExplain';
 import { waitFor } from '../../../../helpers/waitFor';
-import { artifactKey, assertConsistent, freePort, readArtifacts, startStandin, type Standin } from './helpers';
+import { artifactKey, assertConsistent, Door, freePort, readArtifacts, startStandin, type Standin } from './helpers';
 
 const CONDS = 'v_8_s224';
 /** A stopped run ends within this of its server's death: the client's retries (≤ 7.5 s), --fail-down, the drain (~14 s here). */
@@ -27,38 +26,6 @@ async function failureKinds(layout: PackageLayout): Promise<string[]> {
     .split('\n')
     .filter(Boolean)
     .map((l) => (JSON.parse(l) as { kind: string }).kind);
-}
-
-/** A TCP door in front of a server: shut, its port refuses and open connections are reset; open, it forwards again. */
-class Door {
-  private server: net.Server | null = null;
-  private readonly sockets = new Set<net.Socket>();
-  constructor(
-    readonly port: number,
-    private readonly to: number,
-  ) {}
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-  async open(): Promise<void> {
-    const server = net.createServer((c) => {
-      const up = net.connect(this.to, '127.0.0.1');
-      for (const s of [c, up]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => undefined);
-      }
-      c.pipe(up).pipe(c);
-    });
-    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(this.port, '127.0.0.1', resolve));
-    this.server = server;
-  }
-  async shut(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    for (const s of this.sockets) s.destroy();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
 }
 
 describe('runner: the only --endpoints server stops answering', function () {

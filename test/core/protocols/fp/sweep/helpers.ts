@@ -183,3 +183,35 @@ export function rowKeySet(a: Artifacts): Set<string> {
 }
 
 export { key as artifactKey };
+
+/** A TCP door in front of a server: shut, its port refuses and open connections are reset; open, it forwards again. */
+export class Door {
+  private server: net.Server | null = null;
+  private readonly sockets = new Set<net.Socket>();
+  constructor(
+    readonly port: number,
+    private readonly to: number,
+  ) {}
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+  async open(): Promise<void> {
+    const server = net.createServer((c) => {
+      const up = net.connect(this.to, '127.0.0.1');
+      for (const s of [c, up]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => undefined);
+      }
+      c.pipe(up).pipe(c);
+    });
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(this.port, '127.0.0.1', resolve));
+    this.server = server;
+  }
+  async shut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const s of this.sockets) s.destroy();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
