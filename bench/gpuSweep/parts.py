@@ -2,7 +2,7 @@
 """Where the GPU path's GPU time goes inside real jobs (issue 45), on the device machine:
 
   python3 parts.py --jobs-file WORK/jobs-TAG.jsonl --run-pkg WORK/run-TAG --fixture WORK/p4 --work WORK --out OUT
-      [--n 16] [--variants broadcast,reference,nvjpeg,ffmpeg_select,ffmpeg_null,ffmpeg_start,batch32,jobs2] [--deadline S]
+      [--n 16] [--variants broadcast,reference,nvjpeg,ffmpeg_select,ffmpeg_null,ffmpeg_start,batch32,jobs2,nvcuvid] [--deadline S]
 
 The jobs a whole-sweep run sent its helpers (sweep_bench.py's "+tee" mode captured them: what the product asks, not
 a made-up ladder), the n with the most frames, replayed beside the model-shaped matmul (sweep_bench.Beside), one
@@ -12,6 +12,8 @@ variant at a time, 4 at once as the product runs them:
   batch32        FP_GPU_BATCH=32
   nvjpeg         FP_GPU_JPEG=auto (nvJPEG 4:2:0 where the warm-up's check passes)
   jobs2          2 jobs at once in the helper, not 4 (fewer ffmpeg CUDA contexts at once on the GPU)
+  nvcuvid        FP_GPU_DECODE=nvcuvid: NVDEC in the helper's own process (fp_nvdec.py; ffmpeg only demuxes); its JPEGs
+                 must be broadcast's, byte for byte
   ffmpeg_select  the jobs' own ffmpeg commands alone (NVDEC, select, NV12 downloaded), their frames read and dropped
   ffmpeg_null    NVDEC decode of every stored frame alone (-f null: no select, nothing downloaded)
   ffmpeg_start   ffmpeg's CUDA start and end alone (one frame decoded a process): the fixed part of each video
@@ -38,6 +40,7 @@ HELPER_ENV = {
     "batch32": {"FP_GPU_RGB": "broadcast", "FP_GPU_BATCH": "32"},
     "nvjpeg": {"FP_GPU_RGB": "broadcast", "FP_GPU_JPEG": "auto"},
     "jobs2": {"FP_GPU_RGB": "broadcast"},
+    "nvcuvid": {"FP_GPU_RGB": "broadcast", "FP_GPU_DECODE": "nvcuvid"},
 }
 # Jobs at once in the helper process (--jobs): 4, the product's default (FP_GPU_HELPER_JOBS), or the variant's.
 HELPER_JOBS = {"jobs2": 2}
@@ -104,7 +107,9 @@ def helper_variant(name, jobs, alone_ms):
             "ok": len(ok), "errors": [a.get("error") for a in answers if not a.get("ok")][:3],
             "frames": sum(a["frames"] for a in ok), "jpegs": sum(a["jpegs"] for a in ok),
             "stages_cpu_s": stats.get("stages_cpu_s"), "ffmpeg_cpu_s": round(stats.get("ffmpeg_cpu_s", 0), 2),
-            "jpeg": sorted({str(a.get("jpeg")) for a in ok}), "beside": beside}
+            "jpeg": sorted({str(a.get("jpeg")) for a in ok}), "beside": beside,
+            "decoders": sorted({str(a.get("decoder")) for a in ok}),
+            "decode_fallbacks": [a["decode_fallback"] for a in ok if a.get("decode_fallback")][:3]}
 
 
 def command_variant(name, jobs, alone_ms):
@@ -180,7 +185,7 @@ def main():
         r["gpu_ms_taken_per_mpx_frame"] = None if taken is None else round(taken * 1e3 / mpx, 4)
         res["variants"][name] = r
         print(f"parts {name}: {json.dumps(r)}", flush=True)
-    for other in ("reference", "batch32", "nvjpeg"):
+    for other in ("reference", "batch32", "nvjpeg", "nvcuvid"):
         if "broadcast" in names and other in names:
             res.setdefault("compare", {})[other] = same_bytes(root, "broadcast", other, names["broadcast"])
             print(f"parts compare broadcast vs {other}: {json.dumps(res['compare'][other])}", flush=True)

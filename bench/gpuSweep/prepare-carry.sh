@@ -30,14 +30,14 @@ cp "$REPO/dist/cli.js" "$REPO/dist/worker.js" "$REPO/dist/standin-vllm.js" "$STA
 (cd "$REPO" && node_modules/.bin/esbuild bench/frames.ts --bundle --platform=node --target=node20 --format=cjs \
   --external:sharp --outfile="$STAGE/app/dist/bench-frames.js" --log-level=warning)
 cp "$REPO/package.json" "$STAGE/app/"
-cp "$REPO/resources/python/fp_gpu_frames.py" "$STAGE/app/resources/python/"
+cp "$REPO/resources/python/fp_gpu_frames.py" "$REPO/resources/python/fp_nvdec.py" "$STAGE/app/resources/python/"
 NM=$REPO/node_modules
 cp -a "$NM/sharp" "$NM/detect-libc" "$NM/semver" "$STAGE/app/node_modules/"
 cp -a "$NM/@img/colour" "$NM/@img/sharp-linux-x64" "$NM/@img/sharp-libvips-linux-x64" "$STAGE/app/node_modules/@img/"
 rm -rf "$STAGE/app/node_modules/sharp/src"
 mkdir -p "$CARRY"
 (cd "$STAGE" && tar cf - app | xz -T2 -4 > "$CARRY/app.tar.xz")
-cp "$REPO/bench/gpuSweep/sweep_bench.py" "$REPO/bench/gpuSweep/parts.py" "$REPO/bench/gpuSweep/derive.py" "$REPO/bench/gpuSweep/run-on-device.sh" "$REPO/resources/python/fp_gpu_frames.py" "$CARRY/"
+cp "$REPO/bench/gpuSweep/sweep_bench.py" "$REPO/bench/gpuSweep/parts.py" "$REPO/bench/gpuSweep/derive.py" "$REPO/bench/gpuSweep/nvdec_check.py" "$REPO/bench/gpuSweep/run-on-device.sh" "$REPO/resources/python/fp_gpu_frames.py" "$REPO/resources/python/fp_nvdec.py" "$CARRY/"
 # The host model (bench/hostSim), bundled, run there on this run's figures where the call has time left.
 (cd "$REPO" && node_modules/.bin/esbuild bench/hostSim/main.ts --bundle --platform=node --target=node20 --format=cjs \
   --external:sharp --external:esbuild --external:vscode --outfile="$CARRY/hostsim.js" --log-level=error)

@@ -17,7 +17,7 @@ exec > >(tee "$OUT/log.txt") 2>&1
 echo "carry: $(cat "$C/BUILD")"
 python3 -c "import tarfile; tarfile.open('$C/app.tar.xz').extractall('$WORK')" || exit 1
 APP=$WORK/app
-[ -f "$C/fp_gpu_frames.py" ] && cp "$C/fp_gpu_frames.py" "$APP/resources/python/fp_gpu_frames.py"
+for f in fp_gpu_frames.py fp_nvdec.py; do [ -f "$C/$f" ] && cp "$C/$f" "$APP/resources/python/$f"; done
 chmod +x "$APP/bin/"*
 export PATH=$APP/bin:$PATH NODE_BIN=$APP/bin/node FFMPEG_BIN=$APP/bin/ffmpeg FFPROBE_BIN=$APP/bin/ffprobe
 export VLLM_BIN=$APP/bin/fake-vllm PYTHON=python3 FP_GPU_STATS=1 NCCL_NVLS_ENABLE=0 PYTHONUNBUFFERED=1
@@ -28,6 +28,14 @@ node --version; ffmpeg -hide_banner -hwaccels | tr '\n' ' '; echo
 nvidia-smi -q | grep -i -A1 "compute mode" | head -2
 python3 "$C/sweep_bench.py" fixtures --cli "$APP/dist/cli.js" --work "$WORK" --scales "${SCALES:-1,4}" || exit 1
 echo "setup + fixtures: $(( $(date +%s) - T0 )) s"
+# NVDEC_CHECK=1: the helper's own NVDEC (fp_nvdec.py) against ffmpeg's, frame for frame on the 14-video fixture;
+# NVDEC_REQUIRED=1 ends the call there when a frame differs.
+if [ "${NVDEC_CHECK:-0}" = 1 ]; then
+  timeout 180 python3 "$C/nvdec_check.py" --fixture "$WORK/p1" --ffmpeg "$APP/bin/ffmpeg" --out "$OUT" --videos "${NVDEC_VIDEOS:-8}"
+  if [ "${NVDEC_REQUIRED:-0}" = 1 ] && ! grep -q '"all_identical": true' "$OUT/nvdec_check.json" 2>/dev/null; then
+    echo "nvdec_check: not identical: stop"; exit 3
+  fi
+fi
 [ "${FFCOST:-1}" = 1 ] && python3 "$C/sweep_bench.py" ffcost --work "$WORK" --out "$OUT" --scale 1
 [ "${NVJPEG:-1}" = 1 ] && timeout 60 python3 "$C/sweep_bench.py" nvjpeg --work "$WORK" --out "$OUT"
 [ "${SAMEBYTES:-1}" = 1 ] && timeout 120 python3 "$C/sweep_bench.py" samebytes --work "$WORK" --out "$OUT"

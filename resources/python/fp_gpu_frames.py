@@ -556,15 +556,94 @@ def _run_job(job, folders):
 
 
 def _run_job_on_stream(job, folders, torch):
-    import fcntl
-
     t0 = time.perf_counter()
     # A job's CPU: its thread's on a --jobs N thread (the process's would count the other jobs too), else the process's.
     clock = time.thread_time if getattr(_LOCAL, "stream", None) is not None else time.process_time
     cpu0 = clock()
-    w, h = job["width"], job["height"]
     frames = sorted(job["frames"], key=lambda f: f["index"])
-    maker = GpuFrames(w, h, job.get("encoder", "pillow"), job.get("quality", QUALITY))
+    maker = GpuFrames(job["width"], job["height"], job.get("encoder", "pillow"), job.get("quality", QUALITY))
+    stages = {"read": 0.0, "gpu": 0.0, "encode": 0.0, "write": 0.0}
+    result, why_not = None, None
+    if decode_way() == "nvcuvid" and job.get("stored_frames"):
+        try:
+            result = _decode_nvcuvid(job, frames, maker, folders, torch, stages)
+        except fp_nvdec().NvdecUnfit as e:  # ffmpeg decodes it: it writes every output again
+            why_not = str(e)
+            stages = {"read": 0.0, "gpu": 0.0, "encode": 0.0, "write": 0.0}
+    if result is None:
+        result = _decode_ffmpeg(job, frames, maker, folders, torch, stages)
+    if not result.get("ok"):
+        return result
+    jpeg = "nvjpeg420" if maker.encoder == "spec" and NVJPEG["encoder"] is not None else maker.encoder
+    result.update({"seconds": time.perf_counter() - t0, "cpu_s": clock() - cpu0, "stages_cpu_s": stages, "jpeg": jpeg})
+    if why_not is not None:
+        result["decode_fallback"] = why_not
+    return result
+
+
+def decode_way():
+    """Who decodes (FP_GPU_DECODE): "ffmpeg" (its NVDEC, frames through a pipe) or "nvcuvid" (NVDEC in this process,
+    fp_nvdec.py; a video it cannot decode as ffmpeg would goes to ffmpeg)."""
+    return os.environ.get("FP_GPU_DECODE", "ffmpeg")
+
+
+def fp_nvdec():
+    import fp_nvdec as mod  # beside this file (the script's folder is first on sys.path)
+
+    return mod
+
+
+def make_step(maker, nv12, chunk, folders, stages, torch):
+    """One step: `nv12` (n, H*3/2, W) uint8 on the GPU, the frames of `chunk` in order -> their JPEGs written.
+    Returns the outputs made."""
+    t = time.thread_time()
+    n = nv12.shape[0]
+    rgb = maker.rgb(nv12)
+    by_size = {}
+    for k, f in enumerate(chunk):
+        for o in f["outputs"]:
+            by_size.setdefault((o["width"], o["height"]), []).append((k, o))
+    batches, targets = [], []
+    for (ow, oh), items in by_size.items():
+        ks = [k for k, _ in items]
+        # Every frame of the step at this size (the usual case): the batch itself, no gathered copy of it.
+        picked = rgb if ks == list(range(n)) else rgb.index_select(0, torch.tensor(ks, device="cuda"))
+        batches.append(maker.resized(picked, ow, oh))
+        targets.extend(o for _, o in items)
+    stages["gpu"] += time.thread_time() - t
+    t = time.thread_time()
+    encoded = maker.encode(batches)
+    stages["encode"] += time.thread_time() - t
+    t = time.thread_time()
+    for o, data in zip(targets, encoded):
+        write_output(o["path"], data, folders)
+    stages["write"] += time.thread_time() - t
+    return len(targets)
+
+
+def _decode_nvcuvid(job, frames, maker, folders, torch, stages):
+    """NVDEC in this process (fp_nvdec.py): the frames never leave the GPU before their resize."""
+    nvdec = fp_nvdec()
+    made = [0, 0]  # outputs, frames
+
+    def on_batch(nv12):
+        n = nv12.shape[0]
+        made[0] += make_step(maker, nv12, frames[made[1] : made[1] + n], folders, stages, torch)
+        made[1] += n
+
+    t = time.thread_time()
+    dec = nvdec.NvdecJob(torch, job["width"], job["height"], job["stored_frames"], [f["index"] for f in frames], BATCH, on_batch)
+    delivered, demux_cpu = dec.run(job["ffmpeg"], job["video"])
+    stages["read"] += max(0.0, time.thread_time() - t - stages["gpu"] - stages["encode"] - stages["write"])
+    if delivered != len(frames) or made[1] != len(frames):
+        raise nvdec.NvdecUnfit(f"{made[1]} of {len(frames)} frames made")
+    return {"ok": True, "frames": delivered, "jpegs": made[0], "ffmpeg_cpu_s": demux_cpu, "decoder": "nvcuvid"}
+
+
+def _decode_ffmpeg(job, frames, maker, folders, torch, stages):
+    import fcntl
+
+    w, h = job["width"], job["height"]
     proc = subprocess.Popen(nvdec_command(job["ffmpeg"], job["video"], [f["index"] for f in frames]),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
     try:
@@ -577,7 +656,6 @@ def _run_job_on_stream(job, folders, torch):
     pinned = pinned_buffer(torch, frame_bytes)
     # The upload of the step before must be done before its buffer is read into again.
     uploaded = None
-    stages = {"read": 0.0, "gpu": 0.0, "encode": 0.0, "write": 0.0}
     made = 0
     delivered = 0
     for start in range(0, len(frames), BATCH):
@@ -594,30 +672,10 @@ def _run_job_on_stream(job, folders, torch):
         stages["read"] += time.thread_time() - t
         if n < len(chunk):
             break
-        t = time.thread_time()
-        rgb = maker.rgb(pinned[:n].to("cuda", non_blocking=True).view(n, h * 3 // 2, w))
+        nv12 = pinned[:n].to("cuda", non_blocking=True).view(n, h * 3 // 2, w)
         uploaded = torch.cuda.Event()
         uploaded.record()
-        by_size = {}
-        for k, f in enumerate(chunk):
-            for o in f["outputs"]:
-                by_size.setdefault((o["width"], o["height"]), []).append((k, o))
-        batches, targets = [], []
-        for (ow, oh), items in by_size.items():
-            ks = [k for k, _ in items]
-            # Every frame of the step at this size (the usual case): the batch itself, no gathered copy of it.
-            picked = rgb if ks == list(range(n)) else rgb.index_select(0, torch.tensor(ks, device="cuda"))
-            batches.append(maker.resized(picked, ow, oh))
-            targets.extend(o for _, o in items)
-        stages["gpu"] += time.thread_time() - t
-        t = time.thread_time()
-        encoded = maker.encode(batches)
-        stages["encode"] += time.thread_time() - t
-        t = time.thread_time()
-        for o, data in zip(targets, encoded):
-            write_output(o["path"], data, folders)
-            made += 1
-        stages["write"] += time.thread_time() - t
+        made += make_step(maker, nv12, chunk, folders, stages, torch)
     proc.stdout.close()
     err = proc.stderr.read().decode(errors="replace")
     # This ffmpeg's own CPU (wait4: its rusage alone, also while other threads reap their own ffmpeg).
@@ -625,10 +683,7 @@ def _run_job_on_stream(job, folders, torch):
     rc = proc.returncode = os.waitstatus_to_exitcode(status)
     if rc != 0 or delivered != len(frames):
         return {"ok": False, "error": f"ffmpeg exit {rc}, {delivered} of {len(frames)} frames: {err.strip()[-600:]}"}
-    ffmpeg_cpu = usage.ru_utime + usage.ru_stime
-    jpeg = "nvjpeg420" if maker.encoder == "spec" and NVJPEG["encoder"] is not None else maker.encoder
-    return {"ok": True, "frames": delivered, "jpegs": made, "seconds": time.perf_counter() - t0,
-            "cpu_s": clock() - cpu0, "ffmpeg_cpu_s": ffmpeg_cpu, "stages_cpu_s": stages, "jpeg": jpeg}
+    return {"ok": True, "frames": delivered, "jpegs": made, "ffmpeg_cpu_s": usage.ru_utime + usage.ru_stime, "decoder": "ffmpeg"}
 
 
 # Stored frame sizes a helper makes its pinned upload buffer for while it warms (FP_GPU_WARM_SHAPES): the SPEC's
@@ -751,7 +806,12 @@ def serve(lines, out, run, ready, pool=None):
             if stats and result.get("ok"):
                 totals.setdefault("per_job", []).append([job["width"], job["height"], result["frames"], result["jpegs"],
                                                          round(result["seconds"], 3), round(result["cpu_s"], 3),
-                                                         round(result.get("ffmpeg_cpu_s", 0), 3), result.get("jpeg")])
+                                                         round(result.get("ffmpeg_cpu_s", 0), 3), result.get("jpeg"),
+                                                         result.get("decoder")])
+            if stats and result.get("decode_fallback"):
+                totals["decode_fallbacks"] = totals.get("decode_fallbacks", 0) + 1
+                if totals["decode_fallbacks"] <= 3:
+                    totals.setdefault("decode_fallback_why", []).append(result["decode_fallback"])
             out.write(json.dumps(result) + "\n")
             out.flush()
 

@@ -415,7 +415,9 @@ export class FramePipeline {
         }),
       }));
       const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
-      const r = await gpu.makeWith(lease, { video: job.videoPath, width: stored.width, height: stored.height, frames }).finally(onDecoderExit);
+      const r = await gpu
+        .makeWith(lease, { video: job.videoPath, width: stored.width, height: stored.height, frames, storedFrames: job.meta.n_frames })
+        .finally(onDecoderExit);
       if (!r.ok || r.jpegs !== planned.length) {
         return { failure: r.ok ? `GPU frames: ${r.jpegs} of ${planned.length} JPEGs made` : `GPU frames: ${r.error}`, seconds: seconds(), frames: 0 };
       }

@@ -32,6 +32,9 @@ export interface GpuVideoJob {
   width: number;
   height: number;
   frames: Array<{ index: number; outputs: GpuFrameOutput[] }>;
+  /** The video's stored frames (meta n_frames): the helper's own NVDEC decode (fp_nvdec.py) must count exactly these,
+   * as the CPU path requires of ffmpeg, or the video goes through ffmpeg. */
+  storedFrames?: number;
 }
 
 export type GpuVideoResult = { ok: true; frames: number; jpegs: number; seconds: number; cpuS: number } | { ok: false; error: string };
@@ -331,7 +334,8 @@ export class GpuFrameMaker {
         const id = ++this.jobIds;
         h.pending.set(id, resolve);
         // 'spec': nvJPEG at 4:2:0 where the helper's warm-up found its files keep every SPEC rule, else pillow.
-        const body = { id, ffmpeg: this.tools.ffmpegPath, quality: 85, encoder: 'spec', ...job };
+        const { storedFrames, ...rest } = job;
+        const body = { id, ffmpeg: this.tools.ffmpegPath, quality: 85, encoder: 'spec', ...rest, stored_frames: storedFrames };
         h.proc.stdin!.write(JSON.stringify(body) + '\n');
       });
       if (line === null) return { ok: false, error: `the GPU frames helper exited (${this.tools.pythonPath} ${this.tools.helperPath})` };
