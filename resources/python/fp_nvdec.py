@@ -16,6 +16,7 @@ Structures: the Video Codec SDK's nvcuvid.h and cuviddec.h (nv-codec-headers 11.
 """
 import ctypes
 import os
+import signal
 import subprocess
 import threading
 from ctypes import POINTER, Structure, byref, c_int, c_longlong, c_short, c_size_t, c_ubyte, c_uint, c_ulong, c_ulonglong, c_void_p
@@ -289,10 +290,11 @@ class NvdecJob:
                 self._flush()
         finally:
             proc.stdout.close()
+            if self.error is not None:  # stopped early: the demuxer need not finish (os.kill: Popen.kill would reap it)
+                os.kill(proc.pid, signal.SIGKILL)
             err = proc.stderr.read().decode(errors="replace")
             proc.stderr.close()
-            if proc.poll() is None:
-                proc.kill()
+            # Its own CPU (wait4: its rusage alone, also while other job threads reap theirs).
             _, status, usage = os.wait4(proc.pid, 0)
             proc.returncode = os.waitstatus_to_exitcode(status)
             self._close()
