@@ -48,7 +48,8 @@ rl.on('line', (line) => {
   let jpegs = 0;
   const outs = job.frames.flatMap((f) => f.outputs);
   for (const o of job.video.endsWith('short') ? outs.slice(1) : outs) {
-    fs.writeFileSync(o.path + '.part', o.width + 'x' + o.height);
+    // The video's stored frames, where the job names them (the helper's own NVDEC must count exactly these).
+    fs.writeFileSync(o.path + '.part', o.width + 'x' + o.height + ('stored_frames' in job ? ' of ' + job.stored_frames : ''));
     fs.renameSync(o.path + '.part', o.path);
     jpegs++;
   }
@@ -110,7 +111,7 @@ describe('fp/frames/gpu: the maker and the pipeline on the GPU path (stand-in he
     }
   });
 
-  it("the pipeline commits the GPU path's JPEGs under the store's names, and keeps nothing when one is missing", async () => {
+  it("the pipeline commits the GPU path's JPEGs under the store's names (its job names the stored frames), and keeps nothing when one is missing", async () => {
     const store = path.join(dir, 'store');
     const video = path.join(dir, 'video.mp4');
     writeFileSync(video, 'not decoded here: the helper stands in for NVDEC');
@@ -132,12 +133,12 @@ describe('fp/frames/gpu: the maker and the pipeline on the GPU path (stand-in he
       const done = await pipeline.prepare(job);
       const a = done.get('a');
       assert.ok(a.ok);
-      assert.deepEqual(a.ok && a.paths.map((p) => readFileSync(p, 'utf8')), ['398x224', '398x224']);
+      assert.deepEqual(a.ok && a.paths.map((p) => readFileSync(p, 'utf8')), ['398x224 of 100', '398x224 of 100']);
       // Read and hashed once, when committed: its first send (a file:// URL) is checked by identity (issue 45).
       const sent = await reads(async () => (await pipeline.store()).frameDigests(a.ok ? a.paths : []));
-      assert.deepEqual(sent, { result: [sha256Hex(Buffer.from('398x224')), sha256Hex(Buffer.from('398x224'))], read: 0 });
+      assert.deepEqual(sent, { result: [sha256Hex(Buffer.from('398x224 of 100')), sha256Hex(Buffer.from('398x224 of 100'))], read: 0 });
       const b = done.get('b');
-      assert.ok(b.ok && readFileSync(b.paths[0], 'utf8') === '1280x720');
+      assert.ok(b.ok && readFileSync(b.paths[0], 'utf8') === '1280x720 of 100');
       done.release();
       const short = path.join(dir, 'video.short');
       writeFileSync(short, '');
@@ -221,7 +222,7 @@ describe('fp/frames/gpu: the maker and the pipeline on the GPU path (stand-in he
       const second = await pipeline.prepare(job(v2));
       const b = second.get('a');
       assert.ok(b.ok);
-      assert.equal(readFileSync(b.ok ? b.paths[0] : '', 'utf8'), '160x120', "the stand-in helper's bytes: the GPU path");
+      assert.equal(readFileSync(b.ok ? b.paths[0] : '', 'utf8'), '160x120 of 6', "the stand-in helper's bytes: the GPU path");
       second.release();
       const byPath = (await pipeline.stats()).byPath;
       assert.deepEqual([byPath.cpu.videos, byPath.gpu.videos], [1, 1]);
@@ -246,7 +247,7 @@ describe('fp/frames/gpu: the maker and the pipeline on the GPU path (stand-in he
       // On the old pipeline this video waited for the CPU slot (never freed here): it would not be made.
       const done = await pending;
       const a = done.get('a');
-      assert.equal(readFileSync(a.ok ? a.paths[0] : '', 'utf8'), '160x120', "the stand-in helper's bytes: the GPU path");
+      assert.equal(readFileSync(a.ok ? a.paths[0] : '', 'utf8'), '160x120 of 4', "the stand-in helper's bytes: the GPU path");
       done.release();
       const byPath = (await pipeline.stats()).byPath;
       assert.deepEqual([byPath.cpu.videos, byPath.gpu.videos], [0, 1]);
@@ -273,7 +274,7 @@ describe('fp/frames/gpu: the maker and the pipeline on the GPU path (stand-in he
       maker.giveBack(busy);
       const done = await pending;
       const a = done.get('a');
-      assert.equal(readFileSync(a.ok ? a.paths[0] : '', 'utf8'), '160x120');
+      assert.equal(readFileSync(a.ok ? a.paths[0] : '', 'utf8'), '160x120 of 4');
       done.release();
       const byPath = (await pipeline.stats()).byPath;
       assert.deepEqual([byPath.cpu.videos, byPath.gpu.videos], [0, 1]);
