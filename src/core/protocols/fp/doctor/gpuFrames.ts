@@ -7,20 +7,24 @@ import type { DoctorLine } from '../../../doctor/schema';
 import { defaultGpuHelperPath, probeGpuFrames, type GpuFramesProbe } from '../frames/gpu/probe';
 
 /** The whole-sweep bench's results file the saving below is taken from (test-tied: gpuFramesOn.test.ts). */
-export const SWEEP_RESULTS_FILE = 'bench/gpuSweep/results/2026-12-07-h200-sweep-gpu45d-2b2bd00.json';
+export const SWEEP_RESULTS_FILE = 'bench/gpuSweep/results/2026-12-07-h100-sweep-gpu45e-40093e4.json';
+
+/** The modes of that file the saving compares: the GPU runs decoded in the helper's own process (FP_GPU_DECODE=nvcuvid,
+ * named when they ran; the default since). */
+export const SWEEP_MODES = { cpu: 'cpu', gpu: 'gpu+FP_GPU_DECODE=nvcuvid' } as const;
 
 /**
  * The whole sweep's marginal video, CPU-s of our whole process tree (the run, its helpers, every ffmpeg, the stand-in
- * servers), each path: measured end to end on one H200 by bench/gpuSweep (the product's own `fpsweep run` on textured
+ * servers), each path: measured end to end on one H100 by bench/gpuSweep (the product's own `fpsweep run` on textured
  * fixtures of 14 and 56 videos, the stand-in loading 8 s as vLLM loads its model, so the helpers are warm before the
  * first video and every video of a GPU run is made on the GPU; two gpu runs and one cpu run a size, one machine; the
- * difference of the means over 42 videos; SWEEP_RESULTS_FILE, issue 45's session 19). doctor's and the knob's saving:
- * these, not the helper alone. Session 18's H100 file said 13.6 -> 1.6, but its small GPU runs made their first
- * videos on the CPU while the helper warmed, which made the GPU path's marginal look smaller than it is.
+ * difference of the means over 42 videos; SWEEP_RESULTS_FILE, issue 45's session 20: NVDEC in the helper's process).
+ * doctor's and the knob's saving: these, not the helper alone. Session 19's H200 file said 11.8 -> 2.6 with ffmpeg's
+ * NVDEC (on this H100, in the same call: 2.33 a video with ffmpeg's, 1.55 with the helper's own).
  */
 export const SWEEP_CPU_S_PER_VIDEO = {
-  cpu: (654.77 - 159.04) / 42,
-  gpu: ((166.62 + 149.71) / 2 - (52.16 + 43.62) / 2) / 42,
+  cpu: (560.71 - 143.78) / 42,
+  gpu: ((90.76 + 65.93) / 2 - (25.81 + 22.79) / 2) / 42,
 };
 
 /** One 1024-frame 720p video with the default conditions' 356 distinct JPEGs, host CPU seconds (the helper bench). */
@@ -58,7 +62,7 @@ export function gpuFramesLine(found: GpuFramesProbe, pipe: string | null = null)
   const base = { id: 'gpu-frames', title: 'frames on the GPU' };
   const { cpu, gpu } = SWEEP_CPU_S_PER_VIDEO;
   const predicted =
-    `the whole sweep measured end to end on an H200 took ${Math.round(100 * (1 - gpu / cpu))} % less CPU a video ` +
+    `the whole sweep measured end to end on an H100 took ${Math.round(100 * (1 - gpu / cpu))} % less CPU a video ` +
     `(${cpu.toFixed(1)} → ${gpu.toFixed(1)} CPU-s of our process tree a marginal video: the run, helpers, ffmpeg, servers)`;
   if (!found.ok) {
     return { ...base, status: 'ok', detail: `not available, frames stay on the CPU: ${found.reasons.join('; ')}`, action: null };
@@ -66,7 +70,7 @@ export function gpuFramesLine(found: GpuFramesProbe, pipe: string | null = null)
   return {
     ...base,
     status: 'ok',
-    detail: `available (${found.gpu ?? 'GPU'}: ffmpeg's cuda hwaccel, torch ${found.torch}, pillow ${found.pillow}); ${predicted}; ${mpsWords(pipe)}`,
+    detail: `available (${found.gpu ?? 'GPU'}: NVDEC, torch ${found.torch}, pillow ${found.pillow}); ${predicted}; ${mpsWords(pipe)}`,
     action: 'when the pilot finds the host CPU-bound, run with --frames-on gpu (or auto)',
   };
 }

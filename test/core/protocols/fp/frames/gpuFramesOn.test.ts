@@ -14,6 +14,7 @@ import {
   CPU_PATH_S_PER_720P_VIDEO,
   GPU_PATH_S_PER_720P_VIDEO,
   SWEEP_CPU_S_PER_VIDEO,
+  SWEEP_MODES,
   SWEEP_RESULTS_FILE,
 } from '../../../../../src/core/protocols/fp/doctor/gpuFrames';
 
@@ -132,10 +133,11 @@ describe('fp/frames/gpu: --frames-on and the probe', () => {
     };
     const [small, large] = [sizes[0], sizes[sizes.length - 1]];
     for (const mode of ['cpu', 'gpu'] as const) {
-      const marginal = (mean(large, mode, 'cpu_s_total') - mean(small, mode, 'cpu_s_total')) / (large - small);
+      const m = SWEEP_MODES[mode];
+      const marginal = (mean(large, m, 'cpu_s_total') - mean(small, m, 'cpu_s_total')) / (large - small);
       assert.equal(SWEEP_CPU_S_PER_VIDEO[mode].toFixed(3), marginal.toFixed(3));
     }
-    assert.ok(yes.detail.includes('H200 took 78 % less CPU a video (11.8 → 2.6 CPU-s of our process tree a marginal video'), yes.detail);
+    assert.ok(yes.detail.includes('H100 took 87 % less CPU a video (9.9 → 1.3 CPU-s of our process tree a marginal video'), yes.detail);
     assert.match(yes.action ?? '', /--frames-on gpu/);
     // MPS: said from its control pipe (CUDA_MPS_PIPE_DIRECTORY), with the GPU time measured either way.
     assert.match(yes.detail, /MPS is off: the frames take ~0\.2 GPU-s a 720p video .* ~0\.059 with MPS on/);
