@@ -3,7 +3,7 @@
 // (src/standins/vllm/cost/) on simulated time — a discrete-event simulation, no sleeps, no servers.
 //   npx tsx bench/hostSim/main.ts [--keep DIR] [--gpu b200|h200] [--ram-gib 512] [--cores 16] [--sample K]
 //                                 [--ablation-sample K (default 4)] [--no-ablations]
-//                                 [--gpu-frames FILE (default bench/hostSim/measured/gpu-frames-sweep-h100-gpu45e.json)] [--also-cores 32]
+//                                 [--gpu-frames FILE (default bench/hostSim/measured/gpu-frames-sweep-h100-main-9dbb0eb.json)] [--also-cores 32]
 //                                 [--gpu-frames-also FILE=LABEL,…]
 // Host: 4 GPUs, one server each, `--cores` cores. Prints, for (a) a seed-like runner, (b) today's
 // engine (the scheduler as runSweep drove it before issue 17: WORKERS 6, vLLM's default caches) and (c) the tuned
@@ -18,7 +18,7 @@
 // makespan below its host CPU floor (all its CPU / cores), and GPU frames' GPU time (measured interference) added
 // to the GPU side: honest = max(simulated + GPU frames' GPU s / GPUs, CPU floor). Rows "(c) GPU frames" play (c)
 // with the GPU frame path's measured costs (--gpu-frames; bench/gpuSweep's derive.py makes the file from whole sweeps
-// on the device: the default is issue 45's, the helper's own NVDEC on an H100);
+// on the device: the default is issue 45's last, the shipped helper (its own NVDEC) on an H100);
 // --also-cores N plays (c) with CPU and GPU frames on N cores too.
 // --sample K plays every K-th video only. Columns: makespan in simulated hours; ×LB = makespan / GPU lower bound;
 // honest, ×LB honest: the same for the honest makespan.
@@ -62,7 +62,7 @@ const NO_ABLATIONS = process.argv.includes('--no-ablations');
 const ALSO_CORES = process.argv.includes('--also-cores') ? Number(arg('also-cores', '32')) : null;
 const GPU_FRAMES_FILE = arg(
   'gpu-frames',
-  path.join(__dirname.endsWith('hostSim') ? __dirname : path.join(process.cwd(), 'bench', 'hostSim'), 'measured', 'gpu-frames-sweep-h100-gpu45e.json'),
+  path.join(__dirname.endsWith('hostSim') ? __dirname : path.join(process.cwd(), 'bench', 'hostSim'), 'measured', 'gpu-frames-sweep-h100-main-9dbb0eb.json'),
 );
 // More GPU-frames rows on CORES cores, one a measured file: --gpu-frames-also FILE=LABEL[,FILE=LABEL…] (no comma in
 // a label). bench/hostSim/measured/2026-12-06-full-plan-run8.txt is `--no-ablations --also-cores 32 --gpu-frames-also

@@ -4,7 +4,7 @@
 The decode (issue 45): NVDEC in this process through the driver's libnvcuvid (fp_nvdec.py: ffmpeg only demuxes, the
 frames stay on the GPU until resized), or ffmpeg's NVDEC (-hwaccel cuda, the frames through a pipe) for a video that
 cannot be decoded there as ffmpeg would (FP_GPU_DECODE=ffmpeg: always). Measured on an H100 (bench/gpuSweep, whole
-sweeps, nvdec_check.py, parts.py): the NV12 frames are ffmpeg's, frame for frame (6 videos, 5,200 frames), the
+sweeps, nvdec_check.py, parts.py): the NV12 frames are ffmpeg's, frame for frame (14 videos, 6,100 frames), the
 JPEGs byte for byte (12,464 of 12,464); the GPU time taken from a model-shaped matmul beside them 0.260 against
 0.429 GPU-ms a megapixel-frame, and the whole sweep's CPU a marginal video 1.55 against 2.33 CPU-s (one machine,
 one run each; 1.29 over two runs).

@@ -7,24 +7,24 @@ import type { DoctorLine } from '../../../doctor/schema';
 import { defaultGpuHelperPath, probeGpuFrames, type GpuFramesProbe } from '../frames/gpu/probe';
 
 /** The whole-sweep bench's results file the saving below is taken from (test-tied: gpuFramesOn.test.ts). */
-export const SWEEP_RESULTS_FILE = 'bench/gpuSweep/results/2026-12-07-h100-sweep-gpu45e-40093e4.json';
+export const SWEEP_RESULTS_FILE = 'bench/gpuSweep/results/2026-12-07-h100-sweep-main-9dbb0eb.json';
 
-/** The modes of that file the saving compares: the GPU runs decoded in the helper's own process (FP_GPU_DECODE=nvcuvid,
- * named when they ran; the default since). */
-export const SWEEP_MODES = { cpu: 'cpu', gpu: 'gpu+FP_GPU_DECODE=nvcuvid' } as const;
+/** The modes of that file the saving compares (the product's defaults for each path). */
+export const SWEEP_MODES = { cpu: 'cpu', gpu: 'gpu' } as const;
 
 /**
  * The whole sweep's marginal video, CPU-s of our whole process tree (the run, its helpers, every ffmpeg, the stand-in
  * servers), each path: measured end to end on one H100 by bench/gpuSweep (the product's own `fpsweep run` on textured
  * fixtures of 14 and 56 videos, the stand-in loading 8 s as vLLM loads its model, so the helpers are warm before the
  * first video and every video of a GPU run is made on the GPU; two gpu runs and one cpu run a size, one machine; the
- * difference of the means over 42 videos; SWEEP_RESULTS_FILE, issue 45's session 20: NVDEC in the helper's process).
- * doctor's and the knob's saving: these, not the helper alone. Session 19's H200 file said 11.8 -> 2.6 with ffmpeg's
- * NVDEC (on this H100, in the same call: 2.33 a video with ffmpeg's, 1.55 with the helper's own).
+ * difference of the means over 42 videos; SWEEP_RESULTS_FILE, issue 45's session 20: the helper decodes with NVDEC in
+ * its own process). doctor's and the knob's saving: these, not the helper alone. Session 19's H200 file said
+ * 11.8 -> 2.6 with ffmpeg's NVDEC; on an H100 in one call (…-gpu45e-40093e4.json): 2.33 a video with ffmpeg's, 1.55
+ * with the helper's own.
  */
 export const SWEEP_CPU_S_PER_VIDEO = {
-  cpu: (560.71 - 143.78) / 42,
-  gpu: ((90.76 + 65.93) / 2 - (25.81 + 22.79) / 2) / 42,
+  cpu: (590.76 - 147.69) / 42,
+  gpu: ((81.91 + 77.6) / 2 - (26.25 + 26.32) / 2) / 42,
 };
 
 /** One 1024-frame 720p video with the default conditions' 356 distinct JPEGs, host CPU seconds (the helper bench). */

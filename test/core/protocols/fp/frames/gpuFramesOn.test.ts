@@ -137,7 +137,7 @@ describe('fp/frames/gpu: --frames-on and the probe', () => {
       const marginal = (mean(large, m, 'cpu_s_total') - mean(small, m, 'cpu_s_total')) / (large - small);
       assert.equal(SWEEP_CPU_S_PER_VIDEO[mode].toFixed(3), marginal.toFixed(3));
     }
-    assert.ok(yes.detail.includes('H100 took 87 % less CPU a video (9.9 → 1.3 CPU-s of our process tree a marginal video'), yes.detail);
+    assert.ok(yes.detail.includes('H100 took 88 % less CPU a video (10.5 → 1.3 CPU-s of our process tree a marginal video'), yes.detail);
     assert.match(yes.action ?? '', /--frames-on gpu/);
     // MPS: said from its control pipe (CUDA_MPS_PIPE_DIRECTORY), with the GPU time measured either way.
     assert.match(yes.detail, /MPS is off: the frames take ~0\.2 GPU-s a 720p video .* ~0\.059 with MPS on/);
