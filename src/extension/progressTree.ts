@@ -10,6 +10,7 @@ const ICONS: Record<RowIcon, vscode.ThemeIcon> = {
   done: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
   failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
   running: new vscode.ThemeIcon('sync~spin'),
+  waiting: new vscode.ThemeIcon('watch', new vscode.ThemeColor('list.warningForeground')),
   todo: new vscode.ThemeIcon('circle-large-outline'),
   na: new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground')),
   skipped: new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground')),

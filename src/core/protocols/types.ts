@@ -14,8 +14,11 @@ export type { DoctorHookOptions };
 
 export type { RunRoot };
 
-/** The state a step (a run, a stage, a cell, a shard…) is in; the tree's icons are keyed by it. */
-export type ProgressState = 'todo' | 'running' | 'done' | 'failed' | 'skipped' | 'stopped' | 'na';
+/**
+ * The state a step (a run, a stage, a cell, a shard…) is in; the tree's icons are keyed by it. `waiting`: begun, its
+ * server unreachable (the run waits for it, within the unreachable rule's bound).
+ */
+export type ProgressState = 'todo' | 'running' | 'waiting' | 'done' | 'failed' | 'skipped' | 'stopped' | 'na';
 
 export interface ProgressCounts {
   done: number;

@@ -93,6 +93,15 @@ export class ServerHealth {
     return this.unreachable.limitMs > 0 && !this.unreachableStopped && this.lost[index] !== null && this.lost[index] !== undefined;
   }
 
+  /**
+   * Server `index` as the status shows it under the rule: unreachable since when (null until the rule's next tick),
+   * its latest words and the rule's bound (its flag); null while it answers (or the rule is off, or it has stopped).
+   */
+  unreachableOf(index: number): { endpoint: string; since: number | null; message: string; rule: string } | null {
+    const l = this.isLost(index) ? this.lost[index] : null;
+    return l ? { endpoint: this.urls[index], since: l.since, message: l.message, rule: this.unreachable.name } : null;
+  }
+
   /** A request to server `index` got no HTTP answer (connection refused or reset): its unreachable clock starts. */
   lostRequest(index: number, message: string, now = Date.now()): void {
     if (this.closing || this.unreachable.limitMs <= 0 || index < 0 || index >= this.urls.length) return;

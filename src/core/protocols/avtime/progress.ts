@@ -12,13 +12,16 @@ import { SCORE_KEYS, type ScoreKey } from './constants';
 import { STAGES, type StageName } from './stages/options';
 import { splitShards } from './stages/shards';
 import { preflightRecordSchema } from './stages/preflightSchema';
-import { readAvtimeStatus, type AvtimeStatus } from './stages/statusSchema';
+import { readAvtimeStatus, type AvtimeStatus, type ShardWaiting } from './stages/statusSchema';
 import { AvtimeOutputRoot, BenchRoot } from './stages/layout';
 import { readRunStart } from './stages/runStart';
 import { parseBoundedJson } from '../../io/boundedJson';
 
-/** `stopped`: begun, not finished, and no live worker (a canonical run's incomplete shard means a new run). */
-export type AvtimeStepState = 'todo' | 'running' | 'done' | 'failed' | 'skipped' | 'stopped';
+/**
+ * `stopped`: begun, not finished, and no live worker (a canonical run's incomplete shard means a new run).
+ * `waiting`: a live shard whose server is unreachable (its view's `waiting` says which, since when, and the bound).
+ */
+export type AvtimeStepState = 'todo' | 'running' | 'waiting' | 'done' | 'failed' | 'skipped' | 'stopped';
 
 export interface AvtimeStageView {
   name: StageName;
@@ -35,6 +38,8 @@ export interface AvtimeShardView {
   expected: number;
   written: number;
   failed: number;
+  /** While `waiting` (live only): its server, unreachable since when, its words, and the rule's bound. */
+  waiting?: ShardWaiting | null;
 }
 
 export interface AvtimePassView {
@@ -205,7 +210,15 @@ export function fromStatus(s: AvtimeStatus, outputRoot: string): Omit<AvtimeRunV
       const st = s.stages.find((x) => x.name === name);
       return st ? { name, state: st.state, done: st.done, todo: st.todo, failed: st.failed } : { name, state: 'todo' as const, done: 0, todo: 0, failed: 0 };
     }),
-    shards: s.shards.map((x) => ({ shard: x.shard, endpoint: x.endpoint || null, state: x.state, expected: x.expected, written: x.written, failed: x.failed })),
+    shards: s.shards.map((x) => ({
+      shard: x.shard,
+      endpoint: x.endpoint || null,
+      state: x.state,
+      expected: x.expected,
+      written: x.written,
+      failed: x.failed,
+      ...(x.waiting ? { waiting: x.waiting } : {}),
+    })),
     passes: s.judgePasses.map((p) => ({ pass: p.pass, maxTokens: p.maxTokens, state: p.state, requests: p.requests, done: p.done, failed: p.failed })),
     preflight: s.preflight ?? null,
     summary: s.summary,
@@ -339,6 +352,11 @@ export async function fromArtifacts(outputRoot: string, lastStatus: AvtimeStatus
 async function readPreflightView(o: AvtimeOutputRoot): Promise<AvtimePreflightView | null> {
   const r = await readJson(o.preflight, preflightRecordSchema);
   return r && { ok: r.ok, servers: r.servers.map((x) => ({ endpoint: x.endpoint, ok: x.ok, predicted: x.predicted, got: x.got, problem: x.problem })) };
+}
+
+/** A waiting shard in words (status and tree): its server, unreachable since when, its words, and the bound. */
+export function waitingWords(w: ShardWaiting): string {
+  return `waiting on ${w.endpoint}, unreachable since ${w.since}: ${w.message}; the run stops if every server with rows left stays so (${w.rule})`;
 }
 
 /** A stable fingerprint of a view: the tree refreshes a run's node only when this changes. */

@@ -5,7 +5,7 @@
 // released), so a stopped run is continued with --resume or started anew, never drained row by row.
 import type { StatusView, StopResult, StopWords } from '../types';
 import { SCORE_KEYS } from './constants';
-import type { AvtimeRunView } from './progress';
+import { waitingWords, type AvtimeRunView } from './progress';
 
 const count = (done: number, todo: number, failed: number) => `${done} done, ${todo} to do, ${failed} failed`;
 
@@ -15,7 +15,9 @@ export function formatAvtimeView(v: AvtimeRunView): string {
     `AVTime run ${v.runId}: ${v.state}${v.live ? ' (worker alive)' : ''}${v.canonical === false ? ', NON-CANONICAL' : ''} · ${v.outputRoot}`,
     ...v.stages.map((s) => `  ${s.name.padEnd(9)} ${s.state.padEnd(8)} ${count(s.done, s.todo, s.failed)}`),
     ...v.shards.map(
-      (s) => `    shard ${s.shard}  ${s.state.padEnd(8)} ${s.written}/${s.expected} written, ${s.failed} failed${s.endpoint ? ` (${s.endpoint})` : ''}`,
+      (s) =>
+        `    shard ${s.shard}  ${s.state.padEnd(8)} ${s.written}/${s.expected} written, ${s.failed} failed${s.endpoint ? ` (${s.endpoint})` : ''}` +
+        (s.waiting ? ` — ${waitingWords(s.waiting)}` : ''),
     ),
     ...v.passes.map(
       (p) => `    judge pass ${p.pass}${p.maxTokens ? ` (${p.maxTokens} tokens)` : ''} ${p.state.padEnd(8)} ${p.done}/${p.requests} valid, ${p.failed} failed`,

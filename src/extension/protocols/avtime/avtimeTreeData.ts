@@ -9,7 +9,7 @@ import type {
   AvtimeStageView,
   AvtimeStepState,
 } from '../../../core/protocols/avtime/progress';
-import { viewKey } from '../../../core/protocols/avtime/progress';
+import { viewKey, waitingWords } from '../../../core/protocols/avtime/progress';
 
 export interface NodeText {
   label: string;
@@ -44,10 +44,11 @@ export function stageText(runId: string, s: AvtimeStageView): NodeText {
 
 export function shardText(runId: string, s: AvtimeShardView): NodeText {
   const todo = Math.max(0, s.expected - s.written - s.failed);
+  const wait = s.waiting ? ` · ${waitingWords(s.waiting)}` : '';
   return {
     label: `shard ${s.shard}`,
-    description: `${s.state} · ${s.written}/${s.expected}${s.failed ? ` · ${s.failed} failed` : ''}${s.endpoint ? ` · ${s.endpoint}` : ''}`,
-    aria: `AVTime ${runId} shard ${s.shard}: ${s.state}, ${counts(s.written, todo, s.failed)} of ${s.expected}`,
+    description: `${s.state} · ${s.written}/${s.expected}${s.failed ? ` · ${s.failed} failed` : ''}${s.endpoint ? ` · ${s.endpoint}` : ''}${wait}`,
+    aria: `AVTime ${runId} shard ${s.shard}: ${s.state}, ${counts(s.written, todo, s.failed)} of ${s.expected}${wait}`,
     state: s.state,
   };
 }

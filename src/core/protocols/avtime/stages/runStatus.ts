@@ -3,8 +3,13 @@
 import { STAGES, type StageName } from './options';
 import type { AvtimeStatus, AvtimeStageStatus } from './statusSchema';
 
+/** What a shard's server is, as the engine's unreachable rule sees it (ServerHealth.unreachableOf); null: it answers. */
+export type ShardReach = (shard: number) => { endpoint: string; since: number | null; message: string; rule: string } | null;
+
 export class AvtimeRunStatus {
   readonly status: AvtimeStatus;
+  /** While a stage's shards run under the unreachable rule: each write shows a running shard whose server is unreachable as waiting. */
+  reach: ShardReach | null = null;
 
   constructor(init: Pick<AvtimeStatus, 'runId' | 'outputRoot' | 'canonical'>) {
     const now = new Date().toISOString();
@@ -34,6 +39,15 @@ export class AvtimeRunStatus {
 
   /** The status as of now, for the reporter (a copy: a write in progress never sees a later change). */
   snapshot(): AvtimeStatus {
-    return structuredClone({ ...this.status, updatedAt: new Date().toISOString() });
+    const now = new Date();
+    const s = structuredClone({ ...this.status, updatedAt: now.toISOString() });
+    if (this.reach && s.state === 'running')
+      for (const x of s.shards) {
+        const w = x.state === 'running' ? this.reach(x.shard) : null;
+        if (!w) continue;
+        x.state = 'waiting';
+        x.waiting = { endpoint: w.endpoint, since: new Date(w.since ?? now.getTime()).toISOString(), message: w.message, rule: w.rule };
+      }
+    return s;
   }
 }

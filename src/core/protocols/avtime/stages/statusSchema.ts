@@ -7,6 +7,10 @@ import { readStatusFile } from '../../../runner/statusFile';
 const count = z.number().int().nonnegative();
 const stageState = z.enum(['todo', 'running', 'done', 'failed', 'skipped']);
 
+/** A shard waiting on its server (runner/serverHealth.ts unreachableOf): the URL, since when, its words, the bound. */
+export const shardWaitingSchema = z.object({ endpoint: z.string(), since: z.string(), message: z.string(), rule: z.string() });
+export type ShardWaiting = z.infer<typeof shardWaitingSchema>;
+
 export const avtimeStatusSchema = z.object({
   kind: z.literal('avtime'),
   runId: z.string(),
@@ -21,10 +25,12 @@ export const avtimeStatusSchema = z.object({
     z.object({
       shard: count,
       endpoint: z.string(),
-      state: z.enum(['todo', 'running', 'done', 'failed', 'stopped']),
+      /** `waiting`: its server is unreachable (`waiting` says which, since when, and the bound); it goes on once it answers. */
+      state: z.enum(['todo', 'running', 'waiting', 'done', 'failed', 'stopped']),
       expected: count,
       written: count,
       failed: count,
+      waiting: shardWaitingSchema.nullish(),
     }),
   ),
   judgePasses: z.array(z.object({ pass: z.number().int().positive(), maxTokens: count, state: stageState, requests: count, done: count, failed: count })),

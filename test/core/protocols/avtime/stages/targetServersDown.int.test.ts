@@ -6,12 +6,15 @@
 //  - canonical (SPEC-AVTIME §3: no resume, fail closed): the first failed row stops the run (exit 1), and what it
 //    prints is true: the server's words, what to do, and a new run (not --resume). The same command again, and
 //    --resume, are refused (exit 2) saying so, the root untouched; the new run it advises ends done.
+//  - while a server is unreachable, the status file and `fpsweep status` show its shard waiting on it (URL, since
+//    when, the --fail-down bound), not running; once it answers again, no longer waiting.
 // Every wait is for a state (a server's exit, the CLI's exit), bounded, and says what it waited for.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeAvtimeSample } from '../../../../../src/core/protocols/avtime/sample';
 import { AvtimeRunLayout } from '../../../../../src/core/protocols/avtime/stages/layout';
+import { readAvtimeStatus, type AvtimeStatus } from '../../../../../src/core/protocols/avtime/stages/statusSchema';
 import { buildStandin } from '../../../serving/helpers';
 import { Door, freePort, startStandin, type Standin } from '../../fp/sweep/helpers';
 import { spawnCli, type CliProcess } from '../../../../helpers/scancel';
@@ -151,7 +154,30 @@ describe('avtime run typed from a folder: a given target server dies', function 
       STOP_WITHIN_MS,
       () => `the run saying the second server is unreachable; it printed:\n${cli.out()}`,
     );
+    // Where users look: the status file (a write each second), then `fpsweep status` typed in the folder, show the
+    // shard as waiting on that server (its URL, since when, the bound), not running.
+    let st: AvtimeStatus | null = null;
+    const shard1 = async () => (st = await readAvtimeStatus(layout.statusFile))?.shards.find((x) => x.shard === 1);
+    await waitFor(
+      async () => (await shard1())?.state === 'waiting' || cli.child.exitCode !== null,
+      STOP_WITHIN_MS,
+      () => `a status write showing shard 1 waiting (last: ${JSON.stringify(st?.shards ?? null)})`,
+    );
+    assert.equal((await shard1())?.state, 'waiting', `the status file while the server is unreachable: ${JSON.stringify(st)}\n${cli.out()}`);
+    const status = await exitedWithin(typed(cwd, ['status', '--package', 'out']), RUN_WITHIN_MS, 'status did not end');
+    const shardLine = status.out.split('\n').find((l) => /^ {4}shard 1 /.test(l)) ?? status.out;
+    assert.match(
+      shardLine,
+      new RegExp(`^ {4}shard 1 {2}waiting .* — waiting on ${door.url}, unreachable since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z: ECONN\\w+.*\\(--fail-down 30\\)$`),
+    );
     await door.open();
+    // It answers again: the shard is no longer waiting (running, or done if its rows went quickly).
+    await waitFor(
+      async () => !['waiting', undefined].includes((await shard1())?.state) || cli.child.exitCode !== null,
+      RUN_WITHIN_MS,
+      () => `a status write showing shard 1 no longer waiting (last: ${JSON.stringify(st?.shards ?? null)})`,
+    );
+    assert.notEqual((await shard1())?.waiting?.endpoint, door.url, 'no longer waiting once it answers');
     const done = await exitedWithin(cli, RUN_WITHIN_MS, 'the run whose server came back did not end');
     assert.equal(done.code, 0, done.out);
     assert.match(done.out, new RegExp(`server 1 \\(${door.url}\\) unreachable: ECONN\\w+[^\\n]*the run goes on with the others`));

@@ -41,6 +41,8 @@ export async function inferStage(c: StageContext): Promise<void> {
     servers = await startStageServers('target', c, mediaRoot(inputs.map((t) => t.videos[0])));
     // --keep-going: rows are not written off while every given server is gone (a canonical shard never resumes).
     if (!canonical) reach = c.unreachable(servers.fleet, !!opts.targetEndpoints?.length);
+    // Shard k's server is server k (one group -> one shard): the status shows a shard whose server is unreachable as waiting.
+    if (reach) c.status.reach = reach.unreachableOf.bind(reach);
     const planFor = makeTargetPlanner(opts.audioInVideo);
     // SPEC-AVTIME §3 pre-flight: each server's first input, counted against the reference, before any shard.
     const pre = await runTargetPreflight({
@@ -92,6 +94,7 @@ export async function inferStage(c: StageContext): Promise<void> {
       throw new StageFailed(`${res.line}; nothing later runs. ${inferFailureAdvice(first, run)}`);
     }
   } finally {
+    c.status.reach = null;
     reach?.close();
     await servers?.fleet.stop();
   }
