@@ -30,9 +30,11 @@ export function formatAvtimeView(v: AvtimeRunView): string {
 
 /** `fpsweep status` on an output root: the stages view, as formatAvtimeView prints it. */
 export function avtimeStatusView(v: AvtimeRunView): StatusView {
+  const waits = v.shards.flatMap((s) => (s.waiting ? [`; shard ${s.shard} ${waitingWords(s.waiting)}`] : []));
   return {
     live: v.live,
-    line: `AVTime ${v.runId}: ${v.stages.map((s) => `${s.name} ${s.state}`).join(', ')}`,
+    // The line `status --wait` prints at each change: a shard waiting on its server is a change worth a line.
+    line: `AVTime ${v.runId}: ${v.stages.map((s) => `${s.name} ${s.state}`).join(', ')}${waits.join('')}`,
     text: formatAvtimeView(v),
     json: v,
     ok: v.state === 'done',

@@ -6,7 +6,7 @@ import { ServerHealth } from '../../../../../src/core/runner/serverHealth';
 import { AvtimeRunStatus } from '../../../../../src/core/protocols/avtime/stages/runStatus';
 import { avtimeStatusSchema } from '../../../../../src/core/protocols/avtime/stages/statusSchema';
 import { fromStatus } from '../../../../../src/core/protocols/avtime/progress';
-import { formatAvtimeView } from '../../../../../src/core/protocols/avtime/statusView';
+import { avtimeStatusView, formatAvtimeView } from '../../../../../src/core/protocols/avtime/statusView';
 import { shardText } from '../../../../../src/extension/protocols/avtime/avtimeTreeData';
 
 const URLS = ['http://127.0.0.1:8000', 'http://127.0.0.1:8001'];
@@ -49,6 +49,11 @@ describe('AVTime run status: a shard whose server is unreachable', () => {
     const text = formatAvtimeView({ ...view, scores: null });
     assert.match(text, /\n {4}shard 0 {2}running +1\/4 written, 0 failed \(http:\/\/127\.0\.0\.1:8000\)\n/);
     assert.ok(text.split('\n').includes(`    shard 1  waiting  1/4 written, 0 failed (http://127.0.0.1:8001) — ${words}`), text);
+    // `status --wait` prints its line at each change: the wait is one.
+    assert.equal(
+      avtimeStatusView({ ...view, scores: null }).line,
+      `AVTime r1: inputs todo, infer todo, normalize todo, judge todo, score todo; shard 1 ${words}`,
+    );
     assert.equal(shardText('r1', view.shards[1]).description, `waiting · 1/4 · http://127.0.0.1:8001 · ${words}`);
     assert.match(shardText('r1', view.shards[1]).aria, /^AVTime r1 shard 1: waiting, 1 done, 3 todo, 0 failed of 4 · waiting on http/);
 
