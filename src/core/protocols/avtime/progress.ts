@@ -49,6 +49,8 @@ export interface AvtimePassView {
   requests: number;
   done: number;
   failed: number;
+  /** While `waiting` (live only): its judge server, unreachable since when, its words, and the rule's bound. */
+  waiting?: ShardWaiting | null;
 }
 
 /** The target pre-flight (SPEC-AVTIME §3): placeholder counts per server, against the reference's. */
@@ -219,7 +221,15 @@ export function fromStatus(s: AvtimeStatus, outputRoot: string): Omit<AvtimeRunV
       failed: x.failed,
       ...(x.waiting ? { waiting: x.waiting } : {}),
     })),
-    passes: s.judgePasses.map((p) => ({ pass: p.pass, maxTokens: p.maxTokens, state: p.state, requests: p.requests, done: p.done, failed: p.failed })),
+    passes: s.judgePasses.map((p) => ({
+      pass: p.pass,
+      maxTokens: p.maxTokens,
+      state: p.state,
+      requests: p.requests,
+      done: p.done,
+      failed: p.failed,
+      ...(p.waiting ? { waiting: p.waiting } : {}),
+    })),
     preflight: s.preflight ?? null,
     summary: s.summary,
   };
@@ -356,7 +366,7 @@ async function readPreflightView(o: AvtimeOutputRoot): Promise<AvtimePreflightVi
 
 /** A waiting shard in words (status and tree): its server, unreachable since when, its words, and the bound. */
 export function waitingWords(w: ShardWaiting): string {
-  return `waiting on ${w.endpoint}, unreachable since ${w.since}: ${w.message}; the run stops if every server with rows left stays so (${w.rule})`;
+  return `waiting on ${w.endpoint}, unreachable since ${w.since}: ${w.message}; the run stops if every server with work left stays so (${w.rule})`;
 }
 
 /** A stable fingerprint of a view: the tree refreshes a run's node only when this changes. */

@@ -20,7 +20,9 @@ export function formatAvtimeView(v: AvtimeRunView): string {
         (s.waiting ? ` — ${waitingWords(s.waiting)}` : ''),
     ),
     ...v.passes.map(
-      (p) => `    judge pass ${p.pass}${p.maxTokens ? ` (${p.maxTokens} tokens)` : ''} ${p.state.padEnd(8)} ${p.done}/${p.requests} valid, ${p.failed} failed`,
+      (p) =>
+        `    judge pass ${p.pass}${p.maxTokens ? ` (${p.maxTokens} tokens)` : ''} ${p.state.padEnd(8)} ${p.done}/${p.requests} valid, ${p.failed} failed` +
+        (p.waiting ? ` — ${waitingWords(p.waiting)}` : ''),
     ),
   ];
   if (v.scores) lines.push(`  scores: ${SCORE_KEYS.map((k) => `${k} ${v.scores![k].toFixed(4)}`).join(' ')}`);
@@ -30,7 +32,10 @@ export function formatAvtimeView(v: AvtimeRunView): string {
 
 /** `fpsweep status` on an output root: the stages view, as formatAvtimeView prints it. */
 export function avtimeStatusView(v: AvtimeRunView): StatusView {
-  const waits = v.shards.flatMap((s) => (s.waiting ? [`; shard ${s.shard} ${waitingWords(s.waiting)}`] : []));
+  const waits = [
+    ...v.shards.flatMap((s) => (s.waiting ? [`; shard ${s.shard} ${waitingWords(s.waiting)}`] : [])),
+    ...v.passes.flatMap((p) => (p.waiting ? [`; judge pass ${p.pass} ${waitingWords(p.waiting)}`] : [])),
+  ];
   return {
     live: v.live,
     // The line `status --wait` prints at each change: a shard waiting on its server is a change worth a line.

@@ -68,10 +68,11 @@ export function preflightText(runId: string, p: AvtimePreflightView): NodeText {
 
 export function passText(runId: string, p: AvtimePassView): NodeText {
   const todo = Math.max(0, p.requests - p.done - p.failed);
+  const wait = p.waiting ? ` · ${waitingWords(p.waiting)}` : '';
   return {
     label: `pass ${p.pass}${p.maxTokens !== null ? ` (${p.maxTokens} tokens)` : ''}`,
-    description: `${p.state} · ${p.done}/${p.requests} valid${p.failed ? ` · ${p.failed} failed` : ''}`,
-    aria: `AVTime ${runId} judge pass ${p.pass}: ${p.state}, ${counts(p.done, todo, p.failed)} of ${p.requests}`,
+    description: `${p.state} · ${p.done}/${p.requests} valid${p.failed ? ` · ${p.failed} failed` : ''}${wait}`,
+    aria: `AVTime ${runId} judge pass ${p.pass}: ${p.state}, ${counts(p.done, todo, p.failed)} of ${p.requests}${wait}`,
     state: p.state,
   };
 }

@@ -3,13 +3,15 @@
 import { STAGES, type StageName } from './options';
 import type { AvtimeStatus, AvtimeStageStatus } from './statusSchema';
 
-/** What a shard's server is, as the engine's unreachable rule sees it (ServerHealth.unreachableOf); null: it answers. */
-export type ShardReach = (shard: number) => { endpoint: string; since: number | null; message: string; rule: string } | null;
+/** What server `index` is, as the engine's unreachable rule sees it (ServerHealth.unreachableOf); null: it answers. */
+export type ServerWait = (index: number) => { endpoint: string; since: number | null; message: string; rule: string } | null;
 
 export class AvtimeRunStatus {
   readonly status: AvtimeStatus;
   /** While a stage's shards run under the unreachable rule: each write shows a running shard whose server is unreachable as waiting. */
-  reach: ShardReach | null = null;
+  reach: ServerWait | null = null;
+  /** While the judge runs under the rule: each write shows a running pass whose (one) judge server is unreachable as waiting. */
+  judgeReach: ServerWait | null = null;
 
   constructor(init: Pick<AvtimeStatus, 'runId' | 'outputRoot' | 'canonical'>) {
     const now = new Date().toISOString();
@@ -41,13 +43,16 @@ export class AvtimeRunStatus {
   snapshot(): AvtimeStatus {
     const now = new Date();
     const s = structuredClone({ ...this.status, updatedAt: now.toISOString() });
-    if (this.reach && s.state === 'running')
-      for (const x of s.shards) {
-        const w = x.state === 'running' ? this.reach(x.shard) : null;
-        if (!w) continue;
-        x.state = 'waiting';
-        x.waiting = { endpoint: w.endpoint, since: new Date(w.since ?? now.getTime()).toISOString(), message: w.message, rule: w.rule };
-      }
+    if (s.state !== 'running') return s;
+    const wait = (x: { state: string; waiting?: unknown }, w: ReturnType<ServerWait>) => {
+      if (x.state !== 'running' || !w) return;
+      x.state = 'waiting';
+      x.waiting = { endpoint: w.endpoint, since: new Date(w.since ?? now.getTime()).toISOString(), message: w.message, rule: w.rule };
+    };
+    const shardReach = this.reach;
+    if (shardReach) for (const x of s.shards) wait(x, shardReach(x.shard));
+    const judgeReach = this.judgeReach;
+    if (judgeReach) for (const x of s.judgePasses) wait(x, judgeReach(0));
     return s;
   }
 }

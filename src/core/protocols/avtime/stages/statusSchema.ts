@@ -33,7 +33,18 @@ export const avtimeStatusSchema = z.object({
       waiting: shardWaitingSchema.nullish(),
     }),
   ),
-  judgePasses: z.array(z.object({ pass: z.number().int().positive(), maxTokens: count, state: stageState, requests: count, done: count, failed: count })),
+  /** A pass `waiting`: its given judge server is unreachable (`waiting` as a shard's); it goes on once it answers. */
+  judgePasses: z.array(
+    z.object({
+      pass: z.number().int().positive(),
+      maxTokens: count,
+      state: z.enum([...stageState.options, 'waiting']),
+      requests: count,
+      done: count,
+      failed: count,
+      waiting: shardWaitingSchema.nullish(),
+    }),
+  ),
   /** The target pre-flight (SPEC-AVTIME §3), once it has run: the placeholder counts per server. */
   preflight: z
     .object({

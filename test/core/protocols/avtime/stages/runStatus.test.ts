@@ -7,7 +7,7 @@ import { AvtimeRunStatus } from '../../../../../src/core/protocols/avtime/stages
 import { avtimeStatusSchema } from '../../../../../src/core/protocols/avtime/stages/statusSchema';
 import { fromStatus } from '../../../../../src/core/protocols/avtime/progress';
 import { avtimeStatusView, formatAvtimeView } from '../../../../../src/core/protocols/avtime/statusView';
-import { shardText } from '../../../../../src/extension/protocols/avtime/avtimeTreeData';
+import { passText, shardText } from '../../../../../src/extension/protocols/avtime/avtimeTreeData';
 
 const URLS = ['http://127.0.0.1:8000', 'http://127.0.0.1:8001'];
 
@@ -45,7 +45,7 @@ describe('AVTime run status: a shard whose server is unreachable', () => {
     const view = fromStatus(snap, '/o/r1');
     const words =
       'waiting on http://127.0.0.1:8001, unreachable since 2026-12-07T09:00:00.000Z: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:8001; ' +
-      'the run stops if every server with rows left stays so (--fail-down 30)';
+      'the run stops if every server with work left stays so (--fail-down 30)';
     const text = formatAvtimeView({ ...view, scores: null });
     assert.match(text, /\n {4}shard 0 {2}running +1\/4 written, 0 failed \(http:\/\/127\.0\.0\.1:8000\)\n/);
     assert.ok(text.split('\n').includes(`    shard 1  waiting  1/4 written, 0 failed (http://127.0.0.1:8001) — ${words}`), text);
@@ -83,5 +83,29 @@ describe('AVTime run status: a shard whose server is unreachable', () => {
     st.reach = null;
     st.status.state = 'running';
     assert.equal(st.snapshot().shards[0].state, 'running', 'no rule, no waiting');
+  });
+
+  it('a judge pass whose (one) given judge server is unreachable is waiting on it; running again once it answers', () => {
+    const health = new ServerHealth([URLS[0]], { onUpChange: () => {}, onStop: () => {}, log: () => {} }, 60_000, { limitMs: 30_000, name: '--fail-down 30' });
+    const st = new AvtimeRunStatus({ runId: 'r1', outputRoot: '/o/r1', canonical: true });
+    st.status.judgePasses = [{ pass: 1, maxTokens: 512, state: 'running', requests: 9, done: 3, failed: 0 }];
+    st.judgeReach = health.unreachableOf.bind(health);
+    health.lostRequest(0, 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:8000', Date.parse('2026-12-07T09:00:00.000Z'));
+    const snap = avtimeStatusSchema.parse(st.snapshot());
+    assert.equal(snap.judgePasses[0].state, 'waiting');
+    const view = fromStatus(snap, '/o/r1');
+    const words =
+      'waiting on http://127.0.0.1:8000, unreachable since 2026-12-07T09:00:00.000Z: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:8000; ' +
+      'the run stops if every server with work left stays so (--fail-down 30)';
+    assert.ok(
+      formatAvtimeView({ ...view, scores: null })
+        .split('\n')
+        .includes(`    judge pass 1 (512 tokens) waiting  3/9 valid, 0 failed — ${words}`),
+    );
+    assert.match(avtimeStatusView({ ...view, scores: null }).line, new RegExp(`; judge pass 1 waiting on http://127\\.0\\.0\\.1:8000, `));
+    assert.equal(passText('r1', view.passes[0]).description, `waiting · 3/9 valid · ${words}`);
+    health.answered(0);
+    assert.equal(st.snapshot().judgePasses[0].state, 'running');
+    assert.equal(st.snapshot().judgePasses[0].waiting, undefined);
   });
 });

@@ -6,8 +6,8 @@
 //  - canonical (SPEC-AVTIME §3: no resume, fail closed): the first failed row stops the run (exit 1), and what it
 //    prints is true: the server's words, what to do, and a new run (not --resume). The same command again, and
 //    --resume, are refused (exit 2) saying so, the root untouched; the new run it advises ends done.
-//  - while a server is unreachable, the status file and `fpsweep status` show its shard waiting on it (URL, since
-//    when, the --fail-down bound), not running; once it answers again, no longer waiting.
+//  - while a server is unreachable, the status file and `fpsweep status` show its shard (or, for the given judge, its
+//    judge pass) waiting on it (URL, since when, the --fail-down bound), not running; once it answers, no longer.
 // Every wait is for a state (a server's exit, the CLI's exit), bounded, and says what it waited for.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
@@ -47,7 +47,7 @@ function snapshot(dir: string): Record<string, string> {
   return Object.fromEntries(listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'latin1')]));
 }
 
-describe('avtime run typed from a folder: a given target server dies', function () {
+describe('avtime run typed from a folder: a given target (or judge) server dies', function () {
   this.timeout(300_000);
   let sample: string;
   let standins: Standin[] = [];
@@ -185,6 +185,45 @@ describe('avtime run typed from a folder: a given target server dies', function 
     assert.doesNotMatch(done.out, /failed \(server_down\)/, 'no row written off');
     assert.deepEqual(ids(layout.rawPredictions(1)).sort(), ['avtime_sample_005', 'avtime_sample_006', 'avtime_sample_007']);
     assert.ok(fs.existsSync(layout.summary), 'the run went on to its scores');
+  });
+
+  it('the given judge unreachable mid-pass: the status and `fpsweep status` show the pass waiting on it; stopped, it waits on nothing', async () => {
+    const cwd = folder();
+    const layout = new AvtimeRunLayout(path.join(cwd, 'out'), 'out');
+    const target = await standin('target');
+    // The judge behind a TCP door, slow enough that pass 1 is under way (and seen so in the status) when the door shuts.
+    const slow = await standin('judge', '', undefined, { FPSWEEP_STANDIN_LATENCY: 'a=1,b=0,shared=0' });
+    const door = new Door(await freePort(), Number(new URL(slow.url).port));
+    doors.push(door);
+    await door.open();
+    const args = ['avtime', 'run', '--bench-root', 'bench', '--output-root', 'out', '--target-endpoints', target.url, '--judge-endpoint', door.url];
+    const cli = typed(cwd, [...args, '--judge-batch', '1', '--fail-down', '30']);
+    let st: AvtimeStatus | null = null;
+    const pass1 = async () => (st = await readAvtimeStatus(layout.statusFile))?.judgePasses.find((x) => x.pass === 1);
+    const seen = () => `(last: ${JSON.stringify(st?.judgePasses ?? null)})\n${cli.out()}`;
+    await waitFor(
+      async () => (await pass1())?.state === 'running' || cli.child.exitCode !== null,
+      RUN_WITHIN_MS,
+      () => `pass 1 running ${seen()}`,
+    );
+    await door.shut();
+    await waitFor(
+      async () => (await pass1())?.state === 'waiting' || cli.child.exitCode !== null,
+      STOP_WITHIN_MS,
+      () => `pass 1 waiting ${seen()}`,
+    );
+    assert.equal((await pass1())?.state, 'waiting', seen());
+    const status = await exitedWithin(typed(cwd, ['status', '--package', 'out']), RUN_WITHIN_MS, 'status did not end');
+    const passLine = status.out.split('\n').find((l) => /^ {4}judge pass 1 /.test(l)) ?? status.out;
+    assert.match(passLine, new RegExp(`^ {4}judge pass 1 .*waiting .* — waiting on ${door.url}, unreachable since [\\d:.TZ-]+: .*\\(--fail-down 30\\)$`));
+    // (Left out: the judge back within --fail-down. A lone given judge that answers again before its /health goes down
+    // is not asked again: the run stops at the bound, on the old code too. So the run is stopped here.)
+    const stop = await exitedWithin(typed(cwd, ['stop', '--package', 'out', '--wait']), RUN_WITHIN_MS, 'stop did not end');
+    assert.equal(stop.code, 0, stop.out);
+    await exitedWithin(cli, RUN_WITHIN_MS, 'the stopped run did not end');
+    const ended = await readAvtimeStatus(layout.statusFile);
+    assert.equal(ended?.state, 'failed');
+    assert.ok(!ended?.judgePasses.some((x) => x.state === 'waiting'), `an ended run waits on nothing: ${JSON.stringify(ended?.judgePasses)}`);
   });
 
   it('canonical, its target server dies: exit 1 with the words and a new run as the way on; the same command twice is refused saying so', async () => {

@@ -41,6 +41,8 @@ async function judge(c: StageContext, predictions: Map<string, Prediction>): Pro
     servers = await startStageServers('judge', c);
     const up = servers;
     reach = c.unreachable(up.fleet, !!c.plan.opts.judgeEndpoint);
+    // One given judge server: the status shows the running pass as waiting while it is unreachable.
+    if (reach && up.endpoints.length === 1) c.status.judgeReach = reach.unreachableOf.bind(reach);
     const res = await runJudge({
       layout,
       queries: c.run.queries,
@@ -73,6 +75,7 @@ async function judge(c: StageContext, predictions: Map<string, Prediction>): Pro
     if (!res.ok) throw new StageFailed(`${res.line}; no scores written`);
     return res.counted;
   } finally {
+    c.status.judgeReach = null;
     reach?.close();
     await servers?.fleet.stop();
   }
