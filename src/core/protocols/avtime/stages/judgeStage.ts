@@ -259,6 +259,8 @@ export async function runJudge(o: JudgeStageOptions): Promise<JudgeStageResult> 
           execute: async (_task, { p }, server, requeues, channel) => {
             const req = p.request[pass];
             const res = await channel.send(server.index, req.body);
+            // An answer: the server is reachable (the unreachable rule's clock for a given judge ends here, as for targets).
+            if (res.ok) channel.answered(server.index);
             // Cut by the run's stop: not this query's failure. A server gone is a failure line (the retry pass asks again).
             if (!res.ok && channel.judge(server.index, res, requeues, false).action === 'requeue') return 'requeue';
             await record(p, pass, res, prog);

@@ -70,4 +70,33 @@ describe('avtime stages: the judge stage and a restarted judge server', () => {
       await stub.close();
     }
   });
+
+  it('tells the unreachable rule of each answer: a given judge that was lost and answers again is reachable (its clock ends)', async () => {
+    const stub = await judgeStub();
+    try {
+      const told: string[] = [];
+      const layout = new AvtimeRunLayout(path.join(tmpDir('judge-reach'), 'out'), 'r1');
+      const res = await runJudge({
+        layout,
+        queries,
+        predictions: new Map([['v', prediction]]),
+        templates,
+        modelId: 'judge-id',
+        servedModel: 'judge-model',
+        endpoints: [{ url: stub.url, apiKey: null, signal: new AbortController().signal }],
+        batch: { 1: 2, 2: 2 },
+        clientOptions: { maxRetries: 0 },
+        reach: {
+          lostRequest: (i, m) => told.push(`lost ${i}: ${m}`),
+          answered: (i) => told.push(`answered ${i}`),
+          allLost: () => false,
+        },
+      });
+      assert.equal(res.ok, true, res.line);
+      // Without it the rule's clock, started by a moment's refusal, ran on while the judge answered, and stopped the run.
+      assert.deepEqual(told, ['answered 0', 'answered 0']);
+    } finally {
+      await stub.close();
+    }
+  });
 });
