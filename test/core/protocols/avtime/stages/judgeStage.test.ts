@@ -25,6 +25,9 @@ const queries: Query[] = [
   { query_id: 'q2', video_id: 'v', axis: 'V', direction: 't2e', time_ms: 100, reference_captions: ['dog'] },
 ];
 
+/** What both cases judge: one prediction, its two queries, the judge's ids. */
+const judgeRun = { queries, predictions: new Map([['v', prediction]]), templates, modelId: 'judge-id', servedModel: 'judge-model' };
+
 describe('avtime stages: the judge stage and a restarted judge server', () => {
   it("reads the server's signal live and waits for it to be up before each pass: a crash in pass 1 is answered in the retry pass", async () => {
     const stub = await judgeStub();
@@ -35,12 +38,8 @@ describe('avtime stages: the judge stage and a restarted judge server', () => {
       const waits: number[] = [];
       const layout = new AvtimeRunLayout(path.join(tmpDir('judge'), 'out'), 'r1');
       const res = await runJudge({
+        ...judgeRun,
         layout,
-        queries,
-        predictions: new Map([['v', prediction]]),
-        templates,
-        modelId: 'judge-id',
-        servedModel: 'judge-model',
         endpoints: [
           {
             url: stub.url,
@@ -77,12 +76,8 @@ describe('avtime stages: the judge stage and a restarted judge server', () => {
       const told: string[] = [];
       const layout = new AvtimeRunLayout(path.join(tmpDir('judge-reach'), 'out'), 'r1');
       const res = await runJudge({
+        ...judgeRun,
         layout,
-        queries,
-        predictions: new Map([['v', prediction]]),
-        templates,
-        modelId: 'judge-id',
-        servedModel: 'judge-model',
         endpoints: [{ url: stub.url, apiKey: null, signal: new AbortController().signal }],
         batch: { 1: 2, 2: 2 },
         clientOptions: { maxRetries: 0 },
